@@ -1,0 +1,87 @@
+"""Translations: every user-facing string goes through `_`.
+
+Catalogs are plain `.po` files in `kiosk/locale/<lang>/dartship.po`, compiled in memory at
+start (no build step, no msgfmt needed on the Pi). English is the source language.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import threading
+from pathlib import Path
+
+LANGUAGES = ("en", "de", "fi")
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+_lock = threading.Lock()
+_current: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+
+
+class _PoTranslations(gettext.NullTranslations):
+    def __init__(self, catalog: dict[str, str]) -> None:
+        super().__init__()
+        self._catalog = catalog
+
+    def gettext(self, message: str) -> str:
+        return self._catalog.get(message) or message
+
+
+def read_po(path: Path) -> dict[str, str]:
+    """Read msgid/msgstr pairs of a .po file (single forms, multi-line strings, comments)."""
+    catalog: dict[str, str] = {}
+    msgid: list[str] | None = None
+    msgstr: list[str] | None = None
+    target: list[str] | None = None
+
+    def flush() -> None:
+        if msgid is not None and msgstr is not None:
+            key = "".join(msgid)
+            if key:
+                catalog[key] = "".join(msgstr)
+
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("msgid "):
+            flush()
+            msgid, msgstr = [ast.literal_eval(line[6:])], None
+            target = msgid
+        elif line.startswith("msgstr "):
+            msgstr = [ast.literal_eval(line[7:])]
+            target = msgstr
+        elif line.startswith('"') and target is not None:
+            target.append(ast.literal_eval(line))
+    flush()
+    return catalog
+
+
+def set_language(language: str) -> str:
+    """Switch every later `_` call to `language` (en, de, fi); unknown ones fall back to English."""
+    global _current, _language
+    language = (language or "en").split("-")[0].split("_")[0].lower()
+    if language not in LANGUAGES:
+        language = "en"
+    po = LOCALE_DIR / language / "dartship.po"
+    translations: gettext.NullTranslations
+    translations = _PoTranslations(read_po(po)) if po.exists() else gettext.NullTranslations()
+    with _lock:
+        _current, _language = translations, language
+    return language
+
+
+def language() -> str:
+    return _language
+
+
+def _(message: str) -> str:
+    return _current.gettext(message)
+
+
+def translator(language: str) -> _PoTranslations | gettext.NullTranslations:
+    """A catalog for one language without switching the kiosk's own (phones have their own)."""
+    language = language if language in LANGUAGES else "en"
+    po = LOCALE_DIR / language / "dartship.po"
+    return _PoTranslations(read_po(po)) if po.exists() else gettext.NullTranslations()

@@ -1,0 +1,644 @@
+"""A whole game of battleship on a dartboard, as a pure state machine.
+
+`Match.apply(command) -> events`: no I/O, no clock, no randomness of its own. The state is a
+function of the *history* (the accepted placements, bull-off darts, darts and visit ends);
+undo and correct rewrite the history and replay it, which is why they restore everything
+exactly. `Match.log` keeps every accepted command, undo and correct included: replaying it
+through `apply` rebuilds the same match (that is how a stored game is resumed).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
+from kiosk.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
+from kiosk.i18n import _
+
+
+class RuleError(ValueError):
+    """A command that is not allowed now; the match is unchanged."""
+
+
+class Phase(enum.Enum):
+    PLACING = "placing"
+    BULL_OFF = "bull_off"
+    THROWING = "throwing"
+    TAKEOUT = "takeout"
+    OVER = "over"
+
+
+class Result(enum.Enum):
+    MISS = "miss"
+    HIT = "hit"
+    SUNK = "sunk"
+    REPEAT = "repeat"
+
+    @property
+    def scores(self) -> bool:
+        return self in (Result.HIT, Result.SUNK)
+
+
+class BullOffMode(enum.Enum):
+    NORMAL = "normal"
+    OFFICIAL = "official"
+    OFF = "off"
+
+
+@dataclass(frozen=True)
+class Team:
+    name: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    fleet: tuple[int, ...] = DEFAULT_FLEET
+    darts_per_visit: int = 3
+    bull_off: BullOffMode = BullOffMode.NORMAL
+    profile: Profile = Profile.FOUR_RING
+
+    @property
+    def board(self) -> Board:
+        return board_for(self.profile)
+
+
+@dataclass(frozen=True)
+class Setup:
+    teams: tuple[Team, Team]
+    rules: HouseRules = HouseRules()
+
+
+# ---- commands ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    team: int
+    fleet: Fleet
+
+
+@dataclass(frozen=True)
+class Start:
+    """Begin the game: `first` names who starts, or None to hold the bull-off of the rules."""
+
+    first: int | None = None
+
+
+@dataclass(frozen=True)
+class BullOffDart:
+    team: int
+    zone: BullZone
+
+
+@dataclass(frozen=True)
+class BullOffCloser:
+    """The players' answer to "who was closer?"."""
+
+    team: int
+
+
+@dataclass(frozen=True)
+class Throw:
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class Next:
+    """Darts are out: pad the visit with misses if needed and start the next visit."""
+
+
+@dataclass(frozen=True)
+class Undo:
+    pass
+
+
+@dataclass(frozen=True)
+class Correct:
+    cell: Cell
+
+
+Command = Place | Start | BullOffDart | BullOffCloser | Throw | Next | Undo | Correct
+
+
+# ---- events -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placed:
+    team: int
+
+
+@dataclass(frozen=True)
+class BullOffThrown:
+    team: int
+    zone: BullZone
+
+
+@dataclass(frozen=True)
+class BullOffUndecided:
+    """The sensor cannot tell: ask the players who was closer."""
+
+
+@dataclass(frozen=True)
+class BullOffAgain:
+    """Official bull-off: both or neither hit the Bull, throw again."""
+
+
+@dataclass(frozen=True)
+class VisitStarted:
+    team: int
+    player: str
+    visit: int  # 1-based, counted over both teams
+
+
+@dataclass(frozen=True)
+class DartThrown:
+    team: int
+    player: str
+    dart: int
+    cell: Cell
+    result: Result
+    ship: Ship | None = None  # only for SUNK: the ship is revealed
+    padded: bool = False
+
+
+@dataclass(frozen=True)
+class Won:
+    team: int
+
+
+@dataclass(frozen=True)
+class TakeoutNeeded:
+    team: int
+
+
+@dataclass(frozen=True)
+class Ignored:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Undone:
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class Corrected:
+    old: Cell
+    new: Cell
+    result: Result
+    ship: Ship | None = None
+
+
+Event = (Placed | BullOffThrown | BullOffUndecided | BullOffAgain | VisitStarted | DartThrown
+         | Won | TakeoutNeeded | Ignored | Undone | Corrected)
+
+
+# ---- history items (what the state is a function of) -----------------------------------
+
+
+@dataclass(frozen=True)
+class _Dart:
+    cell: Cell
+    padded: bool = False
+
+
+@dataclass(frozen=True)
+class _EndVisit:
+    pass
+
+
+# ---- read-only views --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything the scoreboard shows; equal states compare equal."""
+
+    phase: Phase
+    team: int | None
+    player: str | None
+    dart: int | None
+    sunk: tuple[tuple[int, ...], tuple[int, ...]]
+    darts: tuple[int, int]
+    hits: tuple[int, int]
+    winner: int | None
+    visit: int
+    placed: tuple[bool, bool]
+
+
+@dataclass(frozen=True)
+class Tally:
+    darts: int = 0
+    hits: int = 0
+    sunk: int = 0
+    visits: int = 0
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / self.darts if self.darts else 0.0
+
+
+@dataclass
+class _Side:
+    fleet: Fleet | None = None
+    shots: dict[Cell, Result] = field(default_factory=dict)  # this side's shots at the enemy
+    sunk_by_enemy: list[int] = field(default_factory=list)  # ship indices of OWN fleet, in order
+    visits: int = 0
+
+
+class Match:
+    def __init__(self, setup: Setup) -> None:
+        if len(setup.teams) != 2:
+            raise RuleError(_("a game needs exactly two teams"))
+        for team in setup.teams:
+            if not team.players:
+                raise RuleError(_("team {name} has no players").format(name=team.name))
+        if not 1 <= setup.rules.darts_per_visit <= 9:
+            raise RuleError(_("darts per visit must be 1 to 9"))
+        self.setup = setup
+        self.log: list[Command] = []
+        self._history: list[object] = []
+        self._reset()
+
+    # -- public API --
+
+    @property
+    def board(self) -> Board:
+        return self.setup.rules.board
+
+    @property
+    def teams(self) -> tuple[Team, Team]:
+        return self.setup.teams
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    def apply(self, command: Command) -> list[Event]:
+        """Carry out one command; `RuleError` leaves the match exactly as it was."""
+        if isinstance(command, Undo):
+            events = self._undo()
+        elif isinstance(command, Correct):
+            events = self._correct(command.cell)
+        elif isinstance(command, Throw) and self._phase is Phase.TAKEOUT:
+            return [Ignored("takeout")]
+        else:
+            events = self._advance(command)
+        self.log.append(command)
+        return events
+
+    @classmethod
+    def replay(cls, setup: Setup, log: Sequence[Command]) -> Match:
+        match = cls(setup)
+        for command in log:
+            match.apply(command)
+        return match
+
+    def state(self) -> MatchState:
+        team, player, dart = self.up_next()
+        return MatchState(
+            phase=self._phase,
+            team=team,
+            player=player,
+            dart=dart,
+            sunk=(self.sunk_lengths(0), self.sunk_lengths(1)),
+            darts=(self.tally(0).darts, self.tally(1).darts),
+            hits=(self.tally(0).hits, self.tally(1).hits),
+            winner=self._winner,
+            visit=self._visit,
+            placed=(self._sides[0].fleet is not None, self._sides[1].fleet is not None),
+        )
+
+    def up_next(self) -> tuple[int | None, str | None, int | None]:
+        """Who throws the next dart and which dart of the visit it is (None outside play)."""
+        if self._phase is Phase.THROWING:
+            return self._turn, self.current_player(), self._dart + 1
+        if self._phase is Phase.TAKEOUT and self._turn is not None:
+            team = 1 - self._turn
+            players = self.teams[team].players
+            return team, players[self._sides[team].visits % len(players)], 1
+        return None, None, None
+
+    def current_player(self) -> str | None:
+        if self._turn is None:
+            return None
+        players = self.teams[self._turn].players
+        return players[(self._sides[self._turn].visits - 1) % len(players)]
+
+    @property
+    def turn(self) -> int | None:
+        return self._turn
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    @property
+    def dart_in_visit(self) -> int:
+        """How many darts of the current visit have been thrown."""
+        return self._dart
+
+    @property
+    def darts_thrown(self) -> int:
+        return sum(1 for item in self._history if isinstance(item, _Dart))
+
+    def bull_off_zones(self) -> tuple[BullZone | None, BullZone | None]:
+        return (self._bull[0], self._bull[1])
+
+    @property
+    def bull_off_undecided(self) -> bool:
+        return self._bull_undecided
+
+    def sunk_lengths(self, team: int) -> tuple[int, ...]:
+        """Lengths of `team`'s OWN ships sunk so far, in the order they sank."""
+        fleet = self._sides[team].fleet
+        if fleet is None:
+            return ()
+        return tuple(fleet.ships[i].length for i in self._sides[team].sunk_by_enemy)
+
+    def sunk_ships(self, team: int) -> tuple[Ship, ...]:
+        """`team`'s own ships that the enemy has sunk: public once sunk."""
+        fleet = self._sides[team].fleet
+        if fleet is None:
+            return ()
+        return tuple(fleet.ships[i] for i in self._sides[team].sunk_by_enemy)
+
+    def shots(self, team: int) -> dict[Cell, Result]:
+        """`team`'s shots at the enemy board, by cell (REPEATs leave the first result)."""
+        return dict(self._sides[team].shots)
+
+    def fleet(self, team: int) -> Fleet | None:
+        """PRIVATE: `team`'s own fleet. Only that team's views may show it."""
+        return self._sides[team].fleet
+
+    def damage(self, team: int) -> frozenset[Cell]:
+        """Cells of `team`'s own fleet that the enemy has hit."""
+        enemy = self._sides[1 - team]
+        return frozenset(c for c, r in enemy.shots.items() if r.scores)
+
+    def tally(self, team: int) -> Tally:
+        return self._team_tally[team]
+
+    def player_tallies(self, team: int) -> dict[str, Tally]:
+        return {p: self._player_tally.get((team, p), Tally()) for p in self.teams[team].players}
+
+    @property
+    def visits(self) -> int:
+        return self._visit
+
+    def last_dart(self) -> Cell | None:
+        for item in reversed(self._history):
+            if isinstance(item, _Dart):
+                return item.cell
+        return None
+
+    # -- the machine --
+
+    def _reset(self) -> None:
+        self._phase = Phase.PLACING
+        self._sides = [_Side(), _Side()]
+        self._turn: int | None = None
+        self._dart = 0
+        self._visit = 0
+        self._winner: int | None = None
+        self._bull: list[BullZone | None] = [None, None]
+        self._bull_undecided = False
+        self._team_tally = [Tally(), Tally()]
+        self._player_tally: dict[tuple[int, str], Tally] = {}
+
+    def _advance(self, command: Command) -> list[Event]:
+        """Check and carry out a forward command, recording it in the history."""
+        if isinstance(command, Place):
+            return self._place(command)
+        if isinstance(command, Start):
+            return self._start(command.first)
+        if isinstance(command, BullOffDart):
+            return self._bull_off_dart(command)
+        if isinstance(command, BullOffCloser):
+            return self._bull_off_closer(command.team)
+        if isinstance(command, Throw):
+            return self._throw(command.cell)
+        if isinstance(command, Next):
+            return self._next()
+        raise RuleError(_("unknown command"))
+
+    def _check_team(self, team: object) -> int:
+        if type(team) is not int or team not in (0, 1):
+            raise RuleError(_("team must be 0 or 1"))
+        return team
+
+    def _place(self, command: Place) -> list[Event]:
+        team = self._check_team(command.team)
+        if self._phase is not Phase.PLACING:
+            raise RuleError(_("the game has started: fleets can no longer be placed"))
+        if all(side.fleet is not None for side in self._sides):
+            raise RuleError(_("both fleets are locked in"))
+        fleet = command.fleet
+        for ship in fleet.ships:
+            if any(cell not in self.board for cell in ship.cells):
+                raise RuleError(_("ship {ship} is not on this board").format(ship=ship.code))
+        try:
+            make_fleet(fleet.ships, self.setup.rules.fleet)
+        except PlacementError as err:
+            raise RuleError(str(err)) from None
+        self._sides[team].fleet = fleet
+        self._history.append(command)
+        return [Placed(team)]
+
+    def _start(self, first: int | None) -> list[Event]:
+        if self._phase is not Phase.PLACING:
+            raise RuleError(_("the game has already started"))
+        missing = [self.teams[i].name for i in (0, 1) if self._sides[i].fleet is None]
+        if missing:
+            raise RuleError(_("waiting for the fleet of {teams}").format(teams=", ".join(missing)))
+        if first is not None:
+            self._check_team(first)
+        elif self.setup.rules.bull_off is BullOffMode.OFF:
+            first = 0
+        self._history.append(Start(first))
+        if first is None:
+            self._phase = Phase.BULL_OFF
+            return []
+        return self._begin(first)
+
+    def _begin(self, first: int) -> list[Event]:
+        self._turn = 1 - first  # _new_visit flips it
+        return self._new_visit()
+
+    def _bull_off_dart(self, command: BullOffDart) -> list[Event]:
+        team = self._check_team(command.team)
+        if self._phase is not Phase.BULL_OFF:
+            raise RuleError(_("there is no bull-off now"))
+        if not isinstance(command.zone, BullZone):
+            raise RuleError(_("a bull-off dart needs a zone"))
+        if self._bull_undecided:
+            raise RuleError(_("tap who was closer"))
+        self._history.append(command)
+        self._bull[team] = command.zone
+        events: list[Event] = [BullOffThrown(team, command.zone)]
+        if None in self._bull:
+            return events
+        winner = self._decide_bull_off(*self._bull)  # type: ignore[arg-type]
+        if winner == "again":
+            self._bull = [None, None]
+            return [*events, BullOffAgain()]
+        if winner is None:
+            self._bull_undecided = True
+            return [*events, BullOffUndecided()]
+        return events + self._begin(winner)
+
+    def _decide_bull_off(self, a: BullZone, b: BullZone) -> int | str | None:
+        bull = (BullZone.INNER, BullZone.OUTER, BullZone.BULL)
+        if self.setup.rules.bull_off is BullOffMode.OFFICIAL:
+            if (a in bull) == (b in bull):
+                return "again"
+            return 0 if a in bull else 1
+        rank = {BullZone.INNER: 3, BullZone.OUTER: 2, BullZone.OTHER: 1, BullZone.MISS: 0}
+        if BullZone.BULL in (a, b):
+            # A bull of unknown part beats only what is surely not a bull.
+            other = b if a is BullZone.BULL else a
+            if other in bull:
+                return None
+            return 0 if a is BullZone.BULL else 1
+        if rank[a] == rank[b]:
+            return None
+        return 0 if rank[a] > rank[b] else 1
+
+    def _bull_off_closer(self, team: int) -> list[Event]:
+        team = self._check_team(team)
+        if self._phase is not Phase.BULL_OFF or not self._bull_undecided:
+            raise RuleError(_("nobody has asked who was closer"))
+        self._history.append(BullOffCloser(team))
+        self._bull_undecided = False
+        return self._begin(team)
+
+    def _new_visit(self) -> list[Event]:
+        assert self._turn is not None
+        self._turn = 1 - self._turn
+        self._dart = 0
+        self._visit += 1
+        side = self._sides[self._turn]
+        side.visits += 1
+        self._phase = Phase.THROWING
+        player = self.current_player()
+        assert player is not None
+        self._bump(self._turn, player, visits=1)
+        return [VisitStarted(self._turn, player, self._visit)]
+
+    def _bump(self, team: int, player: str, **deltas: int) -> None:
+        for holder, key in ((self._team_tally, team), (self._player_tally, (team, player))):
+            old = holder[key] if isinstance(holder, list) else holder.get(key, Tally())
+            new = Tally(**{k: getattr(old, k) + deltas.get(k, 0) for k in ("darts", "hits", "sunk",
+                                                                             "visits")})
+            holder[key] = new  # type: ignore[index]
+
+    def _throw(self, cell: Cell, padded: bool = False) -> list[Event]:
+        if self._phase is not Phase.THROWING:
+            raise RuleError(_("no dart is expected now ({phase})").format(phase=self._phase.value))
+        if cell != MISS and cell not in self.board:
+            raise RuleError(_("{cell} is not a cell of this board").format(cell=cell.code))
+        assert self._turn is not None
+        team, player = self._turn, self.current_player()
+        assert player is not None
+        side, enemy = self._sides[team], self._sides[1 - team]
+        assert enemy.fleet is not None
+        self._history.append(_Dart(cell, padded))
+        self._dart += 1
+        ship: Ship | None = None
+        if not cell.on_board:
+            result = Result.MISS
+        elif cell in side.shots:
+            result = Result.REPEAT
+        else:
+            index = enemy.fleet.ship_index_at(cell)
+            if index is None:
+                result = Result.MISS
+            else:
+                candidate = enemy.fleet.ships[index]
+                done = all(c == cell or side.shots.get(c, Result.MISS).scores
+                           for c in candidate.cells)
+                result = Result.SUNK if done else Result.HIT
+                if done:
+                    ship = candidate
+                    enemy.sunk_by_enemy.append(index)
+            side.shots[cell] = result
+        self._bump(team, player, darts=1, hits=int(result.scores), sunk=int(ship is not None))
+        events: list[Event] = [DartThrown(team, player, self._dart, cell, result, ship, padded)]
+        if ship is not None and len(enemy.sunk_by_enemy) == len(enemy.fleet.ships):
+            self._winner = team
+            self._phase = Phase.OVER
+            events.append(Won(team))
+        elif self._dart >= self.setup.rules.darts_per_visit and not padded:
+            self._phase = Phase.TAKEOUT
+            events.append(TakeoutNeeded(team))
+        return events
+
+    def _next(self) -> list[Event]:
+        if self._phase is Phase.TAKEOUT:
+            self._history.append(_EndVisit())
+            return self._new_visit()
+        if self._phase is not Phase.THROWING:
+            raise RuleError(_("Next is only for a visit in play"))
+        events: list[Event] = []
+        while self._dart < self.setup.rules.darts_per_visit:
+            events += self._throw(MISS, padded=True)
+        self._history.append(_EndVisit())
+        return events + self._new_visit()
+
+    def _rebuild(self, history: list[object]) -> list[Event]:
+        """Replay a history from scratch; items that no longer fit are dropped."""
+        self._reset()
+        self._history = []
+        events: list[Event] = []
+        for item in history:
+            try:
+                if isinstance(item, _Dart):
+                    events += self._throw(item.cell, item.padded)
+                elif isinstance(item, _EndVisit):
+                    self._phase_end_visit()
+                else:
+                    events += self._advance(item)  # type: ignore[arg-type]
+            except RuleError:
+                continue
+        return events
+
+    def _phase_end_visit(self) -> None:
+        if self._phase not in (Phase.TAKEOUT, Phase.THROWING):
+            raise RuleError("visit already over")
+        self._history.append(_EndVisit())
+        self._new_visit()
+
+    def _last_dart_index(self) -> int:
+        for i in range(len(self._history) - 1, -1, -1):
+            if isinstance(self._history[i], _Dart):
+                return i
+        raise RuleError(_("no dart to take back"))
+
+    def _undo(self) -> list[Event]:
+        i = self._last_dart_index()
+        dart = self._history[i]
+        assert isinstance(dart, _Dart)
+        self._rebuild(self._history[:i])
+        return [Undone(dart.cell)]
+
+    def _correct(self, cell: Cell) -> list[Event]:
+        if cell != MISS and cell not in self.board:
+            raise RuleError(_("{cell} is not a cell of this board").format(cell=cell.code))
+        i = self._last_dart_index()
+        old = self._history[i]
+        assert isinstance(old, _Dart)
+        history = self._history
+        self._rebuild(history[:i])
+        events = self._throw(cell)
+        for item in history[i + 1:]:
+            if isinstance(item, _EndVisit) and self._phase in (Phase.TAKEOUT, Phase.THROWING):
+                self._phase_end_visit()
+            elif isinstance(item, _Dart) and self._phase is Phase.THROWING:
+                self._throw(item.cell, item.padded)
+        dart = next(e for e in events if isinstance(e, DartThrown))
+        extra = [e for e in events if isinstance(e, Won)]
+        return [Corrected(old.cell, cell, dart.result, dart.ship), *extra]
