@@ -51,7 +51,7 @@ _RING_BANDS = {
 
 def number_at_angle(angle_deg: float) -> int:
     """The number whose wedge holds this angle (clockwise from the top)."""
-    index = int(math.floor(((angle_deg + WEDGE_DEG / 2) % 360) / WEDGE_DEG)) % 20
+    index = math.floor(((angle_deg + WEDGE_DEG / 2) % 360) / WEDGE_DEG) % 20
     return NUMBERS[index]
 
 

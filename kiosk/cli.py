@@ -1,0 +1,115 @@
+"""The `dartship` command: one entry point, each subcommand imported only when it runs.
+
+Imports stay lazy so that `dartship referee` and `dartship board-test` start in a blink without
+Kivy or the web server. This module and `kiosk.runner` are the composition root: the only places
+in `kiosk` that may reach into `hardware` and `ui`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from kiosk.i18n import _
+
+# Subcommands that parse their own arguments: name -> ("module:function", one-line help).
+DELEGATED: dict[str, tuple[str, str]] = {
+    "run": ("kiosk.runner:main", "start the kiosk (simulator mode where no board is configured)"),
+    "board-test": ("hardware.cli:board_test_main", "print every event of the board input as JSON"),
+    "fake-board": ("hardware.cli:fake_board_main", "a simulated serial board on a pty or TCP port"),
+    "learn": ("hardware.cli:learn_main", "make a board map: throw at every cell in turn"),
+    "doctor": ("kiosk.doctor:main", "check config, database, board, GPIO, display and network"),
+    "screenshots": ("ui.touch.screenshots:main", "render every kiosk screen to DIR/<screen>.png"),
+}
+
+
+def _delegate(name: str, argv: Sequence[str]) -> int:
+    target, _help = DELEGATED[name]
+    module_name, function = target.split(":")
+    module = importlib.import_module(module_name)
+    return int(getattr(module, function)(list(argv)) or 0)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dartship", description=_("Battleship on a dartboard: the kiosk and its tools."),
+        epilog="\n".join(f"  {name:<12} {text}" for name, (_t, text) in DELEGATED.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    referee = sub.add_parser("referee", help=_("the rules engine as a JSON line protocol"))
+    referee.add_argument("--db", help=_("keep the game in this SQLite file and resume it"))
+    referee.add_argument("--config", help=_("config file for the house-rule defaults"))
+    config = sub.add_parser("config", help=_("check or show the config"))
+    config.add_argument("action", choices=("check", "show"))
+    config.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
+                                           "/etc/dartship/config.toml)"))
+    for name, (_target, text) in DELEGATED.items():
+        sub.add_parser(name, help=text, add_help=False)
+    return parser
+
+
+def _load_config(path: str | None):
+    from kiosk import config
+
+    try:
+        return config.load(path)
+    except config.ConfigError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return None
+
+
+def _referee(args: argparse.Namespace) -> int:
+    from kiosk.referee import main_stdio
+    from kiosk.store import Store, StoreError
+
+    cfg = _load_config(args.config)
+    if cfg is None:
+        return 2
+    store = None
+    if args.db:
+        try:
+            store = Store(args.db)
+        except StoreError as err:
+            print(f"dartship referee: {err}", file=sys.stderr)
+            return 2
+    try:
+        return main_stdio(store, cfg.house_rules())
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _config(args: argparse.Namespace) -> int:
+    from kiosk import config
+
+    cfg = _load_config(args.config)
+    if cfg is None:
+        return 2
+    if args.action == "show":
+        sys.stdout.write(config.dump(cfg))
+    else:
+        where = cfg.path or _("built-in defaults (no config file)")
+        print(_("config OK: {where}").format(where=where))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in DELEGATED:
+        return _delegate(argv[0], argv[1:])
+    args = _parser().parse_args(argv)
+    if args.command == "referee":
+        return _referee(args)
+    if args.command == "config":
+        return _config(args)
+    _parser().print_help()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

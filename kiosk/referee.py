@@ -1,0 +1,116 @@
+"""`dartship referee`: the rules engine as a JSON line protocol (PROTOCOLS.md section 3).
+
+One JSON object per input line; the answers are written and flushed before the next line is
+read. With a store, every accepted command is committed before its answer is written.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from kiosk.fleet import PlacementError, random_fleet
+from kiosk.i18n import _
+from kiosk.match import Command, HouseRules, Ignored, Match, Place, RuleError
+from kiosk.store import Store
+from kiosk.wire import (
+    WireError,
+    command_from_dict,
+    event_to_dict,
+    setup_from_dict,
+    setup_to_dict,
+    state_to_dict,
+)
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"event": "error", "message": message}
+
+
+class Referee:
+    """Holds at most one game and answers commands for it."""
+
+    def __init__(self, store: Store | None = None, defaults: HouseRules | None = None) -> None:
+        self.store = store
+        self.defaults = defaults or HouseRules()
+        self.match: Match | None = None
+        self.game: int | None = None
+        if store is not None:
+            game = store.unfinished()
+            if game is not None:
+                self.match, self.game = store.load(game), game
+
+    def handle_line(self, line: str) -> list[dict[str, Any]]:
+        try:
+            obj = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as err:
+            return [_error(_("bad JSON: {error}").format(error=err))]
+        if not isinstance(obj, dict):
+            return [_error(_("a command must be a JSON object like {\"cmd\": \"state\"}"))]
+        try:
+            return self.handle(obj)
+        except (RuleError, WireError, PlacementError) as err:
+            return [_error(str(err))]
+
+    def handle(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
+        name = obj.get("cmd")
+        if not isinstance(name, str):
+            raise WireError(_("every command needs \"cmd\", e.g. {\"cmd\": \"state\"}"))
+        if name == "new":
+            return self._new(obj)
+        if self.match is None:
+            raise WireError(_("no game yet: start one with {\"cmd\": \"new\", \"teams\": [...]}"))
+        if name == "state":
+            return [state_to_dict(self.match)]
+        command: Command
+        if name == "random_fleet":
+            command = self._random_fleet(obj)
+        else:
+            command = command_from_dict(obj, self.match.setup.rules)
+        events = self.match.apply(command)
+        if self.store is not None and self.game is not None and not _ignored(events):
+            self.store.append(self.game, command, events, self.match)
+        return [event_to_dict(e) for e in events]
+
+    def _new(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
+        setup = setup_from_dict(obj, self.defaults)
+        match = Match(setup)
+        if self.store is not None:
+            self.game = self.store.new_game(setup)
+        self.match = match
+        return [{"event": "new", "teams": setup_to_dict(setup)["teams"]}]
+
+    def _random_fleet(self, obj: dict[str, Any]) -> Place:
+        assert self.match is not None
+        team = obj.get("team")
+        if type(team) is not int or team not in (0, 1):
+            raise WireError(_("'team' must be 0 or 1"))
+        seed = obj.get("seed")
+        if seed is not None and (type(seed) is not int):
+            raise WireError(_("'seed' must be a whole number"))
+        rng = random.Random(seed) if seed is not None else random.Random()
+        rules = self.match.setup.rules
+        return Place(team, random_fleet(rules.board, rules.fleet, rng))
+
+
+def _ignored(events: Iterable[object]) -> bool:
+    return any(isinstance(e, Ignored) for e in events)
+
+
+def run(stdin: TextIO, stdout: TextIO, store: Store | None = None,
+        defaults: HouseRules | None = None) -> int:
+    referee = Referee(store, defaults)
+    for line in stdin:
+        if not line.strip():
+            continue
+        for answer in referee.handle_line(line):
+            stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0
+
+
+def main_stdio(store: Store | None, defaults: HouseRules | None = None) -> int:
+    return run(sys.stdin, sys.stdout, store, defaults)
