@@ -100,7 +100,7 @@ def _escape(text: str) -> str:
 
 
 def _sort_key(raw: str) -> tuple:
-    return tuple(int(n) for n in _NUMBER.findall(raw)) + (raw,)
+    return (*(int(n) for n in _NUMBER.findall(raw)), raw)
 
 
 def from_pairs(pairs: Iterable[tuple[str, str]], profile: Profile = Profile.FOUR_RING,
