@@ -209,7 +209,7 @@ class MatrixScanner:
 
     def _report(self, change: Change) -> None:
         if isinstance(change, Several):
-            deliver(self.sink, MultipleContacts(tuple(contact_name(c) for c in change.contacts)))
+            deliver(self.sink, MultipleContacts.of(tuple(contact_name(c) for c in change.contacts)))
         elif isinstance(change, Press):
             deliver(self.sink, self._event_for(change.contact))
         elif isinstance(change, Held) or (isinstance(change, Repeat) and change.tell):

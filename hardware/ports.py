@@ -15,25 +15,31 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from kiosk.i18n import _
-from kiosk.inputs import InputEvent
+from kiosk.inputs import Info, InputEvent
 
 log = logging.getLogger("dartship.hardware")
 
 
 @dataclass(frozen=True)
-class MultipleContacts:
+class MultipleContacts(Info):
     """Two or more contacts closed in the same instant: reported, never guessed as a dart.
 
-    Not part of `kiosk.inputs.InputEvent`: the service may show it to the owner or ignore it.
+    A kind of `Info`, so a service that knows only `kiosk.inputs` shows its message; board-test
+    prints it as `{"event": "multiple_contacts", "raw": [...]}`.
     """
 
-    raws: tuple[str, ...]
+    raws: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, raws: tuple[str, ...]) -> MultipleContacts:
+        return cls(_("contacts {raws} closed at once: not counted, throw again or enter the "
+                     "dart by hand").format(raws=" + ".join(raws)), tuple(raws))
 
     def to_json(self) -> dict:
         return {"event": "multiple_contacts", "raw": list(self.raws)}
 
 
-DeviceEvent = InputEvent | MultipleContacts
+DeviceEvent = InputEvent
 Sink = Callable[[Any], None]
 
 
@@ -76,6 +82,6 @@ class Buzzer(Protocol):
 
     muted: bool
 
-    def play(self, sound: Sound) -> None: ...
+    def play(self, sound: Sound | str) -> None: ...
 
     def close(self) -> None: ...

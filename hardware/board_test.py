@@ -1,0 +1,82 @@
+"""`dartship board-test`: print every event of the board input as one JSON object per line.
+
+PROTOCOLS.md section 2. The owner runs it while throwing at the board to see what registers;
+scripts read its output. Every line is flushed at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from typing import Any, TextIO
+
+from hardware.factory import build_board_input
+from kiosk import config as config_module
+from kiosk.i18n import _
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dartship board-test",
+                                description=_("print what the board input registers, as JSON lines"))
+    p.add_argument("--config", help=_("config file (default: the kiosk's)"))
+    p.add_argument("--input", choices=("serial", "matrix", "simulator"),
+                   help=_("where darts come from (default: board.input)"))
+    p.add_argument("--port", help=_("serial port or pyserial URL (default: board.port)"))
+    p.add_argument("--dialect", help=_("serial dialect (default: board.dialect)"))
+    p.add_argument("--map", help=_("board map file (default: board.map)"))
+    p.add_argument("--count", type=int, help=_("stop after this many events"))
+    p.add_argument("--seconds", type=float, help=_("stop after this many seconds"))
+    p.add_argument("--interval", type=float, default=1.0,
+                   help=_("simulator: seconds between virtual darts (default 1)"))
+    p.add_argument("--seed", type=int, help=_("simulator: random seed"))
+    return p
+
+
+class JsonLines:
+    """The sink: one JSON object per event, flushed; counts events for --count."""
+
+    def __init__(self, out: TextIO, count: int | None = None) -> None:
+        self.out = out
+        self.count = count
+        self.seen = 0
+        self.enough = threading.Event()
+        self._lock = threading.Lock()
+
+    def __call__(self, event: Any) -> None:
+        line = json.dumps(event.to_json(), ensure_ascii=False)
+        with self._lock:
+            if self.enough.is_set():
+                return
+            self.out.write(line + "\n")
+            self.out.flush()
+            self.seen += 1
+            if self.count is not None and self.seen >= self.count:
+                self.enough.set()
+
+
+def run(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    args = parser().parse_args(argv)
+    try:
+        cfg = config_module.load(args.config)
+        changes = {key: value for key, value in (
+            ("board.input", args.input), ("board.port", args.port),
+            ("board.dialect", args.dialect), ("board.map", args.map)) if value is not None}
+        if changes:
+            cfg = cfg.updated(changes)
+    except config_module.ConfigError as error:
+        for problem in error.problems:
+            print(problem, file=err)
+        return 2
+    sink = JsonLines(out, args.count)
+    device = build_board_input(cfg, sink, simulator_interval=args.interval,
+                               simulator_seed=args.seed)
+    device.start()
+    try:
+        sink.enough.wait(args.seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        device.stop()
+    return 0

@@ -1,0 +1,212 @@
+"""`dartship fake-board`: a serial board that is not there, for demos, tests and the bench.
+
+It opens a pty (and prints the path to give the kiosk as `board.port`) or listens on TCP (the
+kiosk uses `socket://host:port`), speaks any dialect, and sends darts from a script with timings,
+from typed lines, or thrown with the scatter model.
+
+Script and typed lines (one per line, `#` starts a comment; a script line starts with the
+seconds to wait before it):
+
+    T20            a dart in T20 (any cell spelling; DB/SB for the bull)
+    throw T20      aim at T20 and land with the thrower's scatter
+    miss           the miss sensor
+    btn next       a button (next, undo, miss)
+    raw 3,7        any text, sent as it is
+    hello          the HELLO line again
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import logging
+import os
+import random
+import socket
+import threading
+import tty
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from hardware.boardmap import BoardMap, demo_map
+from hardware.dialects import PROTOCOL_VERSION, Dialect, dialect, encode
+from hardware.simulator import VirtualThrower
+from kiosk.board import Board, BullZone, CellError, Profile, board_for, bull_zone
+from kiosk.i18n import _
+
+log = logging.getLogger("dartship.fake_board")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a script: wait `delay` seconds, then do `command`."""
+
+    delay: float
+    command: str
+
+
+def read_script(lines: Iterable[str], where: str = "script") -> tuple[list[Step], list[str]]:
+    """Steps and problems (a bad line is reported and skipped, never fatal)."""
+    steps: list[Step] = []
+    problems: list[str] = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip() if not line.strip().startswith("raw ") else line.strip()
+        if not text:
+            continue
+        head, _sep, rest = text.partition(" ")
+        try:
+            delay = float(head)
+        except ValueError:
+            problems.append(_("{where}:{line}: starts with {head!r}, not the seconds to wait")
+                            .format(where=where, line=number, head=head))
+            continue
+        if delay < 0 or not rest.strip():
+            problems.append(_("{where}:{line}: needs seconds >= 0 and a command").format(
+                where=where, line=number))
+            continue
+        steps.append(Step(delay, rest.strip()))
+    return steps, problems
+
+
+class FakeBoard:
+    """Writes board lines to a pty or to the TCP client of the moment."""
+
+    def __init__(self, dialect_name: str = "dartship", *, profile: Profile = Profile.FOUR_RING,
+                 board_map: BoardMap | None = None, board_id: str = "fake-1",
+                 skill: str | float = "pub", rng: random.Random | None = None) -> None:
+        self.dialect: Dialect = dialect(dialect_name)
+        self.board: Board = board_for(self.dialect.profile or profile)
+        if self.dialect.needs_map or (dialect_name == "dartship" and board_map is not None):
+            self.board_map = board_map or demo_map(
+                self.board.profile, "granboard" if self.dialect.name == "granboard" else "rc")
+        else:
+            self.board_map = None
+        self.board_id = board_id
+        self.thrower = VirtualThrower(self.board, skill, rng)
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._server: socket.socket | None = None
+        self._client: socket.socket | None = None
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self.sent: list[str] = []
+
+    # --- where the lines go --------------------------------------------------------------
+
+    def open_pty(self) -> str:
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no newline translation
+        flags = fcntl.fcntl(master, fcntl.F_GETFL)
+        fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        self._master, self._slave = master, slave
+        return os.ttyname(slave)
+
+    def listen_tcp(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        server = socket.create_server((host, port))
+        server.settimeout(0.2)
+        self._server = server
+        threading.Thread(target=self._accept, name="fake-board-accept", daemon=True).start()
+        bound_host, bound_port = server.getsockname()[:2]
+        return f"socket://{bound_host}:{bound_port}"
+
+    def _accept(self) -> None:
+        assert self._server is not None
+        while not self._closing.is_set():
+            try:
+                client, _addr = self._server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            with self._lock:
+                if self._client is not None:
+                    self._client.close()
+                self._client = client
+            self.send_hello()
+
+    def unplug(self) -> None:
+        """Drop the TCP client (the kiosk sees an unplug); new ones are still accepted."""
+        with self._lock:
+            if self._client is not None:
+                with contextlib.suppress(OSError):
+                    self._client.shutdown(socket.SHUT_RDWR)
+                self._client.close()
+                self._client = None
+
+    def close(self) -> None:
+        self._closing.set()
+        self.unplug()
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._master = self._slave = None
+        if self._server is not None:
+            self._server.close()
+
+    # --- what is sent --------------------------------------------------------------------
+
+    def send_line(self, text: str) -> bool:
+        """Send one line; False when nobody is listening or the line could not be written."""
+        data = text.encode("ascii", errors="replace") + b"\n"
+        with self._lock:
+            self.sent.append(text)
+            try:
+                if self._master is not None:
+                    os.write(self._master, data)
+                    return True
+                if self._client is not None:
+                    self._client.sendall(data)
+                    return True
+            except BlockingIOError:
+                log.warning(_("nobody reads the pty: line %r dropped"), text)
+            except OSError as err:
+                log.warning(_("could not send %r: %s"), text, err)
+        return False
+
+    def send_hello(self) -> None:
+        if self.dialect.name == "dartship":
+            self.send_line(f"HELLO dartship/{PROTOCOL_VERSION} {self.board_id} "
+                           f"{self.board.profile.value}")
+
+    def line_for(self, command: str) -> str | None:
+        """The line a command sends (None: nothing to send; a bad cell raises CellError)."""
+        head, _sep, rest = command.strip().partition(" ")
+        word = head.lower()
+        if word == "raw":
+            return rest
+        if word == "hello":
+            self.send_hello()
+            return None
+        if word == "btn":
+            name = rest.strip().lower()
+            if self.dialect.name == "dartship":
+                return f"BTN {name.upper()}"
+            if self.dialect.name == "numeric":
+                return "KNOPF"
+            if self.dialect.name == "granboard":
+                return "BTN@"
+            return name
+        if word == "throw":
+            target = self.board.parse(rest) if rest.strip() else self.thrower.pick_target()
+            landing = self.thrower.throw_at(target)
+            return encode(self.dialect, landing.cell, landing.zone, self.board_map)
+        cell = self.board.parse(command)
+        return encode(self.dialect, cell, bull_zone(command, cell)
+                      if cell.on_board else BullZone.MISS, self.board_map)
+
+    def do(self, command: str) -> str | None:
+        """Carry out one command; returns the line sent, or a message about a bad command."""
+        try:
+            line = self.line_for(command)
+        except CellError as err:
+            return _("not sent: {error}").format(error=err)
+        if line is not None:
+            self.send_line(line)
+        return line
+
+    def play(self, steps: Iterable[Step]) -> Iterator[str | None]:
+        for step in steps:
+            if self._closing.wait(step.delay):
+                return
+            yield self.do(step.command)
