@@ -84,7 +84,7 @@ def parse_lengths(value: str | Iterable[int]) -> tuple[int, ...]:
     if isinstance(value, str):
         text = value.strip().lower()
         if text in PRESETS:
-            return PRESETS[text]
+            return tuple(sorted(PRESETS[text]))
         parts = [p for p in re.split(r"[,\s]+", text) if p]
         if not parts or not all(p.isdigit() for p in parts):
             raise PlacementError(

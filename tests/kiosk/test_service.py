@@ -1,0 +1,125 @@
+"""The service: commit before announcing, device inputs, bull-off from the board, takeout timer."""
+
+import asyncio
+
+import pytest
+
+from kiosk import config
+from kiosk.board import BULL, MISS, BullZone, Profile, board_for
+from kiosk.inputs import BadLine, Button, ButtonInput, Connected, DartInput, Disconnected, MissInput
+from kiosk.match import DartThrown, Phase, Setup, Team, VisitStarted
+from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind
+from kiosk.store import Store
+
+FOUR = board_for(Profile.FOUR_RING)
+
+
+def _service(tmp_path, **changes) -> GameService:
+    cfg = config.Config().updated(changes)
+    return GameService(Store(tmp_path / "k.db"), cfg)
+
+
+def _placed(service: GameService) -> None:
+    service.new_game(Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))),
+                           service.config.house_rules()))
+    for team in (0, 1):
+        service.place(team, service.random_fleet(team))
+
+
+def test_commit_happens_before_listeners_hear(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+    seen = []
+
+    def listener(event):
+        if isinstance(event, MatchUpdate):
+            stored = service.store.db.execute("SELECT COUNT(*) FROM commands").fetchone()[0]
+            seen.append((event.events, stored))
+    service.subscribe(listener)
+    _placed(service)
+    assert service.match.phase is Phase.THROWING  # both fleets in: started by itself
+    counts = [stored for _events, stored in seen]
+    assert counts == sorted(counts) and counts[-1] == 3  # place, place, start
+    assert isinstance(seen[-1][0][-1], VisitStarted)
+
+
+def test_bull_off_from_the_board(tmp_path):
+    service = _service(tmp_path)
+    _placed(service)
+    assert service.match.phase is Phase.BULL_OFF
+    service.handle_input(DartInput(BULL, "25", BullZone.OUTER))
+    service.handle_input(DartInput(BULL, "50", BullZone.INNER))
+    assert service.match.phase is Phase.THROWING and service.match.turn == 1
+
+
+def test_device_inputs_become_commands_and_notices(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+    notices = []
+    service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+    _placed(service)
+    events = service.handle_input(DartInput(FOUR.parse("T20"), "T20"))
+    assert isinstance(events[0], DartThrown) and events[0].cell == FOUR.parse("T20")
+    assert service.handle_input(MissInput("MISS"))[0].cell == MISS
+    service.handle_input(ButtonInput(Button.UNDO))
+    assert service.match.darts_thrown == 1
+    service.handle_input(ButtonInput(Button.NEXT))
+    assert service.match.turn == 1
+    service.handle_input(Disconnected("unplugged"))
+    assert service.board_connected is False
+    service.handle_input(Connected("/dev/dartboard"))
+    service.handle_input(BadLine("\x00\x01garbage"))
+    kinds = [n.kind for n in notices]
+    assert kinds == [NoticeKind.DISCONNECTED, NoticeKind.CONNECTED, NoticeKind.DEVICE]
+
+
+def test_refused_input_is_a_notice_not_a_crash(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+    notices = []
+    service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+    _placed(service)
+    service.handle_input(ButtonInput(Button.UNDO))  # nothing to undo yet
+    assert notices and notices[0].kind is NoticeKind.REFUSED
+
+
+def test_a_failing_listener_does_not_stop_the_game(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+
+    def broken(_event):
+        raise RuntimeError("screen on fire")
+    service.subscribe(broken)
+    _placed(service)
+    service.handle_input(DartInput(FOUR.parse("T20"), "T20"))
+    assert service.match.darts_thrown == 1
+
+
+def test_resume_after_restart(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+    _placed(service)
+    service.handle_input(DartInput(FOUR.parse("T20"), "T20"))
+    state = service.match.state()
+    service.store.close()
+    again = _service(tmp_path, **{"rules.bull_off": "off"})
+    started = []
+    again.subscribe(lambda e: started.append(e) if isinstance(e, GameStarted) else None)
+    assert again.resume() and again.match.state() == state
+    assert started == [GameStarted(again.game, resumed=True)]
+
+
+@pytest.mark.asyncio
+async def test_queue_and_takeout_timer(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off", "rules.takeout_seconds": 1})
+    _placed(service)
+    task = asyncio.create_task(service.run())
+    loop = asyncio.get_running_loop()
+    for code in ("T20", "T1", "T18"):
+        loop.call_soon_threadsafe(service.queue.put_nowait, DartInput(FOUR.parse(code), code))
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if service.match.phase is Phase.TAKEOUT:
+            break
+    assert service.match.phase is Phase.TAKEOUT
+    for _ in range(300):
+        await asyncio.sleep(0.01)
+        if service.match.phase is Phase.THROWING:
+            break
+    assert service.match.phase is Phase.THROWING and service.match.turn == 1
+    task.cancel()

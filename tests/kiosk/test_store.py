@@ -1,0 +1,197 @@
+"""Storage: durable commands, exact resume, refusing files that are not ours, statistics."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kiosk.board import Profile, board_for
+from kiosk.match import Next, Throw
+from kiosk.store import SCHEMA_VERSION, Store, StoreError
+from tests.kiosk.conftest import make_match, snapshot
+
+FOUR = board_for(Profile.FOUR_RING)
+
+
+def _stored_game(store: Store):
+    """A game with both fleets placed, every command committed as the kiosk does."""
+    template = make_match(start=None)
+    match = type(template)(template.setup)
+    game = store.new_game(match.setup)
+    for command in template.log:
+        store.append(game, command, match.apply(command), match)
+    return game, match
+
+
+def _apply(store, game, match, command):
+    events = match.apply(command)
+    store.append(game, command, events, match)
+    return events
+
+
+def test_resume_replays_exactly(tmp_path):
+    store = Store(tmp_path / "d.db")
+    game, match = _stored_game(store)
+    from kiosk.match import Start
+    _apply(store, game, match, Start(1))
+    for code in ("D3", "D19", "T5"):
+        _apply(store, game, match, Throw(FOUR.parse(code)))
+    _apply(store, game, match, Next())
+    store.close()
+    again = Store(tmp_path / "d.db")
+    assert again.unfinished() == game
+    assert snapshot(again.load(game)) == snapshot(match)
+
+
+def test_wal_and_full_sync(tmp_path):
+    store = Store(tmp_path / "d.db")
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store.schema_version() == SCHEMA_VERSION
+
+
+def test_placements_stay_out_of_the_public_tables(tmp_path):
+    store = Store(tmp_path / "d.db")
+    game, match = _stored_game(store)
+    fleet_cells = {c.code for c in match.fleet(0).cells} | {c.code for c in match.fleet(1).cells}
+    for (body,) in store.db.execute("SELECT body FROM commands").fetchall():
+        assert "fleet" not in json.loads(body)
+        assert not any(code in body for code in fleet_cells), body
+    setup_text = store.db.execute("SELECT setup FROM games").fetchone()[0]
+    assert not any(code in setup_text for code in fleet_cells)
+    assert store.placement(game, 0) == match.fleet(0).code
+
+
+def test_junk_file_refused_and_untouched(tmp_path):
+    junk = tmp_path / "notes.db"
+    junk.write_bytes(b"this is not a database at all\n" * 50)
+    before = junk.read_bytes()
+    with pytest.raises(StoreError, match="not a Dartship database"):
+        Store(junk)
+    assert junk.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]
+
+
+def test_foreign_sqlite_refused_and_untouched(tmp_path):
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE customers (name TEXT)")
+    conn.execute("INSERT INTO customers VALUES ('Ann')")
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    with pytest.raises(StoreError, match="another program"):
+        Store(other)
+    assert other.read_bytes() == before
+
+
+def test_damaged_file_refused(tmp_path):
+    path = tmp_path / "d.db"
+    store = Store(path)
+    _stored_game(store)
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    data = bytearray(path.read_bytes())
+    for i in range(1024, len(data), 7):  # scribble over every page after the first
+        data[i] = 0xFF
+    path.write_bytes(bytes(data))
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="damaged"):
+        Store(path)
+    assert path.read_bytes() == before
+
+
+def test_newer_schema_refused(tmp_path):
+    path = tmp_path / "d.db"
+    store = Store(path)
+    store.db.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
+    store.close()
+    with pytest.raises(StoreError, match="newer"):
+        Store(path)
+
+
+def test_migration_from_version_1(tmp_path):
+    path = tmp_path / "d.db"
+    store = Store(path)
+    store.db.execute("DROP INDEX IF EXISTS idx_darts_game")
+    store.db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
+    store.close()
+    store = Store(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    assert "idx_darts_game" in {i.name for i in store.db["darts"].indexes}
+
+
+def test_stats_after_a_finished_game(tmp_path):
+    from kiosk.fleet import parse_fleet
+    from kiosk.match import HouseRules, Match, Place, Setup, Start, Team
+
+    store = Store(tmp_path / "d.db")
+    setup = Setup((Team("Sharks", ("Ann", "Bo")), Team("Jets", ("Cy",))), HouseRules(fleet=(2,)))
+    match = Match(setup)
+    game = store.new_game(setup)
+    for command in (Place(0, parse_fleet("T20-T1", FOUR, (2,))),
+                    Place(1, parse_fleet("D3-D19", FOUR, (2,))), Start(0),
+                    Throw(FOUR.parse("D3")), Throw(FOUR.parse("T5")), Throw(FOUR.parse("T6")),
+                    Next(), Throw(FOUR.parse("T20")), Next(), Throw(FOUR.parse("D19"))):
+        _apply(store, game, match, command)
+    assert match.winner == 0
+    stats = {s.name: s for s in store.player_stats()}
+    assert stats["Bo"].wins == 1 and stats["Bo"].hits == 1 and stats["Bo"].darts == 1
+    assert stats["Ann"].darts == 3 and stats["Ann"].hits == 1 and stats["Ann"].games == 1
+    assert stats["Cy"].wins == 0 and stats["Cy"].hits == 1
+    last = store.last_games()
+    assert last[0].winner == "Sharks" and last[0].teams == ("Sharks", "Jets")
+    assert store.unfinished() is None
+    # an undo of the winning dart puts the game back in play and takes the result back
+    from kiosk.match import Undo
+    _apply(store, game, match, Undo())
+    assert store.unfinished() == game and store.player_stats() == []
+
+
+REFEREE = [sys.executable, "-m", "kiosk.cli", "referee", "--db"]
+
+
+def _talk(proc, obj):
+    proc.stdin.write(json.dumps(obj) + "\n")
+    proc.stdin.flush()
+
+
+def _read_until(proc, count):
+    return [json.loads(proc.stdout.readline()) for _ in range(count)]
+
+
+def test_sigkill_mid_game_then_resume_loses_nothing(tmp_path):
+    db = str(tmp_path / "game.db")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen([*REFEREE, db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env=env)
+    _talk(proc, {"cmd": "new", "teams": ["Sharks", "Jets"], "players": [["Ann", "Bo"], ["Cy"]]})
+    _talk(proc, {"cmd": "place", "team": 0,
+                 "fleet": "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"})
+    _talk(proc, {"cmd": "random_fleet", "team": 1, "seed": 7})
+    _talk(proc, {"cmd": "start", "first": 1})
+    assert [a["event"] for a in _read_until(proc, 4)] == ["new", "placed", "placed", "visit"]
+    _talk(proc, {"cmd": "throw", "cell": "D3"})
+    _talk(proc, {"cmd": "throw", "cell": "D19"})
+    answers = _read_until(proc, 2)
+    assert answers[1]["result"] == "sunk"
+    _talk(proc, {"cmd": "state"})
+    state_before = _read_until(proc, 1)[0]
+    proc.send_signal(signal.SIGKILL)  # no chance to flush or close anything
+    proc.wait(timeout=10)
+    time.sleep(0.05)
+    proc = subprocess.Popen([*REFEREE, db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env=env)
+    _talk(proc, {"cmd": "state"})
+    assert _read_until(proc, 1)[0] == state_before
+    _talk(proc, {"cmd": "throw", "cell": "T5"})
+    answers = _read_until(proc, 2)
+    assert answers[0]["dart"] == 3 and answers[1] == {"event": "takeout", "team": 1}
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 0
