@@ -94,7 +94,7 @@ def test_rejections_say_which_rule(text, words):
 
 
 def test_fleet_messages_name_ships():
-    with pytest.raises(PlacementError, match="overlap.*T20"):
+    with pytest.raises(PlacementError, match=r"overlap.*T20"):
         parse_fleet("T20-T1 T5-T20-T1 L6-L10-L15-L2 D3-D19-D7-D16-D8", FOUR, (2, 3, 4, 5))
     with pytest.raises(PlacementError, match="wrong fleet"):
         parse_fleet("T20-T1 L6-L10-L15", FOUR, (2, 3, 4, 5))

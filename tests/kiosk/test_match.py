@@ -157,7 +157,7 @@ def test_correct_offers_new_result_and_can_win_or_unwin():
     sharks = m.fleet(0)
     cells = sorted(sharks.cells, key=lambda c: c.code)
     # hit every cell but the last, spread over visits
-    for i, cell in enumerate(cells[:-1]):
+    for cell in cells[:-1]:
         m.apply(Throw(cell))
         if m.phase is Phase.TAKEOUT:
             m.apply(Next())
@@ -356,6 +356,6 @@ def test_random_full_games_finish():
             if m.phase is Phase.TAKEOUT:
                 m.apply(Next())
             else:
-                m.apply(Throw(rng.choice(cells + [MISS, BULL])))
+                m.apply(Throw(rng.choice([*cells, MISS, BULL])))
         assert m.phase is Phase.OVER and m.winner in (0, 1)
         _check_invariants(m)
