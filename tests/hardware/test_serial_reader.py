@@ -1,0 +1,261 @@
+"""The serial reader through a pty pair, socket:// (closing the socket is an unplug) and loop://."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import tty
+
+import pytest
+import serial
+
+from hardware.boardmap import from_pairs
+from hardware.serial_reader import SerialReader
+from kiosk.board import BullZone, Profile
+from kiosk.inputs import (
+    BadLine,
+    Connected,
+    DartInput,
+    Disconnected,
+    Info,
+    MissInput,
+    StuckInput,
+    UnmappedInput,
+)
+
+FAST = {"backoff": (0.02, 0.1), "read_timeout": 0.02}
+
+
+def is_(kind):
+    return lambda event: isinstance(event, kind)
+
+
+@pytest.fixture
+def pty_pair():
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    yield master, slave, path
+    for fd in (master, slave):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def test_pty_darts_bad_lines_and_unplug(pty_pair, inbox):
+    master, slave, path = pty_pair
+    reader = SerialReader(path, inbox, **FAST)
+    reader.start()
+    try:
+        assert inbox.until(is_(Connected))[-1] == Connected(path)
+        os.write(master, b"T20\r\nD3\n\xfe\xff\n" + b"X" * 80 + b"\nMISS\n# debug\nDB\n")
+        got = inbox.until(lambda e: isinstance(e, DartInput) and e.raw == "DB")
+        darts = [e for e in got if isinstance(e, DartInput)]
+        assert [d.cell.code for d in darts] == ["T20", "D3", "BULL"]
+        assert darts[-1].zone is BullZone.INNER
+        assert sum(isinstance(e, BadLine) for e in got) == 2
+        assert sum(isinstance(e, MissInput) for e in got) == 1
+        # the board is unplugged: both ends of the pty go away
+        os.close(master)
+        os.close(slave)
+        assert isinstance(inbox.until(is_(Disconnected))[-1].reason, str)
+    finally:
+        reader.stop()
+
+
+def test_a_line_split_over_many_writes(pty_pair, inbox):
+    master, _slave, path = pty_pair
+    reader = SerialReader(path, inbox, **FAST)
+    reader.start()
+    try:
+        inbox.until(is_(Connected))
+        for piece in (b"T", b"1", b"9\r", b"\nS", b"5\n"):
+            os.write(master, piece)
+        got = inbox.until(lambda e: isinstance(e, DartInput) and e.raw == "S5")
+        assert [e.cell.code for e in got if isinstance(e, DartInput)] == ["T19", "S5"]
+    finally:
+        reader.stop()
+
+
+def test_an_overlong_line_in_pieces_is_one_bad_line(pty_pair, inbox):
+    master, _slave, path = pty_pair
+    reader = SerialReader(path, inbox, **FAST)
+    reader.start()
+    try:
+        inbox.until(is_(Connected))
+        for _ in range(5):
+            os.write(master, b"Y" * 30)
+        os.write(master, b"\nT5\n")
+        got = inbox.until(lambda e: isinstance(e, DartInput))
+        assert sum(isinstance(e, BadLine) for e in got) == 1
+        assert got[-1].cell.code == "T5"
+    finally:
+        reader.stop()
+
+
+def test_stuck_contact_is_one_dart_and_one_report(pty_pair, inbox):
+    master, _slave, path = pty_pair
+    # a long window: the repeats below are certainly inside it, however slow the machine
+    reader = SerialReader(path, inbox, stuck_seconds=30.0, **FAST)
+    reader.start()
+    try:
+        inbox.until(is_(Connected))
+        os.write(master, b"T20\nT20\nT20\nT20\nD1\n")
+        got = inbox.until(lambda e: isinstance(e, DartInput) and e.raw == "D1")
+        assert [type(e).__name__ for e in got if not isinstance(e, Info)] == [
+            "DartInput", "StuckInput", "DartInput"]
+        assert [e for e in got if isinstance(e, StuckInput)][0].cell.code == "T20"
+    finally:
+        reader.stop()
+
+
+def test_stuck_window_with_explicit_clock(inbox):
+    reader = SerialReader("loop://", inbox, stuck_seconds=0.5)
+    reader.line(b"T20\n", now=10.0)
+    reader.line(b"T20\n", now=10.2)
+    reader.line(b"T20\n", now=10.4)  # still held: no second report
+    reader.line(b"T20\n", now=11.5)  # a new dart in the same cell, well apart
+    events = inbox.drain()
+    assert [type(e).__name__ for e in events] == ["DartInput", "StuckInput", "DartInput"]
+
+
+def test_missing_port_is_retried_until_it_exists(tmp_path, inbox):
+    """The port does not exist yet: disconnected once, then connected when it appears."""
+    link = tmp_path / "dartboard"
+    reader = SerialReader(str(link), inbox, **FAST)
+    reader.start()
+    master, slave = os.openpty()
+    try:
+        first = inbox.until(is_(Disconnected))[-1]
+        assert "dartboard" in first.reason
+        tty.setraw(slave)
+        link.symlink_to(os.ttyname(slave))
+        got = inbox.until(is_(Connected))
+        assert not any(isinstance(e, Disconnected) for e in got)  # announced once, not per retry
+        os.write(master, b"T1\n")
+        assert inbox.until(is_(DartInput))[-1].cell.code == "T1"
+    finally:
+        reader.stop()
+        os.close(master)
+        os.close(slave)
+
+
+class OneBoardServer:
+    """A TCP board: accepts one client at a time; `unplug()` closes the connection."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.clients: list[socket.socket] = []
+        self.connected = threading.Semaphore(0)
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            self.clients.append(client)
+            self.connected.release()
+
+    def send(self, data: bytes) -> None:
+        self.clients[-1].sendall(data)
+
+    def unplug(self) -> None:
+        self.clients[-1].close()
+
+    def close(self) -> None:
+        self.server.close()
+        for c in self.clients:
+            c.close()
+
+
+def test_socket_unplug_and_reconnect(inbox):
+    board = OneBoardServer()
+    url = f"socket://127.0.0.1:{board.port}"
+    reader = SerialReader(url, inbox, **FAST)
+    reader.start()
+    try:
+        assert inbox.until(is_(Connected))[-1] == Connected(url)
+        assert board.connected.acquire(timeout=3)
+        board.send(b"HELLO dartship/1 tcp-1 four-ring\nT20\n")
+        got = inbox.until(is_(DartInput))
+        assert any(isinstance(e, Info) and "tcp-1" in e.message for e in got)
+        board.unplug()
+        inbox.until(is_(Disconnected))
+        # the reader reconnects by itself
+        assert inbox.until(is_(Connected))[-1] == Connected(url)
+        assert board.connected.acquire(timeout=3)
+        board.send(b"D20\n")
+        assert inbox.until(is_(DartInput))[-1].cell.code == "D20"
+    finally:
+        reader.stop()
+        board.close()
+
+
+def test_loop_url_through_an_opener(inbox):
+    port = serial.serial_for_url("loop://", timeout=0.02)
+    reader = SerialReader("loop://", inbox, opener=lambda url: port, dialect_name="rc",
+                          board_map=from_pairs([("3,7", "T20")]), **FAST)
+    reader.start()
+    try:
+        inbox.until(is_(Connected))
+        port.write(b"3,7\n4,4\nnext\n")
+        got = inbox.until(lambda e: type(e).__name__ == "ButtonInput")
+        assert [type(e).__name__ for e in got if not isinstance(e, Connected)] == [
+            "DartInput", "UnmappedInput", "ButtonInput"]
+        assert next(e for e in got if isinstance(e, UnmappedInput)).raw == "4,4"
+    finally:
+        reader.stop()
+
+
+def test_a_three_ring_dialect_says_so_at_start(inbox):
+    port = serial.serial_for_url("loop://", timeout=0.02)
+    reader = SerialReader("loop://", inbox, opener=lambda url: port, dialect_name="numeric",
+                          profile=Profile.FOUR_RING, **FAST)
+    assert reader.profile is Profile.THREE_RING
+    reader.start()
+    try:
+        first = inbox.next()
+        assert isinstance(first, Info) and "three-ring" in first.message
+        inbox.until(is_(Connected))
+        port.write(b"120\n")
+        assert inbox.until(is_(DartInput))[-1].cell.code == "S20"
+    finally:
+        reader.stop()
+
+
+def test_a_bad_url_is_reported_and_stop_is_clean(inbox):
+    reader = SerialReader("nosuchscheme://x", inbox, **FAST)
+    reader.start()
+    assert isinstance(inbox.until(is_(Disconnected))[-1], Disconnected)
+    reader.stop()
+    assert reader._thread is None
+
+
+def test_a_failing_sink_does_not_end_the_reader(pty_pair):
+    master, _slave, path = pty_pair
+    delivered = []
+    done = threading.Event()
+    connected = threading.Event()
+
+    def sink(event):
+        if isinstance(event, Connected):
+            connected.set()
+        if isinstance(event, DartInput) and event.raw == "T1":
+            raise RuntimeError("consumer bug")
+        delivered.append(event)
+        if isinstance(event, DartInput) and event.raw == "T2":
+            done.set()
+
+    reader = SerialReader(path, sink, **FAST)
+    reader.start()
+    try:
+        assert connected.wait(3)  # opening the port flushes what came before
+        os.write(master, b"T1\nT2\n")
+        assert done.wait(3)
+    finally:
+        reader.stop()
