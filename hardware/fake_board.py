@@ -50,10 +50,12 @@ def read_script(lines: Iterable[str], where: str = "script") -> tuple[list[Step]
     steps: list[Step] = []
     problems: list[str] = []
     for number, line in enumerate(lines, 1):
-        text = line.split("#", 1)[0].strip() if not line.strip().startswith("raw ") else line.strip()
-        if not text:
+        text = line.strip()
+        if not text or text.startswith("#"):
             continue
         head, _sep, rest = text.partition(" ")
+        if not rest.lstrip().lower().startswith("raw "):
+            rest = rest.split("#", 1)[0]  # a comment, except inside the text of a raw line
         try:
             delay = float(head)
         except ValueError:

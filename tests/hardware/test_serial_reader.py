@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -38,10 +39,8 @@ def pty_pair():
     path = os.ttyname(slave)
     yield master, slave, path
     for fd in (master, slave):
-        try:
+        with contextlib.suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass
 
 
 def test_pty_darts_bad_lines_and_unplug(pty_pair, inbox):
@@ -106,7 +105,7 @@ def test_stuck_contact_is_one_dart_and_one_report(pty_pair, inbox):
         got = inbox.until(lambda e: isinstance(e, DartInput) and e.raw == "D1")
         assert [type(e).__name__ for e in got if not isinstance(e, Info)] == [
             "DartInput", "StuckInput", "DartInput"]
-        assert [e for e in got if isinstance(e, StuckInput)][0].cell.code == "T20"
+        assert next(e for e in got if isinstance(e, StuckInput)).cell.code == "T20"
     finally:
         reader.stop()
 

@@ -1,0 +1,217 @@
+"""board-test (PROTOCOLS.md 2), the fake board, the factory and `python -m hardware.cli`."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from hardware import factory
+from hardware.board_test import run as board_test
+from hardware.buttons import Buttons, SimulatedButtons
+from hardware.buzzer import SimulatedBuzzer, TonalBuzzer
+from hardware.fake_board import FakeBoard, read_script
+from hardware.matrix import MatrixScanner
+from hardware.serial_reader import SerialReader
+from hardware.simulator import SimulatedBoard
+from kiosk.board import MISS, Profile, board_for
+from kiosk.config import Config
+from kiosk.inputs import DartInput, Info, MissInput
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def lines(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_board_test_simulator_prints_json_lines():
+    out = io.StringIO()
+    assert board_test(["--input", "simulator", "--count", "6", "--interval", "0.001",
+                       "--seed", "4"], out) == 0
+    events = lines(out.getvalue())
+    assert len(events) == 6
+    assert events[0]["event"] == "connected"
+    for event in events[1:]:
+        assert event["event"] in ("dart", "miss")
+        assert set(event) == ({"event", "cell", "raw"} if event["event"] == "dart"
+                              else {"event", "raw"})
+
+
+def test_board_test_serial_through_a_fake_board_pty():
+    fake = FakeBoard("numeric")
+    path = fake.open_pty()
+    out = io.StringIO()
+    done = threading.Event()
+
+    class Watch(io.StringIO):
+        def write(self, text):
+            n = out.write(text)
+            if '"connected"' in text:
+                done.set()
+            return n
+
+    runner = threading.Thread(target=board_test, args=(
+        ["--input", "serial", "--port", path, "--dialect", "numeric", "--count", "8"], Watch()))
+    runner.start()
+    try:
+        assert done.wait(5)
+        for command in ("T20", "S20", "DB", "miss", "btn next"):
+            fake.do(command)
+        fake.send_line("garbage!")
+        runner.join(5)
+    finally:
+        fake.close()
+    assert not runner.is_alive()
+    events = lines(out.getvalue())
+    assert events[1:] == [
+        {"event": "connected", "port": path},
+        {"event": "dart", "cell": "T20", "raw": "320"},
+        {"event": "dart", "cell": "S20", "raw": "120"},
+        {"event": "dart", "cell": "BULL", "raw": "225"},
+        {"event": "miss", "raw": "FEHLWURF"},
+        {"event": "button", "name": "next"},
+        {"event": "bad_line", "raw": "garbage!"},
+    ]
+    assert events[0]["event"] == "info"
+    assert "three-ring" in events[0]["message"]
+
+
+def test_board_test_matrix_without_gpio_says_why(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    out = io.StringIO()
+    assert board_test(["--input", "matrix", "--seconds", "0.05"], out) == 0
+    events = lines(out.getvalue())
+    assert events and events[0]["event"] in ("connected", "disconnected")
+
+
+def test_board_test_bad_option_value(tmp_path):
+    err = io.StringIO()
+    assert board_test(["--input", "serial", "--dialect", "klingon", "--seconds", "0"],
+                      io.StringIO(), err) == 2
+    assert "board.dialect" in err.getvalue()
+
+
+def test_board_test_broken_map_is_not_fatal(tmp_path):
+    bad = tmp_path / "map.toml"
+    bad.write_text("[contacts\n")
+    out = io.StringIO()
+    assert board_test(["--input", "serial", "--port", str(tmp_path / "none"), "--dialect", "rc",
+                       "--map", str(bad), "--count", "3"], out) == 0
+    events = lines(out.getvalue())
+    assert events[0]["event"] == "info" and "TOML" in events[0]["message"]
+    assert events[-1]["event"] == "disconnected"
+
+
+def test_fake_board_over_tcp_with_unplug(inbox):
+    fake = FakeBoard("x")
+    url = fake.listen_tcp()
+    reader = SerialReader(url, inbox, dialect_name="x", backoff=(0.02, 0.1), read_timeout=0.02)
+    reader.start()
+    try:
+        inbox.until(lambda e: type(e).__name__ == "Connected")
+        # wait for the fake to have its client, then send
+        for _ in range(100):
+            if fake._client is not None:
+                break
+            threading.Event().wait(0.02)
+        fake.do("20o")  # not a cell spelling of ours: reported, nothing sent
+        fake.do("L20")
+        assert inbox.until(lambda e: isinstance(e, DartInput))[-1].cell.code == "L20"
+        fake.unplug()
+        inbox.until(lambda e: type(e).__name__ == "Disconnected")
+    finally:
+        reader.stop()
+        fake.close()
+
+
+def test_fake_board_throws_with_the_scatter_model():
+    fake = FakeBoard("dartship", rng=random.Random(1), skill="novice")
+    board = board_for(Profile.FOUR_RING)
+    sent = [fake.line_for("throw T20") for _ in range(200)]
+    cells = {board.parse(s) if s != "MISS" else MISS for s in sent}
+    assert len(cells) > 5  # a novice scatters over many cells, misses included
+    assert fake.do("T21").startswith("not sent")
+
+
+def test_script_reading():
+    steps, problems = read_script(["0.5 T20", "# comment", "", "1 btn next", "x T1", "-1 T2",
+                                   "0 raw 3,7 # not a comment"])
+    assert [(s.delay, s.command) for s in steps] == [(0.5, "T20"), (1.0, "btn next"),
+                                                    (0.0, "raw 3,7 # not a comment")]
+    assert len(problems) == 2
+
+
+def test_factory_chooses_by_config(mock_factory, inbox, tmp_path):
+    sim = Config({"board.input": "simulator"})
+    assert isinstance(factory.build_board_input(sim, inbox), SimulatedBoard)
+    assert isinstance(factory.build_buttons(sim, inbox), SimulatedButtons)
+    assert factory.build_miss_sensor(sim, inbox) is None
+    assert isinstance(factory.build_buzzer(sim), SimulatedBuzzer)
+
+    serial_cfg = Config({"board.input": "serial", "board.port": "loop://",
+                         "miss_sensor.pin": 25, "buttons.next": 23})
+    board = factory.build_board_input(serial_cfg, inbox, pin_factory=mock_factory)
+    assert isinstance(board, factory.SensedBoard)
+    assert isinstance(board.board_input, SerialReader)
+    assert isinstance(factory.build_buttons(serial_cfg, inbox, pin_factory=mock_factory), Buttons)
+    assert factory.build_buzzer(serial_cfg) is None
+
+    matrix_cfg = Config({"board.input": "matrix"})
+    assert isinstance(factory.build_board_input(matrix_cfg, inbox, pin_factory=mock_factory),
+                      MatrixScanner)
+    assert factory.build_buttons(matrix_cfg, inbox) is None
+    tonal = Config({"board.input": "matrix", "buzzer.kind": "tonal", "buzzer.pin": 18})
+    assert isinstance(factory.build_buzzer(tonal, pin_factory=mock_factory), SimulatedBuzzer)
+
+
+def test_factory_tonal_buzzer_on_pwm_pins():
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    tonal = Config({"board.input": "matrix", "buzzer.kind": "tonal", "buzzer.pin": 18})
+    buzzer = factory.build_buzzer(tonal, pin_factory=MockFactory(pin_class=MockPWMPin))
+    assert isinstance(buzzer, TonalBuzzer)
+    buzzer.close()
+
+
+def test_simulated_board_events(inbox):
+    board = SimulatedBoard(inbox, rng=random.Random(2), skill="pro")
+    board.enter("db")
+    board.enter("off")
+    board.enter("T99")
+    board.throw_at("T20")
+    got = inbox.drain()
+    assert got[0].zone.value == "inner"
+    assert isinstance(got[1], MissInput)
+    assert got[2].to_json()["event"] == "bad_line"
+    assert isinstance(got[3], DartInput | MissInput)
+
+
+@pytest.mark.parametrize("command", ["board-test", "fake-board", "learn"])
+def test_python_dash_m_help(command):
+    result = subprocess.run([sys.executable, "-m", "hardware.cli", command, "--help"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0
+    assert f"dartship {command}" in result.stdout
+
+
+def test_python_dash_m_board_test_simulator():
+    result = subprocess.run([sys.executable, "-m", "hardware.cli", "board-test", "--input",
+                             "simulator", "--count", "3", "--interval", "0.001"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0
+    events = [json.loads(line)["event"] for line in result.stdout.splitlines()]
+    assert len(events) == 3 and events[0] == "connected"
+
+
+def test_multiple_contacts_is_shown_by_a_service_that_knows_only_info():
+    from hardware.ports import MultipleContacts
+
+    event = MultipleContacts.of(("1,1", "4,2"))
+    assert isinstance(event, Info) and "1,1" in event.message
