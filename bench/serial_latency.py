@@ -1,0 +1,80 @@
+"""Serial line written -> dart event on the service's asyncio queue: p50/p99 through a pty.
+
+The reader thread hands events to the loop exactly as the kiosk does
+(`loop.call_soon_threadsafe(queue.put_nowait, event)`). Lines are sent one at a time and each
+is timed from `os.write` to `await queue.get()`, so the figure is the latency of one dart, not
+of a backlog.
+
+    /work/venv/bin/python bench/serial_latency.py [--lines 2000] [--dialect dartship]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+import tty
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hardware.boardmap import demo_map  # noqa: E402
+from hardware.dialects import dialect, encode  # noqa: E402
+from hardware.serial_reader import SerialReader  # noqa: E402
+from kiosk.board import BullZone, board_for  # noqa: E402
+from kiosk.inputs import Connected, DartInput  # noqa: E402
+
+
+async def measure(lines: int, dialect_name: str) -> list[float]:
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue = asyncio.Queue()
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    chosen = dialect(dialect_name)
+    board = board_for(chosen.profile or "four-ring")
+    board_map = demo_map(board.profile)
+    reader = SerialReader(os.ttyname(slave),
+                          lambda ev: loop.call_soon_threadsafe(queue.put_nowait, ev),
+                          dialect_name=dialect_name, profile=board.profile, board_map=board_map)
+    reader.start()
+    while not isinstance(await queue.get(), Connected):
+        pass
+    # consecutive lines differ, so the stuck-contact filter never swallows one
+    texts = [encode(chosen, cell, BullZone.OUTER, board_map).encode() + b"\n"
+             for cell in board.cells]
+    samples: list[float] = []
+    try:
+        for i in range(lines):
+            start = time.perf_counter()
+            os.write(master, texts[i % len(texts)])
+            event = await asyncio.wait_for(queue.get(), 5)
+            samples.append(time.perf_counter() - start)
+            if not isinstance(event, DartInput):
+                raise SystemExit(f"line {i}: expected a dart, got {event!r}")
+    finally:
+        reader.stop()
+        os.close(master)
+        os.close(slave)
+    return samples
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lines", type=int, default=2000)
+    p.add_argument("--dialect", default="dartship")
+    args = p.parse_args()
+    samples = asyncio.run(measure(args.lines, args.dialect))
+    ms = sorted(s * 1000 for s in samples)
+    q = statistics.quantiles(ms, n=100)
+    print(f"serial line -> asyncio queue, {len(ms)} lines, dialect {args.dialect}, "
+          f"Python {sys.version.split()[0]}")
+    print(f"  p50 {q[49]:.3f} ms   p90 {q[89]:.3f} ms   p99 {q[98]:.3f} ms   "
+          f"max {ms[-1]:.3f} ms   mean {statistics.fmean(ms):.3f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
