@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
+from gpiozero.pins.mock import MockFactory
 
-from hardware.boardmap import demo_map  # noqa: E402
-from hardware.matrix import MatrixScanner, MockMatrixWiring  # noqa: E402
+from hardware.boardmap import demo_map
+from hardware.matrix import MatrixScanner, MockMatrixWiring
 
 PINS = [5, 6, 13, 19, 26, 16, 20, 21, 4, 17, 27, 22, 10, 9, 11, 0, 1, 7, 8, 25, 24, 23, 18,
         12, 2, 3]

@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hardware.boardmap import demo_map  # noqa: E402
-from hardware.dialects import dialect, encode  # noqa: E402
-from hardware.serial_reader import SerialReader  # noqa: E402
-from kiosk.board import BullZone, board_for  # noqa: E402
-from kiosk.inputs import Connected, DartInput  # noqa: E402
+from hardware.boardmap import demo_map
+from hardware.dialects import dialect, encode
+from hardware.serial_reader import SerialReader
+from kiosk.board import BullZone, board_for
+from kiosk.inputs import Connected, DartInput
 
 
 async def measure(lines: int, dialect_name: str) -> list[float]:
