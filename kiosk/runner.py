@@ -38,6 +38,8 @@ class Kiosk:
     devices: list[Any] = field(default_factory=list)  # objects with stop()
     web: Any = None  # ui.handheld server, or None
     buzzer: Any = None
+    # The touchscreen's learn wizard (hardware.learn.LearnWizard): ui may not import hardware.
+    learn_wizard_factory: Any = None
     service_task: asyncio.Task | None = None
     notifier: Notifier = field(default_factory=Notifier)
 
@@ -57,6 +59,9 @@ class Kiosk:
         for device in self.devices:
             with contextlib.suppress(Exception):
                 device.stop()
+        if self.buzzer is not None:
+            with contextlib.suppress(Exception):
+                self.buzzer.close()
         if self.web is not None:
             with contextlib.suppress(Exception):
                 await self.web.stop()
@@ -109,6 +114,9 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
             device.start()
             kiosk.devices.append(device)
     kiosk.buzzer = factory.build_buzzer(kiosk.config)
+    from hardware.learn import LearnWizard
+
+    kiosk.learn_wizard_factory = LearnWizard
     if kiosk.buzzer is not None:
         from kiosk.announce import buzzer_listener
 
@@ -129,7 +137,7 @@ async def start(cfg: config_module.Config, *, with_devices: bool = True) -> Kios
     if cfg["web.enabled"]:
         from ui.handheld.server import start_web
 
-        kiosk.web = await start_web(service, cfg)
+        kiosk.web = await start_web(service, cfg, print_links=True)
     return kiosk
 
 
