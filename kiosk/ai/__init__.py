@@ -4,6 +4,7 @@ Pure functions of their inputs (the randomness is passed in), so the kiosk runs 
 executor. See docs/ai.md for the method and the benchmark.
 """
 
+from kiosk.ai import classic
 from kiosk.ai.aim import Aim, best_aim, hit_chance, landing_table
 from kiosk.ai.heatmap import board_estimate, choose_target, heatmap
 from kiosk.ai.posterior import Estimate, Method
@@ -17,6 +18,7 @@ __all__ = [
     "best_aim",
     "board_estimate",
     "choose_target",
+    "classic",
     "heatmap",
     "hit_chance",
     "landing_table",

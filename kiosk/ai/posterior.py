@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -139,10 +140,16 @@ class Estimate:
 
 @dataclass(frozen=True, eq=False)
 class _Covers:
-    """The covers of the hits: per cover, the placement of each slot, -1 for a free slot."""
+    """The covers of the hits: per cover, the placement of each slot, -1 for a free slot.
+
+    Slots of equal length are interchangeable, so a cover always uses the first free slot of a
+    length; `labels` counts the labelled covers each one stands for (a cover using k of the m
+    slots of a length stands for m!/(m-k)! of them), which is its weight next to the others.
+    """
 
     slots: np.ndarray  # (n_covers, n_slots) int
     used: list[int]  # per cover, the mask of its cells
+    labels: np.ndarray  # (n_covers,) float
 
 
 def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
@@ -157,7 +164,7 @@ def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
         return _fallback(space, evidence)
     free = _free_placements(space, evidence, covers)
     per_slot = _free_counts(covers, free)
-    counts = per_slot.prod(axis=1)
+    counts = per_slot.prod(axis=1) * covers.labels
     bound = float(counts.sum())
     if bound == 0:
         return _fallback(space, evidence)
@@ -176,16 +183,22 @@ def _find_covers(space: Space, ev: Evidence) -> _Covers | None:
     # A ship can cover at most length-1 hits: it must keep an unshot cell.
     spare = [n - 1 for n in lengths]
 
-    def extend(left: int, used: int, free: tuple[int, ...], chosen: dict[int, int]) -> bool:
+    def extend(left: int, used: int, free: tuple[int, ...], capacity: int,
+               chosen: dict[int, int]) -> bool:
         if not left:
             rows.append(tuple(chosen.get(s, -1) for s in range(len(lengths))))
             used_masks.append(used)
             return len(rows) <= MAX_COVERS
-        if left.bit_count() > sum(spare[s] for s in free):
+        if left.bit_count() > capacity:
             return True
         cell = (left & -left).bit_length() - 1
+        tried: set[int] = set()
         for slot in free:
             n = lengths[slot]
+            # Free slots of one length are interchangeable: try only the first (see `_Covers`).
+            if n in tried:
+                continue
+            tried.add(n)
             masks = space.masks[n]
             rest = tuple(s for s in free if s != slot)
             for index in space.through[n][cell]:
@@ -193,16 +206,21 @@ def _find_covers(space: Space, ev: Evidence) -> _Covers | None:
                 if mask & (forbidden | used) or not mask & ~known:
                     continue
                 chosen[slot] = index
-                ok = extend(left & ~mask, used | mask, rest, chosen)
+                ok = extend(left & ~mask, used | mask, rest, capacity - spare[slot], chosen)
                 del chosen[slot]
                 if not ok:
                     return False
         return True
 
-    if not extend(ev.hit_mask, 0, tuple(range(len(lengths))), {}):
+    if not extend(ev.hit_mask, 0, tuple(range(len(lengths))), sum(spare), {}):
         return None
     slots = np.array(rows, dtype=np.int64).reshape(len(rows), len(lengths))
-    return _Covers(slots, used_masks)
+    labels = np.ones(len(rows))
+    for n, m in Counter(lengths).items():
+        if m > 1:
+            k = (slots[:, [s for s, x in enumerate(lengths) if x == n]] >= 0).sum(axis=1)
+            labels *= np.array([math.perm(m, int(j)) for j in k], dtype=np.float64)
+    return _Covers(slots, used_masks, labels)
 
 
 def _free_placements(space: Space, ev: Evidence,
@@ -215,9 +233,10 @@ def _free_placements(space: Space, ev: Evidence,
     known = np.zeros(space.size, dtype=bool)
     known[list(ev.blocked | ev.hits)] = True
     used = np.zeros((len(covers.used), space.size), dtype=np.float32)
-    for row, mask in enumerate(covers.used):
-        cells = [c for c in range(space.size) if mask >> c & 1]
-        used[row, cells] = 1
+    for slot, n in enumerate(ev.lengths):
+        placed = covers.slots[:, slot]
+        rows = placed >= 0
+        used[rows] += space.matrices[n][placed[rows]]
     by_length: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for n in set(ev.lengths):
         matrix = space.matrices[n]
@@ -241,10 +260,10 @@ def _exact(space: Space, ev: Evidence, covers: _Covers) -> Estimate:
     known = ev.blocked_mask | ev.hit_mask
     open_masks = {n: [m for m in space.masks[n] if not m & known] for n in set(ev.lengths)}
     tally: Counter[int] = Counter()
-    for row, used in zip(covers.slots, covers.used, strict=True):
+    for row, used, labels in zip(covers.slots, covers.used, covers.labels, strict=True):
         free = [ev.lengths[s] for s in range(len(ev.lengths)) if row[s] < 0]
         options = [[m for m in open_masks[n] if not m & used] for n in free]
-        _complete(options, used, tally)
+        _complete(options, used, tally, int(labels))
     total = sum(tally.values())
     if total == 0:
         return _fallback(space, ev)
@@ -265,30 +284,37 @@ def _unpack(masks: list[int], size: int) -> np.ndarray:
     return bits[:, :size]
 
 
-def _complete(options: list[list[int]], used: int, tally: Counter[int]) -> None:
+def _complete(options: list[list[int]], used: int, tally: Counter[int], weight: int) -> None:
     """Count every non-overlapping choice of one mask from each option list, by union."""
     if not options:
-        tally[used] += 1
+        tally[used] += weight
         return
     first, rest = options[0], options[1:]
     if not rest:
         for mask in first:
             if not mask & used:
-                tally[used | mask] += 1
+                tally[used | mask] += weight
         return
     for mask in first:
         if not mask & used:
-            _complete(rest, used | mask, tally)
+            _complete(rest, used | mask, tally, weight)
 
 
 def _sampled(space: Space, ev: Evidence, covers: _Covers,
              free: dict[int, tuple[np.ndarray, np.ndarray]], per_slot: np.ndarray,
              rng: random.Random, samples: int) -> Estimate:
     gen = np.random.default_rng(rng.getrandbits(64))
-    counts = per_slot.prod(axis=1)
+    counts = per_slot.prod(axis=1) * covers.labels
     p = counts / counts.sum()
-    cum = {id(allowed): np.cumsum(allowed, axis=1, dtype=np.int32)
-           for allowed, _ in free.values()}
+    # Per allowed matrix, its row-wise running counts laid end to end, each row lifted above
+    # the one before, so one searchsorted finds the u-th allowed placement of every draw.
+    runs = {}
+    for allowed, _ in free.values():
+        if id(allowed) not in runs:
+            width = allowed.shape[1]
+            cum = np.cumsum(allowed, axis=1, dtype=np.int64)
+            cum += (np.arange(len(cum), dtype=np.int64) * (width + 1))[:, None]
+            runs[id(allowed)] = (cum.ravel(), width)
     rows: list[np.ndarray] = []
     accepted = 0
     proposals = np.zeros(space.size)
@@ -299,9 +325,11 @@ def _sampled(space: Space, ev: Evidence, covers: _Covers,
         for slot, n in enumerate(ev.lengths):
             fixed = covers.slots[pick, slot]
             allowed, open_ = free[slot]
-            u = np.floor(gen.random(BATCH) * per_slot[pick, slot]).astype(np.int32)
-            # The u-th allowed placement of the picked cover: how many prefix counts are <= u.
-            index = (cum[id(allowed)][pick] <= u[:, None]).sum(axis=1)
+            u = np.floor(gen.random(BATCH) * per_slot[pick, slot]).astype(np.int64)
+            flat, width = runs[id(allowed)]
+            # The u-th allowed placement of the picked cover: how many of its running counts
+            # are <= u (the rows before it hold `width` entries each, all below the target).
+            index = np.searchsorted(flat, u + pick * (width + 1), side="right") - pick * width
             index = np.minimum(index, max(len(open_) - 1, 0))
             drawn_free = open_[index] if len(open_) else np.zeros(BATCH, dtype=np.int64)
             placement = np.where(fixed >= 0, fixed, drawn_free)

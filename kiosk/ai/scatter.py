@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kiosk.scatter import SKILLS, Landing, land, throw
 
-__all__ = ["SKILLS", "Landing", "land", "throw", "sigma_for"]
+__all__ = ["SKILLS", "Landing", "land", "sigma_for", "throw"]
 
 
 def sigma_for(skill: str) -> float:

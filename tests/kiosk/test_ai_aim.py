@@ -1,0 +1,70 @@
+"""Aiming under scatter, checked by throwing simulated darts on the real geometry."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kiosk.ai import best_aim, hit_chance
+from kiosk.ai.scatter import SKILLS, land, sigma_for, throw
+from kiosk.board import Profile, board_for
+from kiosk.geometry import cell_centre
+
+
+def _rate(board, heat, aim, sigma, rng, darts=6000):
+    return sum(heat.get(throw(board, aim, sigma, rng).cell, 0.0) for _ in range(darts)) / darts
+
+
+def test_aim_beats_the_centre_of_a_thin_likely_triple():
+    board = board_for(Profile.FOUR_RING)
+    heat = {board.parse("T20"): 0.5, board.parse("L3"): 0.4}
+    aim = best_aim(board, heat, 30.0)
+    naive = cell_centre(board.parse("T20"), board)
+    rng = random.Random(7)
+    aimed_rate, naive_rate = _rate(board, heat, (aim.x, aim.y), 30.0, rng), \
+        _rate(board, heat, naive, 30.0, rng)
+    # Standard errors are below 0.005 here; the margin is many of them.
+    assert aimed_rate > naive_rate + 0.05
+    assert aim.p_hit == pytest.approx(aimed_rate, abs=0.015)
+
+
+@pytest.mark.parametrize("profile", list(Profile))
+def test_predicted_hit_chance_matches_simulated_darts(profile):
+    board = board_for(profile)
+    rng = random.Random(3)
+    heat = {c: rng.random() for c in rng.sample(board.cells, 12)}
+    for sigma in (12.0, 50.0):
+        aim = best_aim(board, heat, sigma)
+        assert aim.p_hit == pytest.approx(_rate(board, heat, (aim.x, aim.y), sigma, rng),
+                                          abs=0.02)
+        assert hit_chance(board, heat, (aim.x, aim.y), sigma) == pytest.approx(aim.p_hit)
+
+
+def test_best_aim_is_no_worse_than_any_cell_centre():
+    board = board_for(Profile.FOUR_RING)
+    rng = random.Random(5)
+    heat = {c: rng.random() ** 4 for c in board.cells}
+    aim = best_aim(board, heat, 30.0)
+    for cell in board.cells:
+        # The table's grid is 2 mm, so a centre may fall between points: allow a hair.
+        assert hit_chance(board, heat, cell_centre(cell, board), 30.0) <= aim.p_hit + 1e-3
+
+
+def test_a_narrow_scatter_aims_into_the_hottest_cell():
+    board = board_for(Profile.FOUR_RING)
+    heat = {board.parse("D11"): 0.9, board.parse("S20"): 0.2}
+    aim = best_aim(board, heat, 1.0)
+    assert throw(board, (aim.x, aim.y), 0.0, random.Random(1)).cell == board.parse("D11")
+
+
+def test_scatter_presets_and_landing():
+    assert sigma_for("Pro") == SKILLS["pro"] == 12.0
+    with pytest.raises(ValueError, match="unknown skill"):
+        sigma_for("wizard")
+    rng = random.Random(1)
+    points = [land((10.0, -20.0), 30.0, rng) for _ in range(4000)]
+    mean_x = sum(x for x, _ in points) / len(points)
+    spread = (sum((y + 20.0) ** 2 for _, y in points) / len(points)) ** 0.5
+    assert mean_x == pytest.approx(10.0, abs=2.0)
+    assert spread == pytest.approx(30.0, rel=0.05)
