@@ -21,6 +21,7 @@ DELEGATED: dict[str, tuple[str, str]] = {
     "fake-board": ("hardware.cli:fake_board_main", "a simulated serial board on a pty or TCP port"),
     "learn": ("hardware.cli:learn_main", "make a board map: throw at every cell in turn"),
     "doctor": ("kiosk.doctor:main", "check config, database, board, GPIO, display and network"),
+    "backup": ("kiosk.backup:main", "copy the database (online backup), keep the newest N"),
     "screenshots": ("ui.touch.screenshots:main", "render every kiosk screen to DIR/<screen>.png"),
 }
 

@@ -1,0 +1,135 @@
+"""`dartship backup`: SQLite's online backup of a real store, rotation, refusals."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from kiosk import backup as backup_module
+from kiosk.backup import BackupError, backup, backups, rotate
+from kiosk.match import Setup, Team
+from kiosk.store import Store
+
+SETUP = Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Bob",))))
+T0 = datetime(2026, 3, 1, 6, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    s = Store(tmp_path / "dartship.db")
+    s.new_game(SETUP)
+    yield s
+    s.close()
+
+
+def test_copy_is_a_dartship_database_with_the_games(store: Store, tmp_path: Path) -> None:
+    result = backup(store.path, tmp_path / "backups", keep=3, now=T0)
+    assert result.copy == tmp_path / "backups" / "dartship-20260301-060000.db"
+    assert result.removed == ()
+    copy = Store(result.copy)
+    try:
+        assert copy.unfinished() == store.unfinished()
+        assert copy.setup(copy.unfinished()) == SETUP
+    finally:
+        copy.close()
+
+
+def test_copy_made_while_the_kiosk_holds_the_database_open_sees_committed_games(
+        store: Store, tmp_path: Path) -> None:
+    store.new_game(SETUP)  # committed in WAL, not yet checkpointed into the main file
+    result = backup(store.path, tmp_path / "b", now=T0)
+    conn = sqlite3.connect(result.copy)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    finally:
+        conn.close()
+
+
+def test_rotation_keeps_the_newest(store: Store, tmp_path: Path) -> None:
+    folder = tmp_path / "backups"
+    made = [backup(store.path, folder, keep=3, now=T0 + timedelta(days=d)).copy for d in range(5)]
+    assert backups(folder) == made[-3:]
+    assert not made[0].exists() and not made[1].exists()
+
+
+def test_same_second_copies_get_a_counter_and_keep_their_order(store: Store, tmp_path: Path) -> None:
+    folder = tmp_path / "backups"
+    first = backup(store.path, folder, keep=5, now=T0).copy
+    second = backup(store.path, folder, keep=5, now=T0).copy
+    third = backup(store.path, folder, keep=2, now=T0)
+    assert second.name == "dartship-20260301-060000-1.db"
+    assert third.removed == (first,)
+    assert backups(folder) == [second, third.copy]
+
+
+def test_rotation_never_touches_other_files(tmp_path: Path) -> None:
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    for name in ("notes.txt", "dartship.db", "dartship-2026.db", "dartship-20260101-000000.db.bak"):
+        (folder / name).write_text("mine")
+    old = folder / "dartship-20250101-000000.db"
+    new = folder / "dartship-20260101-000000.db"
+    old.write_text("x")
+    new.write_text("y")
+    assert rotate(folder, 1) == (old,)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["notes.txt", "dartship.db", "dartship-2026.db", "dartship-20260101-000000.db.bak",
+         new.name])
+
+
+def test_keep_must_be_positive(store: Store, tmp_path: Path) -> None:
+    with pytest.raises(BackupError, match="--keep"):
+        backup(store.path, tmp_path / "b", keep=0)
+
+
+def test_a_foreign_file_is_not_copied(tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE t(x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(BackupError, match="not a Dartship database"):
+        backup(other, tmp_path / "b")
+    assert not (tmp_path / "b").exists() or backups(tmp_path / "b") == []
+
+
+def test_root_is_sent_to_the_owner(store: Store, tmp_path: Path) -> None:
+    if store.path.stat().st_uid == 0:
+        pytest.skip("the test database is owned by root here: nothing to refuse")
+    with pytest.raises(BackupError, match="sudo -u"):
+        backup(store.path, tmp_path / "b", euid=0)
+
+
+def test_root_owned_database_may_be_copied_by_root(store: Store, tmp_path: Path) -> None:
+    if store.path.stat().st_uid != 0:
+        pytest.skip("needs a root-owned file")
+    assert backup(store.path, tmp_path / "b", euid=0).copy.exists()
+
+
+def test_command_line(store: Store, tmp_path: Path, capsys) -> None:
+    dest = tmp_path / "usb"
+    assert backup_module.main(["--db", str(store.path), "--dest", str(dest), "--keep", "1"]) == 0
+    assert backup_module.main(["--db", str(store.path), "--dest", str(dest), "--keep", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "backed up" in out and "removed old backup" in out
+    assert len(backups(dest)) == 1
+
+
+def test_command_line_default_dest_is_next_to_the_database(store: Store, tmp_path: Path) -> None:
+    assert backup_module.main(["--db", str(store.path)]) == 0
+    assert len(backups(tmp_path / "backups")) == 1
+
+
+def test_command_line_without_a_database_is_not_an_error(tmp_path: Path, capsys) -> None:
+    assert backup_module.main(["--db", str(tmp_path / "none.db"), "--dest", str(tmp_path / "b")]) == 0
+    assert "nothing to back up" in capsys.readouterr().out
+
+
+def test_command_line_through_dartship(store: Store, tmp_path: Path) -> None:
+    from kiosk.cli import main
+
+    assert main(["backup", "--db", str(store.path), "--dest", str(tmp_path / "c")]) == 0
+    assert len(backups(tmp_path / "c")) == 1
