@@ -1,0 +1,215 @@
+"""A whole game on the touchscreen, headless, driven by simulated touches in simulator mode.
+
+One window per process: every test here shares the session's `tour` and they run in order,
+each picking up where the last one left the kiosk. Screenshots go to the artefacts folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiosk.board import MISS, Cell, Ring
+from kiosk.match import Phase
+
+pytestmark = pytest.mark.slow
+
+
+def labels_text(root) -> str:
+    from kivy.uix.label import Label
+
+    return "\n".join(w.text for w in root.walk() if isinstance(w, Label) and w.opacity > 0)
+
+
+def test_home_then_new_game_by_touch(tour, artefacts: Path) -> None:
+    assert tour.app.sm.current == "home"
+    tour.save(artefacts / "home.png")
+    tour.press("Start game")
+    assert tour.app.sm.current == "new_game"
+    screen = tour.screen()
+    screen.names[1].text = "Sharks"  # the same name twice is refused, not crashed
+    tour.press("Place fleets")
+    assert "different names" in screen.message.text
+    screen.names[0].text, screen.players[0].text = "Sharks", "Anna, Ben"
+    screen.names[1].text, screen.players[1].text = "Jets", "Cleo"
+    tour.press("Place fleets")
+    assert tour.app.sm.current == "placement"
+    assert tour.kiosk.service.match.teams[0].players == ("Anna", "Ben")
+
+
+def test_placement_by_taps_and_random_with_privacy(tour, artefacts: Path) -> None:
+    screen = tour.screen()
+    assert screen.team is None and "Jets, look away" in labels_text(tour.root)
+    tour.place_by_taps("Sharks")
+    assert screen.draft.complete
+    tour.save(artefacts / "placement.png")
+    sharks = screen.draft.fleet()
+    tour.press("Turn")  # the last ship turns and the fleet stays complete
+    assert screen.draft.complete
+    tour.press("Lock in")
+    # Hidden again before Jets look: no ship marks, the hand-over text is back.
+    assert screen.team is None and screen.board_view.marks == {}
+    assert "Sharks ready" in labels_text(tour.root)
+    assert tour.kiosk.service.match.state().placed == (True, False)
+    assert sharks.code not in labels_text(tour.root)
+    tour.press("Jets: place on this screen")
+    assert not set(screen.board_view.marks) & set(tour.kiosk.service.match.fleet(0).cells) - set(
+        screen.draft.cells())
+    tour.press("Random fleet")
+    tour.press("Lock in")
+    assert tour.kiosk.service.match.phase is Phase.BULL_OFF
+    assert tour.app.sm.current == "bull_off"
+
+
+def test_bull_off_by_tapping_the_board_then_who_was_closer(tour, artefacts: Path) -> None:
+    screen = tour.screen()
+    tour.tap_cell(screen.board_view, Cell(Ring.SMALL, 20))
+    tour.tap_cell(screen.board_view, Cell(Ring.SMALL, 3))  # both "not the bull": undecided
+    assert tour.kiosk.service.match.bull_off_undecided
+    tour.save(artefacts / "bull_off_closer.png")
+    tour.press("Sharks")
+    assert tour.app.sm.current == "game"
+    assert tour.kiosk.service.match.up_next()[:2] == (0, "Anna")
+
+
+def test_darts_by_tap_and_typing_announce_in_the_next_frame(tour, artefacts: Path) -> None:
+    match = tour.kiosk.service.match
+    target = tour.enemy_cells(0)[0]
+    screen = tour.screen()
+    empty = next(c for c in match.board.cells if c not in tour.enemy_cells(0))
+    tour.throw_tap(empty)
+    # Set synchronously by the listener: visible in the first frame after the event.
+    assert screen.announcement.opacity == 1 and "MISS" in screen.announcement.text
+    tour.throw_typed(target.code)
+    assert "HIT" in screen.announcement.text or "SUNK" in screen.announcement.text
+    assert screen.radar.marks[target] in ("hit", "sunk")
+    tour.throw_typed("X99")  # a bad token: a message, no dart
+    assert match.darts_thrown == 2
+    tour.save(artefacts / "game.png")
+
+
+def test_undo_and_correct_with_neighbours_first(tour) -> None:
+    match = tour.kiosk.service.match
+    last = match.last_dart()
+    tour.press("Undo")
+    assert match.darts_thrown == 1 and match.up_next()[2] == 2
+    tour.throw_typed(last.code)
+    tour.press("Correct")
+    picker = tour.screen().picker
+    first = next(iter(picker.buttons))
+    assert Cell(Ring.TRIPLE, 1) != last and first != "MISS"  # neighbours come before MISS
+    neighbour = match.board.parse(first)
+    assert neighbour in match.board.neighbours(last)
+    tour.press(first)
+    assert match.last_dart() == neighbour
+
+
+def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path) -> None:
+    match = tour.kiosk.service.match
+    tour.throw_typed("miss")
+    assert match.phase is Phase.TAKEOUT
+    assert "Pull the darts out" in labels_text(tour.root)
+    tour.throw_typed("T20")  # pulling darts out registers nothing
+    assert match.darts_thrown == 3
+    tour.save(artefacts / "takeout.png")
+    tour.press("Next")
+    assert match.up_next()[:2] == (1, "Cleo")
+    tour.press("Next")  # early: the visit's darts count as missed
+    assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
+
+
+def test_radar_never_shows_unsunk_enemy_ships(tour) -> None:
+    match = tour.kiosk.service.match
+    screen = tour.app.screen("game")
+    for team in (0, 1):
+        from ui.touch.screens.game import radar_of
+
+        marks, outlines = radar_of(match, team)
+        hidden = set(match.fleet(1 - team).cells) - set(match.shots(team))
+        assert not hidden & set(marks)
+        assert not hidden & {c for ship in outlines for c in ship}
+    shown = screen.viewer(match)
+    hidden = set(match.fleet(1 - shown).cells) - set(match.shots(shown))
+    assert not hidden & set(screen.radar.marks)
+    assert not set(match.fleet(shown).cells) - set(match.shots(1 - shown)) & set(screen.radar.marks) - set(
+        match.shots(shown))
+
+
+def test_the_game_plays_to_the_result_card_and_stats(tour, artefacts: Path) -> None:
+    tour._play_to_the_end()
+    match = tour.kiosk.service.match
+    assert match.phase is Phase.OVER
+    assert tour.app.sm.current == "result"
+    text = labels_text(tour.root)
+    winner = match.teams[match.winner].name
+    assert f"{winner} wins!" in text and "Anna" in text and "Hit rate" in text
+    tour.save(artefacts / "result.png")
+    tour.press("Home")
+    tour.press("Stats")
+    assert "Anna" in labels_text(tour.root)
+    tour.save(artefacts / "stats.png")
+    tour.press("Back")
+
+
+def test_settings_behind_the_pin_validate_and_save(tour, tmp_path: Path) -> None:
+    tour.press("Settings")
+    for key in "9999":
+        tour.press(key)
+    tour.press("OK")
+    assert tour.app.sm.current == "pin" and "Wrong PIN" in labels_text(tour.root)
+    for key in "1234":
+        tour.press(key)
+    tour.press("OK")
+    assert tour.app.sm.current == "settings"
+    screen = tour.screen()
+    screen.inputs["rules.takeout_seconds"].text = "lots"
+    screen.inputs["kiosk.pin"].text = "12"
+    tour.press("Save")
+    assert "rules.takeout_seconds" in screen.message.text and "kiosk.pin" in screen.message.text
+    assert not Path(tour.kiosk.config.path).exists()
+    screen.inputs["rules.takeout_seconds"].text = "5"
+    screen.inputs["kiosk.pin"].text = "4321"
+    tour.press("Save")
+    assert "Saved" in screen.message.text
+    saved = Path(tour.kiosk.config.path).read_text()
+    assert "takeout_seconds = 5" in saved and '"4321"' in saved
+    assert tour.kiosk.config["kiosk.pin"] == "4321"
+    tour.press("Test buzzer")
+    assert "No buzzer" in screen.message.text
+    tour.press("Learn board")
+    assert "not available" in labels_text(tour.root)
+    tour.press("Close")
+    tour.press("Back")
+    assert tour.app.sm.current == "home"
+
+
+def test_rematch_and_language_switch(tour) -> None:
+    from kiosk.i18n import set_language
+
+    tour.app.go("result")
+    tour.press("Rematch")
+    assert tour.app.sm.current == "placement"
+    assert tour.kiosk.service.match.phase is Phase.PLACING
+    tour.app.go("home")
+    try:
+        tour.press("Deutsch")
+        from kiosk.i18n import language
+
+        assert language() == "de" and tour.app.sm.current == "home"
+    finally:
+        set_language("en")
+        tour.app.rebuild("home")
+
+
+def test_disconnect_banner_and_refused_input_do_not_crash(tour) -> None:
+    from kiosk.inputs import Connected, Disconnected
+
+    service = tour.kiosk.service
+    service.handle_input(Disconnected("unplugged"))
+    assert tour.app.banner.opacity == 1 and "disconnected" in tour.app.banner_label.text
+    service.handle_input(Connected("/dev/ttyACM0"))
+    assert tour.app.banner.opacity == 0
+    service.handle_input(Disconnected("again"))
+    assert tour.app.banner.opacity == 1
+    assert service.match.board.parse("miss") == MISS

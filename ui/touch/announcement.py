@@ -1,0 +1,99 @@
+"""The huge HIT / MISS / SUNK / REPEAT word, readable from 3 m.
+
+`announce` sets text, colour and full opacity synchronously, so the very next frame shows it;
+the animation (a pop from larger, then a fade) only decorates what is already visible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.animation import Animation
+from kivy.graphics import Color, PopMatrix, PushMatrix, RoundedRectangle, Scale
+from kivy.properties import NumericProperty
+from kivy.uix.label import Label
+
+from kiosk.i18n import _
+from kiosk.match import Corrected, DartThrown, Event, Result, Won
+from ui.touch import theme
+
+HOLD_SECONDS = 1.8
+
+
+def words_for(events: tuple[Event, ...] | list[Event],
+              team_names: tuple[str, str]) -> tuple[str, str, str] | None:
+    """(word, second line, colour key) for a batch of match events, or None to stay quiet.
+
+    The words say only what the rules allow: HIT never says which ship, SUNK gives the length.
+    """
+    shown: tuple[str, str, str] | None = None
+    for event in events:
+        if isinstance(event, Won):
+            return (_("SUNK!"), _("{team} wins!").format(team=team_names[event.team]), "win")
+        if isinstance(event, DartThrown) and not event.padded:
+            shown = _result_words(event.result, event.cell.code, event.ship.length if event.ship else 0)
+        elif isinstance(event, Corrected):
+            word, _line, key = _result_words(event.result, event.new.code,
+                                            event.ship.length if event.ship else 0)
+            shown = (word, _("corrected: {new} (was {old})").format(old=event.old.code, new=event.new.code),
+                     key)
+    return shown
+
+
+def _result_words(result: Result, cell: str, length: int) -> tuple[str, str, str]:
+    if result is Result.HIT:
+        return _("HIT"), cell, "hit"
+    if result is Result.SUNK:
+        return _("SUNK!"), _("a ship of {n} went down").format(n=length), "sunk"
+    if result is Result.REPEAT:
+        return _("REPEAT"), _("{cell} was already shot").format(cell=cell), "repeat"
+    return _("MISS"), cell, "miss"
+
+
+class Announcement(Label):
+    zoom = NumericProperty(1.0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        s = theme.sizes()
+        super().__init__(font_size=s(120), bold=True, halign="center", valign="middle",
+                         color=theme.TEXT, markup=True, opacity=0, **kwargs)
+        with self.canvas.before:
+            PushMatrix()
+            self._scale = Scale(1, 1, 1)
+            self._box_colour = Color(0, 0, 0, 0)
+            self._box = RoundedRectangle(radius=[s(24)])
+        with self.canvas.after:
+            PopMatrix()
+        self.bind(pos=self._layout, size=self._layout, zoom=self._layout, texture_size=self._layout)
+        self.kind = ""
+
+    def _layout(self, *_args: Any) -> None:
+        self._scale.origin = self.center
+        self._scale.x = self._scale.y = self.zoom
+        s = theme.sizes()
+        w = min(self.width, self.texture_size[0] + s(80))
+        h = min(self.height, self.texture_size[1] + s(40))
+        self._box.pos = (self.center_x - w / 2, self.center_y - h / 2)
+        self._box.size = (w, h)
+
+    def announce(self, word: str, line: str, kind: str) -> None:
+        Animation.cancel_all(self)
+        s = theme.sizes()
+        colour = theme.RESULT_COLOURS[kind]
+        self.kind = kind
+        small = int(s(40))
+        self.text = f"{word}\n[size={small}]{line}[/size]" if line else word
+        self._box_colour.rgba = (colour[0] * 0.25, colour[1] * 0.25, colour[2] * 0.25, 0.92)
+        self.color = colour
+        self.opacity = 1
+        self.zoom = 1.35
+        pop = Animation(zoom=1.0, duration=0.25, t="out_back")
+        fade = Animation(duration=HOLD_SECONDS) + Animation(opacity=0, duration=0.5)
+        pop.start(self)
+        if kind != "win":  # the winning word stays until the result card takes over
+            fade.start(self)
+
+    def clear(self) -> None:
+        Animation.cancel_all(self)
+        self.opacity = 0
+        self.text = ""

@@ -1,0 +1,263 @@
+"""The kiosk app: screens, the service listener that routes match events, and `run_app`.
+
+One asyncio loop: `run_app` awaits `App.async_run(async_lib="asyncio")`, so the service task
+and the web server run beside the UI. Service listeners are called on that loop, which is the
+thread Kivy draws on: they may touch widgets. Device threads never do (they only queue events).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+from kiosk.i18n import _, set_language
+from kiosk.match import Phase
+from kiosk.service import GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
+from ui.touch import kivy_setup, theme
+
+if TYPE_CHECKING:
+    from kiosk.runner import Kiosk
+
+log = logging.getLogger("dartship.touch")
+
+# Screens that follow the match by themselves; the others (home, stats, settings) are left alone.
+FLOW_SCREENS = ("placement", "bull_off", "game", "result")
+HEARTBEAT_SECONDS = 2.0
+
+
+def _kivy_app_class() -> type:
+    """The App subclass, made only once Kivy is configured (its import opens the window)."""
+    from kivy.app import App
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.label import Label
+    from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+    from ui.touch.controls import Panel
+
+    class DartshipApp(App):
+        # A game's last dart stays on screen a moment before the result card replaces it.
+        result_delay = 3.0
+
+        def __init__(self, kiosk: Kiosk, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.kiosk = kiosk
+            self.rng = random.Random()
+            self.title = "Dartship"
+            self._unsubscribe = None
+            self._result_event = None
+            self._ready_sent = False
+            self.sm: ScreenManager | None = None
+
+        # -- handy views of the kiosk --
+
+        @property
+        def service(self):
+            return self.kiosk.service
+
+        @property
+        def config_(self):
+            return self.kiosk.config
+
+        @property
+        def simulator(self) -> bool:
+            return self.kiosk.config["board.input"] == "simulator"
+
+        # -- building --
+
+        def build(self) -> FloatLayout:
+            theme.set_window(*Window.size)
+            kivy_setup.apply_to_window(self.kiosk.config)
+            Window.clearcolor = theme.BACKGROUND
+            self.root_layout = FloatLayout()
+            self._build_screens()
+            self._unsubscribe = self.service.subscribe(self.on_service_event)
+            Clock.schedule_interval(lambda _dt: self.kiosk.heartbeat(), HEARTBEAT_SECONDS)
+            Window.bind(on_flip=self._first_frame)
+            Window.bind(on_keyboard=self._on_key)
+            self.follow_phase(initial=True)
+            return self.root_layout
+
+        def _build_screens(self) -> None:
+            from ui.touch.screens.bull_off import BullOffScreen
+            from ui.touch.screens.game import GameScreen
+            from ui.touch.screens.home import HomeScreen
+            from ui.touch.screens.learn import LearnScreen
+            from ui.touch.screens.new_game import NewGameScreen
+            from ui.touch.screens.pin import PinScreen
+            from ui.touch.screens.placement import PlacementScreen
+            from ui.touch.screens.result import ResultScreen
+            from ui.touch.screens.settings import SettingsScreen
+            from ui.touch.screens.stats import StatsScreen
+
+            s = theme.sizes()
+            self.root_layout.clear_widgets()
+            self.sm = ScreenManager(transition=NoTransition())
+            for cls, name in ((HomeScreen, "home"), (NewGameScreen, "new_game"),
+                              (PlacementScreen, "placement"), (BullOffScreen, "bull_off"),
+                              (GameScreen, "game"), (ResultScreen, "result"),
+                              (StatsScreen, "stats"), (PinScreen, "pin"),
+                              (SettingsScreen, "settings"), (LearnScreen, "learn")):
+                self.sm.add_widget(cls(self, name=name))
+            self.root_layout.add_widget(self.sm)
+            # A banner nobody can miss while the board is not counting darts.
+            self.banner = Panel(background=theme.DANGER, size_hint=(1, None), height=s(44),
+                                pos_hint={"x": 0, "top": 1}, padding=(s(8), 0))
+            self.banner_label = Label(font_size=s(22), bold=True, color=theme.TEXT)
+            self.banner.add_widget(self.banner_label)
+            self.badge = Label(text=_("SIMULATOR"), font_size=s(14), bold=True, color=theme.WARN,
+                               size_hint=(None, None), size=(s(110), s(22)),
+                               pos_hint={"x": 0.005, "top": 0.995})
+            self.toast_panel = Panel(background=theme.PANEL_LIGHT, size_hint=(0.9, None),
+                                     height=s(52), pos_hint={"center_x": 0.5, "y": 0.02},
+                                     radius=s(8))
+            self.toast_label = Label(font_size=s(20), color=theme.TEXT, halign="center",
+                                     valign="middle", shorten=True)
+            self.toast_label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+            self.toast_panel.add_widget(self.toast_label)
+            # Overlays are hidden by opacity only: a disabled widget would swallow the taps
+            # meant for the buttons under it.
+            self.toast_panel.opacity = 0
+            self.root_layout.add_widget(self.badge)
+            self.root_layout.add_widget(self.toast_panel)
+            self.root_layout.add_widget(self.banner)
+            self._sync_chrome()
+
+        def rebuild(self, screen: str = "home") -> None:
+            """Rebuild every screen (after a language change: texts are made at build time)."""
+            self._build_screens()
+            self.go(screen)
+
+        def _sync_chrome(self) -> None:
+            self.badge.opacity = 1 if self.simulator else 0
+            disconnected = self.service.board_connected is False
+            self.banner.opacity = 1 if disconnected else 0
+            if disconnected:
+                self.banner_label.text = _("Board disconnected – darts are not counted. "
+                                           "Check the cable.")
+
+        def _first_frame(self, *_args: Any) -> None:
+            if not self._ready_sent:
+                self._ready_sent = True
+                Window.unbind(on_flip=self._first_frame)
+                self.kiosk.ready()
+
+        def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
+            # Escape (27) quits only outside kiosk mode; Kivy's exit_on_escape is off there too,
+            # this also stops it reaching screens as "back".
+            return bool(key == 27 and self.kiosk.config["display.kiosk_mode"])
+
+        def on_stop(self) -> None:
+            if self._unsubscribe is not None:
+                self._unsubscribe()
+
+        # -- navigation --
+
+        def go(self, name: str) -> None:
+            assert self.sm is not None
+            if self.sm.current == name:
+                self.sm.current_screen.refresh()
+            else:
+                self.sm.current = name
+
+        def screen(self, name: str) -> Any:
+            assert self.sm is not None
+            return self.sm.get_screen(name)
+
+        def flow_screen(self) -> str | None:
+            """The screen the running game belongs on, or None without a game."""
+            match = self.service.match
+            if match is None:
+                return None
+            return {Phase.PLACING: "placement", Phase.BULL_OFF: "bull_off",
+                    Phase.THROWING: "game", Phase.TAKEOUT: "game",
+                    Phase.OVER: "result"}[match.phase]
+
+        def follow_phase(self, initial: bool = False) -> None:
+            target = self.flow_screen()
+            if initial:
+                # A resumed unfinished game goes straight back where it stopped.
+                self.go(target if target and target != "result" else "home")
+                return
+            assert self.sm is not None
+            if target is None or self.sm.current not in FLOW_SCREENS:
+                return
+            if target == "result" and self.sm.current == "game":
+                if self._result_event is None:
+                    self._result_event = Clock.schedule_once(self._show_result, self.result_delay)
+                return
+            self.go(target)
+
+        def _show_result(self, *_args: Any) -> None:
+            self._result_event = None
+            if self.flow_screen() == "result" and self.sm is not None and self.sm.current == "game":
+                self.go("result")
+
+        # -- the service --
+
+        def on_service_event(self, event: ServiceEvent) -> None:
+            assert self.sm is not None
+            if isinstance(event, GameStarted):
+                if self._result_event is not None:
+                    self._result_event.cancel()
+                    self._result_event = None
+                for name in FLOW_SCREENS:
+                    self.screen(name).reset()
+                target = self.flow_screen() or "home"
+                self.go(target)
+            elif isinstance(event, MatchUpdate):
+                current = self.sm.current_screen
+                if current.name in FLOW_SCREENS:
+                    current.on_update(event)
+                self.follow_phase()
+            elif isinstance(event, Notice):
+                if event.kind in (NoticeKind.CONNECTED, NoticeKind.DISCONNECTED):
+                    self._sync_chrome()
+                if event.kind is not NoticeKind.CONNECTED:
+                    self.toast(event.message)
+                else:
+                    self.toast(event.message, seconds=2)
+
+        def toast(self, message: str, seconds: float = 4.0) -> None:
+            """A short message at the bottom (refusals, device news)."""
+            self.toast_label.text = message
+            self.toast_panel.opacity = 1
+            Clock.unschedule(self._hide_toast)
+            Clock.schedule_once(self._hide_toast, seconds)
+
+        def _hide_toast(self, *_args: Any) -> None:
+            self.toast_panel.opacity = 0
+
+        def set_language(self, language: str) -> None:
+            set_language(language)
+            self.rebuild(self.sm.current if self.sm else "home")
+
+    return DartshipApp
+
+
+_app_class: type | None = None
+
+
+def app_class() -> type:
+    global _app_class
+    if _app_class is None:
+        _app_class = _kivy_app_class()
+    return _app_class
+
+
+def make_app(kiosk: Kiosk, *, size: tuple[int, int] | None = None, headless: bool = False) -> Any:
+    """Configure Kivy for this kiosk and make the app (the window opens here)."""
+    kivy_setup.configure(kiosk.config, size=size, headless=headless)
+    return app_class()(kiosk)
+
+
+async def run_app(kiosk: Kiosk) -> None:
+    """Run the touchscreen until the app stops, on the running asyncio loop."""
+    app = make_app(kiosk)
+    await app.async_run(async_lib="asyncio")
+
+
+# For type hints elsewhere: the class is only made at run time.
+DartshipApp = Any

@@ -1,0 +1,129 @@
+"""The kiosk's building blocks: big buttons, captions, coloured panels, choice buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.graphics import Color, Rectangle, RoundedRectangle
+from kivy.properties import ListProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
+
+from ui.touch import theme
+
+
+class Backdrop:
+    """Mixin: a filled background that follows the widget (canvas.before)."""
+
+    background = ListProperty(theme.PANEL)
+
+    def _init_backdrop(self, radius: float = 0) -> None:
+        with self.canvas.before:  # type: ignore[attr-defined]
+            self._bg_colour = Color(*self.background)
+            if radius:
+                self._bg_shape = RoundedRectangle(radius=[radius])
+            else:
+                self._bg_shape = Rectangle()
+        self.bind(pos=self._sync_backdrop, size=self._sync_backdrop,  # type: ignore[attr-defined]
+                  background=self._sync_backdrop)
+
+    def _sync_backdrop(self, *_args: Any) -> None:
+        self._bg_colour.rgba = self.background
+        self._bg_shape.pos = self.pos  # type: ignore[attr-defined]
+        self._bg_shape.size = self.size  # type: ignore[attr-defined]
+
+
+class Panel(Backdrop, BoxLayout):
+    def __init__(self, background: theme.RGBA = theme.PANEL, radius: float = 0, **kwargs: Any) -> None:
+        kwargs.setdefault("spacing", theme.sizes().gap)
+        kwargs.setdefault("padding", theme.sizes().gap)
+        super().__init__(**kwargs)
+        self.background = list(background)
+        self._init_backdrop(radius)
+
+
+class BigButton(Button):
+    """A touch target at least 56 units high, flat and coloured."""
+
+    def __init__(self, text: str, on_press: Callable[[], Any] | None = None,
+                 colour: theme.RGBA = theme.ACCENT, font_units: float = 22, **kwargs: Any) -> None:
+        s = theme.sizes()
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("height", s.touch)
+        kwargs.setdefault("halign", "center")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(text=text, font_size=s(font_units), background_normal="",
+                         background_down="", background_color=colour, color=theme.TEXT,
+                         **kwargs)
+        self.base_colour = colour
+        self.bind(size=self._wrap, state=self._pressed)
+        if on_press is not None:
+            self.bind(on_release=lambda *_a: on_press())
+
+    def _wrap(self, *_args: Any) -> None:
+        self.text_size = (self.width - theme.sizes()(8), None)
+
+    def _pressed(self, *_args: Any) -> None:
+        r, g, b, a = self.base_colour
+        shade = 0.7 if self.state == "down" else 1.0
+        self.background_color = (r * shade, g * shade, b * shade, a)
+
+    def set_colour(self, colour: theme.RGBA) -> None:
+        self.base_colour = colour
+        self._pressed()
+
+
+class Caption(Label):
+    """Text that wraps to its width and grows to its height (for flowing layouts)."""
+
+    def __init__(self, text: str = "", font_units: float = 20, colour: theme.RGBA = theme.TEXT,
+                 grow: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("halign", "left")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(text=text, font_size=theme.sizes()(font_units), color=colour, **kwargs)
+        self.grow = grow
+        self.bind(width=self._wrap, texture_size=self._fit)
+
+    def _wrap(self, *_args: Any) -> None:
+        self.text_size = (self.width, None)
+
+    def _fit(self, *_args: Any) -> None:
+        if self.grow and self.size_hint_y is None:
+            self.height = max(self.texture_size[1], 1)
+
+
+class ChoiceButton(BigButton):
+    """Tap to step through a closed set of choices (touch-friendlier than a dropdown)."""
+
+    def __init__(self, choices: Sequence[Any], value: Any, label: Callable[[Any], str] = str,
+                 on_change: Callable[[Any], Any] | None = None, **kwargs: Any) -> None:
+        self.choices = list(choices)
+        self.label = label
+        self.on_change = on_change
+        self.value = value if value in self.choices else self.choices[0]
+        super().__init__(self.label(self.value), self._step, colour=theme.PANEL_LIGHT, **kwargs)
+
+    def _step(self) -> None:
+        index = (self.choices.index(self.value) + 1) % len(self.choices)
+        self.set_value(self.choices[index])
+
+    def set_value(self, value: Any) -> None:
+        self.value = value
+        self.text = self.label(value)
+        if self.on_change is not None:
+            self.on_change(value)
+
+
+class Field(TextInput):
+    """A one-line text field sized for fingers."""
+
+    def __init__(self, text: str = "", hint: str = "", **kwargs: Any) -> None:
+        s = theme.sizes()
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("height", s.touch)
+        super().__init__(text=text, hint_text=hint, multiline=False, font_size=s(22),
+                         padding=[s(10), (s.touch - s(22) * 1.25) / 2], write_tab=False,
+                         background_color=theme.rgb("e8eef3"), **kwargs)

@@ -1,0 +1,87 @@
+"""Simulated fingers: touches that travel Kivy's real input path (window, grabs, widgets).
+
+Used by `dartship screenshots` and the tests to drive the screens exactly like a person.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.base import EventLoop
+from kivy.input.motionevent import MotionEvent
+
+_ids = itertools.count(1000)
+
+
+class Finger(MotionEvent):
+    def __init__(self, x: float, y: float) -> None:
+        win = EventLoop.window
+        super().__init__("dartship-finger", next(_ids),
+                         {"x": x / (win.width - 1.0), "y": y / (win.height - 1.0)},
+                         is_touch=True, type_id="touch")
+        self.profile = ["pos"]
+
+    def depack(self, args: dict[str, float]) -> None:
+        self.sx, self.sy = args["x"], args["y"]
+        super().depack(args)
+
+    def down(self) -> None:
+        EventLoop.post_dispatch_input("begin", self)
+
+    def move_to(self, x: float, y: float) -> None:
+        win = EventLoop.window
+        self.move({"x": x / (win.width - 1.0), "y": y / (win.height - 1.0)})
+        EventLoop.post_dispatch_input("update", self)
+
+    def up(self) -> None:
+        EventLoop.post_dispatch_input("end", self)
+
+
+def frames(count: int = 2) -> None:
+    """Let Kivy run `count` frames (layout, clock callbacks, drawing)."""
+    for _ in range(count):
+        EventLoop.idle()
+
+
+def tap_at(x: float, y: float) -> None:
+    finger = Finger(x, y)
+    finger.down()
+    finger.up()
+    frames(1)
+
+
+def tap(widget: Any) -> None:
+    """Tap the middle of a widget, wherever it is in the window."""
+    frames(1)
+    x, y = widget.to_window(*widget.center)
+    tap_at(x, y)
+
+
+def drag(points: Sequence[tuple[float, float]]) -> None:
+    finger = Finger(*points[0])
+    finger.down()
+    for x, y in points[1:]:
+        finger.move_to(x, y)
+    finger.up()
+    frames(1)
+
+
+def button(root: Any | None, text: str) -> Any:
+    """The visible, enabled button on screen with this text (tests fail loudly if missing)."""
+    from kivy.uix.button import Button
+
+    # Popups (ModalView) sit on the window beside the app's root: search every top widget,
+    # the topmost first, as a finger would meet them.
+    tops = list(EventLoop.window.children) if root is None else [root]
+    found = [w for top in tops for w in top.walk(restrict=True) if isinstance(w, Button)
+             and w.text == text and not w.disabled and w.opacity > 0
+             and w.get_root_window() is not None]
+    if not found:
+        raise LookupError(f"no button {text!r} on screen")
+    return found[0]
+
+
+def press(root: Any | None, text: str) -> None:
+    tap(button(root, text))

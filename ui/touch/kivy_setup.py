@@ -1,0 +1,78 @@
+"""Kivy's kiosk configuration, applied before Kivy's window exists.
+
+Kivy reads its `Config` when `kivy.core.window` is first imported, so `configure` must run
+first; afterwards only some of it can still change (the cursor, Escape).
+
+Touch input: exactly ONE input provider. Kivy's stock Linux config has both `mouse` and a
+`probesysfs` entry; on the Pi SDL2 already turns the touchscreen into pointer events (under
+X11, Wayland and KMSDRM alike), and probesysfs opens the same /dev/input/event device a second
+time, so every tap arrives twice (two darts thrown with one tap). We keep only `mouse`:
+it sees every touchscreen SDL sees, single-touch resistive panels included, and single touch
+is all the kiosk needs. `DARTSHIP_TOUCH=hidinput` swaps it for Kivy's own evdev reader
+(for a console without a pointer driver); it is then the only provider, never a second one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+# Providers that may be chosen with DARTSHIP_TOUCH; each is the only one configured.
+TOUCH_PROVIDERS = {
+    "mouse": "mouse,disable_multitouch",
+    "hidinput": "probesysfs,provider=hidinput",
+    "mtdev": "probesysfs,provider=mtdev",
+}
+
+
+def configure(config: Mapping[str, Any], *, size: tuple[int, int] | None = None,
+              headless: bool = False) -> None:
+    """Set Kivy's window, input and kiosk behaviour from the Dartship config.
+
+    `size` forces a window size (screenshots, tests); `headless` renders off-screen with SDL's
+    offscreen driver, for machines without a display.
+    """
+    os.environ.setdefault("KIVY_NO_ARGS", "1")  # our own argv is not Kivy's
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    if headless:
+        os.environ.setdefault("KIVY_WINDOW", "sdl2")
+        os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from kivy.config import Config
+
+    kiosk_mode = bool(config["display.kiosk_mode"])
+    graphics = {
+        "rotation": str(config["display.rotation"]),
+        "show_cursor": "0" if kiosk_mode else "1",
+        "resizable": "0" if kiosk_mode else "1",
+        "multisamples": "0",  # the Pi's GPU gains nothing from MSAA but loses frames
+    }
+    if size is not None:
+        graphics.update(fullscreen="0", width=str(size[0]), height=str(size[1]))
+    elif config["display.fullscreen"]:
+        graphics.update(fullscreen="auto")
+    else:
+        graphics.update(fullscreen="0", width=str(config["display.width"]),
+                        height=str(config["display.height"]))
+    for key, value in graphics.items():
+        Config.set("graphics", key, value)
+    # Escape quits a Kivy app by default: in a bar that is one stray key press.
+    Config.set("kivy", "exit_on_escape", "0" if kiosk_mode else "1")
+    # No physical keyboard on the kiosk: text fields bring up Kivy's docked keyboard.
+    Config.set("kivy", "keyboard_mode", "systemanddock" if kiosk_mode and not headless else "system")
+    Config.set("kivy", "log_level", "warning")
+    for name in list(Config.options("input")):
+        Config.remove_option("input", name)
+    provider = os.environ.get("DARTSHIP_TOUCH", "mouse")
+    Config.set("input", "touch", TOUCH_PROVIDERS.get(provider, TOUCH_PROVIDERS["mouse"]))
+    # Tap and drag on a board are told apart by how far the finger moved; the defaults make
+    # a tap that wobbles a little a scroll in ScrollViews, which is fine, keep them.
+
+
+def apply_to_window(config: Mapping[str, Any]) -> None:
+    """What must be set again once the window exists (SDL may show the cursor on creation)."""
+    from kivy.core.window import Window
+
+    if config["display.kiosk_mode"]:
+        Window.show_cursor = False

@@ -1,0 +1,46 @@
+"""What every kiosk screen shares: a dark background, a header and a way back to the app."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.graphics import Color, Rectangle
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from ui.touch import theme
+
+if TYPE_CHECKING:
+    from kiosk.service import MatchUpdate
+    from ui.touch.app import DartshipApp
+
+
+class KioskScreen(Screen):
+    def __init__(self, app: DartshipApp, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.app = app
+        with self.canvas.before:
+            Color(*theme.BACKGROUND)
+            self._bg = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=self._sync_bg, size=self._sync_bg)
+
+    def _sync_bg(self, *_args: Any) -> None:
+        self._bg.pos, self._bg.size = self.pos, self.size
+
+    def refresh(self) -> None:
+        """Show the current state (called when the screen is entered and after updates)."""
+
+    def on_update(self, update: MatchUpdate) -> None:
+        """A batch of match events, heard while this screen is shown."""
+        self.refresh()
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.refresh()
+
+
+def heading(text: str, units: float = 30, **kwargs: Any) -> Label:
+    s = theme.sizes()
+    label = Label(text=text, font_size=s(units), bold=True, color=theme.TEXT, size_hint_y=None,
+                  height=s(units * 1.6), halign="left", valign="middle", **kwargs)
+    label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+    return label

@@ -1,0 +1,117 @@
+"""Bull-off: one dart each at the bull. The board decides where it can; otherwise the players
+tap who was closer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.board import BULL, BullZone, Cell
+from kiosk.i18n import _
+from kiosk.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
+from ui.touch import theme
+from ui.touch.controls import BigButton, Caption, Panel
+from ui.touch.dartboard import DartboardView
+from ui.touch.screens.base import KioskScreen, heading
+from ui.touch.sim_throw import tap_dart, virtual_dart
+
+
+def zone_text(zone: BullZone | None) -> str:
+    if zone is None:
+        return _("to throw")
+    return {BullZone.INNER: _("inner bull"), BullZone.OUTER: _("outer bull"), BullZone.BULL: _("bull"),
+            BullZone.OTHER: _("not the bull"), BullZone.MISS: _("missed the board")}[zone]
+
+
+class BullOffScreen(KioskScreen):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        s = theme.sizes()
+        page = BoxLayout(padding=s(8), spacing=s(8))
+        self.board_view = DartboardView(_board(app), size_hint_x=None)
+        self.board_view.bind(on_cell=self._tapped)
+        page.bind(height=lambda _w, h: setattr(self.board_view, "width", h - 2 * s(8)))
+        page.add_widget(self.board_view)
+        side = BoxLayout(orientation="vertical", spacing=s(8))
+        self.title = heading(_("Bull-off"), 34)
+        side.add_widget(self.title)
+        self.rule = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None)
+        side.add_widget(self.rule)
+        self.teams = BoxLayout(spacing=s(8), size_hint_y=None, height=s(110))
+        side.add_widget(self.teams)
+        self.prompt = Caption(font_units=26, size_hint_y=None, bold=True)
+        side.add_widget(self.prompt)
+        self.closer = BoxLayout(spacing=s(8), size_hint_y=None, height=s(64))
+        side.add_widget(self.closer)
+        side.add_widget(BoxLayout())
+        self.virtual = BigButton(_("Virtual throw at the bull"), self._virtual, colour=theme.PANEL_LIGHT)
+        side.add_widget(self.virtual)
+        page.add_widget(side)
+        self.add_widget(page)
+        self.notice = ""
+
+    def reset(self) -> None:
+        self.notice = ""
+
+    def on_update(self, update: Any) -> None:
+        if any(isinstance(e, BullOffAgain) for e in update.events):
+            self.notice = _("Both or neither hit the Bull: throw again.")
+        self.refresh()
+
+    def refresh(self) -> None:
+        match = self.app.service.match
+        if match is None or match.phase is not Phase.BULL_OFF:
+            return
+        s = theme.sizes()
+        self.board_view.set_board(match.board)
+        zones = match.bull_off_zones()
+        self.rule.text = (_("A side that hits the Bull starts; both or neither: throw again.")
+                          if match.setup.rules.bull_off is BullOffMode.OFFICIAL
+                          else _("Closest to the bull starts. Inner bull beats outer bull."))
+        self.teams.clear_widgets()
+        marks: dict[Cell, str] = {}
+        for index, team in enumerate(match.teams):
+            panel = Panel(orientation="vertical", radius=s(10))
+            panel.add_widget(Caption(team.name, font_units=24, bold=True, halign="center",
+                                     colour=theme.TEAM_COLOURS[index]))
+            panel.add_widget(Caption(zone_text(zones[index]), font_units=22, halign="center"))
+            self.teams.add_widget(panel)
+            if zones[index] in (BullZone.INNER, BullZone.OUTER, BullZone.BULL):
+                marks[BULL] = "bull_dart"
+        self.board_view.show(marks)
+        self.closer.clear_widgets()
+        if match.bull_off_undecided:
+            self.prompt.text = _("The board cannot tell: who was closer?")
+            for index, team in enumerate(match.teams):
+                self.closer.add_widget(BigButton(team.name, lambda i=index: self._closer(i),
+                                                 colour=theme.TEAM_COLOURS[index], height=s(64),
+                                                 font_units=26))
+        else:
+            thrower = 0 if zones[0] is None else 1
+            self.prompt.text = (self.notice + "\n" if self.notice else "") + _(
+                "{team}: one dart at the bull").format(team=match.teams[thrower].name)
+        self.board_view.interactive = self.app.simulator and not match.bull_off_undecided
+        self.virtual.opacity = 1 if self.app.simulator else 0
+        self.virtual.disabled = not self.app.simulator or match.bull_off_undecided
+
+    def _tapped(self, _view: Any, cell: Cell, zone: BullZone) -> None:
+        self.notice = ""
+        tap_dart(self.app.service, cell, zone)
+
+    def _virtual(self) -> None:
+        self.notice = ""
+        virtual_dart(self.app.service, self.app.service.match.board, BULL,
+                     self.app.kiosk.config["simulator.skill"], self.app.rng)
+
+    def _closer(self, team: int) -> None:
+        try:
+            self.app.service.submit(BullOffCloser(team))
+        except RuleError as err:
+            self.app.toast(str(err))
+
+
+def _board(app: Any):
+    from kiosk.board import board_for
+
+    return app.service.match.board if app.service.match else board_for()

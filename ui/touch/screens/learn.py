@@ -1,0 +1,153 @@
+"""The learn wizard on the touchscreen: throw at (or press) every cell in turn to make the
+board map. The wizard's logic is the hardware's (`Kiosk.learn_wizard_factory`, injected by
+the composition root because ui never imports hardware); this screen only drives it.
+
+While the screen is open the board's raw contacts go to the wizard instead of the game: the
+screen wraps the service's `handle_input` and restores it when it closes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk import config as config_module
+from kiosk.board import Profile
+from kiosk.i18n import _
+from kiosk.inputs import DartInput, UnmappedInput
+from ui.touch import theme
+from ui.touch.controls import BigButton, Caption, Field
+from ui.touch.screens.base import KioskScreen, heading
+
+
+def map_path(config: config_module.Config) -> Path:
+    return Path(config["board.map"]) if config["board.map"] else config_module.data_dir() / "board-map.toml"
+
+
+class LearnScreen(KioskScreen):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        s = theme.sizes()
+        self.wizard: Any = None
+        self._original_input: Any = None
+        page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(8))
+        page.add_widget(heading(_("Learn the board")))
+        self.step = Caption(font_units=34, bold=True, size_hint_y=None)
+        self.progress = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None)
+        self.answer = Caption(font_units=20, colour=theme.WARN, size_hint_y=None)
+        for widget in (self.step, self.progress, self.answer):
+            page.add_widget(widget)
+        page.add_widget(BoxLayout())
+        typed = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        self.contact_field = Field(hint=_("contact by hand, e.g. 3:7"))
+        self.contact_field.bind(on_text_validate=lambda *_a: self._typed())
+        typed.add_widget(self.contact_field)
+        typed.add_widget(BigButton(_("Enter"), self._typed, size_hint_x=0.4))
+        page.add_widget(typed)
+        self.controls = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        for text, action in ((_("Back"), "back"), (_("Redo"), "redo"), (_("Skip"), "skip")):
+            self.controls.add_widget(BigButton(text, lambda a=action: self._do(a),
+                                               colour=theme.PANEL_LIGHT))
+        page.add_widget(self.controls)
+        actions = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        actions.add_widget(BigButton(_("Close"), self.close, colour=theme.PANEL_LIGHT))
+        self.save_button = BigButton(_("Save map"), self.save, colour=theme.GO)
+        actions.add_widget(self.save_button)
+        page.add_widget(actions)
+        self.add_widget(page)
+
+    @property
+    def available(self) -> bool:
+        return getattr(self.app.kiosk, "learn_wizard_factory", None) is not None
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        if self.available and self.wizard is None:
+            profile = Profile(self.app.kiosk.config["board.profile"])
+            self.wizard = self.app.kiosk.learn_wizard_factory(profile)
+            self._capture()
+        self.refresh()
+
+    def on_leave(self, *_args: Any) -> None:
+        self._release()
+        self.wizard = None
+
+    def _capture(self) -> None:
+        service = self.app.service
+        self._original_input = service.handle_input
+
+        def to_wizard(event: Any) -> list:
+            raw = event.raw if isinstance(event, UnmappedInput | DartInput) else None
+            if raw is not None and self.wizard is not None:
+                self._show_answer(self.wizard.contact(raw))
+                return []
+            return self._original_input(event)
+
+        service.handle_input = to_wizard
+
+    def _release(self) -> None:
+        if self._original_input is not None:
+            service = self.app.service
+            if "handle_input" in vars(service):
+                del service.handle_input
+            self._original_input = None
+
+    def refresh(self) -> None:
+        usable = self.available and self.wizard is not None
+        for widget in (self.controls, self.save_button, self.contact_field):
+            widget.disabled = not usable
+        if not self.available:
+            self.step.text = _("The learn wizard is not available")
+            self.progress.text = _("This kiosk was started without board hardware support. "
+                                   "Run `dartship learn` on the kiosk instead.")
+            return
+        step = self.wizard.current
+        done, total = self.wizard.progress
+        self.step.text = step.prompt if step is not None else _("All cells are done: save the map.")
+        self.progress.text = _("cell {n} of {total}").format(n=min(done + 1, total), total=total)
+
+    def _show_answer(self, answer: Any) -> None:
+        self.answer.text = answer.message
+        self.refresh()
+
+    def _do(self, action: str) -> None:
+        if self.wizard is not None:
+            self._show_answer(getattr(self.wizard, action)())
+
+    def _typed(self) -> None:
+        text = self.contact_field.text.strip()
+        if self.wizard is not None and text:
+            self.contact_field.text = ""
+            self._show_answer(self.wizard.contact(text))
+
+    def save(self) -> None:
+        """Write the map next to the config and point board.map at it."""
+        if self.wizard is None:
+            return
+        problems = list(self.wizard.problems())
+        config = self.app.kiosk.config
+        path = map_path(config)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(path.suffix + ".tmp")
+            tmp.write_text(self.wizard.board_map().to_toml(), encoding="utf-8")
+            os.replace(tmp, path)
+            if config["board.map"] != str(path):
+                from ui.touch.screens.settings import config_path
+
+                new = config.updated({"board.map": str(path)})
+                config_module.save(new, config_path(config))
+                new.path = config_path(config)
+                self.app.kiosk.config = self.app.service.config = new
+        except (OSError, config_module.ConfigError) as err:
+            self.answer.text = _("Could not save the map: {error}").format(error=err)
+            return
+        text = _("Map saved to {path}.").format(path=path)
+        if problems:
+            text += " " + _("Still missing: {problems}").format(problems="; ".join(problems[:3]))
+        self.answer.text = text
+
+    def close(self) -> None:
+        self.app.go("settings")

@@ -1,0 +1,69 @@
+"""The PIN keypad in front of Settings (the PIN is the config's kiosk.pin)."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+
+from kiosk.i18n import _
+from ui.touch import theme
+from ui.touch.controls import BigButton, Caption
+from ui.touch.screens.base import KioskScreen
+
+
+class PinScreen(KioskScreen):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        s = theme.sizes()
+        self.entered = ""
+        page = BoxLayout(padding=s(16), spacing=s(24))
+        info = BoxLayout(orientation="vertical", spacing=s(8))
+        info.add_widget(Caption(_("Settings are locked. Enter the PIN."), font_units=26, bold=True))
+        self.dots = Label(font_size=s(48), font_name=theme.SYMBOL_FONT, color=theme.TEXT,
+                          size_hint_y=None, height=s(70))
+        info.add_widget(self.dots)
+        self.message = Caption(font_units=20, colour=theme.DANGER)
+        info.add_widget(self.message)
+        info.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
+        page.add_widget(info)
+        keys = GridLayout(cols=3, spacing=s(8), size_hint_x=None)
+        keys.bind(height=lambda _w, h: setattr(keys, "width", h * 0.9))
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
+            keys.add_widget(BigButton(key, lambda k=key: self.press(k), size_hint_y=1,
+                                      colour=theme.GO if key == "OK" else theme.PANEL_LIGHT,
+                                      font_units=30, font_name=theme.SYMBOL_FONT))
+        page.add_widget(keys)
+        self.add_widget(page)
+
+    def refresh(self) -> None:
+        self.entered = ""
+        self.message.text = ""
+        self._show()
+
+    def _show(self) -> None:
+        self.dots.text = "●" * len(self.entered) or "–"
+
+    def press(self, key: str) -> None:
+        if key == "⌫":
+            self.entered = self.entered[:-1]
+        elif key == "OK":
+            self.check()
+            return
+        elif len(self.entered) < 8:
+            self.entered += key
+        self.message.text = ""
+        self._show()
+
+    def check(self) -> None:
+        pin = str(self.app.kiosk.config["kiosk.pin"])
+        if hmac.compare_digest(self.entered.encode(), pin.encode()):
+            self.entered = ""
+            self.app.go("settings")
+        else:
+            self.entered = ""
+            self.message.text = _("Wrong PIN. Try again.")
+            self._show()

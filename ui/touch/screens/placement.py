@@ -1,0 +1,238 @@
+"""Placement on the touchscreen, one team at a time, with a privacy hand-over in between.
+
+Hidden information: the board with ships is built only from this screen's own `FleetDraft`
+for the team that is placing, and is covered (`hidden`, marks cleared) before the hand-over
+view comes back. Nothing here reads another team's fleet from the match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.uix.label import Label
+
+from kiosk.board import BullZone, Cell
+from kiosk.fleet import PlacementError
+from kiosk.i18n import _
+from kiosk.match import Phase, RuleError
+from ui.touch import theme
+from ui.touch.controls import BigButton, Caption, Panel
+from ui.touch.dartboard import DartboardView
+from ui.touch.placing import FleetDraft
+from ui.touch.qr import qr_texture
+from ui.touch.screens.base import KioskScreen, heading
+
+
+class PlacementScreen(KioskScreen):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.team: int | None = None  # the team placing now; None: the hand-over is shown
+        self.draft: FleetDraft | None = None
+        s = theme.sizes()
+        self.handover = BoxLayout(orientation="vertical", padding=s(16), spacing=s(10))
+        self.placing = BoxLayout(padding=s(8), spacing=s(8))
+        self.board_view = DartboardView(app.service.match.board if app.service.match else _default_board(),
+                                        size_hint_x=None)
+        self.board_view.bind(on_cell=self._tapped, on_drag=self._dragged)
+        self.placing.bind(height=lambda _w, h: setattr(self.board_view, "width", h - 2 * s(8)))
+        self.placing.add_widget(self.board_view)
+        side = BoxLayout(orientation="vertical", spacing=s(8))
+        self.placing_title = heading("", 26)
+        side.add_widget(self.placing_title)
+        side.add_widget(Caption(_("Tap a cell: the ship starts there. Turn changes its direction. "
+                                  "Or drag along a ring or a spoke. Tap a ship to pick it up."),
+                                font_units=16, colour=theme.TEXT_DIM, size_hint_y=None))
+        self.ship_buttons = BoxLayout(spacing=s(6), size_hint_y=None, height=s.touch)
+        side.add_widget(self.ship_buttons)
+        self.message = Caption(font_units=18, colour=theme.WARN, size_hint_y=None)
+        side.add_widget(self.message)
+        side.add_widget(BoxLayout())
+        row1 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        row1.add_widget(BigButton(_("Turn"), self._turn, colour=theme.PANEL_LIGHT))
+        row1.add_widget(BigButton(_("Random fleet"), self._random, colour=theme.PANEL_LIGHT))
+        row1.add_widget(BigButton(_("Clear"), self._clear, colour=theme.PANEL_LIGHT))
+        side.add_widget(row1)
+        row2 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        row2.add_widget(BigButton(_("Hide"), self.cover, colour=theme.PANEL_LIGHT))
+        self.lock_button = BigButton(_("Lock in"), self._lock_in, colour=theme.GO)
+        row2.add_widget(self.lock_button)
+        side.add_widget(row2)
+        self.placing.add_widget(side)
+        self.add_widget(self.handover)
+
+    # -- the two views --
+
+    def reset(self) -> None:
+        """A new game: forget any draft and show the hand-over."""
+        self.cover()
+
+    def cover(self) -> None:
+        """Hide the board before anyone else looks: drop the draft, show the hand-over."""
+        self.team, self.draft = None, None
+        self.board_view.show({})
+        self.board_view.hidden = True
+        if self.placing.parent is not None:
+            self.remove_widget(self.placing)
+        if self.handover.parent is None:
+            self.add_widget(self.handover)
+        self.refresh()
+
+    def open_for(self, team: int) -> None:
+        match = self.app.service.match
+        if match is None or match.phase is not Phase.PLACING:
+            return
+        self.team = team
+        self.draft = FleetDraft(match.board, match.setup.rules.fleet)
+        self.board_view.set_board(match.board)
+        self.board_view.hidden = False
+        self.remove_widget(self.handover)
+        self.add_widget(self.placing)
+        self.message.text = ""
+        self._show_draft()
+
+    def refresh(self) -> None:
+        match = self.app.service.match
+        if match is None:
+            return
+        if self.team is not None:
+            if match.state().placed[self.team]:
+                # Locked in from the team's phone meanwhile: nothing left to place here.
+                self.cover()
+            return
+        self._build_handover()
+
+    def on_update(self, update: Any) -> None:
+        self.refresh()
+
+    def _build_handover(self) -> None:
+        match = self.app.service.match
+        s = theme.sizes()
+        view = self.handover
+        view.clear_widgets()
+        placed = match.state().placed
+        names = [t.name for t in match.teams]
+        waiting = [i for i in (0, 1) if not placed[i]]
+        if not waiting:
+            view.add_widget(heading(_("Both fleets are locked in")))
+            return
+        team = waiting[0]
+        other = 1 - team
+        view.add_widget(Label(
+            text=_("{other}, look away –\n{team}, tap to place").format(other=names[other],
+                                                                       team=names[team]),
+            font_size=s(40), bold=True, halign="center", color=theme.TEXT, size_hint_y=None,
+            height=s(110)))
+        buttons = BoxLayout(spacing=s(12), size_hint_y=None, height=s(64))
+        for index in waiting:
+            buttons.add_widget(BigButton(_("{team}: place on this screen").format(team=names[index]),
+                                         lambda i=index: self.open_for(i),
+                                         colour=theme.TEAM_COLOURS[index], height=s(64),
+                                         font_units=22))
+        view.add_widget(buttons)
+        status = BoxLayout(spacing=s(12))
+        for index in (0, 1):
+            status.add_widget(self._team_status(index, names[index], placed[index]))
+        view.add_widget(status)
+
+    def _team_status(self, index: int, name: str, placed: bool) -> Panel:
+        """A team's state, with its phone's QR code where the phone page runs."""
+        s = theme.sizes()
+        panel = Panel(orientation="horizontal", radius=s(10))
+        text = (_("{team} ready ✓").format(team=name) if placed
+                else _("{team}: place here or on a phone").format(team=name))
+        panel.add_widget(Caption(text, font_units=22, halign="center", font_name=theme.SYMBOL_FONT,
+                                 colour=theme.GO if placed else theme.TEAM_COLOURS[index]))
+        url = self._team_url(index)
+        if url and not placed:
+            image = Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=None)
+            panel.bind(height=lambda _w, h, im=image: setattr(im, "width", h - 2 * s(8)))
+            panel.add_widget(image)
+        return panel
+
+    def _team_url(self, team: int) -> str | None:
+        web = self.app.kiosk.web
+        if web is None:
+            return None
+        try:
+            return web.team_url(team)
+        except Exception:  # the phone page is optional: never let it break placement
+            return None
+
+    # -- placing --
+
+    def _show_draft(self) -> None:
+        draft, match = self.draft, self.app.service.match
+        if draft is None or self.team is None or match is None:
+            return
+        s = theme.sizes()
+        self.placing_title.text = _("{team}: place your fleet").format(team=match.teams[self.team].name)
+        self.placing_title.color = theme.TEAM_COLOURS[self.team]
+        marks = {cell: "ship" for cell in draft.cells()}
+        last = draft.last
+        self.board_view.show(marks, outlines=[last.cells] if last else [])
+        self.ship_buttons.clear_widgets()
+        self.ship_buttons.add_widget(Label(text=_("Ships:"), font_size=s(18), size_hint_x=None,
+                                           width=s(70), color=theme.TEXT_DIM))
+        left = draft.remaining()
+        nxt = draft.next_length
+        for length in sorted(draft.lengths, reverse=True):
+            if length in left:
+                left.remove(length)
+                colour = theme.ACCENT if length == nxt else theme.PANEL_LIGHT
+                self.ship_buttons.add_widget(BigButton(str(length), lambda n=length: self._choose(n),
+                                                       colour=colour, font_units=24))
+            else:
+                self.ship_buttons.add_widget(BigButton("✓", None, colour=theme.GO, font_units=24,
+                                                       font_name=theme.SYMBOL_FONT))
+        self.lock_button.disabled = not draft.complete
+
+    def _say(self, refusal: str | None) -> None:
+        self.message.text = refusal or ""
+        self._show_draft()
+
+    def _choose(self, length: int) -> None:
+        if self.draft:
+            self.draft.choose(length)
+            self._say(None)
+
+    def _tapped(self, _view: Any, cell: Cell, _zone: BullZone) -> None:
+        if self.draft:
+            self._say(self.draft.tap(cell))
+
+    def _dragged(self, _view: Any, cells: list[Cell]) -> None:
+        if self.draft:
+            self._say(self.draft.drag(cells))
+
+    def _turn(self) -> None:
+        if self.draft:
+            self._say(self.draft.turn())
+
+    def _random(self) -> None:
+        if self.draft:
+            self.draft.randomise(self.app.rng)
+            self._say(None)
+
+    def _clear(self) -> None:
+        if self.draft:
+            self.draft.clear()
+            self._say(None)
+
+    def _lock_in(self) -> None:
+        if self.draft is None or self.team is None:
+            return
+        try:
+            fleet = self.draft.fleet()
+            self.app.service.place(self.team, fleet)
+        except (PlacementError, RuleError) as err:
+            self.message.text = str(err)
+            return
+        # Covered in the same callback, so no frame shows this fleet after the lock-in.
+        self.cover()
+
+
+def _default_board():
+    from kiosk.board import board_for
+
+    return board_for()

@@ -1,0 +1,69 @@
+"""The result card: the winner; per team and per player darts, hits, hit rate, ships sunk and
+visits; rematch and new game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
+
+from kiosk.i18n import _
+from kiosk.match import Phase, RuleError
+from ui.touch import theme
+from ui.touch.controls import BigButton
+from ui.touch.screens.base import KioskScreen
+from ui.touch.table import Table, percent
+
+
+class ResultScreen(KioskScreen):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        s = theme.sizes()
+        page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
+        self.winner = Label(font_size=s(48), bold=True, color=theme.RESULT_COLOURS["win"],
+                            size_hint_y=None, height=s(64))
+        self.length = Label(font_size=s(20), color=theme.TEXT_DIM, size_hint_y=None, height=s(28))
+        page.add_widget(self.winner)
+        page.add_widget(self.length)
+        scroll = ScrollView(do_scroll_x=False)
+        self.table = Table((3, 1.2, 1.2, 1.4, 1.2, 1.2), font_units=20)
+        scroll.add_widget(self.table)
+        page.add_widget(scroll)
+        actions = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
+        actions.add_widget(BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
+        actions.add_widget(BigButton(_("New game"), lambda: app.go("new_game"), colour=theme.ACCENT))
+        actions.add_widget(BigButton(_("Rematch"), self.rematch, colour=theme.GO))
+        page.add_widget(actions)
+        self.add_widget(page)
+
+    def reset(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        match = self.app.service.match
+        if match is None or match.phase is not Phase.OVER or match.winner is None:
+            return
+        self.winner.text = _("{team} wins!").format(team=match.teams[match.winner].name)
+        self.length.text = _("{visits} visits").format(visits=match.visits)
+        self.table.clear_widgets()
+        self.table.add_row([_("Player"), _("Darts"), _("Hits"), _("Hit rate"), _("Sunk"), _("Visits")],
+                           colour=theme.TEXT_DIM)
+        for index, team in enumerate(match.teams):
+            tally = match.tally(index)
+            self.table.add_row([team.name, str(tally.darts), str(tally.hits), percent(tally.hit_rate),
+                                str(tally.sunk), str(tally.visits)],
+                               colour=theme.TEAM_COLOURS[index], bold=True)
+            for player, ptally in match.player_tallies(index).items():
+                self.table.add_row(["   " + player, str(ptally.darts), str(ptally.hits),
+                                    percent(ptally.hit_rate), str(ptally.sunk), str(ptally.visits)])
+
+    def rematch(self) -> None:
+        match = self.app.service.match
+        if match is None:
+            return
+        try:
+            self.app.service.new_game(match.setup)
+        except (RuleError, ValueError) as err:
+            self.app.toast(str(err))

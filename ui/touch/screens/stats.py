@@ -1,0 +1,54 @@
+"""Stats: the player leaderboard from the database and the last games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.scrollview import ScrollView
+
+from kiosk.i18n import _
+from ui.touch import theme
+from ui.touch.controls import BigButton
+from ui.touch.screens.base import KioskScreen, heading
+from ui.touch.table import Table, percent
+
+
+class StatsScreen(KioskScreen):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        s = theme.sizes()
+        page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
+        columns = BoxLayout(spacing=s(20))
+        left = BoxLayout(orientation="vertical", spacing=s(4))
+        left.add_widget(heading(_("Players"), 26))
+        scroll = ScrollView(do_scroll_x=False)
+        self.players = Table((3, 1.2, 1.2, 1.5), font_units=18)
+        scroll.add_widget(self.players)
+        left.add_widget(scroll)
+        right = BoxLayout(orientation="vertical", spacing=s(4))
+        right.add_widget(heading(_("Last games"), 26))
+        scroll = ScrollView(do_scroll_x=False)
+        self.games = Table((1.5, 3.2, 2, 1), font_units=18)
+        scroll.add_widget(self.games)
+        right.add_widget(scroll)
+        columns.add_widget(left)
+        columns.add_widget(right)
+        page.add_widget(columns)
+        page.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
+        self.add_widget(page)
+
+    def refresh(self) -> None:
+        store = self.app.kiosk.store
+        self.players.clear_widgets()
+        self.players.add_row([_("Player"), _("Games"), _("Wins"), _("Hit rate")], colour=theme.TEXT_DIM)
+        stats = store.player_stats()
+        for row in stats:
+            self.players.add_row([row.name, str(row.games), str(row.wins), percent(row.hit_rate)])
+        if not stats:
+            self.players.add_row([_("no games yet"), "", "", ""], colour=theme.TEXT_DIM)
+        self.games.clear_widgets()
+        self.games.add_row([_("Date"), _("Teams"), _("Winner"), _("Visits")], colour=theme.TEXT_DIM)
+        for game in store.last_games():
+            self.games.add_row([game.started[:10], f"{game.teams[0]} – {game.teams[1]}",
+                                game.winner or "–", str(game.visits)])

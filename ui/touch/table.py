@@ -1,0 +1,41 @@
+"""A plain table of labels: header row, then rows; columns share the width by weights."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+
+from ui.touch import theme
+
+
+class Table(GridLayout):
+    def __init__(self, weights: Sequence[float], font_units: float = 20, **kwargs: Any) -> None:
+        super().__init__(cols=len(weights), size_hint_y=None, spacing=(theme.sizes()(6), 0),
+                         **kwargs)
+        self.weights = list(weights)
+        self.font_units = font_units
+        self.bind(minimum_height=self.setter("height"), width=self._widths)
+
+    def _widths(self, *_args: Any) -> None:
+        total = sum(self.weights)
+        usable = self.width - self.spacing[0] * (self.cols - 1)
+        for i, child in enumerate(reversed(self.children)):
+            child.width = usable * self.weights[i % self.cols] / total
+
+    def add_row(self, cells: Sequence[str], colour: theme.RGBA = theme.TEXT, bold: bool = False) -> None:
+        s = theme.sizes()
+        for i, text in enumerate(cells):
+            label = Label(text=text, font_size=s(self.font_units), color=colour, bold=bold,
+                          size_hint=(None, None), height=s(self.font_units * 1.7),
+                          halign="left" if i == 0 else "right", valign="middle", shorten=True,
+                          shorten_from="right")
+            label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+            self.add_widget(label)
+        self._widths()
+
+
+def percent(rate: float) -> str:
+    return f"{rate * 100:.0f}%"

@@ -1,0 +1,203 @@
+"""A headless kiosk in simulator mode, and a scripted walk through every screen by touch.
+
+`dartship screenshots` photographs the walk; the tests use `Tour.start` and the same fingers
+to play whole games. The script may look at fleets to aim (it plays both sides); the screens
+never do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.board import BULL, Cell, Ring
+from kiosk.config import Config
+from kiosk.i18n import set_language
+from kiosk.runner import Kiosk
+from kiosk.service import GameService
+from kiosk.store import Store
+from ui.touch.app import make_app
+
+
+@dataclass
+class Tour:
+    app: Any
+    kiosk: Kiosk
+
+    @classmethod
+    def start(cls, folder: Path, size: tuple[int, int], *, language: str = "en",
+              seed: int = 7) -> Tour:
+        set_language(language)
+        config = Config({"web.enabled": False, "board.input": "simulator",
+                         "kiosk.language": language}, path=folder / "config.toml")
+        store = Store(folder / "dartship.db")
+        service = GameService(store, config, rng=random.Random(seed))
+        kiosk = Kiosk(config, store, service)
+        app = make_app(kiosk, size=size, headless=True)
+        app.rng = random.Random(seed)
+        app.result_delay = 0
+        app._run_prepare()  # build and show without entering Kivy's own loop
+        from ui.touch.fingers import frames
+
+        frames(3)
+        return cls(app, kiosk)
+
+    def close(self) -> None:
+        self.app.stop()
+        self.kiosk.store.close()
+
+    # -- looking --
+
+    @property
+    def root(self) -> Any:
+        return self.app.root
+
+    def screen(self) -> Any:
+        return self.app.sm.current_screen
+
+    def save(self, path: Path) -> Path:
+        """The window as a PNG, after the frames that settle layout and drawing."""
+        from kivy.core.window import Window
+        from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+        from ui.touch.fingers import frames
+
+        frames(3)
+        width, height = Window.size
+        data = glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE)
+        Window._win.save_bytes_in_png(str(path), data, width, height)
+        return path
+
+    # -- doing --
+
+    def press(self, text: str) -> None:
+        from ui.touch.fingers import press
+
+        press(None, text)
+
+    def tap_cell(self, view: Any, cell: Cell) -> None:
+        from ui.touch.fingers import tap_at
+
+        x, y = view.to_window(*view.point_of(cell))
+        tap_at(x, y)
+
+    def new_game(self, names: tuple[str, str] = ("Sharks", "Jets"),
+                 players: tuple[str, str] = ("Anna, Ben", "Cleo")) -> None:
+        self.app.go("new_game")
+        screen = self.screen()
+        for index in (0, 1):
+            screen.names[index].text = names[index]
+            screen.players[index].text = players[index]
+        self.press(_label("Place fleets"))
+
+    def place_by_taps(self, team_name: str) -> None:
+        """Open the placement for a team and put every ship down by tapping cells."""
+        self.press(_label("{team}: place on this screen").format(team=team_name))
+        screen = self.screen()
+        anchors = [Cell(Ring.DOUBLE, 20), Cell(Ring.TRIPLE, 6), Cell(Ring.LARGE, 3), Cell(Ring.SMALL, 11),
+                   Cell(Ring.DOUBLE, 8)]
+        for cell in anchors:
+            if screen.draft.complete:
+                break
+            self.tap_cell(screen.board_view, cell)
+
+    def enemy_cells(self, team: int) -> list[Cell]:
+        """The script's cheat sheet: where `team`'s target ships are (never shown)."""
+        match = self.kiosk.service.match
+        fleet = match.fleet(1 - team)
+        return [c for ship in fleet.ships for c in ship.cells]
+
+    def throw_tap(self, cell: Cell) -> None:
+        self.tap_cell(self.screen().radar, cell)
+
+    def throw_typed(self, code: str) -> None:
+        from ui.touch.fingers import frames
+
+        screen = self.screen()
+        screen.cell_field.text = code
+        screen.cell_field.dispatch("on_text_validate")
+        frames(1)
+
+    # -- the walk for the screenshots --
+
+    def run_all(self, out: Path, suffix: str) -> Iterator[str]:
+        def shot(name: str) -> str:
+            self.save(out / f"{name}{suffix}.png")
+            return name
+
+        yield shot("home")
+        self.app.go("new_game")
+        screen = self.screen()
+        screen.names[0].text, screen.players[0].text = "Sharks", "Anna, Ben"
+        screen.names[1].text, screen.players[1].text = "Jets", "Cleo, Dev"
+        yield shot("new_game")
+        self.press(_label("Place fleets"))
+        yield shot("placement_handover")
+        self.place_by_taps("Sharks")
+        screen = self.screen()
+        screen._say(screen.draft.drag([Cell(Ring.TRIPLE, 20), Cell(Ring.TRIPLE, 5)]))
+        yield shot("placement")
+        self.press(_label("Random fleet"))
+        self.press(_label("Lock in"))
+        self.press(_label("{team}: place on this screen").format(team="Jets"))
+        self.press(_label("Random fleet"))
+        self.press(_label("Lock in"))
+        bull = self.screen()
+        self.tap_cell(bull.board_view, Cell(Ring.SMALL, 20))
+        yield shot("bull_off")
+        self.tap_cell(bull.board_view, Cell(Ring.SMALL, 3))
+        yield shot("bull_off_closer")
+        self.press("Sharks")
+        targets = self.enemy_cells(0)
+        self.throw_tap(Cell(Ring.DOUBLE, 1) if Cell(Ring.DOUBLE, 1) not in targets else BULL)
+        self.throw_typed(targets[0].code)
+        yield shot("game")
+        self.throw_tap(targets[1])
+        yield shot("game_takeout")
+        self.press(_label("Correct"))
+        yield shot("correct")
+        self.screen().picker.dismiss()
+        self._play_to_the_end()
+        yield shot("result")
+        self.app.go("stats")
+        yield shot("stats")
+        self.app.go("pin")
+        for key in "12":
+            self.press(key)
+        yield shot("pin")
+        for key in ("3", "4", "OK"):
+            self.press(key)
+        yield shot("settings")
+        self.press(_label("Learn board"))
+        yield shot("learn")
+
+    def _play_to_the_end(self) -> None:
+        """Both teams throw at the enemy fleet (with a miss in every visit) until one wins."""
+        from kiosk.match import Phase
+
+        service = self.kiosk.service
+        for _visit in range(200):
+            match = service.match
+            if match.phase is Phase.OVER:
+                break
+            if match.phase is Phase.TAKEOUT:
+                self.press(_label("Next"))
+                continue
+            team = match.up_next()[0]
+            open_cells = [c for c in self.enemy_cells(team) if c not in match.shots(team)]
+            if match.dart_in_visit == 0 and team == 1:
+                self.throw_typed("MISS")
+            else:
+                self.throw_tap(open_cells[0])
+        from ui.touch.fingers import frames
+
+        frames(2)
+
+
+def _label(text: str) -> str:
+    from kiosk.i18n import _
+
+    return _(text)
