@@ -1,0 +1,77 @@
+"""Shared set-up of the phone page tests (imported explicitly: tests/ui/conftest.py is not ours)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import socket
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from kiosk.board import board_for
+from kiosk.config import Config
+from kiosk.fleet import Fleet, parse_fleet
+from kiosk.match import Setup, Team
+from kiosk.service import GameService
+from kiosk.store import Store
+from ui.handheld.api import HandheldApi
+from ui.handheld.server import build_app, runner_options
+from ui.handheld.throttle import GuessThrottle, Limits
+
+LENGTHS = (2, 3, 4, 5)
+# Two fleets with no cell in common, so that any of B's cells showing up is a leak.
+FLEET_A = "D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL"
+FLEET_B = "S3-S19 T7-T16-T8 D11-D14-D9-D12 L5-L20-L1-L18-L4"
+OPEN_LIMITS = Limits(per_client=1_000_000, overall=1_000_000)
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTEFACTS = Path(__file__).resolve().parents[2] / "build" / "artefacts" / "handheld"
+
+
+def fleet(text: str) -> Fleet:
+    return parse_fleet(text, board_for("four-ring"), LENGTHS)
+
+
+def fleet_json(text: str) -> dict[str, list[list[str]]]:
+    return {"ships": [ship.split("-") for ship in text.split()]}
+
+
+def fleet_cells(text: str) -> set[str]:
+    return {cell for ship in text.split() for cell in ship.split("-")}
+
+
+def cells_in(text: str, cells: Iterable[str]) -> set[str]:
+    """Which of `cells` appear in `text` as whole cell codes (S1 is not found inside S11)."""
+    return {c for c in cells if re.search(rf"(?<![A-Za-z0-9]){re.escape(c)}(?![0-9A-Za-z])", text)}
+
+
+def make_service(tmp_path: Path, config: Config | None = None) -> GameService:
+    return GameService(Store(tmp_path / "dartship.db"), config or Config())
+
+
+def new_game(service: GameService, names: tuple[str, str] = ("Sharks", "Jets")) -> int:
+    return service.new_game(Setup((Team(names[0], (names[0] + " 1", names[0] + " 2")),
+                                   Team(names[1], (names[1] + " 1",))),
+                                  service.config.house_rules()))
+
+
+@contextlib.asynccontextmanager
+async def api_client(service: GameService, limits: Limits | None = None
+                     ) -> AsyncIterator[tuple[TestClient, HandheldApi]]:
+    api = HandheldApi(service, GuessThrottle(limits))
+    server = TestServer(build_app(api))
+    await server.start_server(**runner_options())  # the redacting access log, as in production
+    client = TestClient(server)
+    await client.start_server()
+    try:
+        yield client, api
+    finally:
+        await client.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

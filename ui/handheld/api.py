@@ -1,0 +1,331 @@
+"""The HTTP and WebSocket routes of the phone page (docs/handheld-api.md describes them).
+
+Every route that takes a team token goes through `_team_of`: rate limited per address, compared
+in constant time, and a wrong or dead token gets the same bare 404 as a path that does not exist.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from kiosk.board import CellError, Profile, board_for
+from kiosk.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship
+from kiosk.i18n import _
+from kiosk.match import Match, Phase, RuleError
+from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
+from kiosk.wire import event_to_dict
+from ui.handheld.errors import json_error
+from ui.handheld.hub import Audience, Hub, Subscriber
+from ui.handheld.static_files import StaticFiles
+from ui.handheld.throttle import GuessThrottle
+from ui.handheld.tokens import GameTokens
+from ui.handheld.views import board_description, public_view, team_view
+
+log = logging.getLogger("dartship.handheld")
+
+MAX_BODY = 4096  # a fleet of ten 5-cell ships is well under 1 KiB
+MAX_SHIPS = 10
+MAX_CELL_TEXT = 8
+MAX_SOCKETS = 256
+WS_MAX_MESSAGE = 1024  # phones only ever send pings
+WS_HEARTBEAT = 20.0
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+_SECURITY_HEADERS = {
+    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                                "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+                                "base-uri 'none'; form-action 'none'"),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+class HandheldApi:
+    """The routes, the live tokens and the open sockets of one kiosk."""
+
+    def __init__(self, service: GameService, throttle: GuessThrottle | None = None,
+                 static: StaticFiles | None = None) -> None:
+        self.service = service
+        self.throttle = throttle or GuessThrottle()
+        self.static = static or StaticFiles()
+        self.hub = Hub()
+        self.tokens: GameTokens | None = None
+        self.on_new_tokens: list[Callable[[GameTokens], None]] = []
+        if service.game is not None:
+            self.tokens = GameTokens.issue(service.game)
+
+    # -- the app --
+
+    def routes(self) -> list[web.AbstractRouteDef]:
+        return [
+            web.get("/", self.root),
+            web.get("/watch", self.spectator_page),
+            web.get("/team/{token}", self.team_page),
+            web.get("/static/{name:.+}", self.static_file),
+            web.get("/api/board/{profile}", self.board),
+            web.get("/api/game", self.game_view),
+            web.get("/api/game/ws", self.spectator_socket),
+            web.get("/api/team/{token}", self.team_state),
+            web.post("/api/team/{token}/fleet", self.place_fleet),
+            web.post("/api/team/{token}/random", self.random_fleet),
+            web.get("/api/team/{token}/ws", self.team_socket),
+        ]
+
+    @web.middleware
+    async def guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Security headers everywhere; JSON errors (never a traceback) under /api/."""
+        try:
+            response = await handler(request)
+        except web.HTTPException as err:
+            if request.path.startswith("/api/") and err.content_type != "application/json":
+                err = _as_json(err)
+            _secure(err, request)
+            raise err from None
+        except Exception:
+            log.exception("error in %s %s", request.method, request.match_info.route.name or "route")
+            err = json_error(500, "internal", _("the kiosk failed to answer; try again"))
+            _secure(err, request)
+            raise err from None
+        if not response.prepared:
+            _secure(response, request)
+        return response
+
+    # -- service events --
+
+    def on_service_event(self, event: ServiceEvent) -> None:
+        if isinstance(event, GameStarted):
+            self._new_game(event.game)
+        elif isinstance(event, MatchUpdate) and event.game == self.service.game:
+            self._broadcast([event_to_dict(e) for e in event.events])
+
+    def _new_game(self, game: int) -> None:
+        old = self.tokens
+        self.tokens = GameTokens.issue(game)
+        self.throttle.forget_trust()
+        if old is not None:
+            self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
+        log.info("game %s: new phone links issued", game)
+        for callback in self.on_new_tokens:
+            callback(self.tokens)
+        self._broadcast([])
+
+    def _broadcast(self, events: list[dict[str, Any]]) -> None:
+        match, game = self.service.match, self.service.game
+        if match is None or game is None:
+            return
+        self.hub.send(Audience.SPECTATOR, _view_message(public_view(match, game), events))
+        for team in (0, 1):
+            audience = Audience.of_team(team)
+            if self.hub.listening(audience):
+                self.hub.send(audience, _view_message(team_view(match, game, team), events))
+
+    # -- tokens --
+
+    def _team_of(self, request: web.Request) -> tuple[int, int, Match]:
+        """(team, game, match) for a valid token of the current game, or a bare 404 / 429."""
+        client = request.remote or "unknown"
+        if not self.throttle.may_try(client):
+            raise json_error(429, "too_many_attempts",
+                             _("too many wrong links from this phone: wait a minute"),
+                             **{"Retry-After": "60"})
+        tokens, match = self.tokens, self.service.match
+        team = tokens.team_of(request.match_info.get("token", "")) if tokens else None
+        if team is None or tokens is None or match is None or self.service.game != tokens.game:
+            self.throttle.failed(client)
+            raise web.HTTPNotFound()
+        self.throttle.succeeded(client)
+        return team, tokens.game, match
+
+    # -- pages and files --
+
+    async def root(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound("/watch")
+
+    def _page(self, status: int = 200) -> web.Response:
+        page = self.static.get("index.html")
+        assert page is not None, "ui/handheld/static/index.html is missing from the package"
+        return web.Response(body=page.body, status=status, content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-store"})
+
+    async def spectator_page(self, request: web.Request) -> web.StreamResponse:
+        return self._page()
+
+    async def team_page(self, request: web.Request) -> web.StreamResponse:
+        # The same public page either way; only the status tells a live link from a dead one,
+        # and the page then says "scan the new QR code" in the phone's language.
+        try:
+            self._team_of(request)
+        except web.HTTPNotFound:
+            return self._page(404)
+        except web.HTTPTooManyRequests:
+            return self._page(429)
+        return self._page()
+
+    async def static_file(self, request: web.Request) -> web.StreamResponse:
+        found = self.static.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=found.body, headers={"Content-Type": found.content_type,
+                                                      "Cache-Control": "no-cache"})
+
+    # -- public API --
+
+    async def board(self, request: web.Request) -> web.StreamResponse:
+        try:
+            profile = Profile(request.match_info["profile"])
+        except ValueError:
+            raise json_error(404, "unknown_board",
+                             _("unknown board profile: use four-ring or three-ring")) from None
+        return web.json_response(board_description(board_for(profile)),
+                                 headers={"Cache-Control": "max-age=3600"})
+
+    async def game_view(self, request: web.Request) -> web.StreamResponse:
+        match, game = self.service.match, self.service.game
+        body = public_view(match, game) if match is not None and game is not None else None
+        return web.json_response({"view": body}, headers={"Cache-Control": "no-store"})
+
+    async def spectator_socket(self, request: web.Request) -> web.StreamResponse:
+        return await self._socket(request, Audience.SPECTATOR, self.service.game or 0,
+                                  lambda: self._current_view(None))
+
+    # -- a team's API --
+
+    async def team_state(self, request: web.Request) -> web.StreamResponse:
+        team, game, match = self._team_of(request)
+        return web.json_response({"view": team_view(match, game, team)},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def random_fleet(self, request: web.Request) -> web.StreamResponse:
+        team, _game, match = self._team_of(request)
+        _refuse_after_start(match)
+        fleet = self.service.random_fleet(team)
+        return web.json_response({"ships": [[c.code for c in ship.cells] for ship in fleet.ships]},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def place_fleet(self, request: web.Request) -> web.StreamResponse:
+        team, game, match = self._team_of(request)
+        body = await _json_body(request)
+        # Reading the body yielded to the loop: the game may have moved on meanwhile.
+        if self.service.game != game or self.service.match is not match:
+            raise web.HTTPNotFound()
+        rows = _ship_rows(body)
+        board = match.board
+        ships = []
+        for row in rows:
+            try:
+                cells = [board.parse(text, allow_miss=False) for text in row]
+            except CellError as err:
+                raise json_error(400, "bad_cell", str(err)) from None
+            try:
+                ships.append(make_ship(cells, board))
+            except PlacementError as err:
+                raise json_error(422, "bad_ship", str(err)) from None
+        try:
+            fleet = make_fleet(ships, match.setup.rules.fleet)
+        except PlacementError as err:
+            raise json_error(422, "bad_fleet", str(err)) from None
+        _refuse_after_start(match)
+        try:
+            self.service.place(team, fleet, "phone")
+        except (RuleError, PlacementError) as err:
+            raise json_error(409, "refused", str(err)) from None
+        current = self.service.match or match
+        return web.json_response({"view": team_view(current, game, team)},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def team_socket(self, request: web.Request) -> web.StreamResponse:
+        team, game, _match = self._team_of(request)
+        return await self._socket(request, Audience.of_team(team), game,
+                                  lambda: self._current_view(team))
+
+    # -- sockets --
+
+    def _current_view(self, team: int | None) -> str:
+        match, game = self.service.match, self.service.game
+        if match is None or game is None:
+            return json.dumps({"type": "view", "view": None, "events": []})
+        view = public_view(match, game) if team is None else team_view(match, game, team)
+        return _view_message(view, [])
+
+    async def _socket(self, request: web.Request, audience: Audience, game: int,
+                      first: Callable[[], str]) -> web.StreamResponse:
+        if sum(self.hub.count(a) for a in Audience) >= MAX_SOCKETS:
+            raise json_error(503, "busy", _("too many phones are connected"))
+        socket = web.WebSocketResponse(heartbeat=WS_HEARTBEAT, max_msg_size=WS_MAX_MESSAGE)
+        await socket.prepare(request)
+        subscriber = Subscriber(socket, audience, game)
+        subscriber.offer(first())
+        self.hub.add(subscriber)
+        pump = asyncio.get_running_loop().create_task(subscriber.pump())
+        try:
+            async for message in socket:
+                if message.type is not WSMsgType.TEXT:
+                    break
+        finally:
+            self.hub.remove(subscriber)
+            subscriber.offer(None)
+            await pump
+            if not socket.closed:
+                await socket.close()
+        return socket
+
+
+def _view_message(view: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    return json.dumps({"type": "view", "view": view, "events": events}, separators=(",", ":"))
+
+
+def _refuse_after_start(match: Match) -> None:
+    if match.phase is not Phase.PLACING:
+        raise json_error(409, "game_started", _("the game has started: fleets can no longer be placed"))
+    if all(match.state().placed):
+        raise json_error(409, "locked", _("both fleets are locked in"))
+
+
+async def _json_body(request: web.Request) -> Any:
+    if request.content_type != "application/json":
+        raise json_error(415, "not_json", _("send the fleet as JSON (Content-Type: application/json)"))
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise json_error(413, "too_large", _("the request is too large"))
+    raw = await request.content.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
+        raise json_error(413, "too_large", _("the request is too large"))
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise json_error(400, "bad_json", _("the request is not valid JSON")) from None
+
+
+def _ship_rows(body: Any) -> list[list[str]]:
+    """The {"ships": [["T20", "T1"], ...]} shape, checked before any cell is read."""
+    rows = body.get("ships") if isinstance(body, dict) else None
+    if (not isinstance(rows, list) or not rows or len(rows) > MAX_SHIPS
+            or not all(isinstance(row, list) and 0 < len(row) <= MAX_SHIP for row in rows)
+            or not all(isinstance(text, str) and 0 < len(text) <= MAX_CELL_TEXT
+                       for row in rows for text in row)):
+        raise json_error(400, "bad_shape", _('send {"ships": [["T20", "T1"], ...]}: a list of '
+                                             "ships, each a list of 2 to 5 cell codes"))
+    return rows
+
+
+def _as_json(err: web.HTTPException) -> web.HTTPException:
+    codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+    if err.status == 404:
+        return err  # a bare 404, the same for a wrong token as for a path that does not exist
+    if err.status in codes:
+        return json_error(err.status, codes[err.status], err.reason)
+    return err
+
+
+def _secure(response: web.StreamResponse, request: web.Request) -> None:
+    for name, value in _SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if request.path.startswith(("/api/team/", "/team/")):
+        response.headers["Cache-Control"] = "no-store"

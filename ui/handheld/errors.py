@@ -1,0 +1,30 @@
+"""Error answers of the API: a stable code for the page to translate and a readable message."""
+
+from __future__ import annotations
+
+import json
+
+from aiohttp import web
+
+_SIMPLE: dict[int, type[web.HTTPException]] = {
+    400: web.HTTPBadRequest,
+    404: web.HTTPNotFound,
+    409: web.HTTPConflict,
+    415: web.HTTPUnsupportedMediaType,
+    422: web.HTTPUnprocessableEntity,
+    429: web.HTTPTooManyRequests,
+    500: web.HTTPInternalServerError,
+    503: web.HTTPServiceUnavailable,
+}
+
+
+def json_error(status: int, code: str, message: str, **headers: str) -> web.HTTPException:
+    """An HTTP exception whose body is {"error": code, "message": message}."""
+    body = json.dumps({"error": code, "message": message})
+    if status == 413:
+        return web.HTTPRequestEntityTooLarge(max_size=0, actual_size=0, text=body,
+                                             content_type="application/json", headers=headers)
+    if status == 405:
+        return web.HTTPMethodNotAllowed("", [], text=body, content_type="application/json",
+                                        headers=headers)
+    return _SIMPLE[status](text=body, content_type="application/json", headers=headers)

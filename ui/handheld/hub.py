@@ -1,0 +1,114 @@
+"""The open WebSockets, grouped by audience, each with its own ordered outbox.
+
+The service calls its listeners synchronously inside the loop; a broadcast only puts the
+already-serialised message into each socket's outbox, and one writer task per socket sends it.
+A phone that stops reading (its outbox full) is closed rather than allowed to hold memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+from dataclasses import dataclass, field
+
+from aiohttp import WSCloseCode, web
+
+log = logging.getLogger("dartship.handheld")
+
+OUTBOX_SIZE = 64
+CLOSE_GAME_OVER = 4000  # the game this socket watched is no longer the kiosk's game
+
+
+class Audience(enum.Enum):
+    SPECTATOR = "spectator"
+    TEAM_0 = "team0"
+    TEAM_1 = "team1"
+
+    @classmethod
+    def of_team(cls, team: int) -> Audience:
+        return (cls.TEAM_0, cls.TEAM_1)[team]
+
+
+@dataclass(frozen=True)
+class Hangup:
+    """Put in an outbox: close the socket once everything before it is sent."""
+
+    code: int
+    reason: bytes
+
+
+Outgoing = str | Hangup | None  # None: stop sending, the socket is already going away
+
+
+@dataclass(eq=False)
+class Subscriber:
+    socket: web.WebSocketResponse
+    audience: Audience
+    game: int
+    outbox: asyncio.Queue[Outgoing] = field(default_factory=lambda: asyncio.Queue(OUTBOX_SIZE))
+
+    def offer(self, message: Outgoing) -> bool:
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            return False
+        return True
+
+    async def pump(self) -> None:
+        """Send the outbox in order until told to stop, to hang up, or the socket fails."""
+        while True:
+            message = await self.outbox.get()
+            if message is None:
+                return
+            try:
+                if isinstance(message, Hangup):
+                    await self.socket.close(code=message.code, message=message.reason)
+                    return
+                await self.socket.send_str(message)
+            except (ConnectionError, RuntimeError):
+                return
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._subscribers: dict[Audience, set[Subscriber]] = {a: set() for a in Audience}
+
+    def count(self, audience: Audience) -> int:
+        return len(self._subscribers[audience])
+
+    def listening(self, audience: Audience) -> bool:
+        return bool(self._subscribers[audience])
+
+    def add(self, subscriber: Subscriber) -> None:
+        self._subscribers[subscriber.audience].add(subscriber)
+
+    def remove(self, subscriber: Subscriber) -> None:
+        self._subscribers[subscriber.audience].discard(subscriber)
+
+    def send(self, audience: Audience, message: str) -> None:
+        for subscriber in list(self._subscribers[audience]):
+            if not subscriber.offer(message):
+                log.warning("a %s phone stopped reading: disconnected", audience.value)
+                self.remove(subscriber)
+                asyncio.get_running_loop().create_task(
+                    subscriber.socket.close(code=WSCloseCode.TRY_AGAIN_LATER))
+
+    def hang_up(self, audiences: tuple[Audience, ...], farewell: str) -> None:
+        """Send `farewell`, then close: their tokens died with the game they watched."""
+        for audience in audiences:
+            for subscriber in list(self._subscribers[audience]):
+                self.remove(subscriber)
+                if not (subscriber.offer(farewell)
+                        and subscriber.offer(Hangup(CLOSE_GAME_OVER, b"game over"))):
+                    asyncio.get_running_loop().create_task(
+                        subscriber.socket.close(code=CLOSE_GAME_OVER, message=b"game over"))
+
+    async def close_all(self) -> None:
+        """Shutting down: close every socket now."""
+        for group in self._subscribers.values():
+            for subscriber in list(group):
+                self.remove(subscriber)
+                with contextlib.suppress(Exception):
+                    await subscriber.socket.close(code=WSCloseCode.GOING_AWAY, message=b"kiosk stopping")

@@ -1,0 +1,112 @@
+"""The phone page's web server, living in the kiosk's own asyncio loop.
+
+`start_web(service, config)` is what the composition root calls; the touchscreen asks the
+returned `WebServer` for the links and their QR codes of the current game.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from aiohttp import web
+
+from kiosk.i18n import _
+from kiosk.service import GameService
+from ui.handheld import qr
+from ui.handheld.access_log import RedactingAccessLogger
+from ui.handheld.address import lan_address, url_host
+from ui.handheld.api import MAX_BODY, HandheldApi
+from ui.handheld.throttle import GuessThrottle
+
+log = logging.getLogger("dartship.handheld")
+
+
+def runner_options() -> dict[str, Any]:
+    """How the app is run: the access log names no token (tests' TestServer takes the same)."""
+    return {"access_log_class": RedactingAccessLogger,
+            "access_log": logging.getLogger("dartship.handheld.access"),
+            "shutdown_timeout": 2.0}
+
+
+def build_app(api: HandheldApi) -> web.Application:
+    """The aiohttp application (tests drive it through aiohttp's TestServer)."""
+    app = web.Application(middlewares=[api.guard], client_max_size=MAX_BODY)
+    app.add_routes(api.routes())
+    unsubscribe = api.service.subscribe(api.on_service_event)
+
+    async def closing(_app: web.Application) -> None:
+        unsubscribe()
+        await api.hub.close_all()
+
+    app.on_shutdown.append(closing)
+    return app
+
+
+class WebServer:
+    """The running server: its address, the current game's links and their QR codes."""
+
+    def __init__(self, api: HandheldApi, runner: web.AppRunner, base_url: str) -> None:
+        self.api = api
+        self._runner = runner
+        self.base_url = base_url
+
+    async def stop(self) -> None:
+        await self._runner.cleanup()
+
+    def team_url(self, team: int) -> str | None:
+        tokens = self.api.tokens
+        if tokens is None or team not in (0, 1) or self.api.service.game != tokens.game:
+            return None
+        return f"{self.base_url}/team/{tokens.teams[team]}"
+
+    def spectator_url(self) -> str | None:
+        if self.api.service.game is None:
+            return None
+        return f"{self.base_url}/watch"
+
+    def qr_png(self, url: str, scale: int = 8) -> bytes:
+        return qr.qr_png(url, scale)
+
+    def qr_svg(self, url: str, scale: int = 8) -> bytes:
+        return qr.qr_svg(url, scale)
+
+    def print_links(self) -> None:
+        """The links in the terminal (headless kiosks have no screen to show QR codes)."""
+        match = self.api.service.match
+        if match is None:
+            return
+        lines = [_("Phone links for game {game}:").format(game=self.api.service.game)]
+        for team in (0, 1):
+            lines.append(f"  {match.teams[team].name}: {self.team_url(team)}")
+        lines.append(f"  {_('Spectators')}: {self.spectator_url()}")
+        print("\n".join(lines), flush=True)
+
+
+async def start_web(service: GameService, config: Mapping[str, Any], *, print_links: bool = False,
+                    throttle: GuessThrottle | None = None) -> WebServer:
+    """Serve the phone page on web.host:web.port in the running loop."""
+    api = HandheldApi(service, throttle)
+    app = build_app(api)
+    runner = web.AppRunner(app, **runner_options())
+    await runner.setup()
+    host = config["web.host"]
+    site = web.TCPSite(runner, host, config["web.port"])
+    await site.start()
+    port = _bound_port(runner, config["web.port"])
+    server = WebServer(api, runner, f"http://{url_host(lan_address(host))}:{port}")
+    log.info("phone page on %s", server.base_url)
+    if print_links:
+        api.on_new_tokens.append(lambda _tokens: server.print_links())
+        server.print_links()
+    return server
+
+
+def _bound_port(runner: web.AppRunner, configured: int) -> int:
+    """The real port (the configured one, or the one the OS chose for port 0)."""
+    for address in runner.addresses:
+        if isinstance(address, tuple) and len(address) >= 2:
+            return int(address[1])
+    return configured
+

@@ -1,0 +1,561 @@
+// The phone page: a team's private placement and live game view, or the public spectator view.
+// The team's secret is the last part of the path (/team/<token>); the spectator page is /watch.
+
+import { BoardView } from "./board.js";
+import { loadCatalog, pickLanguage } from "./i18n.js";
+import { makeRules } from "./rules.js";
+
+const TOKEN = (location.pathname.match(/^\/team\/([A-Za-z0-9_-]{1,64})$/) || [])[1] || null;
+const API = TOKEN ? `/api/team/${TOKEN}` : null;
+const SOCKET_PATH = API ? `${API}/ws` : "/api/game/ws";
+const CLOSE_GAME_OVER = 4000;
+
+const page = {
+  t: (key) => key,
+  view: null,
+  events: [],
+  boardProfile: null,
+  rules: null,
+  board: null,
+  editing: false,
+  slots: [], // [{length, ship: [codes] | null}]
+  selected: 0,
+  draft: [],
+  message: null, // {key, params, kind} or {text, kind}
+  tab: null,
+  tabTurn: null,
+  connected: false,
+  gone: null, // "expired" | "throttled": the page has nothing more to show
+};
+
+// ---- small DOM helper ------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v == null) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child == null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const t = (key, params) => page.t(key, params);
+
+// ---- talking to the kiosk ---------------------------------------------------------------
+
+async function getJson(url, options = {}) {
+  const response = await fetch(url, { cache: "no-store", ...options });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  return { status: response.status, body };
+}
+
+async function postJson(url, payload) {
+  return getJson(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(payload ?? {}),
+  });
+}
+
+function errorText(status, body) {
+  if (status === 404) return { key: "link_expired" };
+  if (status === 429) return { key: "too_many_attempts" };
+  const code = body?.error;
+  const known = ["game_started", "locked", "too_large", "bad_json", "not_json", "busy"];
+  if (code && known.includes(code)) return { key: `err_${code}` };
+  if (body?.message) return { text: body.message };
+  return { key: "err_network" };
+}
+
+let socket = null;
+let retry = 0;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}${SOCKET_PATH}`);
+  socket.addEventListener("open", () => {
+    retry = 0;
+    setConnected(true);
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "expired") {
+      page.gone = "expired";
+      render();
+    } else if (message.type === "view") {
+      receive(message.view, message.events || []);
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    setConnected(false);
+    if (event.code === CLOSE_GAME_OVER && TOKEN) {
+      page.gone = "expired";
+      render();
+      return;
+    }
+    if (page.gone) return;
+    retry = Math.min(retry + 1, 5);
+    setTimeout(reconnect, retry * 1000);
+  });
+}
+
+async function reconnect() {
+  if (TOKEN) {
+    // A dead token must not be hammered: ask once, the 404 ends it.
+    const { status } = await getJson(API).catch(() => ({ status: 0 }));
+    if (status === 404 || status === 429) {
+      page.gone = status === 404 ? "expired" : "throttled";
+      render();
+      return;
+    }
+  }
+  connect();
+}
+
+function setConnected(on) {
+  page.connected = on;
+  const badge = document.getElementById("connection");
+  badge.dataset.state = on ? "live" : "offline";
+  badge.textContent = on ? t("live") : t("offline");
+}
+
+// ---- state from the kiosk ---------------------------------------------------------------
+
+async function ensureBoard(profile) {
+  if (page.boardProfile === profile) return;
+  const { status, body } = await getJson(`/api/board/${encodeURIComponent(profile)}`);
+  if (status !== 200) throw new Error(`board ${status}`);
+  page.rules = makeRules(body);
+  page.board = new BoardView(body, t("board_label"));
+  page.board.onTap = tap;
+  page.boardProfile = profile;
+}
+
+async function receive(view, events) {
+  const previous = page.view;
+  if (view) await ensureBoard(view.rules.board);
+  page.view = view;
+  if (events.length) page.events = events;
+  if (!view) {
+    render();
+    return;
+  }
+  if (TOKEN) {
+    const placing = view.state.phase === "placing";
+    const newGame = !previous || previous.game !== view.game;
+    if (newGame) startEditing(view, !view.state.placed[view.you]);
+    if (!placing && page.editing) {
+      page.editing = false;
+      page.draft = [];
+      page.message = { key: "started_with_locked_fleet", kind: "info" };
+    }
+  }
+  render();
+}
+
+function startEditing(view, editing) {
+  page.slots = [...view.rules.fleet].sort((a, b) => b - a).map((length) => ({ length, ship: null }));
+  for (const ship of view.fleet || []) {
+    const slot = page.slots.find((s) => s.length === ship.length && !s.ship);
+    if (slot) slot.ship = ship;
+  }
+  page.draft = [];
+  page.editing = editing;
+  selectNextSlot();
+}
+
+function selectNextSlot() {
+  const free = page.slots.findIndex((s) => !s.ship);
+  page.selected = free;
+}
+
+// ---- placing ----------------------------------------------------------------------------
+
+function blockedCells(exceptSlot = -1) {
+  const blocked = new Set();
+  page.slots.forEach((slot, i) => {
+    if (slot.ship && i !== exceptSlot) slot.ship.forEach((c) => blocked.add(c));
+  });
+  return blocked;
+}
+
+function tap(code) {
+  if (!TOKEN || !page.editing || page.view?.state.phase !== "placing") return;
+  const owner = page.slots.findIndex((s) => s.ship && s.ship.includes(code));
+  if (owner >= 0) {
+    page.slots[owner].ship = null;
+    page.selected = owner;
+    page.draft = [];
+    page.message = { key: "ship_removed", params: { n: page.slots[owner].length }, kind: "info" };
+    render();
+    return;
+  }
+  if (page.draft.includes(code)) {
+    page.draft = page.draft.filter((c) => c !== code);
+    page.message = null;
+    render();
+    return;
+  }
+  if (page.selected < 0) {
+    page.message = { key: "fleet_complete_hint", kind: "info" };
+    render();
+    return;
+  }
+  const length = page.slots[page.selected].length;
+  const wanted = [...page.draft, code];
+  const fits = page.rules.fits(wanted, length, blockedCells());
+  if (!fits.length) {
+    page.board.flash(code);
+    page.message = page.draft.length
+      ? { key: "not_in_line", params: { cell: code }, kind: "error" }
+      : { key: "no_room", params: { cell: code, n: length }, kind: "error" };
+    render();
+    return;
+  }
+  page.draft = wanted;
+  if (wanted.length === length) {
+    page.slots[page.selected].ship = fits[0];
+    page.draft = [];
+    page.message = { key: "ship_placed", params: { n: length, ship: fits[0].join("-") }, kind: "ok" };
+    selectNextSlot();
+  } else {
+    page.message = { key: "keep_going", params: { left: length - wanted.length }, kind: "info" };
+  }
+  render();
+}
+
+function chooseSlot(index) {
+  page.selected = index;
+  page.draft = [];
+  if (page.slots[index].ship) {
+    page.slots[index].ship = null;
+    page.message = { key: "ship_removed", params: { n: page.slots[index].length }, kind: "info" };
+  } else {
+    page.message = null;
+  }
+  render();
+}
+
+async function randomFleet() {
+  const { status, body } = await postJson(`${API}/random`, {});
+  if (status !== 200) {
+    page.message = { ...errorText(status, body), kind: "error" };
+    render();
+    return;
+  }
+  startEditing({ ...page.view, fleet: body.ships }, true);
+  page.message = { key: "random_done", kind: "ok" };
+  render();
+}
+
+function clearFleet() {
+  startEditing({ ...page.view, fleet: [] }, true);
+  page.message = null;
+  render();
+}
+
+async function lockIn() {
+  const ships = page.slots.map((s) => s.ship).filter(Boolean);
+  const problem = page.rules.fleetError(ships, page.view.rules.fleet);
+  if (problem) {
+    page.message = { ...problem, kind: "error" };
+    render();
+    return;
+  }
+  const { status, body } = await postJson(`${API}/fleet`, { ships });
+  if (status !== 200) {
+    page.message = { ...errorText(status, body), kind: "error" };
+    render();
+    return;
+  }
+  page.editing = false;
+  page.message = { key: "locked_in", kind: "ok" };
+  await receive(body.view, []);
+}
+
+function changeFleet() {
+  startEditing(page.view, true);
+  page.message = { key: "changing_hint", kind: "info" };
+  render();
+}
+
+// ---- what the boards show ---------------------------------------------------------------
+
+function shotsPaint(view, shooter) {
+  const states = new Map();
+  const marks = new Map();
+  for (const [cell, result] of Object.entries(view.shots[shooter])) {
+    if (result === "miss") marks.set(cell, "miss");
+    else states.set(cell, ["hit"]);
+    if (result !== "miss") marks.set(cell, "hit");
+  }
+  for (const ship of view.sunk_ships[1 - shooter]) for (const cell of ship) states.set(cell, ["sunk"]);
+  return { states, marks };
+}
+
+function fleetPaint(view, team) {
+  const states = new Map();
+  const marks = new Map();
+  for (const ship of view.fleet || []) for (const cell of ship) states.set(cell, ["ship"]);
+  for (const cell of view.damage || []) {
+    states.set(cell, ["ship", "hit"]);
+    marks.set(cell, "hit");
+  }
+  for (const ship of view.sunk_ships[team]) for (const cell of ship) states.set(cell, ["ship", "sunk"]);
+  for (const [cell, result] of Object.entries(view.shots[1 - team])) if (result === "miss") marks.set(cell, "miss");
+  return { states, marks };
+}
+
+function editorPaint() {
+  const states = new Map();
+  page.slots.forEach((slot, i) => {
+    if (slot.ship) for (const cell of slot.ship) states.set(cell, ["ship", `ship-${i}`]);
+  });
+  if (page.draft.length && page.selected >= 0) {
+    const fits = page.rules.fits(page.draft, page.slots[page.selected].length, blockedCells());
+    for (const ship of fits) for (const cell of ship) if (!page.draft.includes(cell)) states.set(cell, ["candidate"]);
+  }
+  for (const cell of page.draft) states.set(cell, ["draft"]);
+  return { states, marks: new Map() };
+}
+
+// ---- rendering --------------------------------------------------------------------------
+
+function messageLine() {
+  const m = page.message;
+  if (!m) return h("p", { class: "message", id: "message" }, "\u00a0");
+  const text = m.key ? t(m.key, m.params) : m.text;
+  return h("p", { class: `message ${m.kind || "info"}`, id: "message", role: m.kind === "error" ? "alert" : null }, text);
+}
+
+function shipsLine(view, team) {
+  const sunk = [...view.state.sunk[team]];
+  return h(
+    "ul",
+    { class: "ships" },
+    [...view.rules.fleet]
+      .sort((a, b) => b - a)
+      .map((length) => {
+        const i = sunk.indexOf(length);
+        if (i >= 0) sunk.splice(i, 1);
+        return h("li", { class: i >= 0 ? "sunk" : "", title: String(length) }, "\u25a0".repeat(length));
+      }),
+  );
+}
+
+function scoreboard(view) {
+  const s = view.state;
+  return h(
+    "section",
+    { class: "scoreboard", id: "scoreboard" },
+    view.teams.map((team, i) =>
+      h(
+        "div",
+        { class: `side${s.team === i ? " up" : ""}${view.you === i ? " us" : ""}${s.winner === i ? " winner" : ""}` },
+        h("h2", {}, team.name, view.you === i ? h("span", { class: "tag" }, t("us")) : null),
+        shipsLine(view, i),
+        h("p", { class: "tally" }, t("tally", { darts: s.darts[i], hits: s.hits[i] })),
+        s.phase === "placing" ? h("p", { class: "ready" }, s.placed[i] ? t("ready") : t("placing")) : null,
+      ),
+    ),
+  );
+}
+
+function turnLine(view) {
+  const s = view.state;
+  let text;
+  if (s.phase === "placing") text = t("waiting_for_fleets");
+  else if (s.phase === "bull_off") text = t("bull_off");
+  else if (s.phase === "over") text = t("winner", { team: view.teams[s.winner].name });
+  else if (s.phase === "takeout") text = t("takeout", { team: view.teams[s.team].name, player: s.player });
+  else text = t("turn", { team: view.teams[s.team].name, player: s.player, dart: s.dart, of: view.rules.darts_per_visit });
+  return h("p", { class: `turn phase-${s.phase}`, id: "turn" }, text);
+}
+
+function eventLine(view) {
+  const darts = page.events.filter((e) => e.event === "dart" || e.event === "corrected" || e.event === "win");
+  const last = darts[darts.length - 1];
+  if (!last) return h("p", { class: "event", id: "event" }, "\u00a0");
+  if (last.event === "win") return h("p", { class: "event result-sunk", id: "event" }, t("winner", { team: view.teams[last.team].name }));
+  const cell = last.cell || last.to;
+  const team = last.team != null ? view.teams[last.team].name : "";
+  const result = t(`result_${last.result}`);
+  const text = last.ship ? t("event_sunk", { team, cell, n: last.ship }) : t("event_dart", { team, cell, result });
+  return h("p", { class: `event result-${last.result}`, id: "event" }, text);
+}
+
+function boardBlock(paint) {
+  page.board.paint(paint.states);
+  page.board.mark(paint.marks);
+  return h("div", { class: "board-wrap", id: "board" }, page.board.svg);
+}
+
+function tabs(options) {
+  return h(
+    "nav",
+    { class: "tabs", role: "tablist" },
+    options.map(([id, label]) =>
+      h("button", { role: "tab", "aria-selected": page.tab === id ? "true" : "false", "data-tab": id, onclick: () => {
+        page.tab = id;
+        render();
+      } }, label),
+    ),
+  );
+}
+
+function legend(items) {
+  return h("ul", { class: "legend" }, items.map(([cls, key]) => h("li", {}, h("span", { class: `swatch ${cls}` }), t(key))));
+}
+
+function renderEditor(view) {
+  const us = view.teams[view.you].name;
+  const done = page.slots.every((s) => s.ship);
+  return [
+    h("h2", { class: "headline" }, t("place_title", { team: us })),
+    h("p", { class: "hint" }, t("place_hint")),
+    h(
+      "div",
+      { class: "chips", role: "group", "aria-label": t("ships") },
+      page.slots.map((slot, i) =>
+        h(
+          "button",
+          { class: `chip${i === page.selected ? " selected" : ""}${slot.ship ? " done" : ""}`, "data-length": String(slot.length), onclick: () => chooseSlot(i) },
+          h("span", { class: "size" }, String(slot.length)),
+          h("span", { class: "dots" }, "\u25a0".repeat(slot.length)),
+          slot.ship ? " \u2713" : "",
+        ),
+      ),
+    ),
+    boardBlock(editorPaint()),
+    messageLine(),
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { id: "random", onclick: randomFleet }, t("random")),
+      h("button", { id: "clear", onclick: clearFleet }, t("clear")),
+      h("button", { id: "lock", class: "primary", disabled: !done, onclick: lockIn }, t("lock_in")),
+    ),
+    readiness(view),
+  ];
+}
+
+function readiness(view) {
+  return h(
+    "p",
+    { class: "readiness", id: "readiness" },
+    view.teams.map((team, i) => `${team.name} ${view.state.placed[i] ? "\u2713" : "\u2026"}`).join("   "),
+  );
+}
+
+function renderLocked(view) {
+  const other = view.teams[1 - view.you].name;
+  return [
+    h("h2", { class: "headline ok", id: "locked" }, t("locked_title")),
+    h("p", { class: "hint" }, t("waiting_for", { team: other })),
+    boardBlock(fleetPaint(view, view.you)),
+    messageLine(),
+    h("div", { class: "actions" }, h("button", { id: "change", onclick: changeFleet }, t("change_fleet"))),
+    readiness(view),
+  ];
+}
+
+function renderTeamGame(view) {
+  const us = view.you;
+  const ourTurn = view.state.team === us;
+  if (page.tabTurn !== view.state.team || !page.tab) {
+    page.tabTurn = view.state.team;
+    page.tab = ourTurn || view.state.phase === "over" ? "shots" : "fleet";
+  }
+  const paint = page.tab === "shots" ? shotsPaint(view, us) : fleetPaint(view, us);
+  return [
+    scoreboard(view),
+    turnLine(view),
+    eventLine(view),
+    tabs([
+      ["shots", t("tab_shots")],
+      ["fleet", t("tab_fleet")],
+    ]),
+    boardBlock(paint),
+    page.tab === "shots"
+      ? legend([["hit", "legend_hit"], ["miss", "legend_miss"], ["sunk", "legend_sunk"]])
+      : legend([["ship", "legend_ship"], ["hit", "legend_damage"], ["miss", "legend_enemy_miss"]]),
+    page.message?.key === "started_with_locked_fleet" ? messageLine() : null,
+  ];
+}
+
+function renderSpectator(view) {
+  if (!page.tab || !["0", "1"].includes(page.tab)) page.tab = String(view.state.team ?? 0);
+  const shooter = Number(page.tab);
+  const out = [scoreboard(view), turnLine(view), eventLine(view)];
+  if (view.state.phase === "placing") {
+    out.push(readiness(view));
+    out.push(h("p", { class: "hint" }, t("spectator_placing")));
+  }
+  out.push(tabs(view.teams.map((team, i) => [String(i), t("tab_team_shots", { team: team.name })])));
+  out.push(boardBlock(shotsPaint(view, shooter)));
+  out.push(legend([["hit", "legend_hit"], ["miss", "legend_miss"], ["sunk", "legend_sunk"]]));
+  return out;
+}
+
+function render() {
+  const main = document.getElementById("app");
+  const view = page.view;
+  let content;
+  if (page.gone === "expired") {
+    content = [h("h2", { class: "headline", id: "expired" }, t("link_expired")), h("p", { class: "hint" }, t("scan_again"))];
+    socket?.close();
+  } else if (page.gone === "throttled") {
+    content = [h("h2", { class: "headline" }, t("too_many_attempts"))];
+  } else if (!view) {
+    content = [h("p", { class: "notice" }, t(page.connected || !TOKEN ? "no_game" : "loading"))];
+  } else if (!TOKEN) {
+    content = renderSpectator(view);
+  } else if (view.state.phase !== "placing") {
+    content = renderTeamGame(view);
+  } else if (page.editing) {
+    content = renderEditor(view);
+  } else {
+    content = renderLocked(view);
+  }
+  document.getElementById("title").textContent = view && TOKEN ? view.teams[view.you].name : t("title");
+  document.body.dataset.mode = TOKEN ? (page.editing ? "placing" : "team") : "spectator";
+  main.replaceChildren(...content.filter(Boolean));
+}
+
+// ---- start ------------------------------------------------------------------------------
+
+async function start() {
+  const language = pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
+  document.documentElement.lang = language;
+  page.t = await loadCatalog(language);
+  document.title = t("title");
+  setConnected(false);
+  const { status, body } = await getJson(API || "/api/game").catch(() => ({ status: 0, body: null }));
+  if (status === 404 || status === 429) {
+    page.gone = status === 404 ? "expired" : "throttled";
+    render();
+    return;
+  }
+  if (status === 200) await receive(body.view, []);
+  else render();
+  connect();
+}
+
+window.dartship = { page, tap };
+start();

@@ -1,0 +1,26 @@
+// The page's own translations (en, de, fi), chosen from the browser's languages.
+
+export const LANGUAGES = ["en", "de", "fi"];
+
+export function pickLanguage(preferred) {
+  for (const tag of preferred || []) {
+    const base = String(tag).toLowerCase().split(/[-_]/)[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export async function loadCatalog(language) {
+  const load = async (lang) => {
+    const response = await fetch(`/static/i18n/${lang}.json`);
+    if (!response.ok) throw new Error(`catalog ${lang}: ${response.status}`);
+    return response.json();
+  };
+  const english = await load("en");
+  const own = language === "en" ? {} : await load(language).catch(() => ({}));
+  const catalog = { ...english, ...own };
+  return (key, params = {}) => {
+    const text = catalog[key] ?? key;
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  };
+}
