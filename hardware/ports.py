@@ -8,7 +8,6 @@ tests pass `queue.Queue().put`. A device never touches the match or a widget.
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from kiosk.i18n import _
 from kiosk.inputs import Info, InputEvent
+from kiosk.sound import Sound
 
 log = logging.getLogger("dartship.hardware")
 
@@ -65,15 +65,6 @@ class ButtonPanel(Protocol):
     def start(self) -> None: ...
 
     def stop(self) -> None: ...
-
-
-class Sound(enum.Enum):
-    HIT = "hit"
-    MISS = "miss"
-    SUNK = "sunk"
-    WIN = "win"
-    REPEAT = "repeat"
-    ERROR = "error"
 
 
 @runtime_checkable

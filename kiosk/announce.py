@@ -6,24 +6,15 @@ same everywhere.
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from kiosk.match import Corrected, DartThrown, Event, Result, Won
 from kiosk.service import MatchUpdate, Notice, NoticeKind, ServiceEvent
+from kiosk.sound import Sound
 
 log = logging.getLogger("dartship.announce")
-
-
-class Sound(enum.Enum):
-    HIT = "hit"
-    MISS = "miss"
-    SUNK = "sunk"
-    WIN = "win"
-    REPEAT = "repeat"
-    ERROR = "error"
 
 
 _BY_RESULT = {Result.HIT: Sound.HIT, Result.MISS: Sound.MISS, Result.SUNK: Sound.SUNK,
