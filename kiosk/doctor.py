@@ -476,6 +476,15 @@ def used_pins(cfg: config_module.Config) -> dict[str, list[int]]:
     return pins
 
 
+# Pins a kernel driver claims when its interface is switched on in raspi-config. The fixes are
+# translated where they are shown (`_(fix)`), not at import.
+BUSES: tuple[tuple[frozenset[int], str, str], ...] = (
+    (frozenset({7, 8, 9, 10, 11}), "spidev0.*",
+     "switch SPI off: sudo raspi-config nonint do_spi 1, then reboot"),
+    (frozenset({2, 3}), "i2c-1", "switch I2C off: sudo raspi-config nonint do_i2c 1, then reboot"),
+)
+
+
 def check_gpio(cfg: config_module.Config, env: Environment, report: Report) -> None:
     pins = used_pins(cfg)
     if not pins:
@@ -488,6 +497,11 @@ def check_gpio(cfg: config_module.Config, env: Environment, report: Report) -> N
                 report.add("gpio", Level.FAIL, _("GPIO {pin} is used by both {a} and {b}").format(
                     pin=pin, a=owner[pin], b=key), _("give one of them another pin"))
             owner.setdefault(pin, key)
+    for bus, device, fix in BUSES:
+        taken = sorted(set(owner) & bus)
+        if taken and any(env.dev.glob(device)):
+            report.add("gpio", Level.FAIL, _("GPIO {pins} belong to {device} while it is switched on")
+                       .format(pins=", ".join(map(str, taken)), device=device.rstrip("*")), _(fix))
     chips = sorted(env.dev.glob("gpiochip*"))
     if not chips:
         report.add("gpio", Level.FAIL, _("no /dev/gpiochip* device: GPIO pins cannot be used here"),

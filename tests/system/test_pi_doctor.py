@@ -437,3 +437,11 @@ def test_identity_reads_permission_bits(tmp_path: Path) -> None:
     assert group.can(f, os.R_OK) and not group.can(f, os.W_OK)
     other = Identity("o", OTHER_UID, frozenset([OTHER_UID]))
     assert not other.can(f, os.R_OK)
+
+
+def test_spi_switched_on_takes_matrix_pins(machine: Machine) -> None:
+    machine.device("gpiochip0")
+    machine.device("spidev0.0")
+    kiosk_config(machine, '[board]\ninput = "matrix"\n')
+    fails = findings(machine.run(), "gpio", Level.FAIL)
+    assert any("7, 8, 9, 10, 11" in f.message and "do_spi 1" in f.fix for f in fails)
