@@ -197,6 +197,7 @@ def test_rematch_and_language_switch(tour) -> None:
         from kiosk.i18n import language
 
         assert language() == "de" and tour.app.sm.current == "home"
+        assert "Spiel fortsetzen" in labels_text(tour.root)
     finally:
         set_language("en")
         tour.app.rebuild("home")

@@ -1,0 +1,23 @@
+"""`dartship screenshots` renders every screen at 1920x1080 in its own process, headless."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCREENS = ("home", "new_game", "placement_handover", "placement", "bull_off", "bull_off_closer",
+           "game", "game_takeout", "correct", "result", "stats", "pin", "settings", "learn")
+
+
+@pytest.mark.slow
+def test_screenshots_at_1080p(artefacts: Path) -> None:
+    out = artefacts / "screenshots"
+    done = subprocess.run([sys.executable, "-m", "kiosk.cli", "screenshots", str(out), "--size",
+                           "1920x1080"], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for name in SCREENS:
+        picture = out / f"{name}@1080.png"
+        assert picture.exists() and picture.stat().st_size > 5000, name
