@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk import config as config_module
+from kiosk import logs
 from kiosk.i18n import _, set_language
 from kiosk.match import Setup, Team
 from kiosk.sdnotify import Notifier
@@ -189,8 +190,7 @@ async def run_screen(cfg: config_module.Config) -> int:
 
 def main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
-    logging.basicConfig(level=logging.INFO, stream=sys.stdout,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logs.setup()
     try:
         cfg = configure(args)
     except config_module.ConfigError as err:
