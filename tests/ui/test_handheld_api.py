@@ -143,3 +143,31 @@ async def last_view(socket) -> dict:
     message = await socket.receive(timeout=5)
     assert message.type is WSMsgType.TEXT
     return json.loads(message.data)
+
+
+async def test_web_server_contract_links_qr_codes_and_printed_links(tmp_path, capsys):
+    from tests.ui.conftest_handheld import free_port
+    from ui.handheld.server import start_web
+
+    port = free_port()
+    config = Config().with_changes(web__host="127.0.0.1", web__port=port)
+    service = make_service(tmp_path, config)
+    web = await start_web(service, config, print_links=True)
+    try:
+        assert web.base_url == f"http://127.0.0.1:{port}"
+        assert web.team_url(0) is None and web.spectator_url() is None
+        new_game(service)
+        first = web.team_url(0)
+        assert first.startswith(f"{web.base_url}/team/") and web.team_url(1) != first
+        assert web.team_url(2) is None
+        assert web.spectator_url() == f"{web.base_url}/watch"
+        printed = capsys.readouterr().out
+        assert first in printed and web.team_url(1) in printed and "/watch" in printed
+        png = web.qr_png(first, 4)
+        assert png.startswith(b"\x89PNG")
+        assert b"<svg" in web.qr_svg(first, 4)
+        new_game(service, ("Owls", "Cats"))
+        assert web.team_url(0) != first
+        assert web.team_url(0) in capsys.readouterr().out
+    finally:
+        await web.stop()

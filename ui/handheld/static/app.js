@@ -14,6 +14,7 @@ const page = {
   t: (key) => key,
   view: null,
   events: [],
+  recent: [], // the last darts heard since the page opened, newest first
   boardProfile: null,
   rules: null,
   board: null,
@@ -152,6 +153,12 @@ async function receive(view, events) {
   if (view) await ensureBoard(view.rules.board);
   page.view = view;
   if (events.length) page.events = events;
+  for (const e of events) {
+    if (e.event === "dart") page.recent.unshift(e);
+    if (e.event === "undone") page.recent.shift();
+  }
+  page.recent = page.recent.slice(0, 6);
+  if (previous && previous.game !== view?.game) page.recent = [];
   if (!view) {
     render();
     return;
@@ -400,6 +407,18 @@ function eventLine(view) {
   return h("p", { class: `event result-${last.result}`, id: "event" }, text);
 }
 
+function recentDarts(view) {
+  if (!page.recent.length) return null;
+  return h(
+    "section",
+    { class: "recent", id: "recent" },
+    h("h3", {}, t("recent_darts")),
+    h("ul", { class: "recent" }, page.recent.map((e) =>
+      h("li", {}, h("span", {}, `${view.teams[e.team].name} · ${e.player}`),
+        h("span", { class: `r-${e.result}` }, `${e.cell === "MISS" ? "\u2013" : e.cell} ${t(`result_${e.result}`)}`)))),
+  );
+}
+
 function boardBlock(paint) {
   page.board.paint(paint.states);
   page.board.mark(paint.marks);
@@ -478,8 +497,11 @@ function renderLocked(view) {
 function renderTeamGame(view) {
   const us = view.you;
   const ourTurn = view.state.team === us;
-  if (page.tabTurn !== view.state.team || !page.tab) {
-    page.tabTurn = view.state.team;
+  // Follow the game (our shots when we throw next, our fleet when they do) at every visit and
+  // takeout; a tab the players picked stays until then.
+  const moment = `${view.state.visit}:${view.state.phase}`;
+  if (page.tabTurn !== moment || !page.tab) {
+    page.tabTurn = moment;
     page.tab = ourTurn || view.state.phase === "over" ? "shots" : "fleet";
   }
   const paint = page.tab === "shots" ? shotsPaint(view, us) : fleetPaint(view, us);
@@ -495,6 +517,7 @@ function renderTeamGame(view) {
     page.tab === "shots"
       ? legend([["hit", "legend_hit"], ["miss", "legend_miss"], ["sunk", "legend_sunk"]])
       : legend([["ship", "legend_ship"], ["hit", "legend_damage"], ["miss", "legend_enemy_miss"]]),
+    recentDarts(view),
     page.message?.key === "started_with_locked_fleet" ? messageLine() : null,
   ];
 }
@@ -510,6 +533,7 @@ function renderSpectator(view) {
   out.push(tabs(view.teams.map((team, i) => [String(i), t("tab_team_shots", { team: team.name })])));
   out.push(boardBlock(shotsPaint(view, shooter)));
   out.push(legend([["hit", "legend_hit"], ["miss", "legend_miss"], ["sunk", "legend_sunk"]]));
+  out.push(recentDarts(view));
   return out;
 }
 

@@ -106,7 +106,7 @@ export class BoardView {
     for (const [code, parts] of this.paths) {
       const wanted = states.get(code) || [];
       for (const path of parts) {
-        const base = path.getAttribute("class").split(" ").filter((c) => !c.startsWith("s-"));
+        const base = path.getAttribute("class").split(" ").filter((c) => !c.startsWith("s-") && c !== "flash");
         path.setAttribute("class", [...base, ...wanted.map((c) => `s-${c}`)].join(" "));
       }
     }
@@ -122,11 +122,14 @@ export class BoardView {
     }
   }
 
+  // A short red blink on a refused tap. The class goes when the blink ends: the SVG is moved
+  // on every render, and a class left behind would blink again each time.
   flash(code) {
     for (const path of this.paths.get(code) || []) {
       path.classList.remove("flash");
       void path.getBoundingClientRect();
       path.classList.add("flash");
+      path.addEventListener("animationend", () => path.classList.remove("flash"), { once: true });
     }
   }
 }

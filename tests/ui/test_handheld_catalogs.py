@@ -1,0 +1,49 @@
+"""The page's own translations: the same keys in every language, and every key the page uses."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ui.handheld.static_files import STATIC_DIR, StaticFiles
+
+LANGUAGES = ("en", "de", "fi")
+
+
+def _catalog(language: str) -> dict[str, str]:
+    return json.loads((STATIC_DIR / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def _used_keys() -> set[str]:
+    source = "\n".join(p.read_text(encoding="utf-8") for p in STATIC_DIR.glob("*.js"))
+    keys = set(re.findall(r"""\bt\(\s*"([a-z_]+)\"""", source))
+    keys |= set(re.findall(r"""key:\s*"([a-z_]+)\"""", source))
+    keys |= set(re.findall(r"""\[\s*"[a-z]+",\s*"(legend_[a-z_]+)"\s*\]""", source))
+    keys |= {f"result_{r}" for r in ("miss", "hit", "sunk", "repeat")}
+    keys |= {f"err_{c}" for c in ("game_started", "locked", "too_large", "bad_json", "not_json", "busy")}
+    return keys
+
+
+def test_every_language_has_every_key_and_the_same_placeholders():
+    english = _catalog("en")
+    for language in LANGUAGES[1:]:
+        other = _catalog(language)
+        assert set(other) == set(english), language
+        for key, text in english.items():
+            assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text)), (
+                language, key)
+            assert other[key].strip(), (language, key)
+
+
+def test_every_key_the_page_uses_is_translated():
+    missing = _used_keys() - set(_catalog("en"))
+    assert missing == set()
+
+
+def test_the_package_ships_the_page_and_its_catalogs():
+    names = StaticFiles().names()
+    for name in ("index.html", "app.js", "board.js", "rules.js", "i18n.js", "app.css",
+                 *(f"i18n/{language}.json" for language in LANGUAGES)):
+        assert name in names
+    page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    assert "http" not in page.replace('http-equiv', '')  # nothing fetched from the internet

@@ -1,0 +1,181 @@
+"""End to end in headless Chromium: two phones place by tapping, the kiosk starts the game,
+darts come through the service's input queue, both phones and a spectator update live.
+
+Screenshots at 390x844 go to build/artefacts/handheld/ for a human to look at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import pytest
+from playwright.async_api import Page, async_playwright, expect
+
+from kiosk.board import board_for
+from kiosk.config import Config
+from kiosk.inputs import Button, ButtonInput, DartInput
+from kiosk.match import Phase
+from tests.ui.conftest_handheld import (
+    ARTEFACTS,
+    CHROMIUM_ARGS,
+    FLEET_A,
+    FLEET_B,
+    fleet,
+    free_port,
+    make_service,
+    new_game,
+)
+from ui.handheld.server import WebServer, start_web
+
+PHONE = {"width": 390, "height": 844}
+WAIT_MS = 15_000
+
+
+@contextlib.asynccontextmanager
+async def running_kiosk(tmp_path) -> AsyncIterator[tuple[object, WebServer]]:
+    config = Config().with_changes(rules__bull_off="off", web__host="127.0.0.1", web__port=free_port())
+    service = make_service(tmp_path, config)
+    web = await start_web(service, config)
+    runner = asyncio.get_running_loop().create_task(service.run())
+    try:
+        yield service, web
+    finally:
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+        await web.stop()
+        service.store.close()
+
+
+@contextlib.asynccontextmanager
+async def chromium() -> AsyncIterator[object]:
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+async def phone(browser, url: str, locale: str = "en-US") -> Page:
+    context = await browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale,
+                                        is_mobile=True, has_touch=True)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors  # type: ignore[attr-defined]
+    await page.goto(url)
+    await page.wait_for_selector(".board .cell", timeout=WAIT_MS)
+    return page
+
+
+async def tap_fleet(page: Page, text: str) -> None:
+    """Tap ship by ship, longest first (the editor selects the longest free ship by itself)."""
+    for ship in sorted(text.split(), key=len, reverse=True):
+        for code in ship.split("-"):
+            await page.locator(f'[data-code="{code}"]').first.tap()
+    await expect(page.locator("#lock")).to_be_enabled(timeout=WAIT_MS)
+
+
+async def shot(page: Page, name: str) -> None:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(ARTEFACTS / f"phone-{name}.png"))
+
+
+def dart(service, code: str) -> None:
+    service.queue.put_nowait(DartInput(board_for().parse(code), code))
+
+
+def press_next(service) -> None:
+    service.queue.put_nowait(ButtonInput(Button.NEXT))
+
+
+@pytest.mark.slow
+async def test_two_phones_place_by_tapping_and_follow_the_game_live(tmp_path):
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        new_game(service)
+        sharks = await phone(browser, web.team_url(0))
+        jets = await phone(browser, web.team_url(1), locale="de-DE")
+        crowd = await phone(browser, web.spectator_url())
+        await expect(jets.locator("#lock")).to_have_text("Festlegen")
+
+        # Sharks: the first ship half tapped, then a tap off the line is refused on the spot.
+        await sharks.locator('[data-code="D17"]').first.tap()
+        await sharks.locator('[data-code="L17"]').first.tap()
+        await sharks.locator('[data-code="L3"]').first.tap()
+        await expect(sharks.locator("#message")).to_contain_text("L3 does not continue this ship")
+        await shot(sharks, "placing")
+        await sharks.locator('[data-code="L17"]').first.tap()  # take back the draft
+        await sharks.locator('[data-code="D17"]').first.tap()
+        await tap_fleet(sharks, FLEET_A)
+        await shot(sharks, "placed")
+        await sharks.locator("#lock").tap()
+        await expect(sharks.locator("#locked")).to_be_visible(timeout=WAIT_MS)
+        await expect(crowd.locator("#readiness")).to_contain_text("Sharks ✓", timeout=WAIT_MS)
+        assert service.match.fleet(0) == fleet(FLEET_A)
+        await shot(sharks, "locked")
+
+        # Jets place, lock in: the kiosk starts the game at once.
+        await tap_fleet(jets, FLEET_B)
+        await jets.locator("#lock").tap()
+        await expect(jets.locator("#scoreboard")).to_be_visible(timeout=WAIT_MS)
+        assert service.match.phase is Phase.THROWING
+        assert service.match.fleet(1) == fleet(FLEET_B)
+
+        # Darts through the service's input queue, as the board reader thread puts them.
+        for code in ("T7", "D3", "S3"):
+            dart(service, code)
+        await expect(sharks.locator("#event")).to_contain_text("S3", timeout=WAIT_MS)
+        await expect(jets.locator("#event")).to_contain_text("S3", timeout=WAIT_MS)
+        await expect(crowd.locator("#event")).to_contain_text("S3", timeout=WAIT_MS)
+        await expect(sharks.locator("#turn")).to_contain_text("Pull the darts out")
+        # Takeout: the Jets are up next, so their phone shows their shots; their fleet took T7, S3.
+        await expect(jets.locator('[data-tab="shots"]')).to_have_attribute("aria-selected", "true")
+        await jets.locator('[data-tab="fleet"]').tap()
+        await expect(jets.locator('path.s-hit[data-code="T7"]')).to_have_count(1)
+        await expect(jets.locator('path.s-hit[data-code="S3"]')).to_have_count(1)
+        await sharks.locator('[data-tab="shots"]').tap()
+        await expect(sharks.locator('path.s-hit[data-code="T7"]')).to_have_count(1)
+
+        press_next(service)
+        for code in ("D20", "MISS", "L1"):  # Jets: D20 hits the Sharks' 2-ship
+            dart(service, code)
+        await expect(sharks.locator("#event")).to_contain_text("L1", timeout=WAIT_MS)
+        await sharks.locator('[data-tab="fleet"]').tap()
+        await expect(sharks.locator('path.s-hit[data-code="D20"]')).to_have_count(1)
+        await shot(jets, "game-fleet-de")
+        await shot(sharks, "game-fleet")
+
+        press_next(service)
+        for code in ("S19", "D11", "D14"):  # the Sharks sink the Jets' 2-ship: S3-S19
+            dart(service, code)
+        await expect(crowd.locator("#event")).to_contain_text("D14", timeout=WAIT_MS)
+        await expect(crowd.locator("#scoreboard .side").nth(1).locator("li.sunk")).to_have_count(1)
+        await crowd.locator('[data-tab="0"]').tap()
+        await expect(crowd.locator('path.s-sunk[data-code="S19"]')).to_have_count(1)
+        await shot(crowd, "spectator")
+        await sharks.locator('[data-tab="shots"]').tap()
+        await shot(sharks, "game-shots")
+
+        # Nothing private reached the spectator page's DOM: no unsunk ship cell is painted.
+        painted = await crowd.eval_on_selector_all("path.s-ship", "els => els.length")
+        assert painted == 0
+        for page in (sharks, jets, crowd):
+            assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_a_dead_link_says_so_and_a_new_game_ends_the_old_page(tmp_path):
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        new_game(service)
+        page = await phone(browser, web.team_url(0))
+        new_game(service, ("Owls", "Cats"))
+        await expect(page.locator("#expired")).to_be_visible(timeout=WAIT_MS)
+        await shot(page, "expired")
+        context = await browser.new_context(viewport=PHONE, locale="fi-FI")
+        stranger = await context.new_page()
+        response = await stranger.goto(web.base_url + "/team/not-a-real-token")
+        assert response is not None and response.status == 404
+        await expect(stranger.locator("#expired")).to_contain_text("ei ole enää voimassa",
+                                                                   timeout=WAIT_MS)
