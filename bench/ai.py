@@ -1,0 +1,186 @@
+"""Benchmark of the AI: mean darts (shots) to sink a random fleet, per strategy, and decision time.
+
+    python bench/ai.py [--games N] [--seed S] [--workers W] [--json] [--out FILE]
+
+Every strategy plays the same N boards (fleets drawn uniformly with the seed). Games run in
+worker processes, one per core by default; each game has its own seeded randomness, so the
+figures do not depend on how games are spread over the workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Hashable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kiosk.ai import classic  # noqa: E402
+from kiosk.ai.aim import best_aim  # noqa: E402
+from kiosk.ai.heatmap import choose_target, heatmap  # noqa: E402
+from kiosk.ai.record import Record  # noqa: E402
+from kiosk.ai.scatter import throw  # noqa: E402
+from kiosk.ai.selfplay import play  # noqa: E402
+from kiosk.ai.strategies import (  # noqa: E402
+    HeatShots,
+    HuntTarget,
+    Perfect,
+    RandomShots,
+    grid_parity,
+)
+from kiosk.board import Board, Profile, board_for  # noqa: E402
+from kiosk.fleet import DEFAULT_FLEET, random_fleet  # noqa: E402
+from kiosk.geometry import cell_centre  # noqa: E402
+
+SIGMA = 30.0
+DARTBOARD = ("random", "hunt_target", "heatmap", "sigma30_naive", "sigma30_aimed")
+CLASSIC = ("random", "parity_hunt_target", "heatmap")
+
+
+class Aimed:
+    """A scatter thrower that decides once per state of the record: a dart that changes nothing
+    (off the board, or on a known cell) leaves the same decision, so it is not recomputed.
+    The decision (heat + aim) is timed; the throw is not."""
+
+    def __init__(self, board: Board, decide: Callable[[Record, random.Random],
+                                                       tuple[float, float]]) -> None:
+        self.board = board
+        self.decide = decide
+        self.last: tuple[Record, tuple[float, float]] | None = None
+        self.times: list[float] = []
+
+    def __call__(self, record: Record, rng: random.Random) -> Hashable:
+        if self.last is None or self.last[0] is not record:
+            start = time.perf_counter()
+            aim = self.decide(record, rng)
+            self.times.append(time.perf_counter() - start)
+            self.last = (record, aim)
+        return throw(self.board, self.last[1], SIGMA, rng).cell
+
+
+def _naive(board: Board, record: Record, rng: random.Random) -> tuple[float, float]:
+    return cell_centre(choose_target(board, record, DEFAULT_FLEET, rng), board)
+
+
+def _aimed(board: Board, record: Record, rng: random.Random) -> tuple[float, float]:
+    aim = best_aim(board, heatmap(board, record, DEFAULT_FLEET, rng), SIGMA, rng)
+    return (aim.x, aim.y)
+
+
+@functools.cache
+def _boards(seed: int, games: int) -> tuple[list, list]:
+    board = board_for(Profile.FOUR_RING)
+    rng = random.Random(seed)
+    darts = [random_fleet(board, DEFAULT_FLEET, rng) for _ in range(games)]
+    rng = random.Random(seed + 1)
+    grids = [classic.random_fleet(classic.CLASSIC_FLEET, rng) for _ in range(games)]
+    return darts, grids
+
+
+def _game(task: tuple[str, str, int, int, int]) -> tuple[str, str, int, list[float]]:
+    game, name, index, seed, games = task
+    darts_fleets, grid_fleets = _boards(seed, games)
+    rng = random.Random(f"{seed}:{game}:{name}:{index}")
+    board = board_for(Profile.FOUR_RING)
+    if game == "classic":
+        cells: tuple = classic.SQUARES
+        shooter: Callable = {
+            "random": RandomShots(classic.SQUARES),
+            "parity_hunt_target": HuntTarget(classic.SQUARES, classic.neighbours, grid_parity),
+            "heatmap": lambda r, g: classic.choose_target(r, classic.CLASSIC_FLEET, g),
+        }[name]
+        ships = grid_fleets[index].ships
+    else:
+        cells = board.cells
+        if name == "sigma30_naive":
+            shooter = Aimed(board, functools.partial(_naive, board))
+        elif name == "sigma30_aimed":
+            shooter = Aimed(board, functools.partial(_aimed, board))
+        else:
+            shooter = {
+                "random": RandomShots(board.cells),
+                "hunt_target": HuntTarget(board.cells, board.neighbours),
+                "heatmap": Perfect(HeatShots(board, DEFAULT_FLEET)),
+            }[name]
+        ships = darts_fleets[index].ships
+    darts = play(ships, frozenset(cells), shooter, rng)
+    times = shooter.times if isinstance(shooter, Aimed) and name == "sigma30_aimed" else []
+    return game, name, darts, times
+
+
+def run(games: int, seed: int, workers: int, progress: bool) -> dict:
+    tasks = [(game, name, i, seed, games)
+             for game, names in (("dartboard", DARTBOARD), ("classic", CLASSIC))
+             for name in names for i in range(games)]
+    # Slow strategies first, so the workers finish together.
+    tasks.sort(key=lambda t: t[1] in ("random", "hunt_target", "parity_hunt_target"))
+    darts: dict[tuple[str, str], list[int]] = {}
+    times: list[float] = []
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for done, (game, name, n, t) in enumerate(pool.imap_unordered(_game, tasks, 8), 1):
+            darts.setdefault((game, name), []).append(n)
+            times += t
+            if progress and done % 500 == 0:
+                print(f"  {done}/{len(tasks)} games, {time.perf_counter() - start:.0f} s",
+                      file=sys.stderr)
+    times.sort()
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))] * 1000 if times else float("nan")
+    return {
+        "games": games,
+        "dartboard": {n: round(statistics.mean(darts[("dartboard", n)]), 2) for n in DARTBOARD},
+        "classic": {n: round(statistics.mean(darts[("classic", n)]), 2) for n in CLASSIC},
+        "decision_ms_p99": round(p99, 2),
+        "_spread": {f"{g}/{n}": round(statistics.stdev(v) / len(v) ** 0.5, 2)
+                    for (g, n), v in darts.items()},
+        "_seconds": round(time.perf_counter() - start, 1),
+        "_decisions": len(times),
+        "_decision_ms_median": round(times[len(times) // 2] * 1000, 2) if times else None,
+    }
+
+
+def table(result: dict) -> str:
+    lines = [f"{'game':10} {'strategy':20} {'mean darts':>10} {'± s.e.':>7}"]
+    for game in ("dartboard", "classic"):
+        for name, mean in result[game].items():
+            lines.append(f"{game:10} {name:20} {mean:10.2f} {result['_spread'][f'{game}/{name}']:7.2f}")
+    d = result["dartboard"]
+    lines += [
+        "",
+        f"boards: {result['games']} (the same for every strategy)",
+        f"dartboard heatmap / random: {d['heatmap'] / d['random']:.3f}  (goal <= 0.45)",
+        f"aimed / naive at sigma 30 mm: {d['sigma30_aimed'] / d['sigma30_naive']:.3f}  "
+        "(goal <= 0.9)",
+        f"classic heatmap: {result['classic']['heatmap']:.2f}  (goal <= 42)",
+        f"decision (heat + aim) p99: {result['decision_ms_p99']:.2f} ms, median "
+        f"{result['_decision_ms_median']} ms over {result['_decisions']} decisions  (goal <= 15)",
+        f"wall time: {result['_seconds']} s",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="boards per strategy (2000)")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--out", type=Path, help="also write the JSON object to this file")
+    args = parser.parse_args(argv)
+    result = run(args.games, args.seed, args.workers, progress=not args.json)
+    figures = json.dumps({k: v for k, v in result.items() if not k.startswith("_")})
+    if args.out:
+        args.out.write_text(figures + "\n")
+    print(figures if args.json else table(result))
+
+
+if __name__ == "__main__":
+    main()
