@@ -23,22 +23,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kiosk.ai import classic  # noqa: E402
-from kiosk.ai.aim import best_aim  # noqa: E402
-from kiosk.ai.heatmap import choose_target, heatmap  # noqa: E402
-from kiosk.ai.record import Record  # noqa: E402
-from kiosk.ai.scatter import throw  # noqa: E402
-from kiosk.ai.selfplay import play  # noqa: E402
-from kiosk.ai.strategies import (  # noqa: E402
+from kiosk.ai import classic
+from kiosk.ai.aim import best_aim
+from kiosk.ai.heatmap import choose_target, heatmap
+from kiosk.ai.record import Record
+from kiosk.ai.scatter import throw
+from kiosk.ai.selfplay import play
+from kiosk.ai.strategies import (
     HeatShots,
     HuntTarget,
     Perfect,
     RandomShots,
     grid_parity,
 )
-from kiosk.board import Board, Profile, board_for  # noqa: E402
-from kiosk.fleet import DEFAULT_FLEET, random_fleet  # noqa: E402
-from kiosk.geometry import cell_centre  # noqa: E402
+from kiosk.board import Board, Profile, board_for
+from kiosk.fleet import DEFAULT_FLEET, random_fleet
+from kiosk.geometry import cell_centre
 
 SIGMA = 30.0
 DARTBOARD = ("random", "hunt_target", "heatmap", "sigma30_naive", "sigma30_aimed")
