@@ -131,7 +131,10 @@ def _kivy_app_class() -> type:
             self.go(screen)
 
         def _sync_chrome(self) -> None:
-            self.badge.opacity = 1 if self.simulator else 0
+            # Only where darts are thrown: there the top-left corner is the drawn board's empty
+            # corner, elsewhere it is a heading.
+            throwing = self.sm is not None and self.sm.current in ("placement", "bull_off", "game")
+            self.badge.opacity = 1 if self.simulator and throwing else 0
             disconnected = self.service.board_connected is False
             self.banner.opacity = 1 if disconnected else 0
             if disconnected:
@@ -161,6 +164,7 @@ def _kivy_app_class() -> type:
                 self.sm.current_screen.refresh()
             else:
                 self.sm.current = name
+            self._sync_chrome()
 
         def screen(self, name: str) -> Any:
             assert self.sm is not None

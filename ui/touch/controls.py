@@ -85,14 +85,16 @@ class Caption(Label):
         kwargs.setdefault("valign", "middle")
         super().__init__(text=text, font_size=theme.sizes()(font_units), color=colour, **kwargs)
         self.grow = grow
-        self.bind(width=self._wrap, texture_size=self._fit)
+        self.bind(width=self._wrap, texture_size=self._fit, text=self._fit)
+        self._fit()
 
     def _wrap(self, *_args: Any) -> None:
         self.text_size = (self.width, None)
 
     def _fit(self, *_args: Any) -> None:
+        # An empty caption takes no room (Kivy's default height of 100 would push layouts over).
         if self.grow and self.size_hint_y is None:
-            self.height = max(self.texture_size[1], 1)
+            self.height = self.texture_size[1] if self.text else 0
 
 
 class ChoiceButton(BigButton):

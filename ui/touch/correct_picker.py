@@ -34,10 +34,13 @@ class CorrectPicker(ModalView):
         body = Panel(orientation="vertical", radius=s(12), padding=s(12), spacing=s(8))
         body.add_widget(Caption(_("The last dart was {cell}. What did it really hit?").format(
             cell=cell.code), font_units=24, bold=True, size_hint_y=None))
-        grid = GridLayout(cols=4, spacing=s(8))
+        choices = choices_for(cell, board)
+        # A cell has at most four neighbours; the Bull has twenty (every small single).
+        grid = GridLayout(cols=4 if len(choices) <= 8 else 7, spacing=s(8))
         self.buttons = {}
-        for choice in choices_for(cell, board)[:8]:
-            button = BigButton(choice.code, lambda c=choice: self._pick(c), font_units=26)
+        for choice in choices:
+            button = BigButton(choice.code, lambda c=choice: self._pick(c), font_units=24,
+                               size_hint_y=1)
             self.buttons[choice.code] = button
             grid.add_widget(button)
         body.add_widget(grid)

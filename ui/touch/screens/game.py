@@ -104,7 +104,7 @@ class GameScreen(KioskScreen):
             marks, sunk = radar_of(match, team)
             last = match.last_dart() if match.turn == team else None
             self.radar.show(marks, sunk, last)
-            self.radar_title.text = _("{team}'s radar: shots at {enemy}").format(
+            self.radar_title.text = _("Radar of {team}, firing at {enemy}").format(
                 team=match.teams[team].name, enemy=match.teams[1 - team].name)
         self.scoreboard.show(match)
         takeout = match.phase is Phase.TAKEOUT
