@@ -6,12 +6,14 @@ executor. See docs/ai.md for the method and the benchmark.
 
 from kiosk.ai import classic
 from kiosk.ai.aim import Aim, best_aim, hit_chance, landing_table
+from kiosk.ai.decision import Decision, decide
 from kiosk.ai.heatmap import board_estimate, choose_target, heatmap
 from kiosk.ai.posterior import Estimate, Method
 from kiosk.ai.record import Record
 
 __all__ = [
     "Aim",
+    "Decision",
     "Estimate",
     "Method",
     "Record",
@@ -19,6 +21,7 @@ __all__ = [
     "board_estimate",
     "choose_target",
     "classic",
+    "decide",
     "heatmap",
     "hit_chance",
     "landing_table",

@@ -68,3 +68,17 @@ def test_scatter_presets_and_landing():
     spread = (sum((y + 20.0) ** 2 for _, y in points) / len(points)) ** 0.5
     assert mean_x == pytest.approx(10.0, abs=2.0)
     assert spread == pytest.approx(30.0, rel=0.05)
+
+
+def test_one_decision_gives_heat_target_and_aim():
+    from kiosk.ai import Record, decide
+    from kiosk.fleet import DEFAULT_FLEET
+    from kiosk.match import Result
+
+    board = board_for(Profile.FOUR_RING)
+    record = Record({board.parse("T20"): Result.HIT, board.parse("BULL"): Result.MISS})
+    decision = decide(board, record, DEFAULT_FLEET, SKILLS["pub"], random.Random(4))
+    assert decision.target in board.neighbours(board.parse("T20"))
+    assert decision.heat[decision.target] == max(decision.heat.values())
+    assert decision.aim.p_hit == pytest.approx(
+        hit_chance(board, dict(decision.heat), (decision.aim.x, decision.aim.y), 30.0))
