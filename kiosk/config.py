@@ -248,7 +248,7 @@ def default_path() -> Path | None:
     env = os.environ.get("DARTSHIP_CONFIG")
     if env:
         return Path(env)
-    for candidate in DEFAULT_PATHS:
+    for candidate in (*DEFAULT_PATHS, data_dir() / "config.toml"):
         if candidate.exists():
             return candidate
     return None

@@ -100,6 +100,7 @@ class GameService:
         self.board_connected: bool | None = None  # None: no board reports (simulator)
         self._listeners: list[Listener] = []
         self._takeout_timer: asyncio.TimerHandle | None = None
+        self._diversion: Callable[[InputEvent], bool] | None = None
 
     # -- listeners --
 
@@ -121,6 +122,7 @@ class GameService:
     # -- games --
 
     def new_game(self, setup: Setup) -> int:
+        """Start a new game; an unfinished one stays in the database as abandoned."""
         self._cancel_takeout()
         match = Match(setup)
         self.game = self.store.new_game(setup)
@@ -210,7 +212,22 @@ class GameService:
             except Exception:
                 log.exception("input %s could not be handled", type(event).__name__)
 
+    def divert(self, handler: Callable[[InputEvent], bool]) -> Callable[[], None]:
+        """Let one screen (the learn wizard) take the board's inputs for a while.
+
+        `handler` returns True for an event it consumed; the others go to the game as usual.
+        Returns the function that gives the inputs back.
+        """
+        self._diversion = handler
+
+        def restore() -> None:
+            if self._diversion is handler:
+                self._diversion = None
+        return restore
+
     def handle_input(self, event: InputEvent) -> list[Event]:
+        if self._diversion is not None and self._diversion(event):
+            return []
         match event:
             case DartInput(cell, _raw, zone):
                 return self._dart(cell, zone)

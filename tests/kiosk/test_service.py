@@ -123,3 +123,27 @@ async def test_queue_and_takeout_timer(tmp_path):
             break
     assert service.match.phase is Phase.THROWING and service.match.turn == 1
     task.cancel()
+
+
+def test_divert_gives_inputs_to_one_screen_and_back(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+    _placed(service)
+    taken = []
+    give_back = service.divert(lambda e: taken.append(e) or isinstance(e, DartInput))
+    service.handle_input(DartInput(FOUR.parse("T20"), "3,7"))
+    service.handle_input(Disconnected("unplugged"))  # not consumed: the game still hears it
+    assert service.match.darts_thrown == 0 and len(taken) == 2
+    assert service.board_connected is False
+    give_back()
+    service.handle_input(DartInput(FOUR.parse("T20"), "T20"))
+    assert service.match.darts_thrown == 1
+
+
+def test_new_game_abandons_the_unfinished_one(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+    _placed(service)
+    first = service.game
+    _placed(service)
+    assert service.store.unfinished() == service.game != first
+    status = service.store.db.execute("SELECT status FROM games WHERE id=?", [first]).fetchone()[0]
+    assert status == "abandoned"

@@ -32,7 +32,7 @@ class LearnScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.wizard: Any = None
-        self._original_input: Any = None
+        self._give_back: Any = None
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(8))
         page.add_widget(heading(_("Learn the board")))
         self.step = Caption(font_units=34, bold=True, size_hint_y=None)
@@ -75,24 +75,19 @@ class LearnScreen(KioskScreen):
         self.wizard = None
 
     def _capture(self) -> None:
-        service = self.app.service
-        self._original_input = service.handle_input
-
-        def to_wizard(event: Any) -> list:
+        def to_wizard(event: Any) -> bool:
             raw = event.raw if isinstance(event, UnmappedInput | DartInput) else None
-            if raw is not None and self.wizard is not None:
-                self._show_answer(self.wizard.contact(raw))
-                return []
-            return self._original_input(event)
+            if raw is None or self.wizard is None:
+                return False
+            self._show_answer(self.wizard.contact(raw))
+            return True
 
-        service.handle_input = to_wizard
+        self._give_back = self.app.service.divert(to_wizard)
 
     def _release(self) -> None:
-        if self._original_input is not None:
-            service = self.app.service
-            if "handle_input" in vars(service):
-                del service.handle_input
-            self._original_input = None
+        if self._give_back is not None:
+            self._give_back()
+            self._give_back = None
 
     def refresh(self) -> None:
         usable = self.available and self.wizard is not None

@@ -132,10 +132,6 @@ class NewGameScreen(KioskScreen):
     def start(self) -> None:
         try:
             setup = self.setup()
-            service = self.app.service
-            if service.match is not None and service.game is not None and service.match.winner is None:
-                # A new game replaces the running one: it stays in the database as abandoned.
-                service.store.abandon(service.game)
-            service.new_game(setup)
+            self.app.service.new_game(setup)
         except (ValueError, RuleError, PlacementError, StoreError) as err:
             self.message.text = str(err)
