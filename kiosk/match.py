@@ -81,6 +81,13 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Unplace:
+    """A team takes its fleet back to change it (only while the other is not locked in too)."""
+
+    team: int
+
+
+@dataclass(frozen=True)
 class Start:
     """Begin the game: `first` names who starts, or None to hold the bull-off of the rules."""
 
@@ -120,7 +127,7 @@ class Correct:
     cell: Cell
 
 
-Command = Place | Start | BullOffDart | BullOffCloser | Throw | Next | Undo | Correct
+Command = Place | Unplace | Start | BullOffDart | BullOffCloser | Throw | Next | Undo | Correct
 
 
 # ---- events -----------------------------------------------------------------------------
@@ -128,6 +135,11 @@ Command = Place | Start | BullOffDart | BullOffCloser | Throw | Next | Undo | Co
 
 @dataclass(frozen=True)
 class Placed:
+    team: int
+
+
+@dataclass(frozen=True)
+class Unplaced:
     team: int
 
 
@@ -193,7 +205,7 @@ class Corrected:
     ship: Ship | None = None
 
 
-Event = (Placed | BullOffThrown | BullOffUndecided | BullOffAgain | VisitStarted | DartThrown
+Event = (Placed | Unplaced | BullOffThrown | BullOffUndecided | BullOffAgain | VisitStarted | DartThrown
          | Won | TakeoutNeeded | Ignored | Undone | Corrected)
 
 
@@ -414,6 +426,8 @@ class Match:
         """Check and carry out a forward command, recording it in the history."""
         if isinstance(command, Place):
             return self._place(command)
+        if isinstance(command, Unplace):
+            return self._unplace(command.team)
         if isinstance(command, Start):
             return self._start(command.first)
         if isinstance(command, BullOffDart):
@@ -448,6 +462,16 @@ class Match:
         self._sides[team].fleet = fleet
         self._history.append(command)
         return [Placed(team)]
+
+    def _unplace(self, team: int) -> list[Event]:
+        team = self._check_team(team)
+        if self._phase is not Phase.PLACING or all(side.fleet is not None for side in self._sides):
+            raise RuleError(_("both fleets are locked in"))
+        if self._sides[team].fleet is None:
+            raise RuleError(_("this team has not placed its fleet"))
+        self._sides[team].fleet = None
+        self._history.append(Unplace(team))
+        return [Unplaced(team)]
 
     def _start(self, first: int | None) -> list[Event]:
         if self._phase is not Phase.PLACING:

@@ -124,7 +124,8 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
         kiosk.service.subscribe(buzzer_listener(kiosk.buzzer))
 
 
-async def start(cfg: config_module.Config, *, with_devices: bool = True) -> Kiosk:
+async def start(cfg: config_module.Config, *, with_devices: bool = True,
+                headless: bool = False) -> Kiosk:
     """Open the store, resume an unfinished game, start devices and the phone page."""
     store = Store(cfg.database_path())
     service = GameService(store, cfg)
@@ -138,7 +139,8 @@ async def start(cfg: config_module.Config, *, with_devices: bool = True) -> Kios
     if cfg["web.enabled"]:
         from ui.handheld.server import start_web
 
-        kiosk.web = await start_web(service, cfg, print_links=True)
+        # Headless, the terminal is the only place the team links can be read.
+        kiosk.web = await start_web(service, cfg, print_links=headless)
     return kiosk
 
 
@@ -150,7 +152,7 @@ def _team_names(text: str) -> tuple[str, str]:
 
 
 async def run_headless(cfg: config_module.Config, teams: tuple[str, str]) -> int:
-    kiosk = await start(cfg)
+    kiosk = await start(cfg, headless=True)
     try:
         if kiosk.service.match is None or kiosk.service.match.winner is not None:
             kiosk.service.new_game(Setup(tuple(Team(n, (n,)) for n in teams),  # type: ignore[arg-type]

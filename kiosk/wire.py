@@ -38,6 +38,8 @@ from kiosk.match import (
     Throw,
     Undo,
     Undone,
+    Unplace,
+    Unplaced,
     VisitStarted,
     Won,
 )
@@ -54,10 +56,15 @@ def _sunk(event_dict: dict[str, Any], ship: Any) -> dict[str, Any]:
     return event_dict
 
 
-def event_to_dict(event: Event) -> dict[str, Any]:
+def event_to_dict(event: Event, *, detail: bool = False) -> dict[str, Any]:
+    """The protocol's JSON of an event; `detail` adds what the protocol leaves out (padded misses)."""
+    if detail and isinstance(event, DartThrown) and event.padded:
+        return {**event_to_dict(event), "padded": True}
     match event:
         case Placed(team):
             return {"event": "placed", "team": team}
+        case Unplaced(team):
+            return {"event": "unplaced", "team": team}
         case VisitStarted(team, player, _visit):
             return {"event": "visit", "team": team, "player": player}
         case DartThrown(team, player, dart, cell, result, ship, _padded):
@@ -172,6 +179,8 @@ def command_from_dict(obj: Mapping[str, Any], rules: HouseRules) -> Command:
             case "place":
                 fleet_text = _require(obj, "fleet", str)
                 return Place(_team(obj), parse_fleet(fleet_text, board, rules.fleet))
+            case "unplace":
+                return Unplace(_team(obj))
             case "start":
                 first = obj.get("first")
                 if first is not None:
@@ -210,6 +219,8 @@ def command_to_dict(command: Command) -> dict[str, Any]:
     match command:
         case Place(team, fleet):
             return {"cmd": "place", "team": team, "fleet": fleet.code}
+        case Unplace(team):
+            return {"cmd": "unplace", "team": team}
         case Start(first):
             return {"cmd": "start", "first": first}
         case BullOffDart(team, zone):

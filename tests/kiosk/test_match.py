@@ -32,6 +32,8 @@ from kiosk.match import (
     Throw,
     Undo,
     Undone,
+    Unplace,
+    Unplaced,
     VisitStarted,
     Won,
 )
@@ -359,3 +361,18 @@ def test_random_full_games_finish():
                 m.apply(Throw(rng.choice([*cells, MISS, BULL])))
         assert m.phase is Phase.OVER and m.winner in (0, 1)
         _check_invariants(m)
+
+
+def test_unplace_until_both_are_locked_in():
+    m = Match(Setup((Team("A", ("A",)), Team("B", ("B",)))))
+    fleet = parse_fleet(SHARK_FLEET, FOUR, (2, 3, 4, 5))
+    with pytest.raises(RuleError, match="not placed"):
+        m.apply(Unplace(0))
+    m.apply(Place(0, fleet))
+    assert m.apply(Unplace(0)) == [Unplaced(0)]
+    assert m.state().placed == (False, False) and m.fleet(0) is None
+    m.apply(Place(0, fleet))
+    m.apply(Place(1, fleet))
+    with pytest.raises(RuleError, match="locked in"):
+        m.apply(Unplace(1))
+    assert snapshot(Match.replay(m.setup, m.log)) == snapshot(m)

@@ -62,6 +62,26 @@ async def test_place_then_replace_until_both_locked_in(tmp_path):
         assert service.match.fleet(0) == fleet(FLEET_A)
 
 
+async def test_change_fleet_makes_the_team_not_ready_again(tmp_path):
+    service = make_service(tmp_path)
+    new_game(service)
+    async with api_client(service) as (client, api):
+        await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
+        assert service.match.state().placed == (True, False)
+        taken = await client.delete(f"/api/team/{token(api, 0)}/fleet")
+        assert taken.status == 200
+        assert service.match.state().placed == (False, False)
+        # The other team locking in now cannot start the game with the old fleet.
+        service.place(1, fleet(FLEET_B), "touch")
+        assert service.match.phase is Phase.PLACING
+        again = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_B))
+        assert again.status == 200 and service.match.phase is not Phase.PLACING
+        late = await client.delete(f"/api/team/{token(api, 0)}/fleet")
+        assert late.status == 409 and service.match.fleet(0) == fleet(FLEET_B)
+        wrong = await client.delete("/api/team/not-a-token/fleet")
+        assert wrong.status == 404
+
+
 async def test_random_fleet_is_a_legal_suggestion_and_places_nothing(tmp_path):
     service = make_service(tmp_path)
     new_game(service)

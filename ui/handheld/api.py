@@ -17,7 +17,7 @@ from aiohttp import WSMsgType, web
 from kiosk.board import CellError, Profile, board_for
 from kiosk.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship
 from kiosk.i18n import _
-from kiosk.match import Match, Phase, RuleError
+from kiosk.match import Match, Phase, RuleError, Unplace
 from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
 from kiosk.wire import event_to_dict
 from ui.handheld.errors import json_error
@@ -75,6 +75,7 @@ class HandheldApi:
             web.get("/api/game/ws", self.spectator_socket),
             web.get("/api/team/{token}", self.team_state),
             web.post("/api/team/{token}/fleet", self.place_fleet),
+            web.delete("/api/team/{token}/fleet", self.unplace_fleet),
             web.post("/api/team/{token}/random", self.random_fleet),
             web.get("/api/team/{token}/ws", self.team_socket),
         ]
@@ -104,7 +105,7 @@ class HandheldApi:
         if isinstance(event, GameStarted):
             self._new_game(event.game)
         elif isinstance(event, MatchUpdate) and event.game == self.service.game:
-            self._broadcast([event_to_dict(e) for e in event.events])
+            self._broadcast([event_to_dict(e, detail=True) for e in event.events])
 
     def _new_game(self, game: int) -> None:
         old = self.tokens
@@ -239,6 +240,17 @@ class HandheldApi:
             raise json_error(409, "refused", str(err)) from None
         current = self.service.match or match
         return web.json_response({"view": team_view(current, game, team)},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def unplace_fleet(self, request: web.Request) -> web.StreamResponse:
+        """The team changes its fleet again: not ready until it locks in anew."""
+        team, game, match = self._team_of(request)
+        _refuse_after_start(match)
+        try:
+            self.service.submit(Unplace(team), "phone")
+        except RuleError as err:
+            raise json_error(409, "refused", str(err)) from None
+        return web.json_response({"view": team_view(self.service.match or match, game, team)},
                                  headers={"Cache-Control": "no-store"})
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:

@@ -296,10 +296,16 @@ async function lockIn() {
   await receive(body.view, []);
 }
 
-function changeFleet() {
+async function changeFleet() {
+  // The draft starts from the locked fleet; then the kiosk is told this team is no longer ready.
   startEditing(page.view, true);
   page.message = { key: "changing_hint", kind: "info" };
   render();
+  const { status, body } = await getJson(`${API}/fleet`, { method: "DELETE" });
+  if (status !== 200) {
+    page.message = { ...errorText(status, body), kind: "error" };
+    render();
+  }
 }
 
 // ---- what the boards show ---------------------------------------------------------------
