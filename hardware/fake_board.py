@@ -37,6 +37,9 @@ from kiosk.i18n import _
 log = logging.getLogger("dartship.fake_board")
 
 
+HELLO_DELAY = 0.3  # seconds after a TCP client connects
+
+
 @dataclass(frozen=True)
 class Step:
     """One line of a script: wait `delay` seconds, then do `command`."""
@@ -124,7 +127,11 @@ class FakeBoard:
                 if self._client is not None:
                     self._client.close()
                 self._client = client
-            self.send_hello()
+            # pyserial's socket:// discards whatever arrives while it opens (reset_input_buffer
+            # in open()), so a HELLO sent the instant we accept is lost: say it a moment later.
+            hello = threading.Timer(HELLO_DELAY, self.send_hello)
+            hello.daemon = True
+            hello.start()
 
     def unplug(self) -> None:
         """Drop the TCP client (the kiosk sees an unplug); new ones are still accepted."""

@@ -113,6 +113,11 @@ class GameService:
         return unsubscribe
 
     def _tell(self, event: ServiceEvent) -> None:
+        if isinstance(event, Notice):
+            # Device and refusal notices are what an owner reads in the journal; they never
+            # carry a placement.
+            log.log(logging.WARNING if event.kind is NoticeKind.DISCONNECTED else logging.INFO,
+                    "%s", event.message)
         for listener in list(self._listeners):
             try:
                 listener(event)

@@ -1,0 +1,229 @@
+"""The whole kiosk, headless, with the fake serial board over TCP and the phones' API.
+
+A full game: fleets placed from two "phones", the bull-off and every dart from the fake board,
+a `kill -9` of the kiosk in the middle, a restart that resumes with nothing lost, and play on to
+the win.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARKS = [["D20", "L20", "T20", "S20", "BULL"], ["T1", "T18", "T4", "T13"], ["L6", "L10", "L15"],
+          ["D3", "D19"]]
+JETS = [["D5", "L5", "T5", "S5"], ["T11", "T14", "T9"], ["S6", "S10"], ["D1", "D18", "D4", "D13", "D6"]]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Lines:
+    """Collects a process's stdout lines in a thread, so the test can wait for one."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.lines: list[str] = []
+        self._cond = threading.Condition()
+        threading.Thread(target=self._read, args=(proc,), daemon=True).start()
+
+    def _read(self, proc: subprocess.Popen) -> None:
+        for line in proc.stdout:
+            with self._cond:
+                self.lines.append(line.rstrip("\n"))
+                self._cond.notify_all()
+
+    def wait_for(self, pattern: str, timeout: float = 30.0) -> re.Match:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for line in self.lines:
+                    found = re.search(pattern, line)
+                    if found:
+                        return found
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no line like {pattern!r} in:\n" + "\n".join(self.lines))
+                self._cond.wait(left)
+
+
+def _http(url: str, method: str = "GET", body: object | None = None) -> tuple[int, dict]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read() or b"null")
+
+
+class Kiosk:
+    def __init__(self, tmp: Path, board_port: int, web_port: int) -> None:
+        self.web = f"http://127.0.0.1:{web_port}"
+        config = tmp / "config.toml"
+        config.write_text(
+            "[board]\ninput = \"serial\"\n"
+            f"port = \"socket://127.0.0.1:{board_port}\"\n"
+            f"[web]\nhost = \"127.0.0.1\"\nport = {web_port}\n"
+            "[rules]\nbull_off = \"normal\"\n")
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kiosk.cli", "run", "--headless", "--config", str(config),
+             "--db", str(tmp / "kiosk.db")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.out = Lines(self.proc)
+        self.out.wait_for(r"running headless")
+        self.teams = [self.out.wait_for(r"Sharks: (http\S+)").group(1),
+                      self.out.wait_for(r"Jets: (http\S+)").group(1)]
+
+    def token_url(self, team: int) -> str:
+        token = self.teams[team].rsplit("/", 1)[1]
+        return f"{self.web}/api/team/{token}"
+
+    def view(self) -> dict:
+        status, body = _http(f"{self.web}/api/game")
+        assert status == 200
+        return body["view"]
+
+    def wait_view(self, check, timeout: float = 20.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            view = self.view()
+            if view and check(view):
+                return view
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the kiosk never got there: {json.dumps(view)}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class FakeBoard:
+    def __init__(self, port: int) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kiosk.cli", "fake-board", "--tcp", str(port),
+             "--host", "127.0.0.1"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env=env)
+        self.out = Lines(self.proc)
+        self.out.wait_for(r"socket://")
+
+    def type(self, text: str) -> None:
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def stop(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def rig(tmp_path):
+    board_port, web_port = _free_port(), _free_port()
+    board = FakeBoard(board_port)
+    kiosks: list[Kiosk] = []
+
+    def start() -> Kiosk:
+        kiosk = Kiosk(tmp_path, board_port, web_port)
+        kiosks.append(kiosk)
+        kiosk.out.wait_for(r"board fake-\S+ connected")
+        return kiosk
+
+    yield board, start
+    for kiosk in kiosks:
+        kiosk.stop()
+    board.stop()
+
+
+def _dart_count(view: dict) -> int:
+    return sum(view["state"]["darts"])
+
+
+def test_full_game_with_kill_and_resume(rig):
+    board, start = rig
+    kiosk = start()
+    # Two phones lock in their fleets.
+    for team, fleet in ((0, SHARKS), (1, JETS)):
+        status, body = _http(f"{kiosk.token_url(team)}/fleet", "POST", {"ships": fleet})
+        assert status == 200, body
+    kiosk.wait_view(lambda v: v["state"]["phase"] == "bull_off")
+    # Bull-off from the board: Sharks' outer bull, Jets' inner bull: the Jets start.
+    board.type("25")
+    board.type("DB")
+    view = kiosk.wait_view(lambda v: v["state"]["phase"] == "throwing")
+    assert view["state"]["team"] == 1
+
+    def throw(cell: str) -> None:
+        before = _dart_count(kiosk.view())
+        board.type(cell)
+        kiosk.wait_view(lambda v: _dart_count(v) == before + 1)
+
+    def next_visit(team: int) -> None:
+        board.type("BTN NEXT")
+        kiosk.wait_view(lambda v: v["state"]["phase"] == "throwing" and v["state"]["team"] == team)
+
+    for cell in ("D3", "D19", "T20"):  # Jets sink the 2 and hit the 5
+        throw(cell)
+    next_visit(0)
+    throw("T5")  # Sharks: one dart, then Next pads two misses
+    next_visit(1)
+    for cell in ("T1", "T18", "T4"):  # Jets hit the 4 three times
+        throw(cell)
+    view = kiosk.wait_view(lambda v: v["state"]["phase"] == "takeout")
+    assert view["state"]["sunk"] == [[2], []]
+    assert view["shots"][1] == {"D3": "hit", "D19": "sunk", "T20": "hit", "T1": "hit",
+                                "T18": "hit", "T4": "hit"}
+    assert view["shots"][0] == {"T5": "hit"}
+
+    # The power goes: nothing the room was told may be lost.
+    kiosk.kill()
+    kiosk = start()
+    resumed = kiosk.wait_view(lambda v: v["state"]["phase"] == "takeout")
+    assert {k: resumed[k] for k in ("state", "shots", "sunk_ships")} == \
+        {k: view[k] for k in ("state", "shots", "sunk_ships")}
+    # The old phone links died with the old process; the new ones see their own fleet.
+    status, body = _http(f"{kiosk.token_url(0)}")
+    assert status == 200 and sorted(map(tuple, body["view"]["fleet"])) == sorted(
+        tuple(ship) for ship in SHARKS)
+
+    # Play on: the Sharks throw a visit of misses and the Jets finish the job.
+    next_visit(0)
+    for cell in ("MISS", "MISS", "MISS"):
+        throw(cell)
+    for cell in ("T13", "L6", "L10", "L15", "D20", "L20", "S20", "BULL"):
+        state = kiosk.view()["state"]
+        if state["phase"] == "takeout":
+            next_visit(state["team"])
+        if kiosk.view()["state"]["team"] == 0:
+            next_visit(1)  # the Sharks' visit: Next pads it with misses
+        throw(cell)
+    final = kiosk.wait_view(lambda v: v["state"]["phase"] == "over")
+    assert final["state"]["winner"] == 1
+    assert final["state"]["sunk"][0] == [2, 4, 3, 5]
