@@ -9,7 +9,7 @@ covers both colours). A thrower turns a wanted cell into where the dart lands.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from kiosk.ai.aim import best_aim
@@ -115,16 +115,7 @@ class BestAim:
         return throw(self.board, (aim.x, aim.y), self.sigma, rng).cell
 
 
-def dartboard_parity(cell: Hashable) -> bool:
-    """Unused on the dartboard (its cells have no two-colouring with the Bull): kept for the
-    grid's shape of API."""
-    raise NotImplementedError
-
-
 def grid_parity(square: Hashable) -> bool:
     column, row = getattr(square, "column", 0), getattr(square, "row", 0)
     return (column + row) % 2 == 0
 
-
-def cells_of(board: Board) -> Sequence[Cell]:
-    return board.cells
