@@ -171,13 +171,7 @@ def read_numeric(text: str, board: Board, board_map: BoardMap | None) -> InputEv
     if not (text.isascii() and text.isdigit() and len(text) == 3):
         return _bad(text, _("not a numeric dart (like 320 for T20)"))
     factor, number = divmod(int(text), 100)
-    if number == 25 and factor in (1, 2):
-        return _bull(factor == 2, text)
-    if factor == 1:
-        return _single(number, text, board)
-    if factor in _RINGS_BY_FACTOR:
-        return _numbered(number, _RINGS_BY_FACTOR[factor], text, board)
-    return _bad(text, _("multiplier {factor} is not 1, 2 or 3").format(factor=factor))
+    return _factor_dart(number, factor, text, board)
 
 
 # --- x: 20x3, 20o, 20i, Bullseye, Bullseyex2 -------------------------------------------------
