@@ -116,10 +116,13 @@ def _game(task: tuple[str, str, int, int, int]) -> tuple[str, str, int, list[flo
     return game, name, darts, times
 
 
-def run(games: int, seed: int, workers: int, progress: bool) -> dict:
+def run(games: int, seed: int, workers: int, progress: bool,
+        only: frozenset[str] | None = None) -> dict:
+    """`only`: a subset of "game/strategy" names (for tuning runs); the table needs them all."""
     tasks = [(game, name, i, seed, games)
              for game, names in (("dartboard", DARTBOARD), ("classic", CLASSIC))
-             for name in names for i in range(games)]
+             for name in names for i in range(games)
+             if only is None or f"{game}/{name}" in only]
     # Slow strategies first, so the workers finish together.
     tasks.sort(key=lambda t: t[1] in ("random", "hunt_target", "parity_hunt_target"))
     darts: dict[tuple[str, str], list[int]] = {}
@@ -136,8 +139,10 @@ def run(games: int, seed: int, workers: int, progress: bool) -> dict:
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))] * 1000 if times else float("nan")
     return {
         "games": games,
-        "dartboard": {n: round(statistics.mean(darts[("dartboard", n)]), 2) for n in DARTBOARD},
-        "classic": {n: round(statistics.mean(darts[("classic", n)]), 2) for n in CLASSIC},
+        "dartboard": {n: round(statistics.mean(darts[("dartboard", n)]), 2) for n in DARTBOARD
+                      if ("dartboard", n) in darts},
+        "classic": {n: round(statistics.mean(darts[("classic", n)]), 2) for n in CLASSIC
+                    if ("classic", n) in darts},
         "decision_ms_p99": round(p99, 2),
         "_spread": {f"{g}/{n}": round(statistics.stdev(v) / len(v) ** 0.5, 2)
                     for (g, n), v in darts.items()},

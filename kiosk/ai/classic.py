@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiosk.ai.posterior import DEFAULT_SAMPLES, Estimate, Method, Space
+from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
-from kiosk.ai.targeting import estimate, pick
+from kiosk.ai.targeting import choose, estimate, pick
 from kiosk.match import Result
 
 COLUMNS = "ABCDEFGHIJ"
@@ -140,14 +140,14 @@ def square_index() -> dict[Square, int]:
 
 
 def grid_estimate(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
-                  rng: random.Random | None = None, *, samples: int = DEFAULT_SAMPLES,
+                  rng: random.Random | None = None, *, samples: int | None = None,
                   method: Method | None = None) -> Estimate:
     return estimate(space(), square_index(), record, lengths, rng or random.Random(),
                     samples=samples, method=method)
 
 
 def heatmap(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
-            rng: random.Random | None = None, *, samples: int = DEFAULT_SAMPLES,
+            rng: random.Random | None = None, *, samples: int | None = None,
             method: Method | None = None) -> dict[Square, float]:
     """Per square, the probability that a shot there hits an unsunk ship (0 on shot squares)."""
     est = grid_estimate(record, lengths, rng, samples=samples, method=method)
@@ -160,7 +160,8 @@ def choose_target(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
     """The unshot square with the most heat."""
     rng = rng or random.Random()
     if heat is None:
-        heat = heatmap(record, lengths, rng)
-    square = pick(SQUARES, np.array([heat[s] for s in SQUARES]), record, rng)
+        square = choose(SQUARES, grid_estimate(record, lengths, rng), record, rng)
+    else:
+        square = pick(SQUARES, np.array([heat[s] for s in SQUARES]), record, rng)
     assert isinstance(square, Square)
     return square

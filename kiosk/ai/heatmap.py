@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kiosk.ai.posterior import DEFAULT_SAMPLES, Estimate, Method, Space
+from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
 from kiosk.ai.targeting import estimate, pick
 from kiosk.board import Board, Cell
@@ -35,14 +35,14 @@ def cell_index(board: Board) -> dict[Cell, int]:
 
 
 def board_estimate(board: Board, record: Record, lengths: Sequence[int], rng: random.Random, *,
-                   samples: int = DEFAULT_SAMPLES, method: Method | None = None) -> Estimate:
+                   samples: int | None = None, method: Method | None = None) -> Estimate:
     """The raw estimate (heat in `board.cells` order, how it was found, fleets counted)."""
     return estimate(space_for(board), cell_index(board), record, lengths, rng,
                     samples=samples, method=method)
 
 
 def heatmap(board: Board, record: Record, lengths: Sequence[int], rng: random.Random, *,
-            samples: int = DEFAULT_SAMPLES, method: Method | None = None) -> dict[Cell, float]:
+            samples: int | None = None, method: Method | None = None) -> dict[Cell, float]:
     """Per cell of the board, the probability that a dart there hits an unsunk ship.
 
     Shot cells get 0 (there is nothing left to find there), so the values sum to the number of

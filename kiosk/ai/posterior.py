@@ -49,8 +49,10 @@ EXACT_LIMIT = 6_000
 # proposal would be slow too, and the structural fallback is used.
 MAX_COVERS = 40_000
 DEFAULT_SAMPLES = 1_500
+# Proposals per round at least, and in all (a record whose fleets are rarely drawn without an
+# overlap stops there with fewer samples, or falls back if none was accepted).
 BATCH = 1_024
-MAX_BATCHES = 12
+MAX_PROPOSALS = 40_000
 
 
 class Method(enum.Enum):
@@ -86,6 +88,16 @@ class Space:
                 m[i, list(p)] = 1
             out[n] = m
         return out
+
+    @functools.cached_property
+    def packed(self) -> dict[int, np.ndarray]:
+        """Placements as rows of 64-bit words (bit i of word w = cell 64 w + i): overlap tests
+        of thousands of sampled fleets at once are a few AND operations."""
+        words = (self.size + 63) // 64
+        low = (1 << 64) - 1
+        return {n: np.array([[(m >> (64 * w)) & low for w in range(words)] for m in ms],
+                            dtype=np.uint64).reshape(len(ms), words)
+                for n, ms in self.masks.items()}
 
     @functools.cached_property
     def through(self) -> dict[int, tuple[tuple[int, ...], ...]]:
@@ -153,7 +165,7 @@ class _Covers:
 
 
 def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
-              samples: int = DEFAULT_SAMPLES, method: Method | None = None) -> Estimate:
+              samples: int | None = None, method: Method | None = None) -> Estimate:
     """The heat of every cell. `method` forces EXACT or SAMPLED (tests compare the two)."""
     lengths = tuple(sorted(evidence.lengths, reverse=True))
     evidence = Evidence(evidence.blocked, evidence.hits, lengths)
@@ -170,7 +182,8 @@ def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
         return _fallback(space, evidence)
     if method is Method.EXACT or (method is None and bound <= EXACT_LIMIT):
         return _exact(space, evidence, covers)
-    return _sampled(space, evidence, covers, free, per_slot, rng, samples)
+    return _sampled(space, evidence, covers, free, per_slot, rng,
+                    DEFAULT_SAMPLES if samples is None else samples)
 
 
 def _find_covers(space: Space, ev: Evidence) -> _Covers | None:
@@ -315,42 +328,71 @@ def _sampled(space: Space, ev: Evidence, covers: _Covers,
             cum = np.cumsum(allowed, axis=1, dtype=np.int64)
             cum += (np.arange(len(cum), dtype=np.int64) * (width + 1))[:, None]
             runs[id(allowed)] = (cum.ravel(), width)
-    rows: list[np.ndarray] = []
+    packed = space.packed
+    slots = range(len(ev.lengths))
+    chosen: list[list[np.ndarray]] = [[] for _ in slots]
+    fleets: list[np.ndarray] = []
     accepted = 0
+    proposed = 0
     proposals = np.zeros(space.size)
-    drawn = 0
-    for _batch in range(MAX_BATCHES):
-        pick = gen.choice(len(p), size=BATCH, p=p)
-        occ = np.zeros((BATCH, space.size), dtype=np.uint8)
+    while accepted < samples and proposed < MAX_PROPOSALS:
+        # Enough proposals for the samples still missing at the acceptance seen so far.
+        rate = max(accepted / proposed, 0.02) if proposed else 0.5
+        size = int(min(max((samples - accepted) / rate * 1.1, BATCH), MAX_PROPOSALS - proposed))
+        pick = gen.choice(len(p), size=size, p=p) if len(p) > 1 else np.zeros(size, np.int64)
+        union = np.zeros((size, packed[ev.lengths[0]].shape[1]), dtype=np.uint64)
+        ok = np.ones(size, dtype=bool)
+        drawn = []
         for slot, n in enumerate(ev.lengths):
             fixed = covers.slots[pick, slot]
             allowed, open_ = free[slot]
-            u = np.floor(gen.random(BATCH) * per_slot[pick, slot]).astype(np.int64)
-            flat, width = runs[id(allowed)]
-            # The u-th allowed placement of the picked cover: how many of its running counts
-            # are <= u (the rows before it hold `width` entries each, all below the target).
-            index = np.searchsorted(flat, u + pick * (width + 1), side="right") - pick * width
-            index = np.minimum(index, max(len(open_) - 1, 0))
-            drawn_free = open_[index] if len(open_) else np.zeros(BATCH, dtype=np.int64)
-            placement = np.where(fixed >= 0, fixed, drawn_free)
-            occ += space.matrices[n][placement]
-        ok = occ.max(axis=1) <= 1
+            if covers.slots[0, slot] >= 0 and len(p) == 1:
+                placement = fixed
+            elif len(p) == 1:
+                # One cover (no unsunk hits, say): its allowed placements, drawn directly.
+                options = open_[allowed[0]]
+                placement = options[gen.integers(0, len(options), size)]
+            else:
+                u = np.floor(gen.random(size) * per_slot[pick, slot]).astype(np.int64)
+                flat, width = runs[id(allowed)]
+                # The u-th allowed placement of the picked cover: how many of its running
+                # counts are <= u (the rows before it hold `width` entries each, all below).
+                index = np.searchsorted(flat, u + pick * (width + 1), side="right") - pick * width
+                index = np.minimum(index, max(len(open_) - 1, 0))
+                drawn_free = open_[index] if len(open_) else np.zeros(size, dtype=np.int64)
+                placement = np.where(fixed >= 0, fixed, drawn_free)
+            mask = packed[n][placement]
+            for w in range(mask.shape[1]):
+                ok &= (union[:, w] & mask[:, w]) == 0
+            union |= mask
+            drawn.append(placement)
+        proposed += size
+        for slot, n in enumerate(ev.lengths):
+            proposals += np.bincount(drawn[slot], minlength=len(packed[n])) @ space.matrices[n]
+            chosen[slot].append(drawn[slot][ok])
+        fleets.append(union[ok])
         accepted += int(ok.sum())
-        rows.append(occ[ok])
-        proposals += occ.sum(axis=0)
-        drawn += BATCH
-        if accepted >= samples:
-            break
     known = list(ev.blocked | ev.hits)
     if accepted == 0:
-        heat = proposals / drawn
+        heat = proposals / proposed
         heat[known] = 0
         heat *= _free_cells(ev) / max(heat.sum(), 1e-12)
         return Estimate(heat, Method.FALLBACK, 0)
-    occupancy = np.concatenate(rows)
-    heat = occupancy.mean(axis=0)
+    # The heat straight from which placement each accepted fleet used (no 0/1 rows needed).
+    heat = np.zeros(space.size)
+    for slot, n in enumerate(ev.lengths):
+        used = np.concatenate(chosen[slot])
+        heat += np.bincount(used, minlength=len(packed[n])) @ space.matrices[n]
+    heat /= accepted
     heat[known] = 0
+    occupancy = _unpack_words(np.concatenate(fleets), space.size)
     return Estimate(heat, Method.SAMPLED, accepted, occupancy, np.ones(accepted))
+
+
+def _unpack_words(words: np.ndarray, size: int) -> np.ndarray:
+    """Rows of 64-bit words (bit i of word w = cell 64 w + i) as 0/1 rows over the cells."""
+    bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")
+    return bits[:, :size]
 
 
 def _free_cells(ev: Evidence) -> int:
