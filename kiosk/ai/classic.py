@@ -16,7 +16,7 @@ import numpy as np
 
 from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
-from kiosk.ai.targeting import choose, estimate, pick
+from kiosk.ai.targeting import estimate, pick
 from kiosk.match import Result
 
 COLUMNS = "ABCDEFGHIJ"
@@ -160,8 +160,7 @@ def choose_target(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
     """The unshot square with the most heat."""
     rng = rng or random.Random()
     if heat is None:
-        square = choose(SQUARES, grid_estimate(record, lengths, rng), record, rng)
-    else:
-        square = pick(SQUARES, np.array([heat[s] for s in SQUARES]), record, rng)
+        heat = heatmap(record, lengths, rng)
+    square = pick(SQUARES, np.array([heat[s] for s in SQUARES]), record, rng)
     assert isinstance(square, Square)
     return square

@@ -7,7 +7,6 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
-from kiosk.ai import lookahead
 from kiosk.ai.posterior import Estimate, Method, Space, evidence_of, marginals
 from kiosk.ai.record import Record
 from kiosk.match import Result
@@ -51,27 +50,6 @@ def two_step(est: Estimate, open_: np.ndarray) -> np.ndarray:
     after_miss = p[None, :] - both
     after_miss[both == -np.inf] = -np.inf
     return p + both.max(axis=1) + after_miss.max(axis=1)
-
-
-LOOKAHEAD = False
-
-
-def choose(cells: Sequence[Hashable], est: Estimate, record: Record,
-           rng: random.Random) -> Hashable:
-    """The cell to shoot: greedy, or the best of the likeliest cells by short rollouts."""
-    heat = np.asarray(est.probabilities)
-    if not LOOKAHEAD or est.occupancy is None or est.weights is None:
-        return pick(cells, heat, record, rng)
-    known = np.array([c in record.known for c in cells])
-    open_heat = np.where(known, -1.0, heat)
-    order = np.argsort(-open_heat, kind="stable")
-    candidates = order[:lookahead.TOP_K]
-    candidates = candidates[open_heat[candidates] > 0]
-    if len(candidates) < 2:
-        return pick(cells, heat, record, rng)
-    gen = np.random.default_rng(rng.getrandbits(64))
-    scores = lookahead.tree_scores(est, known, candidates, gen)
-    return cells[int(candidates[int(scores.argmax())])]
 
 
 def pick(cells: Sequence[Hashable], heat: np.ndarray, record: Record,
