@@ -181,7 +181,7 @@ def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
     if bound == 0:
         return _fallback(space, evidence)
     if method is Method.EXACT or (method is None and bound <= EXACT_LIMIT):
-        return _exact(space, evidence, covers)
+        return _exact(space, evidence, covers, free, per_slot)
     return _sampled(space, evidence, covers, free, per_slot, rng,
                     DEFAULT_SAMPLES if samples is None else samples)
 
@@ -196,10 +196,22 @@ def _find_covers(space: Space, ev: Evidence) -> _Covers | None:
     # A ship can cover at most length-1 hits: it must keep an unshot cell.
     spare = [n - 1 for n in lengths]
 
-    def extend(left: int, used: int, free: tuple[int, ...], capacity: int,
-               chosen: dict[int, int]) -> bool:
+    chosen = [-1] * len(lengths)
+    # Per (length, hit cell): the placements through it that avoid every blocked cell and keep
+    # an unshot cell, found once per call rather than at every node of the search.
+    options: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
+    def through(n: int, cell: int) -> list[tuple[int, int]]:
+        key = (n, cell)
+        if key not in options:
+            masks = space.masks[n]
+            options[key] = [(i, masks[i]) for i in space.through[n][cell]
+                            if not masks[i] & forbidden and masks[i] & ~known]
+        return options[key]
+
+    def extend(left: int, used: int, free: tuple[int, ...], capacity: int) -> bool:
         if not left:
-            rows.append(tuple(chosen.get(s, -1) for s in range(len(lengths))))
+            rows.append(tuple(chosen))
             used_masks.append(used)
             return len(rows) <= MAX_COVERS
         if left.bit_count() > capacity:
@@ -212,20 +224,18 @@ def _find_covers(space: Space, ev: Evidence) -> _Covers | None:
             if n in tried:
                 continue
             tried.add(n)
-            masks = space.masks[n]
             rest = tuple(s for s in free if s != slot)
-            for index in space.through[n][cell]:
-                mask = masks[index]
-                if mask & (forbidden | used) or not mask & ~known:
+            for index, mask in through(n, cell):
+                if mask & used:
                     continue
                 chosen[slot] = index
-                ok = extend(left & ~mask, used | mask, rest, capacity - spare[slot], chosen)
-                del chosen[slot]
+                ok = extend(left & ~mask, used | mask, rest, capacity - spare[slot])
+                chosen[slot] = -1
                 if not ok:
                     return False
         return True
 
-    if not extend(ev.hit_mask, 0, tuple(range(len(lengths))), sum(spare), {}):
+    if not extend(ev.hit_mask, 0, tuple(range(len(lengths))), sum(spare)):
         return None
     slots = np.array(rows, dtype=np.int64).reshape(len(rows), len(lengths))
     labels = np.ones(len(rows))
@@ -268,49 +278,46 @@ def _free_counts(covers: _Covers, free: dict[int, tuple[np.ndarray, np.ndarray]]
     return out
 
 
-def _exact(space: Space, ev: Evidence, covers: _Covers) -> Estimate:
-    """Enumerate every consistent fleet (free ships placed on top of each cover)."""
-    known = ev.blocked_mask | ev.hit_mask
-    open_masks = {n: [m for m in space.masks[n] if not m & known] for n in set(ev.lengths)}
-    tally: Counter[int] = Counter()
-    for row, used, labels in zip(covers.slots, covers.used, covers.labels, strict=True):
-        free = [ev.lengths[s] for s in range(len(ev.lengths)) if row[s] < 0]
-        options = [[m for m in open_masks[n] if not m & used] for n in free]
-        _complete(options, used, tally, int(labels))
-    total = sum(tally.values())
+def _exact(space: Space, ev: Evidence, covers: _Covers,
+           free: dict[int, tuple[np.ndarray, np.ndarray]], per_slot: np.ndarray) -> Estimate:
+    """Enumerate every consistent fleet (free ships placed on top of each cover), vectorised:
+    ship by ship, every partial fleet is repeated once per placement its cover leaves to the
+    next ship, and those that overlap are dropped. There are at most `EXACT_LIMIT` rows."""
+    packed = space.packed
+    rows = np.arange(len(covers.used))  # per partial fleet, its cover
+    union = np.zeros((len(rows), packed[ev.lengths[0]].shape[1]), dtype=np.uint64)
+    chosen: list[np.ndarray] = []
+    for slot, n in enumerate(ev.lengths):
+        fixed = covers.slots[rows, slot]
+        allowed, open_ = free[slot]
+        # Rows whose cover places this ship keep it; the others are repeated once per
+        # placement their cover leaves free (row-major nonzero: row by row, in order).
+        keep = np.flatnonzero(fixed >= 0)
+        loose = np.flatnonzero(fixed < 0)
+        parent, column = np.nonzero(allowed[rows[loose]])
+        repeat = np.concatenate([keep, loose[parent]])
+        placement = np.concatenate([fixed[keep], open_[column]])
+        rows, union = rows[repeat], union[repeat]
+        chosen = [c[repeat] for c in chosen]
+        mask = packed[n][placement]
+        ok = np.ones(len(rows), dtype=bool)
+        for w in range(mask.shape[1]):
+            ok &= (union[:, w] & mask[:, w]) == 0
+        union = union[ok] | mask[ok]
+        rows, placement = rows[ok], placement[ok]
+        chosen = [c[ok] for c in chosen] + [placement]
+    weights = covers.labels[rows]
+    total = float(weights.sum())
     if total == 0:
         return _fallback(space, ev)
-    occupancy = _unpack(list(tally), space.size)
-    weights = np.fromiter(tally.values(), dtype=np.float64, count=len(tally))
-    heat = weights @ occupancy / total
+    heat = np.zeros(space.size)
+    for slot, n in enumerate(ev.lengths):
+        heat += np.bincount(chosen[slot], weights=weights, minlength=len(packed[n])) \
+            @ space.matrices[n]
+    heat /= total
     heat[list(ev.blocked | ev.hits)] = 0
-    return Estimate(heat, Method.EXACT, total, occupancy, weights)
-
-
-def _unpack(masks: list[int], size: int) -> np.ndarray:
-    """Bit masks as 0/1 rows, in 64-bit words so that Python touches each mask only once."""
-    words = (size + 63) // 64
-    low = (1 << 64) - 1
-    packed = np.array([[(m >> (64 * w)) & low for w in range(words)] for m in masks],
-                      dtype=np.uint64).reshape(len(masks), words)
-    bits = np.unpackbits(packed.view(np.uint8), axis=1, bitorder="little")
-    return bits[:, :size]
-
-
-def _complete(options: list[list[int]], used: int, tally: Counter[int], weight: int) -> None:
-    """Count every non-overlapping choice of one mask from each option list, by union."""
-    if not options:
-        tally[used] += weight
-        return
-    first, rest = options[0], options[1:]
-    if not rest:
-        for mask in first:
-            if not mask & used:
-                tally[used | mask] += weight
-        return
-    for mask in first:
-        if not mask & used:
-            _complete(rest, used | mask, tally, weight)
+    occupancy = _unpack_words(union, space.size)
+    return Estimate(heat, Method.EXACT, round(total), occupancy, weights)
 
 
 def _sampled(space: Space, ev: Evidence, covers: _Covers,
@@ -319,15 +326,6 @@ def _sampled(space: Space, ev: Evidence, covers: _Covers,
     gen = np.random.default_rng(rng.getrandbits(64))
     counts = per_slot.prod(axis=1) * covers.labels
     p = counts / counts.sum()
-    # Per allowed matrix, its row-wise running counts laid end to end, each row lifted above
-    # the one before, so one searchsorted finds the u-th allowed placement of every draw.
-    runs = {}
-    for allowed, _ in free.values():
-        if id(allowed) not in runs:
-            width = allowed.shape[1]
-            cum = np.cumsum(allowed, axis=1, dtype=np.int64)
-            cum += (np.arange(len(cum), dtype=np.int64) * (width + 1))[:, None]
-            runs[id(allowed)] = (cum.ravel(), width)
     packed = space.packed
     slots = range(len(ev.lengths))
     chosen: list[list[np.ndarray]] = [[] for _ in slots]
@@ -353,14 +351,16 @@ def _sampled(space: Space, ev: Evidence, covers: _Covers,
                 options = open_[allowed[0]]
                 placement = options[gen.integers(0, len(options), size)]
             else:
-                u = np.floor(gen.random(size) * per_slot[pick, slot]).astype(np.int64)
-                flat, width = runs[id(allowed)]
-                # The u-th allowed placement of the picked cover: how many of its running
-                # counts are <= u (the rows before it hold `width` entries each, all below).
-                index = np.searchsorted(flat, u + pick * (width + 1), side="right") - pick * width
-                index = np.minimum(index, max(len(open_) - 1, 0))
-                drawn_free = open_[index] if len(open_) else np.zeros(size, dtype=np.int64)
-                placement = np.where(fixed >= 0, fixed, drawn_free)
+                # Uniform over the placements the picked cover leaves free: uniform over the
+                # open ones, drawn again where the cover takes it (rejection keeps it uniform;
+                # a picked cover has at least one, or its weight would be 0).
+                placement = fixed.copy()
+                todo = np.flatnonzero(fixed < 0)
+                while len(todo):
+                    index = gen.integers(0, len(open_), len(todo))
+                    good = allowed[pick[todo], index]
+                    placement[todo[good]] = open_[index[good]]
+                    todo = todo[~good]
             mask = packed[n][placement]
             for w in range(mask.shape[1]):
                 ok &= (union[:, w] & mask[:, w]) == 0
