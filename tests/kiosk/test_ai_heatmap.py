@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from kiosk.ai import Method, Record, board_estimate, choose_target, heatmap
-from kiosk.ai.posterior import Evidence, Space, marginals
+from kiosk.ai.heatmap import cell_index, space_for
+from kiosk.ai.posterior import Evidence, Space, _find_covers, evidence_of, marginals
 from kiosk.ai.selfplay import fire, play
 from kiosk.ai.strategies import HeatShots, Perfect
 from kiosk.board import Profile, board_for
@@ -194,3 +195,76 @@ def test_record_from_a_match():
     assert set(record.shots) == set(target.cells)
     heat = heatmap(board, record, DEFAULT_FLEET, rng)
     assert sum(heat.values()) == pytest.approx(sum(DEFAULT_FLEET) - target.length)
+
+
+def _scattered_hits_position(board, lengths, seed):
+    """A record with several unsunk hits far apart (what scatter produces): many ways to
+    cover them, and free ships left to place around each way."""
+    rng = random.Random(seed)
+    while True:
+        _fleet, record = _random_record(board, lengths, rng, 24)
+        sunk = {c for s in record.sunk for c in s.cells}
+        hits = [c for c, r in record.shots.items() if r.scores and c not in sunk]
+        if len(hits) < 3:
+            continue
+        exact = board_estimate(board, record, lengths, rng, method=Method.EXACT)
+        covers = _find_covers(space_for(board), _evidence(board, record, lengths))
+        if 1_000 <= exact.fleets <= 60_000 and covers is not None and len(covers.used) >= 20:
+            return record
+
+
+def _evidence(board, record, lengths):
+    sunk = [s.cells for s in record.sunk]
+    misses = [c for c, r in record.shots.items() if r is Result.MISS]
+    hits = [c for c, r in record.shots.items() if r.scores]
+    return evidence_of(cell_index(board), lengths, misses, hits, sunk)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sampling_with_many_covers_agrees_with_exact_enumeration(seed):
+    board = board_for(Profile.FOUR_RING)
+    record = _scattered_hits_position(board, DEFAULT_FLEET, seed)
+    rng = random.Random(seed)
+    exact = board_estimate(board, record, DEFAULT_FLEET, rng, method=Method.EXACT)
+    sampled = board_estimate(board, record, DEFAULT_FLEET, rng, method=Method.SAMPLED,
+                             samples=20_000)
+    assert exact.method is Method.EXACT and sampled.method is Method.SAMPLED
+    assert np.abs(exact.probabilities - sampled.probabilities).max() < 0.03
+    # The fleets each method keeps are the posterior itself: their weighted occupancy is the
+    # heat on every unshot cell.
+    unshot = np.array([c not in record.shots for c in board.cells])
+    for est in (exact, sampled):
+        w = est.weights / est.weights.sum()
+        assert np.allclose((w @ est.occupancy)[unshot], est.probabilities[unshot], atol=1e-9)
+
+
+def test_exact_fleet_count_matches_brute_force_on_a_small_grid():
+    space = _grid_space(4)
+    rng = random.Random(9)
+    for _ in range(15):
+        order = rng.sample(range(16), 16)
+        ev = Evidence(frozenset(order[:3]), frozenset(order[3:5]), (3, 2, 2))
+        exact = marginals(space, ev, rng, method=Method.EXACT)
+        count = sum(
+            1 for fleet in itertools.product(*(space.placements[n] for n in ev.lengths))
+            if len({c for s in fleet for c in s}) == sum(ev.lengths)
+            and not {c for s in fleet for c in s} & ev.blocked
+            and ev.hits <= {c for s in fleet for c in s}
+            and not any(set(s) <= ev.hits for s in fleet))
+        assert exact.fleets == count or (count == 0 and exact.method is Method.FALLBACK)
+
+
+def test_the_ai_keeps_blas_on_one_thread_unless_the_environment_says_otherwise():
+    import os
+    import subprocess
+    import sys
+
+    code = "import kiosk.ai, os; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "1"
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "2"
