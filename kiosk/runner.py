@@ -42,6 +42,7 @@ class Kiosk:
     # The touchscreen's learn wizard (hardware.learn.LearnWizard): ui may not import hardware.
     learn_wizard_factory: Any = None
     service_task: asyncio.Task | None = None
+    solo: Any = None  # kiosk.solo.SoloMode: plays the kiosk's team in solo games
     notifier: Notifier = field(default_factory=Notifier)
 
     def ready(self) -> None:
@@ -57,6 +58,8 @@ class Kiosk:
         self.notifier.watchdog()
 
     async def stop(self) -> None:
+        if self.solo is not None:
+            self.solo.close()
         for device in self.devices:
             with contextlib.suppress(Exception):
                 device.stop()
@@ -132,6 +135,11 @@ async def start(cfg: config_module.Config, *, with_devices: bool = True,
     kiosk = Kiosk(cfg, store, service)
     loop = asyncio.get_running_loop()
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
+    # Before resume: a solo game picked up after a power cut gets its computer player back.
+    # (Imported here: the AI brings numpy, which `dartship referee` and friends do not need.)
+    from kiosk.solo import SoloMode
+
+    kiosk.solo = SoloMode(service, loop).attach()
     if service.resume():
         log.info("resumed game %s", service.game)
     if with_devices:
