@@ -22,6 +22,9 @@ from ui.touch import theme
 NUMBER_R = 188.0
 FIT_R = 204.0
 ARC_STEP_DEG = 3.0
+# The coach's shading is absolute: a cell is full HEAT colour from this chance of a ship on, so
+# the empty board at the start looks lukewarm and the cells next to a hit glow.
+HEAT_FULL = 0.6
 
 
 class DartboardView(Widget):
@@ -35,6 +38,11 @@ class DartboardView(Widget):
         self.marks: dict[Cell, str] = {}
         self.outlines: list[tuple[Cell, ...]] = []
         self.last: Cell | None = None
+        # The coach's overlay and the kiosk's darts (points in mm, origin the bull, y up).
+        self.heat: dict[Cell, float] = {}
+        self.crosshair: tuple[float, float] | None = None
+        self.scatter_mm = 0.0
+        self.pins: list[tuple[float, float]] = []
         self.hidden = False  # the privacy cover: a board with nothing on it but a message
         self.interactive = True
         self.bind(pos=self.redraw, size=self.redraw)
@@ -47,6 +55,19 @@ class DartboardView(Widget):
         self.outlines = list(outlines or [])
         self.last = last
         self.redraw()
+
+    def overlay(self, heat: dict[Cell, float] | None = None,
+                crosshair: tuple[float, float] | None = None, scatter_mm: float = 0.0,
+                pins: list[tuple[float, float]] | None = None) -> None:
+        """Shade unmarked cells by `heat`, draw the aim `crosshair` and landing `pins` (mm)."""
+        self.heat = dict(heat or {})
+        self.crosshair = crosshair
+        self.scatter_mm = scatter_mm
+        self.pins = list(pins or [])
+        self.redraw()
+
+    def mm_to_px(self, x: float, y: float) -> tuple[float, float]:
+        return (self.center_x + x * self.scale, self.center_y + y * self.scale)
 
     def set_board(self, board: Board) -> None:
         self.board = board
@@ -124,9 +145,15 @@ class DartboardView(Widget):
             Color(*theme.BOARD_LINE)
             r = DOUBLE_OUTER_R * self.scale * 1.02
             Ellipse(pos=(self.center_x - r, self.center_y - r), size=(2 * r, 2 * r))
+            shading = bool(self.heat) and not self.hidden
             for cell in self.board.cells:
                 kind = None if self.hidden else self.marks.get(cell)
-                Color(*(theme.MARKS[kind] if kind else self._base_colour(cell)))
+                if kind:
+                    Color(*theme.MARKS[kind])
+                elif shading and self.heat.get(cell, 0.0) > 0:
+                    Color(*_mix(self._base_colour(cell), theme.HEAT, self.heat[cell] / HEAT_FULL))
+                else:
+                    Color(*self._base_colour(cell))
                 for sector in cell_sectors(cell, self.board):
                     self._sector(sector)
             self._grid_lines(max(1.0, s(1)))
@@ -140,7 +167,31 @@ class DartboardView(Widget):
                     Color(*theme.OUTLINE_LAST)
                     for sector in cell_sectors(self.last, self.board):
                         self._outline(sector, max(1.5, s(2)))
+                self._pins_and_crosshair(s)
             self._numbers()
+
+    def _pins_and_crosshair(self, s: theme.Sizes) -> None:
+        for index, (x, y) in enumerate(self.pins):
+            px, py = self.mm_to_px(x, y)
+            r = s(7) if index == len(self.pins) - 1 else s(5)
+            Color(*theme.CROSSHAIR_SHADOW)
+            Ellipse(pos=(px - r - s(2), py - r - s(2)), size=(2 * r + s(4), 2 * r + s(4)))
+            Color(*(theme.PIN_LAST if index == len(self.pins) - 1 else theme.PIN))
+            Ellipse(pos=(px - r, py - r), size=(2 * r, 2 * r))
+        if self.crosshair is None:
+            return
+        px, py = self.mm_to_px(*self.crosshair)
+        arm = s(16)
+        for colour, width in ((theme.CROSSHAIR_SHADOW, max(2.0, s(3.5))),
+                              (theme.CROSSHAIR, max(1.0, s(1.5)))):
+            Color(*colour)
+            Line(points=[px - arm, py, px + arm, py], width=width)
+            Line(points=[px, py - arm, px, py + arm], width=width)
+            Line(circle=(px, py, s(6)), width=width)
+        if self.scatter_mm > 0:
+            # Where about two darts in five land: the thrower's one-sigma circle.
+            Color(*theme.CROSSHAIR[:3], 0.75)
+            Line(circle=(px, py, self.scatter_mm * self.scale), width=max(1.0, s(1.5)))
 
     def _grid_lines(self, width: float) -> None:
         Color(*theme.BOARD_LINE)
@@ -200,3 +251,9 @@ class DartboardView(Widget):
 
     def on_drag(self, cells: list[Cell]) -> None:
         pass
+
+
+def _mix(a: theme.RGBA, b: theme.RGBA, t: float) -> theme.RGBA:
+    """From `a` towards `b` by `t` (clipped to 0..1)."""
+    t = max(0.0, min(1.0, t))
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t, 1.0)

@@ -55,6 +55,14 @@ MARKS = {
     "bull_dart": rgb("f5c518"),
 }
 OUTLINE_SUNK = rgb("ffe14d")
+# The coach: unshot cells shade from the board's own colour towards HEAT by their chance of a
+# ship; the aim point is a crosshair with the thrower's one-sigma scatter ring. Kiosk darts are
+# dots where they landed.
+HEAT = rgb("4fe3c1")
+CROSSHAIR = rgb("ffffff")
+CROSSHAIR_SHADOW = rgb("000000", 0.7)
+PIN = rgb("ffffff")
+PIN_LAST = rgb("ffe14d")
 OUTLINE_LAST = rgb("ffffff")
 
 

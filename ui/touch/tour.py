@@ -7,8 +7,9 @@ never do.
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from kiosk.config import Config
 from kiosk.i18n import set_language
 from kiosk.runner import Kiosk
 from kiosk.service import GameService
+from kiosk.solo import Pace, SoloMode
 from kiosk.store import Store
 from ui.touch.app import make_app
 
@@ -26,6 +28,9 @@ from ui.touch.app import make_app
 class Tour:
     app: Any
     kiosk: Kiosk
+    # Kivy's frames are driven by hand here, so the asyncio loop the kiosk's computer player
+    # lives on is too (`pump`); in `dartship run` both share one loop.
+    loop: asyncio.AbstractEventLoop
 
     @classmethod
     def start(cls, folder: Path, size: tuple[int, int], *, language: str = "en",
@@ -36,6 +41,9 @@ class Tour:
         store = Store(folder / "dartship.db")
         service = GameService(store, config, rng=random.Random(seed))
         kiosk = Kiosk(config, store, service)
+        loop = asyncio.new_event_loop()
+        kiosk.solo = SoloMode(service, loop, pace=Pace(dart=0, takeout=0),
+                              rng=random.Random(seed)).attach()
         app = make_app(kiosk, size=size, headless=True)
         app.rng = random.Random(seed)
         app.result_delay = 0
@@ -43,11 +51,43 @@ class Tour:
         from ui.touch.fingers import frames
 
         frames(3)
-        return cls(app, kiosk)
+        return cls(app, kiosk, loop)
 
     def close(self) -> None:
+        self.kiosk.solo.close()
         self.app.stop()
         self.kiosk.store.close()
+        self.loop.close()
+
+    def pump(self, until: Callable[[], bool] | None = None, rounds: int = 5000) -> bool:
+        """Run the kiosk's loop in small steps until `until()` holds (or, without one, until the
+        computer player is idle); then draw. Bounded: returns whether it got there."""
+        from ui.touch.fingers import frames
+
+        done = until or (lambda: self.kiosk.solo.player is None or self.kiosk.solo.player.idle)
+        reached = False
+        for _ in range(rounds):
+            self.loop.run_until_complete(asyncio.sleep(0.001))
+            if done():
+                reached = True
+                break
+        frames(2)
+        return reached
+
+    def wait_for_coach(self, rounds: int = 2000) -> bool:
+        """Frames until the coach's answer is on the radar (it comes from a worker thread)."""
+        import time
+
+        from ui.touch.fingers import frames
+
+        screen = self.app.screen("game")
+        for _ in range(rounds):
+            if screen.coach is not None:
+                frames(1)
+                return True
+            time.sleep(0.002)
+            frames(1)
+        return False
 
     # -- looking --
 
@@ -88,6 +128,8 @@ class Tour:
                  players: tuple[str, str] = ("Anna, Ben", "Cleo")) -> None:
         self.app.go("new_game")
         screen = self.screen()
+        if screen.solo.value:
+            self.press(_label("Solo vs kiosk"))
         for index in (0, 1):
             screen.names[index].text = names[index]
             screen.players[index].text = players[index]
@@ -173,6 +215,58 @@ class Tour:
         yield shot("settings")
         self.press(_label("Learn board"))
         yield shot("learn")
+        yield from self.solo_walk(shot)
+
+    # -- solo: the players against the kiosk --
+
+    def start_solo(self, name: str = "Sharks", players: str = "Anna, Ben") -> None:
+        """New game screen: one team of players, team 2 is the kiosk (skill as left there)."""
+        self.app.go("new_game")
+        screen = self.screen()
+        screen.names[0].text, screen.players[0].text = name, players
+        if not screen.solo.value:
+            self.press(_label("Two teams"))
+
+    def kiosk_turn(self) -> bool:
+        match = self.kiosk.service.match
+        seat = self.kiosk.solo.seat()
+        return seat is not None and match.turn == seat.team
+
+    def solo_walk(self, shot: Callable[[str], str]) -> Iterator[str]:
+        from kiosk.match import Phase
+
+        self.start_solo()
+        yield shot("new_game_solo")
+        self.press(_label("Place fleets"))
+        self.pump()  # the kiosk locks in its fleet at once
+        yield shot("placement_solo")
+        self.press(_label("{team}: place on this screen").format(team="Sharks"))
+        self.press(_label("Random fleet"))
+        self.press(_label("Lock in"))
+        self.pump()  # its bull-off dart
+        yield shot("bull_off_solo")
+        self.tap_cell(self.screen().board_view, Cell(Ring.SMALL, 20))
+        if self.kiosk.service.match.bull_off_undecided:
+            self.press("Sharks")
+        service = self.kiosk.service
+        if self.kiosk_turn():
+            self.pump(lambda: not self.kiosk_turn())
+        self.press(_label("Coach"))
+        self.wait_for_coach()
+        yield shot("game_coach")
+        for code in ("T20", "S19"):
+            self.throw_typed(code)
+        self.wait_for_coach()
+        self.throw_typed("miss")
+        self.press(_label("Next"))
+        self.pump(lambda: service.match.phase is not Phase.THROWING
+                  or service.match.dart_in_visit >= 2)
+        yield shot("game_kiosk")
+        self.press(_label("Undo"))
+        yield shot("game_kiosk_hold")
+        self.press(_label("Let the kiosk throw"))
+        self.pump(lambda: not self.kiosk_turn())
+        self.press(_label("Coach"))
 
     def _play_to_the_end(self) -> None:
         """Both teams throw at the enemy fleet (with a miss in every visit) until one wins."""

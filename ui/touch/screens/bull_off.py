@@ -13,6 +13,7 @@ from kiosk.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleErr
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.dartboard import DartboardView
+from ui.touch.opponent import player, seat
 from ui.touch.screens.base import KioskScreen, heading
 from ui.touch.sim_throw import tap_dart, virtual_dart
 
@@ -71,15 +72,25 @@ class BullOffScreen(KioskScreen):
                           else _("Closest to the bull starts. Inner bull beats outer bull."))
         self.teams.clear_widgets()
         marks: dict[Cell, str] = {}
+        kiosk, computer = seat(match), player(self.app, match)
+        # The kiosk's virtual dart: drawn where it landed, with its distance, so the players can
+        # still say who was closer.
+        landing = computer.bull_off if computer is not None and kiosk is not None and zones[
+            kiosk.team] is not None else None
         for index, team in enumerate(match.teams):
             panel = Panel(orientation="vertical", radius=s(10))
             panel.add_widget(Caption(team.name, font_units=24, bold=True, halign="center",
                                      colour=theme.TEAM_COLOURS[index]))
-            panel.add_widget(Caption(zone_text(zones[index]), font_units=22, halign="center"))
+            text = zone_text(zones[index])
+            if landing is not None and kiosk is not None and kiosk.team == index:
+                text = _("{zone}, {mm} mm from the centre").format(
+                    zone=text, mm=round((landing.x ** 2 + landing.y ** 2) ** 0.5))
+            panel.add_widget(Caption(text, font_units=22, halign="center"))
             self.teams.add_widget(panel)
             if zones[index] in (BullZone.INNER, BullZone.OUTER, BullZone.BULL):
                 marks[BULL] = "bull_dart"
         self.board_view.show(marks)
+        self.board_view.overlay(pins=[(landing.x, landing.y)] if landing is not None else [])
         self.closer.clear_widgets()
         if match.bull_off_undecided:
             self.prompt.text = _("The board cannot tell: who was closer?")
@@ -89,6 +100,8 @@ class BullOffScreen(KioskScreen):
                                                  font_units=26))
         else:
             thrower = 0 if zones[0] is None else 1
+            if kiosk is not None and zones[1 - kiosk.team] is None:
+                thrower = 1 - kiosk.team  # the kiosk throws by itself: the players are asked
             self.prompt.text = (self.notice + "\n" if self.notice else "") + _(
                 "{team}: one dart at the bull").format(team=match.teams[thrower].name)
         self.board_view.interactive = self.app.simulator and not match.bull_off_undecided

@@ -1,28 +1,45 @@
 """The game: the throwing team's radar, the scoreboard, the announcement, takeout and Next,
-Undo and Correct, and the simulator's inputs.
+Undo and Correct, the simulator's inputs, the kiosk's own visits (solo) and the coach.
 
 Hidden information: the radar is drawn only from `match.shots(team)` of the throwing team and
-`match.sunk_ships(enemy)` (public once sunk). `match.fleet(...)` is never read here.
+`match.sunk_ships(enemy)` (public once sunk). `match.fleet(...)` is never read here; the coach
+reasons from the same public record (`Record.from_match`), in an executor.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import random
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
+from kiosk.ai import Decision, Record, decide
+from kiosk.ai.scatter import sigma_for
 from kiosk.board import MISS, BullZone, Cell
 from kiosk.i18n import _
 from kiosk.match import Correct, Match, Next, Phase, Result, RuleError, Undo, Undone
 from ui.touch import theme
 from ui.touch.announcement import Announcement, words_for
-from ui.touch.controls import BigButton, Caption, Field
+from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.correct_picker import CorrectPicker
 from ui.touch.dartboard import DartboardView
+from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
 from ui.touch.scoreboard import Scoreboard
 from ui.touch.screens.base import KioskScreen
 from ui.touch.sim_throw import tap_dart, typed_dart, virtual_dart
+
+_coach_pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def coach_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """One worker: a newer question simply waits for the older answer, which is then dropped."""
+    global _coach_pool
+    if _coach_pool is None:
+        _coach_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="dartship-coach")
+    return _coach_pool
 
 RESULT_MARKS = {Result.HIT: "hit", Result.SUNK: "sunk", Result.MISS: "miss", Result.REPEAT: "miss"}
 
@@ -63,6 +80,10 @@ class GameScreen(KioskScreen):
         self.next_button = BigButton(_("Next"), self._next, colour=theme.PANEL_LIGHT)
         actions.add_widget(self.next_button)
         side.add_widget(actions)
+        # One slot: the simulator's inputs, or (solo) "let the kiosk throw" after an Undo.
+        self.slot = BoxLayout(size_hint_y=None, height=s.touch)
+        self.hold_button = BigButton(_("Let the kiosk throw"), self._resume_kiosk, colour=theme.GO,
+                                     font_units=20)
         self.sim_row = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         self.cell_field = Field(hint=_("cell, e.g. T20"))
         self.cell_field.bind(on_text_validate=lambda *_a: self._typed())
@@ -71,9 +92,24 @@ class GameScreen(KioskScreen):
         self.sim_row.add_widget(BigButton(_("Throw"), self._typed, size_hint_x=0.8, font_units=18))
         self.sim_row.add_widget(BigButton(_("Virtual throw"), self._virtual, colour=theme.PANEL_LIGHT,
                                           font_units=18))
-        side.add_widget(self.sim_row)
+        self.slot.add_widget(self.sim_row)
+        side.add_widget(self.slot)
         page.add_widget(side)
         layer.add_widget(page)
+        # The coach sits in the radar's empty bottom corners: a toggle and the thrower's skill.
+        self.coach_on = False
+        self.coach_skill = _config_skill(app)
+        self.coach: Decision | None = None
+        self._coach_key: tuple | None = None
+        self.coach_button = BigButton(_("Coach"), self._toggle_coach, colour=theme.PANEL_LIGHT,
+                                      font_units=18, size_hint=(None, None), width=s(84))
+        self.skill_button = ChoiceButton(list(SKILL_ORDER), self.coach_skill, label=lambda k: _(
+            "thrower:\n{skill}").format(skill=skill_name(k)), on_change=self._coach_skill_changed,
+                                         font_units=15,
+                                         size_hint=(None, None), width=s(84))
+        for button in (self.coach_button, self.skill_button):
+            layer.add_widget(button)
+        self.radar.bind(pos=self._place_coach, size=self._place_coach)
         self.announcement = Announcement(size_hint=(0.9, 0.6), pos_hint={"center_x": 0.5,
                                                                          "center_y": 0.5})
         layer.add_widget(self.announcement)
@@ -81,6 +117,11 @@ class GameScreen(KioskScreen):
 
     def reset(self) -> None:
         self.announcement.clear()
+        self.coach, self._coach_key = None, None
+
+    def _place_coach(self, *_args: Any) -> None:
+        self.coach_button.pos = (self.radar.x, self.radar.y)
+        self.skill_button.pos = (self.radar.right - self.skill_button.width, self.radar.y)
 
     # -- showing --
 
@@ -107,18 +148,106 @@ class GameScreen(KioskScreen):
             self.radar_title.text = _("Radar of {team}, firing at {enemy}").format(
                 team=match.teams[team].name, enemy=match.teams[1 - team].name)
         self.scoreboard.show(match)
+        kiosk, computer = seat(match), player(self.app, match)
+        kiosk_turn = kiosk is not None and match.turn == kiosk.team
+        holding = computer is not None and computer.holding and kiosk_turn
         takeout = match.phase is Phase.TAKEOUT
-        if takeout:
+        if takeout and kiosk_turn:
+            self.prompt.text = _("No darts to pull out: tap Next, or the kiosk does")
+        elif takeout:
             self.prompt.text = _("Pull the darts out, then tap Next")
         elif match.phase is Phase.OVER and match.winner is not None:
             self.prompt.text = _("{team} wins!").format(team=match.teams[match.winner].name)
+        elif holding:
+            self.prompt.text = _("You took back a dart of the kiosk: it waits")
+        elif kiosk_turn and match.phase is Phase.THROWING:
+            self.prompt.text = _("{team} is throwing …").format(team=match.teams[kiosk.team].name)
         else:
             self.prompt.text = ""
         self.next_button.set_colour(theme.GO if takeout else theme.PANEL_LIGHT)
-        simulator = self.app.simulator
+        # The kiosk throws its own darts: the simulator's inputs are for the players' visits.
+        simulator = self.app.simulator and not (kiosk_turn and match.phase is Phase.THROWING)
         self.sim_row.opacity = 1 if simulator else 0
         self.sim_row.disabled = not simulator
+        self._fill_slot(self.hold_button if holding else self.sim_row)
         self.radar.interactive = simulator and match.phase is Phase.THROWING
+        self._show_coach(match, team)
+
+    def _fill_slot(self, widget: Any) -> None:
+        if widget.parent is not self.slot:
+            self.slot.clear_widgets()
+            self.slot.add_widget(widget)
+
+    def _resume_kiosk(self) -> None:
+        computer = player(self.app, self.app.service.match)
+        if computer is not None:
+            computer.resume()
+        self.refresh()
+
+    # -- the coach --
+
+    def coach_team(self, match: Match) -> int | None:
+        """Whom the coach helps now: the players throwing (never the kiosk's own visit)."""
+        if not self.coach_on or match.phase is not Phase.THROWING or match.turn is None:
+            return None
+        kiosk = seat(match)
+        if kiosk is not None and kiosk.team == match.turn:
+            return None
+        return match.turn
+
+    def _show_coach(self, match: Match, viewer: int | None) -> None:
+        kiosk_pins = pins(self.app, match) if viewer is not None and viewer == getattr(
+            seat(match), "team", None) else []
+        self.coach_button.set_colour(theme.ACCENT if self.coach_on else theme.PANEL_LIGHT)
+        self.skill_button.opacity = 1 if self.coach_on else 0
+        self.skill_button.disabled = not self.coach_on
+        team = self.coach_team(match)
+        if team is None:
+            self.coach, self._coach_key = None, None
+            self.radar.overlay(pins=kiosk_pins)
+            return
+        key = (id(match), len(match.log), team, self.coach_skill)
+        if key != self._coach_key:
+            self._ask_coach(match, team, key)
+        decision = self.coach
+        if decision is None:
+            self.radar.overlay(pins=kiosk_pins)  # the answer is a frame or two away
+            return
+        self.radar.overlay(heat=dict(decision.heat), crosshair=(decision.aim.x, decision.aim.y),
+                           scatter_mm=sigma_for(self.coach_skill), pins=kiosk_pins)
+        if not self.prompt.text:
+            self.prompt.text = _("Coach: aim at the cross, {p}% chance of a hit").format(
+                p=round(100 * decision.aim.p_hit))
+
+    def _ask_coach(self, match: Match, team: int, key: tuple) -> None:
+        """The decision runs in a worker thread; its answer comes back on Kivy's clock."""
+        self._coach_key = key
+        self.coach = None
+        record = Record.from_match(match, team)  # public: the team's shots, enemy ships sunk
+        rng = random.Random(self.app.rng.getrandbits(64))
+        future = coach_pool().submit(decide, match.board, record, tuple(match.setup.rules.fleet),
+                                     sigma_for(self.coach_skill), rng)
+        future.add_done_callback(
+            lambda f: Clock.schedule_once(lambda _dt: self._coach_answered(key, f)))
+
+    def _coach_answered(self, key: tuple, future: concurrent.futures.Future) -> None:
+        if key != self._coach_key:
+            return  # the game moved on meanwhile
+        try:
+            self.coach = future.result()
+        except Exception as err:  # the coach is a help: never let it break the game screen
+            self.app.toast(_("The coach has no advice: {error}").format(error=err))
+            return
+        self.refresh()
+
+    def _toggle_coach(self) -> None:
+        self.coach_on = not self.coach_on
+        self.refresh()
+
+    def _coach_skill_changed(self, skill: str) -> None:
+        self.coach_skill = skill
+        if hasattr(self, "radar"):
+            self.refresh()
 
     def on_update(self, update: Any) -> None:
         # The word first: it must be in the very next frame.
@@ -187,6 +316,11 @@ class GameScreen(KioskScreen):
             aim = self.app.rng.choice(fresh or list(match.board.cells))
         virtual_dart(self.app.service, match.board, aim, self.app.kiosk.config["simulator.skill"],
                      self.app.rng)
+
+
+def _config_skill(app: Any) -> str:
+    skill = app.kiosk.config["simulator.skill"]
+    return skill if skill in SKILL_ORDER else "pub"
 
 
 def _board(app: Any):

@@ -11,9 +11,11 @@ from kiosk.board import Profile
 from kiosk.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
 from kiosk.i18n import _
 from kiosk.match import BullOffMode, HouseRules, RuleError, Setup, Team
+from kiosk.solo import kiosk_team
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
+from ui.touch.opponent import SKILL_ORDER, seat, skill_name
 from ui.touch.screens.base import KioskScreen, heading
 
 DEFAULT_NAMES = ("Sharks", "Jets")
@@ -74,6 +76,16 @@ class NewGameScreen(KioskScreen):
         for widget in (self.fleet, self.darts, self.bull_off):
             rules.add_widget(widget)
         page.add_widget(rules)
+        # Solo: team 2 is the kiosk, throwing virtual darts at the chosen skill.
+        solo = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
+        self.solo = ChoiceButton([False, True], False, label=lambda on: (
+            _("Solo vs kiosk") if on else _("Two teams")), on_change=self._solo_changed)
+        self.skill = ChoiceButton(list(SKILL_ORDER), "pub", label=lambda k: _(
+            "Kiosk plays as: {skill}").format(skill=skill_name(k)))
+        solo.add_widget(self.solo)
+        solo.add_widget(self.skill)
+        page.add_widget(solo)
+        self._human_names = ("", "")  # team 2 as typed, given back when solo is switched off
         self.profile = Caption(font_units=16, colour=theme.TEXT_DIM, size_hint_y=None)
         page.add_widget(self.profile)
         self.message = Caption(font_units=18, colour=theme.DANGER, size_hint_y=None)
@@ -89,10 +101,32 @@ class NewGameScreen(KioskScreen):
     def _prefill(self) -> None:
         match = self.app.service.match
         teams = match.teams if match is not None else (Team(DEFAULT_NAMES[0], ()), Team(DEFAULT_NAMES[1], ()))
+        kiosk = seat(match)
         for index, team in enumerate(teams):
             self.names[index].text = team.name
             players = [p for p in team.players if p != team.name]
-            self.players[index].text = ", ".join(players)
+            self.players[index].text = "" if kiosk and kiosk.team == index else ", ".join(players)
+        if kiosk is not None and kiosk.team == 1:
+            self._human_names = (DEFAULT_NAMES[1], "")
+            self.players[1].disabled = True  # keeps the kiosk team's own name
+            self.skill.set_value(kiosk.skill)
+            self.solo.set_value(True)
+        else:
+            self.solo.set_value(False)
+
+    def _solo_changed(self, on: bool) -> None:
+        if not hasattr(self, "skill"):
+            return
+        name, players = self.names[1], self.players[1]
+        self.skill.opacity = 1 if on else 0
+        self.skill.disabled = not on
+        if on and not players.disabled:
+            self._human_names = (name.text, players.text)
+            name.text, players.text = _("Kiosk"), ""
+        elif not on and players.disabled:
+            name.text, players.text = self._human_names
+        players.disabled = on
+        players.hint_text = _("throws virtual darts") if on else _("e.g. Anna, Ben")
 
     def refresh(self) -> None:
         rules = self._config_rules()
@@ -125,6 +159,8 @@ class NewGameScreen(KioskScreen):
             # A team without named players is one player of the team's name.
             players = split_players(self.players[index].text) or (name,)
             teams.append(Team(name, players))
+        if self.solo.value:
+            teams[1] = kiosk_team(names[1], self.skill.value)
         rules = HouseRules(fleet=parse_lengths(self.fleet.value), darts_per_visit=self.darts.value,
                            bull_off=self.bull_off.value, profile=self._config_rules().profile)
         return Setup((teams[0], teams[1]), rules)

@@ -20,6 +20,7 @@ from kiosk.match import Phase, RuleError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.dartboard import DartboardView
+from ui.touch.opponent import seat
 from ui.touch.placing import FleetDraft
 from ui.touch.qr import qr_texture
 from ui.touch.screens.base import KioskScreen, heading
@@ -83,6 +84,9 @@ class PlacementScreen(KioskScreen):
         match = self.app.service.match
         if match is None or match.phase is not Phase.PLACING:
             return
+        kiosk = seat(match)
+        if kiosk is not None and kiosk.team == team:
+            return  # the kiosk's fleet is placed by the kiosk and never drawn
         self.team = team
         self.draft = FleetDraft(match.board, match.setup.rules.fleet)
         self.board_view.set_board(match.board)
@@ -113,17 +117,20 @@ class PlacementScreen(KioskScreen):
         view.clear_widgets()
         placed = match.state().placed
         names = [t.name for t in match.teams]
-        waiting = [i for i in (0, 1) if not placed[i]]
+        kiosk = seat(match)
+        # Solo: the kiosk places its own fleet (never on this screen), only the players are asked.
+        waiting = [i for i in (0, 1) if not placed[i] and (kiosk is None or i != kiosk.team)]
         if not waiting:
             view.add_widget(heading(_("Both fleets are locked in")))
             return
         team = waiting[0]
         other = 1 - team
+        text = (_("{team}, tap to place your fleet").format(team=names[team]) if kiosk
+                else _("{other}, look away –\n{team}, tap to place").format(other=names[other],
+                                                                            team=names[team]))
         view.add_widget(Label(
-            text=_("{other}, look away –\n{team}, tap to place").format(other=names[other],
-                                                                       team=names[team]),
-            font_size=s(40), bold=True, halign="center", color=theme.TEXT, size_hint_y=None,
-            height=s(110)))
+            text=text, font_size=s(40), bold=True, halign="center", color=theme.TEXT,
+            size_hint_y=None, height=s(110)))
         buttons = BoxLayout(spacing=s(12), size_hint_y=None, height=s(64))
         for index in waiting:
             buttons.add_widget(BigButton(_("{team}: place on this screen").format(team=names[index]),
@@ -133,18 +140,24 @@ class PlacementScreen(KioskScreen):
         view.add_widget(buttons)
         status = BoxLayout(spacing=s(12))
         for index in (0, 1):
-            status.add_widget(self._team_status(index, names[index], placed[index]))
+            status.add_widget(self._team_status(index, names[index], placed[index],
+                                                kiosk is not None and kiosk.team == index))
         view.add_widget(status)
 
-    def _team_status(self, index: int, name: str, placed: bool) -> Panel:
-        """A team's state, with its phone's QR code where the phone page runs."""
+    def _team_status(self, index: int, name: str, placed: bool, computer: bool = False) -> Panel:
+        """A team's state, with its phone's QR code where the phone page runs (never for the
+        kiosk's own team in solo mode: that page would show the kiosk's fleet)."""
         s = theme.sizes()
         panel = Panel(orientation="horizontal", radius=s(10))
-        text = (_("{team} ready ✓").format(team=name) if placed
-                else _("{team}: place here or on a phone").format(team=name))
+        if computer:
+            text = (_("{team} has hidden its fleet ✓").format(team=name) if placed
+                    else _("{team} is placing its fleet").format(team=name))
+        else:
+            text = (_("{team} ready ✓").format(team=name) if placed
+                    else _("{team}: place here or on a phone").format(team=name))
         panel.add_widget(Caption(text, font_units=22, halign="center", font_name=theme.SYMBOL_FONT,
                                  colour=theme.GO if placed else theme.TEAM_COLOURS[index]))
-        url = self._team_url(index)
+        url = None if computer else self._team_url(index)
         if url and not placed:
             image = Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=None)
             panel.bind(height=lambda _w, h, im=image: setattr(im, "width", h - 2 * s(8)))

@@ -1,0 +1,41 @@
+"""What the screens show of the kiosk as an opponent (solo mode) and of the coach's skills.
+
+The computer player itself lives in `kiosk.solo` (no Kivy); the screens only read its public
+state: its seat, whether it holds after an Undo, where its virtual darts landed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.i18n import _
+from kiosk.match import Match
+from kiosk.solo import SKILL_ORDER, ComputerPlayer, Seat, seat_of
+
+__all__ = ["SKILL_ORDER", "pins", "player", "seat", "skill_name"]
+
+
+def skill_name(skill: str) -> str:
+    return {"novice": _("novice"), "casual": _("casual"), "pub": _("pub player"),
+            "pro": _("pro")}.get(skill, skill)
+
+
+def seat(match: Match | None) -> Seat | None:
+    return seat_of(match.setup) if match is not None else None
+
+
+def player(app: Any, match: Match | None) -> ComputerPlayer | None:
+    """The computer player of this match, if the kiosk plays in it."""
+    solo = getattr(app.kiosk, "solo", None)
+    current = solo.player if solo is not None else None
+    if current is None or match is None or current.match is not match:
+        return None
+    return current
+
+
+def pins(app: Any, match: Match) -> list[tuple[float, float]]:
+    """Where the kiosk's darts of the current visit landed (mm), oldest first."""
+    current = player(app, match)
+    if current is None:
+        return []
+    return [(d.landing.x, d.landing.y) for d in current.darts if d.visit == match.visits]
