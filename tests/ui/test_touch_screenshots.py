@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 SCREENS = ("home", "new_game", "placement_handover", "placement", "bull_off", "bull_off_closer",
-           "game", "game_takeout", "correct", "result", "stats", "pin", "settings", "learn")
+           "game", "game_takeout", "correct", "result", "stats", "pin", "settings", "learn",
+           "new_game_solo", "placement_solo", "bull_off_solo", "game_coach", "game_kiosk",
+           "game_kiosk_hold")
 
 
 @pytest.mark.slow

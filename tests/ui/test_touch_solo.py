@@ -52,7 +52,7 @@ def test_solo_setup_places_only_the_players_fleet(tour, artefacts: Path) -> None
     tour.press("Lock in")
     assert tour.pump()
     assert match.phase is Phase.BULL_OFF and match.bull_off_zones()[1] is not None
-    assert "mm from the centre" in labels_text(tour.root)
+    assert " mm off" in labels_text(tour.root)
     assert len(tour.screen().board_view.pins) == 1
     tour.save(artefacts / "bull_off_solo.png")
     tour.tap_cell(tour.screen().board_view, Cell(Ring.SMALL, 20))

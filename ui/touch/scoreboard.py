@@ -82,7 +82,7 @@ class Scoreboard(BoxLayout):
             column.show(match, lengths)
         team, player, dart = match.up_next()
         if player is not None and (skill := skill_of(match.teams[team])) is not None:
-            player = _("kiosk, {skill}").format(skill=skill_name(skill))
+            player = skill_name(skill)  # "Kiosk: pro throws", not the marker "Kiosk·pro"
         if match.phase is Phase.THROWING and team is not None:
             self.turn.text = _("{team}: {player} throws").format(team=match.teams[team].name,
                                                                   player=player)

@@ -253,16 +253,19 @@ class Tour:
             self.pump(lambda: not self.kiosk_turn())
         self.press(_label("Coach"))
         self.wait_for_coach()
-        yield shot("game_coach")
-        for code in ("T20", "S19"):
-            self.throw_typed(code)
+        self.throw_typed(self.enemy_cells(0)[1].code)  # a hit: the coach's heat gathers round it
         self.wait_for_coach()
-        self.throw_typed("miss")
+        self.screen().announcement.clear()
+        yield shot("game_coach")
+        for code in ("S19", "miss"):
+            self.throw_typed(code)
         self.press(_label("Next"))
         self.pump(lambda: service.match.phase is not Phase.THROWING
                   or service.match.dart_in_visit >= 2)
         yield shot("game_kiosk")
         self.press(_label("Undo"))
+        self.screen().announcement.clear()  # let the picture show what is under the word
+        self.app._hide_toast()
         yield shot("game_kiosk_hold")
         self.press(_label("Let the kiosk throw"))
         self.pump(lambda: not self.kiosk_turn())

@@ -83,7 +83,7 @@ class BullOffScreen(KioskScreen):
                                      colour=theme.TEAM_COLOURS[index]))
             text = zone_text(zones[index])
             if landing is not None and kiosk is not None and kiosk.team == index:
-                text = _("{zone}, {mm} mm from the centre").format(
+                text = _("{zone}, {mm} mm off").format(
                     zone=text, mm=round((landing.x ** 2 + landing.y ** 2) ** 0.5))
             panel.add_widget(Caption(text, font_units=22, halign="center"))
             self.teams.add_widget(panel)
