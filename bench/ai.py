@@ -1,6 +1,7 @@
 """Benchmark of the AI: mean darts (shots) to sink a random fleet, per strategy, and decision time.
 
     python bench/ai.py [--games N] [--seed S] [--workers W] [--json] [--out FILE]
+                       [--only dartboard/heatmap,classic/heatmap,...]
 
 Every strategy plays the same N boards (fleets drawn uniformly with the seed). Games run in
 worker processes, one per core by default; each game has its own seeded randomness, so the
@@ -211,12 +212,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--out", type=Path, help="also write the JSON object to this file")
+    parser.add_argument("--only", help="comma-separated game/strategy names, for tuning runs "
+                        "(prints the JSON object; tune on seeds other than the default's)")
     args = parser.parse_args(argv)
-    result = run(args.games, args.seed, args.workers, progress=not args.json)
+    only = frozenset(args.only.split(",")) if args.only else None
+    if only is not None:
+        names = {f"{g}/{n}" for g, ns in (("dartboard", DARTBOARD), ("classic", CLASSIC))
+                 for n in ns}
+        if only - names:
+            parser.error(f"unknown strategies: {', '.join(sorted(only - names))}")
+    result = run(args.games, args.seed, args.workers, progress=not args.json, only=only)
     figures = json.dumps({k: v for k, v in result.items() if not k.startswith("_")})
     if args.out:
         args.out.write_text(figures + "\n")
-    print(figures if args.json else table(result))
+    print(figures if args.json or only is not None else table(result))
 
 
 if __name__ == "__main__":
