@@ -117,6 +117,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("buzzer.mute", False, "silence the buzzer"),
     Option("simulator.skill", "pub", "scatter of the virtual thrower",
            choices=("pro", "pub", "casual", "novice")),
+    Option("solo.dart_seconds", 1.2, "solo mode: pause before each of the kiosk's darts",
+           check=_range(0, 10)),
+    Option("solo.takeout_seconds", 3.0, "solo mode: after its visit the kiosk presses Next "
+           "after this many seconds", check=_range(0, 60)),
     # Screen, phones, kiosk.
     Option("display.fullscreen", False, "fill the screen (on the Pi: true)"),
     Option("display.width", 1280, "window width when not fullscreen", check=_range(320, 7680)),

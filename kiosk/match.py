@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
 from kiosk.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
 from kiosk.i18n import _
+from kiosk.scatter import SKILLS
 
 
 class RuleError(ValueError):
@@ -66,9 +67,22 @@ class HouseRules:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """The kiosk itself playing one team (solo mode): which team, and how well it throws."""
+
+    team: int
+    skill: str  # a key of kiosk.scatter.SKILLS
+
+    @property
+    def sigma(self) -> float:
+        return SKILLS[self.skill]
+
+
+@dataclass(frozen=True)
 class Setup:
     teams: tuple[Team, Team]
     rules: HouseRules = HouseRules()
+    computer: Seat | None = None  # solo mode: the team the kiosk plays
 
 
 # ---- commands ---------------------------------------------------------------------------
@@ -271,6 +285,10 @@ class Match:
                 raise RuleError(_("team {name} has no players").format(name=team.name))
         if not 1 <= setup.rules.darts_per_visit <= 9:
             raise RuleError(_("darts per visit must be 1 to 9"))
+        seat = setup.computer
+        if seat is not None and (seat.team not in (0, 1) or seat.skill not in SKILLS):
+            raise RuleError(_("the kiosk plays team 0 or 1 at a skill of {skills}").format(
+                skills=", ".join(SKILLS)))
         self.setup = setup
         self.log: list[Command] = []
         self._history: list[object] = []

@@ -137,9 +137,10 @@ async def start(cfg: config_module.Config, *, with_devices: bool = True,
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
     # Before resume: a solo game picked up after a power cut gets its computer player back.
     # (Imported here: the AI brings numpy, which `dartship referee` and friends do not need.)
-    from kiosk.solo import SoloMode
+    from kiosk.solo import Pace, SoloMode
 
-    kiosk.solo = SoloMode(service, loop).attach()
+    pace = Pace(dart=cfg["solo.dart_seconds"], takeout=cfg["solo.takeout_seconds"])
+    kiosk.solo = SoloMode(service, loop, pace=pace).attach()
     if service.resume():
         log.info("resumed game %s", service.game)
     if with_devices:

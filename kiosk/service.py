@@ -264,14 +264,21 @@ class GameService:
     def _dart(self, cell, zone: BullZone) -> list[Event]:
         if self.match is None:
             return []
+        computer = self.match.setup.computer
         if self.match.phase is Phase.BULL_OFF:
             zones = self.match.bull_off_zones()
-            team = 0 if zones[0] is None else 1
-            if self.match.bull_off_undecided:
+            # The first team named throws first; in solo mode every board dart is the players'.
+            waiting = [t for t in (0, 1) if zones[t] is None
+                       and (computer is None or computer.team != t)]
+            if self.match.bull_off_undecided or not waiting:
                 return []
-            return self._try(BullOffDart(team, zone), "board")
+            return self._try(BullOffDart(waiting[0], zone), "board")
         if self.match.phase is Phase.PLACING:
             return []  # warming-up darts before the game: nothing to referee
+        if computer is not None and self.match.turn == computer.team:
+            # The kiosk throws its own (virtual) darts: a real dart now is not the players' turn.
+            self._tell(Notice(NoticeKind.REFUSED, _("the kiosk is throwing: wait for your visit")))
+            return []
         return self._try(Throw(cell), "board")
 
     def _button(self, button: Button) -> list[Event]:

@@ -4,10 +4,8 @@ Pure logic, no Kivy. `SoloMode` is attached to the service once (by the composit
 every game (new or resumed) it looks at the setup and, when one team is the kiosk, runs a
 `ComputerPlayer` for it until the game ends or another one starts.
 
-Which team is the kiosk is part of the game itself, so that a resumed game (after a power cut)
-picks it up again with no extra table: the kiosk's team has exactly one player named
-``Kiosk·<skill>`` (the middle dot cannot be typed on the kiosk's keyboard, so no human team is
-taken for the kiosk by accident), for example ``Team("Kiosk", ("Kiosk·pub",))``.
+Which team is the kiosk is part of the game itself (`Setup.computer`, a `Seat`), stored with
+the game's setup, so that a resumed game (after a power cut) picks it up again.
 
 The computer player sees only public information: `Record.from_match(match, team)` (its own
 shots and the human ships it has sunk) and the match's public state. It never calls
@@ -40,7 +38,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kiosk.ai import Decision, Record, decide
-from kiosk.ai.scatter import SKILLS, sigma_for
 from kiosk.board import BULL
 from kiosk.geometry import cell_centre
 from kiosk.match import (
@@ -50,6 +47,7 @@ from kiosk.match import (
     Phase,
     Place,
     RuleError,
+    Seat,
     Setup,
     Team,
     Throw,
@@ -62,49 +60,17 @@ from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
 log = logging.getLogger("dartship.solo")
 
 SKILL_ORDER = ("novice", "casual", "pub", "pro")  # weakest first, as the New game screen offers
-PLAYER_PREFIX = "Kiosk\u00b7"  # "Kiosk·": the marker of the kiosk's team (see the module doc)
 SOURCE = "kiosk"  # the MatchUpdate source of the kiosk's own commands
 
 
-@dataclass(frozen=True)
-class Seat:
-    """The kiosk's place in a game: its team index and its skill."""
-
-    team: int
-    skill: str
-
-    @property
-    def sigma(self) -> float:
-        return sigma_for(self.skill)
-
-
-def kiosk_player(skill: str) -> str:
-    if skill not in SKILLS:
-        raise ValueError(f"unknown skill {skill!r}: use one of {', '.join(SKILL_ORDER)}")
-    return PLAYER_PREFIX + skill
-
-
-def kiosk_team(name: str, skill: str) -> Team:
-    """The kiosk's team in a Setup: any name, one marked player."""
-    return Team(name, (kiosk_player(skill),))
-
-
-def skill_of(team: Team) -> str | None:
-    """The skill if this team is the kiosk, else None."""
-    if len(team.players) != 1 or not team.players[0].startswith(PLAYER_PREFIX):
-        return None
-    skill = team.players[0][len(PLAYER_PREFIX):]
-    return skill if skill in SKILLS else None
+def kiosk_team(name: str) -> Team:
+    """The kiosk's team in a Setup: one player, named like the team."""
+    return Team(name, (name,))
 
 
 def seat_of(setup: Setup) -> Seat | None:
-    """The kiosk's seat in a game, or None for a game of two human teams.
-
-    A setup where both teams carry the marker is not a solo game (nobody would be playing).
-    """
-    seats = [Seat(i, skill) for i, team in enumerate(setup.teams)
-             if (skill := skill_of(team)) is not None]
-    return seats[0] if len(seats) == 1 else None
+    """The kiosk's seat in a game, or None for a game of two human teams."""
+    return setup.computer
 
 
 @dataclass(frozen=True)

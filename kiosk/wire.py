@@ -31,6 +31,7 @@ from kiosk.match import (
     Place,
     Placed,
     RuleError,
+    Seat,
     Setup,
     Start,
     TakeoutNeeded,
@@ -43,6 +44,7 @@ from kiosk.match import (
     VisitStarted,
     Won,
 )
+from kiosk.scatter import SKILLS
 
 
 class WireError(ValueError):
@@ -155,7 +157,21 @@ def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) 
         raise WireError(str(err)) from None
     teams = tuple(Team(name.strip(), tuple(p.strip() for p in ps))
                   for name, ps in zip(names, players, strict=True))
-    return Setup(teams, HouseRules(fleet, darts, bull_off, profile))  # type: ignore[arg-type]
+    return Setup(teams, HouseRules(fleet, darts, bull_off, profile),  # type: ignore[arg-type]
+                 _computer(obj.get("computer")))
+
+
+def _computer(value: Any) -> Seat | None:
+    """Solo mode: {"team": 1, "skill": "pub"} names the team the kiosk plays."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise WireError(_("'computer' must be like {\"team\": 1, \"skill\": \"pub\"}"))
+    team = _team(value)
+    skill = value.get("skill")
+    if skill not in SKILLS:
+        raise WireError(_("'skill' must be one of {skills}").format(skills=", ".join(SKILLS)))
+    return Seat(team, skill)
 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
@@ -167,6 +183,8 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
         "darts_per_visit": rules.darts_per_visit,
         "bull_off": rules.bull_off.value,
         "board": rules.profile.value,
+        **({"computer": {"team": setup.computer.team, "skill": setup.computer.skill}}
+           if setup.computer else {}),
     }
 
 

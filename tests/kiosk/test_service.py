@@ -147,3 +147,26 @@ def test_new_game_abandons_the_unfinished_one(tmp_path):
     assert service.store.unfinished() == service.game != first
     status = service.store.db.execute("SELECT status FROM games WHERE id=?", [first]).fetchone()[0]
     assert status == "abandoned"
+
+
+def test_solo_board_darts_belong_to_the_players_only(tmp_path):
+    from kiosk.match import BullOffDart, HouseRules, Next, Seat
+
+    service = _service(tmp_path)
+    notices = []
+    service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+    service.new_game(Setup((Team("Kiosk", ("Kiosk",)), Team("Jets", ("Cy",))), HouseRules(),
+                           Seat(0, "pro")))
+    for team in (0, 1):
+        service.place(team, service.random_fleet(team))
+    # The bull-off: the first board dart is the Jets' although the kiosk is named first.
+    service.handle_input(DartInput(BULL, "50", BullZone.INNER))
+    assert service.match.bull_off_zones() == (None, BullZone.INNER)
+    service.handle_input(DartInput(BULL, "25", BullZone.OUTER))  # no second player dart
+    assert service.match.bull_off_zones() == (None, BullZone.INNER)
+    service.submit(BullOffDart(0, BullZone.MISS), "kiosk")
+    assert service.match.turn == 1
+    service.submit(Next())
+    assert service.match.turn == 0  # the kiosk's visit: a real dart is not counted for it
+    service.handle_input(DartInput(FOUR.parse("T20"), "T20"))
+    assert service.match.darts_thrown == 3 and notices[-1].kind is NoticeKind.REFUSED

@@ -29,8 +29,9 @@ from kiosk.match import (
     Undo,
 )
 from kiosk.service import GameService
-from kiosk.solo import SOURCE, Pace, Seat, SoloMode, kiosk_player, kiosk_team, seat_of, skill_of
+from kiosk.solo import SOURCE, Pace, Seat, SoloMode, kiosk_team, seat_of
 from kiosk.store import Store
+from kiosk.wire import setup_from_dict, setup_to_dict
 
 FAST = Pace(dart=0, takeout=0)
 
@@ -58,9 +59,9 @@ def _service(path, seed: int = 3) -> GameService:
 
 def _setup(skill: str = "pro", kiosk: int = 1, rules: HouseRules | None = None) -> Setup:
     human = Team("Sharks", ("Anna", "Ben"))
-    machine = kiosk_team("Kiosk", skill)
+    machine = kiosk_team("Kiosk")
     teams = (human, machine) if kiosk == 1 else (machine, human)
-    return Setup(teams, rules or HouseRules())
+    return Setup(teams, rules or HouseRules(), Seat(kiosk, skill))
 
 
 async def _settle(mode: SoloMode) -> None:
@@ -94,18 +95,14 @@ async def _play(service: GameService, mode: SoloMode, human: int, *, rounds: int
     raise AssertionError("the game did not finish")
 
 
-def test_the_marker_names_the_kiosk_team_and_nothing_else() -> None:
-    assert skill_of(kiosk_team("Kiosk", "pub")) == "pub"
-    assert skill_of(Team("Kiosk", ("Kiosk",))) is None
-    assert skill_of(Team("Kiosk", ("Kiosk\u00b7wizard",))) is None
-    assert skill_of(Team("Two", (kiosk_player("pro"), "Anna"))) is None
+def test_the_setup_names_the_kiosk_team_and_survives_storage() -> None:
     assert seat_of(_setup("casual", kiosk=0)) == Seat(0, "casual")
     assert seat_of(_setup("novice", kiosk=1)) == Seat(1, "novice")
-    assert seat_of(Setup((kiosk_team("A", "pro"), kiosk_team("B", "pub")))) is None
     assert seat_of(Setup((Team("Sharks", ("A",)), Team("Jets", ("B",))))) is None
     assert Seat(1, "novice").sigma > Seat(1, "pro").sigma
-    with pytest.raises(ValueError):
-        kiosk_player("wizard")
+    assert setup_from_dict(setup_to_dict(_setup("pub", kiosk=0))).computer == Seat(0, "pub")
+    with pytest.raises(RuleError):
+        Match(Setup(_setup().teams, HouseRules(), Seat(1, "wizard")))
 
 
 def test_a_whole_solo_game_finishes_and_never_reads_a_fleet(tmp_path, guarded, caplog) -> None:

@@ -191,3 +191,17 @@ async def test_web_server_contract_links_qr_codes_and_printed_links(tmp_path, ca
         assert web.team_url(0) in capsys.readouterr().out
     finally:
         await web.stop()
+
+
+async def test_solo_game_has_no_phone_for_the_kiosk_team(tmp_path):
+    from kiosk.match import HouseRules, Seat, Setup, Team
+
+    service = make_service(tmp_path)
+    service.new_game(Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
+                           Seat(1, "pub")))
+    async with api_client(service) as (client, api):
+        assert (await client.get(f"/api/team/{token(api, 0)}")).status == 200
+        kiosk = await client.get(f"/api/team/{token(api, 1)}")
+        assert kiosk.status == 404
+        placed = await client.post(f"/api/team/{token(api, 1)}/fleet", json=fleet_json(FLEET_A))
+        assert placed.status == 404 and service.match.state().placed[1] is False

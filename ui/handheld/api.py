@@ -130,6 +130,12 @@ class HandheldApi:
 
     # -- tokens --
 
+    def kiosk_team(self) -> int | None:
+        """Solo mode: the team the kiosk plays has no phone (its fleet is nobody's to see)."""
+        match = self.service.match
+        seat = match.setup.computer if match is not None else None
+        return seat.team if seat is not None else None
+
     def _team_of(self, request: web.Request) -> tuple[int, int, Match]:
         """(team, game, match) for a valid token of the current game, or a bare 404 / 429."""
         client = request.remote or "unknown"
@@ -139,7 +145,8 @@ class HandheldApi:
                              **{"Retry-After": "60"})
         tokens, match = self.tokens, self.service.match
         team = tokens.team_of(request.match_info.get("token", "")) if tokens else None
-        if team is None or tokens is None or match is None or self.service.game != tokens.game:
+        if (team is None or tokens is None or match is None or self.service.game != tokens.game
+                or team == self.kiosk_team()):
             self.throttle.failed(client)
             raise web.HTTPNotFound()
         self.throttle.succeeded(client)

@@ -59,6 +59,8 @@ class WebServer:
         tokens = self.api.tokens
         if tokens is None or team not in (0, 1) or self.api.service.game != tokens.game:
             return None
+        if self.api.kiosk_team() == team:
+            return None  # solo mode: nobody may open the kiosk's own fleet
         return f"{self.base_url}/team/{tokens.teams[team]}"
 
     def spectator_url(self) -> str | None:
@@ -79,7 +81,9 @@ class WebServer:
             return
         lines = [_("Phone links for game {game}:").format(game=self.api.service.game)]
         for team in (0, 1):
-            lines.append(f"  {match.teams[team].name}: {self.team_url(team)}")
+            url = self.team_url(team)
+            if url is not None:
+                lines.append(f"  {match.teams[team].name}: {url}")
         lines.append(f"  {_('Spectators')}: {self.spectator_url()}")
         print("\n".join(lines), flush=True)
 

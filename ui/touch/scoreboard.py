@@ -10,7 +10,6 @@ from kivy.uix.label import Label
 
 from kiosk.i18n import _
 from kiosk.match import Match, Phase
-from kiosk.solo import skill_of
 from ui.touch import theme
 from ui.touch.controls import Panel
 from ui.touch.opponent import skill_name
@@ -81,8 +80,9 @@ class Scoreboard(BoxLayout):
         for column in self.columns:
             column.show(match, lengths)
         team, player, dart = match.up_next()
-        if player is not None and (skill := skill_of(match.teams[team])) is not None:
-            player = skill_name(skill)  # "Kiosk: pro throws", not the marker "Kiosk·pro"
+        seat = match.setup.computer
+        if player is not None and seat is not None and seat.team == team:
+            player = skill_name(seat.skill)  # "Kiosk: pro throws"
         if match.phase is Phase.THROWING and team is not None:
             self.turn.text = _("{team}: {player} throws").format(team=match.teams[team].name,
                                                                   player=player)

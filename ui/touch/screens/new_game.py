@@ -10,7 +10,7 @@ from kivy.uix.gridlayout import GridLayout
 from kiosk.board import Profile
 from kiosk.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
 from kiosk.i18n import _
-from kiosk.match import BullOffMode, HouseRules, RuleError, Setup, Team
+from kiosk.match import BullOffMode, HouseRules, RuleError, Seat, Setup, Team
 from kiosk.solo import kiosk_team
 from kiosk.store import StoreError
 from ui.touch import theme
@@ -159,11 +159,13 @@ class NewGameScreen(KioskScreen):
             # A team without named players is one player of the team's name.
             players = split_players(self.players[index].text) or (name,)
             teams.append(Team(name, players))
+        computer = None
         if self.solo.value:
-            teams[1] = kiosk_team(names[1], self.skill.value)
+            teams[1] = kiosk_team(names[1])
+            computer = Seat(1, self.skill.value)
         rules = HouseRules(fleet=parse_lengths(self.fleet.value), darts_per_visit=self.darts.value,
                            bull_off=self.bull_off.value, profile=self._config_rules().profile)
-        return Setup((teams[0], teams[1]), rules)
+        return Setup((teams[0], teams[1]), rules, computer)
 
     def start(self) -> None:
         try:
