@@ -82,3 +82,23 @@ def test_one_decision_gives_heat_target_and_aim():
     assert decision.heat[decision.target] == max(decision.heat.values())
     assert decision.aim.p_hit == pytest.approx(
         hit_chance(board, dict(decision.heat), (decision.aim.x, decision.aim.y), 30.0))
+
+
+def test_the_benchmark_plays_a_subset_on_the_same_boards():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "ai.py"
+    spec = importlib.util.spec_from_file_location("bench_ai", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_ai"] = bench  # the worker pool finds its functions by module name
+    spec.loader.exec_module(bench)
+    only = frozenset({"classic/heatmap", "dartboard/random"})
+    first = bench.run(3, 5, 1, False, only)
+    assert set(first["classic"]) == {"heatmap"} and set(first["dartboard"]) == {"random"}
+    # 17 ship squares need at least 17 shots; 14 ship cells at least 14 darts, at most 81.
+    assert 17 <= first["classic"]["heatmap"] <= 100
+    assert 14 <= first["dartboard"]["random"] <= 81
+    # Seeded: the same boards and the same play again.
+    assert bench.run(3, 5, 1, False, only)["dartboard"] == first["dartboard"]
