@@ -166,7 +166,8 @@ class _Covers:
 
 def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
               samples: int | None = None, method: Method | None = None) -> Estimate:
-    """The heat of every cell. `method` forces EXACT or SAMPLED (tests compare the two)."""
+    """The heat of every cell. `method` forces EXACT or SAMPLED (tests compare the two);
+    `samples` (fleets to draw when sampling) defaults to `DEFAULT_SAMPLES`, read at call time."""
     lengths = tuple(sorted(evidence.lengths, reverse=True))
     evidence = Evidence(evidence.blocked, evidence.hits, lengths)
     if not lengths:
