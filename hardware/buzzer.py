@@ -7,6 +7,7 @@ drops any not yet started, so a burst of darts never builds a backlog of beeps.
 
 from __future__ import annotations
 
+import abc
 import logging
 import queue
 import threading
@@ -43,7 +44,16 @@ def sound_of(sound: Sound | str) -> Sound:
     return sound if isinstance(sound, Sound) else Sound(str(sound).lower())
 
 
-class PatternPlayer:
+def _known(sound: Sound | str) -> Sound | None:
+    """The sound asked for, or None (logged) for a name that is no sound: never an error."""
+    try:
+        return sound_of(sound)
+    except ValueError:
+        log.warning(_("no buzzer sound called %r"), sound)
+        return None
+
+
+class PatternPlayer(abc.ABC):
     """Plays patterns on a thread of its own. Subclasses switch the tone on and off."""
 
     def __init__(self, *, muted: bool = False, tempo: float = 1.0) -> None:
@@ -55,12 +65,8 @@ class PatternPlayer:
         self._thread.start()
 
     def play(self, sound: Sound | str) -> None:
-        try:
-            chosen = sound_of(sound)
-        except ValueError:
-            log.warning(_("no buzzer sound called %r"), sound)
-            return
-        if self.muted or self._closing.is_set():
+        chosen = _known(sound)
+        if chosen is None or self.muted or self._closing.is_set():
             return
         while True:  # the newest sound wins over ones not yet started
             try:
@@ -103,11 +109,13 @@ class PatternPlayer:
             self._closing.wait(note.seconds * self.tempo)
         self.tone_off()
 
+    @abc.abstractmethod
     def tone_on(self, hz: float) -> None:
-        raise NotImplementedError
+        """Sound the pitch `hz` (an active buzzer ignores the pitch)."""
 
+    @abc.abstractmethod
     def tone_off(self) -> None:
-        raise NotImplementedError
+        """Silence."""
 
     def close(self) -> None:
         self._closing.set()
@@ -115,8 +123,8 @@ class PatternPlayer:
         self._thread.join(2.0)
         self.release()
 
-    def release(self) -> None:
-        pass
+    def release(self) -> None:  # noqa: B027 - optional hook: most buzzers hold nothing to free
+        """Free the pins (a subclass that holds a gpiozero device closes it)."""
 
 
 class ActiveBuzzer(PatternPlayer):
@@ -170,10 +178,8 @@ class SimulatedBuzzer:
         self.played: list[Sound] = []
 
     def play(self, sound: Sound | str) -> None:
-        try:
-            chosen = sound_of(sound)
-        except ValueError:
-            log.warning(_("no buzzer sound called %r"), sound)
+        chosen = _known(sound)
+        if chosen is None:
             return
         if self.muted:
             log.info(_("buzzer (muted) would play %s"), chosen.value)
