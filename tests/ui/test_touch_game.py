@@ -143,7 +143,7 @@ def test_the_game_plays_to_the_result_card_and_stats(tour, artefacts: Path) -> N
     assert tour.app.sm.current == "result"
     text = labels_text(tour.root)
     winner = match.teams[match.winner].name
-    assert f"{winner} wins!" in text and "Anna" in text and "Hit rate" in text
+    assert f"Victory for {winner}!" in text and "Anna" in text and "Hit rate" in text
     tour.save(artefacts / "result.png")
     tour.press("Home")
     tour.press("Stats")

@@ -53,7 +53,7 @@ class TeamColumn(Panel):
         self.name.text = team.name
         self.ships.show(lengths, match.sunk_lengths(self.index))
         tally = match.tally(self.index)
-        self.player.text = _("{hits} hits / {darts} darts").format(hits=tally.hits, darts=tally.darts)
+        self.player.text = _("hits {hits} · darts {darts}").format(hits=tally.hits, darts=tally.darts)
         state = match.state()
         playing = state.team == self.index and match.phase in (Phase.THROWING, Phase.TAKEOUT)
         self.background = list(theme.PANEL_LIGHT if playing else theme.PANEL)

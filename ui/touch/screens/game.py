@@ -157,7 +157,7 @@ class GameScreen(KioskScreen):
         elif takeout:
             self.prompt.text = _("Pull the darts out, then tap Next")
         elif match.phase is Phase.OVER and match.winner is not None:
-            self.prompt.text = _("{team} wins!").format(team=match.teams[match.winner].name)
+            self.prompt.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
         elif holding:
             self.prompt.text = _("You took back a dart of the kiosk: it waits")
         elif kiosk_turn and match.phase is Phase.THROWING:

@@ -45,7 +45,7 @@ class ResultScreen(KioskScreen):
         match = self.app.service.match
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
-        self.winner.text = _("{team} wins!").format(team=match.teams[match.winner].name)
+        self.winner.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
         self.length.text = _("{visits} visits").format(visits=match.visits)
         self.table.clear_widgets()
         self.table.add_row([_("Player"), _("Darts"), _("Hits"), _("Hit rate"), _("Sunk"), _("Visits")],
