@@ -1,4 +1,4 @@
-"""Access log lines without secrets: a team token in a path is replaced by `***`.
+"""Access log lines without secrets: a team token or the host's secret in a path is `***`.
 
 Request bodies (a fleet) and query strings are never logged.
 """
@@ -10,7 +10,7 @@ import re
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
-_SECRET_SEGMENT = re.compile(r"^/(team|api/team)/[^/]+")
+_SECRET_SEGMENT = re.compile(r"^/(team|api/team|host)/[^/]+")
 
 
 def redact(path: str) -> str:

@@ -18,6 +18,7 @@ from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
 from ui.handheld.address import lan_address, url_host
 from ui.handheld.api import MAX_BODY, HandheldApi
+from ui.handheld.host import HostDesk
 from ui.handheld.throttle import GuessThrottle
 
 log = logging.getLogger("dartship.handheld")
@@ -30,10 +31,12 @@ def runner_options() -> dict[str, Any]:
             "shutdown_timeout": 2.0}
 
 
-def build_app(api: HandheldApi) -> web.Application:
+def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application:
     """The aiohttp application (tests drive it through aiohttp's TestServer)."""
     app = web.Application(middlewares=[api.guard], client_max_size=MAX_BODY)
     app.add_routes(api.routes())
+    if desk is not None:
+        app.add_routes(desk.routes())
     unsubscribe = api.service.subscribe(api.on_service_event)
 
     async def closing(_app: web.Application) -> None:
@@ -92,7 +95,9 @@ async def start_web(service: GameService, config: Mapping[str, Any], *, print_li
                     throttle: GuessThrottle | None = None) -> WebServer:
     """Serve the phone page on web.host:web.port in the running loop."""
     api = HandheldApi(service, throttle)
-    app = build_app(api)
+    # Headless (links printed), nobody has a screen: the host's desk hands out links and games.
+    desk = HostDesk(api) if print_links else None
+    app = build_app(api, desk)
     runner = web.AppRunner(app, **runner_options())
     await runner.setup()
     host = config["web.host"]
@@ -101,6 +106,10 @@ async def start_web(service: GameService, config: Mapping[str, Any], *, print_li
     port = _bound_port(runner, config["web.port"])
     server = WebServer(api, runner, f"http://{url_host(lan_address(host))}:{port}")
     log.info("phone page on %s", server.base_url)
+    if desk is not None:
+        desk.team_url, desk.spectator_url = server.team_url, server.spectator_url
+        print(_("Host page (keep it to yourself): {url}").format(url=server.base_url + desk.path()),
+              flush=True)
     if print_links:
         api.on_new_tokens.append(lambda _tokens: server.print_links())
         server.print_links()

@@ -1,0 +1,99 @@
+"""The host's desk of a headless kiosk: links for the phones, the next game, nothing secret."""
+
+from __future__ import annotations
+
+import re
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from kiosk.fleet import parse_fleet
+from kiosk.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
+from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game
+from ui.handheld.api import HandheldApi
+from ui.handheld.host import HostDesk
+from ui.handheld.server import build_app, runner_options
+from ui.handheld.throttle import GuessThrottle
+
+
+async def _desk_client(service):
+    api = HandheldApi(service, GuessThrottle())
+    desk = HostDesk(api)
+    desk.team_url = lambda team: (f"http://kiosk/team/{api.tokens.teams[team]}"
+                                  if api.tokens and team != api.kiosk_team() else None)
+    desk.spectator_url = lambda: "http://kiosk/watch"
+    server = TestServer(build_app(api, desk))
+    await server.start_server(**runner_options())
+    client = TestClient(server)
+    await client.start_server()
+    return client, api, desk
+
+
+async def test_wrong_secret_gets_nothing(tmp_path):
+    service = make_service(tmp_path)
+    new_game(service)
+    client, _api, desk = await _desk_client(service)
+    try:
+        for guess in ("x", desk.secret[:-1] + "A", "a" * 200):
+            response = await client.get(f"/host/{guess}")
+            assert response.status in (404, 429)
+            assert desk.secret not in await response.text()
+    finally:
+        await client.close()
+
+
+async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
+    service = make_service(tmp_path)
+    new_game(service)
+    client, api, desk = await _desk_client(service)
+    try:
+        page = await client.get(desk.path())
+        text = await page.text()
+        assert page.status == 200 and "form-action 'self'" in page.headers["Content-Security-Policy"]
+        assert api.tokens.teams[0] in text and api.tokens.teams[1] in text
+        assert "<svg" in text and "Next game" not in text
+        refused = await client.post(desk.path() + "/next", allow_redirects=False)
+        assert refused.status == 409 and service.game == api.tokens.game
+
+        board = service.match.board
+        for team, fleet in ((0, FLEET_A), (1, FLEET_B)):
+            service.place(team, parse_fleet(fleet, board, service.match.setup.rules.fleet))
+        text = await (await client.get(desk.path())).text()
+        for team in (0, 1):
+            for cell in service.match.fleet(team).cells:
+                assert not re.search(rf"\b{cell.code}\b", text), cell.code
+        # Play the game out: the Sharks sink everything while the Jets pass.
+        if service.match.phase is Phase.BULL_OFF:
+            from kiosk.board import BullZone
+            from kiosk.match import BullOffDart
+            service.submit(BullOffDart(0, BullZone.INNER))
+            service.submit(BullOffDart(1, BullZone.OTHER))
+        for cell in sorted(service.match.fleet(1).cells, key=lambda c: c.code):
+            if service.match.turn == 1 or service.match.phase is Phase.TAKEOUT:
+                service.submit(Next())
+                if service.match.turn == 1:
+                    service.submit(Next())
+            service.submit(Throw(cell))
+        assert service.match.phase is Phase.OVER
+        old_game, old_tokens = service.game, api.tokens
+        page = await client.get(desk.path())
+        assert "Next game, same teams" in await page.text()
+        moved = await client.post(desk.path() + "/next", allow_redirects=False)
+        assert moved.status == 303 and moved.headers["Location"] == desk.path()
+        assert service.game != old_game and service.match.phase is Phase.PLACING
+        assert api.tokens.teams[0] != old_tokens.teams[0]
+        assert (await client.get(f"/api/team/{old_tokens.teams[0]}")).status == 404
+    finally:
+        await client.close()
+
+
+async def test_solo_desk_offers_no_link_for_the_kiosk(tmp_path):
+    service = make_service(tmp_path)
+    service.new_game(Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
+                           Seat(1, "pub")))
+    client, api, desk = await _desk_client(service)
+    try:
+        text = await (await client.get(desk.path())).text()
+        assert api.tokens.teams[0] in text and api.tokens.teams[1] not in text
+        assert "the kiosk plays" in text
+    finally:
+        await client.close()
