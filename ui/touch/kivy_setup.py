@@ -35,10 +35,12 @@ def configure(config: Mapping[str, Any], *, size: tuple[int, int] | None = None,
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # our own argv is not Kivy's
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    # Kivy's records reach our own log handler (stdout, the journal): its console copy would
+    # print every line twice.
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     if headless:
         os.environ.setdefault("KIVY_WINDOW", "sdl2")
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     from kivy.config import Config
 
     kiosk_mode = bool(config["display.kiosk_mode"])
