@@ -1,7 +1,7 @@
 """Cost of one full matrix scan with gpiozero MockFactory pins, and what it implies on a Pi.
 
 Three figures, per full scan of a rows x cols matrix (default 7 x 10, the common soft-tip board):
-  * pins only: `read_closed()` (7 row writes down + 7 up + 70 column reads through the Pin API)
+  * pins only: `read_closed()` (per row: output, low, back to input; 70 column reads)
   * scan: `scan_once()` = pins + debounce/edge/lockout logic, nothing pressed
   * wired: the same with MockMatrixWiring (the mock's own wiring cost included, one contact held)
 
@@ -43,7 +43,7 @@ def main() -> int:
     p.add_argument("--cols", type=int, default=10)
     a = p.parse_args()
     rows, cols = PINS[: a.rows], PINS[a.rows: a.rows + a.cols]
-    ops = a.rows * 2 + a.rows * a.cols
+    ops = a.rows * 3 + a.rows * a.cols  # per row: to output, low, back to input
 
     factory = MockFactory()
     scanner = MatrixScanner(rows, cols, lambda ev: None, board_map=demo_map(), pin_factory=factory)

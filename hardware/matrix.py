@@ -163,10 +163,14 @@ class MatrixScanner:
 
     def open(self) -> bool:
         """Claim the pins; on failure say why (Disconnected) and return False."""
-        from gpiozero import DigitalOutputDevice, InputDevice
+        from gpiozero import InputDevice
 
         try:
-            self._rows = [DigitalOutputDevice(p, initial_value=True, pin_factory=self.pin_factory)
+            # Rows idle as floating inputs and are driven low only while scanned: with two
+            # contacts closed in one column, an idle row driven high would be shorted to the
+            # scanned one (the firmware does the same; no diodes needed).
+            self._rows = [InputDevice(p, pull_up=None, active_state=False,
+                                      pin_factory=self.pin_factory)
                           for p in self.row_pins]
             self._cols = [InputDevice(p, pull_up=True, pin_factory=self.pin_factory)
                           for p in self.col_pins]
@@ -190,11 +194,12 @@ class MatrixScanner:
         col_pins = [c.pin for c in self._cols]
         for r, row in enumerate(self._rows):
             pin = row.pin
+            pin.function = "output"  # claimed low at once (lgpio claims outputs at level 0)
             pin.state = 0
             for c, col in enumerate(col_pins):
                 if not col.state:
                     closed.append((r, c))
-            pin.state = 1
+            pin.function = "input"
         return closed
 
     def scan_once(self, now: float | None = None) -> None:
@@ -271,6 +276,10 @@ class MockMatrixWiring:
                 if changed:
                     wiring._settle()
                 return changed
+
+            def _set_function(self, value: Any) -> None:
+                super()._set_function(value)
+                wiring._settle()  # a row let go (input) no longer pulls its columns low
 
         self._closed: set[Contact] = set()
         self._lock = threading.RLock()

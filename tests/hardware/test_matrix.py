@@ -54,6 +54,22 @@ def test_rows_are_scanned_with_pullups(rig):
     assert sorted(scanner.read_closed()) == [(0, 0), (6, 9)]
 
 
+def test_only_the_scanned_row_is_driven_the_others_float(rig):
+    wiring, scanner, _scans = rig
+    driven: list[list[int]] = []
+    original = wiring._settle
+
+    def watch() -> None:  # every change of a row pin: which rows drive the matrix now
+        driven.append([r for r, pin in enumerate(wiring.rows) if pin.function == "output"])
+        original()
+    wiring._settle = watch
+    wiring.press((2, 4), (5, 4))  # two contacts in one column: idle-high rows would short
+    assert sorted(scanner.read_closed()) == [(2, 4), (5, 4)]
+    assert driven and all(len(rows) <= 1 for rows in driven)
+    assert {rows[0] for rows in driven if rows} == set(range(len(ROWS)))
+    assert all(pin.function == "input" for pin in wiring.rows)
+
+
 def test_chatter_shorter_than_the_debounce_is_no_dart(rig, inbox):
     wiring, _scanner, scans = rig
     for _ in range(20):  # closed one scan, open one scan: a vibrating wire
