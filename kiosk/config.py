@@ -163,9 +163,11 @@ def _check(option: Option, value: Any) -> tuple[Any, str | None]:
 class Config(Mapping[str, Any]):
     """The effective config: every key of OPTIONS, from the file or its default."""
 
-    def __init__(self, values: Mapping[str, Any] | None = None, path: Path | None = None) -> None:
+    def __init__(self, values: Mapping[str, Any] | None = None, path: Path | None = None, *,
+                 strict: bool = True, problems: list[str] | None = None) -> None:
+        """`strict=False` keeps the default of every bad key and lists it in `problems`."""
         merged = {o.key: o.default for o in OPTIONS}
-        problems: list[str] = []
+        problems = list(problems or [])
         for key, value in (values or {}).items():
             option = OPTION_BY_KEY.get(key)
             if option is None:
@@ -176,10 +178,11 @@ class Config(Mapping[str, Any]):
                 problems.append(message)
             else:
                 merged[key] = value
-        if problems:
+        if problems and strict:
             raise ConfigError(problems)
         self._values = merged
         self.path = path
+        self.problems = tuple(problems)
 
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
@@ -239,13 +242,16 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-def parse(text: str, path: Path | None = None) -> Config:
+def parse(text: str, path: Path | None = None, *, strict: bool = True) -> Config:
     where = str(path) if path else "config"
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError([_("{where}: not valid TOML: {error}").format(where=where, error=err)]) from None
-    return Config(_flatten(table), path)
+        problem = _("{where}: not valid TOML: {error}").format(where=where, error=err)
+        if strict:
+            raise ConfigError([problem]) from None
+        return Config(path=path, strict=False, problems=[problem])
+    return Config(_flatten(table), path, strict=strict)
 
 
 def default_path() -> Path | None:
@@ -258,8 +264,13 @@ def default_path() -> Path | None:
     return None
 
 
-def load(path: Path | str | None = None) -> Config:
-    """Read the config file (or the defaults when there is none)."""
+def load(path: Path | str | None = None, *, strict: bool = True) -> Config:
+    """Read the config file (or the defaults when there is none).
+
+    The kiosk itself loads with `strict=False`: a broken file never keeps it from starting; every
+    bad key keeps its default and is listed in `Config.problems` (`dartship config check` and
+    `doctor` stay strict).
+    """
     path = Path(path) if path else default_path()
     if path is None:
         return Config()
@@ -268,10 +279,14 @@ def load(path: Path | str | None = None) -> Config:
     except FileNotFoundError:
         if path in DEFAULT_PATHS:
             return Config(path=path)
-        raise ConfigError([_("{path}: no such config file").format(path=path)]) from None
+        problem = _("{path}: no such config file").format(path=path)
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError([_("{path}: cannot read: {error}").format(path=path, error=err)]) from None
-    return parse(text, path)
+        problem = _("{path}: cannot read: {error}").format(path=path, error=err)
+    else:
+        return parse(text, path, strict=strict)
+    if strict:
+        raise ConfigError([problem])
+    return Config(path=path, strict=False, problems=[problem])
 
 
 def _toml_value(value: Any) -> str:

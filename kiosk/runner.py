@@ -92,7 +92,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def configure(args: argparse.Namespace) -> config_module.Config:
-    cfg = config_module.load(args.config)
+    """The effective config. A broken file never keeps the kiosk from starting: every bad key
+    keeps its default and is logged (`dartship config check` and `doctor` say the same)."""
+    cfg = config_module.load(args.config, strict=False)
+    for problem in cfg.problems:
+        log.error(_("config problem, using the default instead: %s"), problem)
     changes: dict[str, Any] = {}
     if args.simulator:
         changes["board.input"] = "simulator"
@@ -204,7 +208,7 @@ def main(argv: Sequence[str]) -> int:
     logs.setup()
     try:
         cfg = configure(args)
-    except config_module.ConfigError as err:
+    except config_module.ConfigError as err:  # a bad --port or --db on the command line
         for problem in err.problems:
             print(problem, file=sys.stderr)
         return 2

@@ -83,3 +83,29 @@ def test_config_commands(tmp_path):
     bad.write_text("[board]\ninput = 'usb'\n")
     out = _dartship("config", "check", "--config", str(bad))
     assert out.returncode == 2 and "board.input" in out.stderr
+
+
+def test_the_kiosk_starts_on_a_broken_config_with_defaults_for_the_bad_keys(tmp_path, caplog):
+    from kiosk.runner import _parser, configure
+
+    broken = tmp_path / "config.toml"
+    broken.write_text("[rules]\ndarts_per_visit = 'three'\nbull_off = 'off'\n[web]\nport = 9\n"
+                      "[board]\ninput = 'usb'\n")
+    cfg = configure(_parser().parse_args(["--config", str(broken), "--db", str(tmp_path / "d")]))
+    assert cfg["rules.darts_per_visit"] == 3 and cfg["rules.bull_off"] == "off"
+    assert cfg["board.input"] == "simulator" and cfg["web.port"] == 9
+    assert cfg["kiosk.database"] == str(tmp_path / "d")
+    logged = caplog.text
+    assert "rules.darts_per_visit" in logged and "board.input" in logged
+    # The file itself is left as it was, and `config check` still refuses it.
+    with pytest.raises(config.ConfigError):
+        config.load(broken)
+
+
+def test_lenient_load_of_unreadable_and_non_toml_files(tmp_path):
+    garbage = tmp_path / "config.toml"
+    garbage.write_bytes(b"\xff\xfe not toml [[[")
+    cfg = config.load(garbage, strict=False)
+    assert cfg.problems and dict(cfg) == dict(config.Config())
+    missing = config.load(tmp_path / "nope.toml", strict=False)
+    assert "no such config file" in missing.problems[0]
