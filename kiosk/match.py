@@ -267,6 +267,9 @@ class Tally:
     def hit_rate(self) -> float:
         return self.hits / self.darts if self.darts else 0.0
 
+    def plus(self, darts: int = 0, hits: int = 0, sunk: int = 0, visits: int = 0) -> Tally:
+        return Tally(self.darts + darts, self.hits + hits, self.sunk + sunk, self.visits + visits)
+
 
 @dataclass
 class _Side:
@@ -572,11 +575,9 @@ class Match:
         return [VisitStarted(self._turn, player, self._visit)]
 
     def _bump(self, team: int, player: str, **deltas: int) -> None:
-        for holder, key in ((self._team_tally, team), (self._player_tally, (team, player))):
-            old = holder[key] if isinstance(holder, list) else holder.get(key, Tally())
-            new = Tally(**{k: getattr(old, k) + deltas.get(k, 0) for k in ("darts", "hits", "sunk",
-                                                                             "visits")})
-            holder[key] = new  # type: ignore[index]
+        self._team_tally[team] = self._team_tally[team].plus(**deltas)
+        key = (team, player)
+        self._player_tally[key] = self._player_tally.get(key, Tally()).plus(**deltas)
 
     def _throw(self, cell: Cell, padded: bool = False) -> list[Event]:
         if self._phase is not Phase.THROWING:
