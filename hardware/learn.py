@@ -14,18 +14,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from hardware.boardmap import BoardMap, contact_key, from_pairs
-from kiosk.board import BULL, Cell, Profile, board_for
+from hardware.boardmap import BoardMap, Target, contact_key, from_pairs
+from kiosk.board import BULL, Profile, board_for
 from kiosk.i18n import _
 from kiosk.inputs import DartInput, Disconnected, Info, UnmappedInput
 
 
 @dataclass(frozen=True)
-class Step:
-    """One thing to hit: a cell, spelled as it will be stored (SB/DB for the two bull parts)."""
-
-    spelling: str
-    cell: Cell
+class Step(Target):
+    """One thing to hit: the map entry it will become (SB/DB for the two bull parts)."""
 
     @property
     def prompt(self) -> str:
@@ -54,8 +51,8 @@ class Answer:
 
 def steps_for(profile: Profile) -> tuple[Step, ...]:
     cells = board_for(profile).cells
-    steps = [Step(c.code, c) for c in cells if c != BULL]
-    return (*steps, Step("SB", BULL), Step("DB", BULL))
+    steps = [Step(c, c.code) for c in cells if c != BULL]
+    return (*steps, Step(BULL, "SB"), Step(BULL, "DB"))
 
 
 class LearnWizard:

@@ -508,12 +508,7 @@ def check_gpio(cfg: config_module.Config, env: Environment, report: Report) -> N
                    _("on a Raspberry Pi with Raspberry Pi OS Bookworm it is always there; elsewhere "
                      "set board.input = serial or simulator and the pins to -1"))
         return
-    blocked = [c for c in chips if not env.identity.can(c, os.R_OK | os.W_OK)]
-    if len(blocked) == len(chips):
-        report.add("gpio", Level.FAIL, _("{user} may not open {chips}").format(
-            user=env.identity.name, chips=", ".join(str(c) for c in chips)),
-            _("add the kiosk's user to the gpio group: sudo usermod -aG gpio {user}").format(
-                user=env.identity.name))
+    if not _may_open(env, report, "gpio", chips, "gpio"):
         return
     if not env.has_module("lgpio"):
         report.add("gpio", Level.FAIL, _("the lgpio module is missing: gpiozero cannot drive the pins"),
@@ -521,6 +516,17 @@ def check_gpio(cfg: config_module.Config, env: Environment, report: Report) -> N
         return
     report.add("gpio", Level.OK, _("{count} pins ({keys}) on {chips}").format(
         count=len(owner), keys=", ".join(pins), chips=", ".join(c.name for c in chips)))
+
+
+def _may_open(env: Environment, report: Report, area: str, devices: list[Path], group: str) -> bool:
+    """True when the user can open at least one of the devices; else a FAIL naming the group."""
+    if any(env.identity.can(d, os.R_OK | os.W_OK) for d in devices):
+        return True
+    report.add(area, Level.FAIL, _("{user} may not open {devices}").format(
+        user=env.identity.name, devices=", ".join(str(d) for d in devices)),
+        _("add the kiosk's user to the {group} group: sudo usermod -aG {group} {user}").format(
+            group=group, user=env.identity.name))
+    return False
 
 
 # -- display --
@@ -538,11 +544,7 @@ def check_display(cfg: config_module.Config, env: Environment, report: Report) -
                    _("Raspberry Pi OS Bookworm has KMS on by default: check that "
                      "/boot/firmware/config.txt has dtoverlay=vc4-kms-v3d, then reboot"))
         return
-    if not any(env.identity.can(c, os.R_OK | os.W_OK) for c in cards):
-        report.add("display", Level.FAIL, _("{user} may not open {cards}").format(
-            user=env.identity.name, cards=", ".join(str(c) for c in cards)),
-            _("the kiosk needs the video group: sudo usermod -aG video {user}").format(
-                user=env.identity.name))
+    if not _may_open(env, report, "display", cards, "video"):
         return
     connected = []
     for status in sorted(env.sys.glob("class/drm/card*-*/status")):
