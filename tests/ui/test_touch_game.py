@@ -152,6 +152,36 @@ def test_the_game_plays_to_the_result_card_and_stats(tour, artefacts: Path) -> N
     tour.press("Back")
 
 
+def test_pin_keypad_locks_after_wrong_tries_and_opens_again_later(tour) -> None:
+    from ui.touch.screens import pin as pin_module
+
+    tour.app.go("home")
+    tour.press("Settings")
+    screen = tour.screen()
+    now = [1000.0]
+    screen.clock = lambda: now[0]
+    screen.tries = pin_module.Bucket.full(pin_module.TRIES, 1 / pin_module.SECONDS_PER_TRY, now[0])
+
+    def enter(pin: str) -> None:
+        for key in pin:
+            tour.press(key)
+        tour.press("OK")
+
+    for _ in range(pin_module.TRIES):
+        enter("9999")
+    assert "Too many wrong PINs" in screen.message.text
+    enter("1234")  # the right PIN, but the keypad is locked
+    assert tour.app.sm.current == "pin" and screen.entered == ""
+    now[0] += pin_module.SECONDS_PER_TRY / 2
+    enter("1234")
+    assert tour.app.sm.current == "pin" and "Try again in 30 s" in screen.message.text
+    now[0] += pin_module.SECONDS_PER_TRY / 2 + 1
+    enter("1234")
+    assert tour.app.sm.current == "settings"
+    tour.press("Back")
+    tour.app.go("home")
+
+
 def test_settings_behind_the_pin_validate_and_save(tour, tmp_path: Path) -> None:
     tour.press("Settings")
     for key in "9999":

@@ -14,27 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-
-@dataclass
-class Bucket:
-    """A leaky bucket: `capacity` failures at once, refilled at `per_second`."""
-
-    capacity: float
-    per_second: float
-    level: float
-    stamp: float
-
-    def refill(self, now: float) -> None:
-        self.level = min(self.capacity, self.level + (now - self.stamp) * self.per_second)
-        self.stamp = now
-
-    def empty(self, now: float) -> bool:
-        self.refill(now)
-        return self.level < 1.0
-
-    def take(self, now: float) -> None:
-        self.refill(now)
-        self.level = max(0.0, self.level - 1.0)
+from kiosk.bucket import Bucket
 
 
 @dataclass(frozen=True)
@@ -52,15 +32,14 @@ class GuessThrottle:
         self._clock = clock
         self._clients: OrderedDict[str, Bucket] = OrderedDict()
         now = clock()
-        self._overall = Bucket(self.limits.overall, self.limits.overall_per_minute / 60,
-                               self.limits.overall, now)
+        self._overall = Bucket.full(self.limits.overall, self.limits.overall_per_minute / 60, now)
         self._trusted: set[str] = set()
 
     def _bucket(self, client: str, now: float) -> Bucket:
         bucket = self._clients.get(client)
         if bucket is None:
-            bucket = Bucket(self.limits.per_client, self.limits.per_client_per_minute / 60,
-                            self.limits.per_client, now)
+            bucket = Bucket.full(self.limits.per_client, self.limits.per_client_per_minute / 60,
+                                 now)
             self._clients[client] = bucket
             while len(self._clients) > self.limits.tracked_clients:
                 self._clients.popitem(last=False)

@@ -1,18 +1,33 @@
-"""The PIN keypad in front of Settings (the PIN is the config's kiosk.pin)."""
+"""The PIN keypad in front of Settings (the PIN is the config's kiosk.pin).
+
+Guessing is slowed down: after `TRIES` wrong PINs in a row the keypad locks, and then one more
+try is allowed every `SECONDS_PER_TRY` seconds (a leaky bucket, so a patient owner who mistypes
+now and then is never locked out). The count lives as long as the kiosk runs.
+"""
 
 from __future__ import annotations
 
 import hmac
+import logging
+import math
+import time
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
+from kiosk.bucket import Bucket
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption
 from ui.touch.screens.base import KioskScreen
+
+log = logging.getLogger(__name__)
+
+TRIES = 5
+SECONDS_PER_TRY = 60.0
 
 
 class PinScreen(KioskScreen):
@@ -20,6 +35,9 @@ class PinScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.entered = ""
+        self.clock = time.monotonic  # tests replace it
+        self.tries = Bucket.full(TRIES, 1 / SECONDS_PER_TRY, self.clock())
+        self._ticking: Any = None
         page = BoxLayout(padding=s(16), spacing=s(24))
         info = BoxLayout(orientation="vertical", spacing=s(8))
         info.add_widget(Caption(_("Settings are locked. Enter the PIN."), font_units=26, bold=True))
@@ -43,11 +61,35 @@ class PinScreen(KioskScreen):
         self.entered = ""
         self.message.text = ""
         self._show()
+        self._tick()
+
+    def locked_for(self) -> float:
+        """Seconds until the keypad takes a PIN again (0: it does now)."""
+        now = self.clock()
+        return self.tries.wait(now) if self.tries.empty(now) else 0.0
+
+    def _tick(self, _dt: float = 0.0) -> None:
+        """Show the countdown while locked; stop ticking when free again."""
+        wait = self.locked_for()
+        if wait > 0:
+            self.message.text = _("Too many wrong PINs. Try again in {seconds} s.").format(
+                seconds=math.ceil(wait))
+            if self._ticking is None:
+                self._ticking = Clock.schedule_interval(self._tick, 1.0)
+        elif self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+            self.message.text = ""
 
     def _show(self) -> None:
         self.dots.text = "●" * len(self.entered) or "–"
 
     def press(self, key: str) -> None:
+        if self.locked_for() > 0:
+            self.entered = ""
+            self._show()
+            self._tick()
+            return
         if key == "⌫":
             self.entered = self.entered[:-1]
         elif key == "OK":
@@ -62,8 +104,13 @@ class PinScreen(KioskScreen):
         pin = str(self.app.kiosk.config["kiosk.pin"])
         if hmac.compare_digest(self.entered.encode(), pin.encode()):
             self.entered = ""
+            self.tries = Bucket.full(TRIES, 1 / SECONDS_PER_TRY, self.clock())
             self.app.go("settings")
         else:
             self.entered = ""
+            self.tries.take(self.clock())
             self.message.text = _("Wrong PIN. Try again.")
             self._show()
+            if self.locked_for() > 0:
+                log.warning("Settings PIN: %d wrong tries, keypad locked", TRIES)
+                self._tick()
