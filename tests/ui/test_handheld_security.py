@@ -304,6 +304,7 @@ async def test_security_headers_on_pages_and_api(tmp_path):
             assert "default-src 'self'" in response.headers["Content-Security-Policy"]
             assert response.headers["Referrer-Policy"] == "no-referrer"
             assert response.headers["X-Content-Type-Options"] == "nosniff"
+            assert response.headers["Server"] == "Dartship"
         page = await client.get(f"/team/{api.tokens.teams[0]}")
         assert page.headers["Cache-Control"] == "no-store"
 

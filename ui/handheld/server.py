@@ -43,7 +43,12 @@ def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application
         unsubscribe()
         await api.hub.close_all()
 
+    async def anonymous(_request: web.Request, response: web.StreamResponse) -> None:
+        # aiohttp would name itself and its version (of use only to an attacker).
+        response.headers["Server"] = "Dartship"
+
     app.on_shutdown.append(closing)
+    app.on_response_prepare.append(anonymous)
     return app
 
 
