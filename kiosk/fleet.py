@@ -148,7 +148,7 @@ def make_ship(cells: Sequence[Cell], board: Board, label: str | None = None) -> 
     """Validate cells as one ship; the error says which rule is broken and by which ship."""
     name = label or "-".join(c.code for c in cells)
     if len(cells) < MIN_SHIP or len(cells) > MAX_SHIP:
-        raise PlacementError(_("ship {ship}: {n} cells, but ships are 2 to 5 long").format(
+        raise PlacementError(_("ship {ship} has length {n}; ships are 2 to 5 long").format(
             ship=name, n=len(cells)))
     for cell in cells:
         if cell not in board:
