@@ -24,7 +24,6 @@ from kiosk.match import Command, DartThrown, Event, Match, Phase, Place, Setup
 from kiosk.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
 
 APPLICATION_ID = 0x44415254  # "DART": marks the file as ours in the SQLite header
-SCHEMA_VERSION = 2
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -82,7 +81,15 @@ def _migrate_2(db: sqlite_utils.Database) -> None:
     db["games"].create_index(["status"], if_not_exists=True)
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_migrate_1, _migrate_2)
+def _migrate_3(db: sqlite_utils.Database) -> None:
+    # The secret phone links of the game in play, so that a restart does not break them.
+    db["links"].create({"game": int, "team0": str, "team1": str}, pk="game",
+                       foreign_keys=[("game", "games", "id")])
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_migrate_1, _migrate_2,
+                                                                   _migrate_3)
+SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class Store:
@@ -256,6 +263,17 @@ class Store:
         row = self.db.execute("SELECT fleet FROM placements WHERE game=? AND team=?",
                               [game, team]).fetchone()
         return row[0] if row else None
+
+    def links(self, game: int) -> tuple[str, str] | None:
+        """SECRET: the phone links' tokens of `game`, if they were kept."""
+        row = self.db.execute("SELECT team0, team1 FROM links WHERE game=?", [game]).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def keep_links(self, game: int, tokens: tuple[str, str]) -> None:
+        """Keep `game`'s phone link tokens; those of every other game are deleted (dead anyway)."""
+        with self._transaction():
+            self.db.execute("DELETE FROM links")
+            self._insert("links", {"game": game, "team0": tokens[0], "team1": tokens[1]})
 
     def load(self, game: int) -> Match:
         """Rebuild a stored game exactly by replaying its command log."""

@@ -120,6 +120,7 @@ def test_migration_from_version_1(tmp_path):
     path = tmp_path / "d.db"
     store = Store(path)
     store.db.execute("DROP INDEX IF EXISTS idx_darts_game")
+    store.db.execute("DROP TABLE links")  # added by migration 3
     store.db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     store.close()
     store = Store(path)
@@ -195,3 +196,31 @@ def test_sigkill_mid_game_then_resume_loses_nothing(tmp_path):
     assert answers[0]["dart"] == 3 and answers[1] == {"event": "takeout", "team": 1}
     proc.stdin.close()
     assert proc.wait(timeout=10) == 0
+
+
+def test_phone_links_are_kept_for_the_game_in_play_only(tmp_path):
+    store = Store(tmp_path / "d.db")
+    first, _ = _stored_game(store)
+    assert store.links(first) is None
+    store.keep_links(first, ("aaa", "bbb"))
+    store.close()
+    store = Store(tmp_path / "d.db")
+    assert store.links(first) == ("aaa", "bbb")
+    second, _ = _stored_game(store)
+    store.keep_links(second, ("ccc", "ddd"))
+    assert store.links(first) is None and store.links(second) == ("ccc", "ddd")
+    assert store.db.execute("SELECT COUNT(*) FROM links").fetchone()[0] == 1
+
+
+def test_migration_from_version_2_adds_the_links_table(tmp_path):
+    path = tmp_path / "d.db"
+    store = Store(path)
+    game, _ = _stored_game(store)
+    store.db.execute("DROP TABLE links")
+    store.db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+    store.close()
+    store = Store(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    assert store.links(game) is None
+    store.keep_links(game, ("x", "y"))
+    assert store.links(game) == ("x", "y")

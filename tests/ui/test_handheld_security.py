@@ -313,3 +313,21 @@ def test_access_log_lines_hide_tokens():
     assert redact("/team/abcDEF_123-x") == "/team/***"
     assert redact("/api/team/abcDEF_123-x/fleet") == "/api/team/***/fleet"
     assert redact("/watch") == "/watch"
+
+
+async def test_a_restart_keeps_the_phone_links_of_the_game_in_play(tmp_path):
+    service = make_service(tmp_path)
+    new_game(service)
+    async with api_client(service) as (_client, api):
+        before = api.tokens.teams
+    service.store.close()
+    again = make_service(tmp_path)  # the kiosk starts again on the same database
+    assert again.resume()
+    async with api_client(again) as (client, api):
+        assert api.tokens.teams == before
+        response = await client.post(f"/api/team/{before[1]}/fleet", json=fleet_json(FLEET_B))
+        assert response.status == 200 and again.match.state().placed == (False, True)
+        new_game(again, ("Owls", "Cats"))
+        assert set(api.tokens.teams).isdisjoint(before)
+        assert (await client.get(f"/api/team/{before[1]}")).status == 404
+    assert again.store.links(again.game) == api.tokens.teams

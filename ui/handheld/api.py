@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from kiosk.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship
 from kiosk.i18n import _
 from kiosk.match import Match, Phase, RuleError, Unplace
 from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
+from kiosk.store import StoreError
 from kiosk.wire import event_to_dict
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
@@ -60,7 +62,7 @@ class HandheldApi:
         self.tokens: GameTokens | None = None
         self.on_new_tokens: list[Callable[[GameTokens], None]] = []
         if service.game is not None:
-            self.tokens = GameTokens.issue(service.game)
+            self.tokens = self._tokens_for(service.game)
 
     # -- the app --
 
@@ -109,14 +111,34 @@ class HandheldApi:
 
     def _new_game(self, game: int) -> None:
         old = self.tokens
-        self.tokens = GameTokens.issue(game)
+        self.tokens = self._tokens_for(game)
         self.throttle.forget_trust()
-        if old is not None:
-            self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
-        log.info("game %s: new phone links issued", game)
+        if old == self.tokens:
+            log.info("game %s: the phone links stay as they were", game)
+        else:
+            if old is not None:
+                self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1),
+                                 json.dumps({"type": "expired"}))
+            log.info("game %s: new phone links issued", game)
         for callback in self.on_new_tokens:
             callback(self.tokens)
         self._broadcast([])
+
+    def _tokens_for(self, game: int) -> GameTokens:
+        """The game's links: those kept in the database (a restart keeps the phones' links
+        working), else new ones, kept there. If they cannot be kept, they still work until the
+        kiosk stops."""
+        tokens = None
+        try:
+            kept = self.service.store.links(game)
+            if kept is not None:
+                return GameTokens(game, kept)
+            tokens = GameTokens.issue(game)
+            self.service.store.keep_links(game, tokens.teams)
+        except (sqlite3.Error, StoreError) as err:
+            log.warning("game %s: the phone links could not be kept in the database (%s); "
+                        "they will change at the next start", game, err)
+        return tokens or GameTokens.issue(game)
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
         match, game = self.service.match, self.service.game
