@@ -174,7 +174,7 @@ def test_pin_keypad_locks_after_wrong_tries_and_opens_again_later(tour) -> None:
     assert tour.app.sm.current == "pin" and screen.entered == ""
     now[0] += pin_module.SECONDS_PER_TRY / 2
     enter("1234")
-    assert tour.app.sm.current == "pin" and "Try again in 30 s" in screen.message.text
+    assert tour.app.sm.current == "pin" and "Try again in 30\u00a0s" in screen.message.text
     now[0] += pin_module.SECONDS_PER_TRY / 2 + 1
     enter("1234")
     assert tour.app.sm.current == "settings"

@@ -72,8 +72,9 @@ class PinScreen(KioskScreen):
         """Show the countdown while locked; stop ticking when free again."""
         wait = self.locked_for()
         if wait > 0:
-            self.message.text = _("Too many wrong PINs. Try again in {seconds} s.").format(
-                seconds=math.ceil(wait))
+            # A no-break space keeps "60 s" on one line.
+            self.message.text = _("Too many wrong PINs. Try again in {wait}.").format(
+                wait=f"{math.ceil(wait)}\u00a0s")
             if self._ticking is None:
                 self._ticking = Clock.schedule_interval(self._tick, 1.0)
         elif self._ticking is not None:
