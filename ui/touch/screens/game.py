@@ -85,7 +85,7 @@ class GameScreen(KioskScreen):
         self.hold_button = BigButton(_("Let the kiosk throw"), self._resume_kiosk, colour=theme.GO,
                                      font_units=20)
         self.sim_row = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.cell_field = Field(hint=_("cell, e.g. T20"))
+        self.cell_field = Field(hint=_("e.g. T20"))
         self.cell_field.bind(on_text_validate=lambda *_a: self._typed())
         self.sim_row.add_widget(self.cell_field)
         self.cell_field.size_hint_x = 0.9
