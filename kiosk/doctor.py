@@ -217,7 +217,16 @@ def check_config(env: Environment, report: Report, given: str | None = None) -> 
                        .format(path=path), _("run the doctor with sudo: sudo dartship doctor"))
         return None
     report.add("config", Level.OK, _("{path}: every key is valid").format(path=path))
+    check_pin(cfg, path, report)
     return cfg
+
+
+def check_pin(cfg: config_module.Config, path: Path, report: Report) -> None:
+    """The Settings PIN as installed is known to everyone who read the README."""
+    if str(cfg["kiosk.pin"]) == str(config_module.OPTION_BY_KEY["kiosk.pin"].default):
+        report.add("config", Level.WARN, _("the Settings PIN is still the default one: anybody "
+                                           "at the bar can open Settings"),
+                   _("set kiosk.pin in {path}, or change it in Settings").format(path=path))
 
 
 # -- database --

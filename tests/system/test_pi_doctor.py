@@ -102,7 +102,13 @@ def findings(report: doctor.Report, check: str, level: Level | None = None) -> l
 
 
 def kiosk_config(machine: Machine, extra: str = "") -> None:
-    machine.write_config('[display]\nfullscreen = true\nkiosk_mode = true\n' + extra)
+    """A kiosk's config (with its own PIN) plus `extra`, which may add to [kiosk]."""
+    pin = 'pin = "8642"\n'
+    if "[kiosk]\n" in extra:
+        extra = extra.replace("[kiosk]\n", "[kiosk]\n" + pin)
+    else:
+        extra = "[kiosk]\n" + pin + extra
+    machine.write_config(extra + '[display]\nfullscreen = true\nkiosk_mode = true\n')
 
 
 def healthy(machine: Machine) -> None:
@@ -124,6 +130,15 @@ def test_broken_config_names_every_bad_key_and_stops_the_dependent_checks(machin
     assert not findings(report, "database") and not findings(report, "board")
     assert findings(report, "doctor", Level.WARN)
     assert report.failed
+
+
+def test_the_default_pin_is_a_warning_naming_the_file(machine: Machine) -> None:
+    machine.write_config('[display]\nfullscreen = true\n')
+    warnings = findings(machine.run(), "config", Level.WARN)
+    assert len(warnings) == 1 and "default" in warnings[0].message
+    assert str(machine.config) in warnings[0].fix
+    kiosk_config(machine)
+    assert not findings(machine.run(), "config", Level.WARN)
 
 
 def test_config_that_is_not_toml(machine: Machine) -> None:
