@@ -12,9 +12,8 @@ from kiosk.i18n import _
 from kiosk.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
-from ui.touch.dartboard import DartboardView
 from ui.touch.opponent import player, seat
-from ui.touch.screens.base import KioskScreen, heading
+from ui.touch.screens.base import KioskScreen, board_page, heading
 from ui.touch.sim_throw import tap_dart, virtual_dart
 
 
@@ -29,11 +28,8 @@ class BullOffScreen(KioskScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
-        page = BoxLayout(padding=s(8), spacing=s(8))
-        self.board_view = DartboardView(_board(app), size_hint_x=None)
+        page, self.board_view = board_page(app, spacing=8)
         self.board_view.bind(on_cell=self._tapped)
-        page.bind(height=lambda _w, h: setattr(self.board_view, "width", h - 2 * s(8)))
-        page.add_widget(self.board_view)
         side = BoxLayout(orientation="vertical", spacing=s(8))
         self.title = heading(_("Bull-off"), 34)
         side.add_widget(self.title)
@@ -122,9 +118,3 @@ class BullOffScreen(KioskScreen):
             self.app.service.submit(BullOffCloser(team))
         except RuleError as err:
             self.app.toast(str(err))
-
-
-def _board(app: Any):
-    from kiosk.board import board_for
-
-    return app.service.match.board if app.service.match else board_for()

@@ -25,10 +25,9 @@ from ui.touch import theme
 from ui.touch.announcement import Announcement, words_for
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.correct_picker import CorrectPicker
-from ui.touch.dartboard import DartboardView
 from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
 from ui.touch.scoreboard import Scoreboard
-from ui.touch.screens.base import KioskScreen
+from ui.touch.screens.base import KioskScreen, board_page
 from ui.touch.sim_throw import tap_dart, typed_dart, virtual_dart
 
 _coach_pool: concurrent.futures.ThreadPoolExecutor | None = None
@@ -59,11 +58,8 @@ class GameScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         layer = FloatLayout()
-        page = BoxLayout(padding=s(8), spacing=s(10))
-        self.radar = DartboardView(_board(app), size_hint_x=None)
+        page, self.radar = board_page(app, spacing=10)
         self.radar.bind(on_cell=self._tapped)
-        page.bind(height=lambda _w, h: setattr(self.radar, "width", h - 2 * s(8)))
-        page.add_widget(self.radar)
         side = BoxLayout(orientation="vertical", spacing=s(6))
         self.radar_title = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None,
                                    shorten=True)
@@ -321,9 +317,3 @@ class GameScreen(KioskScreen):
 def _config_skill(app: Any) -> str:
     skill = app.kiosk.config["simulator.skill"]
     return skill if skill in SKILL_ORDER else "pub"
-
-
-def _board(app: Any):
-    from kiosk.board import board_for
-
-    return app.service.match.board if app.service.match else board_for()

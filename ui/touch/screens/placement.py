@@ -19,11 +19,10 @@ from kiosk.i18n import _
 from kiosk.match import Phase, RuleError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
-from ui.touch.dartboard import DartboardView
 from ui.touch.opponent import seat
 from ui.touch.placing import FleetDraft
 from ui.touch.qr import qr_texture
-from ui.touch.screens.base import KioskScreen, heading
+from ui.touch.screens.base import KioskScreen, board_page, heading
 
 
 class PlacementScreen(KioskScreen):
@@ -33,12 +32,8 @@ class PlacementScreen(KioskScreen):
         self.draft: FleetDraft | None = None
         s = theme.sizes()
         self.handover = BoxLayout(orientation="vertical", padding=s(16), spacing=s(10))
-        self.placing = BoxLayout(padding=s(8), spacing=s(8))
-        self.board_view = DartboardView(app.service.match.board if app.service.match else _default_board(),
-                                        size_hint_x=None)
+        self.placing, self.board_view = board_page(app, spacing=8)
         self.board_view.bind(on_cell=self._tapped, on_drag=self._dragged)
-        self.placing.bind(height=lambda _w, h: setattr(self.board_view, "width", h - 2 * s(8)))
-        self.placing.add_widget(self.board_view)
         side = BoxLayout(orientation="vertical", spacing=s(8))
         self.placing_title = heading("", 26)
         side.add_widget(self.placing_title)
@@ -243,9 +238,3 @@ class PlacementScreen(KioskScreen):
             return
         # Covered in the same callback, so no frame shows this fleet after the lock-in.
         self.cover()
-
-
-def _default_board():
-    from kiosk.board import board_for
-
-    return board_for()
