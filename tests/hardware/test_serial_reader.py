@@ -7,6 +7,7 @@ import os
 import socket
 import threading
 import tty
+from collections.abc import Iterator
 
 import pytest
 import serial
@@ -28,6 +29,15 @@ from kiosk.inputs import (
 FAST = {"backoff": (0.02, 0.1), "read_timeout": 0.02}
 
 
+@contextlib.contextmanager
+def running(reader: SerialReader) -> Iterator[SerialReader]:
+    reader.start()
+    try:
+        yield reader
+    finally:
+        reader.stop()
+
+
 def is_(kind):
     return lambda event: isinstance(event, kind)
 
@@ -45,9 +55,7 @@ def pty_pair():
 
 def test_pty_darts_bad_lines_and_unplug(pty_pair, inbox):
     master, slave, path = pty_pair
-    reader = SerialReader(path, inbox, **FAST)
-    reader.start()
-    try:
+    with running(SerialReader(path, inbox, **FAST)):
         assert inbox.until(is_(Connected))[-1] == Connected(path)
         os.write(master, b"T20\r\nD3\n\xfe\xff\n" + b"X" * 80 + b"\nMISS\n# debug\nDB\n")
         got = inbox.until(lambda e: isinstance(e, DartInput) and e.raw == "DB")
@@ -60,29 +68,21 @@ def test_pty_darts_bad_lines_and_unplug(pty_pair, inbox):
         os.close(master)
         os.close(slave)
         assert isinstance(inbox.until(is_(Disconnected))[-1].reason, str)
-    finally:
-        reader.stop()
 
 
 def test_a_line_split_over_many_writes(pty_pair, inbox):
     master, _slave, path = pty_pair
-    reader = SerialReader(path, inbox, **FAST)
-    reader.start()
-    try:
+    with running(SerialReader(path, inbox, **FAST)):
         inbox.until(is_(Connected))
         for piece in (b"T", b"1", b"9\r", b"\nS", b"5\n"):
             os.write(master, piece)
         got = inbox.until(lambda e: isinstance(e, DartInput) and e.raw == "S5")
         assert [e.cell.code for e in got if isinstance(e, DartInput)] == ["T19", "S5"]
-    finally:
-        reader.stop()
 
 
 def test_an_overlong_line_in_pieces_is_one_bad_line(pty_pair, inbox):
     master, _slave, path = pty_pair
-    reader = SerialReader(path, inbox, **FAST)
-    reader.start()
-    try:
+    with running(SerialReader(path, inbox, **FAST)):
         inbox.until(is_(Connected))
         for _ in range(5):
             os.write(master, b"Y" * 30)
@@ -90,24 +90,18 @@ def test_an_overlong_line_in_pieces_is_one_bad_line(pty_pair, inbox):
         got = inbox.until(lambda e: isinstance(e, DartInput))
         assert sum(isinstance(e, BadLine) for e in got) == 1
         assert got[-1].cell.code == "T5"
-    finally:
-        reader.stop()
 
 
 def test_stuck_contact_is_one_dart_and_one_report(pty_pair, inbox):
     master, _slave, path = pty_pair
     # a long window: the repeats below are certainly inside it, however slow the machine
-    reader = SerialReader(path, inbox, stuck_seconds=30.0, **FAST)
-    reader.start()
-    try:
+    with running(SerialReader(path, inbox, stuck_seconds=30.0, **FAST)):
         inbox.until(is_(Connected))
         os.write(master, b"T20\nT20\nT20\nT20\nD1\n")
         got = inbox.until(lambda e: isinstance(e, DartInput) and e.raw == "D1")
         assert [type(e).__name__ for e in got if not isinstance(e, Info)] == [
             "DartInput", "StuckInput", "DartInput"]
         assert next(e for e in got if isinstance(e, StuckInput)).cell.code == "T20"
-    finally:
-        reader.stop()
 
 
 def test_stuck_window_with_explicit_clock(inbox):
@@ -175,9 +169,7 @@ class OneBoardServer:
 def test_socket_unplug_and_reconnect(inbox):
     board = OneBoardServer()
     url = f"socket://127.0.0.1:{board.port}"
-    reader = SerialReader(url, inbox, **FAST)
-    reader.start()
-    try:
+    with running(SerialReader(url, inbox, **FAST)):
         assert inbox.until(is_(Connected))[-1] == Connected(url)
         assert board.connected.acquire(timeout=3)
         board.send(b"HELLO dartship/1 tcp-1 four-ring\nT20\n")
@@ -190,8 +182,6 @@ def test_socket_unplug_and_reconnect(inbox):
         assert board.connected.acquire(timeout=3)
         board.send(b"D20\n")
         assert inbox.until(is_(DartInput))[-1].cell.code == "D20"
-    finally:
-        reader.stop()
         board.close()
 
 
@@ -199,16 +189,13 @@ def test_loop_url_through_an_opener(inbox):
     port = serial.serial_for_url("loop://", timeout=0.02)
     reader = SerialReader("loop://", inbox, opener=lambda url: port, dialect_name="rc",
                           board_map=from_pairs([("3,7", "T20")]), **FAST)
-    reader.start()
-    try:
+    with running(reader):
         inbox.until(is_(Connected))
         port.write(b"3,7\n4,4\nnext\n")
         got = inbox.until(lambda e: type(e).__name__ == "ButtonInput")
         assert [type(e).__name__ for e in got if not isinstance(e, Connected)] == [
             "DartInput", "UnmappedInput", "ButtonInput"]
         assert next(e for e in got if isinstance(e, UnmappedInput)).raw == "4,4"
-    finally:
-        reader.stop()
 
 
 def test_a_three_ring_dialect_says_so_at_start(inbox):
@@ -216,15 +203,12 @@ def test_a_three_ring_dialect_says_so_at_start(inbox):
     reader = SerialReader("loop://", inbox, opener=lambda url: port, dialect_name="numeric",
                           profile=Profile.FOUR_RING, **FAST)
     assert reader.profile is Profile.THREE_RING
-    reader.start()
-    try:
+    with running(reader):
         first = inbox.next()
         assert isinstance(first, Info) and "three-ring" in first.message
         inbox.until(is_(Connected))
         port.write(b"120\n")
         assert inbox.until(is_(DartInput))[-1].cell.code == "S20"
-    finally:
-        reader.stop()
 
 
 def test_a_bad_url_is_reported_and_stop_is_clean(inbox):
@@ -250,11 +234,7 @@ def test_a_failing_sink_does_not_end_the_reader(pty_pair):
         if isinstance(event, DartInput) and event.raw == "T2":
             done.set()
 
-    reader = SerialReader(path, sink, **FAST)
-    reader.start()
-    try:
+    with running(SerialReader(path, sink, **FAST)):
         assert connected.wait(3)  # opening the port flushes what came before
         os.write(master, b"T1\nT2\n")
         assert done.wait(3)
-    finally:
-        reader.stop()
