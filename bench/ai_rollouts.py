@@ -110,13 +110,17 @@ def draw_truths(game: Game, record: Record, rng: random.Random, n: int) -> list[
     weights = est.weights / est.weights.sum()
     np_rng = np.random.default_rng(rng.getrandbits(32))
     truths: list[list[Ship]] = []
-    while len(truths) < n:
+    for _ in range(50 * n):
+        if len(truths) == n:
+            break
         row = est.occupancy[np_rng.choice(len(weights), p=weights)]
         ways = splits(game.space, frozenset(np.flatnonzero(row).tolist()), left, hit)
-        if ways:  # an occupancy row always has a split; guard against a sampler oddity
+        if ways:  # every consistent fleet's cells split into ships; this only skips oddities
             ships = rng.choice(ways)
             truths.append([*map(Ship, (s.cells for s in record.sunk)),
                            *(Ship(tuple(game.cells[i] for i in p)) for p in ships)])
+    if len(truths) < n:
+        raise RuntimeError(f"only {len(truths)} of {n} drawn fleets could be split into ships")
     return truths
 
 
