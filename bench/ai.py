@@ -37,9 +37,9 @@ from kiosk.ai.strategies import (
     RandomShots,
     grid_parity,
 )
-from kiosk.board import Board, Profile, board_for
-from kiosk.fleet import DEFAULT_FLEET, random_fleet
-from kiosk.geometry import cell_centre
+from kiosk.darts.board import Board, Profile, board_for
+from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet
+from kiosk.darts.geometry import cell_centre
 
 SIGMA = 30.0
 DARTBOARD = ("random", "hunt_target", "heatmap", "sigma30_naive", "sigma30_aimed")

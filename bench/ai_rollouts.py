@@ -40,8 +40,8 @@ from kiosk.ai.heatmap import board_estimate, choose_target, space_for
 from kiosk.ai.posterior import Estimate, Space
 from kiosk.ai.record import Record
 from kiosk.ai.selfplay import fire
-from kiosk.board import Profile, board_for
-from kiosk.fleet import DEFAULT_FLEET, random_fleet
+from kiosk.darts.board import Profile, board_for
+from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet
 
 RESOLVE_DARTS = 0.1  # the size of difference a rollout player has to tell apart
 SURE = 0.999  # heat of a sure hit: no decision to make

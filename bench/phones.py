@@ -21,11 +21,11 @@ from pathlib import Path
 
 from aiohttp import ClientSession, WSMsgType
 
-from kiosk.board import board_for
 from kiosk.config import Config
-from kiosk.fleet import parse_fleet
+from kiosk.darts.board import board_for
+from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.match import Setup, Team
 from kiosk.inputs import Button, ButtonInput, DartInput
-from kiosk.match import Setup, Team
 from kiosk.service import GameService
 from kiosk.store import Store
 from ui.handheld.server import start_web

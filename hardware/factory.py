@@ -25,7 +25,7 @@ from hardware.matrix import MatrixScanner
 from hardware.ports import Sink, deliver
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
-from kiosk.board import Profile
+from kiosk.darts.board import Profile
 from kiosk.i18n import _
 from kiosk.inputs import Button, Info
 

@@ -20,7 +20,7 @@ from hardware.boardmap import BoardMap
 from hardware.dialects import MAX_LINE, Dialect, decode, dialect, effective_profile, read_line
 from hardware.ports import Sink, deliver
 from hardware.stuck import STUCK_SECONDS, StuckWatch
-from kiosk.board import Board, Profile, board_for
+from kiosk.darts.board import Board, Profile, board_for
 from kiosk.i18n import _
 from kiosk.inputs import BadLine, Connected, DartInput, Disconnected, StuckInput
 

@@ -1,6 +1,6 @@
 """The virtual thrower: a board input without a board.
 
-It aims at a cell's centre and lands with the 2-D Gaussian scatter of `kiosk.scatter` on the real
+It aims at a cell's centre and lands with the 2-D Gaussian scatter of `kiosk.darts.scatter` on the real
 board geometry (off the board is a MISS), or takes typed cells. With an `interval` it throws by
 itself (board-test, demos); otherwise the screen or a test calls `throw_at` / `enter`.
 """
@@ -14,11 +14,11 @@ from typing import Any
 
 from hardware.dialects import DIALECTS, encode
 from hardware.ports import Sink, deliver
-from kiosk.board import Board, BullZone, Cell, CellError, Profile, board_for
-from kiosk.geometry import cell_centre
+from kiosk.darts.board import Board, BullZone, Cell, CellError, Profile, board_for
+from kiosk.darts.geometry import cell_centre
+from kiosk.darts.scatter import SKILLS, Landing, throw
 from kiosk.i18n import _
 from kiosk.inputs import BadLine, Button, ButtonInput, Connected, DartInput, MissInput
-from kiosk.scatter import SKILLS, Landing, throw
 
 log = logging.getLogger("dartship.simulator")
 
@@ -114,7 +114,7 @@ class SimulatedBoard:
         except CellError as err:
             event: Any = BadLine(text, str(err))
         else:
-            from kiosk.board import bull_zone
+            from kiosk.darts.board import bull_zone
             event = (DartInput(cell, text.strip().upper(), bull_zone(text, cell))
                      if cell.on_board else MissInput(text.strip().upper()))
         deliver(self.sink, event)

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from kiosk.match import Corrected, DartThrown, Event, Result, Won
+from kiosk.darts.match import Corrected, DartThrown, Event, Result, Won
 from kiosk.service import MatchUpdate, Notice, NoticeKind, ServiceEvent
 from kiosk.sound import Sound
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.board import Profile
-from kiosk.fleet import PRESETS, PlacementError, parse_lengths
+from kiosk.darts.board import Profile
+from kiosk.darts.fleet import PRESETS, PlacementError, parse_lengths
+from kiosk.darts.match import BullOffMode, HouseRules
 from kiosk.i18n import LANGUAGES, _
-from kiosk.match import BullOffMode, HouseRules
 
 DEFAULT_PATHS = (Path("/etc/dartship/config.toml"),)
 

@@ -19,24 +19,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kiosk.board import MISS, BullZone
 from kiosk.config import Config
-from kiosk.fleet import Fleet, random_fleet
-from kiosk.i18n import _
-from kiosk.inputs import (
-    BadLine,
-    Button,
-    ButtonInput,
-    Connected,
-    DartInput,
-    Disconnected,
-    Info,
-    InputEvent,
-    MissInput,
-    StuckInput,
-    UnmappedInput,
-)
-from kiosk.match import (
+from kiosk.darts.board import MISS, BullZone
+from kiosk.darts.fleet import Fleet, random_fleet
+from kiosk.darts.match import (
     BullOffDart,
     Command,
     Event,
@@ -51,6 +37,20 @@ from kiosk.match import (
     TakeoutNeeded,
     Throw,
     Undo,
+)
+from kiosk.i18n import _
+from kiosk.inputs import (
+    BadLine,
+    Button,
+    ButtonInput,
+    Connected,
+    DartInput,
+    Disconnected,
+    Info,
+    InputEvent,
+    MissInput,
+    StuckInput,
+    UnmappedInput,
 )
 from kiosk.store import Store
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kiosk.fleet import parse_fleet
+from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.match import Command, DartThrown, Event, Match, Phase, Place, Setup
+from kiosk.darts.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
 from kiosk.i18n import _
-from kiosk.match import Command, DartThrown, Event, Match, Phase, Place, Setup
-from kiosk.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
 
 APPLICATION_ID = 0x44415254  # "DART": marks the file as ours in the SQLite header
 SQLITE_HEADER = b"SQLite format 3\x00"

@@ -17,7 +17,7 @@ import numpy as np
 from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
 from kiosk.ai.targeting import estimate, pick
-from kiosk.match import Result
+from kiosk.darts.match import Result
 
 COLUMNS = "ABCDEFGHIJ"
 SIZE = 10

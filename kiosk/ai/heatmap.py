@@ -1,6 +1,6 @@
 """Targeting on the dartboard: the probability that each cell holds an unsunk enemy ship.
 
-Both board profiles and any fleet: the placements come from `kiosk.fleet.ship_placements`, so
+Both board profiles and any fleet: the placements come from `kiosk.darts.fleet.ship_placements`, so
 the engine plays by exactly the rules the referee enforces.
 """
 
@@ -15,8 +15,8 @@ import numpy as np
 from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
 from kiosk.ai.targeting import estimate, pick
-from kiosk.board import Board, Cell
-from kiosk.fleet import MAX_SHIP, MIN_SHIP, ship_placements
+from kiosk.darts.board import Board, Cell
+from kiosk.darts.fleet import MAX_SHIP, MIN_SHIP, ship_placements
 
 
 @functools.cache

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
-from kiosk.match import Result
+from kiosk.darts.match import Result
 
 if TYPE_CHECKING:
-    from kiosk.match import Match
+    from kiosk.darts.match import Match
 
 
 class HasCells(Protocol):

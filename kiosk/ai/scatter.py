@@ -1,12 +1,12 @@
 """Skill presets and the Gaussian landing of a dart, for the AI and the simulators.
 
-The model itself lives in `kiosk.scatter` (the hardware simulator's virtual thrower uses it
+The model itself lives in `kiosk.darts.scatter` (the hardware simulator's virtual thrower uses it
 too); this module names it where the AI's users look for it, so there is one model, not two.
 """
 
 from __future__ import annotations
 
-from kiosk.scatter import SKILLS, Landing, land, throw
+from kiosk.darts.scatter import SKILLS, Landing, land, throw
 
 __all__ = ["SKILLS", "Landing", "land", "sigma_for", "throw"]
 

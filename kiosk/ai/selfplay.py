@@ -6,14 +6,14 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 
 from kiosk.ai.record import HasCells, Record
-from kiosk.match import Result
+from kiosk.darts.match import Result
 
 
 def fire(ships: Sequence[HasCells], record: Record, cell: Hashable
          ) -> tuple[Result, HasCells | None]:
     """What the referee announces for a dart at `cell`; the ship if it sank.
 
-    Mirrors `kiosk.match.Match`: a shot cell is a REPEAT, a ship cell whose other cells were all
+    Mirrors `kiosk.darts.match.Match`: a shot cell is a REPEAT, a ship cell whose other cells were all
     hit before is SUNK.
     """
     if cell in record.shots:

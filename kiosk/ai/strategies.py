@@ -16,8 +16,8 @@ from kiosk.ai.aim import best_aim
 from kiosk.ai.heatmap import choose_target, heatmap
 from kiosk.ai.record import Record
 from kiosk.ai.scatter import throw
-from kiosk.board import Board, Cell
-from kiosk.geometry import cell_centre
+from kiosk.darts.board import Board, Cell
+from kiosk.darts.geometry import cell_centre
 
 
 def _open(cells: Iterable[Hashable], record: Record) -> list[Hashable]:

@@ -20,8 +20,8 @@ from hardware.fake_board import FakeBoard, read_script
 from hardware.matrix import MatrixScanner
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
-from kiosk.board import MISS, Profile, board_for
 from kiosk.config import Config
+from kiosk.darts.board import MISS, Profile, board_for
 from kiosk.inputs import DartInput, Info, MissInput
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware.buttons import Buttons, MissJudge, MissSensor, SimulatedButtons
 from hardware.buzzer import PATTERNS, ActiveBuzzer, SimulatedBuzzer, TonalBuzzer
 from hardware.ports import Sound
-from kiosk.board import Cell, Ring
+from kiosk.darts.board import Cell, Ring
 from kiosk.inputs import Button, ButtonInput, DartInput, Info, MissInput
 
 

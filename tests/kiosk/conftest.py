@@ -2,9 +2,9 @@ import random
 
 import pytest
 
-from kiosk.board import Profile, board_for
-from kiosk.fleet import parse_fleet, random_fleet
-from kiosk.match import HouseRules, Match, Place, Setup, Start, Team
+from kiosk.darts.board import Profile, board_for
+from kiosk.darts.fleet import parse_fleet, random_fleet
+from kiosk.darts.match import HouseRules, Match, Place, Setup, Start, Team
 
 SHARK_FLEET = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
 

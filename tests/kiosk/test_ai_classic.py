@@ -9,7 +9,7 @@ import pytest
 from kiosk.ai import Method, Record, classic
 from kiosk.ai.selfplay import play
 from kiosk.ai.strategies import HuntTarget, RandomShots, grid_parity
-from kiosk.match import Result
+from kiosk.darts.match import Result
 
 
 def test_squares_and_notation():

@@ -13,9 +13,9 @@ from kiosk.ai.heatmap import cell_index, space_for
 from kiosk.ai.posterior import Evidence, Space, _find_covers, evidence_of, marginals
 from kiosk.ai.selfplay import fire, play
 from kiosk.ai.strategies import HeatShots, Perfect
-from kiosk.board import Profile, board_for
-from kiosk.fleet import DEFAULT_FLEET, PRESETS, make_ship, random_fleet
-from kiosk.match import Result
+from kiosk.darts.board import Profile, board_for
+from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, make_ship, random_fleet
+from kiosk.darts.match import Result
 
 
 def _grid_space(width: int) -> Space:
@@ -178,7 +178,7 @@ def test_games_against_random_fleets_finish_without_repeats():
 
 
 def test_record_from_a_match():
-    from kiosk.match import Match, Place, Setup, Start, Team, Throw
+    from kiosk.darts.match import Match, Place, Setup, Start, Team, Throw
 
     board = board_for(Profile.FOUR_RING)
     rng = random.Random(1)

@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from kiosk import config
-from kiosk.board import Profile
-from kiosk.match import BullOffMode
+from kiosk.darts.board import Profile
+from kiosk.darts.match import BullOffMode
 
 
 def test_defaults_are_the_rules_defaults():
@@ -68,7 +68,7 @@ def test_missing_named_file_is_an_error(tmp_path):
 
 
 def _dartship(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "kiosk.app.cli", *args], capture_output=True,
                           text=True, timeout=60, env=env)
 
 
@@ -86,7 +86,7 @@ def test_config_commands(tmp_path):
 
 
 def test_the_kiosk_starts_on_a_broken_config_with_defaults_for_the_bad_keys(tmp_path, caplog):
-    from kiosk.runner import _parser, configure
+    from kiosk.app.run import _parser, configure
 
     broken = tmp_path / "config.toml"
     broken.write_text("[rules]\ndarts_per_visit = 'three'\nbull_off = 'off'\n[web]\nport = 9\n"

@@ -5,9 +5,9 @@ import asyncio
 import pytest
 
 from kiosk import config
-from kiosk.board import BULL, MISS, BullZone, Profile, board_for
+from kiosk.darts.board import BULL, MISS, BullZone, Profile, board_for
+from kiosk.darts.match import DartThrown, Phase, Setup, Team, VisitStarted
 from kiosk.inputs import BadLine, Button, ButtonInput, Connected, DartInput, Disconnected, MissInput
-from kiosk.match import DartThrown, Phase, Setup, Team, VisitStarted
 from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind
 from kiosk.store import Store
 
@@ -150,7 +150,7 @@ def test_new_game_abandons_the_unfinished_one(tmp_path):
 
 
 def test_solo_board_darts_belong_to_the_players_only(tmp_path):
-    from kiosk.match import BullOffDart, HouseRules, Next, Seat
+    from kiosk.darts.match import BullOffDart, HouseRules, Next, Seat
 
     service = _service(tmp_path)
     notices = []

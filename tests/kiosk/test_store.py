@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.board import Profile, board_for
-from kiosk.match import Next, Throw
+from kiosk.darts.board import Profile, board_for
+from kiosk.darts.match import Next, Throw
 from kiosk.store import SCHEMA_VERSION, Store, StoreError
 from tests.kiosk.conftest import make_match, snapshot
 
@@ -38,7 +38,7 @@ def _apply(store, game, match, command):
 def test_resume_replays_exactly(tmp_path):
     store = Store(tmp_path / "d.db")
     game, match = _stored_game(store)
-    from kiosk.match import Start
+    from kiosk.darts.match import Start
     _apply(store, game, match, Start(1))
     for code in ("D3", "D19", "T5"):
         _apply(store, game, match, Throw(FOUR.parse(code)))
@@ -129,8 +129,8 @@ def test_migration_from_version_1(tmp_path):
 
 
 def test_stats_after_a_finished_game(tmp_path):
-    from kiosk.fleet import parse_fleet
-    from kiosk.match import HouseRules, Match, Place, Setup, Start, Team
+    from kiosk.darts.fleet import parse_fleet
+    from kiosk.darts.match import HouseRules, Match, Place, Setup, Start, Team
 
     store = Store(tmp_path / "d.db")
     setup = Setup((Team("Sharks", ("Ann", "Bo")), Team("Jets", ("Cy",))), HouseRules(fleet=(2,)))
@@ -150,12 +150,12 @@ def test_stats_after_a_finished_game(tmp_path):
     assert last[0].winner == "Sharks" and last[0].teams == ("Sharks", "Jets")
     assert store.unfinished() is None
     # an undo of the winning dart puts the game back in play and takes the result back
-    from kiosk.match import Undo
+    from kiosk.darts.match import Undo
     _apply(store, game, match, Undo())
     assert store.unfinished() == game and store.player_stats() == []
 
 
-REFEREE = [sys.executable, "-m", "kiosk.cli", "referee", "--db"]
+REFEREE = [sys.executable, "-m", "kiosk.app.cli", "referee", "--db"]
 
 
 def _talk(proc, obj):

@@ -84,7 +84,7 @@ class Kiosk:
             "[rules]\nbull_off = \"normal\"\n")
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.cli", "run", "--headless", "--config", str(config),
+            [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--config", str(config),
              "--db", str(tmp / "kiosk.db")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.out = Lines(self.proc)
@@ -128,7 +128,7 @@ class FakeBoard:
     def __init__(self, port: int) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.cli", "fake-board", "--tcp", str(port),
+            [sys.executable, "-m", "kiosk.app.cli", "fake-board", "--tcp", str(port),
              "--host", "127.0.0.1"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env=env)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import backup as backup_module
-from kiosk.backup import BackupError, backup, backups, rotate
-from kiosk.match import Setup, Team
+from kiosk.app import backup as backup_module
+from kiosk.app.backup import BackupError, backup, backups, rotate
+from kiosk.darts.match import Setup, Team
 from kiosk.store import Store
 
 SETUP = Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Bob",))))
@@ -129,7 +129,7 @@ def test_command_line_without_a_database_is_not_an_error(tmp_path: Path, capsys)
 
 
 def test_command_line_through_dartship(store: Store, tmp_path: Path) -> None:
-    from kiosk.cli import main
+    from kiosk.app.cli import main
 
     assert main(["backup", "--db", str(store.path), "--dest", str(tmp_path / "c")]) == 0
     assert len(backups(tmp_path / "c")) == 1

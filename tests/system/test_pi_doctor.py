@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import doctor
-from kiosk.doctor import Environment, Identity, Level
-from kiosk.match import Setup, Team
+from kiosk.app import doctor
+from kiosk.app.doctor import Environment, Identity, Level
+from kiosk.darts.match import Setup, Team
 from kiosk.store import Store
 
 OTHER_UID = 4242  # the kiosk's user in these tests: never the owner of the test's files

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from kiosk import logs
-from kiosk.board import board_for
-from kiosk.fleet import parse_fleet
-from kiosk.match import Place
+from kiosk.app import logs
+from kiosk.darts.board import board_for
+from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.match import Place
 
 
 @pytest.fixture

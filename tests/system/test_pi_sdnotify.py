@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.sdnotify import Notifier
+from kiosk.app.sdnotify import Notifier
 
 
 @pytest.fixture

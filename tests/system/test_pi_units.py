@@ -99,7 +99,7 @@ def test_backup_service_and_timer() -> None:
 
 
 def test_backup_command_line_in_the_unit_parses() -> None:
-    from kiosk import backup
+    from kiosk.app import backup
 
     argv = value("dartship-backup.service", "Service", "ExecStart").split()[2:]
     args = backup._parser().parse_args(argv)

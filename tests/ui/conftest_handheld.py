@@ -10,10 +10,10 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk.board import board_for
 from kiosk.config import Config
-from kiosk.fleet import Fleet, parse_fleet
-from kiosk.match import Setup, Team
+from kiosk.darts.board import board_for
+from kiosk.darts.fleet import Fleet, parse_fleet
+from kiosk.darts.match import Setup, Team
 from kiosk.service import GameService
 from kiosk.store import Store
 from ui.handheld.api import HandheldApi

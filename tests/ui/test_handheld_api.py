@@ -6,10 +6,10 @@ import json
 
 from aiohttp import WSMsgType
 
-from kiosk.board import board_for
 from kiosk.config import Config
+from kiosk.darts.board import board_for
+from kiosk.darts.match import Phase
 from kiosk.inputs import DartInput
-from kiosk.match import Phase
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
@@ -194,7 +194,7 @@ async def test_web_server_contract_links_qr_codes_and_printed_links(tmp_path, ca
 
 
 async def test_solo_game_has_no_phone_for_the_kiosk_team(tmp_path):
-    from kiosk.match import HouseRules, Seat, Setup, Team
+    from kiosk.darts.match import HouseRules, Seat, Setup, Team
 
     service = make_service(tmp_path)
     service.new_game(Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),

@@ -13,10 +13,10 @@ from collections.abc import AsyncIterator
 import pytest
 from playwright.async_api import Page, async_playwright, expect
 
-from kiosk.board import board_for
 from kiosk.config import Config
+from kiosk.darts.board import board_for
+from kiosk.darts.match import Phase
 from kiosk.inputs import Button, ButtonInput, DartInput
-from kiosk.match import Phase
 from tests.ui.conftest_handheld import (
     ARTEFACTS,
     CHROMIUM_ARGS,

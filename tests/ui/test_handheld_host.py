@@ -6,8 +6,8 @@ import re
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk.fleet import parse_fleet
-from kiosk.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
+from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
 from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game
 from ui.handheld.api import HandheldApi
 from ui.handheld.host import HostDesk
@@ -64,8 +64,8 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
                 assert not re.search(rf"\b{cell.code}\b", text), cell.code
         # Play the game out: the Sharks sink everything while the Jets pass.
         if service.match.phase is Phase.BULL_OFF:
-            from kiosk.board import BullZone
-            from kiosk.match import BullOffDart
+            from kiosk.darts.board import BullZone
+            from kiosk.darts.match import BullOffDart
             service.submit(BullOffDart(0, BullZone.INNER))
             service.submit(BullOffDart(1, BullZone.OTHER))
         for cell in sorted(service.match.fleet(1).cells, key=lambda c: c.code):

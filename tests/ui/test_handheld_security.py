@@ -9,10 +9,10 @@ import secrets
 import yarl
 from aiohttp import WSServerHandshakeError
 
-from kiosk.board import board_for
 from kiosk.config import Config
+from kiosk.darts.board import board_for
+from kiosk.darts.match import Phase
 from kiosk.inputs import DartInput
-from kiosk.match import Phase
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,

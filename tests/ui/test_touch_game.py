@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.board import MISS, Cell, Ring
-from kiosk.match import Phase
+from kiosk.darts.board import MISS, Cell, Ring
+from kiosk.darts.match import Phase
 
 pytestmark = pytest.mark.slow
 

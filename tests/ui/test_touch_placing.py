@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from kiosk.board import BULL, Cell, Ring, board_for
-from kiosk.fleet import PlacementError
+from kiosk.darts.board import BULL, Cell, Ring, board_for
+from kiosk.darts.fleet import PlacementError
 from ui.touch.placing import FleetDraft
 
 BOARD = board_for()

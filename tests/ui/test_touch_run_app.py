@@ -13,7 +13,7 @@ SCRIPT = textwrap.dedent("""
     os.environ.setdefault("KIVY_WINDOW", "sdl2"); os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     from kiosk.config import Config
-    from kiosk.runner import Kiosk
+    from kiosk.app.run import Kiosk
     from kiosk.service import GameService
     from kiosk.store import Store
 

@@ -17,7 +17,7 @@ SCREENS = ("home", "new_game", "placement_handover", "placement", "bull_off", "b
 @pytest.mark.slow
 def test_screenshots_at_1080p(artefacts: Path) -> None:
     out = artefacts / "screenshots"
-    done = subprocess.run([sys.executable, "-m", "kiosk.cli", "screenshots", str(out), "--size",
+    done = subprocess.run([sys.executable, "-m", "kiosk.app.cli", "screenshots", str(out), "--size",
                            "1920x1080"], capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     for name in SCREENS:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.ai.scatter import sigma_for
-from kiosk.board import Cell, Ring
-from kiosk.match import Match, Phase, Result
-from kiosk.solo import Seat
+from kiosk.darts.board import Cell, Ring
+from kiosk.darts.match import Match, Phase, Result
+from kiosk.darts.solo import Seat
 
 pytestmark = pytest.mark.slow
 

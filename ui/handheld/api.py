@@ -15,13 +15,13 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from kiosk.board import CellError, Profile, board_for
-from kiosk.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship
+from kiosk.darts.board import CellError, Profile, board_for
+from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship
+from kiosk.darts.match import Match, Phase, RuleError, Unplace
+from kiosk.darts.wire import event_to_dict
 from kiosk.i18n import _
-from kiosk.match import Match, Phase, RuleError, Unplace
 from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
 from kiosk.store import StoreError
-from kiosk.wire import event_to_dict
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
 from ui.handheld.static_files import StaticFiles

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from aiohttp import web
 
+from kiosk.darts.match import Match, Phase
 from kiosk.i18n import _
-from kiosk.match import Match, Phase
 from ui.handheld import qr
 from ui.handheld.api import HandheldApi
 from ui.handheld.tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.board import NUMBERS, Board
-from kiosk.fleet import Fleet
-from kiosk.geometry import (
+from kiosk.darts.board import NUMBERS, Board
+from kiosk.darts.fleet import Fleet
+from kiosk.darts.geometry import (
     DOUBLE_INNER_R,
     DOUBLE_OUTER_R,
     OUTER_BULL_R,
@@ -19,7 +19,7 @@ from kiosk.geometry import (
     TRIPLE_OUTER_R,
     cell_sectors,
 )
-from kiosk.match import Match
+from kiosk.darts.match import Match
 
 PROTOCOL_VERSION = 1
 

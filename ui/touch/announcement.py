@@ -13,8 +13,8 @@ from kivy.graphics import Color, PopMatrix, PushMatrix, RoundedRectangle, Scale
 from kivy.properties import NumericProperty
 from kivy.uix.label import Label
 
+from kiosk.darts.match import Corrected, DartThrown, Event, Result, Won
 from kiosk.i18n import _
-from kiosk.match import Corrected, DartThrown, Event, Result, Won
 from ui.touch import theme
 
 HOLD_SECONDS = 1.8

@@ -11,13 +11,13 @@ import logging
 import random
 from typing import TYPE_CHECKING, Any
 
+from kiosk.darts.match import Phase
 from kiosk.i18n import _, set_language
-from kiosk.match import Phase
 from kiosk.service import GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
 from ui.touch import kivy_setup, theme
 
 if TYPE_CHECKING:
-    from kiosk.runner import Kiosk
+    from kiosk.app.run import Kiosk
 
 log = logging.getLogger("dartship.touch")
 

@@ -1,6 +1,6 @@
 """What the screens show of the kiosk as an opponent (solo mode) and of the coach's skills.
 
-The computer player itself lives in `kiosk.solo` (no Kivy); the screens only read its public
+The computer player itself lives in `kiosk.darts.solo` (no Kivy); the screens only read its public
 state: its seat, whether it holds after an Undo, where its virtual darts landed.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.darts.match import Match
+from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, Seat, seat_of
 from kiosk.i18n import _
-from kiosk.match import Match
-from kiosk.solo import SKILL_ORDER, ComputerPlayer, Seat, seat_of
 
 __all__ = ["SKILL_ORDER", "pins", "player", "seat", "skill_name"]
 

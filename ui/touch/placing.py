@@ -12,8 +12,16 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from kiosk.board import Board, Cell
-from kiosk.fleet import Fleet, PlacementError, Ship, make_fleet, make_ship, random_fleet, ship_placements
+from kiosk.darts.board import Board, Cell
+from kiosk.darts.fleet import (
+    Fleet,
+    PlacementError,
+    Ship,
+    make_fleet,
+    make_ship,
+    random_fleet,
+    ship_placements,
+)
 from kiosk.i18n import _
 
 

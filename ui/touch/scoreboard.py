@@ -8,8 +8,8 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from kiosk.darts.match import Match, Phase
 from kiosk.i18n import _
-from kiosk.match import Match, Phase
 from ui.touch import theme
 from ui.touch.controls import Panel
 from ui.touch.opponent import skill_name

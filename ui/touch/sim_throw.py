@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from kiosk.board import BULL, Board, BullZone, Cell, CellError
-from kiosk.geometry import cell_centre
+from kiosk.darts.board import BULL, Board, BullZone, Cell, CellError
+from kiosk.darts.geometry import cell_centre
+from kiosk.darts.scatter import SKILLS, throw
 from kiosk.inputs import DartInput
-from kiosk.scatter import SKILLS, throw
 from kiosk.service import GameService
 
 
@@ -24,7 +24,7 @@ def typed_dart(service: GameService, board: Board, text: str) -> str | None:
         return str(err)
     zone = BullZone.OTHER
     if cell == BULL:
-        from kiosk.board import bull_zone
+        from kiosk.darts.board import bull_zone
 
         zone = bull_zone(text, cell)
     elif not cell.on_board:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.board import BULL, Cell, Ring
+from kiosk.app.run import Kiosk
 from kiosk.config import Config
+from kiosk.darts.board import BULL, Cell, Ring
+from kiosk.darts.solo import Pace, SoloMode
 from kiosk.i18n import set_language
-from kiosk.runner import Kiosk
 from kiosk.service import GameService
-from kiosk.solo import Pace, SoloMode
 from kiosk.store import Store
 from ui.touch.app import make_app
 
@@ -233,7 +233,7 @@ class Tour:
         return seat is not None and match.turn == seat.team
 
     def solo_walk(self, shot: Callable[[str], str]) -> Iterator[str]:
-        from kiosk.match import Phase
+        from kiosk.darts.match import Phase
 
         self.start_solo()
         yield shot("new_game_solo")
@@ -273,7 +273,7 @@ class Tour:
 
     def _play_to_the_end(self) -> None:
         """Both teams throw at the enemy fleet (with a miss in every visit) until one wins."""
-        from kiosk.match import Phase
+        from kiosk.darts.match import Phase
 
         service = self.kiosk.service
         for _visit in range(200):

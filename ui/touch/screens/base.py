@@ -9,7 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from kiosk.board import board_for
+from kiosk.darts.board import board_for
 from ui.touch import theme
 from ui.touch.dartboard import DartboardView
 

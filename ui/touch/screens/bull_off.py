@@ -7,9 +7,9 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.board import BULL, BullZone, Cell
+from kiosk.darts.board import BULL, BullZone, Cell
+from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from kiosk.i18n import _
-from kiosk.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.opponent import player, seat

@@ -18,9 +18,9 @@ from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.ai import Decision, Record, decide
 from kiosk.ai.scatter import sigma_for
-from kiosk.board import MISS, BullZone, Cell
+from kiosk.darts.board import MISS, BullZone, Cell
+from kiosk.darts.match import Correct, Match, Next, Phase, Result, RuleError, Undo, Undone
 from kiosk.i18n import _
-from kiosk.match import Correct, Match, Next, Phase, Result, RuleError, Undo, Undone
 from ui.touch import theme
 from ui.touch.announcement import Announcement, words_for
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field

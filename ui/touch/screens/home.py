@@ -7,8 +7,8 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from kiosk.darts.match import Phase
 from kiosk.i18n import _, language
-from kiosk.match import Phase
 from ui.touch import theme
 from ui.touch.controls import BigButton
 from ui.touch.screens.base import KioskScreen

@@ -15,7 +15,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk import config as config_module
-from kiosk.board import Profile
+from kiosk.darts.board import Profile
 from kiosk.i18n import _
 from kiosk.inputs import DartInput, UnmappedInput
 from ui.touch import theme

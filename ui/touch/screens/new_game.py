@@ -7,11 +7,11 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from kiosk.board import Profile
-from kiosk.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
+from kiosk.darts.board import Profile
+from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
+from kiosk.darts.match import BullOffMode, HouseRules, RuleError, Seat, Setup, Team
+from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _
-from kiosk.match import BullOffMode, HouseRules, RuleError, Seat, Setup, Team
-from kiosk.solo import kiosk_team
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field

@@ -13,10 +13,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 
-from kiosk.board import BullZone, Cell
-from kiosk.fleet import PlacementError
+from kiosk.darts.board import BullZone, Cell
+from kiosk.darts.fleet import PlacementError
+from kiosk.darts.match import Phase, RuleError
 from kiosk.i18n import _
-from kiosk.match import Phase, RuleError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.opponent import seat

@@ -9,8 +9,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
+from kiosk.darts.match import Phase, RuleError
 from kiosk.i18n import _
-from kiosk.match import Phase, RuleError
 from ui.touch import theme
 from ui.touch.controls import BigButton
 from ui.touch.screens.base import KioskScreen

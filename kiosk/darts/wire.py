@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kiosk.board import BullZone, Profile, bull_zone
-from kiosk.fleet import parse_fleet, parse_lengths
-from kiosk.i18n import _
-from kiosk.match import (
+from kiosk.darts.board import BullZone, Profile, bull_zone
+from kiosk.darts.fleet import parse_fleet, parse_lengths
+from kiosk.darts.match import (
     BullOffAgain,
     BullOffCloser,
     BullOffDart,
@@ -44,7 +43,8 @@ from kiosk.match import (
     VisitStarted,
     Won,
 )
-from kiosk.scatter import SKILLS
+from kiosk.darts.scatter import SKILLS
+from kiosk.i18n import _
 
 
 class WireError(ValueError):

@@ -4,8 +4,19 @@ import math
 
 import pytest
 
-from kiosk.board import BULL, MISS, NUMBERS, BullZone, Cell, CellError, Profile, Ring, board_for, bull_zone
-from kiosk.geometry import (
+from kiosk.darts.board import (
+    BULL,
+    MISS,
+    NUMBERS,
+    BullZone,
+    Cell,
+    CellError,
+    Profile,
+    Ring,
+    board_for,
+    bull_zone,
+)
+from kiosk.darts.geometry import (
     DOUBLE_OUTER_R,
     cell_at,
     cell_centre,

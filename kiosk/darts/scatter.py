@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from kiosk.board import Board, BullZone, Cell
-from kiosk.geometry import landing
+from kiosk.darts.board import Board, BullZone, Cell
+from kiosk.darts.geometry import landing
 
 # Standard deviation of the landing point per axis, in mm.
 SKILLS: dict[str, float] = {"pro": 12.0, "pub": 30.0, "casual": 50.0, "novice": 80.0}

@@ -14,8 +14,8 @@ import pytest
 
 import kiosk.service
 from kiosk import config
-from kiosk.board import BullZone
-from kiosk.match import (
+from kiosk.darts.board import BullZone
+from kiosk.darts.match import (
     BullOffCloser,
     BullOffDart,
     BullOffMode,
@@ -28,10 +28,10 @@ from kiosk.match import (
     Team,
     Undo,
 )
+from kiosk.darts.solo import SOURCE, Pace, Seat, SoloMode, kiosk_team, seat_of
+from kiosk.darts.wire import setup_from_dict, setup_to_dict
 from kiosk.service import GameService
-from kiosk.solo import SOURCE, Pace, Seat, SoloMode, kiosk_team, seat_of
 from kiosk.store import Store
-from kiosk.wire import setup_from_dict, setup_to_dict
 
 FAST = Pace(dart=0, takeout=0)
 
@@ -218,7 +218,7 @@ def test_a_resumed_solo_game_keeps_its_computer_player(tmp_path) -> None:
         return darts
 
     async def after_restart(darts: int) -> Match:
-        from kiosk import runner
+        from kiosk.app import run as runner
 
         cfg = config.Config({"web.enabled": False, "kiosk.database": str(path)})
         kiosk = await runner.start(cfg, with_devices=False)

@@ -12,11 +12,9 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from kiosk.fleet import PlacementError, random_fleet
-from kiosk.i18n import _
-from kiosk.match import Command, HouseRules, Ignored, Match, Place, RuleError
-from kiosk.store import Store
-from kiosk.wire import (
+from kiosk.darts.fleet import PlacementError, random_fleet
+from kiosk.darts.match import Command, HouseRules, Ignored, Match, Place, RuleError
+from kiosk.darts.wire import (
     WireError,
     command_from_dict,
     event_to_dict,
@@ -24,6 +22,8 @@ from kiosk.wire import (
     setup_to_dict,
     state_to_dict,
 )
+from kiosk.i18n import _
+from kiosk.store import Store
 
 
 def _error(message: str) -> dict[str, Any]:

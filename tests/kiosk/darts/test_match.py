@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.board import BULL, MISS, BullZone, Profile, board_for
-from kiosk.fleet import parse_fleet
-from kiosk.match import (
+from kiosk.darts.board import BULL, MISS, BullZone, Profile, board_for
+from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.match import (
     BullOffAgain,
     BullOffCloser,
     BullOffDart,
@@ -250,7 +250,7 @@ def test_darts_per_visit_house_rule():
 def test_three_ring_game_refuses_large_single():
     rules = HouseRules(profile=Profile.THREE_RING)
     m = make_match(rules=rules, start=0)
-    from kiosk.board import Cell, Ring
+    from kiosk.darts.board import Cell, Ring
     with pytest.raises(RuleError):
         m.apply(Throw(Cell(Ring.LARGE, 20)))
     m.apply(Throw(board_for("three-ring").parse("L20")))  # read as the merged single

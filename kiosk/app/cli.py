@@ -1,7 +1,7 @@
 """The `dartship` command: one entry point, each subcommand imported only when it runs.
 
 Imports stay lazy so that `dartship referee` and `dartship board-test` start in a blink without
-Kivy or the web server. This module and `kiosk.runner` are the composition root: the only places
+Kivy or the web server. This module and `kiosk.app.run` are the composition root: the only places
 in `kiosk` that may reach into `hardware` and `ui`.
 """
 
@@ -16,12 +16,12 @@ from kiosk.i18n import _
 
 # Subcommands that parse their own arguments: name -> ("module:function", one-line help).
 DELEGATED: dict[str, tuple[str, str]] = {
-    "run": ("kiosk.runner:main", "start the kiosk (simulator mode where no board is configured)"),
+    "run": ("kiosk.app.run:main", "start the kiosk (simulator mode where no board is configured)"),
     "board-test": ("hardware.cli:board_test_main", "print every event of the board input as JSON"),
     "fake-board": ("hardware.cli:fake_board_main", "a simulated serial board on a pty or TCP port"),
     "learn": ("hardware.cli:learn_main", "make a board map: throw at every cell in turn"),
-    "doctor": ("kiosk.doctor:main", "check config, database, board, GPIO, display and network"),
-    "backup": ("kiosk.backup:main", "copy the database (online backup), keep the newest N"),
+    "doctor": ("kiosk.app.doctor:main", "check config, database, board, GPIO, display and network"),
+    "backup": ("kiosk.app.backup:main", "copy the database (online backup), keep the newest N"),
     "screenshots": ("ui.touch.screenshots:main", "render every kiosk screen to DIR/<screen>.png"),
 }
 
@@ -63,7 +63,7 @@ def _load_config(path: str | None):
 
 
 def _referee(args: argparse.Namespace) -> int:
-    from kiosk.referee import main_stdio
+    from kiosk.darts.referee import main_stdio
     from kiosk.store import Store, StoreError
 
     cfg = _load_config(args.config)

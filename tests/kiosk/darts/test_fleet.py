@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.board import Profile, board_for
-from kiosk.fleet import (
+from kiosk.darts.board import Profile, board_for
+from kiosk.darts.fleet import (
     PRESETS,
     Orientation,
     PlacementError,

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from kiosk.referee import Referee, run
+from kiosk.darts.referee import Referee, run
 
 NEW = {"cmd": "new", "teams": ["Sharks", "Jets"], "players": [["Ann", "Bo"], ["Cy"]],
        "fleet": [5, 4, 3, 2], "darts_per_visit": 3, "board": "four-ring"}
@@ -146,7 +146,7 @@ def test_whole_scripted_game_through_the_command(tmp_path):
         if i % 3 == 2:
             lines += [{"cmd": "next"}, {"cmd": "next"}]
     script = "\n".join(json.dumps(x) for x in lines) + "\n"
-    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "referee"], input=script,
+    out = subprocess.run([sys.executable, "-m", "kiosk.app.cli", "referee"], input=script,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     answers = [json.loads(line) for line in out.stdout.splitlines()]

@@ -13,10 +13,10 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
-from kiosk.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
+from kiosk.darts.board import MISS, Board, BullZone, Cell, Profile, board_for
+from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
+from kiosk.darts.scatter import SKILLS
 from kiosk.i18n import _
-from kiosk.scatter import SKILLS
 
 
 class RuleError(ValueError):
@@ -71,7 +71,7 @@ class Seat:
     """The kiosk itself playing one team (solo mode): which team, and how well it throws."""
 
     team: int
-    skill: str  # a key of kiosk.scatter.SKILLS
+    skill: str  # a key of kiosk.darts.scatter.SKILLS
 
     @property
     def sigma(self) -> float:

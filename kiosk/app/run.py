@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk import config as config_module
-from kiosk import logs
+from kiosk.app import logs
+from kiosk.app.sdnotify import Notifier
+from kiosk.darts.match import Setup, Team
 from kiosk.i18n import _, set_language
-from kiosk.match import Setup, Team
-from kiosk.sdnotify import Notifier
 from kiosk.service import GameService
 from kiosk.store import Store, StoreError
 
@@ -141,7 +141,7 @@ async def start(cfg: config_module.Config, *, with_devices: bool = True,
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
     # Before resume: a solo game picked up after a power cut gets its computer player back.
     # (Imported here: the AI brings numpy, which `dartship referee` and friends do not need.)
-    from kiosk.solo import Pace, SoloMode
+    from kiosk.darts.solo import Pace, SoloMode
 
     pace = Pace(dart=cfg["solo.dart_seconds"], takeout=cfg["solo.takeout_seconds"])
     kiosk.solo = SoloMode(service, loop, pace=pace).attach()

@@ -1,0 +1,1 @@
+"""The shell: the `dartship` command, the one composition root, doctor, backup, logs."""
