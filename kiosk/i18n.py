@@ -1,7 +1,8 @@
 """Translations: every user-facing string goes through `_`.
 
-Catalogs are plain `.po` files in `kiosk/locale/<lang>/dartship.po`, compiled in memory at
-start (no build step, no msgfmt needed on the Pi). English is the source language.
+Catalogs are plain `.po` files in `kiosk/locale/<lang>/`, one per part of the house
+(`dartship.po` for the dart game and the shell, `classic.po`, `express.po`, ...), all read and merged
+at start (no build step, no msgfmt needed on the Pi). English is the source language.
 """
 
 from __future__ import annotations
@@ -58,15 +59,22 @@ def read_po(path: Path) -> dict[str, str]:
     return catalog
 
 
+def catalog(language: str) -> dict[str, str]:
+    """Every translation of `language`: the merged `.po` files of its folder (empty for English)."""
+    folder = LOCALE_DIR / language
+    merged: dict[str, str] = {}
+    for po in sorted(folder.glob("*.po")) if folder.is_dir() else ():
+        merged.update(read_po(po))
+    return merged
+
+
 def set_language(language: str) -> str:
     """Switch every later `_` call to `language` (en, de, fi); unknown ones fall back to English."""
     global _current, _language
     language = (language or "en").split("-")[0].split("_")[0].lower()
     if language not in LANGUAGES:
         language = "en"
-    po = LOCALE_DIR / language / "dartship.po"
-    translations: gettext.NullTranslations
-    translations = _PoTranslations(read_po(po)) if po.exists() else gettext.NullTranslations()
+    translations = _PoTranslations(catalog(language))
     with _lock:
         _current, _language = translations, language
     return language
@@ -82,6 +90,4 @@ def _(message: str) -> str:
 
 def translator(language: str) -> _PoTranslations | gettext.NullTranslations:
     """A catalog for one language without switching the kiosk's own (phones have their own)."""
-    language = language if language in LANGUAGES else "en"
-    po = LOCALE_DIR / language / "dartship.po"
-    return _PoTranslations(read_po(po)) if po.exists() else gettext.NullTranslations()
+    return _PoTranslations(catalog(language if language in LANGUAGES else "en"))

@@ -1,7 +1,7 @@
 """Which strings need translating, and which catalogs lack them.
 
 `python -m ui.translations` lists the msgids of kiosk/ and ui/touch/ that a catalog
-(kiosk/locale/<lang>/dartship.po) lacks, or with `--template` prints them as .po entries to
+(the .po files of kiosk/locale/<lang>/) lacks, or with `--template` prints them as .po entries to
 paste and translate. Strings are found by reading the source (every `_("...")` call with a
 literal), so no build step or gettext tools are needed.
 """
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from kiosk.i18n import LANGUAGES, LOCALE_DIR, read_po
+from kiosk.i18n import LANGUAGES, catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = (ROOT / "kiosk", ROOT / "ui" / "touch")
@@ -41,9 +41,8 @@ def msgids(folders: Iterable[Path] = SOURCES) -> set[str]:
 
 
 def missing(language: str, folders: Iterable[Path] = SOURCES) -> list[str]:
-    catalog = read_po(LOCALE_DIR / language / "dartship.po") if (
-        LOCALE_DIR / language / "dartship.po").exists() else {}
-    return sorted(m for m in msgids(folders) if not catalog.get(m))
+    known = catalog(language)
+    return sorted(m for m in msgids(folders) if not known.get(m))
 
 
 def po_entry(msgid: str, msgstr: str = "") -> str:

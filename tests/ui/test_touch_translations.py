@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from kiosk.i18n import LOCALE_DIR, read_po
+from kiosk.i18n import catalog
 from ui.translations import msgids
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -14,13 +14,13 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 @pytest.mark.parametrize("language", ["de", "fi"])
 def test_every_msgid_is_translated(language: str) -> None:
-    catalog = read_po(LOCALE_DIR / language / "dartship.po")
-    missing = sorted(m for m in msgids() if not catalog.get(m))
+    known = catalog(language)
+    missing = sorted(m for m in msgids() if not known.get(m))
     assert not missing, f"{language} lacks: {missing[:10]} (run python -m ui.translations --template)"
 
 
 @pytest.mark.parametrize("language", ["de", "fi"])
 def test_translations_keep_their_placeholders(language: str) -> None:
-    catalog = read_po(LOCALE_DIR / language / "dartship.po")
-    for msgid, msgstr in catalog.items():
+    known = catalog(language)
+    for msgid, msgstr in known.items():
         assert sorted(PLACEHOLDER.findall(msgid)) == sorted(PLACEHOLDER.findall(msgstr)), msgid

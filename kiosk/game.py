@@ -1,0 +1,152 @@
+"""What every game is, so that one service and one store can run any of them.
+
+A game (the dart game, classic 10x10, Battleship Express) is a pure state machine, python-chess's
+`push`/`pop` in spirit:
+
+* `apply(command) -> events`: no I/O, no clock, no randomness of its own (a seed or an RNG comes
+  in the setup or the command). A command the rules refuse raises `RuleError` (or a subclass)
+  and leaves the game exactly as it was. A command that is accepted but changes nothing (a dart
+  while the darts are being pulled out) returns its events without growing `log`.
+* `log`: every accepted command in order; `version` is `len(log)`. Replaying `log` on a new game
+  of the same setup gives the same game: that is how a stored game resumes and undo is exact.
+* `public_view()` and `private_view(side)`: plain JSON-able dicts, the ONLY door to hidden
+  information. The public view never holds an unsunk ship; a private view holds that side's own
+  fleet and nothing of the other's.
+* `outcome()`: over or not, the winner, and per-player results for the statistics.
+
+A `GameKind` tells the service and the store how to keep one kind of game: its name, how its
+setup and commands become JSON and back, which part of a command is secret (a fleet: stored apart
+from the command log and read back only to replay), and how to build a game from a setup.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+
+class RuleError(ValueError):
+    """A command the rules do not allow now; the game is unchanged. The message says why."""
+
+
+class ReplayError(RuntimeError):
+    """A stored command log no longer replays: the game cannot be rebuilt exactly."""
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's part in a finished game, for the statistics (public)."""
+
+    side: int
+    player: str
+    shots: int  # darts thrown, shots fired, attacks made
+    hits: int
+    sunk: int  # enemy ships sunk
+    turns: int  # visits or turns played
+    won: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where a game stands, as the store keeps it beside the command log."""
+
+    over: bool
+    winner: int | None = None
+    turns: int = 0  # the game's length so far (visits, turns)
+    results: tuple[PlayerResult, ...] = ()  # filled once the game is over
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One shot as the store logs it for the statistics: who, at what, with what result."""
+
+    side: int
+    player: str
+    number: int  # the dart of the visit, the shot of the turn, the roll of the attack
+    target: str
+    result: str
+
+
+@dataclass(frozen=True)
+class Secret:
+    """The hidden part of a command (a side's fleet), stored apart from the command log."""
+
+    side: int
+    text: str
+
+
+C = TypeVar("C")  # a kind's commands
+E = TypeVar("E")  # a kind's events
+S = TypeVar("S")  # a kind's setup
+G = TypeVar("G", bound="Game[Any, Any]")
+
+
+class Game(Protocol[C, E]):
+    """The shape every game has (see the module's docstring)."""
+
+    @property
+    def log(self) -> Sequence[C]: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def apply(self, command: C) -> list[E]: ...
+
+    def public_view(self) -> dict[str, Any]: ...
+
+    def private_view(self, side: int) -> dict[str, Any]: ...
+
+    def outcome(self) -> Outcome: ...
+
+
+class GameKind(abc.ABC, Generic[S, C, E, G]):
+    """How the service and the store keep one kind of game (one instance per kind).
+
+    Must: `name` (stored with every game: "darts", "classic", "express"), `new`, and the four
+    converters. `command_to_dict` returns the public body to log and, for a command that carries a
+    side's fleet, that fleet as a `Secret` (the body must then not hold it); `command_from_dict`
+    gets the secret back to rebuild the command. May: `shots` (what the statistics log of a batch
+    of events; nothing by default).
+    """
+
+    name: str
+
+    @abc.abstractmethod
+    def new(self, setup: S) -> G:
+        """A new game of this setup, before its first command."""
+
+    @abc.abstractmethod
+    def setup_to_dict(self, setup: S) -> dict[str, Any]:
+        """The setup as JSON (stored with the game; never holds a secret)."""
+
+    @abc.abstractmethod
+    def setup_from_dict(self, data: Mapping[str, Any]) -> S:
+        """The setup back from `setup_to_dict`."""
+
+    @abc.abstractmethod
+    def command_to_dict(self, command: C) -> tuple[dict[str, Any], Secret | None]:
+        """The public body of a command to log, and its secret part if it has one."""
+
+    @abc.abstractmethod
+    def command_from_dict(self, body: Mapping[str, Any], setup: S, secret: str | None) -> C:
+        """The command back from its body (and its secret, where `command_to_dict` split one)."""
+
+    def shots(self, events: Iterable[E]) -> Iterable[Shot]:
+        """The shots among these events, for the statistics' shot log."""
+        return ()
+
+
+def replay(kind: GameKind[S, C, E, G], setup: S, log: Iterable[C]) -> G:
+    """Build a game from its setup and command log; a command that no longer applies is an error,
+    never skipped (a game rebuilt with a hole in it would not be the game that was played)."""
+    game = kind.new(setup)
+    for number, command in enumerate(log, start=1):
+        try:
+            game.apply(command)
+        except RuleError as err:
+            raise ReplayError(f"{kind.name} game: command {number} ({command!r}) no longer "
+                              f"applies: {err}") from err
+    return game
+
