@@ -1,0 +1,248 @@
+"""What starting the kiosk costs: time to the first frame, memory, idle CPU, and the referee.
+
+Runs the real command lines, as a bar would:
+
+* `dartship run --simulator` in a real window (Xvfb; SDL's offscreen driver where there is no
+  Xvfb): the time from exec to the first frame drawn (the kiosk sends systemd's READY=1 after
+  its first frame; this script is that systemd), the RSS right then, and the CPU used over
+  `--idle` seconds on the home screen;
+* the RSS after a whole game: the same kiosk on a game whose fleets were placed through
+  `dartship referee --db`, with every dart of the game coming from `dartship fake-board` over TCP
+  (the board's serial path, the screen drawing every announcement) until the result card;
+* `dartship referee`: the time from exec to its first answer.
+
+    python bench/startup.py [--runs 3] [--idle 30]
+
+Prints the median of `--runs` runs for each figure (and every run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kiosk.darts.board import board_for  # noqa: E402
+from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet  # noqa: E402
+
+DARTSHIP = [sys.executable, "-m", "kiosk.app.cli"]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def env_for(display: dict[str, str], notify: str | None = None) -> dict[str, str]:
+    env = {**os.environ, **display, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
+           "KIVY_NO_CONSOLELOG": "1"}
+    env.pop("NOTIFY_SOCKET", None)
+    if notify:
+        env["NOTIFY_SOCKET"] = notify
+    return env
+
+
+@contextlib.contextmanager
+def a_display() -> Iterator[dict[str, str]]:
+    """A real X display (Xvfb) where there is one to start, else SDL's offscreen driver."""
+    if os.environ.get("DISPLAY"):
+        yield {}
+        return
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        yield {"SDL_VIDEODRIVER": "offscreen", "KIVY_WINDOW": "sdl2"}
+        return
+    number = 90 + os.getpid() % 50
+    proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if Path(f"/tmp/.X11-unix/X{number}").exists():
+                break
+            time.sleep(0.05)
+        yield {"DISPLAY": f":{number}"}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+class Kiosk:
+    """`dartship run` with this script as its systemd (NOTIFY_SOCKET)."""
+
+    def __init__(self, folder: Path, display: dict[str, str], args: list[str]) -> None:
+        self.sock_path = folder / f"notify-{time.monotonic_ns()}"
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(self.sock_path))
+        self.log = open(folder / "kiosk.log", "a")  # noqa: SIM115 (closed in stop)
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([*DARTSHIP, "run", *args], stdout=self.log,
+                                     stderr=subprocess.STDOUT,
+                                     env=env_for(display, str(self.sock_path)))
+
+    def wait_ready(self, timeout: float = 120.0) -> float:
+        """Seconds from exec to READY=1 (sent after the first frame is drawn)."""
+        self.sock.settimeout(timeout)
+        while True:
+            message = self.sock.recv(4096).decode()
+            if "READY=1" in message.split("\n"):
+                return time.perf_counter() - self.started
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.sock.close()
+        self.log.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def first_frame(folder: Path, display: dict[str, str], idle: float) -> dict[str, float]:
+    config = folder / "config.toml"
+    config.write_text("[web]\nhost = \"127.0.0.1\"\nport = 0\n[display]\nwidth = 800\nheight = 480\n")
+    kiosk = Kiosk(folder, display, ["--simulator", "--config", str(config),
+                                    "--db", str(folder / "first.db")])
+    try:
+        ready = kiosk.wait_ready()
+        rss = rss_mb(kiosk.proc.pid)
+        time.sleep(2.0)  # the start's own work is over: measure the screen at rest
+        before, t0 = cpu_seconds(kiosk.proc.pid), time.monotonic()
+        time.sleep(idle)
+        cpu = (cpu_seconds(kiosk.proc.pid) - before) / (time.monotonic() - t0) * 100
+        return {"first_frame_s": ready, "rss_first_frame_mb": rss, "idle_cpu_pct": cpu}
+    finally:
+        kiosk.stop()
+
+
+def referee(lines: list[dict], db: Path | None = None) -> tuple[float, list[dict]]:
+    """Run `dartship referee` on these commands: seconds to the first answer, all answers."""
+    args = [*DARTSHIP, "referee", *(["--db", str(db)] if db else [])]
+    started = time.perf_counter()
+    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            env=env_for({}))
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(lines[0]) + "\n")
+    proc.stdin.flush()
+    answers = [json.loads(proc.stdout.readline())]
+    first = time.perf_counter() - started
+    for line in lines[1:]:
+        proc.stdin.write(json.dumps(line) + "\n")
+    proc.stdin.close()
+    answers += [json.loads(text) for text in proc.stdout if text.strip()]
+    proc.wait(timeout=30)
+    return first, answers
+
+
+def whole_game(folder: Path, display: dict[str, str], seed: int) -> dict[str, float]:
+    """RSS after a whole game played by the fake board through the screen."""
+    rng = random.Random(seed)
+    board = board_for("four-ring")
+    fleets = [random_fleet(board, DEFAULT_FLEET, rng) for _ in (0, 1)]
+    db = folder / "game.db"
+    _first, answers = referee([
+        {"cmd": "new", "teams": ["Sharks", "Jets"]},
+        {"cmd": "place", "team": 0, "fleet": fleets[0].code},
+        {"cmd": "place", "team": 1, "fleet": fleets[1].code},
+        {"cmd": "start", "first": 0},
+    ], db)
+    assert all(a["event"] != "error" for a in answers), answers
+    # Sharks hit one enemy cell and miss twice a visit; Jets miss: Sharks win after 14 visits.
+    script = ["0.5 hello"]
+    targets = [c.code for ship in fleets[1].ships for c in ship.cells]
+    for cell in targets:
+        script += [f"0.15 {cell}", "0.15 miss", "0.15 miss", "0.3 btn next",
+                   "0.15 miss", "0.15 miss", "0.15 miss", "0.3 btn next"]
+    (folder / "script.txt").write_text("\n".join(script) + "\n")
+    port = free_port()
+    board_proc = subprocess.Popen([*DARTSHIP, "fake-board", "--tcp", str(port), "--host",
+                                   "127.0.0.1", "--script", str(folder / "script.txt"),
+                                   "--wait", "3", "--stay"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  env=env_for({}))
+    config = folder / "game.toml"
+    config.write_text(f"[board]\ninput = \"serial\"\nport = \"socket://127.0.0.1:{port}\"\n"
+                      "[web]\nhost = \"127.0.0.1\"\nport = 0\n"
+                      "[display]\nwidth = 800\nheight = 480\n")
+    time.sleep(0.5)
+    kiosk = Kiosk(folder, display, ["--config", str(config), "--db", str(db)])
+    try:
+        kiosk.wait_ready()
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not _won(db):
+            time.sleep(0.5)
+        if not _won(db):
+            raise RuntimeError(f"the game did not end; see {folder / 'kiosk.log'}")
+        time.sleep(4.0)  # the result card replaces the game screen after its delay
+        return {"rss_after_game_mb": rss_mb(kiosk.proc.pid)}
+    finally:
+        kiosk.stop()
+        board_proc.terminate()
+        board_proc.wait(timeout=10)
+
+
+def _won(db: Path) -> bool:
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        row = conn.execute("SELECT COUNT(*) FROM games WHERE status='over'").fetchone()
+    return bool(row[0])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--idle", type=float, default=30.0, help="seconds of idle CPU measure")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    runs: list[dict[str, float]] = []
+    with a_display() as display:
+        for run in range(args.runs):
+            with tempfile.TemporaryDirectory(prefix="dartship-startup-") as tmp:
+                folder = Path(tmp)
+                figures = first_frame(folder, display, args.idle)
+                figures.update(whole_game(folder, display, args.seed + run))
+                figures["referee_first_answer_s"] = referee([{"cmd": "state"}])[0]
+                runs.append(figures)
+                print(f"run {run + 1}: " + ", ".join(f"{k} {v:.3f}" for k, v in figures.items()),
+                      flush=True)
+    goals = {"first_frame_s": 1.5, "rss_first_frame_mb": 150, "rss_after_game_mb": 150,
+             "idle_cpu_pct": 2.0, "referee_first_answer_s": 0.3}
+    print(f"\nmedian of {len(runs)} runs ({'Xvfb' if 'DISPLAY' in display else 'SDL offscreen'})")
+    for key, goal in goals.items():
+        value = statistics.median(r[key] for r in runs)
+        print(f"  {key:<24} {value:8.3f}   goal <= {goal}   {'ok' if value <= goal else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
