@@ -28,7 +28,6 @@ from kiosk.ai import classic
 from kiosk.ai.decision import decide
 from kiosk.ai.heatmap import choose_target
 from kiosk.ai.record import Record
-from kiosk.ai.scatter import throw
 from kiosk.ai.selfplay import play
 from kiosk.ai.strategies import (
     HeatShots,
@@ -40,6 +39,7 @@ from kiosk.ai.strategies import (
 from kiosk.darts.board import Board, Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet
 from kiosk.darts.geometry import cell_centre
+from kiosk.darts.scatter import throw
 
 SIGMA = 30.0
 DARTBOARD = ("random", "hunt_target", "heatmap", "sigma30_naive", "sigma30_aimed")

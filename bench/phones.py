@@ -2,17 +2,17 @@
 
     /work/venv/bin/python bench/phones.py [--darts 300] [--spectators 50]
 
-The kiosk (store, service, phone server) runs in this process's loop exactly as `dartship run`
-wires it; darts enter through the service's input queue as the board reader thread puts them.
-The phones are aiohttp WebSocket clients in the same loop, so their own work is counted against
-the kiosk too: the figures are an upper bound for one CPU core.
+The kiosk is built by the composition root (`build_kiosk`, as `dartship run` builds it: store,
+service, phone server) in this process's loop, without devices; darts enter through the
+service's input queue as the board reader thread puts them. The phones are aiohttp WebSocket
+clients in the same loop, so their own work is counted against the kiosk too: the figures are
+an upper bound for one CPU core.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import socket
 import statistics
 import tempfile
@@ -21,14 +21,13 @@ from pathlib import Path
 
 from aiohttp import ClientSession, WSMsgType
 
-from kiosk.config import Config
+from kiosk.app.root import build_kiosk
+from kiosk.config import ConfigFile, InputKind
 from kiosk.darts.board import board_for
 from kiosk.darts.fleet import parse_fleet
-from kiosk.darts.match import Setup, Team
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import BullOffMode, Place, Setup, Team
 from kiosk.inputs import Button, ButtonInput, DartInput
-from kiosk.service import GameService
-from kiosk.store import Store
-from ui.handheld.server import start_web
 
 FLEETS = ("D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL",
           "S3-S19 T7-T16-T8 D11-D14-D9-D12 L5-L20-L1-L18-L4")
@@ -62,14 +61,16 @@ async def _until(inbox: asyncio.Queue[tuple[float, str]], marker: str) -> float:
 
 
 async def bench(darts: int, spectators: int) -> None:
-    config = Config().with_changes(rules__bull_off="off", web__host="127.0.0.1", web__port=_free_port())
     with tempfile.TemporaryDirectory() as folder:
-        store = Store(Path(folder) / "bench.db")
-        service = GameService(store, config)
-        web = await start_web(service, config)
+        config = ConfigFile(None, {"rules.bull_off": BullOffMode.OFF, "web.host": "127.0.0.1",
+                                   "web.port": _free_port(), "board.input": InputKind.SIMULATOR,
+                                   "kiosk.database": str(Path(folder) / "bench.db")})
+        kiosk = await build_kiosk(config, devices=False)
+        service, web = kiosk.service, kiosk.web
+        assert web is not None
         loop = asyncio.get_running_loop()
-        runner = loop.create_task(service.run())
-        service.new_game(Setup((Team("Sharks", ("A",)), Team("Jets", ("B",))), config.house_rules()))
+        rules = config.settings.house_rules()
+        service.new_game(DARTS, Setup((Team("Sharks", ("A",)), Team("Jets", ("B",))), rules))
         base = web.base_url.replace("http", "ws", 1)
         tokens = [str(web.team_url(t)).rsplit("/", 1)[1] for t in (0, 1)]
         urls = [f"{base}/api/team/{token}/ws" for token in tokens]
@@ -82,7 +83,7 @@ async def bench(darts: int, spectators: int) -> None:
                 await _until(inbox, '"type":"view"')
             board = board_for()
             for team, text in enumerate(FLEETS):
-                service.place(team, parse_fleet(text, board, config.house_rules().fleet), "touch")
+                service.submit(Place(team, parse_fleet(text, board, rules.fleet)))
             for inbox in inboxes:
                 await _until(inbox, '"phase":"throwing"')
             every: list[float] = []
@@ -102,11 +103,7 @@ async def bench(darts: int, spectators: int) -> None:
             for task in phones:
                 task.cancel()
             await asyncio.gather(*phones, return_exceptions=True)
-        runner.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await runner
-        await web.stop()
-        store.close()
+        await kiosk.stop()
     print(f"phones: 2 team + {spectators} spectators on 127.0.0.1, {darts} darts "
           "(dart on the service queue -> stored -> message received)")
     print(f"  every phone updated (slowest phone per dart): p50 {_percentile(slowest, 0.5):.2f} ms, "

@@ -12,9 +12,11 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from hardware.factory import build_board_input
+from hardware.factory import build_board_input, build_simulator
 from kiosk import config as config_module
+from kiosk.config import InputKind
 from kiosk.i18n import _
+from kiosk.ports import BoardInput
 
 
 def parser() -> argparse.ArgumentParser:
@@ -59,19 +61,19 @@ class JsonLines:
 def run(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     args = parser().parse_args(argv)
     try:
-        cfg = config_module.load(args.config)
-        changes = {key: value for key, value in (
+        settings = config_module.load_with(args.config, {key: value for key, value in (
             ("board.input", args.input), ("board.port", args.port),
-            ("board.dialect", args.dialect), ("board.map", args.map)) if value is not None}
-        if changes:
-            cfg = cfg.updated(changes)
+            ("board.dialect", args.dialect), ("board.map", args.map)) if value is not None})
     except config_module.ConfigError as error:
         for problem in error.problems:
             print(problem, file=err)
         return 2
     sink = JsonLines(out, args.count)
-    device = build_board_input(cfg, sink, simulator_interval=args.interval,
-                               simulator_seed=args.seed)
+    device: BoardInput
+    if settings.board.input is InputKind.SIMULATOR:
+        device = build_simulator(settings, sink, interval=args.interval, seed=args.seed)
+    else:
+        device = build_board_input(settings, sink)
     device.start()
     try:
         sink.enough.wait(args.seconds)

@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hardware.ports import Sink, deliver
+from hardware.sink import deliver
 from kiosk.i18n import _
 from kiosk.inputs import Button, ButtonInput, DartInput, Info, MissInput
+from kiosk.ports import Sink
 
 log = logging.getLogger("dartship.buttons")
 
@@ -56,24 +57,6 @@ class Buttons:
         for device in self._devices:
             device.close()
         self._devices.clear()
-
-
-class SimulatedButtons:
-    """Buttons without a wire: `press("next")` says what happened and sends the event."""
-
-    def __init__(self, sink: Sink) -> None:
-        self.sink = sink
-
-    def start(self) -> None:
-        log.info(_("simulated buttons ready: next, undo, miss"))
-
-    def press(self, button: Button | str) -> None:
-        button = Button(button) if isinstance(button, str) else button
-        log.info(_("simulated button pressed: %s"), button.value)
-        deliver(self.sink, ButtonInput(button))
-
-    def stop(self) -> None:
-        pass
 
 
 @dataclass
@@ -157,16 +140,3 @@ class MissSensor:
             self._device.close()
             self._device = None
 
-
-class SimulatedMissSensor(MissSensor):
-    """The miss sensor without a pin: `felt()` is called by hand (or by the simulator)."""
-
-    def __init__(self, sink: Sink, *, grace_ms: float = 150) -> None:
-        super().__init__(-1, sink, grace_ms=grace_ms)
-
-    def start(self) -> None:
-        log.info(_("simulated miss sensor ready"))
-
-    def felt(self) -> None:
-        log.info(_("simulated miss sensor felt a dart"))
-        super().felt()

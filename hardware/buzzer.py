@@ -14,8 +14,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from hardware.ports import Sound
 from kiosk.i18n import _
+from kiosk.sound import Sound
 
 log = logging.getLogger("dartship.buzzer")
 

@@ -123,24 +123,25 @@ def learn_main(args: list[str]) -> int:
                                    "map is the starting point"))
     a = p.parse_args(list(args))
     try:
-        cfg = config_module.load(a.config)
+        configured = config_module.load(a.config)
         changes = {k: v for k, v in (("board.input", a.input), ("board.port", a.port),
                                      ("board.dialect", a.dialect),
                                      ("board.profile", a.profile)) if v is not None}
         # the wizard reads raw contacts: the board input runs without any map
         changes["board.map"] = ""
-        cfg = cfg.updated(changes)
+        cfg = config_module.load_with(a.config, changes)
     except config_module.ConfigError as err:
         print("\n".join(err.problems), file=sys.stderr)
         return 2
-    target = a.map or config_module.load(a.config)["board.map"]
+    target = a.map or configured.board.map
     if not target:
         print(_("say where the map goes: --map FILE (or set board.map)"), file=sys.stderr)
         return 2
-    if cfg["board.input"] == "serial" and not DIALECTS[cfg["board.dialect"]].needs_map \
-            and cfg["board.dialect"] != "dartship":
+    dialect_name = cfg.board.dialect.value
+    if cfg.board.input is config_module.InputKind.SERIAL and not DIALECTS[dialect_name].needs_map \
+            and dialect_name != "dartship":
         print(_("dialect {name} names its cells: it needs no board map").format(
-            name=cfg["board.dialect"]), file=sys.stderr)
+            name=dialect_name), file=sys.stderr)
         return 2
     start = None
     if Path(target).exists():
@@ -149,7 +150,7 @@ def learn_main(args: list[str]) -> int:
         except boardmap.BoardMapError as err:
             print("\n".join(err.problems), file=sys.stderr)
             return 2
-    wizard = LearnWizard(Profile(cfg["board.profile"]), start)
+    wizard = LearnWizard(cfg.board.profile, start)
 
     def start_input(sink):  # type: ignore[no-untyped-def]
         device = build_board_input(cfg, sink)

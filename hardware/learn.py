@@ -70,6 +70,11 @@ class LearnWizard:
         return self.steps[self.index] if self.index < len(self.steps) else None
 
     @property
+    def prompt(self) -> str | None:
+        step = self.current
+        return step.prompt if step is not None else None
+
+    @property
     def done(self) -> bool:
         return self.current is None
 
@@ -130,6 +135,9 @@ class LearnWizard:
 
     def problems(self) -> list[str]:
         return self.board_map().check()
+
+    def map_text(self) -> str:
+        return self.board_map().to_toml()
 
 
 # --- the terminal front end ------------------------------------------------------------------

@@ -23,10 +23,12 @@ from typing import Any
 
 from hardware.boardmap import BoardMap
 from hardware.dialects import mapped_contact
-from hardware.ports import MultipleContacts, Sink, deliver
+from hardware.sink import MultipleContacts, deliver
 from hardware.stuck import STUCK_SECONDS, StuckWatch
+from kiosk.darts.board import Profile
 from kiosk.i18n import _
 from kiosk.inputs import Connected, DartInput, Disconnected, Info, InputEvent, StuckInput
+from kiosk.ports import Sink
 
 log = logging.getLogger("dartship.matrix")
 
@@ -144,7 +146,9 @@ class MatrixScanner:
         scan_hz: float = 1000,
         stuck_seconds: float = STUCK_SECONDS,
         pin_factory: Any = None,
+        profile: Profile = Profile.FOUR_RING,
     ) -> None:
+        self.profile = board_map.profile if board_map is not None else profile
         self.row_pins = tuple(rows)
         self.col_pins = tuple(cols)
         self.sink = sink

@@ -18,11 +18,12 @@ import serial
 
 from hardware.boardmap import BoardMap
 from hardware.dialects import MAX_LINE, Dialect, decode, dialect, effective_profile, read_line
-from hardware.ports import Sink, deliver
+from hardware.sink import deliver
 from hardware.stuck import STUCK_SECONDS, StuckWatch
 from kiosk.darts.board import Board, Profile, board_for
 from kiosk.i18n import _
 from kiosk.inputs import BadLine, Connected, DartInput, Disconnected, StuckInput
+from kiosk.ports import Sink
 
 log = logging.getLogger("dartship.serial")
 
@@ -68,6 +69,10 @@ class SerialReader:
     @property
     def profile(self) -> Profile:
         return self.board.profile
+
+    @property
+    def name(self) -> str:
+        return _("serial {port} ({dialect})").format(port=self.url, dialect=self.dialect.name)
 
     def start(self) -> None:
         if self._thread is not None:

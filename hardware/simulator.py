@@ -1,8 +1,9 @@
 """The virtual thrower: a board input without a board.
 
-It aims at a cell's centre and lands with the 2-D Gaussian scatter of `kiosk.darts.scatter` on the real
-board geometry (off the board is a MISS), or takes typed cells. With an `interval` it throws by
-itself (board-test, demos); otherwise the screen or a test calls `throw_at` / `enter`.
+The one simulator (the touchscreen, `board-test`, `fake-board` and the tests all use it): it
+aims at a cell's centre and lands with the 2-D Gaussian scatter of `kiosk.darts.scatter` on the
+real board geometry (off the board is a MISS), takes taps and typed cells. With an `interval` it
+throws by itself (board-test, demos); otherwise the screen or a test calls it.
 """
 
 from __future__ import annotations
@@ -10,41 +11,33 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from typing import Any
 
 from hardware.dialects import DIALECTS, encode
-from hardware.ports import Sink, deliver
-from kiosk.darts.board import Board, BullZone, Cell, CellError, Profile, board_for
+from hardware.sink import deliver
+from kiosk.darts.board import BULL, Board, BullZone, Cell, CellError, Profile, board_for, bull_zone
 from kiosk.darts.geometry import cell_centre
-from kiosk.darts.scatter import SKILLS, Landing, throw
+from kiosk.darts.scatter import Landing, Skill, sigma_for, throw
 from kiosk.i18n import _
-from kiosk.inputs import BadLine, Button, ButtonInput, Connected, DartInput, MissInput
+from kiosk.inputs import Button, ButtonInput, Connected, DartInput, MissInput
+from kiosk.ports import Sink
 
 log = logging.getLogger("dartship.simulator")
 
-
-def sigma_for(skill: str | float) -> float:
-    """Scatter in mm of a named skill (pro, pub, casual, novice) or a number of mm."""
-    if isinstance(skill, int | float):
-        return float(skill)
-    try:
-        return SKILLS[str(skill).lower()]
-    except KeyError:
-        raise ValueError(_("unknown skill {skill!r}: use one of {names}").format(
-            skill=skill, names=", ".join(SKILLS))) from None
+MISS_AIM = (0.0, 260.0)  # mm from the centre: beyond the double ring (170 mm), off the board
 
 
 class VirtualThrower:
     """Throws like a person of a given skill: aim at a cell, land somewhere near it."""
 
-    def __init__(self, board: Board, skill: str | float = "pub",
+    def __init__(self, board: Board, skill: Skill | str | float = Skill.PUB,
                  rng: random.Random | None = None) -> None:
         self.board = board
         self.sigma = sigma_for(skill)
         self.rng = rng or random.Random()
 
     def throw_at(self, cell: Cell) -> Landing:
-        aim = cell_centre(cell, self.board) if cell.on_board else (0.0, 200.0)
+        # MISS: aim well off the board (a throw "at nothing" must not land at the bull).
+        aim = cell_centre(cell, self.board) if cell.on_board else MISS_AIM
         return throw(self.board, aim, self.sigma, self.rng)
 
     def pick_target(self) -> Cell:
@@ -57,18 +50,35 @@ def spelling(landing_cell: Cell, zone: BullZone) -> str:
 
 
 class SimulatedBoard:
-    """The simulator as a board input: same events as a real board, from the virtual thrower."""
+    """The simulator as a board input (`kiosk.ports.Thrower`): the same events as a real board,
+    from taps, typed cells and the virtual thrower."""
 
     def __init__(self, sink: Sink, *, profile: Profile = Profile.FOUR_RING,
-                 skill: str | float = "pub", rng: random.Random | None = None,
+                 skill: Skill | str | float = Skill.PUB, rng: random.Random | None = None,
                  interval: float | None = None, count: int | None = None) -> None:
         self.sink = sink
         self.board = board_for(profile)
+        self._skill = skill if isinstance(skill, Skill) else Skill.parse(skill) \
+            if isinstance(skill, str) else Skill.PUB
         self.thrower = VirtualThrower(self.board, skill, rng)
         self.interval = interval
         self.count = count
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+
+    @property
+    def profile(self) -> Profile:
+        return self.board.profile
+
+    @property
+    def skill(self) -> Skill:
+        return self._skill
+
+    @skill.setter
+    def skill(self, skill: Skill) -> None:
+        """A new skill from Settings: the next throw already scatters like it."""
+        self._skill = skill
+        self.thrower.sigma = skill.sigma
 
     @property
     def name(self) -> str:
@@ -90,14 +100,8 @@ class SimulatedBoard:
             if self.count is not None and thrown >= self.count:
                 return
 
-    def throw_at(self, target: Cell | str) -> Landing | None:
+    def throw_at(self, target: Cell) -> Landing:
         """Throw at a cell with the thrower's scatter; the board registers where it lands."""
-        if isinstance(target, str):
-            try:
-                target = self.board.parse(target)
-            except CellError as err:
-                deliver(self.sink, BadLine(str(target), str(err)))
-                return None
         landing = self.thrower.throw_at(target)
         raw = spelling(landing.cell, landing.zone)
         log.debug("aimed at %s, landed at (%.0f, %.0f) mm: %s", target, landing.x, landing.y, raw)
@@ -107,21 +111,31 @@ class SimulatedBoard:
             deliver(self.sink, MissInput(raw))
         return landing
 
-    def enter(self, text: str) -> Any:
-        """A typed cell, as if the dart had landed exactly there (`T20`, `DB`, `MISS`)."""
+    def land(self, cell: Cell, raw: str = "tap", zone: BullZone | None = None) -> None:
+        """A dart exactly in `cell` (a tap on the drawn board); `zone` says which part of the
+        bull was tapped, where the screen can tell."""
+        if not cell.on_board:
+            deliver(self.sink, MissInput(raw))
+            return
+        deliver(self.sink, DartInput(cell, raw, zone or (BullZone.BULL if cell == BULL
+                                                         else BullZone.OTHER)))
+
+    def enter(self, text: str) -> str | None:
+        """A typed cell, as if the dart had landed exactly there (`T20`, `DB`, `MISS`); returns
+        the message for a token that is not a cell (and delivers nothing then)."""
         try:
             cell = self.board.parse(text)
         except CellError as err:
-            event: Any = BadLine(text, str(err))
+            return str(err)
+        raw = text.strip().upper()
+        if cell.on_board:
+            deliver(self.sink, DartInput(cell, raw, bull_zone(text, cell)))
         else:
-            from kiosk.darts.board import bull_zone
-            event = (DartInput(cell, text.strip().upper(), bull_zone(text, cell))
-                     if cell.on_board else MissInput(text.strip().upper()))
-        deliver(self.sink, event)
-        return event
+            deliver(self.sink, MissInput(raw))
+        return None
 
-    def press(self, button: Button | str) -> None:
-        deliver(self.sink, ButtonInput(Button(button) if isinstance(button, str) else button))
+    def press(self, button: Button) -> None:
+        deliver(self.sink, ButtonInput(button))
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stopping.set()

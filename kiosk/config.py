@@ -1,49 +1,99 @@
-"""The kiosk's one config file: TOML, every key with a default, validated with messages that
-name the key and what it allows.
+"""The kiosk's settings: one TOML file, typed sections, one owner that saves and tells.
 
-Keys are dotted (`rules.darts_per_visit`); `Config` is read-only, `Config.with_changes` gives a
-new one (the Settings screen uses it) and `dump` writes TOML back.
+* The option table IS the section dataclasses below: every field is a key (`rules.fleet`), its
+  type says what it allows, its metadata gives the help and the allowed values. `config check`,
+  `doctor`, the Settings screen and the README's table all read `OPTIONS`, built from them
+  (tests/kiosk/test_config.py ties the README to it).
+* `Settings` is a frozen value read by attribute (`settings.rules.darts_per_visit`); a change
+  makes a new one.
+* `ConfigFile` is the one owner of the file: it knows where it lives, which values came from the
+  command line (`--port`, `--db`, `--simulator`: in effect, never written back), saves changes
+  keeping the owner's comments, order and unknown keys (tomlkit), and tells its subscribers.
+* A broken file never keeps the kiosk from starting: `strict=False` keeps each bad key's default
+  and lists the problem (`config check` and `doctor` stay strict).
 """
 
 from __future__ import annotations
 
+import enum
+import ipaddress
 import os
+import re
 import tomllib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import typing
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+
+import tomlkit
+import tomlkit.exceptions
 
 from kiosk.darts.board import Profile
 from kiosk.darts.fleet import PRESETS, PlacementError, parse_lengths
 from kiosk.darts.match import BullOffMode, HouseRules
+from kiosk.darts.scatter import Skill
 from kiosk.i18n import LANGUAGES, _
 
-DEFAULT_PATHS = (Path("/etc/dartship/config.toml"),)
+SYSTEM_CONFIG = Path("/etc/dartship/config.toml")
+MAX_DEPTH = 2  # `section.key`: the option table has no deeper tables
 
 
-class ConfigError(ValueError):
-    """A config that cannot be used. `problems` lists every bad key with its message."""
+class InputKind(enum.Enum):
+    """Where darts come from."""
 
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
+    SIMULATOR = "simulator"
+    SERIAL = "serial"
+    MATRIX = "matrix"
+
+
+class SerialDialect(enum.Enum):
+    """The serial boards' dialects (PROTOCOLS.md 1); hardware/dialects.py implements each."""
+
+    DARTSHIP = "dartship"
+    NUMERIC = "numeric"
+    X = "x"
+    SEMICOLON = "semicolon"
+    COLON = "colon"
+    RC = "rc"
+    GRANBOARD = "granboard"
+
+
+class BuzzerKind(enum.Enum):
+    NONE = "none"
+    ACTIVE = "active"
+    TONAL = "tonal"
 
 
 @dataclass(frozen=True)
-class Option:
+class Problem:
+    """One bad key (or the file itself, as `key`) and what is wrong with it."""
+
     key: str
-    default: Any
-    help: str
-    choices: tuple[Any, ...] = ()
-    check: Callable[[Any], str | None] | None = None  # returns a message when the value is bad
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.message}"
+
+
+class ConfigError(ValueError):
+    """A config that cannot be used. `issues` lists every bad key with its message."""
+
+    def __init__(self, issues: list[Problem]) -> None:
+        super().__init__("\n".join(str(p) for p in issues))
+        self.issues = issues
 
     @property
-    def kind(self) -> type:
-        return type(self.default)
+    def problems(self) -> list[str]:
+        return [str(p) for p in self.issues]
 
 
-def _range(lo: float, hi: float) -> Callable[[Any], str | None]:
+# ---- what a value may be -----------------------------------------------------------------
+
+Check = Callable[[Any], "str | None"]  # a message when the (typed) value is bad
+
+
+def _range(lo: float, hi: float) -> Check:
     def check(value: Any) -> str | None:
         return None if lo <= value <= hi else _("must be from {lo} to {hi}").format(lo=lo, hi=hi)
     return check
@@ -58,7 +108,7 @@ def _fleet(value: Any) -> str | None:
 
 
 def _pins(value: Any) -> str | None:
-    if not all(type(p) is int and 0 <= p <= 27 for p in value):
+    if not all(0 <= p <= 27 for p in value):
         return _("must be a list of BCM GPIO numbers 0 to 27")
     if len(set(value)) != len(value):
         return _("names a pin twice")
@@ -77,257 +127,535 @@ def _pin_code(value: Any) -> str | None:
     return None if value.isdigit() and 4 <= len(value) <= 8 else _("must be 4 to 8 digits")
 
 
-OPTIONS: tuple[Option, ...] = (
-    # House rules (RULES.md): the defaults of a new game.
-    Option("rules.fleet", "default", "ship lengths: a preset (default = 2,3,4,5; classic-five = "
-           "5,4,3,3,2) or a list like \"5,4,3,2\"", check=_fleet),
-    Option("rules.darts_per_visit", 3, "darts per visit", check=_range(1, 9)),
-    Option("rules.bull_off", "normal", "who starts: normal (closest to the bull), official "
-           "(a bull starts; both/neither throw again), off (first team named)",
-           choices=tuple(m.value for m in BullOffMode)),
-    Option("rules.takeout_seconds", 0, "seconds after a visit before the next starts by itself "
-           "(0 = wait for Next)", check=_range(0, 120)),
-    # The board and its input.
-    Option("board.input", "simulator", "where darts come from",
-           choices=("simulator", "serial", "matrix")),
-    Option("board.profile", "four-ring", "what the board can report",
-           choices=tuple(p.value for p in Profile)),
-    Option("board.port", "/dev/dartboard", "serial port: a device or any pyserial URL "
-           "(socket://host:port, loop://)"),
-    Option("board.baud", 115200, "serial speed", check=_range(300, 4_000_000)),
-    Option("board.dialect", "dartship", "the serial board's dialect",
-           choices=("dartship", "numeric", "x", "semicolon", "colon", "rc", "granboard")),
-    Option("board.map", "", "board map file (raw contact -> cell), made by `dartship learn`"),
-    Option("matrix.rows", [5, 6, 16, 20, 26, 7, 8], "BCM pins driven low one at a time",
-           check=_pins),
-    Option("matrix.cols", [4, 17, 27, 22, 23, 24, 25, 9, 10, 11], "BCM pins read with pull-ups",
-           check=_pins),
-    Option("matrix.lockout_ms", 20, "after a dart, ignore the matrix this long", check=_range(0, 1000)),
-    Option("matrix.debounce_scans", 3, "scans a contact must be closed to count",
-           check=_range(1, 50)),
-    Option("matrix.scan_hz", 1000, "full scans per second", check=_range(10, 20000)),
-    Option("buttons.next", -1, "Next button pin (-1 = none)", check=_pin),
-    Option("buttons.undo", -1, "Undo button pin (-1 = none)", check=_pin),
-    Option("buttons.miss", -1, "Miss button pin (-1 = none)", check=_pin),
-    Option("miss_sensor.pin", -1, "piezo or tilt switch pin (-1 = none)", check=_pin),
-    Option("miss_sensor.grace_ms", 150, "a felt dart with no contact within this is a MISS",
-           check=_range(10, 2000)),
-    Option("buzzer.kind", "none", "buzzer type", choices=("none", "active", "tonal")),
-    Option("buzzer.pin", -1, "buzzer pin (-1 = none)", check=_pin),
-    Option("buzzer.mute", False, "silence the buzzer"),
-    Option("simulator.skill", "pub", "scatter of the virtual thrower",
-           choices=("pro", "pub", "casual", "novice")),
-    Option("solo.dart_seconds", 1.2, "solo mode: pause before each of the kiosk's darts",
-           check=_range(0, 10)),
-    Option("solo.takeout_seconds", 3.0, "solo mode: after its visit the kiosk presses Next "
-           "after this many seconds", check=_range(0, 60)),
-    # Screen, phones, kiosk.
-    Option("display.fullscreen", False, "fill the screen (on the Pi: true)"),
-    Option("display.width", 1280, "window width when not fullscreen", check=_range(320, 7680)),
-    Option("display.height", 720, "window height when not fullscreen", check=_range(240, 4320)),
-    Option("display.rotation", 0, "screen rotation in degrees", choices=(0, 90, 180, 270)),
-    Option("display.kiosk_mode", False, "hide the cursor, ignore Escape"),
-    Option("web.enabled", True, "serve the phone page"),
-    Option("web.host", "0.0.0.0", "address the phone page listens on"),
-    Option("web.port", 8080, "port of the phone page", check=_port),
-    Option("kiosk.language", "en", "language of the screen", choices=LANGUAGES),
-    Option("kiosk.pin", "1234", "PIN for Settings", check=_pin_code),
-    Option("kiosk.database", "", "SQLite file (empty: dartship.db in the data folder)"),
-)
-OPTION_BY_KEY = {o.key: o for o in OPTIONS}
+_HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
 
 
-def _check(option: Option, value: Any) -> tuple[Any, str | None]:
-    where = option.key
-    kind = option.kind
-    if kind is float and type(value) is int:
-        value = float(value)
-    if option.key == "rules.fleet" and isinstance(value, list):
+def _host(value: Any) -> str | None:
+    """An IP address or a host name that could exist (not `999.1.1.1`, not `my host`)."""
+    try:
+        ipaddress.ip_address(value)
+        return None
+    except ValueError:
         pass
-    elif kind is int and type(value) is not int:
-        return value, _("{key}: must be a whole number, got {value!r}").format(key=where, value=value)
-    elif kind is not int and not isinstance(value, kind):
-        return value, _("{key}: must be {kind}, got {value!r}").format(
-            key=where, kind={str: _("text"), bool: _("true or false"), list: _("a list")}.get(
-                kind, kind.__name__), value=value)
-    if option.choices and value not in option.choices:
-        return value, _("{key}: {value!r} is not allowed; use one of: {choices}").format(
-            key=where, value=value, choices=", ".join(str(c) for c in option.choices))
-    if option.check:
-        message = option.check(value)
-        if message:
-            return value, f"{where}: {message}"
-    return value, None
+    labels = value.rstrip(".").split(".")
+    if (value and len(value) <= 253 and all(_HOST_LABEL.match(label) for label in labels)
+            and not labels[-1].isdigit()):
+        return None
+    return _("must be an IP address (like 0.0.0.0 or 192.168.1.20) or a host name")
 
 
-class Config(Mapping[str, Any]):
-    """The effective config: every key of OPTIONS, from the file or its default."""
+def setting(default: Any, help: str, *, choices: tuple[Any, ...] = (),
+            check: Check | None = None) -> Any:
+    """One key of a section: its default, its help line, and what it allows beyond its type."""
+    return field(default=default, metadata={"help": help, "choices": choices, "check": check})
 
-    def __init__(self, values: Mapping[str, Any] | None = None, path: Path | None = None, *,
-                 strict: bool = True, problems: list[str] | None = None) -> None:
-        """`strict=False` keeps the default of every bad key and lists it in `problems`."""
-        merged = {o.key: o.default for o in OPTIONS}
-        problems = list(problems or [])
-        for key, value in (values or {}).items():
-            option = OPTION_BY_KEY.get(key)
-            if option is None:
-                problems.append(_("{key}: unknown setting").format(key=key))
-                continue
-            value, message = _check(option, value)
-            if message:
-                problems.append(message)
-            else:
-                merged[key] = value
-        if problems and strict:
-            raise ConfigError(problems)
-        self._values = merged
-        self.path = path
-        self.problems = tuple(problems)
 
-    def __getitem__(self, key: str) -> Any:
-        return self._values[key]
+# ---- the sections (the option table) ------------------------------------------------------
 
-    def __iter__(self):
-        return iter(self._values)
 
-    def __len__(self) -> int:
-        return len(self._values)
+@dataclass(frozen=True)
+class RulesSettings:
+    """House rules (RULES.md): the defaults of a new game."""
+
+    fleet: str = setting("default", "ship lengths: a preset (default = 2,3,4,5; classic-five = "
+                         "5,4,3,3,2) or a list like \"5,4,3,2\"", check=_fleet)
+    darts_per_visit: int = setting(3, "darts per visit", check=_range(1, 9))
+    bull_off: BullOffMode = setting(BullOffMode.NORMAL, "who starts: normal (closest to the "
+                                    "bull), official (a bull starts; both/neither throw again), "
+                                    "off (first team named)")
+    takeout_seconds: int = setting(0, "seconds after a visit before the next starts by itself "
+                                   "(0 = wait for Next)", check=_range(0, 120))
+
+
+@dataclass(frozen=True)
+class BoardSettings:
+    input: InputKind = setting(InputKind.SIMULATOR, "where darts come from")
+    profile: Profile = setting(Profile.FOUR_RING, "what the board can report")
+    port: str = setting("/dev/dartboard", "serial port: a device or any pyserial URL "
+                        "(socket://host:port, loop://)")
+    baud: int = setting(115200, "serial speed", check=_range(300, 4_000_000))
+    dialect: SerialDialect = setting(SerialDialect.DARTSHIP, "the serial board's dialect")
+    map: str = setting("", "board map file (raw contact -> cell), made by `dartship learn`")
+
+
+@dataclass(frozen=True)
+class MatrixSettings:
+    rows: tuple[int, ...] = setting((5, 6, 16, 20, 26, 7, 8), "BCM pins driven low one at a time",
+                                    check=_pins)
+    cols: tuple[int, ...] = setting((4, 17, 27, 22, 23, 24, 25, 9, 10, 11),
+                                    "BCM pins read with pull-ups", check=_pins)
+    lockout_ms: int = setting(20, "after a dart, ignore the matrix this long", check=_range(0, 1000))
+    debounce_scans: int = setting(3, "scans a contact must be closed to count", check=_range(1, 50))
+    scan_hz: int = setting(1000, "full scans per second", check=_range(10, 20000))
+
+
+@dataclass(frozen=True)
+class ButtonsSettings:
+    next: int = setting(-1, "Next button pin (-1 = none)", check=_pin)
+    undo: int = setting(-1, "Undo button pin (-1 = none)", check=_pin)
+    miss: int = setting(-1, "Miss button pin (-1 = none)", check=_pin)
+
+
+@dataclass(frozen=True)
+class MissSensorSettings:
+    pin: int = setting(-1, "piezo or tilt switch pin (-1 = none)", check=_pin)
+    grace_ms: int = setting(150, "a felt dart with no contact within this is a MISS",
+                            check=_range(10, 2000))
+
+
+@dataclass(frozen=True)
+class BuzzerSettings:
+    kind: BuzzerKind = setting(BuzzerKind.NONE, "buzzer type")
+    pin: int = setting(-1, "buzzer pin (-1 = none)", check=_pin)
+    mute: bool = setting(False, "silence the buzzer")
+
+
+@dataclass(frozen=True)
+class SimulatorSettings:
+    skill: Skill = setting(Skill.PUB, "scatter of the virtual thrower")
+
+
+@dataclass(frozen=True)
+class SoloSettings:
+    dart_seconds: float = setting(1.2, "solo mode: pause before each of the kiosk's darts",
+                                  check=_range(0, 10))
+    takeout_seconds: float = setting(3.0, "solo mode: after its visit the kiosk presses Next "
+                                     "after this many seconds", check=_range(0, 60))
+
+
+@dataclass(frozen=True)
+class DisplaySettings:
+    fullscreen: bool = setting(False, "fill the screen (on the Pi: true)")
+    width: int = setting(1280, "window width when not fullscreen", check=_range(320, 7680))
+    height: int = setting(720, "window height when not fullscreen", check=_range(240, 4320))
+    rotation: int = setting(0, "screen rotation in degrees", choices=(0, 90, 180, 270))
+    kiosk_mode: bool = setting(False, "hide the cursor, ignore Escape")
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    enabled: bool = setting(True, "serve the phone page")
+    host: str = setting("0.0.0.0", "address the phone page listens on", check=_host)
+    port: int = setting(8080, "port of the phone page", check=_port)
+
+
+@dataclass(frozen=True)
+class KioskSettings:
+    language: str = setting("en", "language of the screen", choices=LANGUAGES)
+    pin: str = setting("1234", "PIN for Settings", check=_pin_code)
+    database: str = setting("", "SQLite file (empty: dartship.db in the data folder)")
+
+
+SECTIONS: dict[str, type] = {
+    "rules": RulesSettings, "board": BoardSettings, "matrix": MatrixSettings,
+    "buttons": ButtonsSettings, "miss_sensor": MissSensorSettings, "buzzer": BuzzerSettings,
+    "simulator": SimulatorSettings, "solo": SoloSettings, "display": DisplaySettings,
+    "web": WebSettings, "kiosk": KioskSettings,
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting in effect, by attribute. Frozen: a change makes a new one."""
+
+    rules: RulesSettings = field(default_factory=RulesSettings)
+    board: BoardSettings = field(default_factory=BoardSettings)
+    matrix: MatrixSettings = field(default_factory=MatrixSettings)
+    buttons: ButtonsSettings = field(default_factory=ButtonsSettings)
+    miss_sensor: MissSensorSettings = field(default_factory=MissSensorSettings)
+    buzzer: BuzzerSettings = field(default_factory=BuzzerSettings)
+    simulator: SimulatorSettings = field(default_factory=SimulatorSettings)
+    solo: SoloSettings = field(default_factory=SoloSettings)
+    display: DisplaySettings = field(default_factory=DisplaySettings)
+    web: WebSettings = field(default_factory=WebSettings)
+    kiosk: KioskSettings = field(default_factory=KioskSettings)
+
+    def get(self, key: str) -> Any:
+        """A value by its dotted key (the Settings screen and `config show` go by key)."""
+        section, name = OPTION_BY_KEY[key].section, OPTION_BY_KEY[key].name
+        return getattr(getattr(self, section), name)
+
+    def with_values(self, values: Mapping[str, Any]) -> Settings:
+        """A copy with some keys set to (already typed and checked) values."""
+        by_section: dict[str, dict[str, Any]] = {}
+        for key, value in values.items():
+            option = OPTION_BY_KEY[key]
+            by_section.setdefault(option.section, {})[option.name] = value
+        changes = {name: replace(getattr(self, name), **parts) for name, parts in by_section.items()}
+        return replace(self, **changes)
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        for option in OPTIONS:
+            yield option.key, self.get(option.key)
 
     def changed(self) -> dict[str, Any]:
         """Only the keys that differ from the defaults."""
-        return {k: v for k, v in self._values.items() if v != OPTION_BY_KEY[k].default}
-
-    def with_changes(self, **changes: Any) -> Config:
-        """A new config with some keys changed (`rules__fleet="classic-five"` style or a dict)."""
-        values = self.changed()
-        values.update({k.replace("__", "."): v for k, v in changes.items()})
-        return Config(values, self.path)
-
-    def updated(self, changes: Mapping[str, Any]) -> Config:
-        values = self.changed()
-        values.update(changes)
-        return Config(values, self.path)
+        return {k: v for k, v in self.items() if v != OPTION_BY_KEY[k].default}
 
     def house_rules(self) -> HouseRules:
-        return HouseRules(
-            fleet=parse_lengths(self["rules.fleet"]),
-            darts_per_visit=self["rules.darts_per_visit"],
-            bull_off=BullOffMode(self["rules.bull_off"]),
-            profile=Profile(self["board.profile"]),
-        )
+        return HouseRules(fleet=parse_lengths(self.rules.fleet),
+                          darts_per_visit=self.rules.darts_per_visit,
+                          bull_off=self.rules.bull_off, profile=self.board.profile)
 
     def database_path(self) -> Path:
-        if self["kiosk.database"]:
-            return Path(self["kiosk.database"]).expanduser()
+        if self.kiosk.database:
+            return Path(self.kiosk.database).expanduser()
         return data_dir() / "dartship.db"
 
 
+# ---- the option table, read off the sections ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str
+    section: str
+    name: str
+    kind: Any  # the field's type: int, float, bool, str, an Enum class or tuple[int, ...]
+    default: Any
+    help: str
+    choices: tuple[Any, ...]  # typed values; for an enum, its members
+    check: Check | None
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        """The allowed values as written in the file (for messages, doctor, the README)."""
+        return tuple(str(to_toml(c)) for c in self.choices)
+
+    def parse(self, raw: Any) -> Any:
+        """The typed value of what the file says; ValueError with the message when bad."""
+        value = _typed(self, raw)
+        if self.choices and value not in self.choices:
+            raise ValueError(_("{value!r} is not allowed; use one of: {choices}").format(
+                value=raw, choices=", ".join(self.allowed)))
+        if self.check is not None:
+            message = self.check(value)
+            if message:
+                raise ValueError(message)
+        return value
+
+
+def _typed(option: Option, raw: Any) -> Any:
+    kind = option.kind
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        for member in kind:
+            if raw == member.value:
+                return member
+        raise ValueError(_("{value!r} is not allowed; use one of: {choices}").format(
+            value=raw, choices=", ".join(option.allowed)))
+    if kind is bool:
+        if type(raw) is not bool:
+            raise ValueError(_("must be true or false, got {value!r}").format(value=raw))
+        return raw
+    if kind is int:
+        if type(raw) is not int:
+            raise ValueError(_("must be a whole number, got {value!r}").format(value=raw))
+        return raw
+    if kind is float:
+        if type(raw) not in (int, float):
+            raise ValueError(_("must be a number, got {value!r}").format(value=raw))
+        return float(raw)
+    if kind is str:
+        if option.key == "rules.fleet" and isinstance(raw, list):
+            if not all(type(n) is int for n in raw):
+                raise ValueError(_("fleet must be a list of whole numbers"))
+            return ",".join(str(n) for n in raw)
+        if option.key == "kiosk.pin" and type(raw) is int and raw >= 0:
+            return str(raw)  # `pin = 1234` unquoted is what owners write
+        if not isinstance(raw, str):
+            raise ValueError(_("must be text, got {value!r}").format(value=raw))
+        return raw
+    # tuple[int, ...]: a list of whole numbers
+    if not isinstance(raw, list | tuple) or not all(type(n) is int for n in raw):
+        raise ValueError(_("must be a list of whole numbers, got {value!r}").format(value=raw))
+    return tuple(raw)
+
+
+def to_toml(value: Any) -> Any:
+    """A typed value as the file writes it."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _options() -> tuple[Option, ...]:
+    table: list[Option] = []
+    for section, cls in SECTIONS.items():
+        hints = typing.get_type_hints(cls)
+        for f in fields(cls):
+            kind = hints[f.name]
+            choices = f.metadata["choices"]
+            if isinstance(kind, type) and issubclass(kind, enum.Enum):
+                choices = tuple(kind)
+            table.append(Option(f"{section}.{f.name}", section, f.name, kind, f.default,
+                                f.metadata["help"], tuple(choices), f.metadata["check"]))
+    return tuple(table)
+
+
+OPTIONS: tuple[Option, ...] = _options()
+OPTION_BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
+PRESET_NAMES = tuple(PRESETS)
+
+
+def check_values(values: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    """Typed values of the good keys, and a problem for every bad or unknown one."""
+    good: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for key, raw in values.items():
+        option = OPTION_BY_KEY.get(key)
+        if option is None:
+            problems.append(Problem(key, _("unknown setting")))
+            continue
+        try:
+            good[key] = option.parse(raw)
+        except ValueError as err:
+            problems.append(Problem(key, str(err)))
+    return good, problems
+
+
+# ---- files -------------------------------------------------------------------------------
+
+
 def data_dir() -> Path:
-    """Where the kiosk keeps its database: $STATE_DIRECTORY (systemd), else XDG data home."""
+    """Where the kiosk keeps its data: $STATE_DIRECTORY (systemd), else the XDG data home."""
     state = os.environ.get("STATE_DIRECTORY")
     if state:
         return Path(state.split(":")[0])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    base = os.environ.get("XDG_DATA_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".local" / "share")
+        except RuntimeError:  # no home directory at all ($HOME unset, no passwd entry)
+            return Path.cwd() / "dartship-data"
     return Path(base) / "dartship"
 
 
-def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    flat: dict[str, Any] = {}
-    for key, value in table.items():
-        dotted = f"{prefix}{key}"
-        if isinstance(value, dict):
-            flat.update(_flatten(value, dotted + "."))
-        else:
-            flat[dotted] = value
-    return flat
-
-
-def parse(text: str, path: Path | None = None, *, strict: bool = True) -> Config:
-    where = str(path) if path else "config"
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        problem = _("{where}: not valid TOML: {error}").format(where=where, error=err)
-        if strict:
-            raise ConfigError([problem]) from None
-        return Config(path=path, strict=False, problems=[problem])
-    return Config(_flatten(table), path, strict=strict)
+def candidates() -> tuple[Path, ...]:
+    """Where a config file is looked for, first match wins (after --config, $DARTSHIP_CONFIG)."""
+    return (SYSTEM_CONFIG, data_dir() / "config.toml")
 
 
 def default_path() -> Path | None:
     env = os.environ.get("DARTSHIP_CONFIG")
     if env:
         return Path(env)
-    for candidate in (*DEFAULT_PATHS, data_dir() / "config.toml"):
-        if candidate.exists():
-            return candidate
+    for candidate in candidates():
+        try:
+            if candidate.exists():
+                return candidate
+        except OSError:  # an unreadable folder on the way: not there for us
+            continue
     return None
 
 
-def load(path: Path | str | None = None, *, strict: bool = True) -> Config:
-    """Read the config file (or the defaults when there is none).
+def _flatten(table: Mapping[str, Any], problems: list[Problem], prefix: str = "",
+             depth: int = 1) -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            if depth >= MAX_DEPTH:
+                problems.append(Problem(dotted, _("a table nested deeper than section.key; "
+                                                  "the settings are all section.key")))
+                continue
+            flat.update(_flatten(value, problems, dotted + ".", depth + 1))
+        else:
+            flat[dotted] = value
+    return flat
 
-    The kiosk itself loads with `strict=False`: a broken file never keeps it from starting; every
-    bad key keeps its default and is listed in `Config.problems` (`dartship config check` and
-    `doctor` stay strict).
+
+def _from_text(text: str, where: str) -> tuple[dict[str, Any], list[Problem]]:
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        return {}, [Problem(where, _("not valid TOML: {error}").format(error=err))]
+    except RecursionError:
+        return {}, [Problem(where, _("not valid TOML: nested too deeply"))]
+    problems: list[Problem] = []
+    flat = _flatten(table, problems)
+    good, bad = check_values(flat)
+    return good, problems + bad
+
+
+def build(values: Mapping[str, Any]) -> Settings:
+    """Settings from typed values by key (defaults for the rest)."""
+    return Settings().with_values(values)
+
+
+def parse(text: str, path: Path | None = None, *, strict: bool = True) -> Settings:
+    return parse_file(text, path, strict=strict).settings
+
+
+def parse_file(text: str, path: Path | None = None, *, strict: bool = True) -> ConfigFile:
+    good, problems = _from_text(text, str(path) if path else "config")
+    if problems and strict:
+        raise ConfigError(problems)
+    return ConfigFile(path, good, problems=problems)
+
+
+def read(path: Path | str | None = None, *, strict: bool = True,
+         overrides: Mapping[str, Any] | None = None) -> ConfigFile:
+    """The config file's owner (the defaults when there is no file).
+
+    The kiosk itself reads with `strict=False`: a broken file never keeps it from starting;
+    every bad key keeps its default and is listed in `problems` (`dartship config check` and
+    `doctor` stay strict). `overrides` (typed values by key) come from the command line: in
+    effect, never saved.
     """
-    path = Path(path) if path else default_path()
-    if path is None:
-        return Config()
+    chosen = Path(path) if path else default_path()
+    problems: list[Problem] = []
+    if chosen is None:
+        return ConfigFile(None, {}, overrides=overrides)
+    try:
+        text = chosen.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if chosen == SYSTEM_CONFIG:
+            return ConfigFile(chosen, {}, overrides=overrides)
+        problems.append(Problem(str(chosen), _("no such config file")))
+    except (OSError, UnicodeDecodeError) as err:
+        problems.append(Problem(str(chosen), _("cannot read: {error}").format(error=err)))
+    else:
+        good, problems = _from_text(text, str(chosen))
+        if problems and strict:
+            raise ConfigError(problems)
+        return ConfigFile(chosen, good, overrides=overrides, problems=problems)
+    if strict:
+        raise ConfigError(problems)
+    return ConfigFile(chosen, {}, overrides=overrides, problems=problems)
+
+
+def load(path: Path | str | None = None, *, strict: bool = True) -> Settings:
+    """The settings of the config file (see `read`)."""
+    return read(path, strict=strict).settings
+
+
+def load_with(path: Path | str | None, changes: Mapping[str, Any]) -> Settings:
+    """The file's settings with some keys given on a tool's command line (as TOML values,
+    checked like the file's). ConfigError names every bad key."""
+    typed, problems = check_values(changes)
+    if problems:
+        raise ConfigError(problems)
+    return load(path).with_values(typed)
+
+
+def reference_table() -> str:
+    """The README's table of every key (`dartship config reference` prints it)."""
+    rows = ["| key | default | what it does | allowed |", "|---|---|---|---|"]
+    for o in OPTIONS:
+        default = tomlkit.item(to_toml(o.default)).as_string()
+        allowed = ", ".join(f"`{a}`" for a in o.allowed)
+        rows.append(f"| `{o.key}` | `{default}` | {o.help} | {allowed} |")
+    return "\n".join(rows) + "\n"
+
+
+def dump(settings: Settings, only_changed: bool = False) -> str:
+    """Settings as a whole new TOML file, grouped by section, each key's help as a comment."""
+    doc = tomlkit.document()
+    keys = settings.changed() if only_changed else dict(settings.items())
+    for section in SECTIONS:
+        options = [o for o in OPTIONS if o.section == section and o.key in keys]
+        if not options:
+            continue
+        table = tomlkit.table()
+        for option in options:
+            table.add(tomlkit.comment(option.help))
+            table.add(option.name, to_toml(settings.get(option.key)))
+        doc.add(section, table)
+    return tomlkit.dumps(doc)
+
+
+@dataclass(frozen=True)
+class SettingsChanged:
+    """What a save changed: old and new settings, and the keys whose values differ."""
+
+    old: Settings
+    new: Settings
+    keys: frozenset[str]
+    path: Path
+
+
+class ConfigFile:
+    """The one owner of the config file and of the settings in effect."""
+
+    def __init__(self, path: Path | None, values: Mapping[str, Any], *,
+                 overrides: Mapping[str, Any] | None = None,
+                 problems: list[Problem] | None = None) -> None:
+        self.path = path
+        self.problems: tuple[Problem, ...] = tuple(problems or ())
+        self.overrides: dict[str, Any] = dict(overrides or {})
+        self._from_file = build(values)
+        self._listeners: list[Callable[[SettingsChanged], None]] = []
+
+    @property
+    def settings(self) -> Settings:
+        """The settings in effect: the file's, then the command line's on top."""
+        return self._from_file.with_values(self.overrides)
+
+    def overridden(self, key: str) -> bool:
+        """True for a key set on the command line: shown, in effect, never saved."""
+        return key in self.overrides
+
+    def save_path(self) -> Path:
+        """Where a save goes: the file the settings came from, else the data folder's."""
+        return self.path or data_dir() / "config.toml"
+
+    def subscribe(self, listener: Callable[[SettingsChanged], None]) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def save(self, raw: Mapping[str, Any]) -> SettingsChanged:
+        """Check `raw` values (as typed on a screen: TOML-like), write the file, tell everyone.
+
+        Raises ConfigError (nothing saved) for any bad key or a key set on the command line,
+        OSError when the file cannot be written (nothing changed either).
+        """
+        typed, problems = check_values(raw)
+        problems += [Problem(k, _("is set on the command line")) for k in raw if self.overridden(k)]
+        if problems:
+            raise ConfigError(problems)
+        old = self.settings
+        new_file = self._from_file.with_values(typed)
+        path = self.save_path()
+        write_changes(path, {k: v for k, v in typed.items() if self._from_file.get(k) != v})
+        self._from_file = new_file
+        if self.path is None:
+            self.path = path
+        new = self.settings
+        change = SettingsChanged(old, new, frozenset(k for k, _v in new.items()
+                                                     if old.get(k) != new.get(k)), path)
+        for listener in list(self._listeners):
+            listener(change)
+        return change
+
+
+def write_changes(path: Path, values: Mapping[str, Any]) -> None:
+    """Set these keys in the file, keeping everything else as the owner wrote it; atomic (a
+    power cut leaves the old file or the new one, never half of one)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        if path in DEFAULT_PATHS:
-            return Config(path=path)
-        problem = _("{path}: no such config file").format(path=path)
-    except (OSError, UnicodeDecodeError) as err:
-        problem = _("{path}: cannot read: {error}").format(path=path, error=err)
-    else:
-        return parse(text, path, strict=strict)
-    if strict:
-        raise ConfigError([problem])
-    return Config(path=path, strict=False, problems=[problem])
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{text}"'
-
-
-def dump(config: Config, only_changed: bool = False) -> str:
-    """The config as TOML, grouped by section, with each key's help as a comment."""
-    lines: list[str] = []
-    section = None
-    keys = config.changed() if only_changed else dict(config)
-    for option in OPTIONS:
-        if option.key not in keys:
-            continue
-        head, name = option.key.split(".", 1)
-        if head != section:
-            if lines:
-                lines.append("")
-            lines.append(f"[{head}]")
-            section = head
-        lines.append(f"# {option.help}")
-        lines.append(f"{name} = {_toml_value(config[option.key])}")
-    return "\n".join(lines) + "\n"
-
-
-def save(config: Config, path: Path) -> None:
-    """Write atomically: a power cut leaves the old file or the new one, never half of one."""
+        text = ""
+    try:
+        doc = tomlkit.parse(text)
+    except tomlkit.exceptions.TOMLKitError:
+        # A file that is not TOML is not ours to rewrite: keep it beside the new one.
+        path.replace(path.with_suffix(path.suffix + ".broken"))
+        doc = tomlkit.document()
+    for key, value in values.items():
+        option = OPTION_BY_KEY[key]
+        table = doc.get(option.section)
+        if not isinstance(table, dict):
+            table = tomlkit.table()
+            doc[option.section] = table
+        if option.name not in table:
+            table.add(tomlkit.comment(option.help))
+        table[option.name] = to_toml(value)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w", encoding="utf-8") as out:
-        out.write(dump(config, only_changed=True))
+        out.write(tomlkit.dumps(doc))
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, path)
-
-
-PRESET_NAMES = tuple(PRESETS)

@@ -26,6 +26,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from kiosk.inputs import InputEvent
+from kiosk.sound import Sound
+
 
 class RuleError(ValueError):
     """A command the rules do not allow now; the game is unchanged. The message says why."""
@@ -87,6 +90,9 @@ class Game(Protocol[C, E]):
     """The shape every game has (see the module's docstring)."""
 
     @property
+    def setup(self) -> Any: ...
+
+    @property
     def log(self) -> Sequence[C]: ...
 
     @property
@@ -136,6 +142,21 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
     def shots(self, events: Iterable[E]) -> Iterable[Shot]:
         """The shots among these events, for the statistics' shot log."""
         return ()
+
+    def follow_up(self, game: G, events: Sequence[E]) -> C | None:
+        """A command that follows by itself once these events happened (the dart game starts
+        once both fleets are in); the service submits it as from the system."""
+        return None
+
+    def command_for_input(self, game: G, event: InputEvent) -> C | str | None:
+        """What a board input (a dart, a miss, a button) means in this game now: a command to
+        submit, a message saying why it is refused, or None to let it pass unnoticed (warming-up
+        darts before a game)."""
+        return None
+
+    def sound_for(self, events: Iterable[E]) -> Sound | None:
+        """The one sound a batch of events deserves (the buzzer), or None."""
+        return None
 
 
 def replay(kind: GameKind[S, C, E, G], setup: S, log: Iterable[C]) -> G:

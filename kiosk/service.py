@@ -1,13 +1,16 @@
-"""The service that runs a game: one owner for the match, the store and the fan-out.
+"""The service that runs one game of any kind: apply -> commit -> announce; owns the input queue.
 
 Devices put input events on `queue` (from their threads, with `call_soon_threadsafe`); the
-touchscreen and the phones call `submit` from the loop. Every accepted command is committed to
-the store before any listener hears of it, so an announced dart survives a power cut.
+touchscreen, the phones and the computer players call `submit` from the loop. Every accepted
+command is committed to the store before any listener hears of it, so an announced dart survives
+a power cut. If the commit fails (a full disk), the game in memory is rebuilt from the store, the
+command is refused (`NotSaved`), everyone is told "cannot save: the game is paused", and the
+service retries the store until writes work again; then play resumes by itself. Nothing is ever
+announced that is not stored, and play never goes on from memory alone.
 
-Listeners get `MatchUpdate`s (the match's events: public by construction, a ship's cells
-appear only once it is sunk) and `Notice`s (board connected, a bad line, a refused input).
-A listener that fails is logged and dropped from nothing else: one broken screen never stops
-the game.
+Listeners get `MatchUpdate`s (the game's events: public by construction), `Notice`s (board
+connected, a bad line, a refused input, paused/resumed) and `GameStarted`. A listener that fails
+is logged; one broken screen never stops the game.
 """
 
 from __future__ import annotations
@@ -16,32 +19,15 @@ import asyncio
 import enum
 import logging
 import random
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from kiosk.config import Config
-from kiosk.darts.board import MISS, BullZone
-from kiosk.darts.fleet import Fleet, random_fleet
-from kiosk.darts.match import (
-    BullOffDart,
-    Command,
-    Event,
-    Ignored,
-    Match,
-    Next,
-    Phase,
-    Place,
-    RuleError,
-    Setup,
-    Start,
-    TakeoutNeeded,
-    Throw,
-    Undo,
-)
+from kiosk.game import Game, GameKind, RuleError
 from kiosk.i18n import _
 from kiosk.inputs import (
     BadLine,
-    Button,
     ButtonInput,
     Connected,
     DartInput,
@@ -52,9 +38,23 @@ from kiosk.inputs import (
     StuckInput,
     UnmappedInput,
 )
-from kiosk.store import Store
+from kiosk.store import Store, StoreError
 
 log = logging.getLogger("dartship.service")
+
+RETRY_SECONDS = 2.0  # how often a paused service tries the store again
+
+
+class Source(enum.Enum):
+    """Where a command came from (the screens animate a board dart, not a phone's)."""
+
+    BOARD = "board"  # a device: the board, its buttons, the simulator
+    TOUCH = "touch"
+    PHONE = "phone"
+    HOST = "host"  # the host page of a headless kiosk
+    TIMER = "timer"
+    SYSTEM = "system"  # what follows by itself (the start once both fleets are in)
+    COMPUTER = "kiosk"  # the kiosk's own computer player
 
 
 class NoticeKind(enum.Enum):
@@ -62,13 +62,19 @@ class NoticeKind(enum.Enum):
     DISCONNECTED = "disconnected"
     REFUSED = "refused"  # an input or command the rules did not accept now
     DEVICE = "device"  # stuck contact, unmapped contact, bad line, info
+    PAUSED = "paused"  # the store cannot save: nothing is played until it can
+    RESUMED = "resumed"
+
+
+class NotSaved(RuleError):
+    """The command could not be stored: it is not done, and the game is paused."""
 
 
 @dataclass(frozen=True)
 class MatchUpdate:
-    events: tuple[Event, ...]
+    events: tuple[Any, ...]
     game: int
-    source: str  # "board", "touch", "phone", "timer", "system"
+    source: Source
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,8 @@ class Notice:
 
 @dataclass(frozen=True)
 class GameStarted:
-    """A new game (or a resumed one) is now the service's match."""
+    """A game is now the service's match: a new one, a resumed one, or the same one rebuilt
+    from the store (after a failed commit), which every holder of the old object must drop."""
 
     game: int
     resumed: bool
@@ -87,20 +94,28 @@ class GameStarted:
 
 ServiceEvent = MatchUpdate | Notice | GameStarted
 Listener = Callable[[ServiceEvent], None]
+_STORE_ERRORS = (sqlite3.Error, OSError, StoreError)
 
 
 class GameService:
-    def __init__(self, store: Store, config: Config, *, rng: random.Random | None = None) -> None:
+    def __init__(self, store: Store | None, *, rng: random.Random | None = None,
+                 venue: str = "kiosk", follow_ups: bool = True) -> None:
+        """`follow_ups=False` submits only what it is given (the line protocols, where the
+        script says `start` itself)."""
         self.store = store
-        self.config = config
+        self.venue = venue
+        self.follow_ups = follow_ups
         self.rng = rng or random.Random()
         self.queue: asyncio.Queue[InputEvent] = asyncio.Queue()
-        self.match: Match | None = None
+        self.kind: GameKind[Any, Any, Any, Any] | None = None
+        self.match: Game[Any, Any] | None = None
         self.game: int | None = None
         self.board_connected: bool | None = None  # None: no board reports (simulator)
+        self.paused: str | None = None  # why the store cannot save, while it cannot
         self._listeners: list[Listener] = []
-        self._takeout_timer: asyncio.TimerHandle | None = None
         self._diversion: Callable[[InputEvent], bool] | None = None
+        self._retry: asyncio.TimerHandle | None = None
+        self._memory_games = 0  # ids of games without a store count down from -1
 
     # -- listeners --
 
@@ -112,12 +127,13 @@ class GameService:
                 self._listeners.remove(listener)
         return unsubscribe
 
-    def _tell(self, event: ServiceEvent) -> None:
+    def tell(self, event: ServiceEvent) -> None:
         if isinstance(event, Notice):
             # Device and refusal notices are what an owner reads in the journal; they never
             # carry a placement.
-            log.log(logging.WARNING if event.kind is NoticeKind.DISCONNECTED else logging.INFO,
-                    "%s", event.message)
+            level = logging.WARNING if event.kind in (NoticeKind.DISCONNECTED,
+                                                      NoticeKind.PAUSED) else logging.INFO
+            log.log(level, "%s", event.message)
         for listener in list(self._listeners):
             try:
                 listener(event)
@@ -126,85 +142,125 @@ class GameService:
 
     # -- games --
 
-    def new_game(self, setup: Setup) -> int:
-        """Start a new game; an unfinished one stays in the database as abandoned."""
-        self._cancel_takeout()
-        match = Match(setup)
-        self.game = self.store.new_game(setup)
-        self.match = match
-        self._tell(GameStarted(self.game, resumed=False))
-        return self.game
+    def new_game(self, kind: GameKind[Any, Any, Any, Any], setup: Any) -> int:
+        """Start a new game; an unfinished one of this venue stays stored as abandoned."""
+        self._check_writable()
+        match = kind.new(setup)
+        if self.store is not None:
+            try:
+                game = self.store.new_game(kind, setup, venue=self.venue)
+            except _STORE_ERRORS as err:
+                raise NotSaved(_("cannot save: {reason}").format(reason=err)) from None
+        else:
+            self._memory_games -= 1
+            game = self._memory_games
+        self.kind, self.match, self.game = kind, match, game
+        self.tell(GameStarted(game, resumed=False))
+        return game
 
     def resume(self) -> bool:
         """Pick up the unfinished game of the store, exactly where it stopped."""
-        game = self.store.unfinished()
+        if self.store is None:
+            return False
+        game = self.store.unfinished(self.venue)
         if game is None:
             return False
-        self.match, self.game = self.store.load(game), game
-        self._tell(GameStarted(game, resumed=True))
+        self.kind, self.match, self.game = self.store.kind_of(game), self.store.load(game), game
+        self.tell(GameStarted(game, resumed=True))
         return True
 
-    def submit(self, command: Command, source: str = "touch") -> list[Event]:
-        """Apply, commit, then announce. `RuleError` (or a placement error) changes nothing."""
-        if self.match is None or self.game is None:
+    def submit(self, command: Any, source: Source = Source.TOUCH) -> list[Any]:
+        """Apply, commit, then announce. `RuleError` (or a placement error) changes nothing;
+        `NotSaved` (a RuleError too) means the store failed: nothing done, the game paused."""
+        if self.match is None or self.kind is None or self.game is None:
             raise RuleError(_("no game is running"))
-        events = self.match.apply(command)
-        if any(isinstance(e, Ignored) for e in events):
-            return events
-        self.store.append(self.game, command, events, self.match)
-        self._tell(MatchUpdate(tuple(events), self.game, source))
-        self._after(events, source)
+        self._check_writable()
+        match, before = self.match, self.match.version
+        events = match.apply(command)
+        if match.version == before:
+            return events  # accepted, changed nothing (a dart while the darts come out)
+        if self.store is not None:
+            try:
+                self.store.append(self.game, self.kind, command, events, match)
+            except _STORE_ERRORS as err:
+                self._pause(err)
+                raise NotSaved(self.paused or "") from None
+        self.tell(MatchUpdate(tuple(events), self.game, source))
+        follow = self.kind.follow_up(match, events) if self.follow_ups else None
+        if follow is not None:
+            self.submit(follow, Source.SYSTEM)
         return events
 
-    def place(self, team: int, fleet: Fleet, source: str = "touch") -> list[Event]:
-        return self.submit(Place(team, fleet), source)
-
-    def random_fleet(self, team: int) -> Fleet:
-        if self.match is None:
-            raise RuleError(_("no game is running"))
-        rules = self.match.setup.rules
-        return random_fleet(rules.board, rules.fleet, self.rng)
-
-    def _after(self, events: list[Event], source: str) -> None:
-        """What follows by itself: the start once both fleets are in, the takeout timer."""
-        assert self.match is not None
-        state = self.match.state()
-        if self.match.phase is Phase.PLACING and all(state.placed):
-            self.submit(Start(None), "system")
-            return
-        if any(isinstance(e, TakeoutNeeded) for e in events):
-            self._start_takeout_timer()
-        elif self.match.phase is not Phase.TAKEOUT:
-            self._cancel_takeout()
-
-    def _start_takeout_timer(self) -> None:
-        seconds = self.config["rules.takeout_seconds"]
-        if not seconds:
-            return
-        self._cancel_takeout()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        visits = self.match.visits if self.match else 0
-
-        def fire() -> None:
-            self._takeout_timer = None
-            if self.match and self.match.phase is Phase.TAKEOUT and self.match.visits == visits:
-                self._try(Next(), "timer")
-        self._takeout_timer = loop.call_later(seconds, fire)
-
-    def _cancel_takeout(self) -> None:
-        if self._takeout_timer is not None:
-            self._takeout_timer.cancel()
-            self._takeout_timer = None
-
-    def _try(self, command: Command, source: str) -> list[Event]:
+    def try_submit(self, command: Any, source: Source) -> list[Any]:
+        """Submit, telling a refusal to everyone instead of raising (inputs nobody waits on)."""
         try:
             return self.submit(command, source)
         except (RuleError, ValueError) as err:
-            self._tell(Notice(NoticeKind.REFUSED, str(err)))
+            self.tell(Notice(NoticeKind.REFUSED, str(err)))
             return []
+
+    # -- when the store cannot save --
+
+    def _check_writable(self) -> None:
+        if self.paused is not None and not self._try_store():
+            raise NotSaved(self.paused)
+
+    def _pause(self, err: BaseException) -> None:
+        """The commit failed: drop the game in memory for the one in the store, tell everyone,
+        and keep trying the store."""
+        self.paused = _("cannot save: the game is paused ({reason})").format(reason=err)
+        log.error("commit failed: %s", err)
+        self._rebuild()
+        self.tell(Notice(NoticeKind.PAUSED, self.paused))
+        self._schedule_retry()
+
+    def _rebuild(self) -> None:
+        assert self.game is not None and self.kind is not None and self.match is not None
+        try:
+            assert self.store is not None
+            self.match = self.store.load(self.game)
+        except (*_STORE_ERRORS, ValueError) as err:
+            # The store cannot even be read: what it holds is every command but the last (each
+            # earlier one was committed before it was announced), so replay those.
+            log.error("the store cannot be read either (%s): the game is rebuilt from its "
+                      "committed commands", err)
+            from kiosk.game import replay
+
+            self.match = replay(self.kind, self.match.setup, list(self.match.log)[:-1])
+        self.tell(GameStarted(self.game, resumed=True))
+
+    def _try_store(self) -> bool:
+        """One try of a real write; on success the pause ends and everyone is told."""
+        if self.paused is None:
+            return True
+        try:
+            assert self.store is not None
+            self.store.probe()
+        except _STORE_ERRORS as err:
+            log.debug("the store still cannot save: %s", err)
+            return False
+        self.paused = None
+        self._cancel_retry()
+        self.tell(Notice(NoticeKind.RESUMED, _("saving works again: play on")))
+        return True
+
+    def _schedule_retry(self) -> None:
+        self._cancel_retry()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (the referee): the next command tries the store again
+
+        def retry() -> None:
+            self._retry = None
+            if not self._try_store():
+                self._schedule_retry()
+        self._retry = loop.call_later(RETRY_SECONDS, retry)
+
+    def _cancel_retry(self) -> None:
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
 
     # -- inputs from the devices --
 
@@ -230,59 +286,36 @@ class GameService:
                 self._diversion = None
         return restore
 
-    def handle_input(self, event: InputEvent) -> list[Event]:
+    def handle_input(self, event: InputEvent) -> Sequence[Any]:
         if self._diversion is not None and self._diversion(event):
             return []
         match event:
-            case DartInput(cell, _raw, zone):
-                return self._dart(cell, zone)
-            case MissInput():
-                return self._dart(MISS, BullZone.MISS)
-            case ButtonInput(button):
-                return self._button(button)
+            case DartInput() | MissInput() | ButtonInput():
+                if self.match is None or self.kind is None:
+                    return []
+                meant = self.kind.command_for_input(self.match, event)
+                if isinstance(meant, str):
+                    self.tell(Notice(NoticeKind.REFUSED, meant))
+                    return []
+                return [] if meant is None else self.try_submit(meant, Source.BOARD)
             case Connected(port):
                 self.board_connected = True
-                self._tell(Notice(NoticeKind.CONNECTED, _("board connected ({port})").format(
+                self.tell(Notice(NoticeKind.CONNECTED, _("board connected ({port})").format(
                     port=port)))
             case Disconnected(reason):
                 self.board_connected = False
-                self._tell(Notice(NoticeKind.DISCONNECTED, _("board disconnected: {reason}").format(
+                self.tell(Notice(NoticeKind.DISCONNECTED, _("board disconnected: {reason}").format(
                     reason=reason)))
             case StuckInput(cell):
-                self._tell(Notice(NoticeKind.DEVICE, _("contact {cell} seems stuck: counted once")
-                                  .format(cell=cell.code)))
+                self.tell(Notice(NoticeKind.DEVICE, _("contact {cell} seems stuck: counted once")
+                                 .format(cell=cell.code)))
             case UnmappedInput(raw):
-                self._tell(Notice(NoticeKind.DEVICE, _("contact {raw} is not in the board map")
-                                  .format(raw=raw)))
+                self.tell(Notice(NoticeKind.DEVICE, _("contact {raw} is not in the board map")
+                                 .format(raw=raw)))
             case BadLine(raw, reason):
-                self._tell(Notice(NoticeKind.DEVICE, _("unreadable line from the board: {raw}")
-                                  .format(raw=raw[:40] + (f" ({reason})" if reason else ""))))
+                self.tell(Notice(NoticeKind.DEVICE, _("unreadable line from the board: {raw}")
+                                 .format(raw=raw[:40] + (f" ({reason})" if reason else ""))))
             case Info(message):
-                self._tell(Notice(NoticeKind.DEVICE, message))
+                self.tell(Notice(NoticeKind.DEVICE, message))
         return []
 
-    def _dart(self, cell, zone: BullZone) -> list[Event]:
-        if self.match is None:
-            return []
-        computer = self.match.setup.computer
-        if self.match.phase is Phase.BULL_OFF:
-            zones = self.match.bull_off_zones()
-            # The first team named throws first; in solo mode every board dart is the players'.
-            waiting = [t for t in (0, 1) if zones[t] is None
-                       and (computer is None or computer.team != t)]
-            if self.match.bull_off_undecided or not waiting:
-                return []
-            return self._try(BullOffDart(waiting[0], zone), "board")
-        if self.match.phase is Phase.PLACING:
-            return []  # warming-up darts before the game: nothing to referee
-        if computer is not None and self.match.turn == computer.team:
-            # The kiosk throws its own (virtual) darts: a real dart now is not the players' turn.
-            self._tell(Notice(NoticeKind.REFUSED, _("the kiosk is throwing: wait for your visit")))
-            return []
-        return self._try(Throw(cell), "board")
-
-    def _button(self, button: Button) -> list[Event]:
-        if self.match is None:
-            return []
-        command: Command = {Button.NEXT: Next(), Button.UNDO: Undo(), Button.MISS: Throw(MISS)}[button]
-        return self._try(command, "board")

@@ -1,26 +1,27 @@
-"""Every game on disk: SQLite through sqlite-utils, WAL with synchronous=FULL.
+"""Every game of every kind on disk: SQLite through sqlite-utils, WAL with synchronous=FULL.
 
-A command is committed before its answer is announced, so whatever the players saw survives a
-power cut; an unfinished game is resumed by replaying its command log. Placements live in
-their own table and are read only through `placement(game, team)`: nothing public (stats, last
-games) ever touches them.
+Written for any game (`kiosk/game.py`): a game row (its kind, venue, setup and outcome), its
+command log, its shots and per-player results for the statistics. A command is committed before
+its answer is announced, so whatever the players saw survives a power cut; a game is resumed by
+replaying its command log. A command's secret part (a fleet) lives in the `secrets` table and is
+read only to replay and through `secret(game, side)`: nothing public (stats, last games, the
+command log) ever holds it.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
-from kiosk.darts.fleet import parse_fleet
-from kiosk.darts.match import Command, DartThrown, Event, Match, Phase, Place, Setup
-from kiosk.darts.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
+from kiosk.game import Game, GameKind
 from kiosk.i18n import _
 
 APPLICATION_ID = 0x44415254  # "DART": marks the file as ours in the SQLite header
@@ -54,9 +55,9 @@ class GameSummary:
     id: int
     started: str
     finished: str | None
-    teams: tuple[str, str]
+    teams: tuple[str, ...]
     winner: str | None
-    visits: int
+    turns: int
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -87,8 +88,31 @@ def _migrate_3(db: sqlite_utils.Database) -> None:
                        foreign_keys=[("game", "games", "id")])
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_migrate_1, _migrate_2,
-                                                                   _migrate_3)
+def _migrate_4(db: sqlite_utils.Database) -> None:
+    """A house for every kind of game: games get a kind and a venue, the dart-only names become
+    the general ones, and secrets are kept per command (a fleet re-placed keeps each version)."""
+    db.execute("ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'darts'")
+    db.execute("ALTER TABLE games ADD COLUMN venue TEXT NOT NULL DEFAULT 'kiosk'")
+    db.execute("ALTER TABLE games RENAME COLUMN visits TO turns")
+    db.execute("ALTER TABLE darts RENAME TO shots")
+    for old, new in (("team", "side"), ("dart", "number"), ("cell", "target")):
+        db.execute(f"ALTER TABLE shots RENAME COLUMN {old} TO {new}")
+    for old, new in (("team", "side"), ("darts", "shots"), ("visits", "turns")):
+        db.execute(f"ALTER TABLE results RENAME COLUMN {old} TO {new}")
+    db["secrets"].create({"game": int, "seq": int, "side": int, "text": str},
+                         pk=("game", "seq"), foreign_keys=[("game", "games", "id")])
+    # Before this, only a team's latest fleet was kept: every place command of that team gets it.
+    db.execute("""INSERT INTO secrets (game, seq, side, text)
+                  SELECT c.game, c.seq, p.team, p.fleet FROM commands c
+                  JOIN placements p ON p.game = c.game
+                   AND p.team = json_extract(c.body, '$.team')
+                  WHERE json_extract(c.body, '$.cmd') = 'place'""")
+    db.execute("DROP TABLE placements")
+    db["games"].create_index(["venue", "status"], if_not_exists=True)
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -175,66 +199,71 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
+        """All or nothing: a failure anywhere, COMMIT included (a full disk fails there), rolls
+        the whole transaction back, so the file holds what it held before and stays usable."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.conn.in_transaction:
+                self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
 
     def schema_version(self) -> int:
         row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         return int(row[0])
 
+    def probe(self) -> None:
+        """A real write and commit, to see whether writing works again (after a full disk)."""
+        with self._transaction():
+            self._insert("meta", {"key": "probe", "value": now_iso()}, replace=True)
+
     # -- games --
 
-    def new_game(self, setup: Setup, at: str | None = None) -> int:
+    def new_game(self, kind: GameKind[Any, Any, Any, Any], setup: Any, *, venue: str = "kiosk",
+                 at: str | None = None) -> int:
+        """A new game of this kind at this venue; an unfinished older one there is abandoned
+        (one game at a time runs at a venue: the kiosk's screen, one phone room)."""
         with self._transaction():
-            # Only one game runs on a kiosk: an unfinished older one is abandoned.
-            self.db.execute("UPDATE games SET status='abandoned' WHERE status='playing'")
-            cursor = self._insert("games", {"started": at or now_iso(), "finished": None,
-                                            "setup": json.dumps(setup_to_dict(setup)),
-                                            "status": "playing", "winner": None, "visits": 0})
+            self.db.execute("UPDATE games SET status='abandoned' WHERE status='playing' AND venue=?",
+                            [venue])
+            cursor = self._insert("games", {"kind": kind.name, "venue": venue,
+                                            "started": at or now_iso(), "finished": None,
+                                            "setup": json.dumps(kind.setup_to_dict(setup)),
+                                            "status": "playing", "winner": None, "turns": 0})
             return int(cursor.lastrowid)  # type: ignore[arg-type]
 
-    def append(self, game: int, command: Command, events: list[Event], match: Match,
-               at: str | None = None) -> None:
-        """Commit one accepted command (and what it caused) before anyone is told about it."""
+    def append(self, game: int, kind: GameKind[Any, Any, Any, Any], command: Any,
+               events: Sequence[Any], state: Game[Any, Any], at: str | None = None) -> None:
+        """Commit one accepted command (and what it caused) before anyone is told about it.
+
+        `state` is the game after the command: its outcome (over, winner, results) is kept in
+        the same transaction. All or nothing: on any error the file is as before."""
         at = at or now_iso()
+        body, secret = kind.command_to_dict(command)
+        outcome = state.outcome()
         with self._transaction():
             seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM commands WHERE game=?",
                                   [game]).fetchone()[0]
-            body = command_to_dict(command)
-            if isinstance(command, Place):
-                self._insert("placements", {"game": game, "team": command.team,
-                                            "fleet": command.fleet.code, "at": at}, replace=True)
-                body = {"cmd": "place", "team": command.team}  # the fleet stays in placements
-            self._insert("commands", {"game": game, "seq": seq, "at": at,
-                                      "body": json.dumps(body)})
-            for e in events:
-                if isinstance(e, DartThrown):
-                    self._insert("darts", {"game": game, "at": at, "team": e.team,
-                                           "player": e.player, "dart": e.dart,
-                                           "cell": e.cell.code, "result": e.result.value})
-            self._write_outcome(game, match, at)
+            self._insert("commands", {"game": game, "seq": seq, "at": at, "body": json.dumps(body)})
+            if secret is not None:
+                self._insert("secrets", {"game": game, "seq": seq, "side": secret.side,
+                                         "text": secret.text})
+            for shot in kind.shots(events):
+                self._insert("shots", {"game": game, "at": at, "side": shot.side,
+                                       "player": shot.player, "number": shot.number,
+                                       "target": shot.target, "result": shot.result})
+            self.db.execute("UPDATE games SET status=?, winner=?, turns=?, finished=? WHERE id=?",
+                            ["over" if outcome.over else "playing", outcome.winner, outcome.turns,
+                             at if outcome.over else None, game])
+            self.db.execute("DELETE FROM results WHERE game=?", [game])
+            for r in outcome.results:
+                self._insert("results", {"game": game, "side": r.side, "player": r.player,
+                                         "shots": r.shots, "hits": r.hits, "sunk": r.sunk,
+                                         "turns": r.turns, "won": int(r.won)})
 
-    def _write_outcome(self, game: int, match: Match, at: str) -> None:
-        over = match.phase is Phase.OVER
-        self.db.execute("UPDATE games SET status=?, winner=?, visits=?, finished=? WHERE id=?",
-                        ["over" if over else "playing", match.winner, match.visits,
-                         at if over else None, game])
-        self.db.execute("DELETE FROM results WHERE game=?", [game])
-        if not over:
-            return
-        for team in (0, 1):
-            for player, tally in match.player_tallies(team).items():
-                self._insert("results", {"game": game, "team": team, "player": player,
-                                         "darts": tally.darts, "hits": tally.hits,
-                                         "sunk": tally.sunk, "visits": tally.visits,
-                                         "won": int(match.winner == team)})
-
-    def _insert(self, table: str, row: dict, replace: bool = False) -> sqlite3.Cursor:
+    def _insert(self, table: str, row: dict[str, Any], replace: bool = False) -> sqlite3.Cursor:
         # Plain SQL: sqlite-utils' insert helpers commit on their own, which would end our
         # explicit transaction half way.
         verb = "INSERT OR REPLACE" if replace else "INSERT"
@@ -247,21 +276,32 @@ class Store:
             self.db.execute("UPDATE games SET status='abandoned' WHERE id=? AND status='playing'",
                             [game])
 
-    def unfinished(self) -> int | None:
+    def unfinished(self, venue: str = "kiosk") -> int | None:
+        """The game in play at this venue, if any."""
         row = self.db.execute(
-            "SELECT id FROM games WHERE status='playing' ORDER BY id DESC LIMIT 1").fetchone()
+            "SELECT id FROM games WHERE status='playing' AND venue=? ORDER BY id DESC LIMIT 1",
+            [venue]).fetchone()
         return int(row[0]) if row else None
 
-    def setup(self, game: int) -> Setup:
+    def kind_of(self, game: int) -> GameKind[Any, Any, Any, Any]:
+        from kiosk.kinds import kind_named
+
+        row = self.db.execute("SELECT kind FROM games WHERE id=?", [game]).fetchone()
+        if row is None:
+            raise StoreError(_("no game {game} in the database").format(game=game))
+        return kind_named(row[0])
+
+    def setup(self, game: int) -> Any:
         row = self.db.execute("SELECT setup FROM games WHERE id=?", [game]).fetchone()
         if row is None:
             raise StoreError(_("no game {game} in the database").format(game=game))
-        return setup_from_dict(json.loads(row[0]))
+        return self.kind_of(game).setup_from_dict(json.loads(row[0]))
 
-    def placement(self, game: int, team: int) -> str | None:
-        """PRIVATE: a team's fleet as written. Only that team's own views may call this."""
-        row = self.db.execute("SELECT fleet FROM placements WHERE game=? AND team=?",
-                              [game, team]).fetchone()
+    def secret(self, game: int, side: int) -> str | None:
+        """PRIVATE: a side's latest secret (its fleet as written). Only that side's own views
+        may call this."""
+        row = self.db.execute("SELECT text FROM secrets WHERE game=? AND side=? "
+                              "ORDER BY seq DESC LIMIT 1", [game, side]).fetchone()
         return row[0] if row else None
 
     def links(self, game: int) -> tuple[str, str] | None:
@@ -275,44 +315,59 @@ class Store:
             self.db.execute("DELETE FROM links")
             self._insert("links", {"game": game, "team0": tokens[0], "team1": tokens[1]})
 
-    def load(self, game: int) -> Match:
-        """Rebuild a stored game exactly by replaying its command log."""
+    def commands(self, game: int) -> list[Any]:
+        """The game's command log, rebuilt (secrets put back) for a replay."""
+        kind = self.kind_of(game)
         setup = self.setup(game)
-        commands: list[Command] = []
-        for (body_text,) in self.db.execute(
-                "SELECT body FROM commands WHERE game=? ORDER BY seq", [game]).fetchall():
-            body = json.loads(body_text)
-            if body.get("cmd") == "place":
-                fleet = self.placement(game, body["team"])
-                if fleet is None:
-                    raise StoreError(_("game {game}: a placement is missing").format(game=game))
-                commands.append(Place(body["team"], parse_fleet(fleet, setup.rules.board,
-                                                                setup.rules.fleet)))
-            else:
-                commands.append(command_from_dict(body, setup.rules))
-        return Match.replay(setup, commands)
+        rows = self.db.execute(
+            "SELECT c.seq, c.body, s.text FROM commands c LEFT JOIN secrets s "
+            "ON s.game = c.game AND s.seq = c.seq WHERE c.game=? ORDER BY c.seq", [game]).fetchall()
+        commands = []
+        for seq, body_text, secret in rows:
+            try:
+                commands.append(kind.command_from_dict(json.loads(body_text), setup, secret))
+            except (ValueError, KeyError) as err:
+                raise StoreError(_("game {game}: command {seq} cannot be read back: {error}")
+                                 .format(game=game, seq=seq, error=err)) from None
+        return commands
+
+    def load(self, game: int) -> Any:
+        """Rebuild a stored game exactly by replaying its command log."""
+        from kiosk.game import ReplayError, replay
+
+        kind = self.kind_of(game)
+        try:
+            return replay(kind, self.setup(game), self.commands(game))
+        except ReplayError as err:
+            raise StoreError(_("game {game} cannot be rebuilt: {error}").format(
+                game=game, error=err)) from None
 
     def command_times(self, game: int) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT at FROM commands WHERE game=? ORDER BY seq", [game]).fetchall()]
 
-    # -- statistics (public: never reads placements) --
+    # -- statistics (public: never reads secrets) --
 
-    def player_stats(self, limit: int = 50) -> list[PlayerStats]:
+    def player_stats(self, limit: int = 50, kind: str = "darts") -> list[PlayerStats]:
         rows = self.db.execute(
-            """SELECT player, COUNT(DISTINCT game), SUM(won), SUM(darts), SUM(hits), SUM(sunk)
-               FROM results GROUP BY player
-               ORDER BY SUM(won) DESC, CAST(SUM(hits) AS REAL) / MAX(SUM(darts), 1) DESC, player
-               LIMIT ?""", [limit]).fetchall()
+            """SELECT r.player, COUNT(DISTINCT r.game), SUM(r.won), SUM(r.shots), SUM(r.hits),
+                      SUM(r.sunk)
+               FROM results r JOIN games g ON g.id = r.game WHERE g.kind = ?
+               GROUP BY r.player
+               ORDER BY SUM(r.won) DESC, CAST(SUM(r.hits) AS REAL) / MAX(SUM(r.shots), 1) DESC,
+                        r.player
+               LIMIT ?""", [kind, limit]).fetchall()
         return [PlayerStats(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
-    def last_games(self, limit: int = 10) -> list[GameSummary]:
+    def last_games(self, limit: int = 10, kind: str = "darts") -> list[GameSummary]:
         rows = self.db.execute(
-            """SELECT id, started, finished, setup, winner, visits FROM games
-               WHERE status='over' ORDER BY id DESC LIMIT ?""", [limit]).fetchall()
+            """SELECT id, started, finished, setup, winner, turns FROM games
+               WHERE status='over' AND kind=? ORDER BY id DESC LIMIT ?""", [kind, limit]).fetchall()
         games = []
-        for gid, started, finished, setup_text, winner, visits in rows:
-            teams = tuple(json.loads(setup_text)["teams"])
-            games.append(GameSummary(gid, started, finished, (teams[0], teams[1]),
-                                     teams[winner] if winner is not None else None, visits))
+        for gid, started, finished, setup_text, winner, turns in rows:
+            setup = json.loads(setup_text)
+            names = tuple(str(n) for n in setup.get("teams") or setup.get("players") or ())
+            games.append(GameSummary(gid, started, finished, names,
+                                     names[winner] if winner is not None and winner < len(names)
+                                     else None, turns))
         return games

@@ -11,8 +11,12 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kiosk.i18n import _
+
+if TYPE_CHECKING:
+    from kiosk.config import ConfigFile
 
 # Subcommands that parse their own arguments: name -> ("module:function", one-line help).
 DELEGATED: dict[str, tuple[str, str]] = {
@@ -22,7 +26,7 @@ DELEGATED: dict[str, tuple[str, str]] = {
     "learn": ("hardware.cli:learn_main", "make a board map: throw at every cell in turn"),
     "doctor": ("kiosk.app.doctor:main", "check config, database, board, GPIO, display and network"),
     "backup": ("kiosk.app.backup:main", "copy the database (online backup), keep the newest N"),
-    "screenshots": ("ui.touch.screenshots:main", "render every kiosk screen to DIR/<screen>.png"),
+    "screenshots": ("kiosk.app.screenshots:main", "render every kiosk screen to DIR/<screen>.png"),
 }
 
 
@@ -43,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     referee.add_argument("--db", help=_("keep the game in this SQLite file and resume it"))
     referee.add_argument("--config", help=_("config file for the house-rule defaults"))
     config = sub.add_parser("config", help=_("check or show the config"))
-    config.add_argument("action", choices=("check", "show"))
+    config.add_argument("action", choices=("check", "show", "reference"))
     config.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
                                            "/etc/dartship/config.toml)"))
     for name, (_target, text) in DELEGATED.items():
@@ -51,11 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load_config(path: str | None):
+def _load_config(path: str | None) -> ConfigFile | None:
     from kiosk import config
 
     try:
-        return config.load(path)
+        return config.read(path)
     except config.ConfigError as err:
         for problem in err.problems:
             print(problem, file=sys.stderr)
@@ -77,7 +81,7 @@ def _referee(args: argparse.Namespace) -> int:
             print(f"dartship referee: {err}", file=sys.stderr)
             return 2
     try:
-        return main_stdio(store, cfg.house_rules())
+        return main_stdio(store, cfg.settings.house_rules())
     except KeyboardInterrupt:
         return 130
     finally:
@@ -92,7 +96,9 @@ def _config(args: argparse.Namespace) -> int:
     if cfg is None:
         return 2
     if args.action == "show":
-        sys.stdout.write(config.dump(cfg))
+        sys.stdout.write(config.dump(cfg.settings))
+    elif args.action == "reference":
+        sys.stdout.write(config.reference_table())
     else:
         where = cfg.path or _("built-in defaults (no config file)")
         print(_("config OK: {where}").format(where=where))

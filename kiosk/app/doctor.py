@@ -158,7 +158,7 @@ class Environment:
     dev: Path = Path("/dev")
     sys: Path = Path("/sys")
     proc: Path = Path("/proc")
-    config_paths: tuple[Path, ...] = config_module.DEFAULT_PATHS
+    config_paths: tuple[Path, ...] = (config_module.SYSTEM_CONFIG,)
     state_dir: Path = STATE_DIR
     installed: bool = False  # the kiosk's user exists: the unit's groups must exist too
     missing_groups: tuple[str, ...] = ()
@@ -197,14 +197,15 @@ def config_path(env: Environment, given: str | None) -> Path | None:
     return next((p for p in env.config_paths if p.exists()), None)
 
 
-def check_config(env: Environment, report: Report, given: str | None = None) -> config_module.Config | None:
+def check_config(env: Environment, report: Report,
+                 given: str | None = None) -> config_module.Settings | None:
     path = config_path(env, given)
     if path is None:
         report.add("config", Level.OK, _("no config file: built-in defaults (simulated board, "
                                          "window)"),
                    _("the install script writes /etc/dartship/config.toml; "
                      "`dartship config show` prints every key"))
-        return config_module.Config()
+        return config_module.Settings()
     try:
         cfg = config_module.load(path)
     except config_module.ConfigError as err:
@@ -221,9 +222,9 @@ def check_config(env: Environment, report: Report, given: str | None = None) -> 
     return cfg
 
 
-def check_pin(cfg: config_module.Config, path: Path, report: Report) -> None:
+def check_pin(cfg: config_module.Settings, path: Path, report: Report) -> None:
     """The Settings PIN as installed is known to everyone who read the README."""
-    if str(cfg["kiosk.pin"]) == str(config_module.OPTION_BY_KEY["kiosk.pin"].default):
+    if cfg.kiosk.pin == config_module.OPTION_BY_KEY["kiosk.pin"].default:
         report.add("config", Level.WARN, _("the Settings PIN is still the default one: anybody "
                                            "at the bar can open Settings"),
                    _("set kiosk.pin in {path}, or change it in Settings").format(path=path))
@@ -232,10 +233,10 @@ def check_pin(cfg: config_module.Config, path: Path, report: Report) -> None:
 # -- database --
 
 
-def database_path(cfg: config_module.Config, env: Environment) -> Path:
+def database_path(cfg: config_module.Settings, env: Environment) -> Path:
     """The file the kiosk uses: kiosk.database, else the service's StateDirectory, else XDG."""
-    if cfg["kiosk.database"]:
-        return Path(cfg["kiosk.database"]).expanduser()
+    if cfg.kiosk.database:
+        return Path(cfg.kiosk.database).expanduser()
     if env.env.get("STATE_DIRECTORY"):
         return Path(env.env["STATE_DIRECTORY"].split(":")[0]) / "dartship.db"
     if env.installed or env.state_dir.is_dir():
@@ -251,7 +252,7 @@ def _nearest_existing(path: Path) -> Path:
     return path
 
 
-def check_database(cfg: config_module.Config, env: Environment, report: Report) -> None:
+def check_database(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     path = database_path(cfg, env)
     who = env.identity.name
     if not path.exists():
@@ -397,27 +398,27 @@ def _serial_candidates(env: Environment) -> list[str]:
     return names
 
 
-def check_board(cfg: config_module.Config, env: Environment, report: Report) -> None:
-    kind = cfg["board.input"]
-    if cfg["board.map"]:
-        board_map = Path(cfg["board.map"]).expanduser()
+def check_board(cfg: config_module.Settings, env: Environment, report: Report) -> None:
+    kind = cfg.board.input
+    if cfg.board.map:
+        board_map = Path(cfg.board.map).expanduser()
         if not env.identity.can(board_map, os.R_OK):
             report.add("board", Level.FAIL, _("board.map: {path} is missing or unreadable for "
                                               "{user}").format(path=board_map, user=env.identity.name),
                        _("make one with `dartship learn` and keep it in /etc/dartship"))
-    if kind == "simulator":
+    if kind is config_module.InputKind.SIMULATOR:
         report.add("board", Level.OK, _("board.input = simulator: darts come from the virtual "
                                         "thrower"),
                    _("set board.input to serial or matrix for a real board"))
-    elif kind == "serial":
+    elif kind is config_module.InputKind.SERIAL:
         check_serial(cfg, env, report)
     else:
         report.add("board", Level.OK, _("board.input = matrix: the dartboard is wired to the GPIO "
                                         "pins (see the gpio check)"))
 
 
-def check_serial(cfg: config_module.Config, env: Environment, report: Report) -> None:
-    port, baud = cfg["board.port"], cfg["board.baud"]
+def check_serial(cfg: config_module.Settings, env: Environment, report: Report) -> None:
+    port, baud = cfg.board.port, cfg.board.baud
     if "://" in port:
         try:
             env.open_serial(port, baud)
@@ -472,16 +473,16 @@ def check_serial(cfg: config_module.Config, env: Environment, report: Report) ->
 # -- GPIO --
 
 
-def used_pins(cfg: config_module.Config) -> dict[str, list[int]]:
+def used_pins(cfg: config_module.Settings) -> dict[str, list[int]]:
     pins: dict[str, list[int]] = {}
-    if cfg["board.input"] == "matrix":
-        pins["matrix.rows"] = list(cfg["matrix.rows"])
-        pins["matrix.cols"] = list(cfg["matrix.cols"])
+    if cfg.board.input is config_module.InputKind.MATRIX:
+        pins["matrix.rows"] = list(cfg.matrix.rows)
+        pins["matrix.cols"] = list(cfg.matrix.cols)
     for key in ("buttons.next", "buttons.undo", "buttons.miss", "miss_sensor.pin"):
-        if cfg[key] >= 0:
-            pins[key] = [cfg[key]]
-    if cfg["buzzer.kind"] != "none" and cfg["buzzer.pin"] >= 0:
-        pins["buzzer.pin"] = [cfg["buzzer.pin"]]
+        if cfg.get(key) >= 0:
+            pins[key] = [cfg.get(key)]
+    if cfg.buzzer.kind is not config_module.BuzzerKind.NONE and cfg.buzzer.pin >= 0:
+        pins["buzzer.pin"] = [cfg.buzzer.pin]
     return pins
 
 
@@ -494,7 +495,7 @@ BUSES: tuple[tuple[frozenset[int], str, str], ...] = (
 )
 
 
-def check_gpio(cfg: config_module.Config, env: Environment, report: Report) -> None:
+def check_gpio(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     pins = used_pins(cfg)
     if not pins:
         report.add("gpio", Level.OK, _("no GPIO pin is used"))
@@ -541,7 +542,7 @@ def _may_open(env: Environment, report: Report, area: str, devices: list[Path], 
 # -- display --
 
 
-def check_display(cfg: config_module.Config, env: Environment, report: Report) -> None:
+def check_display(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     for name in ("WAYLAND_DISPLAY", "DISPLAY"):
         if env.env.get(name):
             report.add("display", Level.OK, _("desktop session: {name}={value}").format(
@@ -571,7 +572,7 @@ def check_display(cfg: config_module.Config, env: Environment, report: Report) -
     if not touch:
         report.add("display", Level.WARN, _("no touchscreen found among the input devices"),
                    _("check the touchscreen's USB cable or DSI ribbon"))
-    if not (cfg["display.fullscreen"] and cfg["display.kiosk_mode"]):
+    if not (cfg.display.fullscreen and cfg.display.kiosk_mode):
         report.add("display", Level.WARN, _("display.fullscreen and display.kiosk_mode should be "
                                             "true on the kiosk"),
                    _("set both to true in the config file"))
@@ -602,11 +603,11 @@ def _listeners(env: Environment, port: int) -> list[str]:
     return inodes
 
 
-def check_network(cfg: config_module.Config, env: Environment, report: Report) -> None:
-    if not cfg["web.enabled"]:
+def check_network(cfg: config_module.Settings, env: Environment, report: Report) -> None:
+    if not cfg.web.enabled:
         report.add("network", Level.OK, _("web.enabled = false: no phone page"))
         return
-    host, port = cfg["web.host"], cfg["web.port"]
+    host, port = cfg.web.host, cfg.web.port
     if host in ("127.0.0.1", "localhost", "::1"):
         report.add("network", Level.FAIL, _("web.host = {host}: phones cannot reach the page").format(
             host=host), _('set web.host = "0.0.0.0"'))
@@ -665,7 +666,7 @@ def run_checks(env: Environment, config_file: str | None = None) -> Report:
     check_service(env, report)
     cfg = check_config(env, report, config_file)
     if cfg is None:
-        check_display(config_module.Config(), env, report)
+        check_display(config_module.Settings(), env, report)
         report.add("doctor", Level.WARN, _("database, board, GPIO and network were not checked: "
                                            "the config must be fixed first"))
         return report

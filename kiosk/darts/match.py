@@ -12,15 +12,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.darts.board import MISS, Board, BullZone, Cell, Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
-from kiosk.darts.scatter import SKILLS
+from kiosk.darts.scatter import Skill
+from kiosk.game import Outcome, PlayerResult, ReplayError, RuleError
 from kiosk.i18n import _
 
-
-class RuleError(ValueError):
-    """A command that is not allowed now; the match is unchanged."""
+__all__ = ["ReplayError", "RuleError"]  # the house's errors, re-exported for the dart game's users
 
 
 class Phase(enum.Enum):
@@ -48,6 +48,15 @@ class BullOffMode(enum.Enum):
     OFF = "off"
 
 
+class BullOffOutcome(enum.Enum):
+    """What two bull-off darts decide."""
+
+    FIRST = "first"  # the first team named starts
+    SECOND = "second"
+    AGAIN = "again"  # official mode: both or neither hit the Bull, throw again
+    UNDECIDED = "undecided"  # the sensor cannot tell: the players say who was closer
+
+
 @dataclass(frozen=True)
 class Team:
     name: str
@@ -71,11 +80,11 @@ class Seat:
     """The kiosk itself playing one team (solo mode): which team, and how well it throws."""
 
     team: int
-    skill: str  # a key of kiosk.darts.scatter.SKILLS
+    skill: Skill
 
     @property
     def sigma(self) -> float:
-        return SKILLS[self.skill]
+        return self.skill.sigma
 
 
 @dataclass(frozen=True)
@@ -237,6 +246,10 @@ class _EndVisit:
     pass
 
 
+# What the state is a function of: forward commands as given, darts and visit ends as done.
+HistoryItem = Place | Unplace | Start | BullOffDart | BullOffCloser | Throw | Next | _Dart | _EndVisit
+
+
 # ---- read-only views --------------------------------------------------------------------
 
 
@@ -289,12 +302,12 @@ class Match:
         if not 1 <= setup.rules.darts_per_visit <= 9:
             raise RuleError(_("darts per visit must be 1 to 9"))
         seat = setup.computer
-        if seat is not None and (seat.team not in (0, 1) or seat.skill not in SKILLS):
+        if seat is not None and (seat.team not in (0, 1) or not isinstance(seat.skill, Skill)):
             raise RuleError(_("the kiosk plays team 0 or 1 at a skill of {skills}").format(
-                skills=", ".join(SKILLS)))
+                skills=", ".join(s.value for s in Skill)))
         self.setup = setup
         self.log: list[Command] = []
-        self._history: list[object] = []
+        self._history: list[HistoryItem] = []
         self._reset()
 
     # -- public API --
@@ -312,7 +325,8 @@ class Match:
         return self._phase
 
     def apply(self, command: Command) -> list[Event]:
-        """Carry out one command; `RuleError` leaves the match exactly as it was."""
+        """Carry out one command; `RuleError` leaves the match exactly as it was. A dart while
+        the darts are pulled out is answered `Ignored` and not logged (it changes nothing)."""
         if isinstance(command, Undo):
             events = self._undo()
         elif isinstance(command, Correct):
@@ -324,12 +338,44 @@ class Match:
         self.log.append(command)
         return events
 
+    @property
+    def version(self) -> int:
+        """Changes with every accepted command: pending work for an older version is stale."""
+        return len(self.log)
+
     @classmethod
     def replay(cls, setup: Setup, log: Sequence[Command]) -> Match:
+        """The match after these commands; a command that no longer applies is a ReplayError."""
         match = cls(setup)
-        for command in log:
-            match.apply(command)
+        for number, command in enumerate(log, start=1):
+            try:
+                match.apply(command)
+            except RuleError as err:
+                raise ReplayError(_("command {number} ({command}) no longer applies: {error}")
+                                  .format(number=number, command=type(command).__name__,
+                                          error=err)) from err
         return match
+
+    # -- the views every game has (kiosk/game.py) --
+
+    def public_view(self) -> dict[str, Any]:
+        from kiosk.darts.views import public_view
+
+        return public_view(self)
+
+    def private_view(self, side: int) -> dict[str, Any]:
+        from kiosk.darts.views import team_view
+
+        return team_view(self, side)
+
+    def outcome(self) -> Outcome:
+        over = self._phase is Phase.OVER
+        results = tuple(
+            PlayerResult(team, player, tally.darts, tally.hits, tally.sunk, tally.visits,
+                         self._winner == team)
+            for team in (0, 1) for player, tally in self.player_tallies(team).items()
+        ) if over else ()
+        return Outcome(over, self._winner, self._visit, results)
 
     def state(self) -> MatchState:
         team, player, dart = self.up_next()
@@ -527,31 +573,34 @@ class Match:
         events: list[Event] = [BullOffThrown(team, command.zone)]
         if None in self._bull:
             return events
-        winner = self._decide_bull_off(*self._bull)  # type: ignore[arg-type]
-        if winner == "again":
+        first, second = self._bull
+        assert first is not None and second is not None
+        outcome = self._decide_bull_off(first, second)
+        if outcome is BullOffOutcome.AGAIN:
             self._bull = [None, None]
             return [*events, BullOffAgain()]
-        if winner is None:
+        if outcome is BullOffOutcome.UNDECIDED:
             self._bull_undecided = True
             return [*events, BullOffUndecided()]
-        return events + self._begin(winner)
+        return events + self._begin(0 if outcome is BullOffOutcome.FIRST else 1)
 
-    def _decide_bull_off(self, a: BullZone, b: BullZone) -> int | str | None:
+    def _decide_bull_off(self, a: BullZone, b: BullZone) -> BullOffOutcome:
         bull = (BullZone.INNER, BullZone.OUTER, BullZone.BULL)
+        first, second = BullOffOutcome.FIRST, BullOffOutcome.SECOND
         if self.setup.rules.bull_off is BullOffMode.OFFICIAL:
             if (a in bull) == (b in bull):
-                return "again"
-            return 0 if a in bull else 1
+                return BullOffOutcome.AGAIN
+            return first if a in bull else second
         rank = {BullZone.INNER: 3, BullZone.OUTER: 2, BullZone.OTHER: 1, BullZone.MISS: 0}
         if BullZone.BULL in (a, b):
             # A bull of unknown part beats only what is surely not a bull.
             other = b if a is BullZone.BULL else a
             if other in bull:
-                return None
-            return 0 if a is BullZone.BULL else 1
+                return BullOffOutcome.UNDECIDED
+            return first if a is BullZone.BULL else second
         if rank[a] == rank[b]:
-            return None
-        return 0 if rank[a] > rank[b] else 1
+            return BullOffOutcome.UNDECIDED
+        return first if rank[a] > rank[b] else second
 
     def _bull_off_closer(self, team: int) -> list[Event]:
         team = self._check_team(team)
@@ -632,21 +681,23 @@ class Match:
         self._history.append(_EndVisit())
         return events + self._new_visit()
 
-    def _rebuild(self, history: list[object]) -> list[Event]:
-        """Replay a history from scratch; items that no longer fit are dropped."""
+    def _rebuild(self, history: list[HistoryItem]) -> list[Event]:
+        """Replay a prefix of the history from scratch. Every item applied once, so every item
+        must apply again: one that does not is a bug, said loudly (never skipped)."""
         self._reset()
         self._history = []
         events: list[Event] = []
-        for item in history:
+        for index, item in enumerate(history):
             try:
                 if isinstance(item, _Dart):
                     events += self._throw(item.cell, item.padded)
                 elif isinstance(item, _EndVisit):
                     self._phase_end_visit()
                 else:
-                    events += self._advance(item)  # type: ignore[arg-type]
-            except RuleError:
-                continue
+                    events += self._advance(item)
+            except RuleError as err:
+                raise ReplayError(f"history item {index} ({item!r}) no longer applies: {err}") \
+                    from err
         return events
 
     def _phase_end_visit(self) -> None:

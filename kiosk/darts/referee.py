@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterable
 from typing import Any, TextIO
 
 from kiosk.darts.fleet import PlacementError, random_fleet
-from kiosk.darts.match import Command, HouseRules, Ignored, Match, Place, RuleError
+from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.match import Command, HouseRules, Match, Place, RuleError
 from kiosk.darts.wire import (
     WireError,
     command_from_dict,
@@ -23,6 +23,7 @@ from kiosk.darts.wire import (
     state_to_dict,
 )
 from kiosk.i18n import _
+from kiosk.service import GameService, Source
 from kiosk.store import Store
 
 
@@ -31,17 +32,17 @@ def _error(message: str) -> dict[str, Any]:
 
 
 class Referee:
-    """Holds at most one game and answers commands for it."""
+    """Holds at most one game and answers commands for it, through the service that runs every
+    game (with a store: each accepted command committed before it is answered)."""
 
     def __init__(self, store: Store | None = None, defaults: HouseRules | None = None) -> None:
-        self.store = store
+        self.service = GameService(store, follow_ups=False)
         self.defaults = defaults or HouseRules()
-        self.match: Match | None = None
-        self.game: int | None = None
-        if store is not None:
-            game = store.unfinished()
-            if game is not None:
-                self.match, self.game = store.load(game), game
+        self.service.resume()
+
+    @property
+    def match(self) -> Match | None:
+        return match_of(self.service)
 
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:
@@ -70,17 +71,12 @@ class Referee:
             command = self._random_fleet(obj)
         else:
             command = command_from_dict(obj, self.match.setup.rules)
-        events = self.match.apply(command)
-        if self.store is not None and self.game is not None and not _ignored(events):
-            self.store.append(self.game, command, events, self.match)
+        events = self.service.submit(command, Source.SYSTEM)
         return [event_to_dict(e) for e in events]
 
     def _new(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
         setup = setup_from_dict(obj, self.defaults)
-        match = Match(setup)
-        if self.store is not None:
-            self.game = self.store.new_game(setup)
-        self.match = match
+        self.service.new_game(DARTS, setup)
         return [{"event": "new", "teams": setup_to_dict(setup)["teams"]}]
 
     def _random_fleet(self, obj: dict[str, Any]) -> Place:
@@ -94,10 +90,6 @@ class Referee:
         rng = random.Random(seed) if seed is not None else random.Random()
         rules = self.match.setup.rules
         return Place(team, random_fleet(rules.board, rules.fleet, rng))
-
-
-def _ignored(events: Iterable[object]) -> bool:
-    return any(isinstance(e, Ignored) for e in events)
 
 
 def run(stdin: TextIO, stdout: TextIO, store: Store | None = None,

@@ -6,14 +6,47 @@ always passed in, so games stay reproducible.
 
 from __future__ import annotations
 
+import enum
 import random
 from dataclasses import dataclass
 
 from kiosk.darts.board import Board, BullZone, Cell
 from kiosk.darts.geometry import landing
+from kiosk.i18n import _
 
-# Standard deviation of the landing point per axis, in mm.
-SKILLS: dict[str, float] = {"pro": 12.0, "pub": 30.0, "casual": 50.0, "novice": 80.0}
+
+class Skill(enum.Enum):
+    """How well a (virtual) thrower throws, weakest first; `sigma` is the one scatter table."""
+
+    NOVICE = "novice"
+    CASUAL = "casual"
+    PUB = "pub"
+    PRO = "pro"
+
+    @property
+    def sigma(self) -> float:
+        """Standard deviation of the landing point per axis, in mm."""
+        return _SIGMA[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Skill:
+        for skill in cls:
+            if skill.value == str(text).strip().lower():
+                return skill
+        raise ValueError(_("unknown skill {skill!r}: use one of {names}").format(
+            skill=text, names=", ".join(s.value for s in cls)))
+
+
+_SIGMA = {Skill.NOVICE: 80.0, Skill.CASUAL: 50.0, Skill.PUB: 30.0, Skill.PRO: 12.0}
+
+
+def sigma_for(skill: Skill | str | float) -> float:
+    """Scatter in mm of a skill (or its name), or a number of mm as it is."""
+    if isinstance(skill, Skill):
+        return skill.sigma
+    if isinstance(skill, int | float):
+        return float(skill)
+    return Skill.parse(skill).sigma
 
 
 @dataclass(frozen=True)

@@ -39,9 +39,12 @@ from dataclasses import dataclass, field
 
 from kiosk.ai import Decision, Record, decide
 from kiosk.darts.board import BULL
+from kiosk.darts.fleet import random_fleet
 from kiosk.darts.geometry import cell_centre
+from kiosk.darts.kind import match_of
 from kiosk.darts.match import (
     BullOffDart,
+    Command,
     Match,
     Next,
     Phase,
@@ -54,13 +57,13 @@ from kiosk.darts.match import (
     Undone,
     VisitStarted,
 )
-from kiosk.darts.scatter import Landing, throw
-from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
+from kiosk.darts.scatter import Landing, Skill, throw
+from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, Source
 
 log = logging.getLogger("dartship.solo")
 
-SKILL_ORDER = ("novice", "casual", "pub", "pro")  # weakest first, as the New game screen offers
-SOURCE = "kiosk"  # the MatchUpdate source of the kiosk's own commands
+SKILL_ORDER = tuple(Skill)  # weakest first, as the New game screen offers
+SOURCE = Source.COMPUTER  # the MatchUpdate source of the kiosk's own commands
 
 
 def kiosk_team(name: str) -> Team:
@@ -93,11 +96,6 @@ class KioskDart:
     landing: Landing
 
 
-# The version of a match the kiosk's pending work belongs to: any accepted command changes it.
-def _version(match: Match) -> tuple[int, int]:
-    return (id(match), len(match.log))
-
-
 class ComputerPlayer:
     """Plays one team of one match by virtual darts. Created and stopped by `SoloMode`."""
 
@@ -117,7 +115,7 @@ class ComputerPlayer:
         self.bull_off: Landing | None = None  # its last bull-off dart
         self.decisions = 0
         self._timer: asyncio.TimerHandle | None = None
-        self._pending: tuple[int, int] | None = None  # version of a decision in the executor
+        self._pending: int | None = None  # the match version of a decision in the executor
         self._listeners: list[Callable[[], None]] = []
 
     # -- what the screen asks --
@@ -225,10 +223,11 @@ class ComputerPlayer:
         phase = match.phase
         if phase is Phase.PLACING:
             if not match.state().placed[team]:
-                self._submit(Place(team, self.service.random_fleet(team)))
+                rules = match.setup.rules
+                self._submit(Place(team, random_fleet(rules.board, rules.fleet, self.rng)))
         elif phase is Phase.BULL_OFF:
             if match.bull_off_zones()[team] is None and not match.bull_off_undecided:
-                version = _version(match)
+                version = match.version
                 self._schedule(self.pace.dart, lambda: self._bull_off_dart(version))
         elif match.turn != team or self.holding:
             return
@@ -237,8 +236,8 @@ class ComputerPlayer:
         elif phase is Phase.TAKEOUT:
             self._submit(Next())
 
-    def _bull_off_dart(self, version: tuple[int, int]) -> None:
-        if not self._mine() or _version(self.match) != version:
+    def _bull_off_dart(self, version: int) -> None:
+        if not self._mine() or self.match.version != version:
             self.poke()
             return
         landing = throw(self.match.board, cell_centre(BULL, self.match.board), self.seat.sigma,
@@ -248,7 +247,7 @@ class ComputerPlayer:
 
     def _think(self) -> None:
         match = self.match
-        version = _version(match)
+        version = match.version
         record = Record.from_match(match, self.team)  # public: own shots, enemy ships sunk
         lengths = tuple(match.setup.rules.fleet)
         # A generator of its own for the executor: the shared one is used only on the loop.
@@ -263,13 +262,13 @@ class ComputerPlayer:
             return
         future.add_done_callback(lambda f: self._decided(f, version, started))
 
-    def _decided(self, future: asyncio.Future, version: tuple[int, int], started: float) -> None:
+    def _decided(self, future: asyncio.Future, version: int, started: float) -> None:
         if self._pending != version:
             return  # stopped, or a newer decision owns the slot
         self._pending = None
         if not self._mine():
             return
-        if _version(self.match) != version:
+        if self.match.version != version:
             self.poke()  # an Undo or Correct came in while it thought
             return
         try:
@@ -290,10 +289,10 @@ class ComputerPlayer:
         cell = self.rng.choice(fresh or list(self.match.board.cells))
         return cell_centre(cell, self.match.board)
 
-    def _throw(self, version: tuple[int, int], aim: tuple[float, float]) -> None:
+    def _throw(self, version: int, aim: tuple[float, float]) -> None:
         if not self._mine():
             return
-        if _version(self.match) != version or self.holding:
+        if self.match.version != version or self.holding:
             self.poke()
             return
         landing = throw(self.match.board, aim, self.seat.sigma, self.rng)
@@ -301,11 +300,11 @@ class ComputerPlayer:
         if not self._submit(Throw(landing.cell)):
             self.darts.pop()
 
-    def _submit(self, command: object) -> bool:
+    def _submit(self, command: Command) -> bool:
         """Submit as the kiosk. A refusal is logged and not retried (no loop on a bad state):
         the next match update wakes the kiosk again."""
         try:
-            self.service.submit(command, SOURCE)  # type: ignore[arg-type]
+            self.service.submit(command, SOURCE)
         except (RuleError, ValueError) as err:
             log.warning("the kiosk's %s was refused: %s", type(command).__name__, err)
             return False
@@ -342,7 +341,7 @@ class SoloMode:
 
     def seat(self) -> Seat | None:
         """The kiosk's seat in the running game (None: no game, or two human teams)."""
-        match = self.service.match
+        match = match_of(self.service)
         return seat_of(match.setup) if match is not None else None
 
     def on_player(self, callback: Callable[[ComputerPlayer | None], None]) -> None:
@@ -361,7 +360,7 @@ class SoloMode:
                 self.player.stop()
 
     def _sync(self) -> None:
-        match = self.service.match
+        match = match_of(self.service)
         seat = seat_of(match.setup) if match is not None else None
         player = self.player
         if player is not None and (player.match is not match or seat != player.seat):

@@ -43,7 +43,7 @@ from kiosk.darts.match import (
     VisitStarted,
     Won,
 )
-from kiosk.darts.scatter import SKILLS
+from kiosk.darts.scatter import Skill
 from kiosk.i18n import _
 
 
@@ -169,9 +169,10 @@ def _computer(value: Any) -> Seat | None:
         raise WireError(_("'computer' must be like {\"team\": 1, \"skill\": \"pub\"}"))
     team = _team(value)
     skill = value.get("skill")
-    if skill not in SKILLS:
-        raise WireError(_("'skill' must be one of {skills}").format(skills=", ".join(SKILLS)))
-    return Seat(team, skill)
+    if skill not in {s.value for s in Skill}:
+        raise WireError(_("'skill' must be one of {skills}").format(
+            skills=", ".join(s.value for s in Skill)))
+    return Seat(team, Skill(skill))
 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
@@ -183,7 +184,7 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
         "darts_per_visit": rules.darts_per_visit,
         "bull_off": rules.bull_off.value,
         "board": rules.profile.value,
-        **({"computer": {"team": setup.computer.team, "skill": setup.computer.skill}}
+        **({"computer": {"team": setup.computer.team, "skill": setup.computer.skill.value}}
            if setup.computer else {}),
     }
 

@@ -14,18 +14,24 @@ import pytest
 
 from hardware import factory
 from hardware.board_test import run as board_test
-from hardware.buttons import Buttons, SimulatedButtons
+from hardware.buttons import Buttons
 from hardware.buzzer import SimulatedBuzzer, TonalBuzzer
 from hardware.fake_board import FakeBoard, read_script
 from hardware.matrix import MatrixScanner
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
-from kiosk.config import Config
+from kiosk import config
 from kiosk.darts.board import MISS, Profile, board_for
 from kiosk.inputs import DartInput, Info, MissInput
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+
+def _settings(values):
+    typed, problems = config.check_values(values)
+    assert not problems
+    return config.build(typed)
 
 def lines(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines()]
@@ -149,13 +155,12 @@ def test_script_reading():
 
 
 def test_factory_chooses_by_config(mock_factory, inbox, tmp_path):
-    sim = Config({"board.input": "simulator"})
+    sim = _settings({"board.input": "simulator"})
     assert isinstance(factory.build_board_input(sim, inbox), SimulatedBoard)
-    assert isinstance(factory.build_buttons(sim, inbox), SimulatedButtons)
-    assert factory.build_miss_sensor(sim, inbox) is None
+    assert factory.build_buttons(sim, inbox) is None  # the simulator presses its own
     assert isinstance(factory.build_buzzer(sim), SimulatedBuzzer)
 
-    serial_cfg = Config({"board.input": "serial", "board.port": "loop://",
+    serial_cfg = _settings({"board.input": "serial", "board.port": "loop://",
                          "miss_sensor.pin": 25, "buttons.next": 23})
     board = factory.build_board_input(serial_cfg, inbox, pin_factory=mock_factory)
     assert isinstance(board, factory.SensedBoard)
@@ -163,18 +168,18 @@ def test_factory_chooses_by_config(mock_factory, inbox, tmp_path):
     assert isinstance(factory.build_buttons(serial_cfg, inbox, pin_factory=mock_factory), Buttons)
     assert factory.build_buzzer(serial_cfg) is None
 
-    matrix_cfg = Config({"board.input": "matrix"})
+    matrix_cfg = _settings({"board.input": "matrix"})
     assert isinstance(factory.build_board_input(matrix_cfg, inbox, pin_factory=mock_factory),
                       MatrixScanner)
     assert factory.build_buttons(matrix_cfg, inbox) is None
-    tonal = Config({"board.input": "matrix", "buzzer.kind": "tonal", "buzzer.pin": 18})
+    tonal = _settings({"board.input": "matrix", "buzzer.kind": "tonal", "buzzer.pin": 18})
     assert isinstance(factory.build_buzzer(tonal, pin_factory=mock_factory), SimulatedBuzzer)
 
 
 def test_factory_tonal_buzzer_on_pwm_pins():
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    tonal = Config({"board.input": "matrix", "buzzer.kind": "tonal", "buzzer.pin": 18})
+    tonal = _settings({"board.input": "matrix", "buzzer.kind": "tonal", "buzzer.pin": 18})
     buzzer = factory.build_buzzer(tonal, pin_factory=MockFactory(pin_class=MockPWMPin))
     assert isinstance(buzzer, TonalBuzzer)
     buzzer.close()
@@ -182,15 +187,24 @@ def test_factory_tonal_buzzer_on_pwm_pins():
 
 def test_simulated_board_events(inbox):
     board = SimulatedBoard(inbox, rng=random.Random(2), skill="pro")
-    board.enter("db")
-    board.enter("off")
-    board.enter("T99")
-    board.throw_at("T20")
+    four = board_for(Profile.FOUR_RING)
+    assert board.enter("db") is None and board.enter("off") is None
+    assert "T99" in board.enter("T99")  # not a cell: said, nothing sent
+    board.throw_at(four.parse("T20"))
+    board.land(four.parse("S5"))
     got = inbox.drain()
     assert got[0].zone.value == "inner"
     assert isinstance(got[1], MissInput)
-    assert got[2].to_json()["event"] == "bad_line"
-    assert isinstance(got[3], DartInput | MissInput)
+    assert isinstance(got[2], DartInput | MissInput) and len(got) == 4
+    assert got[3] == DartInput(four.parse("S5"), "tap")
+
+
+def test_the_simulator_aims_at_miss_off_the_board_never_at_the_bull(inbox):
+    """Aiming at MISS (a dart thrown to miss) must land off the board like the real thing: the
+    old screen-side copy of the simulator landed it at the bull."""
+    board = SimulatedBoard(inbox, rng=random.Random(5), skill="pro")
+    landings = [board.throw_at(MISS).cell for _ in range(50)]
+    assert all(not cell.on_board for cell in landings)
 
 
 @pytest.mark.parametrize("command", ["board-test", "fake-board", "learn"])
@@ -211,7 +225,7 @@ def test_python_dash_m_board_test_simulator():
 
 
 def test_multiple_contacts_is_shown_by_a_service_that_knows_only_info():
-    from hardware.ports import MultipleContacts
+    from hardware.sink import MultipleContacts
 
     event = MultipleContacts.of(("1,1", "4,2"))
     assert isinstance(event, Info) and "1,1" in event.message

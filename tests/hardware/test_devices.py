@@ -7,11 +7,11 @@ import threading
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from hardware.buttons import Buttons, MissJudge, MissSensor, SimulatedButtons
+from hardware.buttons import Buttons, MissJudge, MissSensor
 from hardware.buzzer import PATTERNS, ActiveBuzzer, SimulatedBuzzer, TonalBuzzer
-from hardware.ports import Sound
 from kiosk.darts.board import Cell, Ring
 from kiosk.inputs import Button, ButtonInput, DartInput, Info, MissInput
+from kiosk.sound import Sound
 
 
 def test_buttons_send_their_names(mock_factory, inbox):
@@ -36,8 +36,10 @@ def test_a_button_pin_in_use_is_reported_not_fatal(mock_factory, inbox):
         buttons.stop()
 
 
-def test_simulated_buttons(inbox):
-    SimulatedButtons(inbox).press("undo")
+def test_the_simulator_presses_buttons(inbox):
+    from hardware.simulator import SimulatedBoard
+
+    SimulatedBoard(inbox).press(Button.UNDO)
     assert inbox.next() == ButtonInput(Button.UNDO)
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from hardware.boardmap import demo_map
 from hardware.matrix import ContactDebouncer, Held, MatrixScanner, MockMatrixWiring, Press, Several
-from hardware.ports import MultipleContacts
+from hardware.sink import MultipleContacts
 from kiosk.inputs import Connected, DartInput, Disconnected, StuckInput, UnmappedInput
 
 ROWS = [5, 6, 13, 19, 26, 16, 20]

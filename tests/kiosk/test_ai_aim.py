@@ -7,9 +7,9 @@ import random
 import pytest
 
 from kiosk.ai import best_aim, hit_chance
-from kiosk.ai.scatter import SKILLS, land, sigma_for, throw
 from kiosk.darts.board import Profile, board_for
 from kiosk.darts.geometry import cell_centre
+from kiosk.darts.scatter import Skill, land, sigma_for, throw
 
 
 def _rate(board, heat, aim, sigma, rng, darts=6000):
@@ -59,7 +59,7 @@ def test_a_narrow_scatter_aims_into_the_hottest_cell():
 
 
 def test_scatter_presets_and_landing():
-    assert sigma_for("Pro") == SKILLS["pro"] == 12.0
+    assert sigma_for("Pro") == Skill.PRO.sigma == 12.0 and sigma_for(Skill.NOVICE) == 80.0
     with pytest.raises(ValueError, match="unknown skill"):
         sigma_for("wizard")
     rng = random.Random(1)
@@ -77,7 +77,7 @@ def test_one_decision_gives_heat_target_and_aim():
 
     board = board_for(Profile.FOUR_RING)
     record = Record({board.parse("T20"): Result.HIT, board.parse("BULL"): Result.MISS})
-    decision = decide(board, record, DEFAULT_FLEET, SKILLS["pub"], random.Random(4))
+    decision = decide(board, record, DEFAULT_FLEET, Skill.PUB.sigma, random.Random(4))
     assert decision.target in board.neighbours(board.parse("T20"))
     assert decision.heat[decision.target] == max(decision.heat.values())
     assert decision.aim.p_hit == pytest.approx(

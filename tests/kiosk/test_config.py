@@ -1,22 +1,38 @@
-"""The config file: defaults, validation that names the key, round trips, the commands."""
+"""The config file: typed settings from the one option table, validation that names the key,
+the owner that saves (keeping the owner's file) and tells, the commands."""
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from kiosk import config
 from kiosk.darts.board import Profile
 from kiosk.darts.match import BullOffMode
+from kiosk.darts.scatter import Skill
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_defaults_are_the_rules_defaults():
-    cfg = config.Config()
-    rules = cfg.house_rules()
+    settings = config.Settings()
+    rules = settings.house_rules()
     assert rules.fleet == (2, 3, 4, 5) and rules.darts_per_visit == 3
     assert rules.bull_off is BullOffMode.NORMAL and rules.profile is Profile.FOUR_RING
-    assert cfg["rules.takeout_seconds"] == 0
-    assert cfg["board.input"] == "simulator"
+    assert settings.rules.takeout_seconds == 0
+    assert settings.board.input is config.InputKind.SIMULATOR
+    assert settings.simulator.skill is Skill.PUB and settings.matrix.rows == (5, 6, 16, 20, 26, 7, 8)
+
+
+def test_values_are_typed_by_the_option_table():
+    settings = config.parse("[board]\ninput = 'serial'\ndialect = 'x'\n[simulator]\nskill = 'pro'\n"
+                            "[matrix]\nrows = [1, 2]\n[solo]\ndart_seconds = 2\n")
+    assert settings.board.input is config.InputKind.SERIAL
+    assert settings.board.dialect is config.SerialDialect.X
+    assert settings.simulator.skill is Skill.PRO
+    assert settings.matrix.rows == (1, 2) and settings.solo.dart_seconds == 2.0
+    assert settings.get("board.dialect") is config.SerialDialect.X
 
 
 @pytest.mark.parametrize(("text", "key", "words"), [
@@ -28,11 +44,15 @@ def test_defaults_are_the_rules_defaults():
     ("[board]\nprofile = 'five-ring'", "board.profile", "four-ring"),
     ("[matrix]\nrows = [1, 1]", "matrix.rows", "twice"),
     ("[web]\nport = 70000", "web.port", "1 to 65535"),
+    ("[web]\nhost = '999.1.1.1'", "web.host", "IP address"),
+    ("[web]\nhost = 'my host'", "web.host", "IP address"),
     ("[kiosk]\npin = 'abcd'", "kiosk.pin", "digits"),
     ("[kiosk]\nlanguage = 'sv'", "kiosk.language", "en, de, fi"),
     ("[display]\nfullscreen = 'yes'", "display.fullscreen", "true or false"),
     ("[rules]\nsurprise = 1", "rules.surprise", "unknown"),
+    ("[rules.deeper]\nx = 1", "rules.deeper", "nested deeper"),
     ("this is = = not toml", "config", "TOML"),
+    ("x = " + "[" * 5000 + "]" * 5000, "config", "TOML"),
 ])
 def test_errors_name_the_key(text, key, words):
     with pytest.raises(config.ConfigError) as err:
@@ -47,19 +67,84 @@ def test_every_problem_is_listed():
     assert len(err.value.problems) == 2
 
 
-def test_fleet_list_and_preset():
+def test_fleet_list_preset_and_an_unquoted_pin():
     assert config.parse("[rules]\nfleet = [5, 4, 3, 3, 2]").house_rules().fleet == (2, 3, 3, 4, 5)
     assert config.parse("[rules]\nfleet = 'classic-five'").house_rules().fleet == (2, 3, 3, 4, 5)
+    assert config.parse("[kiosk]\npin = 4321").kiosk.pin == "4321"
+    assert config.parse("[web]\nhost = 'kiosk.local'").web.host == "kiosk.local"
 
 
-def test_dump_parses_back_and_save_is_atomic(tmp_path):
-    cfg = config.parse("[rules]\ndarts_per_visit = 2\n[kiosk]\nlanguage = 'fi'\n")
-    assert dict(config.parse(config.dump(cfg))) == dict(cfg)
-    path = tmp_path / "etc" / "config.toml"
-    config.save(cfg.updated({"web.port": 9090}), path)
-    again = config.load(path)
-    assert again["web.port"] == 9090 and again["rules.darts_per_visit"] == 2
-    assert [p.name for p in path.parent.iterdir()] == ["config.toml"]
+def test_allowed_values_are_defined_once():
+    """The option table, the enums behind it, hardware's dialects and the README agree."""
+    from hardware.dialects import DIALECTS
+
+    dialect = config.OPTION_BY_KEY["board.dialect"]
+    assert set(dialect.allowed) == set(DIALECTS) == {d.value for d in config.SerialDialect}
+    assert config.OPTION_BY_KEY["simulator.skill"].allowed == tuple(s.value for s in Skill)
+    assert config.reference_table() in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_dump_parses_back(tmp_path):
+    settings = config.parse("[rules]\ndarts_per_visit = 2\n[kiosk]\nlanguage = 'fi'\n")
+    assert config.parse(config.dump(settings)) == settings
+
+
+OWNERS_FILE = """\
+# The bar's own notes: keep them.
+[board]
+input = "serial"   # the real board since March
+port = "/dev/ttyACM0"
+
+[custom]
+colour = "teal"
+"""
+
+
+def test_saving_keeps_the_owners_file_and_tells_subscribers(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(OWNERS_FILE)
+    owner = config.read(path, strict=False)  # `custom.colour` is unknown: listed, kept
+    heard = []
+    owner.subscribe(heard.append)
+    change = owner.save({"rules.darts_per_visit": 2, "board.port": "/dev/ttyUSB0"})
+    text = path.read_text()
+    assert "# The bar's own notes: keep them." in text and "# the real board since March" in text
+    assert 'colour = "teal"' in text and "darts_per_visit = 2" in text
+    assert text.index("[board]") < text.index("[custom]")
+    assert heard == [change] and change.keys == {"rules.darts_per_visit", "board.port"}
+    assert config.read(path, strict=False).settings == owner.settings
+    assert owner.settings.board.port == "/dev/ttyUSB0"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml"]
+
+
+def test_command_line_values_are_in_effect_but_never_saved(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(OWNERS_FILE)
+    overrides, problems = config.check_values({"board.input": "simulator", "web.port": 9999,
+                                               "kiosk.database": "/tmp/x.db"})
+    assert not problems
+    owner = config.read(path, strict=False, overrides=overrides)
+    assert owner.settings.board.input is config.InputKind.SIMULATOR
+    assert owner.overridden("board.input") and not owner.overridden("board.port")
+    owner.save({"kiosk.language": "de"})
+    saved = config.read(path, strict=False)
+    assert saved.settings.board.input is config.InputKind.SERIAL  # the file's own value
+    assert saved.settings.web.port == 8080 and saved.settings.kiosk.database == ""
+    assert owner.settings.board.input is config.InputKind.SIMULATOR  # still in effect
+    with pytest.raises(config.ConfigError, match="command line"):
+        owner.save({"web.port": 1234})
+
+
+def test_a_bad_save_changes_nothing(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(OWNERS_FILE)
+    owner = config.read(path, strict=False)
+    heard = []
+    owner.subscribe(heard.append)
+    with pytest.raises(config.ConfigError) as err:
+        owner.save({"rules.darts_per_visit": "lots", "kiosk.pin": "12"})
+    assert {p.key for p in err.value.issues} == {"rules.darts_per_visit", "kiosk.pin"}
+    assert path.read_text() == OWNERS_FILE and heard == []
 
 
 def test_missing_named_file_is_an_error(tmp_path):
@@ -78,11 +163,13 @@ def test_config_commands(tmp_path):
     out = _dartship("config", "check", "--config", str(good))
     assert out.returncode == 0 and "OK" in out.stdout
     shown = _dartship("config", "show", "--config", str(good))
-    assert config.parse(shown.stdout)["rules.darts_per_visit"] == 1
+    assert config.parse(shown.stdout).rules.darts_per_visit == 1
     bad = tmp_path / "bad.toml"
     bad.write_text("[board]\ninput = 'usb'\n")
     out = _dartship("config", "check", "--config", str(bad))
     assert out.returncode == 2 and "board.input" in out.stderr
+    reference = _dartship("config", "reference")
+    assert reference.stdout == config.reference_table()
 
 
 def test_the_kiosk_starts_on_a_broken_config_with_defaults_for_the_bad_keys(tmp_path, caplog):
@@ -91,10 +178,11 @@ def test_the_kiosk_starts_on_a_broken_config_with_defaults_for_the_bad_keys(tmp_
     broken = tmp_path / "config.toml"
     broken.write_text("[rules]\ndarts_per_visit = 'three'\nbull_off = 'off'\n[web]\nport = 9\n"
                       "[board]\ninput = 'usb'\n")
-    cfg = configure(_parser().parse_args(["--config", str(broken), "--db", str(tmp_path / "d")]))
-    assert cfg["rules.darts_per_visit"] == 3 and cfg["rules.bull_off"] == "off"
-    assert cfg["board.input"] == "simulator" and cfg["web.port"] == 9
-    assert cfg["kiosk.database"] == str(tmp_path / "d")
+    owner = configure(_parser().parse_args(["--config", str(broken), "--db", str(tmp_path / "d")]))
+    settings = owner.settings
+    assert settings.rules.darts_per_visit == 3 and settings.rules.bull_off is BullOffMode.OFF
+    assert settings.board.input is config.InputKind.SIMULATOR and settings.web.port == 9
+    assert settings.kiosk.database == str(tmp_path / "d") and owner.overridden("kiosk.database")
     logged = caplog.text
     assert "rules.darts_per_visit" in logged and "board.input" in logged
     # The file itself is left as it was, and `config check` still refuses it.
@@ -105,7 +193,7 @@ def test_the_kiosk_starts_on_a_broken_config_with_defaults_for_the_bad_keys(tmp_
 def test_lenient_load_of_unreadable_and_non_toml_files(tmp_path):
     garbage = tmp_path / "config.toml"
     garbage.write_bytes(b"\xff\xfe not toml [[[")
-    cfg = config.load(garbage, strict=False)
-    assert cfg.problems and dict(cfg) == dict(config.Config())
-    missing = config.load(tmp_path / "nope.toml", strict=False)
-    assert "no such config file" in missing.problems[0]
+    owner = config.read(garbage, strict=False)
+    assert owner.problems and owner.settings == config.Settings()
+    missing = config.read(tmp_path / "nope.toml", strict=False)
+    assert "no such config file" in str(missing.problems[0])

@@ -6,24 +6,34 @@ import pytest
 
 from kiosk import config
 from kiosk.darts.board import BULL, MISS, BullZone, Profile, board_for
-from kiosk.darts.match import DartThrown, Phase, Setup, Team, VisitStarted
+from kiosk.darts.fleet import random_fleet
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import DartThrown, HouseRules, Phase, Place, Setup, Team, VisitStarted
+from kiosk.darts.scatter import Skill
+from kiosk.darts.takeout import TakeoutTimer
 from kiosk.inputs import BadLine, Button, ButtonInput, Connected, DartInput, Disconnected, MissInput
-from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind
+from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind, Source
 from kiosk.store import Store
 
 FOUR = board_for(Profile.FOUR_RING)
 
 
 def _service(tmp_path, **changes) -> GameService:
-    cfg = config.Config().updated(changes)
-    return GameService(Store(tmp_path / "k.db"), cfg)
+    service = GameService(Store(tmp_path / "k.db"))
+    typed, problems = config.check_values(changes)
+    assert not problems
+    RULES[service] = config.build(typed).house_rules()
+    return service
+
+
+RULES: dict[GameService, HouseRules] = {}
 
 
 def _placed(service: GameService) -> None:
-    service.new_game(Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))),
-                           service.config.house_rules()))
+    rules = RULES[service]
+    service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
     for team in (0, 1):
-        service.place(team, service.random_fleet(team))
+        service.submit(Place(team, random_fleet(rules.board, rules.fleet, service.rng)))
 
 
 def test_commit_happens_before_listeners_hear(tmp_path):
@@ -108,6 +118,7 @@ def test_resume_after_restart(tmp_path):
 async def test_queue_and_takeout_timer(tmp_path):
     service = _service(tmp_path, **{"rules.bull_off": "off", "rules.takeout_seconds": 1})
     _placed(service)
+    TakeoutTimer(service, lambda: 1).attach()
     task = asyncio.create_task(service.run())
     loop = asyncio.get_running_loop()
     for code in ("T20", "T1", "T18"):
@@ -150,21 +161,21 @@ def test_new_game_abandons_the_unfinished_one(tmp_path):
 
 
 def test_solo_board_darts_belong_to_the_players_only(tmp_path):
-    from kiosk.darts.match import BullOffDart, HouseRules, Next, Seat
+    from kiosk.darts.match import BullOffDart, Next, Seat
 
     service = _service(tmp_path)
     notices = []
     service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
-    service.new_game(Setup((Team("Kiosk", ("Kiosk",)), Team("Jets", ("Cy",))), HouseRules(),
-                           Seat(0, "pro")))
+    service.new_game(DARTS, Setup((Team("Kiosk", ("Kiosk",)), Team("Jets", ("Cy",))),
+                                  HouseRules(), Seat(0, Skill.PRO)))
     for team in (0, 1):
-        service.place(team, service.random_fleet(team))
+        service.submit(Place(team, random_fleet(FOUR, (2, 3, 4, 5), service.rng)))
     # The bull-off: the first board dart is the Jets' although the kiosk is named first.
     service.handle_input(DartInput(BULL, "50", BullZone.INNER))
     assert service.match.bull_off_zones() == (None, BullZone.INNER)
     service.handle_input(DartInput(BULL, "25", BullZone.OUTER))  # no second player dart
     assert service.match.bull_off_zones() == (None, BullZone.INNER)
-    service.submit(BullOffDart(0, BullZone.MISS), "kiosk")
+    service.submit(BullOffDart(0, BullZone.MISS), Source.COMPUTER)
     assert service.match.turn == 1
     service.submit(Next())
     assert service.match.turn == 0  # the kiosk's visit: a real dart is not counted for it

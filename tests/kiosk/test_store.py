@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.darts.board import Profile, board_for
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Next, Throw
 from kiosk.store import SCHEMA_VERSION, Store, StoreError
 from tests.kiosk.conftest import make_match, snapshot
@@ -23,16 +24,30 @@ def _stored_game(store: Store):
     """A game with both fleets placed, every command committed as the kiosk does."""
     template = make_match(start=None)
     match = type(template)(template.setup)
-    game = store.new_game(match.setup)
+    game = store.new_game(DARTS, match.setup)
     for command in template.log:
-        store.append(game, command, match.apply(command), match)
+        store.append(game, DARTS, command, match.apply(command), match)
     return game, match
 
 
 def _apply(store, game, match, command):
     events = match.apply(command)
-    store.append(game, command, events, match)
+    store.append(game, DARTS, command, events, match)
     return events
+
+
+def _old_database(path: Path, version: int) -> None:
+    """A database as Dartship wrote it at schema `version` (its migrations only)."""
+    import sqlite_utils
+
+    from kiosk.store import APPLICATION_ID, MIGRATIONS
+
+    db = sqlite_utils.Database(sqlite3.connect(path, isolation_level=None))
+    for migrate in MIGRATIONS[:version]:
+        migrate(db)
+    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    db.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [str(version)])
+    db.conn.close()
 
 
 def test_resume_replays_exactly(tmp_path):
@@ -65,7 +80,7 @@ def test_placements_stay_out_of_the_public_tables(tmp_path):
         assert not any(code in body for code in fleet_cells), body
     setup_text = store.db.execute("SELECT setup FROM games").fetchone()[0]
     assert not any(code in setup_text for code in fleet_cells)
-    assert store.placement(game, 0) == match.fleet(0).code
+    assert store.secret(game, 0) == match.fleet(0).code
 
 
 def test_junk_file_refused_and_untouched(tmp_path):
@@ -118,14 +133,41 @@ def test_newer_schema_refused(tmp_path):
 
 def test_migration_from_version_1(tmp_path):
     path = tmp_path / "d.db"
-    store = Store(path)
-    store.db.execute("DROP INDEX IF EXISTS idx_darts_game")
-    store.db.execute("DROP TABLE links")  # added by migration 3
-    store.db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
-    store.close()
+    _old_database(path, 1)
     store = Store(path)
     assert store.schema_version() == SCHEMA_VERSION
-    assert "idx_darts_game" in {i.name for i in store.db["darts"].indexes}
+    assert "idx_darts_game" in {i.name for i in store.db["shots"].indexes}
+    assert "placements" not in store.db.table_names()
+
+
+def test_a_dart_game_of_schema_3_resumes_exactly_after_the_migration(tmp_path):
+    """Schema 4 moved fleets from `placements` (the latest per team) to `secrets` (per command)
+    and gave games a kind: a game stored before must come back the same."""
+    from kiosk.darts.match import Start, Unplace
+    from kiosk.darts.wire import command_to_dict, setup_to_dict
+
+    path = tmp_path / "d.db"
+    _old_database(path, 3)
+    template = make_match(start=None)
+    match = type(template)(template.setup)
+    commands = [template.log[0], Unplace(0), template.log[0], template.log[1], Start(0),
+                Throw(FOUR.parse("T20")), Throw(FOUR.parse("D3"))]
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("INSERT INTO games (id, started, setup, status, visits) VALUES (1, 'then', ?, "
+                 "'playing', 1)", [json.dumps(setup_to_dict(match.setup))])
+    for seq, command in enumerate(commands, start=1):
+        match.apply(command)
+        body = command_to_dict(command)
+        if body["cmd"] == "place":
+            body = {"cmd": "place", "team": command.team}
+            conn.execute("INSERT OR REPLACE INTO placements VALUES (1, ?, ?, 'then')",
+                         [command.team, command.fleet.code])
+        conn.execute("INSERT INTO commands VALUES (1, ?, 'then', ?)", [seq, json.dumps(body)])
+    conn.close()
+    store = Store(path)
+    assert store.unfinished() == 1 and store.kind_of(1) is DARTS
+    assert snapshot(store.load(1)) == snapshot(match)
+    assert store.secret(1, 1) == match.fleet(1).code
 
 
 def test_stats_after_a_finished_game(tmp_path):
@@ -135,7 +177,7 @@ def test_stats_after_a_finished_game(tmp_path):
     store = Store(tmp_path / "d.db")
     setup = Setup((Team("Sharks", ("Ann", "Bo")), Team("Jets", ("Cy",))), HouseRules(fleet=(2,)))
     match = Match(setup)
-    game = store.new_game(setup)
+    game = store.new_game(DARTS, setup)
     for command in (Place(0, parse_fleet("T20-T1", FOUR, (2,))),
                     Place(1, parse_fleet("D3-D19", FOUR, (2,))), Start(0),
                     Throw(FOUR.parse("D3")), Throw(FOUR.parse("T5")), Throw(FOUR.parse("T6")),
@@ -214,13 +256,10 @@ def test_phone_links_are_kept_for_the_game_in_play_only(tmp_path):
 
 def test_migration_from_version_2_adds_the_links_table(tmp_path):
     path = tmp_path / "d.db"
-    store = Store(path)
-    game, _ = _stored_game(store)
-    store.db.execute("DROP TABLE links")
-    store.db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
-    store.close()
+    _old_database(path, 2)
     store = Store(path)
     assert store.schema_version() == SCHEMA_VERSION
+    game, _ = _stored_game(store)
     assert store.links(game) is None
     store.keep_links(game, ("x", "y"))
     assert store.links(game) == ("x", "y")

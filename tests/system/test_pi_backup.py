@@ -10,6 +10,7 @@ import pytest
 
 from kiosk.app import backup as backup_module
 from kiosk.app.backup import BackupError, backup, backups, rotate
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Setup, Team
 from kiosk.store import Store
 
@@ -20,7 +21,7 @@ T0 = datetime(2026, 3, 1, 6, 0, tzinfo=UTC)
 @pytest.fixture
 def store(tmp_path: Path):
     s = Store(tmp_path / "dartship.db")
-    s.new_game(SETUP)
+    s.new_game(DARTS, SETUP)
     yield s
     s.close()
 
@@ -39,7 +40,7 @@ def test_copy_is_a_dartship_database_with_the_games(store: Store, tmp_path: Path
 
 def test_copy_made_while_the_kiosk_holds_the_database_open_sees_committed_games(
         store: Store, tmp_path: Path) -> None:
-    store.new_game(SETUP)  # committed in WAL, not yet checkpointed into the main file
+    store.new_game(DARTS, SETUP)  # committed in WAL, not yet checkpointed into the main file
     result = backup(store.path, tmp_path / "b", now=T0)
     conn = sqlite3.connect(result.copy)
     try:

@@ -11,6 +11,7 @@ import pytest
 
 from kiosk.app import doctor
 from kiosk.app.doctor import Environment, Identity, Level
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Setup, Team
 from kiosk.store import Store
 
@@ -203,7 +204,7 @@ def test_good_database_is_read_without_leaving_files_behind(machine: Machine) ->
     folder.mkdir()
     folder.chmod(0o777)
     store = Store(folder / "dartship.db")
-    store.new_game(Setup((Team("A", ("a",)), Team("B", ("b",)))))
+    store.new_game(DARTS, Setup((Team("A", ("a",)), Team("B", ("b",)))))
     store.close()
     (folder / "dartship.db").chmod(0o666)
     kiosk_config(machine, f'[kiosk]\ndatabase = "{folder / "dartship.db"}"\n')

@@ -27,8 +27,10 @@ def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def tour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    from kiosk.app.root import build_offline
     from ui.touch.tour import Tour
 
-    started = Tour.start(tmp_path_factory.mktemp("kiosk"), (800, 480))
+    kiosk, loop = build_offline(tmp_path_factory.mktemp("kiosk"))
+    started = Tour.start(kiosk, loop, (800, 480))
     yield started
     started.close()

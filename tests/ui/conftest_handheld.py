@@ -10,11 +10,12 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk.config import Config
+from kiosk import config
 from kiosk.darts.board import board_for
 from kiosk.darts.fleet import Fleet, parse_fleet
-from kiosk.darts.match import Setup, Team
-from kiosk.service import GameService
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import HouseRules, Place, Setup, Team
+from kiosk.service import GameService, Source
 from kiosk.store import Store
 from ui.handheld.api import HandheldApi
 from ui.handheld.server import build_app, runner_options
@@ -47,14 +48,31 @@ def cells_in(text: str, cells: Iterable[str]) -> set[str]:
     return {c for c in cells if re.search(rf"(?<![A-Za-z0-9]){re.escape(c)}(?![0-9A-Za-z])", text)}
 
 
-def make_service(tmp_path: Path, config: Config | None = None) -> GameService:
-    return GameService(Store(tmp_path / "dartship.db"), config or Config())
+def settings(**changes: object) -> config.Settings:
+    """Settings with some keys changed (`rules__bull_off="off"` for `rules.bull_off`)."""
+    typed, problems = config.check_values({k.replace("__", "."): v for k, v in changes.items()})
+    assert not problems, problems
+    return config.build(typed)
+
+
+RULES: dict[GameService, HouseRules] = {}
+
+
+def make_service(tmp_path: Path, chosen: config.Settings | None = None) -> GameService:
+    service = GameService(Store(tmp_path / "dartship.db"))
+    RULES[service] = (chosen or config.Settings()).house_rules()
+    return service
 
 
 def new_game(service: GameService, names: tuple[str, str] = ("Sharks", "Jets")) -> int:
-    return service.new_game(Setup((Team(names[0], (names[0] + " 1", names[0] + " 2")),
-                                   Team(names[1], (names[1] + " 1",))),
-                                  service.config.house_rules()))
+    return service.new_game(DARTS, Setup((Team(names[0], (names[0] + " 1", names[0] + " 2")),
+                                          Team(names[1], (names[1] + " 1",))),
+                                         RULES.get(service, HouseRules())))
+
+
+def place(service: GameService, team: int, chosen: Fleet) -> None:
+    """A team locks in its fleet on the touchscreen."""
+    service.submit(Place(team, chosen), Source.TOUCH)
 
 
 @contextlib.asynccontextmanager

@@ -6,9 +6,10 @@ import json
 
 from aiohttp import WSMsgType
 
-from kiosk.config import Config
 from kiosk.darts.board import board_for
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase
+from kiosk.darts.scatter import Skill
 from kiosk.inputs import DartInput
 from tests.ui.conftest_handheld import (
     FLEET_A,
@@ -18,6 +19,8 @@ from tests.ui.conftest_handheld import (
     fleet_json,
     make_service,
     new_game,
+    place,
+    settings,
 )
 
 
@@ -54,7 +57,7 @@ async def test_place_then_replace_until_both_locked_in(tmp_path):
         assert sorted(map(tuple, view["fleet"])) == sorted(
             tuple(c.code for c in ship.cells) for ship in fleet(FLEET_A).ships)
         # The other team places on the touchscreen: both ways work in one game.
-        service.place(1, fleet(FLEET_B), "touch")
+        place(service, 1, fleet(FLEET_B))
         assert service.match.phase is not Phase.PLACING
         late = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_B))
         assert late.status == 409
@@ -72,7 +75,7 @@ async def test_change_fleet_makes_the_team_not_ready_again(tmp_path):
         assert taken.status == 200
         assert service.match.state().placed == (False, False)
         # The other team locking in now cannot start the game with the old fleet.
-        service.place(1, fleet(FLEET_B), "touch")
+        place(service, 1, fleet(FLEET_B))
         assert service.match.phase is Phase.PLACING
         again = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_B))
         assert again.status == 200 and service.match.phase is not Phase.PLACING
@@ -120,7 +123,7 @@ async def test_public_game_view_without_a_game(tmp_path):
 
 
 async def test_both_phones_and_a_spectator_hear_a_dart_live(tmp_path):
-    service = make_service(tmp_path, Config().with_changes(rules__bull_off="off"))
+    service = make_service(tmp_path, settings(rules__bull_off="off"))
     new_game(service)
     async with api_client(service) as (client, api):
         sockets = [await client.ws_connect(f"/api/team/{token(api, team)}/ws") for team in (0, 1)]
@@ -170,7 +173,7 @@ async def test_web_server_contract_links_qr_codes_and_printed_links(tmp_path, ca
     from ui.handheld.server import start_web
 
     port = free_port()
-    config = Config().with_changes(web__host="127.0.0.1", web__port=port)
+    config = settings(web__host="127.0.0.1", web__port=port)
     service = make_service(tmp_path, config)
     web = await start_web(service, config, print_links=True)
     try:
@@ -197,8 +200,8 @@ async def test_solo_game_has_no_phone_for_the_kiosk_team(tmp_path):
     from kiosk.darts.match import HouseRules, Seat, Setup, Team
 
     service = make_service(tmp_path)
-    service.new_game(Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
-                           Seat(1, "pub")))
+    service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
+                           Seat(1, Skill.PUB)))
     async with api_client(service) as (client, api):
         assert (await client.get(f"/api/team/{token(api, 0)}")).status == 200
         kiosk = await client.get(f"/api/team/{token(api, 1)}")

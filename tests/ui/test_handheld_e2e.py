@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator
 import pytest
 from playwright.async_api import Page, async_playwright, expect
 
-from kiosk.config import Config
 from kiosk.darts.board import board_for
 from kiosk.darts.match import Phase
 from kiosk.inputs import Button, ButtonInput, DartInput
@@ -26,6 +25,7 @@ from tests.ui.conftest_handheld import (
     free_port,
     make_service,
     new_game,
+    settings,
 )
 from ui.handheld.server import WebServer, start_web
 
@@ -35,7 +35,7 @@ WAIT_MS = 15_000
 
 @contextlib.asynccontextmanager
 async def running_kiosk(tmp_path) -> AsyncIterator[tuple[object, WebServer]]:
-    config = Config().with_changes(rules__bull_off="off", web__host="127.0.0.1", web__port=free_port())
+    config = settings(rules__bull_off="off", web__host="127.0.0.1", web__port=free_port())
     service = make_service(tmp_path, config)
     web = await start_web(service, config)
     runner = asyncio.get_running_loop().create_task(service.run())

@@ -7,8 +7,10 @@ import re
 from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
-from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game
+from kiosk.darts.scatter import Skill
+from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game, place
 from ui.handheld.api import HandheldApi
 from ui.handheld.host import HostDesk
 from ui.handheld.server import build_app, runner_options
@@ -57,7 +59,7 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
 
         board = service.match.board
         for team, fleet in ((0, FLEET_A), (1, FLEET_B)):
-            service.place(team, parse_fleet(fleet, board, service.match.setup.rules.fleet))
+            place(service, team, parse_fleet(fleet, board, service.match.setup.rules.fleet))
         text = await (await client.get(desk.path())).text()
         for team in (0, 1):
             for cell in service.match.fleet(team).cells:
@@ -89,8 +91,8 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
 
 async def test_solo_desk_offers_no_link_for_the_kiosk(tmp_path):
     service = make_service(tmp_path)
-    service.new_game(Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
-                           Seat(1, "pub")))
+    service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
+                           Seat(1, Skill.PUB)))
     client, api, desk = await _desk_client(service)
     try:
         text = await (await client.get(desk.path())).text()

@@ -9,7 +9,6 @@ import secrets
 import yarl
 from aiohttp import WSServerHandshakeError
 
-from kiosk.config import Config
 from kiosk.darts.board import board_for
 from kiosk.darts.match import Phase
 from kiosk.inputs import DartInput
@@ -24,6 +23,8 @@ from tests.ui.conftest_handheld import (
     fleet_json,
     make_service,
     new_game,
+    place,
+    settings,
 )
 from ui.handheld.access_log import redact
 from ui.handheld.throttle import GuessThrottle, Limits
@@ -66,7 +67,7 @@ async def _board_and_static(client) -> bytes:
 
 async def test_no_cell_of_the_enemy_fleet_reaches_team_a_spectators_or_strangers(tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
-    service = make_service(tmp_path, Config().with_changes(rules__bull_off="off"))
+    service = make_service(tmp_path, settings(rules__bull_off="off"))
     new_game(service)
     async with api_client(service) as (client, api):
         static_before = await _board_and_static(client)
@@ -88,10 +89,10 @@ async def test_no_cell_of_the_enemy_fleet_reaches_team_a_spectators_or_strangers
 
 
 async def test_a_sunk_ship_becomes_public_and_the_rest_stays_hidden(tmp_path):
-    service = make_service(tmp_path, Config().with_changes(rules__bull_off="off"))
+    service = make_service(tmp_path, settings(rules__bull_off="off"))
     new_game(service)
-    service.place(0, fleet(FLEET_A), "touch")
-    service.place(1, fleet(FLEET_B), "touch")
+    place(service, 0, fleet(FLEET_A))
+    place(service, 1, fleet(FLEET_B))
     for code in ("S3", "S19"):  # Sharks sink the Jets' 2-ship
         service.handle_input(DartInput(board_for().parse(code), code))
     async with api_client(service) as (client, api):
@@ -102,7 +103,7 @@ async def test_a_sunk_ship_becomes_public_and_the_rest_stays_hidden(tmp_path):
 async def test_1000_random_tokens_find_nothing(tmp_path):
     service = make_service(tmp_path)
     new_game(service)
-    service.place(0, fleet(FLEET_A), "touch")
+    place(service, 0, fleet(FLEET_A))
     secret_cells = fleet_cells(FLEET_A)
     for limits in (OPEN_LIMITS, None):  # without a throttle, then with the default one
         async with api_client(service, limits) as (client, _api):
@@ -239,8 +240,8 @@ BAD_REQUESTS = [
 async def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
     service = make_service(tmp_path)
     new_game(service)
-    service.place(0, fleet(FLEET_A), "touch")
-    before = (list(service.match.log), service.match.fleet(0), service.store.placement(1, 0))
+    place(service, 0, fleet(FLEET_A))
+    before = (list(service.match.log), service.match.fleet(0), service.store.secret(1, 0))
     async with api_client(service) as (client, api):
         for team in (0, 1):
             url = f"/api/team/{api.tokens.teams[team]}/fleet"
@@ -258,15 +259,15 @@ async def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
 
         response = await client.post(url, data=endless(), headers={"Content-Type": "application/json"})
         assert response.status == 413
-    assert (list(service.match.log), service.match.fleet(0), service.store.placement(1, 0)) == before
+    assert (list(service.match.log), service.match.fleet(0), service.store.secret(1, 0)) == before
     assert service.match.state().placed == (True, False)
 
 
 async def test_placing_after_the_game_started_is_refused(tmp_path):
     service = make_service(tmp_path)
     new_game(service)
-    service.place(0, fleet(FLEET_A), "touch")
-    service.place(1, fleet(FLEET_B), "touch")
+    place(service, 0, fleet(FLEET_A))
+    place(service, 1, fleet(FLEET_B))
     log_before = list(service.match.log)
     async with api_client(service) as (client, api):
         for team, text in ((0, FLEET_B), (1, FLEET_A)):

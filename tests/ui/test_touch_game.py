@@ -12,6 +12,7 @@ import pytest
 
 from kiosk.darts.board import MISS, Cell, Ring
 from kiosk.darts.match import Phase
+from kiosk.sound import Sound
 
 pytestmark = pytest.mark.slow
 
@@ -196,19 +197,25 @@ def test_settings_behind_the_pin_validate_and_save(tour, tmp_path: Path) -> None
     screen.inputs["rules.takeout_seconds"].text = "lots"
     screen.inputs["kiosk.pin"].text = "12"
     tour.press("Save")
-    assert "rules.takeout_seconds" in screen.message.text and "kiosk.pin" in screen.message.text
-    assert not Path(tour.kiosk.config.path).exists()
+    # The owner reads the fields' own labels, never the file's keys.
+    assert "Next visit after" in screen.message.text and "PIN:" in screen.message.text
+    assert "rules.takeout_seconds" not in screen.message.text
+    assert not Path(tour.kiosk.config.save_path()).exists()
     screen.inputs["rules.takeout_seconds"].text = "5"
     screen.inputs["kiosk.pin"].text = "4321"
     tour.press("Save")
     assert "Saved" in screen.message.text
-    saved = Path(tour.kiosk.config.path).read_text()
+    saved = Path(tour.kiosk.config.save_path()).read_text()
     assert "takeout_seconds = 5" in saved and '"4321"' in saved
-    assert tour.kiosk.config["kiosk.pin"] == "4321"
+    assert tour.kiosk.settings.kiosk.pin == "4321"
+    assert "database" not in saved  # set by the kiosk's start (here: the test), never written
     tour.press("Test buzzer")
-    assert "No buzzer" in screen.message.text
-    tour.press("Learn board")
-    assert "not available" in labels_text(tour.root)
+    assert "Beep" in screen.message.text  # the simulator's buzzer logs what it plays
+    assert tour.kiosk.buzzer.played[-1] is Sound.HIT
+    tour.press("Learn board")  # the wizard comes from the root (hardware's LearnWizard)
+    assert "throw or press D20 now" in labels_text(tour.root)
+    tour.press("Skip")
+    assert "cell 2 of 82" in labels_text(tour.root)
     tour.press("Close")
     tour.press("Back")
     assert tour.app.sm.current == "home"

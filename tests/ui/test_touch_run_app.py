@@ -12,16 +12,12 @@ SCRIPT = textwrap.dedent("""
     from pathlib import Path
     os.environ.setdefault("KIVY_WINDOW", "sdl2"); os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-    from kiosk.config import Config
-    from kiosk.app.run import Kiosk
-    from kiosk.service import GameService
-    from kiosk.store import Store
+    from kiosk.app.root import build_kiosk
+    from kiosk.config import ConfigFile
 
     folder = Path(sys.argv[1])
-    config = Config({"web.enabled": False, "display.width": 800, "display.height": 480,
-                     "display.kiosk_mode": True})
-    store = Store(folder / "d.db")
-    kiosk = Kiosk(config, store, GameService(store, config, rng=random.Random(1)))
+    config = ConfigFile(None, {"web.enabled": False, "display.width": 800, "display.height": 480,
+                               "display.kiosk_mode": True, "kiosk.database": str(folder / "d.db")})
     events = []
 
     def ready():
@@ -29,10 +25,11 @@ SCRIPT = textwrap.dedent("""
         from kivy.app import App
         # Other work on the same loop keeps running beside the UI: stop from a task.
         asyncio.get_running_loop().call_later(0.2, App.get_running_app().stop)
-    kiosk.ready = ready
 
     async def main():
         from ui.touch.app import run_app
+        kiosk = await build_kiosk(config, rng=random.Random(1))
+        kiosk.ready = ready
         ticks = 0
         async def beside():
             nonlocal ticks
@@ -42,6 +39,7 @@ SCRIPT = textwrap.dedent("""
         task = asyncio.get_running_loop().create_task(beside())
         await run_app(kiosk)
         task.cancel()
+        await kiosk.stop()
         print("ready" in events, ticks > 0, flush=True)
     asyncio.run(main())
 """)

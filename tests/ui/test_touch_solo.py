@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.ai.scatter import sigma_for
 from kiosk.darts.board import Cell, Ring
 from kiosk.darts.match import Match, Phase, Result
+from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import Seat
 
 pytestmark = pytest.mark.slow
@@ -36,7 +36,7 @@ def test_solo_setup_places_only_the_players_fleet(tour, artefacts: Path) -> None
     assert screen.solo.value and screen.players[1].disabled and screen.names[1].text == "Kiosk"
     tour.press("Place fleets")
     service = tour.kiosk.service
-    assert tour.kiosk.solo.seat() == Seat(1, "pub")
+    assert tour.kiosk.solo.seat() == Seat(1, Skill.PUB)
     assert tour.pump()
     match = service.match
     assert match.state().placed == (False, True)
@@ -84,7 +84,8 @@ def test_the_kiosk_throws_dart_by_dart_on_screen(tour, artefacts: Path) -> None:
             assert len(screen.radar.pins) == dart
             assert "Kiosk is throwing" in labels_text(tour.root)
             # Its radar shows only its own shots at the players: never its own (hidden) fleet.
-            assert not kiosk_fleet_cells(match) - set(match.shots(0)) & set(screen.radar.marks)
+            assert set(screen.radar.marks) <= set(match.shots(1))
+            assert not (kiosk_fleet_cells(match) - set(match.shots(1))) & set(screen.radar.marks)
             assert screen.sim_row.disabled  # the simulator does not throw for the kiosk
         if visit == 1:
             tour.save(artefacts / "game_kiosk.png")
@@ -116,7 +117,7 @@ def test_the_coach_shades_the_radar_and_marks_the_aim(tour, artefacts: Path) -> 
     tour.press("Coach")
     assert tour.wait_for_coach()
     radar = screen.radar
-    assert radar.crosshair is not None and radar.scatter_mm == sigma_for("pub")
+    assert radar.crosshair is not None and radar.scatter_mm == Skill.PUB.sigma
     # Public only: no heat on a cell already shot; the heat sums to the ship cells still to hit.
     assert all(radar.heat[c] == 0 for c in match.shots(0))
     unsunk = sum(match.setup.rules.fleet) - sum(1 for r in match.shots(0).values() if r.scores)
@@ -125,7 +126,7 @@ def test_the_coach_shades_the_radar_and_marks_the_aim(tour, artefacts: Path) -> 
     tour.save(artefacts / "game_coach.png")
     tour.press("thrower:\npub player")  # the next skill: pro
     assert tour.wait_for_coach()
-    assert radar.scatter_mm == sigma_for("pro")
+    assert radar.scatter_mm == Skill.PRO.sigma
     hot = max(radar.heat, key=radar.heat.get)
     tour.throw_typed(hot.code)
     assert tour.wait_for_coach()

@@ -16,11 +16,12 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from kiosk.darts.board import CellError, Profile, board_for
-from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship
-from kiosk.darts.match import Match, Phase, RuleError, Unplace
+from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
+from kiosk.darts.kind import match_of
+from kiosk.darts.match import Match, Phase, Place, RuleError, Unplace
 from kiosk.darts.wire import event_to_dict
 from kiosk.i18n import _
-from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
+from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, Source
 from kiosk.store import StoreError
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
@@ -141,7 +142,7 @@ class HandheldApi:
         return tokens or GameTokens.issue(game)
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
-        match, game = self.service.match, self.service.game
+        match, game = self.match, self.service.game
         if match is None or game is None:
             return
         self.hub.send(Audience.SPECTATOR, _view_message(public_view(match, game), events))
@@ -150,11 +151,16 @@ class HandheldApi:
             if self.hub.listening(audience):
                 self.hub.send(audience, _view_message(team_view(match, game, team), events))
 
+    @property
+    def match(self) -> Match | None:
+        """The dart game in play (the phone page follows only the dart game)."""
+        return match_of(self.service)
+
     # -- tokens --
 
     def kiosk_team(self) -> int | None:
         """Solo mode: the team the kiosk plays has no phone (its fleet is nobody's to see)."""
-        match = self.service.match
+        match = self.match
         seat = match.setup.computer if match is not None else None
         return seat.team if seat is not None else None
 
@@ -165,7 +171,7 @@ class HandheldApi:
             raise json_error(429, "too_many_attempts",
                              _("too many wrong links from this phone: wait a minute"),
                              **{"Retry-After": "60"})
-        tokens, match = self.tokens, self.service.match
+        tokens, match = self.tokens, self.match
         team = tokens.team_of(request.match_info.get("token", "")) if tokens else None
         if (team is None or tokens is None or match is None or self.service.game != tokens.game
                 or team == self.kiosk_team()):
@@ -218,7 +224,7 @@ class HandheldApi:
                                  headers={"Cache-Control": "max-age=3600"})
 
     async def game_view(self, request: web.Request) -> web.StreamResponse:
-        match, game = self.service.match, self.service.game
+        match, game = self.match, self.service.game
         body = public_view(match, game) if match is not None and game is not None else None
         return web.json_response({"view": body}, headers={"Cache-Control": "no-store"})
 
@@ -234,9 +240,10 @@ class HandheldApi:
                                  headers={"Cache-Control": "no-store"})
 
     async def random_fleet(self, request: web.Request) -> web.StreamResponse:
-        team, _game, match = self._team_of(request)
+        _team, _game, match = self._team_of(request)
         _refuse_after_start(match)
-        fleet = self.service.random_fleet(team)
+        rules = match.setup.rules
+        fleet = random_fleet(rules.board, rules.fleet, self.service.rng)
         return web.json_response({"ships": [[c.code for c in ship.cells] for ship in fleet.ships]},
                                  headers={"Cache-Control": "no-store"})
 
@@ -244,7 +251,7 @@ class HandheldApi:
         team, game, match = self._team_of(request)
         body = await _json_body(request)
         # Reading the body yielded to the loop: the game may have moved on meanwhile.
-        if self.service.game != game or self.service.match is not match:
+        if self.service.game != game or self.match is not match:
             raise web.HTTPNotFound()
         rows = _ship_rows(body)
         board = match.board
@@ -264,10 +271,10 @@ class HandheldApi:
             raise json_error(422, "bad_fleet", str(err)) from None
         _refuse_after_start(match)
         try:
-            self.service.place(team, fleet, "phone")
+            self.service.submit(Place(team, fleet), Source.PHONE)
         except (RuleError, PlacementError) as err:
             raise json_error(409, "refused", str(err)) from None
-        current = self.service.match or match
+        current = self.match or match
         return web.json_response({"view": team_view(current, game, team)},
                                  headers={"Cache-Control": "no-store"})
 
@@ -276,10 +283,10 @@ class HandheldApi:
         team, game, match = self._team_of(request)
         _refuse_after_start(match)
         try:
-            self.service.submit(Unplace(team), "phone")
+            self.service.submit(Unplace(team), Source.PHONE)
         except RuleError as err:
             raise json_error(409, "refused", str(err)) from None
-        return web.json_response({"view": team_view(self.service.match or match, game, team)},
+        return web.json_response({"view": team_view(self.match or match, game, team)},
                                  headers={"Cache-Control": "no-store"})
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
@@ -290,7 +297,7 @@ class HandheldApi:
     # -- sockets --
 
     def _current_view(self, team: int | None) -> str:
-        match, game = self.service.match, self.service.game
+        match, game = self.match, self.service.game
         if match is None or game is None:
             return json.dumps({"type": "view", "view": None, "events": []})
         view = public_view(match, game) if team is None else team_view(match, game, team)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from aiohttp import web
 
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Match, Phase
 from kiosk.i18n import _
 from ui.handheld import qr
@@ -58,17 +59,17 @@ class HostDesk:
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         self._check(request)
-        return self._render(self.api.service.match)
+        return self._render(self.api.match)
 
     async def next_game(self, request: web.Request) -> web.StreamResponse:
         self._check(request)
         service = self.api.service
-        match = service.match
+        match = self.api.match
         if match is not None and match.phase is not Phase.OVER:
             return self._render(match, _("The game is still running: finish it first."), 409)
         if match is None:
             return self._render(None, _("No game to repeat: start the kiosk with --teams."), 409)
-        service.new_game(match.setup)
+        service.new_game(DARTS, match.setup)
         raise web.HTTPSeeOther(self.path())
 
     def _render(self, match: Match | None, message: str = "", status: int = 200) -> web.Response:

@@ -7,11 +7,11 @@ returned `WebServer` for the links and their QR codes of the current game.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from typing import Any
 
 from aiohttp import web
 
+from kiosk.config import Settings
 from kiosk.i18n import _
 from kiosk.service import GameService
 from ui.handheld import qr
@@ -84,7 +84,7 @@ class WebServer:
 
     def print_links(self) -> None:
         """The links in the terminal (headless kiosks have no screen to show QR codes)."""
-        match = self.api.service.match
+        match = self.api.match
         if match is None:
             return
         lines = [_("Phone links for game {game}:").format(game=self.api.service.game)]
@@ -96,7 +96,7 @@ class WebServer:
         print("\n".join(lines), flush=True)
 
 
-async def start_web(service: GameService, config: Mapping[str, Any], *, print_links: bool = False,
+async def start_web(service: GameService, settings: Settings, *, print_links: bool = False,
                     throttle: GuessThrottle | None = None) -> WebServer:
     """Serve the phone page on web.host:web.port in the running loop."""
     api = HandheldApi(service, throttle)
@@ -105,10 +105,10 @@ async def start_web(service: GameService, config: Mapping[str, Any], *, print_li
     app = build_app(api, desk)
     runner = web.AppRunner(app, **runner_options())
     await runner.setup()
-    host = config["web.host"]
-    site = web.TCPSite(runner, host, config["web.port"])
+    host = settings.web.host
+    site = web.TCPSite(runner, host, settings.web.port)
     await site.start()
-    port = _bound_port(runner, config["web.port"])
+    port = _bound_port(runner, settings.web.port)
     server = WebServer(api, runner, f"http://{url_host(lan_address(host))}:{port}")
     log.info("phone page on %s", server.base_url)
     if desk is not None:

@@ -1,8 +1,7 @@
 """What each audience may see, as JSON-ready dicts.
 
-`public_view` is built only from public facts: the setup, the scoreboard, every shot (each dart
-is announced to the whole bar) and the ships already sunk. `team_view` adds exactly one private
-thing, the team's OWN fleet, and is only ever sent to the holder of that team's token.
+The views themselves are the game's (`kiosk/darts/views.py`): here they are stamped with the
+game and the page protocol's version, and the board is described for drawing.
 """
 
 from __future__ import annotations
@@ -10,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.darts.board import NUMBERS, Board
-from kiosk.darts.fleet import Fleet
 from kiosk.darts.geometry import (
     DOUBLE_INNER_R,
     DOUBLE_OUTER_R,
@@ -44,45 +42,11 @@ def board_description(board: Board) -> dict[str, Any]:
     }
 
 
-def _fleet_cells(fleet: Fleet | None) -> list[list[str]]:
-    if fleet is None:
-        return []
-    return [[cell.code for cell in ship.cells] for ship in fleet.ships]
-
-
 def public_view(match: Match, game: int) -> dict[str, Any]:
-    state = match.state()
-    rules = match.setup.rules
-    return {
-        "version": PROTOCOL_VERSION,
-        "game": game,
-        "teams": [{"name": t.name, "players": list(t.players)} for t in match.teams],
-        "rules": {"fleet": list(rules.fleet), "darts_per_visit": rules.darts_per_visit,
-                  "board": rules.profile.value},
-        "state": {
-            "phase": state.phase.value,
-            "team": state.team,
-            "player": state.player,
-            "dart": state.dart,
-            "visit": state.visit,
-            "winner": state.winner,
-            "placed": list(state.placed),
-            "darts": list(state.darts),
-            "hits": list(state.hits),
-            "sunk": [list(lengths) for lengths in state.sunk],
-        },
-        # shots[i]: team i's shots at the other team's board.
-        "shots": [{cell.code: result.value for cell, result in match.shots(team).items()}
-                  for team in (0, 1)],
-        # sunk_ships[i]: team i's OWN ships the enemy has sunk (public once sunk).
-        "sunk_ships": [[[c.code for c in ship.cells] for ship in match.sunk_ships(team)]
-                       for team in (0, 1)],
-    }
+    """What the spectators' page shows (the game's public view, stamped for the page)."""
+    return {"version": PROTOCOL_VERSION, "game": game, **match.public_view()}
 
 
 def team_view(match: Match, game: int, team: int) -> dict[str, Any]:
-    view = public_view(match, game)
-    view["you"] = team
-    view["fleet"] = _fleet_cells(match.fleet(team))
-    view["damage"] = sorted(cell.code for cell in match.damage(team))
-    return view
+    """What a team's own page shows (the game's private view of that team, stamped)."""
+    return {"version": PROTOCOL_VERSION, "game": game, **match.private_view(team)}

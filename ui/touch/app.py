@@ -11,13 +11,15 @@ import logging
 import random
 from typing import TYPE_CHECKING, Any
 
-from kiosk.darts.match import Phase
+from kiosk.config import Settings
+from kiosk.darts.kind import match_of
+from kiosk.darts.match import Match, Phase
 from kiosk.i18n import _, set_language
 from kiosk.service import GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
 from ui.touch import kivy_setup, theme
 
 if TYPE_CHECKING:
-    from kiosk.app.run import Kiosk
+    from kiosk.house import Kiosk
 
 log = logging.getLogger("dartship.touch")
 
@@ -58,18 +60,23 @@ def _kivy_app_class() -> type:
             return self.kiosk.service
 
         @property
-        def config_(self):
-            return self.kiosk.config
+        def match(self) -> Match | None:
+            """The dart game in play (None: no game, or a game of another kind)."""
+            return match_of(self.kiosk.service)
+
+        @property
+        def settings(self) -> Settings:
+            return self.kiosk.settings
 
         @property
         def simulator(self) -> bool:
-            return self.kiosk.config["board.input"] == "simulator"
+            return self.kiosk.simulator is not None
 
         # -- building --
 
         def build(self) -> FloatLayout:
             theme.set_window(*Window.size)
-            kivy_setup.apply_to_window(self.kiosk.config)
+            kivy_setup.apply_to_window(self.kiosk.settings)
             Window.clearcolor = theme.BACKGROUND
             self.root_layout = FloatLayout()
             self._build_screens()
@@ -150,7 +157,7 @@ def _kivy_app_class() -> type:
         def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
             # Escape (27) quits only outside kiosk mode; Kivy's exit_on_escape is off there too,
             # this also stops it reaching screens as "back".
-            return bool(key == 27 and self.kiosk.config["display.kiosk_mode"])
+            return bool(key == 27 and self.kiosk.settings.display.kiosk_mode)
 
         def on_stop(self) -> None:
             if self._unsubscribe is not None:
@@ -172,7 +179,7 @@ def _kivy_app_class() -> type:
 
         def flow_screen(self) -> str | None:
             """The screen the running game belongs on, or None without a game."""
-            match = self.service.match
+            match = self.match
             if match is None:
                 return None
             return {Phase.PLACING: "placement", Phase.BULL_OFF: "bull_off",
@@ -253,7 +260,7 @@ def app_class() -> type:
 
 def make_app(kiosk: Kiosk, *, size: tuple[int, int] | None = None, headless: bool = False) -> Any:
     """Configure Kivy for this kiosk and make the app (the window opens here)."""
-    kivy_setup.configure(kiosk.config, size=size, headless=headless)
+    kivy_setup.configure(kiosk.settings, size=size, headless=headless)
     return app_class()(kiosk)
 
 

@@ -15,8 +15,8 @@ is all the kiosk needs. `DARTSHIP_TOUCH=hidinput` swaps it for Kivy's own evdev 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any
+
+from kiosk.config import Settings
 
 # Providers that may be chosen with DARTSHIP_TOUCH; each is the only one configured.
 TOUCH_PROVIDERS = {
@@ -26,7 +26,7 @@ TOUCH_PROVIDERS = {
 }
 
 
-def configure(config: Mapping[str, Any], *, size: tuple[int, int] | None = None,
+def configure(settings: Settings, *, size: tuple[int, int] | None = None,
               headless: bool = False) -> None:
     """Set Kivy's window, input and kiosk behaviour from the Dartship config.
 
@@ -43,20 +43,20 @@ def configure(config: Mapping[str, Any], *, size: tuple[int, int] | None = None,
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
     from kivy.config import Config
 
-    kiosk_mode = bool(config["display.kiosk_mode"])
+    display = settings.display
+    kiosk_mode = display.kiosk_mode
     graphics = {
-        "rotation": str(config["display.rotation"]),
+        "rotation": str(display.rotation),
         "show_cursor": "0" if kiosk_mode else "1",
         "resizable": "0" if kiosk_mode else "1",
         "multisamples": "0",  # the Pi's GPU gains nothing from MSAA but loses frames
     }
     if size is not None:
         graphics.update(fullscreen="0", width=str(size[0]), height=str(size[1]))
-    elif config["display.fullscreen"]:
+    elif display.fullscreen:
         graphics.update(fullscreen="auto")
     else:
-        graphics.update(fullscreen="0", width=str(config["display.width"]),
-                        height=str(config["display.height"]))
+        graphics.update(fullscreen="0", width=str(display.width), height=str(display.height))
     for key, value in graphics.items():
         Config.set("graphics", key, value)
     # Escape quits a Kivy app by default: in a bar that is one stray key press.
@@ -72,9 +72,9 @@ def configure(config: Mapping[str, Any], *, size: tuple[int, int] | None = None,
     # a tap that wobbles a little a scroll in ScrollViews, which is fine, keep them.
 
 
-def apply_to_window(config: Mapping[str, Any]) -> None:
+def apply_to_window(settings: Settings) -> None:
     """What must be set again once the window exists (SDL may show the cursor on creation)."""
     from kivy.core.window import Window
 
-    if config["display.kiosk_mode"]:
+    if settings.display.kiosk_mode:
         Window.show_cursor = False

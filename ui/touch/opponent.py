@@ -9,15 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.darts.match import Match
+from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, Seat, seat_of
 from kiosk.i18n import _
 
 __all__ = ["SKILL_ORDER", "pins", "player", "seat", "skill_name"]
 
 
-def skill_name(skill: str) -> str:
-    return {"novice": _("novice"), "casual": _("casual"), "pub": _("pub player"),
-            "pro": _("pro")}.get(skill, skill)
+def skill_name(skill: Skill) -> str:
+    return {Skill.NOVICE: _("novice"), Skill.CASUAL: _("casual"), Skill.PUB: _("pub player"),
+            Skill.PRO: _("pro")}[skill]
 
 
 def seat(match: Match | None) -> Seat | None:
@@ -26,8 +27,7 @@ def seat(match: Match | None) -> Seat | None:
 
 def player(app: Any, match: Match | None) -> ComputerPlayer | None:
     """The computer player of this match, if the kiosk plays in it."""
-    solo = getattr(app.kiosk, "solo", None)
-    current = solo.player if solo is not None else None
+    current = app.kiosk.solo.player
     if current is None or match is None or current.match is not match:
         return None
     return current

@@ -1,8 +1,10 @@
-"""A headless kiosk in simulator mode, and a scripted walk through every screen by touch.
+"""A scripted walk through every screen by touch, on a kiosk the composition root built.
 
 `dartship screenshots` photographs the walk; the tests use `Tour.start` and the same fingers
 to play whole games. The script may look at fleets to aim (it plays both sides); the screens
-never do.
+never do. The kiosk comes from `kiosk.app.root.build_offline` (a simulator kiosk on a loop the
+tour drives by hand, beside Kivy's frames): darts go through the simulator's sink and the
+service's queue exactly as in `dartship run`.
 """
 
 from __future__ import annotations
@@ -14,13 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.run import Kiosk
-from kiosk.config import Config
 from kiosk.darts.board import BULL, Cell, Ring
-from kiosk.darts.solo import Pace, SoloMode
-from kiosk.i18n import set_language
-from kiosk.service import GameService
-from kiosk.store import Store
+from kiosk.darts.kind import match_of
+from kiosk.darts.match import Match
+from kiosk.house import Kiosk
 from ui.touch.app import make_app
 
 
@@ -33,17 +32,8 @@ class Tour:
     loop: asyncio.AbstractEventLoop
 
     @classmethod
-    def start(cls, folder: Path, size: tuple[int, int], *, language: str = "en",
+    def start(cls, kiosk: Kiosk, loop: asyncio.AbstractEventLoop, size: tuple[int, int], *,
               seed: int = 7) -> Tour:
-        set_language(language)
-        config = Config({"web.enabled": False, "board.input": "simulator",
-                         "kiosk.language": language}, path=folder / "config.toml")
-        store = Store(folder / "dartship.db")
-        service = GameService(store, config, rng=random.Random(seed))
-        kiosk = Kiosk(config, store, service)
-        loop = asyncio.new_event_loop()
-        kiosk.solo = SoloMode(service, loop, pace=Pace(dart=0, takeout=0),
-                              rng=random.Random(seed)).attach()
         app = make_app(kiosk, size=size, headless=True)
         app.rng = random.Random(seed)
         app.result_delay = 0
@@ -51,13 +41,33 @@ class Tour:
         from ui.touch.fingers import frames
 
         frames(3)
-        return cls(app, kiosk, loop)
+        tour = cls(app, kiosk, loop)
+        tour.drain()
+        return tour
 
     def close(self) -> None:
-        self.kiosk.solo.close()
         self.app.stop()
-        self.kiosk.store.close()
+        self.loop.run_until_complete(self.kiosk.stop())
         self.loop.close()
+
+    @property
+    def match(self) -> Match:
+        match = match_of(self.kiosk.service)
+        assert match is not None, "no dart game in play"
+        return match
+
+    def drain(self, rounds: int = 200) -> None:
+        """Let the service take every input waiting on its queue (a tap, a typed or virtual
+        dart reach it there, as a board's darts do), then draw."""
+        from ui.touch.fingers import frames
+
+        queue = self.kiosk.service.queue
+        for _ in range(rounds):
+            self.loop.run_until_complete(asyncio.sleep(0))
+            if queue.empty():
+                self.loop.run_until_complete(asyncio.sleep(0))
+                break
+        frames(1)
 
     def pump(self, until: Callable[[], bool] | None = None, rounds: int = 5000) -> bool:
         """Run the kiosk's loop in small steps until `until()` holds (or, without one, until the
@@ -117,12 +127,14 @@ class Tour:
         from ui.touch.fingers import press
 
         press(None, text)
+        self.drain()
 
     def tap_cell(self, view: Any, cell: Cell) -> None:
         from ui.touch.fingers import tap_at
 
         x, y = view.to_window(*view.point_of(cell))
         tap_at(x, y)
+        self.drain()
 
     def new_game(self, names: tuple[str, str] = ("Sharks", "Jets"),
                  players: tuple[str, str] = ("Anna, Ben", "Cleo")) -> None:
@@ -148,7 +160,7 @@ class Tour:
 
     def enemy_cells(self, team: int) -> list[Cell]:
         """The script's cheat sheet: where `team`'s target ships are (never shown)."""
-        match = self.kiosk.service.match
+        match = self.match
         fleet = match.fleet(1 - team)
         return [c for ship in fleet.ships for c in ship.cells]
 
@@ -162,6 +174,7 @@ class Tour:
         screen.cell_field.text = code
         screen.cell_field.dispatch("on_text_validate")
         frames(1)
+        self.drain()
 
     # -- the walk for the screenshots --
 
@@ -228,7 +241,7 @@ class Tour:
             self.press(_label("Two teams"))
 
     def kiosk_turn(self) -> bool:
-        match = self.kiosk.service.match
+        match = self.match
         seat = self.kiosk.solo.seat()
         return seat is not None and match.turn == seat.team
 
@@ -246,7 +259,7 @@ class Tour:
         self.pump()  # its bull-off dart
         yield shot("bull_off_solo")
         self.tap_cell(self.screen().board_view, Cell(Ring.SMALL, 20))
-        if self.kiosk.service.match.bull_off_undecided:
+        if self.match.bull_off_undecided:
             self.press("Sharks")
         service = self.kiosk.service
         if self.kiosk_turn():

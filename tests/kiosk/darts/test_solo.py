@@ -12,9 +12,11 @@ from typing import ClassVar
 
 import pytest
 
-import kiosk.service
+import kiosk.darts.kind
 from kiosk import config
 from kiosk.darts.board import BullZone
+from kiosk.darts.fleet import random_fleet
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import (
     BullOffCloser,
     BullOffDart,
@@ -23,17 +25,24 @@ from kiosk.darts.match import (
     Match,
     Next,
     Phase,
+    Place,
     RuleError,
     Setup,
     Team,
     Undo,
 )
+from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import SOURCE, Pace, Seat, SoloMode, kiosk_team, seat_of
 from kiosk.darts.wire import setup_from_dict, setup_to_dict
 from kiosk.service import GameService
 from kiosk.store import Store
 
 FAST = Pace(dart=0, takeout=0)
+
+
+def _fleet(service: GameService):
+    rules = service.match.setup.rules
+    return random_fleet(rules.board, rules.fleet, service.rng)
 
 
 class GuardedMatch(Match):
@@ -49,15 +58,15 @@ class GuardedMatch(Match):
 @pytest.fixture
 def guarded(monkeypatch):
     GuardedMatch.reads = []
-    monkeypatch.setattr(kiosk.service, "Match", GuardedMatch)
+    monkeypatch.setattr(kiosk.darts.kind, "Match", GuardedMatch)
     return GuardedMatch
 
 
 def _service(path, seed: int = 3) -> GameService:
-    return GameService(Store(path), config.Config(), rng=random.Random(seed))
+    return GameService(Store(path), rng=random.Random(seed))
 
 
-def _setup(skill: str = "pro", kiosk: int = 1, rules: HouseRules | None = None) -> Setup:
+def _setup(skill: Skill = Skill.PRO, kiosk: int = 1, rules: HouseRules | None = None) -> Setup:
     human = Team("Sharks", ("Anna", "Ben"))
     machine = kiosk_team("Kiosk")
     teams = (human, machine) if kiosk == 1 else (machine, human)
@@ -82,7 +91,7 @@ async def _play(service: GameService, mode: SoloMode, human: int, *, rounds: int
             return
         if match.phase is Phase.PLACING:
             assert not match.state().placed[human]
-            service.place(human, service.random_fleet(human))
+            service.submit(Place(human, _fleet(service)))
         elif match.phase is Phase.BULL_OFF:
             if match.bull_off_undecided:
                 service.submit(BullOffCloser(human))
@@ -96,11 +105,11 @@ async def _play(service: GameService, mode: SoloMode, human: int, *, rounds: int
 
 
 def test_the_setup_names_the_kiosk_team_and_survives_storage() -> None:
-    assert seat_of(_setup("casual", kiosk=0)) == Seat(0, "casual")
-    assert seat_of(_setup("novice", kiosk=1)) == Seat(1, "novice")
+    assert seat_of(_setup(Skill.CASUAL, kiosk=0)) == Seat(0, Skill.CASUAL)
+    assert seat_of(_setup(Skill.NOVICE, kiosk=1)) == Seat(1, Skill.NOVICE)
     assert seat_of(Setup((Team("Sharks", ("A",)), Team("Jets", ("B",))))) is None
-    assert Seat(1, "novice").sigma > Seat(1, "pro").sigma
-    assert setup_from_dict(setup_to_dict(_setup("pub", kiosk=0))).computer == Seat(0, "pub")
+    assert Seat(1, Skill.NOVICE).sigma > Seat(1, Skill.PRO).sigma
+    assert setup_from_dict(setup_to_dict(_setup(Skill.PUB, kiosk=0))).computer == Seat(0, Skill.PUB)
     with pytest.raises(RuleError):
         Match(Setup(_setup().teams, HouseRules(), Seat(1, "wizard")))
 
@@ -112,8 +121,8 @@ def test_a_whole_solo_game_finishes_and_never_reads_a_fleet(tmp_path, guarded, c
         service = _service(tmp_path / "k.db")
         mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST,
                         rng=random.Random(5)).attach()
-        service.new_game(_setup("pro"))
-        assert mode.player is not None and mode.player.seat == Seat(1, "pro")
+        service.new_game(DARTS, _setup(Skill.PRO))
+        assert mode.player is not None and mode.player.seat == Seat(1, Skill.PRO)
         await _play(service, mode, human=0)
         return service.match, mode
 
@@ -139,7 +148,7 @@ def test_the_kiosk_throws_its_bull_off_dart_and_darts_come_from_the_kiosk(tmp_pa
         service.subscribe(lambda e: sources.append(e.source) if hasattr(e, "source") else None)
         mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST,
                         rng=random.Random(2)).attach()
-        service.new_game(_setup("pub", rules=HouseRules(bull_off=BullOffMode.NORMAL)))
+        service.new_game(DARTS, _setup(Skill.PUB, rules=HouseRules(bull_off=BullOffMode.NORMAL)))
         await _play(service, mode, human=0, stop=lambda m: m.phase is not Phase.PLACING
                     and m.phase is not Phase.BULL_OFF)
         assert mode.player.bull_off is not None
@@ -157,8 +166,8 @@ def test_undo_of_a_kiosk_dart_holds_the_kiosk_instead_of_throwing_again(tmp_path
         service = _service(tmp_path / "k.db")
         mode = SoloMode(service, asyncio.get_running_loop(), pace=Pace(dart=0, takeout=None),
                         rng=random.Random(9)).attach()
-        service.new_game(_setup("casual", kiosk=0, rules=rules))
-        service.place(1, service.random_fleet(1))
+        service.new_game(DARTS, _setup(Skill.CASUAL, kiosk=0, rules=rules))
+        service.submit(Place(1, _fleet(service)))
         await _settle(mode)
         match = service.match
         player = mode.player
@@ -188,15 +197,15 @@ def test_a_new_game_stops_the_old_player_and_two_human_teams_get_none(tmp_path) 
         service = _service(tmp_path / "k.db")
         mode = SoloMode(service, asyncio.get_running_loop(), pace=Pace(dart=5, takeout=5),
                         rng=random.Random(1)).attach()
-        service.new_game(_setup("pub"))
+        service.new_game(DARTS, _setup(Skill.PUB))
         first = mode.player
-        service.place(0, service.random_fleet(0))
+        service.submit(Place(0, _fleet(service)))
         await asyncio.sleep(0.01)
         assert first is not None and service.match.state().placed == (True, True)
-        service.new_game(Setup((Team("Sharks", ("A",)), Team("Jets", ("B",)))))
+        service.new_game(DARTS, Setup((Team("Sharks", ("A",)), Team("Jets", ("B",)))))
         assert first.stopped and first.idle and mode.player is None
-        service.new_game(_setup("novice", kiosk=0))
-        assert mode.player is not None and mode.player.seat == Seat(0, "novice")
+        service.new_game(DARTS, _setup(Skill.NOVICE, kiosk=0))
+        assert mode.player is not None and mode.player.seat == Seat(0, Skill.NOVICE)
         mode.close()
         assert mode.player is None
 
@@ -210,7 +219,7 @@ def test_a_resumed_solo_game_keeps_its_computer_player(tmp_path) -> None:
         service = _service(path)
         mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST,
                         rng=random.Random(4)).attach()
-        service.new_game(_setup("pro"))
+        service.new_game(DARTS, _setup(Skill.PRO))
         await _play(service, mode, human=0, stop=lambda m: m.tally(1).darts >= 6)
         mode.close()
         darts = service.match.darts_thrown
@@ -218,13 +227,13 @@ def test_a_resumed_solo_game_keeps_its_computer_player(tmp_path) -> None:
         return darts
 
     async def after_restart(darts: int) -> Match:
-        from kiosk.app import run as runner
+        from kiosk.app.root import build_kiosk
 
-        cfg = config.Config({"web.enabled": False, "kiosk.database": str(path)})
-        kiosk = await runner.start(cfg, with_devices=False)
+        cfg = config.ConfigFile(None, {"web.enabled": False, "kiosk.database": str(path)})
+        kiosk = await build_kiosk(cfg, devices=False)
         try:
             assert kiosk.service.match.darts_thrown == darts
-            assert kiosk.solo.player is not None and kiosk.solo.player.seat == Seat(1, "pro")
+            assert kiosk.solo.player is not None and kiosk.solo.player.seat == Seat(1, Skill.PRO)
             kiosk.solo.player.pace = FAST  # the kiosk's own pauses are for people
             kiosk.solo.player.poke()
             await _play(kiosk.service, kiosk.solo, human=0)

@@ -54,7 +54,7 @@ def board_page(app: DartshipApp, spacing: float) -> tuple[BoxLayout, DartboardVi
     left, as tall as the page; the caller adds the side column."""
     s = theme.sizes()
     page = BoxLayout(padding=s(8), spacing=s(spacing))
-    match = app.service.match
+    match = app.match
     view = DartboardView(match.board if match else board_for(), size_hint_x=None)
     page.bind(height=lambda _w, h: setattr(view, "width", h - 2 * s(8)))
     page.add_widget(view)

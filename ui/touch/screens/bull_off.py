@@ -14,7 +14,6 @@ from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.opponent import player, seat
 from ui.touch.screens.base import KioskScreen, board_page, heading
-from ui.touch.sim_throw import tap_dart, virtual_dart
 
 
 def zone_text(zone: BullZone | None) -> str:
@@ -57,7 +56,7 @@ class BullOffScreen(KioskScreen):
         self.refresh()
 
     def refresh(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         if match is None or match.phase is not Phase.BULL_OFF:
             return
         s = theme.sizes()
@@ -106,12 +105,13 @@ class BullOffScreen(KioskScreen):
 
     def _tapped(self, _view: Any, cell: Cell, zone: BullZone) -> None:
         self.notice = ""
-        tap_dart(self.app.service, cell, zone)
+        if self.app.kiosk.simulator is not None:
+            self.app.kiosk.simulator.land(cell, "tap", zone)
 
     def _virtual(self) -> None:
         self.notice = ""
-        virtual_dart(self.app.service, self.app.service.match.board, BULL,
-                     self.app.kiosk.config["simulator.skill"], self.app.rng)
+        if self.app.kiosk.simulator is not None:
+            self.app.kiosk.simulator.throw_at(BULL)
 
     def _closer(self, team: int) -> None:
         try:

@@ -17,9 +17,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.ai import Decision, Record, decide
-from kiosk.ai.scatter import sigma_for
 from kiosk.darts.board import MISS, BullZone, Cell
 from kiosk.darts.match import Correct, Match, Next, Phase, Result, RuleError, Undo, Undone
+from kiosk.darts.scatter import Skill
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.announcement import Announcement, words_for
@@ -28,7 +28,6 @@ from ui.touch.correct_picker import CorrectPicker
 from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
 from ui.touch.scoreboard import Scoreboard
 from ui.touch.screens.base import KioskScreen, board_page
-from ui.touch.sim_throw import tap_dart, typed_dart, virtual_dart
 
 _coach_pool: concurrent.futures.ThreadPoolExecutor | None = None
 
@@ -94,7 +93,7 @@ class GameScreen(KioskScreen):
         layer.add_widget(page)
         # The coach sits in the radar's empty bottom corners: a toggle and the thrower's skill.
         self.coach_on = False
-        self.coach_skill = _config_skill(app)
+        self.coach_skill: Skill = app.settings.simulator.skill
         self.coach: Decision | None = None
         self._coach_key: tuple | None = None
         self.coach_button = BigButton(_("Coach"), self._toggle_coach, colour=theme.PANEL_LIGHT,
@@ -129,7 +128,7 @@ class GameScreen(KioskScreen):
         return team
 
     def refresh(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         if match is None:
             return
         team = self.viewer(match)
@@ -175,7 +174,7 @@ class GameScreen(KioskScreen):
             self.slot.add_widget(widget)
 
     def _resume_kiosk(self) -> None:
-        computer = player(self.app, self.app.service.match)
+        computer = player(self.app, self.app.match)
         if computer is not None:
             computer.resume()
         self.refresh()
@@ -202,7 +201,7 @@ class GameScreen(KioskScreen):
             self.coach, self._coach_key = None, None
             self.radar.overlay(pins=kiosk_pins)
             return
-        key = (id(match), len(match.log), team, self.coach_skill)
+        key = (self.app.service.game, match.version, team, self.coach_skill)
         if key != self._coach_key:
             self._ask_coach(match, team, key)
         decision = self.coach
@@ -210,7 +209,7 @@ class GameScreen(KioskScreen):
             self.radar.overlay(pins=kiosk_pins)  # the answer is a frame or two away
             return
         self.radar.overlay(heat=dict(decision.heat), crosshair=(decision.aim.x, decision.aim.y),
-                           scatter_mm=sigma_for(self.coach_skill), pins=kiosk_pins)
+                           scatter_mm=self.coach_skill.sigma, pins=kiosk_pins)
         if not self.prompt.text:
             self.prompt.text = _("Coach: aim at the cross, {p}% chance of a hit").format(
                 p=round(100 * decision.aim.p_hit))
@@ -222,7 +221,7 @@ class GameScreen(KioskScreen):
         record = Record.from_match(match, team)  # public: the team's shots, enemy ships sunk
         rng = random.Random(self.app.rng.getrandbits(64))
         future = coach_pool().submit(decide, match.board, record, tuple(match.setup.rules.fleet),
-                                     sigma_for(self.coach_skill), rng)
+                                     self.coach_skill.sigma, rng)
         future.add_done_callback(
             lambda f: Clock.schedule_once(lambda _dt: self._coach_answered(key, f)))
 
@@ -240,14 +239,14 @@ class GameScreen(KioskScreen):
         self.coach_on = not self.coach_on
         self.refresh()
 
-    def _coach_skill_changed(self, skill: str) -> None:
+    def _coach_skill_changed(self, skill: Skill) -> None:
         self.coach_skill = skill
         if hasattr(self, "radar"):
             self.refresh()
 
     def on_update(self, update: Any) -> None:
         # The word first: it must be in the very next frame.
-        match = self.app.service.match
+        match = self.app.match
         words = words_for(update.events, tuple(t.name for t in match.teams)) if match else None
         if words is not None:
             self.announcement.announce(*words)
@@ -271,7 +270,7 @@ class GameScreen(KioskScreen):
         self._submit(Next())
 
     def _correct(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         last = match.last_dart() if match else None
         if last is None:
             self.app.toast(_("no dart to correct yet"))
@@ -280,13 +279,14 @@ class GameScreen(KioskScreen):
         self.picker.open()
 
     def _tapped(self, _view: Any, cell: Cell, zone: BullZone) -> None:
-        tap_dart(self.app.service, cell, zone)
+        if self.app.kiosk.simulator is not None:
+            self.app.kiosk.simulator.land(cell, "tap", zone)
 
     def _typed(self) -> None:
-        match = self.app.service.match
-        if match is None or not self.cell_field.text.strip():
+        simulator = self.app.kiosk.simulator
+        if simulator is None or not self.cell_field.text.strip():
             return
-        error = typed_dart(self.app.service, match.board, self.cell_field.text)
+        error = simulator.enter(self.cell_field.text)
         if error:
             self.app.toast(error)
         else:
@@ -294,8 +294,9 @@ class GameScreen(KioskScreen):
 
     def _virtual(self) -> None:
         """A scattered dart at the typed cell, or at a cell this team has not shot yet."""
-        match = self.app.service.match
-        if match is None:
+        match = self.app.match
+        simulator = self.app.kiosk.simulator
+        if match is None or simulator is None:
             return
         aim = MISS
         text = self.cell_field.text.strip()
@@ -310,10 +311,4 @@ class GameScreen(KioskScreen):
             shot = match.shots(team) if team is not None else {}
             fresh = [c for c in match.board.cells if c not in shot]
             aim = self.app.rng.choice(fresh or list(match.board.cells))
-        virtual_dart(self.app.service, match.board, aim, self.app.kiosk.config["simulator.skill"],
-                     self.app.rng)
-
-
-def _config_skill(app: Any) -> str:
-    skill = app.kiosk.config["simulator.skill"]
-    return skill if skill in SKILL_ORDER else "pub"
+        simulator.throw_at(aim)

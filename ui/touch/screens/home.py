@@ -47,7 +47,7 @@ class HomeScreen(KioskScreen):
         self.add_widget(page)
 
     def refresh(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         running = match is not None and match.phase is not Phase.OVER
         self.buttons.clear_widgets()
         if running:

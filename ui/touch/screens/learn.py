@@ -15,7 +15,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk import config as config_module
-from kiosk.darts.board import Profile
 from kiosk.i18n import _
 from kiosk.inputs import DartInput, UnmappedInput
 from ui.touch import theme
@@ -23,8 +22,8 @@ from ui.touch.controls import BigButton, Caption, Field
 from ui.touch.screens.base import KioskScreen, heading
 
 
-def map_path(config: config_module.Config) -> Path:
-    return Path(config["board.map"]) if config["board.map"] else config_module.data_dir() / "board-map.toml"
+def map_path(settings: config_module.Settings) -> Path:
+    return Path(settings.board.map) if settings.board.map else config_module.data_dir() / "board-map.toml"
 
 
 class LearnScreen(KioskScreen):
@@ -61,12 +60,12 @@ class LearnScreen(KioskScreen):
 
     @property
     def available(self) -> bool:
-        return getattr(self.app.kiosk, "learn_wizard_factory", None) is not None
+        return self.app.kiosk.learner is not None
 
     def on_pre_enter(self, *_args: Any) -> None:
-        if self.available and self.wizard is None:
-            profile = Profile(self.app.kiosk.config["board.profile"])
-            self.wizard = self.app.kiosk.learn_wizard_factory(profile)
+        learner = self.app.kiosk.learner
+        if learner is not None and self.wizard is None:
+            self.wizard = learner(self.app.settings.board.profile)
             self._capture()
         self.refresh()
 
@@ -98,9 +97,9 @@ class LearnScreen(KioskScreen):
             self.progress.text = _("This kiosk was started without board hardware support. "
                                    "Run `dartship learn` on the kiosk instead.")
             return
-        step = self.wizard.current
+        prompt = self.wizard.prompt
         done, total = self.wizard.progress
-        self.step.text = step.prompt if step is not None else _("All cells are done: save the map.")
+        self.step.text = prompt if prompt is not None else _("All cells are done: save the map.")
         self.progress.text = _("cell {n} of {total}").format(n=min(done + 1, total), total=total)
 
     def _show_answer(self, answer: Any) -> None:
@@ -123,19 +122,14 @@ class LearnScreen(KioskScreen):
             return
         problems = list(self.wizard.problems())
         config = self.app.kiosk.config
-        path = map_path(config)
+        path = map_path(config.settings)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_text(self.wizard.board_map().to_toml(), encoding="utf-8")
+            tmp.write_text(self.wizard.map_text(), encoding="utf-8")
             os.replace(tmp, path)
-            if config["board.map"] != str(path):
-                from ui.touch.screens.settings import config_path
-
-                new = config.updated({"board.map": str(path)})
-                config_module.save(new, config_path(config))
-                new.path = config_path(config)
-                self.app.kiosk.config = self.app.service.config = new
+            if config.settings.board.map != str(path):
+                config.save({"board.map": str(path)})
         except (OSError, config_module.ConfigError) as err:
             self.answer.text = _("Could not save the map: {error}").format(error=err)
             return

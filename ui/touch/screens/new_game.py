@@ -9,7 +9,9 @@ from kivy.uix.gridlayout import GridLayout
 
 from kiosk.darts.board import Profile
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, HouseRules, RuleError, Seat, Setup, Team
+from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _
 from kiosk.store import StoreError
@@ -80,7 +82,7 @@ class NewGameScreen(KioskScreen):
         solo = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         self.solo = ChoiceButton([False, True], False, label=lambda on: (
             _("Solo vs kiosk") if on else _("Two teams")), on_change=self._solo_changed)
-        self.skill = ChoiceButton(list(SKILL_ORDER), "pub", label=lambda k: _(
+        self.skill = ChoiceButton(list(SKILL_ORDER), Skill.PUB, label=lambda k: _(
             "Kiosk plays as: {skill}").format(skill=skill_name(k)))
         solo.add_widget(self.solo)
         solo.add_widget(self.skill)
@@ -99,7 +101,7 @@ class NewGameScreen(KioskScreen):
         self._prefill()
 
     def _prefill(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         teams = match.teams if match is not None else (Team(DEFAULT_NAMES[0], ()), Team(DEFAULT_NAMES[1], ()))
         kiosk = seat(match)
         for index, team in enumerate(teams):
@@ -143,7 +145,7 @@ class NewGameScreen(KioskScreen):
 
     def _config_rules(self) -> HouseRules:
         try:
-            return self.app.kiosk.config.house_rules()
+            return self.app.settings.house_rules()
         except (PlacementError, ValueError):
             return HouseRules()
 
@@ -170,6 +172,6 @@ class NewGameScreen(KioskScreen):
     def start(self) -> None:
         try:
             setup = self.setup()
-            self.app.service.new_game(setup)
+            self.app.service.new_game(DARTS, setup)
         except (ValueError, RuleError, PlacementError, StoreError) as err:
             self.message.text = str(err)

@@ -102,7 +102,7 @@ class PinScreen(KioskScreen):
         self._show()
 
     def check(self) -> None:
-        pin = str(self.app.kiosk.config["kiosk.pin"])
+        pin = self.app.settings.kiosk.pin
         if hmac.compare_digest(self.entered.encode(), pin.encode()):
             self.entered = ""
             self.tries = Bucket.full(TRIES, 1 / SECONDS_PER_TRY, self.clock())

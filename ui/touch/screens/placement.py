@@ -15,7 +15,7 @@ from kivy.uix.label import Label
 
 from kiosk.darts.board import BullZone, Cell
 from kiosk.darts.fleet import PlacementError
-from kiosk.darts.match import Phase, RuleError
+from kiosk.darts.match import Phase, Place, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
@@ -76,7 +76,7 @@ class PlacementScreen(KioskScreen):
         self.refresh()
 
     def open_for(self, team: int) -> None:
-        match = self.app.service.match
+        match = self.app.match
         if match is None or match.phase is not Phase.PLACING:
             return
         kiosk = seat(match)
@@ -92,7 +92,7 @@ class PlacementScreen(KioskScreen):
         self._show_draft()
 
     def refresh(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         if match is None:
             return
         if self.team is not None:
@@ -106,7 +106,7 @@ class PlacementScreen(KioskScreen):
         self.refresh()
 
     def _build_handover(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         s = theme.sizes()
         view = self.handover
         view.clear_widgets()
@@ -171,7 +171,7 @@ class PlacementScreen(KioskScreen):
     # -- placing --
 
     def _show_draft(self) -> None:
-        draft, match = self.draft, self.app.service.match
+        draft, match = self.draft, self.app.match
         if draft is None or self.team is None or match is None:
             return
         s = theme.sizes()
@@ -232,7 +232,7 @@ class PlacementScreen(KioskScreen):
             return
         try:
             fleet = self.draft.fleet()
-            self.app.service.place(self.team, fleet)
+            self.app.service.submit(Place(self.team, fleet))
         except (PlacementError, RuleError) as err:
             self.message.text = str(err)
             return

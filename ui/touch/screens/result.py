@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
@@ -42,7 +43,7 @@ class ResultScreen(KioskScreen):
         pass
 
     def refresh(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
         self.winner.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
@@ -60,10 +61,10 @@ class ResultScreen(KioskScreen):
                                     percent(ptally.hit_rate), str(ptally.sunk), str(ptally.visits)])
 
     def rematch(self) -> None:
-        match = self.app.service.match
+        match = self.app.match
         if match is None:
             return
         try:
-            self.app.service.new_game(match.setup)
+            self.app.service.new_game(DARTS, match.setup)
         except (RuleError, ValueError) as err:
             self.app.toast(str(err))

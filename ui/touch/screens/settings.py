@@ -3,7 +3,6 @@ file after validation (every bad key is listed, nothing is saved then)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -11,7 +10,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from kiosk import config as config_module
-from kiosk.i18n import _, set_language
+from kiosk.i18n import _
+from kiosk.sound import Sound
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.screens.base import KioskScreen, heading
@@ -48,11 +48,6 @@ def label_for(key: str) -> str:
     return labels[key]
 
 
-def config_path(config: config_module.Config) -> Path:
-    """Where Settings saves: the file the config came from, else one in the data folder."""
-    return config.path or config_module.data_dir() / "config.toml"
-
-
 def yes_no(value: bool) -> str:
     return _("yes") if value else _("no")
 
@@ -81,22 +76,31 @@ class SettingsScreen(KioskScreen):
 
     def refresh(self) -> None:
         config = self.app.kiosk.config
+        settings = config.settings
         self.form.clear_widgets()
         self.inputs.clear()
         for key, _english in EDITABLE:
             option = config_module.OPTION_BY_KEY[key]
             self.form.add_widget(Caption(label_for(key), font_units=20, size_hint_y=None,
                                          height=theme.sizes().touch, grow=False))
-            value = config[key]
+            value = settings.get(key)
+            if config.overridden(key):
+                # In effect for this run only: the file keeps its own value.
+                self.form.add_widget(Caption(_("{value} (set on the command line)").format(
+                    value=config_module.to_toml(value)), font_units=18, size_hint_y=None,
+                    height=theme.sizes().touch, grow=False))
+                continue
+            widget: Any
             if key == "rules.fleet":
                 choices = list(config_module.PRESET_NAMES)
                 if value not in choices:
                     choices.append(value)
-                widget: Any = ChoiceButton(choices, value)
+                widget = ChoiceButton(choices, value)
             elif option.kind is bool:
                 widget = ChoiceButton([False, True], value, label=yes_no)
             elif option.choices:
-                widget = ChoiceButton(list(option.choices), value)
+                widget = ChoiceButton(list(option.choices), value,
+                                      label=lambda v: str(config_module.to_toml(v)))
             elif key == "rules.darts_per_visit":
                 widget = ChoiceButton(list(range(1, 10)), value)
             else:
@@ -108,13 +112,13 @@ class SettingsScreen(KioskScreen):
         self.message.text = ""
 
     def values(self) -> dict[str, Any]:
-        """The form as config values; text that should be a number is passed on as typed, so
-        the config's own check names the key and the bad value."""
+        """The form as the file would write it; text that should be a number is passed on as
+        typed, so the config's own check says what is wrong with it."""
         values: dict[str, Any] = {}
         for key, widget in self.inputs.items():
             option = config_module.OPTION_BY_KEY[key]
             if isinstance(widget, ChoiceButton):
-                values[key] = widget.value
+                values[key] = config_module.to_toml(widget.value)
                 continue
             text = widget.text.strip()
             if option.kind is int:
@@ -127,32 +131,25 @@ class SettingsScreen(KioskScreen):
         return values
 
     def save(self) -> None:
-        old = self.app.kiosk.config
+        config = self.app.kiosk.config
         try:
-            new = old.updated(self.values())
+            change = config.save(self.values())
         except config_module.ConfigError as err:
-            self.message.text = _("Not saved:") + "\n" + "\n".join(err.problems)
+            self.message.text = _("Not saved:") + "\n" + "\n".join(
+                f"{label_for(p.key) if p.key in dict(EDITABLE) else p.key}: {p.message}"
+                for p in err.issues)
             self.message.color = theme.DANGER
             return
-        path = config_path(old)
-        try:
-            config_module.save(new, path)
         except OSError as err:
-            self.message.text = _("Could not write {path}: {error}").format(path=path, error=err)
+            self.message.text = _("Could not write {path}: {error}").format(
+                path=config.save_path(), error=err)
             self.message.color = theme.DANGER
             return
-        new.path = path
-        self.app.kiosk.config = new
-        self.app.service.config = new
-        buzzer = self.app.kiosk.buzzer
-        if buzzer is not None and hasattr(buzzer, "muted"):
-            buzzer.muted = new["buzzer.mute"]
-        notes = [_("Saved to {path}.").format(path=path)]
-        if any(old[k] != new[k] for k in RESTART_KEYS):
+        notes = [_("Saved to {path}.").format(path=change.path)]
+        if change.keys & set(RESTART_KEYS):
             notes.append(_("The board input changes when the kiosk starts again."))
-        if old["kiosk.language"] != new["kiosk.language"]:
-            set_language(new["kiosk.language"])
-            self.app.rebuild("settings")
+        if "kiosk.language" in change.keys:
+            self.app.set_language(change.new.kiosk.language)
             self.app.screen("settings").show_message(" ".join(notes))
             return
         self.show_message(" ".join(notes))
@@ -166,8 +163,8 @@ class SettingsScreen(KioskScreen):
         if buzzer is None:
             self.show_message(_("No buzzer is configured (buzzer.kind is none)."), theme.WARN)
             return
-        if getattr(buzzer, "muted", False):
+        if buzzer.muted:
             self.show_message(_("The buzzer is muted: unmute it and save first."), theme.WARN)
             return
-        buzzer.play("hit")
+        buzzer.play(Sound.HIT)
         self.show_message(_("Beep! You should hear the HIT sound."))

@@ -46,4 +46,4 @@ class StatsScreen(KioskScreen):
         self.games.add_row([_("Date"), _("Teams"), _("Winner"), _("Visits")], colour=theme.TEXT_DIM)
         for game in store.last_games():
             self.games.add_row([game.started[:10], f"{game.teams[0]} – {game.teams[1]}",
-                                game.winner or "–", str(game.visits)])
+                                game.winner or "–", str(game.turns)])

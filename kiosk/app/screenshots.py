@@ -39,7 +39,7 @@ def main(argv: Sequence[str]) -> int:
         return render(out, args.render, args.language)
     failed = 0
     for size in args.size or SIZES:
-        done = subprocess.run([sys.executable, "-m", "ui.touch.screenshots", str(out), "--render",
+        done = subprocess.run([sys.executable, "-m", "kiosk.app.screenshots", str(out), "--render",
                                size, "--language", args.language], check=False)
         failed += done.returncode != 0
     if not failed:
@@ -51,9 +51,11 @@ def render(out: Path, size: str, language: str) -> int:
     width, height = (int(n) for n in size.split("x"))
     suffix = SIZES.get(size, f"@{size}")
     with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
+        from kiosk.app.root import build_offline
         from ui.touch.tour import Tour
 
-        tour = Tour.start(Path(tmp), (width, height), language=language)
+        kiosk, loop = build_offline(Path(tmp), language=language)
+        tour = Tour.start(kiosk, loop, (width, height))
         try:
             for name in tour.run_all(out, suffix):
                 print(out / f"{name}{suffix}.png", flush=True)

@@ -1,0 +1,114 @@
+"""The ONE composition root: `build_kiosk(config)` builds everything a kiosk is, once.
+
+`dartship run` (screen or headless), `dartship screenshots`, the benches and the system tests
+all get their kiosk from here, so what is tested is what runs. Hardware, the web server and Kivy
+are imported here lazily (and the screen only by `kiosk.app.run`): `dartship referee` never pays
+for them.
+
+The loop: everything runs on the one asyncio loop that is running when `build_kiosk` is awaited
+(Kivy's, in the live app). Device threads reach it only through the sink
+(`loop.call_soon_threadsafe(queue.put_nowait, event)`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from pathlib import Path
+
+from kiosk.announce import buzzer_listener
+from kiosk.app.sdnotify import Notifier
+from kiosk.config import ConfigFile, InputKind, SettingsChanged
+from kiosk.darts.solo import Pace, SoloMode
+from kiosk.darts.takeout import TakeoutTimer
+from kiosk.house import Kiosk
+from kiosk.i18n import set_language
+from kiosk.inputs import InputEvent
+from kiosk.service import GameService
+from kiosk.store import Store
+
+log = logging.getLogger("dartship")
+
+
+async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
+                      headless: bool = False, rng: random.Random | None = None,
+                      pace: Pace | None = None) -> Kiosk:
+    """Open the store, resume the game in play, start the devices and the phone page.
+
+    `devices=False` builds no board, buttons or buzzer (tests that feed the service
+    themselves); `web` overrides `web.enabled`; `headless` prints the phone links (no screen
+    shows them); `pace` overrides the computer player's pauses (0 in tests and screenshots).
+    """
+    settings = config.settings
+    loop = asyncio.get_running_loop()
+    store = Store(settings.database_path())
+    service = GameService(store, rng=rng or random.Random())
+    pace = pace or Pace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
+    # Before resume: a solo game picked up after a power cut gets its computer player back.
+    solo = SoloMode(service, loop, pace=pace,
+                    rng=random.Random(service.rng.getrandbits(64))).attach()
+    takeout = TakeoutTimer(service, lambda: config.settings.rules.takeout_seconds).attach()
+    kiosk = Kiosk(config, store, service, solo, takeout, supervisor=Notifier())
+    kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
+    if service.resume():
+        log.info("resumed game %s", service.game)
+    if devices:
+        _attach_devices(kiosk, loop)
+    kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
+    if settings.web.enabled if web is None else web:
+        from ui.handheld.server import start_web
+
+        # Headless, the terminal is the only place the team links can be read.
+        kiosk.web = await start_web(service, settings, print_links=headless)
+    return kiosk
+
+
+def build_offline(folder: Path, *, language: str = "en",
+                  seed: int = 7) -> tuple[Kiosk, asyncio.AbstractEventLoop]:
+    """A simulator kiosk on a loop of its own that the caller drives (`dartship screenshots` and
+    the touchscreen tests drive Kivy's frames by hand): no phone page, no pauses of the computer
+    player, every random choice from `seed`, the database in `folder`."""
+    set_language(language)
+    values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
+              "kiosk.database": str(folder / "dartship.db")}
+    config = ConfigFile(folder / "config.toml", values)
+    loop = asyncio.new_event_loop()
+    kiosk = loop.run_until_complete(build_kiosk(config, web=False, rng=random.Random(seed),
+                                                pace=Pace(dart=0, takeout=0)))
+    return kiosk, loop
+
+
+def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
+    """Real or simulated devices, as the settings say; their events reach the service's queue."""
+    from hardware import factory
+    from hardware.learn import LearnWizard
+    from hardware.simulator import SimulatedBoard
+
+    queue = kiosk.service.queue
+
+    def sink(event: InputEvent) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, event)
+
+    settings = kiosk.settings
+    kiosk.board = factory.build_board_input(
+        settings, sink, rng=random.Random(kiosk.service.rng.getrandbits(64)))
+    if isinstance(kiosk.board, SimulatedBoard):
+        kiosk.simulator = kiosk.board
+    kiosk.buttons = factory.build_buttons(settings, sink)
+    for device in kiosk.devices():
+        device.start()
+    kiosk.buzzer = factory.build_buzzer(settings)
+    kiosk.learner = LearnWizard
+    if kiosk.buzzer is not None:
+        kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(kiosk.buzzer,
+                                                                          kiosk.service)))
+
+
+def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
+    """What changes at once when the owner saves Settings (the rest at the next start)."""
+    new = change.new
+    if kiosk.buzzer is not None:
+        kiosk.buzzer.muted = new.buzzer.mute
+    if kiosk.simulator is not None:
+        kiosk.simulator.skill = new.simulator.skill

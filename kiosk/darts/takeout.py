@@ -1,0 +1,70 @@
+"""The takeout timer: after a visit's last dart, the next visit starts by itself after
+`rules.takeout_seconds` (0: wait for Next). A service listener, like the computer player."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from kiosk.darts.kind import match_of
+from kiosk.darts.match import Next, Phase, TakeoutNeeded
+from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, Source
+
+
+class TakeoutTimer:
+    def __init__(self, service: GameService, seconds: Callable[[], float]) -> None:
+        """`seconds` is asked at each visit's end, so a change in Settings counts at once."""
+        self.service = service
+        self.seconds = seconds
+        self._timer: asyncio.TimerHandle | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def attach(self) -> TakeoutTimer:
+        self._unsubscribe = self.service.subscribe(self._heard)
+        return self
+
+    def close(self) -> None:
+        self._cancel()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    @property
+    def running(self) -> bool:
+        return self._timer is not None
+
+    def _heard(self, event: ServiceEvent) -> None:
+        if isinstance(event, GameStarted):
+            self._cancel()
+            return
+        if not isinstance(event, MatchUpdate):
+            return
+        match = match_of(self.service)
+        if any(isinstance(e, TakeoutNeeded) for e in event.events):
+            self._start()
+        elif match is None or match.phase is not Phase.TAKEOUT:
+            self._cancel()
+
+    def _start(self) -> None:
+        seconds = self.seconds()
+        match = match_of(self.service)
+        if not seconds or match is None:
+            return
+        self._cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        visits = match.visits
+
+        def fire() -> None:
+            self._timer = None
+            now = match_of(self.service)
+            if now is not None and now.phase is Phase.TAKEOUT and now.visits == visits:
+                self.service.try_submit(Next(), Source.TIMER)
+        self._timer = loop.call_later(seconds, fire)
+
+    def _cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None

@@ -1,0 +1,89 @@
+"""The root object: everything a running kiosk is, typed by its ports.
+
+Built once by the composition root (`kiosk.app.root.build_kiosk`) and handed to the faces (the
+touchscreen, tests, benches); they see devices only through the ports of `kiosk/ports.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kiosk.config import ConfigFile, Settings
+from kiosk.darts.solo import SoloMode
+from kiosk.darts.takeout import TakeoutTimer
+from kiosk.i18n import _
+from kiosk.ports import (
+    BoardInput,
+    Buzzer,
+    Device,
+    LearnerFactory,
+    PhoneServer,
+    Supervisor,
+    Thrower,
+    Unsupervised,
+)
+from kiosk.service import GameService
+from kiosk.store import Store
+
+
+@dataclass
+class Kiosk:
+    """Everything a running kiosk is, typed by its ports; stopped in order by `stop()`."""
+
+    config: ConfigFile
+    store: Store
+    service: GameService
+    solo: SoloMode
+    takeout: TakeoutTimer
+    board: BoardInput | None = None  # None: built without devices
+    simulator: Thrower | None = None  # the board, when it is the simulator
+    buttons: Device | None = None
+    buzzer: Buzzer | None = None
+    learner: LearnerFactory | None = None  # the learn wizard, where hardware support is there
+    web: PhoneServer | None = None
+    supervisor: Supervisor = field(default_factory=Unsupervised)
+    service_task: asyncio.Task[None] | None = None
+    on_stop: list[Callable[[], None]] = field(default_factory=list)  # undone first by stop()
+
+    @property
+    def settings(self) -> Settings:
+        return self.config.settings
+
+    def ready(self) -> None:
+        """The screen (or, headless, the web server) is up: tell systemd."""
+        self.supervisor.ready(_("kiosk running"))
+
+    def heartbeat(self) -> None:
+        """Called from the loop that must stay alive (Kivy's clock on a screen): WATCHDOG=1.
+
+        Pinging from the UI loop itself means a frozen screen is restarted, not just a dead
+        process.
+        """
+        self.supervisor.watchdog()
+
+    def devices(self) -> list[Device]:
+        return [d for d in (self.board, self.buttons) if d is not None]
+
+    async def stop(self) -> None:
+        for undo in self.on_stop:
+            undo()
+        self.solo.close()
+        self.takeout.close()
+        for device in self.devices():
+            with contextlib.suppress(Exception):
+                device.stop()
+        if self.buzzer is not None:
+            with contextlib.suppress(Exception):
+                self.buzzer.close()
+        if self.web is not None:
+            with contextlib.suppress(Exception):
+                await self.web.stop()
+        if self.service_task is not None:
+            self.service_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.service_task
+        self.supervisor.stopping()
+        self.store.close()

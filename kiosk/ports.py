@@ -1,0 +1,177 @@
+"""The contracts devices and faces implement, in gpiozero's way: a port says what an
+implementation MUST do and what it MAY do; `hardware/` implements the devices (a real backend
+and a simulated one for each), `ui/handheld` the phone server. The screen sees devices only
+through these, and the composition root (`kiosk.app.root`) is the only place that picks an
+implementation.
+
+Threads: a device is handed a `Sink` when it is built and calls it from its own thread with
+immutable `kiosk.inputs` events. The root's sink is
+`lambda event: loop.call_soon_threadsafe(queue.put_nowait, event)`; a device never touches a game
+or a widget. Tests pass `queue.Queue().put`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from kiosk.darts.board import BullZone, Cell, Profile
+from kiosk.darts.scatter import Landing, Skill
+from kiosk.inputs import Button, InputEvent
+from kiosk.sound import Sound
+
+Sink = Callable[[InputEvent], None]
+
+
+class Device(Protocol):
+    """Anything with a thread or a pin to let go of.
+
+    MUST: `start()` returns at once (the work runs in the device's own thread or in callbacks)
+    and reports `Connected`/`Info` through the sink as it learns them; `stop()` releases threads,
+    pins and ports, may be called more than once and before `start()`, and never raises.
+    """
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class BoardInput(Device, Protocol):
+    """Where darts come from: a serial board, the GPIO matrix or the simulator.
+
+    MUST: deliver every dart as `DartInput`/`MissInput`, a board button as `ButtonInput`, and
+    anything it cannot read as `BadLine`/`UnmappedInput`/`StuckInput`/`Info` (never raise in its
+    thread, never stop reading because of bad input); `name` says what it is for the screen and
+    `doctor` ("serial /dev/ttyACM0", "simulator (30 mm scatter)"); `profile` is what the board can
+    report. MAY: report `Connected`/`Disconnected` (a board that can be unplugged must).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def profile(self) -> Profile: ...
+
+
+class Thrower(BoardInput, Protocol):
+    """The simulator's board: darts from taps, typed cells and a virtual thrower.
+
+    MUST: every method delivers what it makes through the same sink as a real board's darts
+    (so the game sees no difference), and returns at once. `throw_at` aims at the cell's centre
+    (`MISS`: off the board) and lands with the scatter of `skill`; `land` puts a dart exactly in
+    a cell (a tap on the drawn board; `zone` says which part of the bull, where the screen can
+    tell); `enter` takes a typed cell and returns the error message
+    for a token that is not a cell (nothing is delivered then); `press` is a button.
+    """
+
+    skill: Skill
+
+    def throw_at(self, target: Cell) -> Landing: ...
+
+    def land(self, cell: Cell, raw: str = "tap", zone: BullZone | None = None) -> None: ...
+
+    def enter(self, text: str) -> str | None: ...
+
+    def press(self, button: Button) -> None: ...
+
+
+class Buzzer(Protocol):
+    """Sounds for the announcements.
+
+    MUST: `play` returns at once (a pattern plays in the background; a new one cuts the old one
+    short); a muted buzzer plays nothing; `close` releases the pin. MAY: ignore sounds it has no
+    pattern for.
+    """
+
+    muted: bool
+
+    def play(self, sound: Sound) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class LearnAnswer(Protocol):
+    @property
+    def message(self) -> str: ...
+
+
+class Learner(Protocol):
+    """The learn wizard as the Settings screen drives it (logic only: no I/O of its own).
+
+    MUST: `prompt` is what to throw at now (None when every cell is done), `progress` is (cells
+    done, cells in all); each action answers with a message for the screen and changes nothing
+    it does not say; `map_text()` is the board map as a file (TOML) and `problems()` what it still
+    lacks.
+    """
+
+    @property
+    def prompt(self) -> str | None: ...
+
+    @property
+    def progress(self) -> tuple[int, int]: ...
+
+    def contact(self, raw: str) -> LearnAnswer: ...
+
+    def skip(self) -> LearnAnswer: ...
+
+    def back(self) -> LearnAnswer: ...
+
+    def redo(self) -> LearnAnswer: ...
+
+    def problems(self) -> list[str]: ...
+
+    def map_text(self) -> str: ...
+
+
+LearnerFactory = Callable[[Profile], Learner]
+
+
+class PhoneServer(Protocol):
+    """The phone page as the touchscreen sees it: the links of the game in play and their QR
+    codes.
+
+    MUST: `team_url` is None for a side with no phone link (no game, the kiosk's own team in solo
+    mode); a URL that is not None opens that team's private page and nothing else; `qr_png`
+    returns PNG bytes of a QR code of `url`. `stop()` closes every connection.
+    """
+
+    @property
+    def base_url(self) -> str: ...
+
+    def team_url(self, team: int) -> str | None: ...
+
+    def spectator_url(self) -> str | None: ...
+
+    def qr_png(self, url: str, scale: int = 8) -> bytes: ...
+
+    async def stop(self) -> None: ...
+
+
+class Supervisor(Protocol):
+    """What watches the kiosk from outside (systemd): told once the first frame is drawn (or,
+    headless, the phone page is up), pinged from the loop that must stay alive, told when the
+    kiosk stops. MUST never raise and never block."""
+
+    def ready(self, status: str = "") -> bool: ...
+
+    def watchdog(self) -> bool: ...
+
+    def stopping(self) -> bool: ...
+
+    def watchdog_seconds(self) -> float | None: ...
+
+
+class Unsupervised:
+    """Nobody watches (tests, screenshots): every call does nothing."""
+
+    def ready(self, status: str = "") -> bool:
+        return False
+
+    def watchdog(self) -> bool:
+        return False
+
+    def stopping(self) -> bool:
+        return False
+
+    def watchdog_seconds(self) -> float | None:
+        return None
