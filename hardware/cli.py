@@ -19,6 +19,7 @@ from hardware.dialects import DIALECTS
 from kiosk import config as config_module
 from kiosk.darts.board import Profile
 from kiosk.i18n import _
+from kiosk.ports import BoardInput, Sink
 
 
 def board_test_main(args: list[str]) -> int:
@@ -152,7 +153,7 @@ def learn_main(args: list[str]) -> int:
             return 2
     wizard = LearnWizard(cfg.board.profile, start)
 
-    def start_input(sink):  # type: ignore[no-untyped-def]
+    def start_input(sink: Sink) -> BoardInput:
         device = build_board_input(cfg, sink)
         device.start()
         return device

@@ -81,6 +81,7 @@ class FakeBoard:
                  skill: str | float = "pub", rng: random.Random | None = None) -> None:
         self.dialect: Dialect = dialect(dialect_name)
         self.board: Board = board_for(self.dialect.profile or profile)
+        self.board_map: BoardMap | None
         if self.dialect.needs_map or (dialect_name == "dartship" and board_map is not None):
             self.board_map = board_map or demo_map(
                 self.board.profile, "granboard" if self.dialect.name == "granboard" else "rc")

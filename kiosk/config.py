@@ -28,6 +28,7 @@ from typing import Any
 
 import tomlkit
 import tomlkit.exceptions
+import tomlkit.items
 
 from kiosk.darts.board import Profile
 from kiosk.darts.fleet import PRESETS, PlacementError, parse_lengths
@@ -646,7 +647,7 @@ def write_changes(path: Path, values: Mapping[str, Any]) -> None:
     for key, value in values.items():
         option = OPTION_BY_KEY[key]
         table = doc.get(option.section)
-        if not isinstance(table, dict):
+        if not isinstance(table, tomlkit.items.Table):
             table = tomlkit.table()
             doc[option.section] = table
         if option.name not in table:

@@ -61,30 +61,30 @@ class GameSummary:
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key")
-    db["games"].create({"id": int, "started": str, "finished": str, "setup": str,
+    db.table("meta").create({"key": str, "value": str}, pk="key")
+    db.table("games").create({"id": int, "started": str, "finished": str, "setup": str,
                         "status": str, "winner": int, "visits": int}, pk="id")
-    db["commands"].create({"game": int, "seq": int, "at": str, "body": str},
+    db.table("commands").create({"game": int, "seq": int, "at": str, "body": str},
                           pk=("game", "seq"), foreign_keys=[("game", "games", "id")])
-    db["placements"].create({"game": int, "team": int, "fleet": str, "at": str},
+    db.table("placements").create({"game": int, "team": int, "fleet": str, "at": str},
                             pk=("game", "team"), foreign_keys=[("game", "games", "id")])
-    db["darts"].create({"id": int, "game": int, "at": str, "team": int, "player": str,
+    db.table("darts").create({"id": int, "game": int, "at": str, "team": int, "player": str,
                         "dart": int, "cell": str, "result": str}, pk="id",
                        foreign_keys=[("game", "games", "id")])
-    db["results"].create({"game": int, "team": int, "player": str, "darts": int, "hits": int,
+    db.table("results").create({"game": int, "team": int, "player": str, "darts": int, "hits": int,
                           "sunk": int, "visits": int, "won": int},
                          pk=("game", "team", "player"), foreign_keys=[("game", "games", "id")])
 
 
 def _migrate_2(db: sqlite_utils.Database) -> None:
-    db["darts"].create_index(["game"], if_not_exists=True)
-    db["results"].create_index(["player"], if_not_exists=True)
-    db["games"].create_index(["status"], if_not_exists=True)
+    db.table("darts").create_index(["game"], if_not_exists=True)
+    db.table("results").create_index(["player"], if_not_exists=True)
+    db.table("games").create_index(["status"], if_not_exists=True)
 
 
 def _migrate_3(db: sqlite_utils.Database) -> None:
     # The secret phone links of the game in play, so that a restart does not break them.
-    db["links"].create({"game": int, "team0": str, "team1": str}, pk="game",
+    db.table("links").create({"game": int, "team0": str, "team1": str}, pk="game",
                        foreign_keys=[("game", "games", "id")])
 
 
@@ -99,7 +99,7 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
         db.execute(f"ALTER TABLE shots RENAME COLUMN {old} TO {new}")
     for old, new in (("team", "side"), ("darts", "shots"), ("visits", "turns")):
         db.execute(f"ALTER TABLE results RENAME COLUMN {old} TO {new}")
-    db["secrets"].create({"game": int, "seq": int, "side": int, "text": str},
+    db.table("secrets").create({"game": int, "seq": int, "side": int, "text": str},
                          pk=("game", "seq"), foreign_keys=[("game", "games", "id")])
     # Before this, only a team's latest fleet was kept: every place command of that team gets it.
     db.execute("""INSERT INTO secrets (game, seq, side, text)
@@ -108,7 +108,7 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
                    AND p.team = json_extract(c.body, '$.team')
                   WHERE json_extract(c.body, '$.cmd') = 'place'""")
     db.execute("DROP TABLE placements")
-    db["games"].create_index(["venue", "status"], if_not_exists=True)
+    db.table("games").create_index(["venue", "status"], if_not_exists=True)
 
 
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.darts.match import Result
 
@@ -28,7 +28,7 @@ class Record:
     read-only mapping so that a record handed to an executor cannot change under it.
     """
 
-    shots: Mapping[Hashable, Result] = field(default_factory=dict)
+    shots: Mapping[Any, Result] = field(default_factory=dict)  # by cell, of any cell type
     sunk: tuple[HasCells, ...] = ()
 
     def __post_init__(self) -> None:

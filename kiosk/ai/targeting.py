@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from kiosk.darts.match import Result
 TIE = 1e-9
 
 
-def estimate(space: Space, index: Mapping[Hashable, int], record: Record,
+def estimate(space: Space, index: Mapping[Any, int], record: Record,
              lengths: Sequence[int], rng: random.Random, *, samples: int | None = None,
              method: Method | None = None) -> Estimate:
     misses, hits = [], []

@@ -98,7 +98,7 @@ def cell_sectors(cell: Cell, board: Board) -> tuple[Sector, ...]:
     if cell not in board:
         return ()
     start, end = wedge_angles(cell.number)
-    bands = _RING_BANDS[cell.ring]
+    bands: tuple[tuple[float, float], ...] = _RING_BANDS[cell.ring]
     if cell.ring is Ring.SMALL and board.profile is Profile.THREE_RING:
         bands = bands + _RING_BANDS[Ring.LARGE]
     return tuple(Sector(lo, hi, start, end) for lo, hi in bands)

@@ -38,7 +38,7 @@ from kiosk.sound import Sound
 
 _SOUND_OF = {Result.HIT: Sound.HIT, Result.MISS: Sound.MISS, Result.SUNK: Sound.SUNK,
              Result.REPEAT: Sound.REPEAT}
-_BUTTON = {Button.NEXT: Next(), Button.UNDO: Undo(), Button.MISS: Throw(MISS)}
+_BUTTON: dict[Button, Command] = {Button.NEXT: Next(), Button.UNDO: Undo(), Button.MISS: Throw(MISS)}
 
 
 def sound_for(events: Iterable[Event]) -> Sound | None:

@@ -89,15 +89,15 @@ class HandheldApi:
         try:
             response = await handler(request)
         except web.HTTPException as err:
-            if request.path.startswith("/api/") and err.content_type != "application/json":
-                err = _as_json(err)
-            _secure(err, request)
-            raise err from None
+            answer = _as_json(err) if (request.path.startswith("/api/")
+                                       and err.content_type != "application/json") else err
+            _secure(answer, request)
+            raise answer from None
         except Exception:
             log.exception("error in %s %s", request.method, request.match_info.route.name or "route")
-            err = json_error(500, "internal", _("the kiosk failed to answer; try again"))
-            _secure(err, request)
-            raise err from None
+            failure = json_error(500, "internal", _("the kiosk failed to answer; try again"))
+            _secure(failure, request)
+            raise failure from None
         if not response.prepared:
             _secure(response, request)
         return response
@@ -130,12 +130,15 @@ class HandheldApi:
         working), else new ones, kept there. If they cannot be kept, they still work until the
         kiosk stops."""
         tokens = None
+        store = self.service.store
+        if store is None:
+            return GameTokens.issue(game)
         try:
-            kept = self.service.store.links(game)
+            kept = store.links(game)
             if kept is not None:
                 return GameTokens(game, kept)
             tokens = GameTokens.issue(game)
-            self.service.store.keep_links(game, tokens.teams)
+            store.keep_links(game, tokens.teams)
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: the phone links could not be kept in the database (%s); "
                         "they will change at the next start", game, err)

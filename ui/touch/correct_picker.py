@@ -3,6 +3,7 @@ so the neighbours come first; any other cell can be typed."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -39,7 +40,7 @@ class CorrectPicker(ModalView):
         grid = GridLayout(cols=4 if len(choices) <= 8 else 7, spacing=s(8))
         self.buttons = {}
         for choice in choices:
-            button = BigButton(choice.code, lambda c=choice: self._pick(c), font_units=24,
+            button = BigButton(choice.code, functools.partial(self._pick, choice), font_units=24,
                                size_hint_y=1)
             self.buttons[choice.code] = button
             grid.add_widget(button)

@@ -160,8 +160,8 @@ class Tour:
 
     def enemy_cells(self, team: int) -> list[Cell]:
         """The script's cheat sheet: where `team`'s target ships are (never shown)."""
-        match = self.match
-        fleet = match.fleet(1 - team)
+        fleet = self.match.fleet(1 - team)
+        assert fleet is not None
         return [c for ship in fleet.ships for c in ship.cells]
 
     def throw_tap(self, cell: Cell) -> None:
@@ -261,7 +261,6 @@ class Tour:
         self.tap_cell(self.screen().board_view, Cell(Ring.SMALL, 20))
         if self.match.bull_off_undecided:
             self.press("Sharks")
-        service = self.kiosk.service
         if self.kiosk_turn():
             self.pump(lambda: not self.kiosk_turn())
         self.press(_label("Coach"))
@@ -273,8 +272,8 @@ class Tour:
         for code in ("S19", "miss"):
             self.throw_typed(code)
         self.press(_label("Next"))
-        self.pump(lambda: service.match.phase is not Phase.THROWING
-                  or service.match.dart_in_visit >= 2)
+        self.pump(lambda: self.match.phase is not Phase.THROWING
+                  or self.match.dart_in_visit >= 2)
         yield shot("game_kiosk")
         self.press(_label("Undo"))
         self.screen().announcement.clear()  # let the picture show what is under the word
@@ -288,15 +287,15 @@ class Tour:
         """Both teams throw at the enemy fleet (with a miss in every visit) until one wins."""
         from kiosk.darts.match import Phase
 
-        service = self.kiosk.service
         for _visit in range(200):
-            match = service.match
+            match = self.match
             if match.phase is Phase.OVER:
                 break
             if match.phase is Phase.TAKEOUT:
                 self.press(_label("Next"))
                 continue
             team = match.up_next()[0]
+            assert team is not None
             open_cells = [c for c in self.enemy_cells(team) if c not in match.shots(team)]
             if match.dart_in_visit == 0 and team == 1:
                 self.throw_typed("MISS")

@@ -3,6 +3,7 @@ tap who was closer."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -90,7 +91,7 @@ class BullOffScreen(KioskScreen):
         if match.bull_off_undecided:
             self.prompt.text = _("The board cannot tell: who was closer?")
             for index, team in enumerate(match.teams):
-                self.closer.add_widget(BigButton(team.name, lambda i=index: self._closer(i),
+                self.closer.add_widget(BigButton(team.name, functools.partial(self._closer, index),
                                                  colour=theme.TEAM_COLOURS[index], height=s(64),
                                                  font_units=26))
         else:

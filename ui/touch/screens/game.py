@@ -155,7 +155,7 @@ class GameScreen(KioskScreen):
             self.prompt.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
         elif holding:
             self.prompt.text = _("You took back a dart of the kiosk: it waits")
-        elif kiosk_turn and match.phase is Phase.THROWING:
+        elif kiosk_turn and kiosk is not None and match.phase is Phase.THROWING:
             self.prompt.text = _("{team} is throwing …").format(team=match.teams[kiosk.team].name)
         else:
             self.prompt.text = ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -38,7 +39,7 @@ class HomeScreen(KioskScreen):
         languages = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         self.language_buttons = {}
         for code, name in LANGUAGE_NAMES:
-            button = BigButton(name, lambda c=code: app.set_language(c), colour=theme.PANEL,
+            button = BigButton(name, functools.partial(app.set_language, code), colour=theme.PANEL,
                                font_units=20)
             self.language_buttons[code] = button
             languages.add_widget(button)

@@ -8,6 +8,7 @@ screen wraps the service's `handle_input` and restores it when it closes.
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,7 @@ class LearnScreen(KioskScreen):
         page.add_widget(typed)
         self.controls = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         for text, action in ((_("Back"), "back"), (_("Redo"), "redo"), (_("Skip"), "skip")):
-            self.controls.add_widget(BigButton(text, lambda a=action: self._do(a),
+            self.controls.add_widget(BigButton(text, functools.partial(self._do, action),
                                                colour=theme.PANEL_LIGHT))
         page.add_widget(self.controls)
         actions = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)

@@ -7,6 +7,7 @@ now and then is never locked out). The count lives as long as the kiosk runs.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import logging
 import math
@@ -51,7 +52,7 @@ class PinScreen(KioskScreen):
         keys = GridLayout(cols=3, spacing=s(8), size_hint_x=None)
         keys.bind(height=lambda _w, h: setattr(keys, "width", h * 0.9))
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
-            keys.add_widget(BigButton(key, lambda k=key: self.press(k), size_hint_y=1,
+            keys.add_widget(BigButton(key, functools.partial(self.press, key), size_hint_y=1,
                                       colour=theme.GO if key == "OK" else theme.PANEL_LIGHT,
                                       font_units=30, font_name=theme.SYMBOL_FONT))
         page.add_widget(keys)

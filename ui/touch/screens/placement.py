@@ -7,6 +7,7 @@ view comes back. Nothing here reads another team's fleet from the match.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -129,7 +130,7 @@ class PlacementScreen(KioskScreen):
         buttons = BoxLayout(spacing=s(12), size_hint_y=None, height=s(64))
         for index in waiting:
             buttons.add_widget(BigButton(_("{team}: place on this screen").format(team=names[index]),
-                                         lambda i=index: self.open_for(i),
+                                         functools.partial(self.open_for, index),
                                          colour=theme.TEAM_COLOURS[index], height=s(64),
                                          font_units=22))
         view.add_widget(buttons)
@@ -189,7 +190,7 @@ class PlacementScreen(KioskScreen):
             if length in left:
                 left.remove(length)
                 colour = theme.ACCENT if length == nxt else theme.PANEL_LIGHT
-                self.ship_buttons.add_widget(BigButton(str(length), lambda n=length: self._choose(n),
+                self.ship_buttons.add_widget(BigButton(str(length), functools.partial(self._choose, length),
                                                        colour=colour, font_units=24))
             else:
                 self.ship_buttons.add_widget(BigButton("✓", None, colour=theme.GO, font_units=24,
