@@ -69,18 +69,24 @@ class Tour:
                 break
         frames(1)
 
-    def pump(self, until: Callable[[], bool] | None = None, rounds: int = 5000) -> bool:
-        """Run the kiosk's loop in small steps until `until()` holds (or, without one, until the
-        computer player is idle); then draw. Bounded: returns whether it got there."""
+    def pump(self, until: Callable[[], bool] | None = None, seconds: float = 10.0) -> bool:
+        """Run the kiosk's loop one iteration at a time until `until()` holds (or, without one,
+        until the computer player is idle); then draw. One iteration at a time, so no two steps
+        of the computer player (each needs a decision from the executor) pass unseen however
+        slow the machine is. Bounded: returns whether it got there."""
+        import time
+
         from ui.touch.fingers import frames
 
         done = until or (lambda: self.kiosk.solo.player is None or self.kiosk.solo.player.idle)
         reached = False
-        for _ in range(rounds):
-            self.loop.run_until_complete(asyncio.sleep(0.001))
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.loop.run_until_complete(asyncio.sleep(0))
             if done():
                 reached = True
                 break
+            time.sleep(0.0005)  # the executor's thread works meanwhile
         frames(2)
         return reached
 
