@@ -271,11 +271,6 @@ class Store:
         marks = ", ".join("?" for _ in row)
         return self.db.execute(f"{verb} INTO {table} ({names}) VALUES ({marks})", list(row.values()))
 
-    def abandon(self, game: int) -> None:
-        with self._transaction():
-            self.db.execute("UPDATE games SET status='abandoned' WHERE id=? AND status='playing'",
-                            [game])
-
     def unfinished(self, venue: str = "kiosk") -> int | None:
         """The game in play at this venue, if any."""
         row = self.db.execute(
@@ -341,10 +336,6 @@ class Store:
         except ReplayError as err:
             raise StoreError(_("game {game} cannot be rebuilt: {error}").format(
                 game=game, error=err)) from None
-
-    def command_times(self, game: int) -> list[str]:
-        return [r[0] for r in self.db.execute(
-            "SELECT at FROM commands WHERE game=? ORDER BY seq", [game]).fetchall()]
 
     # -- statistics (public: never reads secrets) --
 

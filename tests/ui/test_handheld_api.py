@@ -208,3 +208,27 @@ async def test_solo_game_has_no_phone_for_the_kiosk_team(tmp_path):
         assert kiosk.status == 404
         placed = await client.post(f"/api/team/{token(api, 1)}/fleet", json=fleet_json(FLEET_A))
         assert placed.status == 404 and service.match.state().placed[1] is False
+
+
+async def test_phones_show_a_pause_when_the_kiosk_cannot_save_and_its_end(tmp_path):
+    import sqlite3
+
+    service = make_service(tmp_path)
+    new_game(service)
+    store = service.store
+
+    def full(*_args, **_kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    async with api_client(service) as (client, api):
+        store.append = full
+        store.probe = full
+        refused = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
+        assert refused.status == 409 and "cannot save" in (await refused.json())["message"]
+        view = (await (await client.get(f"/api/team/{token(api, 0)}")).json())["view"]
+        assert "disk is full" in view["paused"] and view["fleet"] == []
+        public = (await (await client.get("/api/game")).json())["view"]
+        assert public["paused"] == view["paused"]
+        del store.append, store.probe
+        placed = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
+        assert placed.status == 200 and (await placed.json())["view"]["paused"] is None

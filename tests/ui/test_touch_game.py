@@ -251,3 +251,46 @@ def test_disconnect_banner_and_refused_input_do_not_crash(tour) -> None:
     service.handle_input(Disconnected("again"))
     assert tour.app.banner.opacity == 1
     assert service.match.board.parse("miss") == MISS
+
+
+def test_a_store_that_cannot_save_pauses_the_screen_until_it_can(tour, artefacts: Path) -> None:
+    import sqlite3
+
+    from kiosk.inputs import Connected
+
+    service, store = tour.kiosk.service, tour.kiosk.store
+    service.handle_input(Connected("/dev/ttyACM0"))
+    tour.app.go("home")
+    tour.new_game()
+    for team in ("Sharks", "Jets"):
+        tour.press(f"{team}: place on this screen")
+        tour.press("Random fleet")
+        tour.press("Lock in")
+    if tour.match.phase is Phase.BULL_OFF:
+        tour.tap_cell(tour.screen().board_view, Cell(Ring.SMALL, 20))
+        tour.tap_cell(tour.screen().board_view, Cell(Ring.DOUBLE, 3))
+        if tour.match.bull_off_undecided:
+            tour.press("Sharks")
+    assert tour.match.phase is Phase.THROWING and tour.app.sm.current == "game"
+    darts = tour.match.darts_thrown
+
+    def full(*_args: object, **_kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    original = store.probe
+    store.append = full  # type: ignore[method-assign]
+    store.probe = full  # type: ignore[method-assign]
+    try:
+        tour.throw_typed("T20")
+        assert tour.match.darts_thrown == darts  # not counted: it could not be stored
+        assert tour.app.banner.opacity == 1
+        assert "cannot save" in tour.app.banner_label.text
+        assert "disk is full" in tour.app.banner_label.text
+        tour.save(artefacts / "game_paused.png")
+    finally:
+        del store.append
+        store.probe = original  # type: ignore[method-assign]
+    assert tour.pump(lambda: service.paused is None)  # it tries again by itself
+    assert tour.app.banner.opacity == 0
+    tour.throw_typed("T20")
+    assert tour.match.darts_thrown == darts + 1

@@ -21,7 +21,15 @@ from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match, Phase, Place, RuleError, Unplace
 from kiosk.darts.wire import event_to_dict
 from kiosk.i18n import _
-from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, Source
+from kiosk.service import (
+    GameService,
+    GameStarted,
+    MatchUpdate,
+    Notice,
+    NoticeKind,
+    ServiceEvent,
+    Source,
+)
 from kiosk.store import StoreError
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
@@ -109,6 +117,8 @@ class HandheldApi:
             self._new_game(event.game)
         elif isinstance(event, MatchUpdate) and event.game == self.service.game:
             self._broadcast([event_to_dict(e, detail=True) for e in event.events])
+        elif isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):
+            self._broadcast([])  # every page shows the pause, and its end
 
     def _new_game(self, game: int) -> None:
         old = self.tokens
@@ -148,11 +158,17 @@ class HandheldApi:
         match, game = self.match, self.service.game
         if match is None or game is None:
             return
-        self.hub.send(Audience.SPECTATOR, _view_message(public_view(match, game), events))
+        self.hub.send(Audience.SPECTATOR, _view_message(self._public(match, game), events))
         for team in (0, 1):
             audience = Audience.of_team(team)
             if self.hub.listening(audience):
-                self.hub.send(audience, _view_message(team_view(match, game, team), events))
+                self.hub.send(audience, _view_message(self._private(match, game, team), events))
+
+    def _public(self, match: Match, game: int) -> dict[str, Any]:
+        return public_view(match, game, self.service.paused)
+
+    def _private(self, match: Match, game: int, team: int) -> dict[str, Any]:
+        return team_view(match, game, team, self.service.paused)
 
     @property
     def match(self) -> Match | None:
@@ -228,7 +244,7 @@ class HandheldApi:
 
     async def game_view(self, request: web.Request) -> web.StreamResponse:
         match, game = self.match, self.service.game
-        body = public_view(match, game) if match is not None and game is not None else None
+        body = self._public(match, game) if match is not None and game is not None else None
         return web.json_response({"view": body}, headers={"Cache-Control": "no-store"})
 
     async def spectator_socket(self, request: web.Request) -> web.StreamResponse:
@@ -239,7 +255,7 @@ class HandheldApi:
 
     async def team_state(self, request: web.Request) -> web.StreamResponse:
         team, game, match = self._team_of(request)
-        return web.json_response({"view": team_view(match, game, team)},
+        return web.json_response({"view": self._private(match, game, team)},
                                  headers={"Cache-Control": "no-store"})
 
     async def random_fleet(self, request: web.Request) -> web.StreamResponse:
@@ -278,7 +294,7 @@ class HandheldApi:
         except (RuleError, PlacementError) as err:
             raise json_error(409, "refused", str(err)) from None
         current = self.match or match
-        return web.json_response({"view": team_view(current, game, team)},
+        return web.json_response({"view": self._private(current, game, team)},
                                  headers={"Cache-Control": "no-store"})
 
     async def unplace_fleet(self, request: web.Request) -> web.StreamResponse:
@@ -289,7 +305,7 @@ class HandheldApi:
             self.service.submit(Unplace(team), Source.PHONE)
         except RuleError as err:
             raise json_error(409, "refused", str(err)) from None
-        return web.json_response({"view": team_view(self.match or match, game, team)},
+        return web.json_response({"view": self._private(self.match or match, game, team)},
                                  headers={"Cache-Control": "no-store"})
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
@@ -303,7 +319,7 @@ class HandheldApi:
         match, game = self.match, self.service.game
         if match is None or game is None:
             return json.dumps({"type": "view", "view": None, "events": []})
-        view = public_view(match, game) if team is None else team_view(match, game, team)
+        view = self._public(match, game) if team is None else self._private(match, game, team)
         return _view_message(view, [])
 
     async def _socket(self, request: web.Request, audience: Audience, game: int,

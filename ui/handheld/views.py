@@ -42,11 +42,13 @@ def board_description(board: Board) -> dict[str, Any]:
     }
 
 
-def public_view(match: Match, game: int) -> dict[str, Any]:
-    """What the spectators' page shows (the game's public view, stamped for the page)."""
-    return {"version": PROTOCOL_VERSION, "game": game, **match.public_view()}
+def public_view(match: Match, game: int, paused: str | None = None) -> dict[str, Any]:
+    """What the spectators' page shows (the game's public view, stamped for the page);
+    `paused`: why the kiosk cannot save now (nothing is played then)."""
+    return {"version": PROTOCOL_VERSION, "game": game, "paused": paused, **match.public_view()}
 
 
-def team_view(match: Match, game: int, team: int) -> dict[str, Any]:
+def team_view(match: Match, game: int, team: int, paused: str | None = None) -> dict[str, Any]:
     """What a team's own page shows (the game's private view of that team, stamped)."""
-    return {"version": PROTOCOL_VERSION, "game": game, **match.private_view(team)}
+    return {"version": PROTOCOL_VERSION, "game": game, "paused": paused,
+            **match.private_view(team)}

@@ -143,8 +143,12 @@ def _kivy_app_class() -> type:
             throwing = self.sm is not None and self.sm.current in ("placement", "bull_off", "game")
             self.badge.opacity = 1 if self.simulator and throwing else 0
             disconnected = self.service.board_connected is False
-            self.banner.opacity = 1 if disconnected else 0
-            if disconnected:
+            paused = self.service.paused
+            self.banner.opacity = 1 if disconnected or paused else 0
+            if paused:
+                # Nothing is played while nothing can be saved: say so until saving works again.
+                self.banner_label.text = paused
+            elif disconnected:
                 self.banner_label.text = _("Board disconnected – darts are not counted. "
                                            "Check the cable.")
 
@@ -224,12 +228,13 @@ def _kivy_app_class() -> type:
                     current.on_update(event)
                 self.follow_phase()
             elif isinstance(event, Notice):
-                if event.kind in (NoticeKind.CONNECTED, NoticeKind.DISCONNECTED):
+                if event.kind in (NoticeKind.CONNECTED, NoticeKind.DISCONNECTED,
+                                  NoticeKind.PAUSED, NoticeKind.RESUMED):
                     self._sync_chrome()
-                if event.kind is not NoticeKind.CONNECTED:
-                    self.toast(event.message)
-                else:
-                    self.toast(event.message, seconds=2)
+                if event.kind is NoticeKind.PAUSED or event.message == self.service.paused:
+                    return  # the banner says it, for as long as it is true
+                brief = event.kind in (NoticeKind.CONNECTED, NoticeKind.RESUMED)
+                self.toast(event.message, seconds=2 if brief else 4)
 
         def toast(self, message: str, seconds: float = 4.0) -> None:
             """A short message at the bottom (refusals, device news)."""

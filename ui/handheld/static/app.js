@@ -392,6 +392,8 @@ function scoreboard(view) {
 
 function turnLine(view) {
   const s = view.state;
+  // The kiosk cannot save: nothing is played until it can (the reason is the kiosk's words).
+  if (view.paused) return h("p", { class: "turn paused", id: "turn" }, t("paused", { reason: view.paused }));
   let text;
   if (s.phase === "placing") text = t("waiting_for_fleets");
   else if (s.phase === "bull_off") text = t("bull_off");

@@ -16,21 +16,11 @@ from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.screens.base import KioskScreen, heading
 
-# What the owner may change on the screen: (key, label). The rest stays in the file.
-EDITABLE = (
-    ("rules.fleet", "Fleet"),
-    ("rules.darts_per_visit", "Darts per visit"),
-    ("rules.bull_off", "Bull-off"),
-    ("rules.takeout_seconds", "Next visit after (s, 0 = wait for Next)"),
-    ("board.input", "Board input"),
-    ("board.port", "Serial port"),
-    ("board.dialect", "Serial dialect"),
-    ("board.profile", "Board profile"),
-    ("simulator.skill", "Virtual thrower"),
-    ("buzzer.mute", "Buzzer muted"),
-    ("kiosk.language", "Language"),
-    ("kiosk.pin", "PIN"),
-)
+# What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
+# in the file.
+EDITABLE = ("rules.fleet", "rules.darts_per_visit", "rules.bull_off", "rules.takeout_seconds",
+            "board.input", "board.port", "board.dialect", "board.profile", "simulator.skill",
+            "buzzer.mute", "kiosk.language", "kiosk.pin")
 # Changes to these only take effect when the kiosk starts again (devices are built at start).
 RESTART_KEYS = ("board.input", "board.port", "board.dialect")
 
@@ -79,7 +69,7 @@ class SettingsScreen(KioskScreen):
         settings = config.settings
         self.form.clear_widgets()
         self.inputs.clear()
-        for key, _english in EDITABLE:
+        for key in EDITABLE:
             option = config_module.OPTION_BY_KEY[key]
             self.form.add_widget(Caption(label_for(key), font_units=20, size_hint_y=None,
                                          height=theme.sizes().touch, grow=False))
@@ -136,7 +126,7 @@ class SettingsScreen(KioskScreen):
             change = config.save(self.values())
         except config_module.ConfigError as err:
             self.message.text = _("Not saved:") + "\n" + "\n".join(
-                f"{label_for(p.key) if p.key in dict(EDITABLE) else p.key}: {p.message}"
+                f"{label_for(p.key) if p.key in EDITABLE else p.key}: {p.message}"
                 for p in err.issues)
             self.message.color = theme.DANGER
             return
