@@ -359,14 +359,35 @@ class Match:
     # -- the views every game has (kiosk/game.py) --
 
     def public_view(self) -> dict[str, Any]:
-        from kiosk.darts.views import public_view
-
-        return public_view(self)
+        """Only public facts: the setup, the scoreboard, every shot (each dart is announced to
+        the whole bar) and the ships already sunk."""
+        state = self.state()
+        rules = self.setup.rules
+        return {
+            "teams": [{"name": t.name, "players": list(t.players)} for t in self.teams],
+            "rules": {"fleet": list(rules.fleet), "darts_per_visit": rules.darts_per_visit,
+                      "board": rules.profile.value},
+            "state": {
+                "phase": state.phase.value, "team": state.team, "player": state.player,
+                "dart": state.dart, "visit": state.visit, "winner": state.winner,
+                "placed": list(state.placed), "darts": list(state.darts),
+                "hits": list(state.hits), "sunk": [list(lengths) for lengths in state.sunk],
+            },
+            # shots[i]: team i's shots at the other team's board.
+            "shots": [{cell.code: result.value for cell, result in self.shots(team).items()}
+                      for team in (0, 1)],
+            # sunk_ships[i]: team i's OWN ships the enemy has sunk (public once sunk).
+            "sunk_ships": [[[c.code for c in ship.cells] for ship in self.sunk_ships(team)]
+                           for team in (0, 1)],
+        }
 
     def private_view(self, side: int) -> dict[str, Any]:
-        from kiosk.darts.views import team_view
-
-        return team_view(self, side)
+        """The public view and exactly one private thing: the side's OWN fleet (and where the
+        enemy hit it). Only ever shown to that side."""
+        fleet = self.fleet(side)
+        return {**self.public_view(), "you": side,
+                "fleet": [[c.code for c in ship.cells] for ship in fleet.ships] if fleet else [],
+                "damage": sorted(cell.code for cell in self.damage(side))}
 
     def outcome(self) -> Outcome:
         over = self._phase is Phase.OVER

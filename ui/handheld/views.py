@@ -1,6 +1,6 @@
 """What each audience may see, as JSON-ready dicts.
 
-The views themselves are the game's (`kiosk/darts/views.py`): here they are stamped with the
+The views themselves are the game's (`Match.public_view`, `Match.private_view`): here they are stamped with the
 game and the page protocol's version, and the board is described for drawing.
 """
 

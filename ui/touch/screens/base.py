@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import random
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
@@ -14,12 +15,43 @@ from ui.touch import theme
 from ui.touch.dartboard import DartboardView
 
 if TYPE_CHECKING:
-    from kiosk.service import MatchUpdate
-    from ui.touch.app import DartshipApp
+    from kiosk.config import Settings
+    from kiosk.darts.match import Match
+    from kiosk.house import Kiosk
+    from kiosk.service import GameService, MatchUpdate
+
+
+class KioskApp(Protocol):
+    """The app as its screens use it (ui/touch/app.py builds the screens and hands itself in)."""
+
+    kiosk: Kiosk
+    rng: random.Random
+
+    @property
+    def service(self) -> GameService: ...
+
+    @property
+    def match(self) -> Match | None: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def simulator(self) -> bool: ...
+
+    def go(self, name: str) -> None: ...
+
+    def flow_screen(self) -> str | None: ...
+
+    def screen(self, name: str) -> Any: ...
+
+    def toast(self, message: str, seconds: float = 4.0) -> None: ...
+
+    def set_language(self, language: str) -> None: ...
 
 
 class KioskScreen(Screen):
-    def __init__(self, app: DartshipApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.app = app
         with self.canvas.before:
@@ -49,7 +81,7 @@ def heading(text: str, units: float = 30, **kwargs: Any) -> Label:
     return label
 
 
-def board_page(app: DartshipApp, spacing: float) -> tuple[BoxLayout, DartboardView]:
+def board_page(app: KioskApp, spacing: float) -> tuple[BoxLayout, DartboardView]:
     """A page with the game's board (the default board before any game) as a square on its
     left, as tall as the page; the caller adds the side column."""
     s = theme.sizes()

@@ -14,7 +14,7 @@ from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.opponent import player, seat
-from ui.touch.screens.base import KioskScreen, board_page, heading
+from ui.touch.screens.base import KioskApp, KioskScreen, board_page, heading
 
 
 def zone_text(zone: BullZone | None) -> str:
@@ -25,7 +25,7 @@ def zone_text(zone: BullZone | None) -> str:
 
 
 class BullOffScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page, self.board_view = board_page(app, spacing=8)

@@ -27,7 +27,7 @@ from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.correct_picker import CorrectPicker
 from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
 from ui.touch.scoreboard import Scoreboard
-from ui.touch.screens.base import KioskScreen, board_page
+from ui.touch.screens.base import KioskApp, KioskScreen, board_page
 
 _coach_pool: concurrent.futures.ThreadPoolExecutor | None = None
 
@@ -53,7 +53,7 @@ def radar_of(match: Match, team: int) -> tuple[dict[Cell, str], list[tuple[Cell,
 
 
 class GameScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         layer = FloatLayout()
@@ -247,7 +247,7 @@ class GameScreen(KioskScreen):
     def on_update(self, update: Any) -> None:
         # The word first: it must be in the very next frame.
         match = self.app.match
-        words = words_for(update.events, tuple(t.name for t in match.teams)) if match else None
+        words = words_for(update.events, (match.teams[0].name, match.teams[1].name)) if match else None
         if words is not None:
             self.announcement.announce(*words)
         for event in update.events:
@@ -272,7 +272,7 @@ class GameScreen(KioskScreen):
     def _correct(self) -> None:
         match = self.app.match
         last = match.last_dart() if match else None
-        if last is None:
+        if match is None or last is None:
             self.app.toast(_("no dart to correct yet"))
             return
         self.picker = CorrectPicker(last, match.board, lambda cell: self._submit(Correct(cell)))

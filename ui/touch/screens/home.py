@@ -12,13 +12,13 @@ from kiosk.darts.match import Phase
 from kiosk.i18n import _, language
 from ui.touch import theme
 from ui.touch.controls import BigButton
-from ui.touch.screens.base import KioskScreen
+from ui.touch.screens.base import KioskApp, KioskScreen
 
 LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"))
 
 
 class HomeScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(60), s(24)), spacing=s(12))

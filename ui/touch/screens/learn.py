@@ -20,7 +20,7 @@ from kiosk.i18n import _
 from kiosk.inputs import DartInput, UnmappedInput
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Field
-from ui.touch.screens.base import KioskScreen, heading
+from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
 def map_path(settings: config_module.Settings) -> Path:
@@ -28,7 +28,7 @@ def map_path(settings: config_module.Settings) -> Path:
 
 
 class LearnScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.wizard: Any = None

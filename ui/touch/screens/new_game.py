@@ -18,7 +18,7 @@ from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.opponent import SKILL_ORDER, seat, skill_name
-from ui.touch.screens.base import KioskScreen, heading
+from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 DEFAULT_NAMES = ("Sharks", "Jets")
 
@@ -46,7 +46,7 @@ def split_players(text: str) -> tuple[str, ...]:
 
 
 class NewGameScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))

@@ -23,7 +23,7 @@ from kiosk.bucket import Bucket
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption
-from ui.touch.screens.base import KioskScreen
+from ui.touch.screens.base import KioskApp, KioskScreen
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ SECONDS_PER_TRY = 60.0
 
 
 class PinScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.entered = ""

@@ -23,11 +23,11 @@ from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.opponent import seat
 from ui.touch.placing import FleetDraft
 from ui.touch.qr import qr_texture
-from ui.touch.screens.base import KioskScreen, board_page, heading
+from ui.touch.screens.base import KioskApp, KioskScreen, board_page, heading
 
 
 class PlacementScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.team: int | None = None  # the team placing now; None: the hand-over is shown
         self.draft: FleetDraft | None = None
@@ -111,6 +111,8 @@ class PlacementScreen(KioskScreen):
         s = theme.sizes()
         view = self.handover
         view.clear_widgets()
+        if match is None:
+            return
         placed = match.state().placed
         names = [t.name for t in match.teams]
         kiosk = seat(match)

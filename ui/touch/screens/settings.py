@@ -14,7 +14,7 @@ from kiosk.i18n import _
 from kiosk.sound import Sound
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.screens.base import KioskScreen, heading
+from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 # What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
 # in the file.
@@ -43,7 +43,7 @@ def yes_no(value: bool) -> str:
 
 
 class SettingsScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))

@@ -10,12 +10,12 @@ from kivy.uix.scrollview import ScrollView
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton
-from ui.touch.screens.base import KioskScreen, heading
+from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.table import Table, percent
 
 
 class StatsScreen(KioskScreen):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
