@@ -1,7 +1,7 @@
 """What each audience may see, as JSON-ready dicts.
 
-The views themselves are the game's (`Match.public_view`, `Match.private_view`): here they are stamped with the
-game and the page protocol's version, and the board is described for drawing.
+The views themselves are the game's (`Match.public_view`, `Match.private_view`): here they are
+stamped with the game and the page protocol's version, and the board is described for drawing.
 """
 
 from __future__ import annotations
