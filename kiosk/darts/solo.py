@@ -36,8 +36,8 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from kiosk.ai import Decision, Record, decide
 from kiosk.darts.board import BULL
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.geometry import cell_centre
@@ -59,6 +59,9 @@ from kiosk.darts.match import (
 )
 from kiosk.darts.scatter import Landing, Skill, throw
 from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, Source
+
+if TYPE_CHECKING:
+    from kiosk.ai import Decision
 
 log = logging.getLogger("dartship.solo")
 
@@ -246,6 +249,9 @@ class ComputerPlayer:
         self._submit(BullOffDart(self.team, landing.zone))
 
     def _think(self) -> None:
+        # The AI brings numpy: loaded when the kiosk first plays, not at every start.
+        from kiosk.ai import Record, decide
+
         match = self.match
         version = match.version
         record = Record.from_match(match, self.team)  # public: own shots, enemy ships sunk

@@ -294,3 +294,20 @@ def test_a_store_that_cannot_save_pauses_the_screen_until_it_can(tour, artefacts
     assert tour.app.banner.opacity == 0
     tour.throw_typed("T20")
     assert tour.match.darts_thrown == darts + 1
+
+
+def test_the_screen_dozes_when_nothing_happens_and_wakes_at_a_touch(tour) -> None:
+    from kivy.clock import Clock
+
+    from kiosk.inputs import Info
+    from ui.touch.app import ACTIVE_FPS, IDLE_FPS
+
+    tour.app.go("home")
+    tour.app._doze()
+    assert Clock._max_fps == IDLE_FPS
+    tour.press("Stats")  # a real touch through Kivy's input dispatch
+    assert Clock._max_fps == ACTIVE_FPS
+    tour.app._doze()
+    tour.kiosk.service.handle_input(Info("news"))
+    assert Clock._max_fps == ACTIVE_FPS  # news from the service: something will be drawn
+    tour.app.go("home")

@@ -26,6 +26,10 @@ log = logging.getLogger("dartship.touch")
 # Screens that follow the match by themselves; the others (home, stats, settings) are left alone.
 FLOW_SCREENS = ("placement", "bull_off", "game", "result")
 HEARTBEAT_SECONDS = 2.0
+# Frames per second: smooth while something happens, few while the screen only waits (a kiosk
+# waits most of the day; every frame costs CPU even when nothing changes). A touch or any news
+# from the service brings the full rate back at once; it drops again after DOZE_AFTER quiet s.
+ACTIVE_FPS, IDLE_FPS, DOZE_AFTER = 60.0, 20.0, 5.0
 
 
 def _kivy_app_class() -> type:
@@ -84,6 +88,9 @@ def _kivy_app_class() -> type:
             Clock.schedule_interval(lambda _dt: self.kiosk.heartbeat(), HEARTBEAT_SECONDS)
             Window.bind(on_flip=self._first_frame)
             Window.bind(on_keyboard=self._on_key)
+            for touch_event in ("on_touch_down", "on_touch_move", "on_touch_up"):
+                Window.bind(**{touch_event: self.wake})
+            self.wake()
             self.follow_phase(initial=True)
             return self.root_layout
 
@@ -158,6 +165,17 @@ def _kivy_app_class() -> type:
                 Window.unbind(on_flip=self._first_frame)
                 self.kiosk.ready()
 
+        def wake(self, *_args: Any) -> bool:
+            """Full frame rate for the next DOZE_AFTER seconds. Returns False: a touch goes on
+            to the widgets as usual."""
+            set_fps(ACTIVE_FPS)
+            Clock.unschedule(self._doze)
+            Clock.schedule_once(self._doze, DOZE_AFTER)
+            return False
+
+        def _doze(self, *_args: Any) -> None:
+            set_fps(IDLE_FPS)
+
         def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
             # Escape (27) quits only outside kiosk mode; Kivy's exit_on_escape is off there too,
             # this also stops it reaching screens as "back".
@@ -214,6 +232,7 @@ def _kivy_app_class() -> type:
 
         def on_service_event(self, event: ServiceEvent) -> None:
             assert self.sm is not None
+            self.wake()  # an announcement or a new screen comes: draw it smoothly
             if isinstance(event, GameStarted):
                 if self._result_event is not None:
                     self._result_event.cancel()
@@ -251,6 +270,15 @@ def _kivy_app_class() -> type:
             self.rebuild(self.sm.current if self.sm else "home")
 
     return DartshipApp
+
+
+def set_fps(fps: float) -> None:
+    """The clock's frame rate from now on. Kivy reads `graphics.maxfps` once, at start; its
+    clock keeps the rate in `_max_fps` and reads it again before every frame (Kivy 2.x)."""
+    from kivy.clock import Clock
+
+    if hasattr(Clock, "_max_fps"):
+        Clock._max_fps = fps
 
 
 _app_class: type | None = None

@@ -38,6 +38,9 @@ def configure(settings: Settings, *, size: tuple[int, int] | None = None,
     # Kivy's records reach our own log handler (stdout, the journal): its console copy would
     # print every line twice.
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    # Images (the QR codes, the icon) through SDL2's own loader: Kivy would otherwise load
+    # Pillow, which imports numpy (~0.2 s and ~15 MB at every start on the Pi).
+    os.environ.setdefault("KIVY_IMAGE", "sdl2")
     if headless:
         os.environ.setdefault("KIVY_WINDOW", "sdl2")
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
-from kiosk.ai import Decision, Record, decide
 from kiosk.darts.board import MISS, BullZone, Cell
 from kiosk.darts.match import Correct, Match, Next, Phase, Result, RuleError, Undo, Undone
 from kiosk.darts.scatter import Skill
@@ -28,6 +27,9 @@ from ui.touch.correct_picker import CorrectPicker
 from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
 from ui.touch.scoreboard import Scoreboard
 from ui.touch.screens.base import KioskApp, KioskScreen, board_page
+
+if TYPE_CHECKING:
+    from kiosk.ai import Decision
 
 _coach_pool: concurrent.futures.ThreadPoolExecutor | None = None
 
@@ -218,6 +220,8 @@ class GameScreen(KioskScreen):
         """The decision runs in a worker thread; its answer comes back on Kivy's clock."""
         self._coach_key = key
         self.coach = None
+        from kiosk.ai import Record, decide  # numpy: loaded when the coach is first asked
+
         record = Record.from_match(match, team)  # public: the team's shots, enemy ships sunk
         rng = random.Random(self.app.rng.getrandbits(64))
         future = coach_pool().submit(decide, match.board, record, tuple(match.setup.rules.fleet),
