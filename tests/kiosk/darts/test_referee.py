@@ -165,3 +165,17 @@ def test_run_flushes_each_answer():
     out = Recorder()
     assert run(io.StringIO('{"cmd": "new", "teams": ["A", "B"]}\n\n{"cmd": "state"}\n'), out) == 0
     assert Recorder.flushes == 2 and len(out.getvalue().splitlines()) == 2
+
+
+def test_a_second_bull_off_dart_from_the_same_side_is_refused():
+    r = Referee()
+    ask(r, {**NEW, "bull_off": "normal"})
+    ask(r, {"cmd": "place", "team": 0, "fleet": SHARKS})
+    ask(r, {"cmd": "place", "team": 1, "fleet": JETS})
+    ask(r, {"cmd": "start"})
+    assert ask(r, {"cmd": "bull", "team": 0, "cell": "S20"})[0]["event"] != "error"
+    answer = ask(r, {"cmd": "bull", "team": 0, "cell": "DB"})
+    assert len(answer) == 1 and answer[0]["event"] == "error"
+    assert "one dart each" in answer[0]["message"]
+    assert ask(r, {"cmd": "bull", "team": 1, "cell": "25"})[-1] == {
+        "event": "visit", "team": 1, "player": "Cy"}
