@@ -22,6 +22,7 @@ import random
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from kiosk.game import Game, GameKind, RuleError
@@ -158,12 +159,24 @@ class GameService:
         self.tell(GameStarted(game, resumed=False))
         return game
 
-    def resume(self) -> bool:
-        """Pick up the unfinished game of the store, exactly where it stopped."""
+    def resume(self, finished_within: float | None = 0.0) -> bool:
+        """Pick up the last game of the store exactly where it stopped: an unfinished one, or
+        one that ended at most `finished_within` seconds ago (None: however long ago, the line
+        protocols' promise; the kiosk shows a just-finished game's result and lets its winning
+        dart be undone). An abandoned last game brings nothing back."""
         if self.store is None:
             return False
-        game = self.store.unfinished(self.venue)
-        if game is None:
+        last = self.store.last_game(self.venue)
+        if last is None:
+            return False
+        game, status, finished = last
+        if status == "over" and finished_within is not None:
+            # A clock that went back (a Pi without a real-time clock, after a power cut) makes
+            # the age negative: that game did just end.
+            age = (datetime.now(UTC) - finished).total_seconds() if finished else float("inf")
+            if age > finished_within:
+                return False
+        elif status != "playing" and status != "over":
             return False
         self.kind, self.match, self.game = self.store.kind_of(game), self.store.load(game), game
         self.tell(GameStarted(game, resumed=True))

@@ -283,6 +283,17 @@ class Store:
             [venue]).fetchone()
         return int(row[0]) if row else None
 
+    def last_game(self, venue: str = "kiosk") -> tuple[int, str, datetime | None] | None:
+        """The newest game of this venue: its id, status and, once over, when it ended.
+
+        Only the newest counts: a result older than an abandoned game is not the last game."""
+        row = self.db.execute("SELECT id, status, finished FROM games WHERE venue=? "
+                              "ORDER BY id DESC LIMIT 1", [venue]).fetchone()
+        if row is None:
+            return None
+        finished = datetime.fromisoformat(row[2]) if row[2] else None
+        return int(row[0]), str(row[1]), finished
+
     def kind_of(self, game: int) -> GameKind[Any, Any, Any, Any]:
         from kiosk.kinds import kind_named
 

@@ -30,6 +30,11 @@ from kiosk.store import Store
 
 log = logging.getLogger("dartship")
 
+# A game that ended this recently is brought back on its result card when the kiosk starts (a
+# crash or power cut right after the winning dart must not hide the result, nor the chance to
+# undo a misread winning dart); an older one is history (docs/decisions.md).
+RESULT_KEPT_SECONDS = 10 * 60
+
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
@@ -51,7 +56,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     takeout = TakeoutTimer(service, lambda: config.settings.rules.takeout_seconds).attach()
     kiosk = Kiosk(config, store, service, solo, takeout, supervisor=Notifier())
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
-    if service.resume():
+    if service.resume(finished_within=RESULT_KEPT_SECONDS):
         log.info("resumed game %s", service.game)
     if devices:
         _attach_devices(kiosk, loop)

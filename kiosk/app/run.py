@@ -71,8 +71,8 @@ def _team_names(text: str) -> tuple[str, str]:
 async def run_headless(config: ConfigFile, teams: tuple[str, str]) -> int:
     kiosk = await build_kiosk(config, headless=True)
     try:
-        match = kiosk.service.match
-        if match is None or match.outcome().over:
+        # A just-finished game stays: the host page shows its result and starts the next.
+        if kiosk.service.match is None:
             kiosk.service.new_game(DARTS, Setup((Team(teams[0], (teams[0],)),
                                                  Team(teams[1], (teams[1],))),
                                                 config.settings.house_rules()))
