@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from kiosk import store_faults
 from kiosk.game import Game, GameKind, RuleError
 from kiosk.i18n import _
 from kiosk.inputs import (
@@ -151,7 +152,7 @@ class GameService:
             try:
                 game = self.store.new_game(kind, setup, venue=self.venue)
             except _STORE_ERRORS as err:
-                raise NotSaved(_("cannot save: {reason}").format(reason=err)) from None
+                raise NotSaved(_("cannot save: {reason}").format(reason=self._why(err))) from None
         else:
             self._memory_games -= 1
             game = self._memory_games
@@ -166,7 +167,13 @@ class GameService:
         dart be undone). An abandoned last game brings nothing back."""
         if self.store is None:
             return False
-        last = self.store.last_game(self.venue)
+        try:
+            return self._resume(self.store, finished_within)
+        except (sqlite3.Error, OSError) as err:
+            raise StoreError(self._why(err)) from None
+
+    def _resume(self, store: Store, finished_within: float | None) -> bool:
+        last = store.last_game(self.venue)
         if last is None:
             return False
         game, status, finished = last
@@ -178,7 +185,7 @@ class GameService:
                 return False
         elif status != "playing" and status != "over":
             return False
-        self.kind, self.match, self.game = self.store.kind_of(game), self.store.load(game), game
+        self.kind, self.match, self.game = store.kind_of(game), store.load(game), game
         self.tell(GameStarted(game, resumed=True))
         return True
 
@@ -221,11 +228,17 @@ class GameService:
     def _pause(self, err: BaseException) -> None:
         """The commit failed: drop the game in memory for the one in the store, tell everyone,
         and keep trying the store."""
-        self.paused = _("cannot save: the game is paused ({reason})").format(reason=err)
+        self.paused = _("cannot save: the game is paused ({reason})").format(reason=self._why(err))
         log.error("commit failed: %s", err)
         self._rebuild()
         self.tell(Notice(NoticeKind.PAUSED, self.paused))
         self._schedule_retry()
+
+    def _why(self, err: BaseException) -> str:
+        """A failed write in the owner's words: the disk is full, the file is read-only..."""
+        if isinstance(err, StoreError) or self.store is None:
+            return str(err)
+        return store_faults.explain(err, self.store.path)
 
     def _rebuild(self) -> None:
         assert self.game is not None and self.kind is not None and self.match is not None

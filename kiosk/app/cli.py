@@ -74,14 +74,13 @@ def _referee(args: argparse.Namespace) -> int:
     if cfg is None:
         return 2
     store = None
-    if args.db:
-        try:
-            store = Store(args.db)
-        except StoreError as err:
-            print(f"dartship referee: {err}", file=sys.stderr)
-            return 2
     try:
+        if args.db:
+            store = Store(args.db)
         return main_stdio(store, cfg.settings.house_rules())
+    except StoreError as err:  # the file cannot be used, or its last game cannot be read back
+        print(f"dartship referee: {err}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     finally:
