@@ -99,6 +99,14 @@ def _config(args: argparse.Namespace) -> int:
     elif args.action == "reference":
         sys.stdout.write(config.reference_table())
     else:
+        from kiosk.app import preflight
+
+        # What `run` would stumble over beyond each key's own form (it would fall back).
+        found = preflight.problems(cfg.settings)
+        for problem in found:
+            print(problem, file=sys.stderr)
+        if found:
+            return 2
         where = cfg.path or _("built-in defaults (no config file)")
         print(_("config OK: {where}").format(where=where))
     return 0
