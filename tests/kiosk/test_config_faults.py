@@ -5,10 +5,13 @@ named by `config check`; `run` falls back to the key's default and says so."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import socket
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -123,6 +126,47 @@ def test_config_check_names_what_run_would_stumble_over(tmp_path):
     out = _check(tmp_path, '[web]\nhost = "192.0.2.55"\n')  # TEST-NET-1: never this machine's
     assert out.returncode == 2 and "web.host: 192.0.2.55 is not an address of this machine" in out.stderr
     assert _check(tmp_path, '[web]\nhost = "127.0.0.1"\n').returncode == 0
+
+
+def _serve(settings: config.Settings, caplog: pytest.LogCaptureFixture) -> tuple[str, str]:
+    """Start the phone page as run does; its base URL and what /api/game answers."""
+    from kiosk.service import GameService
+    from ui.handheld.server import start_web
+
+    async def go() -> tuple[str, str]:
+        server = await start_web(GameService(None), settings)
+        try:
+            port = server.base_url.rsplit(":", 1)[1]
+            body = await asyncio.to_thread(
+                lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/api/game", timeout=10)
+                .read().decode())
+            return server.base_url, body
+        finally:
+            await server.stop()
+
+    with caplog.at_level(logging.INFO, "dartship.handheld"):
+        return asyncio.run(go())
+
+
+@pytest.mark.parametrize("host", ["kiosk.invalid", "192.0.2.55"])
+def test_run_falls_back_to_the_default_host_and_says_so(host, caplog):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    _url, body = _serve(config.build({"web.host": host, "web.port": port}), caplog)
+    assert json.loads(body) == {"view": None}
+    assert f"cannot listen on {host}:{port}" in caplog.text
+    assert f"listens on 0.0.0.0:{port} instead" in caplog.text
+
+
+def test_run_falls_back_from_a_port_in_use(caplog):
+    with socket.socket() as busy:
+        busy.bind(("0.0.0.0", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        url, body = _serve(config.build({"web.port": port}), caplog)
+    assert json.loads(body) == {"view": None} and not url.endswith(f":{port}")
+    assert f"cannot listen on 0.0.0.0:{port}" in caplog.text
 
 
 def test_run_falls_back_from_an_unusable_database_and_leaves_it_alone(tmp_path, monkeypatch, caplog):

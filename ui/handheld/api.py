@@ -33,6 +33,7 @@ from ui.handheld.views import board_description, public_view, team_view
 log = logging.getLogger("dartship.handheld")
 
 MAX_BODY = 4096  # a fleet of ten 5-cell ships is well under 1 KiB
+BODY_SECONDS = 10.0  # the whole body must arrive within this after the headers
 MAX_SHIPS = 10
 MAX_CELL_TEXT = 8
 MAX_SOCKETS = 256
@@ -345,7 +346,13 @@ async def _json_body(request: web.Request) -> Any:
         raise json_error(415, "not_json", _("send the fleet as JSON (Content-Type: application/json)"))
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise json_error(413, "too_large", _("the request is too large"))
-    raw = await request.content.read(MAX_BODY + 1)
+    try:
+        # A phone sends its few hundred bytes at once; a body that trickles in holds a
+        # connection for nothing.
+        async with asyncio.timeout(BODY_SECONDS):
+            raw = await request.content.read(MAX_BODY + 1)
+    except TimeoutError:
+        raise json_error(408, "too_slow", _("the request came too slowly")) from None
     if len(raw) > MAX_BODY:
         raise json_error(413, "too_large", _("the request is too large"))
     try:
