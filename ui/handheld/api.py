@@ -114,7 +114,7 @@ class HandheldApi:
     def _new_game(self, game: int) -> None:
         old = self.tokens
         self.tokens = self._tokens_for(game)
-        self.throttle.forget_trust()
+        self.throttle.new_game(old.teams if old is not None and old != self.tokens else ())
         if old == self.tokens:
             log.info("game %s: the phone links stay as they were", game)
         else:

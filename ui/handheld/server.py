@@ -43,7 +43,9 @@ def runner_options() -> dict[str, Any]:
 
 def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application:
     """The aiohttp application (tests drive it through aiohttp's TestServer)."""
-    app = web.Application(middlewares=[api.guard], client_max_size=MAX_BODY)
+    # The throttle's waiting comes before any route that looks at a token (see throttle.py).
+    app = web.Application(middlewares=[api.guard, api.throttle.middleware],
+                          client_max_size=MAX_BODY)
     app.add_routes(api.routes())
     if desk is not None:
         app.add_routes(desk.routes())
