@@ -36,7 +36,6 @@ MAX_BODY = 4096  # a fleet of ten 5-cell ships is well under 1 KiB
 BODY_SECONDS = 10.0  # the whole body must arrive within this after the headers
 MAX_SHIPS = 10
 MAX_CELL_TEXT = 8
-MAX_SOCKETS = 256
 WS_MAX_MESSAGE = 1024  # phones only ever send pings
 WS_HEARTBEAT = 20.0
 
@@ -309,7 +308,7 @@ class HandheldApi:
 
     async def _socket(self, request: web.Request, audience: Audience, game: int,
                       first: Callable[[], str]) -> web.StreamResponse:
-        if sum(self.hub.count(a) for a in Audience) >= MAX_SOCKETS:
+        if not self.hub.make_room(audience):  # spectators and each team have their own budget
             raise json_error(503, "busy", _("too many phones are connected"))
         socket = web.WebSocketResponse(heartbeat=WS_HEARTBEAT, max_msg_size=WS_MAX_MESSAGE)
         await socket.prepare(request)
