@@ -356,7 +356,8 @@ async def _json_body(request: web.Request) -> Any:
         raise json_error(413, "too_large", _("the request is too large"))
     try:
         return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        # 4 KiB of "[" nests deeper than Python's parser goes: bad JSON too, for a fleet.
         raise json_error(400, "bad_json", _("the request is not valid JSON")) from None
 
 
