@@ -7,7 +7,7 @@ for them.
 
 The loop: everything runs on the one asyncio loop that is running when `build_kiosk` is awaited
 (Kivy's, in the live app). Device threads reach it only through the sink
-(`loop.call_soon_threadsafe(queue.put_nowait, event)`).
+(`kiosk.funnel.InputFunnel`: `loop.call_soon_threadsafe`, noise bounded).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from kiosk.app.sdnotify import Notifier
 from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.darts.solo import Pace, SoloMode
 from kiosk.darts.takeout import TakeoutTimer
+from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
 from kiosk.i18n import set_language
-from kiosk.inputs import InputEvent
 from kiosk.service import GameService
 from kiosk.store import Store, StoreError
 
@@ -113,11 +113,7 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     from hardware.learn import LearnWizard
     from hardware.simulator import SimulatedBoard
 
-    queue = kiosk.service.queue
-
-    def sink(event: InputEvent) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, event)
-
+    sink = InputFunnel(loop, kiosk.service.queue)  # from the devices' threads, noise bounded
     settings = kiosk.settings
     kiosk.board = factory.build_board_input(
         settings, sink, rng=random.Random(kiosk.service.rng.getrandbits(64)))
