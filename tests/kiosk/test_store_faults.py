@@ -1,8 +1,8 @@
 """Database messages that say what is true (read-only, full, locked, newer, damaged, foreign),
 each with what to do, and nothing written to a file before it is known to be ours and not newer.
 
-The read-only and full cases run on a real small disk (a tmpfs, mounted where the tests run as
-root)."""
+The damaged case is in test_store.py. The read-only and full cases run on a real small disk (a
+tmpfs, mounted where the tests run as root)."""
 
 from __future__ import annotations
 
@@ -86,22 +86,6 @@ def test_a_locked_file_is_called_locked(tmp_path):
         other.execute("ROLLBACK")
         other.close()
     Store(path).close()
-
-
-def test_a_damaged_file_says_to_keep_it_and_is_not_touched(tmp_path):
-    path = tmp_path / "d.db"
-    store = Store(path)
-    _stored_game(store)
-    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    store.close()
-    data = bytearray(path.read_bytes())
-    for i in range(1024, len(data), 7):
-        data[i] = 0xFF
-    path.write_bytes(bytes(data))
-    before = _files(tmp_path)
-    with pytest.raises(StoreError, match=r"damaged .*left untouched\. Keep it"):
-        Store(path)
-    assert _files(tmp_path) == before
 
 
 def test_a_foreign_or_junk_file_says_to_use_another(tmp_path):
