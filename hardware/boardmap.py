@@ -139,6 +139,9 @@ def parse(text: str, where: str = "map") -> BoardMap:
     except tomllib.TOMLDecodeError as err:
         raise BoardMapError([_("{where}: not valid TOML: {error}").format(
             where=where, error=err)]) from None
+    except RecursionError:  # a map nested thousands deep: the reader gives up, so do we
+        raise BoardMapError([_("{where}: not valid TOML: nested too deeply").format(
+            where=where)]) from None
     problems: list[str] = []
     profile = Profile.FOUR_RING
     if "profile" in table:

@@ -25,6 +25,7 @@ from kiosk.inputs import (
     MissInput,
     UnmappedInput,
 )
+from kiosk.printable import printable
 
 MAX_LINE = 64  # bytes, the line ending included
 PROTOCOL_VERSION = 1
@@ -47,7 +48,8 @@ class Dialect:
 
 def decode(raw: bytes) -> str | BadLine:
     """The text of one line without its ending; non-ASCII, control bytes or overlong: BadLine."""
-    shown = raw.rstrip(b"\r\n").decode("ascii", errors="backslashreplace")[:MAX_LINE * 2]
+    # As shown in a log or on the screen: a board must not send terminal escapes there.
+    shown = printable(raw.rstrip(b"\r\n").decode("ascii", errors="backslashreplace"))[:MAX_LINE * 2]
     if len(raw) > MAX_LINE:
         return BadLine(shown, _("longer than {limit} bytes").format(limit=MAX_LINE))
     body = raw.rstrip(b"\r\n")

@@ -18,6 +18,7 @@ import serial
 
 from hardware.boardmap import BoardMap
 from hardware.dialects import MAX_LINE, Dialect, decode, dialect, effective_profile, read_line
+from hardware.noise import BoardNoise
 from hardware.sink import deliver
 from hardware.stuck import STUCK_SECONDS, StuckWatch
 from kiosk.darts.board import Board, Profile, board_for
@@ -61,6 +62,7 @@ class SerialReader:
         self.backoff = backoff
         self._open: Opener = opener or (lambda u: open_port(u, baud, read_timeout))
         self._stuck = StuckWatch(stuck_seconds)
+        self._noise = BoardNoise()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._port: Any = None
@@ -147,6 +149,7 @@ class SerialReader:
                 chunk = port.read(max(1, min(waiting, 4096)))
             except Exception as err:
                 return _("the board went away: {error}").format(error=err)
+            self.tick()
             if not chunk:
                 continue
             buffer += chunk
@@ -169,18 +172,23 @@ class SerialReader:
 
     def line(self, raw: bytes, now: float | None = None) -> None:
         """Handle one line's bytes (public so tests and the bench can feed lines directly)."""
+        now = time.monotonic() if now is None else now
         text = decode(raw)
-        if isinstance(text, BadLine):
-            deliver(self.sink, text)
-            return
-        event = read_line(self.dialect, text, self.board, self.board_map)
+        event = text if isinstance(text, BadLine) else read_line(self.dialect, text, self.board,
+                                                                 self.board_map)
         if event is None:
             return
         if isinstance(event, DartInput):
-            repeat, report = self._stuck.repeat(
-                text.upper(), time.monotonic() if now is None else now)
+            repeat, report = self._stuck.repeat(event.raw.upper(), now)
             if repeat:
                 if report:
                     deliver(self.sink, StuckInput(event.cell))
                 return
-        deliver(self.sink, event)
+        if self._noise.admit(event, now):  # a flood of noise is counted, not queued
+            deliver(self.sink, event)
+
+    def tick(self, now: float | None = None) -> None:
+        """Pass on the count of noise held back in a window that has closed (the reading
+        thread calls it at least every read timeout; tests and the bench may too)."""
+        for summary in self._noise.summaries(time.monotonic() if now is None else now):
+            deliver(self.sink, summary)

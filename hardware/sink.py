@@ -33,6 +33,31 @@ class MultipleContacts(Info):
         return {"event": "multiple_contacts", "raw": list(self.raws)}
 
 
+@dataclass(frozen=True)
+class NoiseSummary(Info):
+    """How many bad lines (or unmapped contacts, or board messages) a board sent beyond the
+    first few of a window: counted, not each passed on (`hardware.noise`). A kind of `Info`, so
+    the service shows its message; board-test prints `{"event": "bad_lines", "count": N,
+    "seconds": 10}`."""
+
+    kind: str = "bad_lines"  # bad_lines, unmapped_contacts, board_messages
+    count: int = 0
+    seconds: float = 10.0
+
+    @classmethod
+    def of(cls, kind: str, count: int, seconds: float) -> NoiseSummary:
+        templates = {
+            "bad_lines": _("{count} more bad lines from the board in the last {seconds} s"),
+            "unmapped_contacts": _("{count} more unmapped contacts in the last {seconds} s"),
+            "board_messages": _("{count} more messages from the board in the last {seconds} s"),
+        }
+        return cls(templates[kind].format(count=count, seconds=f"{seconds:g}"), kind, count,
+                   seconds)
+
+    def to_json(self) -> dict:
+        return {"event": self.kind, "count": self.count, "seconds": round(self.seconds)}
+
+
 def deliver(sink: Sink, event: InputEvent) -> None:
     """Hand one event to the sink; a failing sink is logged, never the end of a reader thread."""
     try:

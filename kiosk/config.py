@@ -19,9 +19,10 @@ import enum
 import ipaddress
 import os
 import re
+import reprlib
 import tomllib
 import typing
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,8 @@ import tomlkit
 import tomlkit.exceptions
 import tomlkit.items
 
-from kiosk.darts.board import Profile
-from kiosk.darts.fleet import PRESETS, PlacementError, parse_lengths
+from kiosk.darts.board import Profile, board_for
+from kiosk.darts.fleet import PRESETS, PlacementError, fleet_problem, parse_lengths
 from kiosk.darts.match import BullOffMode, HouseRules
 from kiosk.darts.scatter import Skill
 from kiosk.i18n import LANGUAGES, _
@@ -328,7 +329,7 @@ class Option:
         value = _typed(self, raw)
         if self.choices and value not in self.choices:
             raise ValueError(_("{value!r} is not allowed; use one of: {choices}").format(
-                value=raw, choices=", ".join(self.allowed)))
+                value=_Shown(raw), choices=", ".join(self.allowed)))
         if self.check is not None:
             message = self.check(value)
             if message:
@@ -336,25 +337,40 @@ class Option:
         return value
 
 
+class _Shown:
+    """A value as a message shows it (`{value!r}`): shortened, a file may hold a long list."""
+
+    _repr = reprlib.Repr()
+    _repr.maxlist = _repr.maxtuple = 8
+    _repr.maxstring = _repr.maxother = 60
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return self._repr.repr(self.value)
+
+
 def _typed(option: Option, raw: Any) -> Any:
+    shown = _Shown(raw)
     kind = option.kind
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
         for member in kind:
             if raw == member.value:
                 return member
         raise ValueError(_("{value!r} is not allowed; use one of: {choices}").format(
-            value=raw, choices=", ".join(option.allowed)))
+            value=shown, choices=", ".join(option.allowed)))
     if kind is bool:
         if type(raw) is not bool:
-            raise ValueError(_("must be true or false, got {value!r}").format(value=raw))
+            raise ValueError(_("must be true or false, got {value!r}").format(value=shown))
         return raw
     if kind is int:
         if type(raw) is not int:
-            raise ValueError(_("must be a whole number, got {value!r}").format(value=raw))
+            raise ValueError(_("must be a whole number, got {value!r}").format(value=shown))
         return raw
     if kind is float:
         if type(raw) not in (int, float):
-            raise ValueError(_("must be a number, got {value!r}").format(value=raw))
+            raise ValueError(_("must be a number, got {value!r}").format(value=shown))
         return float(raw)
     if kind is str:
         if option.key == "rules.fleet" and isinstance(raw, list):
@@ -364,11 +380,11 @@ def _typed(option: Option, raw: Any) -> Any:
         if option.key == "kiosk.pin" and type(raw) is int and raw >= 0:
             return str(raw)  # `pin = 1234` unquoted is what owners write
         if not isinstance(raw, str):
-            raise ValueError(_("must be text, got {value!r}").format(value=raw))
+            raise ValueError(_("must be text, got {value!r}").format(value=shown))
         return raw
     # tuple[int, ...]: a list of whole numbers
     if not isinstance(raw, list | tuple) or not all(type(n) is int for n in raw):
-        raise ValueError(_("must be a list of whole numbers, got {value!r}").format(value=raw))
+        raise ValueError(_("must be a list of whole numbers, got {value!r}").format(value=shown))
     return tuple(raw)
 
 
@@ -462,9 +478,35 @@ def _flatten(table: Mapping[str, Any], problems: list[Problem], prefix: str = ""
                                                   "the settings are all section.key")))
                 continue
             flat.update(_flatten(value, problems, dotted + ".", depth + 1))
+            continue
+        too_deep = _nested_too_deep(dotted, value)
+        if too_deep is not None:
+            problems.append(too_deep)
         else:
             flat[dotted] = value
     return flat
+
+
+def _nested_too_deep(key: str, value: Any) -> Problem | None:
+    """An array (or a table inside one) nested deeper than the key takes, named by its path
+    (`matrix.rows[2]`). No key takes more than a flat list of numbers. Walked without recursion:
+    the file may nest as deep as the TOML reader allows."""
+    option = OPTION_BY_KEY.get(key)
+    takes_list = option is not None and (option.kind not in (int, float, bool, str)
+                                         or key == "rules.fleet")
+    allowed = 1 if takes_list else 0
+    stack: list[tuple[str, Any, int]] = [(key, value, 0)]
+    while stack:
+        path, item, depth = stack.pop()
+        if isinstance(item, list | dict):
+            if depth >= allowed:
+                what = (_("a list of numbers") if takes_list
+                        else _("a single value (text, a number, true or false)"))
+                return Problem(path, _("nested deeper than this setting takes ({what})").format(
+                    what=what))
+            entries = item.items() if isinstance(item, dict) else enumerate(item)
+            stack.extend((f"{path}[{name}]", inner, depth + 1) for name, inner in entries)
+    return None
 
 
 def _from_text(text: str, where: str) -> tuple[dict[str, Any], list[Problem]]:
@@ -477,7 +519,20 @@ def _from_text(text: str, where: str) -> tuple[dict[str, Any], list[Problem]]:
     problems: list[Problem] = []
     flat = _flatten(table, problems)
     good, bad = check_values(flat)
+    for problem in between_keys(build(good), good):
+        good.pop(problem.key, None)  # lenient: that key keeps its default
+        bad.append(problem)
     return good, problems + bad
+
+
+def between_keys(settings: Settings, keys: Iterable[str]) -> list[Problem]:
+    """What no key shows alone: a fleet that cannot be played on the board's profile (more
+    cells than the board has, or a random fleet that takes more than a second to draw). Judged
+    only when one of `keys` (those set) is involved: the defaults go together."""
+    if not {"rules.fleet", "board.profile"} & set(keys):
+        return []
+    problem = fleet_problem(board_for(settings.board.profile), parse_lengths(settings.rules.fleet))
+    return [Problem("rules.fleet", problem)] if problem else []
 
 
 def build(values: Mapping[str, Any]) -> Settings:
@@ -614,10 +669,11 @@ class ConfigFile:
         """
         typed, problems = check_values(raw)
         problems += [Problem(k, _("is set on the command line")) for k in raw if self.overridden(k)]
+        new_file = self._from_file.with_values(typed)
+        problems += between_keys(new_file, typed) if not problems else []
         if problems:
             raise ConfigError(problems)
         old = self.settings
-        new_file = self._from_file.with_values(typed)
         path = self.save_path()
         write_changes(path, {k: v for k, v in typed.items() if self._from_file.get(k) != v})
         self._from_file = new_file

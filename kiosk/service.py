@@ -22,8 +22,10 @@ import random
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from kiosk import store_faults
 from kiosk.game import Game, GameKind, RuleError
 from kiosk.i18n import _
 from kiosk.inputs import (
@@ -150,7 +152,7 @@ class GameService:
             try:
                 game = self.store.new_game(kind, setup, venue=self.venue)
             except _STORE_ERRORS as err:
-                raise NotSaved(_("cannot save: {reason}").format(reason=err)) from None
+                raise NotSaved(_("cannot save: {reason}").format(reason=self._why(err))) from None
         else:
             self._memory_games -= 1
             game = self._memory_games
@@ -158,14 +160,32 @@ class GameService:
         self.tell(GameStarted(game, resumed=False))
         return game
 
-    def resume(self) -> bool:
-        """Pick up the unfinished game of the store, exactly where it stopped."""
+    def resume(self, finished_within: float | None = 0.0) -> bool:
+        """Pick up the last game of the store exactly where it stopped: an unfinished one, or
+        one that ended at most `finished_within` seconds ago (None: however long ago, the line
+        protocols' promise; the kiosk shows a just-finished game's result and lets its winning
+        dart be undone). An abandoned last game brings nothing back."""
         if self.store is None:
             return False
-        game = self.store.unfinished(self.venue)
-        if game is None:
+        try:
+            return self._resume(self.store, finished_within)
+        except (sqlite3.Error, OSError) as err:
+            raise StoreError(self._why(err)) from None
+
+    def _resume(self, store: Store, finished_within: float | None) -> bool:
+        last = store.last_game(self.venue)
+        if last is None:
             return False
-        self.kind, self.match, self.game = self.store.kind_of(game), self.store.load(game), game
+        game, status, finished = last
+        if status == "over" and finished_within is not None:
+            # A clock that went back (a Pi without a real-time clock, after a power cut) makes
+            # the age negative: that game did just end.
+            age = (datetime.now(UTC) - finished).total_seconds() if finished else float("inf")
+            if age > finished_within:
+                return False
+        elif status != "playing" and status != "over":
+            return False
+        self.kind, self.match, self.game = store.kind_of(game), store.load(game), game
         self.tell(GameStarted(game, resumed=True))
         return True
 
@@ -208,11 +228,17 @@ class GameService:
     def _pause(self, err: BaseException) -> None:
         """The commit failed: drop the game in memory for the one in the store, tell everyone,
         and keep trying the store."""
-        self.paused = _("cannot save: the game is paused ({reason})").format(reason=err)
+        self.paused = _("cannot save: the game is paused ({reason})").format(reason=self._why(err))
         log.error("commit failed: %s", err)
         self._rebuild()
         self.tell(Notice(NoticeKind.PAUSED, self.paused))
         self._schedule_retry()
+
+    def _why(self, err: BaseException) -> str:
+        """A failed write in the owner's words: the disk is full, the file is read-only..."""
+        if isinstance(err, StoreError) or self.store is None:
+            return str(err)
+        return store_faults.explain(err, self.store.path)
 
     def _rebuild(self) -> None:
         assert self.game is not None and self.kind is not None and self.match is not None

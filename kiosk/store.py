@@ -14,7 +14,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,11 +23,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import sqlite_utils
 
+from kiosk import store_faults
 from kiosk.game import Game, GameKind
 from kiosk.i18n import _
+from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
-APPLICATION_ID = 0x44415254  # "DART": marks the file as ours in the SQLite header
-SQLITE_HEADER = b"SQLite format 3\x00"
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "GameSummary", "PlayerStats",
+           "Store", "StoreError"]
+
+SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 class StoreError(RuntimeError):
@@ -136,69 +140,60 @@ def _sqlite_utils() -> Any:
 
 
 class Store:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, timeout: float = 5.0) -> None:
+        """Open (or create) the database at `path`; StoreError says why it cannot be used.
+
+        Nothing is written to an existing file before it is known to be ours and not newer:
+        it is inspected through a read-only connection first, and only then opened for writing
+        (WAL mode, migrations). `timeout`: how long to wait for another program's lock."""
         self.path = Path(path)
-        self._check_file()
+        created = self._check_place()
+        found = store_faults.inspect(self.path, SCHEMA_VERSION)
+        refusal = store_faults.refusal(found, self.path, SCHEMA_VERSION)
+        if refusal is not None:
+            raise StoreError(refusal)
+        conn: sqlite3.Connection | None = None
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as err:
-            raise StoreError(_("{path}: cannot open the database: {error}").format(
-                path=self.path, error=err)) from None
-        self.db = _sqlite_utils().Database(conn)
-        try:
-            self._check_ours()
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=timeout)
+            self.db = _sqlite_utils().Database(conn)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
-        except sqlite3.DatabaseError as err:
-            conn.close()
-            raise StoreError(_("{path} is damaged ({error}); it was left untouched. Move it away "
-                               "to start a new database.").format(path=self.path, error=err)) from None
-        except StoreError:
-            conn.close()
-            raise
+        except (sqlite3.Error, OSError, StoreError) as err:
+            if conn is not None:
+                conn.close()
+            if created:
+                self._remove_new_file()
+            if isinstance(err, StoreError):
+                raise
+            raise StoreError(store_faults.explain(err, self.path)) from None
 
     def close(self) -> None:
         self.db.conn.close()
 
     # -- opening safely --
 
-    def _check_file(self) -> None:
-        if not self.path.exists():
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as err:
-                raise StoreError(_("{path}: cannot create its folder: {error}").format(
-                    path=self.path, error=err)) from None
-            return
+    def _check_place(self) -> bool:
+        """Is there room for a database at `path`? True when there is no file yet (this store
+        creates it, and removes it again if it cannot be set up)."""
         if self.path.is_dir():
             raise StoreError(_("{path} is a folder, not a database file").format(path=self.path))
+        if self.path.exists():
+            return False
         try:
-            with open(self.path, "rb") as f:
-                header = f.read(100)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise StoreError(_("{path}: cannot read: {error}").format(
-                path=self.path, error=err)) from None
-        if header and not header.startswith(SQLITE_HEADER):
-            raise StoreError(_("{path} is not a Dartship database (not SQLite at all); it was left "
-                               "untouched").format(path=self.path))
-        if len(header) >= 72 and int.from_bytes(header[68:72], "big") not in (0, APPLICATION_ID):
-            raise StoreError(_("{path} is an SQLite database of another program; it was left "
-                               "untouched").format(path=self.path))
+            raise StoreError(store_faults.explain(err, self.path)) from None
+        return True
 
-    def _check_ours(self) -> None:
-        """Refuse a foreign or damaged file before writing anything to it."""
-        app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
-        tables = set(self.db.table_names())
-        if app_id == 0 and tables:
-            raise StoreError(_("{path} is an SQLite database of another program; it was left "
-                               "untouched").format(path=self.path))
-        if app_id == APPLICATION_ID:
-            check = self.db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise StoreError(_("{path} is damaged ({error}); it was left untouched").format(
-                    path=self.path, error=check))
+    def _remove_new_file(self) -> None:
+        """A file this store created moments ago but could not set up (a full disk) holds
+        nothing of anyone's: it is not left behind, nor are its side files."""
+        for leftover in (self.path, *(Path(f"{self.path}{end}") for end in SIDE_FILES)):
+            with suppress(OSError):
+                leftover.unlink(missing_ok=True)
 
     def _migrate(self) -> None:
         version = 0
@@ -296,6 +291,17 @@ class Store:
             "SELECT id FROM games WHERE status='playing' AND venue=? ORDER BY id DESC LIMIT 1",
             [venue]).fetchone()
         return int(row[0]) if row else None
+
+    def last_game(self, venue: str = "kiosk") -> tuple[int, str, datetime | None] | None:
+        """The newest game of this venue: its id, status and, once over, when it ended.
+
+        Only the newest counts: a result older than an abandoned game is not the last game."""
+        row = self.db.execute("SELECT id, status, finished FROM games WHERE venue=? "
+                              "ORDER BY id DESC LIMIT 1", [venue]).fetchone()
+        if row is None:
+            return None
+        finished = datetime.fromisoformat(row[2]) if row[2] else None
+        return int(row[0]), str(row[1]), finished
 
     def kind_of(self, game: int) -> GameKind[Any, Any, Any, Any]:
         from kiosk.kinds import kind_named

@@ -74,14 +74,13 @@ def _referee(args: argparse.Namespace) -> int:
     if cfg is None:
         return 2
     store = None
-    if args.db:
-        try:
-            store = Store(args.db)
-        except StoreError as err:
-            print(f"dartship referee: {err}", file=sys.stderr)
-            return 2
     try:
+        if args.db:
+            store = Store(args.db)
         return main_stdio(store, cfg.settings.house_rules())
+    except StoreError as err:  # the file cannot be used, or its last game cannot be read back
+        print(f"dartship referee: {err}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     finally:
@@ -100,6 +99,14 @@ def _config(args: argparse.Namespace) -> int:
     elif args.action == "reference":
         sys.stdout.write(config.reference_table())
     else:
+        from kiosk.app import preflight
+
+        # What `run` would stumble over beyond each key's own form (it would fall back).
+        found = preflight.problems(cfg.settings)
+        for problem in found:
+            print(problem, file=sys.stderr)
+        if found:
+            return 2
         where = cfg.path or _("built-in defaults (no config file)")
         print(_("config OK: {where}").format(where=where))
     return 0

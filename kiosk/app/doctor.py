@@ -25,16 +25,16 @@ import importlib.util
 import os
 import pwd
 import socket
-import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 from kiosk import config as config_module
+from kiosk import store_faults
 from kiosk.i18n import _
-from kiosk.store import APPLICATION_ID, SCHEMA_VERSION, SQLITE_HEADER
+from kiosk.store import APPLICATION_ID, SCHEMA_VERSION
+from kiosk.store_faults import Verdict
 
 SERVICE_USER = "dartship"
 # The groups systemd/dartship.service gives the kiosk (SupplementaryGroups=).
@@ -292,59 +292,47 @@ def check_database(cfg: config_module.Settings, env: Environment, report: Report
 
 
 def _inspect_database(path: Path, report: Report) -> bool:
-    try:
-        with open(path, "rb") as f:
-            header = f.read(100)
-    except OSError as err:
-        report.add("database", Level.FAIL, _("{path}: cannot read: {error}").format(path=path, error=err),
-                   _("run the doctor with sudo"))
+    """What the kiosk would make of the file (the store's own read-only inspection)."""
+    found = store_faults.inspect(path, SCHEMA_VERSION)
+    verdict = found.verdict
+    if verdict is Verdict.UNREADABLE:
+        report.add("database", Level.FAIL, _("{path}: cannot read: {error}").format(
+            path=path, error=found.detail), _("run the doctor with sudo"))
         return False
-    if not header:  # an empty file: the kiosk sets it up at its first start
-        return True
-    app_id = int.from_bytes(header[68:72], "big") if len(header) >= 72 else 0
-    if not header.startswith(SQLITE_HEADER) or app_id not in (0, APPLICATION_ID):
+    if verdict is Verdict.NOT_SQLITE or (verdict is Verdict.FOREIGN and _foreign_header(path)):
         report.add("database", Level.FAIL, _("{path} is not a Dartship database; the kiosk will "
                                              "refuse it").format(path=path),
                    _("move it away (sudo mv {path} {path}.old); the kiosk starts a new one").format(
                        path=path))
         return False
-    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
-    busy = wal.exists() and wal.stat().st_size > 0
-    # With -wal and -shm present (the kiosk has it open) a read-only connection reads the newest
-    # data and creates nothing. Without them it would create both, owned by whoever runs the
-    # doctor (root!), and the kiosk could no longer write: then read the file as immutable.
-    mode = "mode=ro" if wal.exists() and shm.exists() else "immutable=1"
-    try:
-        conn = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True)
-        try:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            check = conn.execute("PRAGMA quick_check").fetchone()[0]
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            version = 0
-            if "meta" in tables:
-                row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-                version = int(row[0]) if row else 0
-        finally:
-            conn.close()
-    except (sqlite3.Error, ValueError) as err:
-        check, version, tables = str(err), 0, set()
-    if check != "ok":
-        level = Level.WARN if busy else Level.FAIL
-        report.add("database", level, _("{path} is damaged ({error})").format(path=path, error=check),
+    if verdict is Verdict.DAMAGED:
+        # A kiosk writing meanwhile can make a page look damaged for a moment.
+        wal = Path(f"{path}-wal")
+        level = Level.WARN if wal.exists() and wal.stat().st_size > 0 else Level.FAIL
+        report.add("database", level, _("{path} is damaged ({error})").format(
+            path=path, error=found.detail),
                    _("stop the kiosk and run the doctor again; if it stays damaged, move the file "
                      "away and copy back the newest backup from {folder}").format(
                        folder=path.parent / "backups"))
         return False
-    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
+    if verdict is Verdict.FOREIGN:
         report.add("database", Level.FAIL, _("{path} is an SQLite database of another program").format(
             path=path), _("set kiosk.database to another file"))
         return False
-    if version > SCHEMA_VERSION:
+    if verdict is Verdict.NEWER:
         report.add("database", Level.FAIL, _("{path} was written by a newer Dartship (schema "
                                              "{found}, this one knows {known})").format(
-            path=path, found=version, known=SCHEMA_VERSION), _("install the newer Dartship again"))
+            path=path, found=found.version, known=SCHEMA_VERSION), _("install the newer Dartship again"))
         return False
     return True
+
+
+def _foreign_header(path: Path) -> bool:
+    """Another program's id in the header (not merely tables without ours)."""
+    with contextlib.suppress(OSError), open(path, "rb") as f:
+        header = f.read(72)
+        return int.from_bytes(header[68:72], "big") not in (0, APPLICATION_ID)
+    return False
 
 
 # -- board --

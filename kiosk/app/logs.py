@@ -7,7 +7,8 @@ At a terminal the lines carry a time and the level name instead.
 
 A placement is secret until its ship is sunk, and a log is read by whoever has the Pi: the
 `PlacementFilter` on the handler rewrites every ship (`D20-D1-D18`), fleet or run of cells in a
-record before any formatter sees it, whatever logger it came from.
+record before any formatter sees it, whatever logger it came from. The `PrintableFilter` escapes
+every control character a board or a phone managed to get into a record.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import re
 import sys
 from collections.abc import Mapping
 from typing import TextIO
+
+from kiosk.printable import printable
 
 # syslog(3) priorities, as sd-daemon(3)'s SD_ERR... prefixes.
 PRIORITY = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6,
@@ -76,6 +79,21 @@ class PlacementFilter(logging.Filter):
         return True
 
 
+class PrintableFilter(logging.Filter):
+    """Control characters from outside (a board's line, a phone's path) never reach the journal
+    or a terminal raw: each is written as an escape. A newline inside a message is escaped too,
+    so no message can start a forged line (with its own `<N>` level); a traceback keeps its
+    lines."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = printable(record.getMessage(), keep="\t"), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = printable(record.exc_text, keep="\n\t")
+        return True
+
+
 class JournalFormatter(logging.Formatter):
     """`<6>dartship.service: message`, the prefix repeated on every line of a traceback
     (journald reads each line of a stream as its own entry)."""
@@ -131,6 +149,7 @@ def setup(level: str | int | None = None, stream: TextIO | None = None, journal:
         journal = under_journal(stream, environ)
     handler = _DartshipHandler(stream)
     handler.addFilter(PlacementFilter())
+    handler.addFilter(PrintableFilter())
     handler.setFormatter(JournalFormatter() if journal else logging.Formatter(
         "%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S"))
     root = logging.getLogger()

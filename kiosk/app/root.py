@@ -7,7 +7,7 @@ for them.
 
 The loop: everything runs on the one asyncio loop that is running when `build_kiosk` is awaited
 (Kivy's, in the live app). Device threads reach it only through the sink
-(`loop.call_soon_threadsafe(queue.put_nowait, event)`).
+(`kiosk.funnel.InputFunnel`: `loop.call_soon_threadsafe`, noise bounded).
 """
 
 from __future__ import annotations
@@ -15,20 +15,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from kiosk.announce import buzzer_listener
 from kiosk.app.sdnotify import Notifier
-from kiosk.config import ConfigFile, InputKind, SettingsChanged
+from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.darts.solo import Pace, SoloMode
 from kiosk.darts.takeout import TakeoutTimer
+from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
 from kiosk.i18n import set_language
-from kiosk.inputs import InputEvent
 from kiosk.service import GameService
-from kiosk.store import Store
+from kiosk.store import Store, StoreError
 
 log = logging.getLogger("dartship")
+
+# A game that ended this recently is brought back on its result card when the kiosk starts (a
+# crash or power cut right after the winning dart must not hide the result, nor the chance to
+# undo a misread winning dart); an older one is history (docs/decisions.md).
+RESULT_KEPT_SECONDS = 10 * 60
 
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
@@ -42,7 +48,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
-    store = Store(settings.database_path())
+    store = open_store(settings)
     service = GameService(store, rng=rng or random.Random())
     pace = pace or Pace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
     # Before resume: a solo game picked up after a power cut gets its computer player back.
@@ -51,7 +57,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     takeout = TakeoutTimer(service, lambda: config.settings.rules.takeout_seconds).attach()
     kiosk = Kiosk(config, store, service, solo, takeout, supervisor=Notifier())
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
-    if service.resume():
+    if service.resume(finished_within=RESULT_KEPT_SECONDS):
         log.info("resumed game %s", service.game)
     if devices:
         _attach_devices(kiosk, loop)
@@ -60,8 +66,30 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         from ui.handheld.server import start_web
 
         # Headless, the terminal is the only place the team links can be read.
-        kiosk.web = await start_web(service, settings, print_links=headless)
+        try:
+            kiosk.web = await start_web(service, settings, print_links=headless)
+        except OSError as err:  # nowhere to listen at all: the board and screen still play
+            log.error("no phone page: %s", err)
     return kiosk
+
+
+def open_store(settings: Settings) -> Store:
+    """The configured database; one that cannot be used (read-only, not ours, newer, a folder
+    that does not exist) falls back to the default one, saying why, so a bad kiosk.database
+    never keeps the kiosk from starting. The default one failing too is an error to show."""
+    path = settings.database_path()
+    try:
+        return Store(path)
+    except StoreError as err:
+        if not settings.kiosk.database:
+            raise
+        default = replace(settings.kiosk, database="")
+        fallback = replace(settings, kiosk=default).database_path()
+        if fallback == path:
+            raise
+        log.error("kiosk.database: %s; the kiosk uses %s instead (check it: dartship config "
+                  "check)", err, fallback)
+        return Store(fallback)
 
 
 def build_offline(folder: Path, *, language: str = "en",
@@ -85,11 +113,7 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     from hardware.learn import LearnWizard
     from hardware.simulator import SimulatedBoard
 
-    queue = kiosk.service.queue
-
-    def sink(event: InputEvent) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, event)
-
+    sink = InputFunnel(loop, kiosk.service.queue)  # from the devices' threads, noise bounded
     settings = kiosk.settings
     kiosk.board = factory.build_board_input(
         settings, sink, rng=random.Random(kiosk.service.rng.getrandbits(64)))

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import resource
 import signal
 import sys
 from collections.abc import Sequence
@@ -71,8 +72,8 @@ def _team_names(text: str) -> tuple[str, str]:
 async def run_headless(config: ConfigFile, teams: tuple[str, str]) -> int:
     kiosk = await build_kiosk(config, headless=True)
     try:
-        match = kiosk.service.match
-        if match is None or match.outcome().over:
+        # A just-finished game stays: the host page shows its result and starts the next.
+        if kiosk.service.match is None:
             kiosk.service.new_game(DARTS, Setup((Team(teams[0], (teams[0],)),
                                                  Team(teams[1], (teams[1],))),
                                                 config.settings.house_rules()))
@@ -109,9 +110,28 @@ async def run_screen(config: ConfigFile) -> int:
     return 0
 
 
+FILES_WANTED = 8192  # dartship.service sets LimitNOFILE= to this (docs/raspberry-pi.md)
+
+
+def raise_file_limit(wanted: int = FILES_WANTED) -> int:
+    """Raise the soft limit of open files towards `wanted`, as far as the hard limit lets us
+    (started by hand or by an older unit, it is often 1024: a phone flood would reach it);
+    returns the limit in effect. The phone page's connection caps are set below it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (OSError, ValueError) as err:
+            log.warning("cannot raise the open-file limit from %d to %d: %s", soft, target, err)
+    return soft
+
+
 def main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
     logs.setup()
+    raise_file_limit()
     try:
         config = configure(args)
     except config_module.ConfigError as err:  # a bad --port or --db on the command line

@@ -258,6 +258,62 @@ def _spoke_paths(board: Board, length: int) -> list[tuple[Ring, ...]]:
     return paths
 
 
+# A random fleet must come, on average, within this many draws of the whole fleet (each draw
+# picks every ship, then looks for an overlap): about a second on a Raspberry Pi 4. A fleet that
+# needs more would block the kiosk's loop each time one is drawn.
+MAX_DRAW_TRIES = 10_000
+_ODDS_SAMPLES = 200
+
+
+@functools.cache
+def _cell_masks(board: Board, length: int) -> tuple[int, ...]:
+    """Every legal position of a ship of this length, as a bit mask of the board's cells."""
+    bit = {cell: 1 << i for i, cell in enumerate(board.cells)}
+    return tuple(sum(bit[c] for c in ship.cells) for ship in ship_placements(board, length))
+
+
+def _draw_odds(board: Board, lengths: Sequence[int]) -> float:
+    """The chance that one draw of `random_fleet` (every ship uniformly, independently) has no
+    overlap, estimated by sequential importance sampling with a fixed seed (so a config is
+    judged the same every time): each ship is drawn among the places still free and the sample
+    weighs how many of its places were free."""
+    rng = random.Random(0)
+    order = sorted(lengths, reverse=True)
+    total = 0.0
+    for _sample in range(_ODDS_SAMPLES):
+        taken, weight = 0, 1.0
+        for length in order:
+            places = _cell_masks(board, length)
+            free = [m for m in places if not m & taken]
+            if not free:
+                weight = 0.0
+                break
+            weight *= len(free) / len(places)
+            taken |= rng.choice(free)
+        total += weight
+    return total / _ODDS_SAMPLES
+
+
+@functools.cache
+def fleet_problem(board: Board, lengths: tuple[int, ...]) -> str | None:
+    """Why ships of these lengths cannot be played on this board (None: they can): more cells
+    than the board has, no way to place them all, or a random fleet that takes too long to draw."""
+    need, have = sum(lengths), len(board.cells)
+    names = {"ships": len(lengths), "profile": board.profile.value}
+    if need > have:
+        return _("{ships} ships need {need} cells; the {profile} board has {have}: use fewer or "
+                 "shorter ships").format(need=need, have=have, **names)
+    odds = _draw_odds(board, lengths)
+    if odds == 0.0:
+        return _("{ships} ships of these lengths cannot all be placed on the {profile} board "
+                 "without overlapping: use fewer or shorter ships").format(**names)
+    if odds * MAX_DRAW_TRIES < 1.0:
+        return _("{ships} ships of these lengths barely fit the {profile} board: a random fleet "
+                 "would take about {tries} draws (over a second); use fewer or shorter ships").format(
+            tries=f"{round(1 / odds):,}", **names)
+    return None
+
+
 def random_fleet(board: Board, lengths: Sequence[int], rng: random.Random) -> Fleet:
     """A uniformly random legal fleet.
 

@@ -589,6 +589,10 @@ class Match:
             raise RuleError(_("a bull-off dart needs a zone"))
         if self._bull_undecided:
             raise RuleError(_("tap who was closer"))
+        if self._bull[team] is not None:
+            # One dart each: a second would let a side replace a bad first dart with a better one.
+            raise RuleError(_("{team} has thrown its bull-off dart: one dart each").format(
+                team=self.teams[team].name))
         self._history.append(command)
         self._bull[team] = command.zone
         events: list[Event] = [BullOffThrown(team, command.zone)]

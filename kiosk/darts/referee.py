@@ -38,7 +38,9 @@ class Referee:
     def __init__(self, store: Store | None = None, defaults: HouseRules | None = None) -> None:
         self.service = GameService(store, follow_ups=False)
         self.defaults = defaults or HouseRules()
-        self.service.resume()
+        # Whatever the last game is, finished or not: `state` answers as before the restart
+        # and a finished game's winning dart can still be undone (PROTOCOLS.md 3).
+        self.service.resume(finished_within=None)
 
     @property
     def match(self) -> Match | None:

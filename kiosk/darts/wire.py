@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kiosk.darts.board import BullZone, Profile, bull_zone
-from kiosk.darts.fleet import parse_fleet, parse_lengths
+from kiosk.darts.board import BullZone, Profile, board_for, bull_zone
+from kiosk.darts.fleet import fleet_problem, parse_fleet, parse_lengths
 from kiosk.darts.match import (
     BullOffAgain,
     BullOffCloser,
@@ -155,6 +155,9 @@ def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) 
                 raise WireError(_("'bull_off' must be normal, official or off")) from None
     except ValueError as err:
         raise WireError(str(err)) from None
+    unplayable = fleet_problem(board_for(profile), tuple(sorted(fleet)))
+    if unplayable is not None:
+        raise WireError(unplayable)
     teams = tuple(Team(name.strip(), tuple(p.strip() for p in ps))
                   for name, ps in zip(names, players, strict=True))
     return Setup(teams, HouseRules(fleet, darts, bull_off, profile),  # type: ignore[arg-type]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import queue
 import time
+import tty
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -66,3 +69,15 @@ class Inbox:
 @pytest.fixture
 def inbox() -> Inbox:
     return Inbox()
+
+
+@pytest.fixture
+def pty_pair() -> Iterator[tuple[int, int, str]]:
+    """A pseudo-terminal: the board writes to `master`, the reader opens `path`."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    yield master, slave, path
+    for fd in (master, slave):
+        with contextlib.suppress(OSError):
+            os.close(fd)

@@ -9,7 +9,6 @@ import threading
 import tty
 from collections.abc import Iterator
 
-import pytest
 import serial
 
 from hardware.boardmap import from_pairs
@@ -40,17 +39,6 @@ def running(reader: SerialReader) -> Iterator[SerialReader]:
 
 def is_(kind):
     return lambda event: isinstance(event, kind)
-
-
-@pytest.fixture
-def pty_pair():
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    path = os.ttyname(slave)
-    yield master, slave, path
-    for fd in (master, slave):
-        with contextlib.suppress(OSError):
-            os.close(fd)
 
 
 def test_pty_darts_bad_lines_and_unplug(pty_pair, inbox):

@@ -181,3 +181,48 @@ def test_solo_board_darts_belong_to_the_players_only(tmp_path):
     assert service.match.turn == 0  # the kiosk's visit: a real dart is not counted for it
     service.handle_input(DartInput(FOUR.parse("T20"), "T20"))
     assert service.match.darts_thrown == 3 and notices[-1].kind is NoticeKind.REFUSED
+
+
+def _won(service: GameService) -> int:
+    """Play a placed game (no bull-off) to its end: team 0 sinks every ship of team 1."""
+    from kiosk.darts.match import Next, Throw
+
+    match = service.match
+    for cell in sorted(match.fleet(1).cells, key=lambda c: c.code):
+        if match.phase is Phase.TAKEOUT:
+            service.submit(Next())
+        if match.turn == 1:
+            service.submit(Next())  # the Jets' visit passes, padded with misses
+        service.submit(Throw(cell))
+    assert match.phase is Phase.OVER and match.winner == 0
+    return service.game
+
+
+def test_a_just_finished_game_is_resumed_an_older_one_is_not(tmp_path):
+    """The kiosk comes back to the result of a game that ended moments before it stopped (to
+    show it and let the winning dart be undone); the referee resumes any last game."""
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+    _placed(service)
+    game = _won(service)
+    state = service.match.state()
+    service.store.close()
+
+    again = _service(tmp_path, **{"rules.bull_off": "off"})
+    assert not again.resume()  # by default only an unfinished game
+    assert again.resume(finished_within=600) and again.game == game
+    assert again.match.state() == state
+    again.store.db.execute("UPDATE games SET finished='2001-01-01T00:00:00.000+00:00'")
+    fresh = _service(tmp_path, **{"rules.bull_off": "off"})
+    assert not fresh.resume(finished_within=600)
+    assert fresh.resume(finished_within=None) and fresh.match.state() == state
+
+
+def test_an_abandoned_last_game_brings_back_no_older_result(tmp_path):
+    service = _service(tmp_path, **{"rules.bull_off": "off"})
+    _placed(service)
+    _won(service)
+    _placed(service)
+    service.store.abandon(service.game)
+    service.store.close()
+    again = _service(tmp_path, **{"rules.bull_off": "off"})
+    assert not again.resume(finished_within=None)

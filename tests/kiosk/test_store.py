@@ -117,9 +117,10 @@ def test_damaged_file_refused(tmp_path):
         data[i] = 0xFF
     path.write_bytes(bytes(data))
     before = path.read_bytes()
-    with pytest.raises(StoreError, match="damaged"):
+    with pytest.raises(StoreError, match=r"damaged .*left untouched\. Keep it"):
         Store(path)
     assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.db"]  # no -wal, no -shm either
 
 
 def test_newer_schema_refused(tmp_path):

@@ -25,7 +25,7 @@ LENGTHS = (2, 3, 4, 5)
 # Two fleets with no cell in common, so that any of B's cells showing up is a leak.
 FLEET_A = "D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL"
 FLEET_B = "S3-S19 T7-T16-T8 D11-D14-D9-D12 L5-L20-L1-L18-L4"
-OPEN_LIMITS = Limits(per_client=1_000_000, overall=1_000_000)
+OPEN_LIMITS = Limits(per_client=1_000_000)
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTEFACTS = Path(__file__).resolve().parents[2] / "build" / "artefacts" / "handheld"

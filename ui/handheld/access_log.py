@@ -10,11 +10,17 @@ import re
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
-_SECRET_SEGMENT = re.compile(r"^/(team|api/team|host)/[^/]+")
+_SECRET_SEGMENT = re.compile(r"^/(team|api/team|host)/([^/]+)")
 
 
 def redact(path: str) -> str:
     return _SECRET_SEGMENT.sub(lambda m: f"/{m.group(1)}/***", path)
+
+
+def secret_in(path: str) -> str | None:
+    """The token (or the host's secret) a path carries, if it carries one."""
+    found = _SECRET_SEGMENT.match(path)
+    return found.group(2) if found else None
 
 
 class RedactingAccessLogger(AbstractAccessLogger):

@@ -41,9 +41,9 @@ from ui.handheld.views import board_description, public_view, team_view
 log = logging.getLogger("dartship.handheld")
 
 MAX_BODY = 4096  # a fleet of ten 5-cell ships is well under 1 KiB
+BODY_SECONDS = 10.0  # the whole body must arrive within this after the headers
 MAX_SHIPS = 10
 MAX_CELL_TEXT = 8
-MAX_SOCKETS = 256
 WS_MAX_MESSAGE = 1024  # phones only ever send pings
 WS_HEARTBEAT = 20.0
 
@@ -123,7 +123,7 @@ class HandheldApi:
     def _new_game(self, game: int) -> None:
         old = self.tokens
         self.tokens = self._tokens_for(game)
-        self.throttle.forget_trust()
+        self.throttle.new_game(old.teams if old is not None and old != self.tokens else ())
         if old == self.tokens:
             log.info("game %s: the phone links stay as they were", game)
         else:
@@ -324,7 +324,7 @@ class HandheldApi:
 
     async def _socket(self, request: web.Request, audience: Audience, game: int,
                       first: Callable[[], str]) -> web.StreamResponse:
-        if sum(self.hub.count(a) for a in Audience) >= MAX_SOCKETS:
+        if not self.hub.make_room(audience):  # spectators and each team have their own budget
             raise json_error(503, "busy", _("too many phones are connected"))
         socket = web.WebSocketResponse(heartbeat=WS_HEARTBEAT, max_msg_size=WS_MAX_MESSAGE)
         await socket.prepare(request)
@@ -361,12 +361,19 @@ async def _json_body(request: web.Request) -> Any:
         raise json_error(415, "not_json", _("send the fleet as JSON (Content-Type: application/json)"))
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise json_error(413, "too_large", _("the request is too large"))
-    raw = await request.content.read(MAX_BODY + 1)
+    try:
+        # A phone sends its few hundred bytes at once; a body that trickles in holds a
+        # connection for nothing.
+        async with asyncio.timeout(BODY_SECONDS):
+            raw = await request.content.read(MAX_BODY + 1)
+    except TimeoutError:
+        raise json_error(408, "too_slow", _("the request came too slowly")) from None
     if len(raw) > MAX_BODY:
         raise json_error(413, "too_large", _("the request is too large"))
     try:
         return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        # 4 KiB of "[" nests deeper than Python's parser goes: bad JSON too, for a fleet.
         raise json_error(400, "bad_json", _("the request is not valid JSON")) from None
 
 

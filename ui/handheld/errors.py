@@ -9,6 +9,7 @@ from aiohttp import web
 _SIMPLE: dict[int, type[web.HTTPException]] = {
     400: web.HTTPBadRequest,
     404: web.HTTPNotFound,
+    408: web.HTTPRequestTimeout,
     409: web.HTTPConflict,
     415: web.HTTPUnsupportedMediaType,
     422: web.HTTPUnprocessableEntity,

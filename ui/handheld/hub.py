@@ -19,6 +19,12 @@ log = logging.getLogger("dartship.handheld")
 
 OUTBOX_SIZE = 64
 CLOSE_GAME_OVER = 4000  # the game this socket watched is no longer the kiosk's game
+CLOSE_REPLACED = 4001  # a newer phone of the same team took this socket's place
+# Separate budgets, so that spectators (anyone, no token) can never use up the team sockets:
+# spectators beyond theirs are turned away (503); a team's sockets are only opened with the
+# team's secret token, so a team's newest phone always gets in and its oldest socket gives way.
+SPECTATOR_SOCKETS = 256
+TEAM_SOCKETS = 16  # per team: more phones than a team has players
 
 
 class Audience(enum.Enum):
@@ -72,8 +78,10 @@ class Subscriber:
 
 
 class Hub:
-    def __init__(self) -> None:
-        self._subscribers: dict[Audience, set[Subscriber]] = {a: set() for a in Audience}
+    def __init__(self, spectators: int = SPECTATOR_SOCKETS, per_team: int = TEAM_SOCKETS) -> None:
+        # Oldest first (a dict keeps the order sockets came in).
+        self._subscribers: dict[Audience, dict[Subscriber, None]] = {a: {} for a in Audience}
+        self.budget = {a: per_team for a in Audience} | {Audience.SPECTATOR: spectators}
 
     def count(self, audience: Audience) -> int:
         return len(self._subscribers[audience])
@@ -81,11 +89,26 @@ class Hub:
     def listening(self, audience: Audience) -> bool:
         return bool(self._subscribers[audience])
 
+    def make_room(self, audience: Audience) -> bool:
+        """Room for one more socket of this audience? Spectators: while their budget lasts. A
+        team: always, its oldest socket closed (code 4001) when the team's budget is used up."""
+        group = self._subscribers[audience]
+        if audience is Audience.SPECTATOR:
+            return len(group) < self.budget[audience]
+        while len(group) >= self.budget[audience]:
+            oldest = next(iter(group))
+            self.remove(oldest)
+            log.info("a %s phone replaced the team's oldest socket", audience.value)
+            if not oldest.offer(Hangup(CLOSE_REPLACED, b"replaced by a newer phone")):
+                asyncio.get_running_loop().create_task(
+                    oldest.socket.close(code=CLOSE_REPLACED, message=b"replaced"))
+        return True
+
     def add(self, subscriber: Subscriber) -> None:
-        self._subscribers[subscriber.audience].add(subscriber)
+        self._subscribers[subscriber.audience][subscriber] = None
 
     def remove(self, subscriber: Subscriber) -> None:
-        self._subscribers[subscriber.audience].discard(subscriber)
+        self._subscribers[subscriber.audience].pop(subscriber, None)
 
     def send(self, audience: Audience, message: str) -> None:
         for subscriber in list(self._subscribers[audience]):

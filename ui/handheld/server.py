@@ -6,34 +6,46 @@ returned `WebServer` for the links and their QR codes of the current game.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 from aiohttp import web
 
-from kiosk.config import Settings
+from kiosk.config import Settings, WebSettings
 from kiosk.i18n import _
 from kiosk.service import GameService
 from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
 from ui.handheld.address import lan_address, url_host
 from ui.handheld.api import MAX_BODY, HandheldApi
+from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
 from ui.handheld.host import HostDesk
 from ui.handheld.throttle import GuessThrottle
 
 log = logging.getLogger("dartship.handheld")
 
 
+# A connection must send a whole request's headers this soon after it opens, or after the answer
+# to its last request: a phone sends them at once, a slowloris never. aiohttp's keep-alive timer
+# is exactly that clock (it runs from the connection's start and from each answer, and closes
+# the connection only while no complete request has come in).
+HEADER_SECONDS = 10.0
+
+
 def runner_options() -> dict[str, Any]:
-    """How the app is run: the access log names no token (tests' TestServer takes the same)."""
+    """How the app is run: the access log names no token, and slow headers are cut off (tests'
+    TestServer takes the same)."""
     return {"access_log_class": RedactingAccessLogger,
             "access_log": logging.getLogger("dartship.handheld.access"),
-            "shutdown_timeout": 2.0}
+            "shutdown_timeout": 2.0, "keepalive_timeout": HEADER_SECONDS}
 
 
 def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application:
     """The aiohttp application (tests drive it through aiohttp's TestServer)."""
-    app = web.Application(middlewares=[api.guard], client_max_size=MAX_BODY)
+    # The throttle's waiting comes before any route that looks at a token (see throttle.py).
+    app = web.Application(middlewares=[api.guard, api.throttle.middleware],
+                          client_max_size=MAX_BODY)
     app.add_routes(api.routes())
     if desk is not None:
         app.add_routes(desk.routes())
@@ -55,13 +67,19 @@ def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application
 class WebServer:
     """The running server: its address, the current game's links and their QR codes."""
 
-    def __init__(self, api: HandheldApi, runner: web.AppRunner, base_url: str) -> None:
+    def __init__(self, api: HandheldApi, runner: web.AppRunner, base_url: str,
+                 gate: ConnectionGate | None = None,
+                 accept_errors: AcceptErrorLog | None = None) -> None:
         self.api = api
         self._runner = runner
         self.base_url = base_url
+        self.gate = gate
+        self._accept_errors = accept_errors
 
     async def stop(self) -> None:
         await self._runner.cleanup()
+        if self._accept_errors is not None:
+            self._accept_errors.remove()
 
     def team_url(self, team: int) -> str | None:
         tokens = self.api.tokens
@@ -97,20 +115,28 @@ class WebServer:
 
 
 async def start_web(service: GameService, settings: Settings, *, print_links: bool = False,
-                    throttle: GuessThrottle | None = None) -> WebServer:
-    """Serve the phone page on web.host:web.port in the running loop."""
+                    throttle: GuessThrottle | None = None,
+                    gate: ConnectionGate | None = None) -> WebServer:
+    """Serve the phone page on web.host:web.port in the running loop (`gate`: other limits on
+    connections than the defaults, for tests and benches)."""
     api = HandheldApi(service, throttle)
     # Headless (links printed), nobody has a screen: the host's desk hands out links and games.
     desk = HostDesk(api) if print_links else None
     app = build_app(api, desk)
     runner = web.AppRunner(app, **runner_options())
     await runner.setup()
-    host = settings.web.host
-    site = web.TCPSite(runner, host, settings.web.port)
-    await site.start()
-    port = _bound_port(runner, settings.web.port)
-    server = WebServer(api, runner, f"http://{url_host(lan_address(host))}:{port}")
-    log.info("phone page on %s", server.base_url)
+    gate = gate or ConnectionGate()
+    site = await _listen(runner, settings.web, gate)
+    if site is None:
+        await runner.cleanup()
+        raise OSError(f"the phone page cannot listen on {settings.web.host}:{settings.web.port} "
+                      "nor on any fallback")
+    accept_errors = AcceptErrorLog(asyncio.get_running_loop())
+    accept_errors.install()
+    server = WebServer(api, runner, f"http://{url_host(lan_address(site.host))}:{site.port}", gate,
+                       accept_errors)
+    log.info("phone page on %s (at most %d connections, %d per address)", server.base_url,
+             gate.overall, gate.per_address)
     if desk is not None:
         desk.team_url, desk.spectator_url = server.team_url, server.spectator_url
         print(_("Host page (keep it to yourself): {url}").format(url=server.base_url + desk.path()),
@@ -121,10 +147,28 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
     return server
 
 
-def _bound_port(runner: web.AppRunner, configured: int) -> int:
-    """The real port (the configured one, or the one the OS chose for port 0)."""
-    for address in runner.addresses:
-        if isinstance(address, tuple) and len(address) >= 2:
-            return int(address[1])
-    return configured
+async def _listen(runner: web.AppRunner, configured: WebSettings,
+                  gate: ConnectionGate) -> GuardedSite | None:
+    """Listen where the config says; where that cannot be (a host that does not resolve or is
+    not this machine's, a port in use), fall back to the defaults and then to any free port,
+    saying so: a bad web.host must not keep the kiosk (and its touchscreen) from starting."""
+    default = WebSettings()
+    tries = [(configured.host, configured.port), (default.host, configured.port),
+             (default.host, default.port), (default.host, 0)]
+    reasons: list[str] = []
+    for host, port in dict.fromkeys(tries):
+        site = GuardedSite(runner, host, port, gate)
+        try:
+            await site.start()
+        except OSError as err:
+            await site.stop()
+            reasons.append(f"{host}:{port}: {err.strerror or err}")
+            continue
+        if reasons:
+            log.error("web.host/web.port: cannot listen on %s; the phone page listens on %s:%d "
+                      "instead (check web.host and web.port: dartship config check)",
+                      "; ".join(reasons), host, site.port)
+        return site
+    log.error("the phone page cannot listen anywhere: %s", "; ".join(reasons))
+    return None
 

@@ -1,29 +1,62 @@
-"""Rate limiting of token guesses: per client address and for the whole kiosk.
+"""Slowing down token guessers without ever keeping a real phone out.
 
-Every wrong token costs its sender one unit of a leaky bucket. An address whose bucket is empty
-gets 429 without its token even being looked at, so it cannot learn whether a guess was right.
-A global bucket caps guesses from everyone together (many addresses on one LAN); when it is
-empty, only addresses that already showed a valid token of the current game get through, so a
-flood of guesses never locks the real phones out.
+Only wrong guesses count, and only against the address that sent them: each costs that address
+one unit of a leaky bucket (10 at once, then 6 a minute). A link of a game that has ended is
+not a guess (a phone reloading last game's page): it answers 404 and costs nothing.
+
+An address with units left has its token looked at at once, so a phone whose address never
+guessed is never slowed, however many others guess at the same time (a bar's worth of
+addresses guessing used to empty a shared bucket and lock every new phone out: there is no
+shared bucket any more). An address without units waits before its token is looked at, until
+its bucket would give it one: a guesser gets one try every 10 s, and since the wait comes
+before the look, the answer's timing says nothing. A valid token from such an address is
+served after that wait, not refused. Only an address that has more requests waiting than
+`max_wait` covers (a phone never queues three requests after ten wrong links) gets 429 without
+its token being looked at.
+
+The waiting is done by `middleware` (installed by `server.build_app`) before a route that takes
+a secret (`/team/…`, `/api/team/…`, `/host/…`) runs; the routes then ask `may_try` and report
+`failed` or `succeeded`, which settle what the request paid in advance.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
+from aiohttp import web
+
 from kiosk.bucket import Bucket
+from ui.handheld.access_log import secret_in
+
+log = logging.getLogger("dartship.handheld")
 
 
 @dataclass(frozen=True)
 class Limits:
-    per_client: int = 10  # wrong tokens one address may send at once
+    per_client: int = 10  # wrong links one address may send at once
     per_client_per_minute: float = 6.0  # then this many a minute
-    overall: int = 100  # wrong tokens from everyone at once
-    overall_per_minute: float = 60.0
+    max_wait: float = 30.0  # an address over its budget waits at most this long (then 429)
     tracked_clients: int = 4096  # addresses remembered (the oldest are forgotten first)
+    dead_games: int = 8  # the links of this many ended games are dead links, not guesses
+
+
+@dataclass
+class Ticket:
+    """One request's standing with the throttle (set by the middleware, read by the route)."""
+
+    admitted: bool
+    prepaid: bool = False  # it waited for, and took, one unit in advance
+    dead_link: bool = False
+    settled: bool = False
+
+
+_ticket: ContextVar[Ticket | None] = ContextVar("dartship_guess_ticket", default=None)
 
 
 class GuessThrottle:
@@ -31,9 +64,86 @@ class GuessThrottle:
         self.limits = limits or Limits()
         self._clock = clock
         self._clients: OrderedDict[str, Bucket] = OrderedDict()
-        now = clock()
-        self._overall = Bucket.full(self.limits.overall, self.limits.overall_per_minute / 60, now)
-        self._trusted: set[str] = set()
+        self._dead: deque[frozenset[str]] = deque(maxlen=self.limits.dead_games)
+        self._slowed = 0  # addresses that ran out of units, for the log
+
+    # -- before the token is looked at --
+
+    def admit(self, client: str, secret: str) -> float | None:
+        """How long this request must wait before its `secret` is looked at (0: at once), or
+        None: refused (429), the address has more waiting than `max_wait` covers. Sets the
+        request's ticket (call it in the request's own task)."""
+        if any(secret in dead for dead in self._dead):
+            _ticket.set(Ticket(admitted=True, dead_link=True))
+            return 0.0
+        now = self._clock()
+        bucket = self._bucket(client, now)
+        if not bucket.empty(now):
+            _ticket.set(Ticket(admitted=True))
+            return 0.0
+        wait = bucket.wait(now)  # with units taken in advance, the level is below zero
+        if wait > self.limits.max_wait:
+            _ticket.set(Ticket(admitted=False))
+            return None
+        bucket.level -= 1.0  # taken in advance; given back if the token is right
+        _ticket.set(Ticket(admitted=True, prepaid=True))
+        return wait
+
+    def may_try(self, client: str) -> bool:
+        """May this request have its token looked at now? (Without the middleware: only while
+        the address has units left.)"""
+        ticket = _ticket.get()
+        if ticket is not None:
+            return ticket.admitted
+        now = self._clock()
+        bucket = self._clients.get(client)
+        return bucket is None or not bucket.empty(now)
+
+    # -- after --
+
+    def failed(self, client: str) -> None:
+        """The token was wrong: one unit, unless it was paid already or is a dead link."""
+        ticket = _ticket.get()
+        if ticket is not None and (ticket.dead_link or ticket.settled):
+            return
+        if ticket is not None and ticket.prepaid:
+            ticket.settled = True
+            return
+        now = self._clock()
+        bucket = self._bucket(client, now)
+        bucket.take(now)
+        if bucket.empty(now):
+            self._slowed += 1
+            log.warning("%s sent %d wrong phone links: its requests now wait (%d addresses so "
+                        "far)", client, self.limits.per_client, self._slowed)
+
+    def succeeded(self, client: str) -> None:
+        """The token was right: what was paid in advance is given back."""
+        ticket = _ticket.get()
+        if ticket is not None and ticket.prepaid and not ticket.settled:
+            ticket.settled = True
+            bucket = self._clients.get(client)
+            if bucket is not None:
+                bucket.level += 1.0
+
+    def new_game(self, retired: tuple[str, ...] = ()) -> None:
+        """A new game: the old game's links are dead links from now on (not guesses)."""
+        if retired:
+            self._dead.append(frozenset(retired))
+
+    # -- the middleware --
+
+    @web.middleware
+    async def middleware(self, request: web.Request,
+                         handler: Callable[[web.Request], object]) -> web.StreamResponse:
+        secret = secret_in(request.path)
+        if secret is not None:
+            wait = self.admit(request.remote or "unknown", secret)
+            if wait:
+                await asyncio.sleep(wait)
+        response = await handler(request)  # type: ignore[misc]
+        assert isinstance(response, web.StreamResponse)
+        return response
 
     def _bucket(self, client: str, now: float) -> Bucket:
         bucket = self._clients.get(client)
@@ -46,23 +156,3 @@ class GuessThrottle:
         else:
             self._clients.move_to_end(client)
         return bucket
-
-    def may_try(self, client: str) -> bool:
-        """May this address have a token looked at now?"""
-        now = self._clock()
-        bucket = self._clients.get(client)
-        if bucket is not None and bucket.empty(now):
-            return False
-        return client in self._trusted or not self._overall.empty(now)
-
-    def failed(self, client: str) -> None:
-        now = self._clock()
-        self._bucket(client, now).take(now)
-        self._overall.take(now)
-
-    def succeeded(self, client: str) -> None:
-        self._trusted.add(client)
-
-    def forget_trust(self) -> None:
-        """A new game: nobody has shown one of its tokens yet."""
-        self._trusted.clear()

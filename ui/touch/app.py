@@ -211,8 +211,9 @@ def _kivy_app_class() -> type:
         def follow_phase(self, initial: bool = False) -> None:
             target = self.flow_screen()
             if initial:
-                # A resumed unfinished game goes straight back where it stopped.
-                self.go(target if target and target != "result" else "home")
+                # A resumed game goes straight back where it stopped: an unfinished one to its
+                # screen, a just-finished one to its result card (kiosk.app.root).
+                self.go(target or "home")
                 return
             assert self.sm is not None
             if target is None or self.sm.current not in FLOW_SCREENS:

@@ -376,3 +376,17 @@ def test_unplace_until_both_are_locked_in():
     with pytest.raises(RuleError, match="locked in"):
         m.apply(Unplace(1))
     assert snapshot(Match.replay(m.setup, m.log)) == snapshot(m)
+
+
+@pytest.mark.parametrize("mode", [BullOffMode.NORMAL, BullOffMode.OFFICIAL])
+def test_bull_off_one_dart_each(mode):
+    """A side's second bull-off dart is refused: it may not replace the first (S20, then DB)."""
+    m = _bull_match(mode)
+    m.apply(Start())
+    m.apply(BullOffDart(0, BullZone.OTHER))
+    before = snapshot(m)
+    with pytest.raises(RuleError, match="one dart each"):
+        m.apply(BullOffDart(0, BullZone.INNER))
+    assert snapshot(m) == before
+    events = m.apply(BullOffDart(1, BullZone.OUTER))
+    assert events[-1].team == 1  # the Jets' outer bull beats the Sharks' only dart, S20

@@ -165,3 +165,56 @@ def test_run_flushes_each_answer():
     out = Recorder()
     assert run(io.StringIO('{"cmd": "new", "teams": ["A", "B"]}\n\n{"cmd": "state"}\n'), out) == 0
     assert Recorder.flushes == 2 and len(out.getvalue().splitlines()) == 2
+
+
+def test_a_second_bull_off_dart_from_the_same_side_is_refused():
+    r = Referee()
+    ask(r, {**NEW, "bull_off": "normal"})
+    ask(r, {"cmd": "place", "team": 0, "fleet": SHARKS})
+    ask(r, {"cmd": "place", "team": 1, "fleet": JETS})
+    ask(r, {"cmd": "start"})
+    assert ask(r, {"cmd": "bull", "team": 0, "cell": "S20"})[0]["event"] != "error"
+    answer = ask(r, {"cmd": "bull", "team": 0, "cell": "DB"})
+    assert len(answer) == 1 and answer[0]["event"] == "error"
+    assert "one dart each" in answer[0]["message"]
+    assert ask(r, {"cmd": "bull", "team": 1, "cell": "25"})[-1] == {
+        "event": "visit", "team": 1, "player": "Cy"}
+
+
+def _won(ref: Referee) -> list[dict]:
+    """Play the fixture's game to the Sharks' win; the answers to the winning dart."""
+    jets = [c for ship in JETS.split() for c in ship.split("-")]
+    ask(ref, {"cmd": "next"})  # the Jets' first visit passes
+    answers: list[dict] = []
+    for i, cell in enumerate(jets):
+        answers = ask(ref, {"cmd": "throw", "cell": cell})
+        if i % 3 == 2 and i != len(jets) - 1:
+            ask(ref, {"cmd": "next"})
+            ask(ref, {"cmd": "next"})
+    return answers
+
+
+def test_a_finished_game_is_resumed_and_its_winning_dart_can_be_undone(tmp_path):
+    """PROTOCOLS.md 3: started again on the same --db, `state` answers as before, also after the
+    winning dart, and that dart can still be taken back (it may have been misread)."""
+    from kiosk.store import Store
+
+    store = Store(tmp_path / "g.db")
+    ref = Referee(store)
+    ask(ref, NEW)
+    ask(ref, {"cmd": "place", "team": 0, "fleet": SHARKS})
+    ask(ref, {"cmd": "place", "team": 1, "fleet": JETS})
+    ask(ref, {"cmd": "start", "first": 1})
+    assert _won(ref)[-1] == {"event": "win", "team": 0}
+    state = ask(ref, {"cmd": "state"})
+    store.close()
+
+    store = Store(tmp_path / "g.db")
+    again = Referee(store)
+    assert ask(again, {"cmd": "state"}) == state
+    assert ask(again, {"cmd": "undo"}) == [{"event": "undone", "cell": "D6"}]
+    assert ask(again, {"cmd": "state"})[0]["winner"] is None
+    store.close()
+    store = Store(tmp_path / "g.db")
+    assert ask(Referee(store), {"cmd": "state"})[0]["phase"] == "throwing"
+    store.close()

@@ -1,0 +1,59 @@
+"""`dartship run --headless` against the faults of issue 13: a web.host that does not resolve
+(it used to die with a getaddrinfo traceback, a restart loop under systemd), and a game that
+ended just before the kiosk stopped (it comes back on its result)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.kiosk.app.test_resume_result import finished_game
+from tests.system.test_kiosk_headless import Lines, _free_port, _http
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _headless(tmp: Path, config: str, db: Path) -> tuple[subprocess.Popen, Lines]:
+    path = tmp / "config.toml"
+    path.write_text(config)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk.app.cli", "run", "--headless",
+                             "--config", str(path), "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    return proc, Lines(proc)
+
+
+def _stop(proc: subprocess.Popen) -> int:
+    proc.send_signal(signal.SIGTERM)
+    return proc.wait(timeout=20)
+
+
+def test_a_host_that_does_not_resolve_falls_back_instead_of_dying(tmp_path):
+    port = _free_port()
+    proc, out = _headless(tmp_path, f'[web]\nhost = "kiosk.invalid"\nport = {port}\n',
+                          tmp_path / "k.db")
+    try:
+        out.wait_for(r"running headless")
+        out.wait_for(rf"cannot listen on kiosk\.invalid:{port}.*listens on 0\.0\.0\.0:{port} instead")
+        status, body = _http(f"http://127.0.0.1:{port}/api/game")
+        assert status == 200 and body["view"]["state"]["phase"] == "placing"
+    finally:
+        assert _stop(proc) == 0
+    assert not any("Traceback" in line for line in out.lines), "\n".join(out.lines)
+
+
+def test_a_just_finished_game_comes_back_on_the_host_page(tmp_path):
+    db = tmp_path / "k.db"
+    finished_game(db)
+    port = _free_port()
+    proc, out = _headless(tmp_path, f'[web]\nhost = "127.0.0.1"\nport = {port}\n', db)
+    try:
+        out.wait_for(r"running headless")
+        status, body = _http(f"http://127.0.0.1:{port}/api/game")
+        assert status == 200 and body["view"]["state"]["phase"] == "over"
+        assert body["view"]["state"]["winner"] == 0
+    finally:
+        assert _stop(proc) == 0
