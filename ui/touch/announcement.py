@@ -68,12 +68,15 @@ class Announcement(Label):
         self.kind = ""
 
     def _layout(self, *_args: Any) -> None:
-        self._scale.origin = self.center
+        # From pos and size, not Kivy's cached `center` (stale inside a size callback, see
+        # DartboardView.centre).
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
+        self._scale.origin = (cx, cy)
         self._scale.x = self._scale.y = self.zoom
         s = theme.sizes()
         w = min(self.width, self.texture_size[0] + s(80))
         h = min(self.height, self.texture_size[1] + s(40))
-        self._box.pos = (self.center_x - w / 2, self.center_y - h / 2)
+        self._box.pos = (cx - w / 2, cy - h / 2)
         self._box.size = (w, h)
 
     def announce(self, word: str, line: str, kind: str) -> None:

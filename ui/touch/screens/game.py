@@ -116,7 +116,9 @@ class GameScreen(KioskScreen):
 
     def _place_coach(self, *_args: Any) -> None:
         self.coach_button.pos = (self.radar.x, self.radar.y)
-        self.skill_button.pos = (self.radar.right - self.skill_button.width, self.radar.y)
+        # x + width, not the cached `right` alias (stale inside a size callback).
+        self.skill_button.pos = (self.radar.x + self.radar.width - self.skill_button.width,
+                                 self.radar.y)
 
     # -- showing --
 
