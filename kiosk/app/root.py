@@ -64,14 +64,16 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     return kiosk
 
 
-def build_offline(folder: Path, *, language: str = "en",
-                  seed: int = 7) -> tuple[Kiosk, asyncio.AbstractEventLoop]:
+def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
+                  size: tuple[int, int] = (800, 480)) -> tuple[Kiosk, asyncio.AbstractEventLoop]:
     """A simulator kiosk on a loop of its own that the caller drives (`dartship screenshots` and
     the touchscreen tests drive Kivy's frames by hand): no phone page, no pauses of the computer
-    player, every random choice from `seed`, the database in `folder`."""
+    player, every random choice from `seed`, the database in `folder`, a window of `size` set as
+    the live kiosk sets it (display.width and display.height)."""
     set_language(language)
     values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
-              "kiosk.database": str(folder / "dartship.db")}
+              "kiosk.database": str(folder / "dartship.db"), "display.width": size[0],
+              "display.height": size[1]}
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
     kiosk = loop.run_until_complete(build_kiosk(config, web=False, rng=random.Random(seed),

@@ -26,12 +26,11 @@ TOUCH_PROVIDERS = {
 }
 
 
-def configure(settings: Settings, *, size: tuple[int, int] | None = None,
-              headless: bool = False) -> None:
+def configure(settings: Settings, *, headless: bool = False) -> None:
     """Set Kivy's window, input and kiosk behaviour from the Dartship config.
 
-    `size` forces a window size (screenshots, tests); `headless` renders off-screen with SDL's
-    offscreen driver, for machines without a display.
+    `headless` renders off-screen with SDL's offscreen driver, for machines without a display
+    (screenshots, tests); the window's size is the config's either way.
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # our own argv is not Kivy's
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
@@ -51,9 +50,7 @@ def configure(settings: Settings, *, size: tuple[int, int] | None = None,
         "resizable": "0" if kiosk_mode else "1",
         "multisamples": "0",  # the Pi's GPU gains nothing from MSAA but loses frames
     }
-    if size is not None:
-        graphics.update(fullscreen="0", width=str(size[0]), height=str(size[1]))
-    elif display.fullscreen:
+    if display.fullscreen:
         graphics.update(fullscreen="auto")
     else:
         graphics.update(fullscreen="0", width=str(display.width), height=str(display.height))

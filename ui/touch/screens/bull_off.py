@@ -51,6 +51,9 @@ class BullOffScreen(KioskScreen):
     def reset(self) -> None:
         self.notice = ""
 
+    def toast_anchor(self) -> Any:
+        return self.board_view
+
     def on_update(self, update: Any) -> None:
         if any(isinstance(e, BullOffAgain) for e in update.events):
             self.notice = _("Both or neither hit the Bull: throw again.")

@@ -104,9 +104,9 @@ class GameScreen(KioskScreen):
                                          size_hint=(None, None), width=s(84))
         for button in (self.coach_button, self.skill_button):
             layer.add_widget(button)
-        self.radar.bind(pos=self._place_coach, size=self._place_coach)
-        self.announcement = Announcement(size_hint=(0.9, 0.6), pos_hint={"center_x": 0.5,
-                                                                         "center_y": 0.5})
+        # The announcement lies over the board, so the scoreboard beside it stays readable.
+        self.announcement = Announcement(size_hint=(None, None))
+        self.radar.bind(pos=self._place_overlays, size=self._place_overlays)
         layer.add_widget(self.announcement)
         self.add_widget(layer)
 
@@ -114,11 +114,16 @@ class GameScreen(KioskScreen):
         self.announcement.clear()
         self.coach, self._coach_key = None, None
 
-    def _place_coach(self, *_args: Any) -> None:
+    def toast_anchor(self) -> Any:
+        return self.radar
+
+    def _place_overlays(self, *_args: Any) -> None:
         self.coach_button.pos = (self.radar.x, self.radar.y)
         # x + width, not the cached `right` alias (stale inside a size callback).
         self.skill_button.pos = (self.radar.x + self.radar.width - self.skill_button.width,
                                  self.radar.y)
+        self.announcement.size = (self.radar.width, self.radar.height * 0.62)
+        self.announcement.pos = (self.radar.x, self.radar.y + self.radar.height * 0.19)
 
     # -- showing --
 

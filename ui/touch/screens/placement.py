@@ -65,6 +65,9 @@ class PlacementScreen(KioskScreen):
         """A new game: forget any draft and show the hand-over."""
         self.cover()
 
+    def toast_anchor(self) -> Any:
+        return self.board_view if self.team is not None else None
+
     def cover(self) -> None:
         """Hide the board before anyone else looks: drop the draft, show the hand-over."""
         self.team, self.draft = None, None
