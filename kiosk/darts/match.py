@@ -119,8 +119,12 @@ class Start:
 
 @dataclass(frozen=True)
 class BullOffDart:
+    """A team's bull-off dart: `zone` decides; `cell` is where it landed, when the board said
+    (shown to the players who must tell who was closer)."""
+
     team: int
     zone: BullZone
+    cell: Cell | None = None
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,7 @@ class Unplaced:
 class BullOffThrown:
     team: int
     zone: BullZone
+    cell: Cell | None = None
 
 
 @dataclass(frozen=True)
@@ -428,6 +433,10 @@ class Match:
     def bull_off_zones(self) -> tuple[BullZone | None, BullZone | None]:
         return (self._bull[0], self._bull[1])
 
+    def bull_off_cells(self) -> tuple[Cell | None, Cell | None]:
+        """Where each team's bull-off dart of this round landed, where the board said."""
+        return (self._bull_cells[0], self._bull_cells[1])
+
     @property
     def bull_off_undecided(self) -> bool:
         return self._bull_undecided
@@ -485,6 +494,7 @@ class Match:
         self._visit = 0
         self._winner: int | None = None
         self._bull: list[BullZone | None] = [None, None]
+        self._bull_cells: list[Cell | None] = [None, None]
         self._bull_undecided = False
         self._team_tally = [Tally(), Tally()]
         self._player_tally: dict[tuple[int, str], Tally] = {}
@@ -568,9 +578,12 @@ class Match:
             raise RuleError(_("a bull-off dart needs a zone"))
         if self._bull_undecided:
             raise RuleError(_("tap who was closer"))
+        if command.cell is not None and command.cell != MISS and command.cell not in self.board:
+            raise RuleError(_("{cell} is not a cell of this board").format(cell=command.cell.code))
         self._history.append(command)
         self._bull[team] = command.zone
-        events: list[Event] = [BullOffThrown(team, command.zone)]
+        self._bull_cells[team] = command.cell
+        events: list[Event] = [BullOffThrown(team, command.zone, command.cell)]
         if None in self._bull:
             return events
         first, second = self._bull
@@ -578,6 +591,7 @@ class Match:
         outcome = self._decide_bull_off(first, second)
         if outcome is BullOffOutcome.AGAIN:
             self._bull = [None, None]
+            self._bull_cells = [None, None]
             return [*events, BullOffAgain()]
         if outcome is BullOffOutcome.UNDECIDED:
             self._bull_undecided = True

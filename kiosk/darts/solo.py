@@ -243,7 +243,7 @@ class ComputerPlayer:
         landing = throw(self.match.board, cell_centre(BULL, self.match.board), self.seat.sigma,
                         self.rng)
         self.bull_off = landing
-        self._submit(BullOffDart(self.team, landing.zone))
+        self._submit(BullOffDart(self.team, landing.zone, landing.cell))
 
     def _think(self) -> None:
         match = self.match

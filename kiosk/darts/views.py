@@ -30,6 +30,9 @@ def public_view(match: Match) -> dict[str, Any]:
         "state": {
             "phase": state.phase.value,
             "team": state.team,
+            # Whose visit it is, or was until the darts are out (takeout): `team` is then the
+            # next one. The phones' Next is for this team.
+            "turn": match.turn,
             "player": state.player,
             "dart": state.dart,
             "visit": state.visit,
@@ -42,6 +45,15 @@ def public_view(match: Match) -> dict[str, Any]:
         # shots[i]: team i's shots at the other team's board.
         "shots": [{cell.code: result.value for cell, result in match.shots(team).items()}
                   for team in (0, 1)],
+        # The bull-off darts of this round, where the board said they landed (the whole bar
+        # watched them land), and whether the players must now say who was closer.
+        "bull_off": {
+            "darts": [None if zone is None else {"zone": zone.value,
+                                                 "cell": cell.code if cell else None}
+                      for zone, cell in zip(match.bull_off_zones(), match.bull_off_cells(),
+                                            strict=True)],
+            "undecided": match.bull_off_undecided,
+        },
         # sunk_ships[i]: team i's OWN ships the enemy has sunk (public once sunk).
         "sunk_ships": [[[c.code for c in ship.cells] for ship in match.sunk_ships(team)]
                        for team in (0, 1)],
