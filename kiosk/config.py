@@ -587,6 +587,7 @@ class ConfigFile:
         self.problems: tuple[Problem, ...] = tuple(problems or ())
         self.overrides: dict[str, Any] = dict(overrides or {})
         self._from_file = build(values)
+        self._written = frozenset(values)
         self._listeners: list[Callable[[SettingsChanged], None]] = []
 
     @property
@@ -597,6 +598,11 @@ class ConfigFile:
     def overridden(self, key: str) -> bool:
         """True for a key set on the command line: shown, in effect, never saved."""
         return key in self.overrides
+
+    def written(self, key: str) -> bool:
+        """True for a key the owner set (in the file or on the command line), even to its
+        default: where a default depends on how the kiosk runs, a written value still wins."""
+        return key in self._written or key in self.overrides
 
     def save_path(self) -> Path:
         """Where a save goes: the file the settings came from, else the data folder's."""
@@ -619,8 +625,10 @@ class ConfigFile:
         old = self.settings
         new_file = self._from_file.with_values(typed)
         path = self.save_path()
-        write_changes(path, {k: v for k, v in typed.items() if self._from_file.get(k) != v})
+        changes = {k: v for k, v in typed.items() if self._from_file.get(k) != v}
+        write_changes(path, changes)
         self._from_file = new_file
+        self._written |= frozenset(changes)
         if self.path is None:
             self.path = path
         new = self.settings

@@ -42,11 +42,18 @@ def board_description(board: Board) -> dict[str, Any]:
     }
 
 
-def public_view(match: Match, game: int) -> dict[str, Any]:
-    """What the spectators' page shows (the game's public view, stamped for the page)."""
-    return {"version": PROTOCOL_VERSION, "game": game, **match.public_view()}
+Votes = tuple[int | None, int | None]
+NO_VOTES: Votes = (None, None)
 
 
-def team_view(match: Match, game: int, team: int) -> dict[str, Any]:
+def public_view(match: Match, game: int, votes: Votes = NO_VOTES) -> dict[str, Any]:
+    """What the spectators' page shows (the game's public view, stamped for the page), with
+    each team's answer to an open "who was closer?" (`kiosk.darts.closer`)."""
+    return {"version": PROTOCOL_VERSION, "game": game, **match.public_view(),
+            "closer_votes": list(votes)}
+
+
+def team_view(match: Match, game: int, team: int, votes: Votes = NO_VOTES) -> dict[str, Any]:
     """What a team's own page shows (the game's private view of that team, stamped)."""
-    return {"version": PROTOCOL_VERSION, "game": game, **match.private_view(team)}
+    return {"version": PROTOCOL_VERSION, "game": game, **match.private_view(team),
+            "closer_votes": list(votes)}

@@ -11,8 +11,22 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
+from kivy.utils import escape_markup
 
 from ui.touch import theme
+
+# Signs Roboto (Kivy's font, the kiosk's) lacks; DejaVu Sans, shipped with Kivy, has them.
+SYMBOLS = "✓⌫●→"
+
+
+def with_symbols(text: str) -> str:
+    """`text` as markup for a label with markup=True: in the label's own font, but for the
+    signs Roboto lacks, which are drawn in DejaVu Sans. (A whole label in DejaVu Sans for one
+    tick looked like another program's.) Names with [ or ] stay as typed."""
+    marked = escape_markup(text)
+    for sign in SYMBOLS:
+        marked = marked.replace(sign, f"[font={theme.SYMBOL_FONT}]{sign}[/font]")
+    return marked
 
 
 class Backdrop:

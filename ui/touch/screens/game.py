@@ -26,6 +26,7 @@ from ui.touch.announcement import Announcement, words_for
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.correct_picker import CorrectPicker
 from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
+from ui.touch.phones import PhonesPopup
 from ui.touch.scoreboard import Scoreboard
 from ui.touch.screens.base import KioskScreen, board_page
 
@@ -104,6 +105,12 @@ class GameScreen(KioskScreen):
                                          size_hint=(None, None), width=s(84))
         for button in (self.coach_button, self.skill_button):
             layer.add_widget(button)
+        # The radar's top right corner: the teams' phones (move a team whose phone is gone).
+        self.phones_button = BigButton(_("Phones"), lambda: PhonesPopup(app).open(),
+                                       colour=theme.PANEL_LIGHT, font_units=18,
+                                       size_hint=(None, None), width=s(84), height=s(40))
+        if app.kiosk.web is not None:
+            layer.add_widget(self.phones_button)
         # The announcement lies over the board, so the scoreboard beside it stays readable.
         self.announcement = Announcement(size_hint=(None, None))
         self.radar.bind(pos=self._place_overlays, size=self._place_overlays)
@@ -122,6 +129,8 @@ class GameScreen(KioskScreen):
         # x + width, not the cached `right` alias (stale inside a size callback).
         self.skill_button.pos = (self.radar.x + self.radar.width - self.skill_button.width,
                                  self.radar.y)
+        self.phones_button.pos = (self.radar.x + self.radar.width - self.phones_button.width,
+                                  self.radar.y + self.radar.height - self.phones_button.height)
         self.announcement.size = (self.radar.width, self.radar.height * 0.62)
         self.announcement.pos = (self.radar.x, self.radar.y + self.radar.height * 0.19)
 
