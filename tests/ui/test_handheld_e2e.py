@@ -34,8 +34,9 @@ WAIT_MS = 15_000
 
 
 @contextlib.asynccontextmanager
-async def running_kiosk(tmp_path) -> AsyncIterator[tuple[object, WebServer]]:
-    config = settings(rules__bull_off="off", web__host="127.0.0.1", web__port=free_port())
+async def running_kiosk(tmp_path, bull_off: str = "off"
+                        ) -> AsyncIterator[tuple[object, WebServer]]:
+    config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=free_port())
     service = make_service(tmp_path, config)
     web = await start_web(service, config)
     runner = asyncio.get_running_loop().create_task(service.run())

@@ -202,8 +202,9 @@ class HandheldApi:
                 log.warning("game %s: the new link cannot be kept in the database (%s); it "
                             "works until the kiosk stops", renewed.game, err)
         self.tokens = renewed
-        self.phones.release(renewed.game, team)
+        # Hung up first: the old phone's last word is "moved", not one more view.
         self.hub.hang_up((Audience.of_team(team),), json.dumps({"type": "moved"}))
+        self.phones.release(renewed.game, team)
         log.info("game %s: %s moved to another phone from the %s; the old link is dead",
                  renewed.game, match.teams[team].name, by)
         for callback in self.on_new_tokens:

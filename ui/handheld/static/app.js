@@ -670,7 +670,11 @@ function render() {
     // Nothing of the team: not its fleet, not even its name (the page may be a stranger's).
     page.view = null;
     page.slots = [];
-    content = [h("h2", { class: "headline", id: "elsewhere" }, t(`gone_${page.gone}`)), h("p", { class: "hint" }, t(`gone_${page.gone}_hint`))];
+    content = [
+      h("h2", { class: "headline", id: "elsewhere" }, t(`gone_${page.gone}`)),
+      h("p", { class: "hint" }, t(`gone_${page.gone}_hint`)),
+      h("p", { class: "watch" }, h("a", { href: "/watch", class: "button" }, t("watch_game"))),
+    ];
     socket?.close();
   } else if (page.gone === "throttled") {
     content = [h("h2", { class: "headline" }, t("too_many_attempts"))];
@@ -685,6 +689,8 @@ function render() {
   } else {
     content = renderLocked(view);
   }
+  // A page that is done with its link is not "offline": it has nothing to connect to.
+  document.getElementById("connection").hidden = Boolean(page.gone);
   document.getElementById("title").textContent = view && TOKEN && !page.gone ? view.teams[view.you].name : t("title");
   document.body.dataset.mode = TOKEN ? (page.editing ? "placing" : "team") : "spectator";
   main.replaceChildren(...content.filter(Boolean));
