@@ -108,16 +108,17 @@ async def _start_web(kiosk: Kiosk, headless: bool) -> Any:
 def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
                   size: tuple[int, int] = (800, 480)) -> tuple[Kiosk, asyncio.AbstractEventLoop]:
     """A simulator kiosk on a loop of its own that the caller drives (`dartship screenshots` and
-    the touchscreen tests drive Kivy's frames by hand): no phone page, no pauses of the computer
-    player, every random choice from `seed`, the database in `folder`, a window of `size` set as
-    the live kiosk sets it (display.width and display.height)."""
+    the touchscreen tests drive Kivy's frames by hand): the phone page on 127.0.0.1 and a port
+    the system picks (its QR codes appear as in a bar; it answers while the caller runs the
+    loop), no pauses of the computer player, every random choice from `seed`, the database in
+    `folder`, a window of `size` set as the live kiosk sets it (display.width and height)."""
     set_language(language)
     values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
               "kiosk.database": str(folder / "dartship.db"), "display.width": size[0],
-              "display.height": size[1]}
+              "display.height": size[1], "web.host": "127.0.0.1", "web.port": 0}
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
-    kiosk = loop.run_until_complete(build_kiosk(config, web=False, rng=random.Random(seed),
+    kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
                                                 pace=Pace(dart=0, takeout=0)))
     return kiosk, loop
 

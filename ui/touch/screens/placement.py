@@ -170,7 +170,7 @@ class PlacementScreen(KioskScreen):
                                         font_units=22))
         for index in needing:
             if index != step:
-                column.add_widget(BigButton(_("{team}'s code instead").format(team=names[index]),
+                column.add_widget(BigButton(_("Code for {team} instead").format(team=names[index]),
                                             functools.partial(self._show_step, index),
                                             colour=theme.PANEL_LIGHT, font_units=20))
         column.add_widget(BoxLayout())
