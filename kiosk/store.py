@@ -221,6 +221,15 @@ class Store:
         row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         return int(row[0])
 
+    def remember(self, key: str, value: str) -> None:
+        """Keep a small piece of the kiosk's own state across restarts (not a game's)."""
+        with self._transaction():
+            self._insert("meta", {"key": f"kiosk.{key}", "value": value}, replace=True)
+
+    def recall(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", [f"kiosk.{key}"]).fetchone()
+        return str(row[0]) if row else None
+
     def probe(self) -> None:
         """A real write and commit, to see whether writing works again (after a full disk)."""
         with self._transaction():

@@ -10,9 +10,11 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from kiosk import config as config_module
@@ -109,7 +111,21 @@ async def _heartbeat(kiosk: Kiosk, stop: asyncio.Event) -> None:
         await asyncio.sleep(interval)
 
 
+def screen_found(environ: Mapping[str, str] = os.environ, dev: Path = Path("/dev")) -> bool:
+    """Whether a window can be seen: a desktop session, or a screen device for SDL's KMS/DRM
+    (the Pi's console). Without either SDL still runs somewhere nobody looks."""
+    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")
+                or any(dev.glob("dri/card*")))
+
+
 async def run_screen(config: ConfigFile) -> int:
+    if not screen_found():
+        message = _("No screen found (no $DISPLAY, no $WAYLAND_DISPLAY, no /dev/dri/card*): the "
+                    "kiosk runs, but nobody will see it. For phones only, start it with "
+                    "--headless (./run-kiosk --headless); on the Pi, start it on the console or "
+                    "as the dartship service.")
+        log.warning("%s", message)
+        print(message, file=sys.stderr, flush=True)
     kiosk = await build_kiosk(config)
     try:
         from ui.touch.app import run_app

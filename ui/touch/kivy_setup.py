@@ -14,9 +14,29 @@ is all the kiosk needs. `DARTSHIP_TOUCH=hidinput` swaps it for Kivy's own evdev 
 
 from __future__ import annotations
 
+import logging
 import os
 
 from kiosk.config import Settings
+
+# What Kivy logs at every start of a kiosk, with a traceback, about things the kiosk never uses:
+# the mtdev input provider (we use `mouse`, or `hidinput` when asked) and X11's cut buffer
+# (middle-click paste, through the xclip or xsel programs). An owner reading the journal took
+# them for crashes; they stay in the log as one quiet line.
+KNOWN_NOISE = ("Input: MTDev is not supported",
+               "Cutbuffer: Unable to find any valuable Cutbuffer provider")
+
+
+class QuietKnownNoise(logging.Filter):
+    """Turns Kivy's known harmless start-up complaints into one DEBUG line, no traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        if message.startswith(KNOWN_NOISE):
+            record.msg, record.args = message.split(".", 1)[0].split(" Please")[0], ()
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
 
 # Providers that may be chosen with DARTSHIP_TOUCH; each is the only one configured.
 TOUCH_PROVIDERS = {
@@ -40,7 +60,14 @@ def configure(settings: Settings, *, headless: bool = False) -> None:
     if headless:
         os.environ.setdefault("KIVY_WINDOW", "sdl2")
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+    # The clipboard through SDL, which is there wherever the window is (Kivy would try the xsel
+    # and xclip programs first and log a traceback for each one missing).
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     from kivy.config import Config
+    from kivy.logger import Logger
+
+    if not any(isinstance(f, QuietKnownNoise) for f in Logger.filters):
+        Logger.addFilter(QuietKnownNoise())
 
     display = settings.display
     kiosk_mode = display.kiosk_mode

@@ -77,3 +77,14 @@ def test_headless_teams_and_players():
                            ("A,B", "x,x;y")):
         with pytest.raises(SystemExit):
             _teams(names, players)
+
+
+def test_a_kiosk_with_no_screen_says_so(tmp_path):
+    from kiosk.app.run import screen_found
+
+    (tmp_path / "dri").mkdir()
+    assert not screen_found({}, tmp_path)
+    assert screen_found({"DISPLAY": ":0"}, tmp_path)
+    assert screen_found({"WAYLAND_DISPLAY": "wayland-0"}, tmp_path)
+    (tmp_path / "dri" / "card1").touch()
+    assert screen_found({}, tmp_path)
