@@ -83,7 +83,10 @@ class Tour:
         reached = False
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            self.loop.run_until_complete(asyncio.sleep(0))
+            # Exactly one iteration of the loop (`run_until_complete(sleep(0))` runs two or
+            # three, enough for a fast executor to let two kiosk darts pass between checks).
+            self.loop.call_soon(self.loop.stop)
+            self.loop.run_forever()
             if done():
                 reached = True
                 break
