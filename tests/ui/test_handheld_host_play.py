@@ -167,3 +167,21 @@ async def test_the_desk_never_shows_a_fleet_cell_that_is_not_public(tmp_path):
         assert "S3" in words  # a hit is announced to the whole bar
     finally:
         await client.close()
+
+
+async def test_a_team_that_placed_without_a_phone_gets_a_code_only_when_asked(tmp_path):
+    """Whoever scanned a placed team's code would see its fleet: the desk shows it only after
+    the host asks (Play on a phone: a new link)."""
+    service = make_service(tmp_path)
+    new_game(service)
+    place(service, 0, fleet(FLEET_A))
+    client, api, desk = await _desk(service)
+    try:
+        page = await (await client.get(desk.path())).text()
+        assert api.tokens.teams[0] not in page and api.tokens.teams[1] in page
+        assert "Play on a phone" in page
+        given = await _post(client, desk, "move", team="0")
+        page = await (await client.get(given.headers["Location"])).text()
+        assert api.tokens.teams[0] in page and api.tokens.teams[1] not in page
+    finally:
+        await client.close()

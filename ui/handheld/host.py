@@ -329,9 +329,12 @@ class HostDesk:
         (the first team no phone holds yet, or the one asked for), the others as a status."""
         esc = html.escape
         names = [t.name for t in match.teams]
-        open_teams = [i for i in (0, 1) if self.team_url(i) is not None
-                      and not self.api.phone_held(i)]
-        step = chosen if chosen in open_teams else (open_teams[0] if open_teams else None)
+        placed = match.state().placed
+        free = [i for i in (0, 1) if self.team_url(i) is not None and not self.api.phone_held(i)]
+        # A team whose fleet is in and no phone holds its link gets its code only when the host
+        # asks for it (after Move): whoever scanned it would see that fleet.
+        open_teams = [i for i in free if not placed[i]]
+        step = chosen if chosen in free else (open_teams[0] if open_teams else None)
         parts = [f"<section id='phones'><h2>{esc(_('Phones'))}</h2>"]
         if step is not None:
             url = self.team_url(step)
@@ -349,13 +352,15 @@ class HostDesk:
                 parts.append(f"<p><b>{esc(names[i])}</b>: {esc(_('the kiosk plays'))}</p>")
                 continue
             held = self.api.phone_held(i)
-            ready = match.state().placed[i]
             state = (_("on a phone ✓") if held else _("no phone yet")) + (
-                " · " + _("fleet locked in ✓") if ready and match.phase is Phase.PLACING else "")
+                " · " + _("fleet locked in ✓") if placed[i] and match.phase is Phase.PLACING
+                else "")
             parts.append(f"<div class='row'><p><b>{esc(names[i])}</b>: {esc(state)}</p>")
-            if held:
-                parts.append(self._form_html("move", _("Move to another phone"),
-                                             fields={"team": str(i)}))
+            if held or placed[i]:
+                # A new link, the old phone cut off; its code then shows on this team's step.
+                parts.append(self._form_html(
+                    "move", _("Move to another phone") if held else _("Play on a phone"),
+                    fields={"team": str(i)}))
             parts.append("</div>")
         spectators = self.spectator_url()
         if spectators:
