@@ -165,7 +165,8 @@ class RulesSettings:
                                     "bull), official (a bull starts; both/neither throw again), "
                                     "off (first team named)")
     takeout_seconds: int = setting(0, "seconds after a visit before the next starts by itself "
-                                   "(0 = wait for Next)", check=_range(0, 120))
+                                   "(0 = wait for Next; left out, a headless kiosk waits 30)",
+                                   check=_range(0, 120))
 
 
 @dataclass(frozen=True)
