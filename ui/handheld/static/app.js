@@ -169,7 +169,8 @@ async function receive(view, events) {
   page.view = view;
   if (events.length) page.events = events;
   for (const e of events) {
-    if (e.event === "dart") page.recent.unshift(e);
+    // A padded miss (Next before the visit's last dart) was never thrown: not a "recent dart".
+    if (e.event === "dart" && !e.padded) page.recent.unshift(e);
     if (e.event === "undone") page.recent.shift();
   }
   page.recent = page.recent.slice(0, 6);
@@ -428,7 +429,7 @@ function turnLine(view) {
 
 function eventLine(view) {
   // The winner is said once, by the turn line above; here only what the last dart did.
-  const darts = page.events.filter((e) => e.event === "dart" || e.event === "corrected");
+  const darts = page.events.filter((e) => (e.event === "dart" && !e.padded) || e.event === "corrected");
   const last = darts[darts.length - 1];
   if (!last) return h("p", { class: "event", id: "event" }, "\u00a0");
   const cell = cellText(last.cell || last.to);

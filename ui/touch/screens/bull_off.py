@@ -9,7 +9,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.darts.board import BULL, BullZone, Cell
-from kiosk.darts.describe import bull_off_dart
+from kiosk.darts.describe import bull_off_dart, zone_text
 from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
@@ -77,8 +77,11 @@ class BullOffScreen(KioskScreen):
             # Where it landed, so that the players can say who was closer.
             text = bull_off_dart(zones[index], cells[index])
             if landing is not None and kiosk is not None and kiosk.team == index:
+                # Its distance says more than "not the bull" (and the panel is narrow).
+                where = (landing.cell.code if zones[index] is BullZone.OTHER
+                         else zone_text(zones[index]))
                 text = _("{zone}, {mm} mm off").format(
-                    zone=text, mm=round((landing.x ** 2 + landing.y ** 2) ** 0.5))
+                    zone=where, mm=round((landing.x ** 2 + landing.y ** 2) ** 0.5))
             panel.add_widget(Caption(text, font_units=22, halign="center"))
             self.teams.add_widget(panel)
             if zones[index] in (BullZone.INNER, BullZone.OUTER, BullZone.BULL):

@@ -84,7 +84,7 @@ class GameScreen(KioskScreen):
         self.cell_field = Field(hint=_("e.g. T20"))
         self.cell_field.bind(on_text_validate=lambda *_a: self._typed())
         self.sim_row.add_widget(self.cell_field)
-        self.cell_field.size_hint_x = 0.9
+        self.cell_field.size_hint_x = 1.15  # room for its hint in every language ("z. B. T20")
         self.sim_row.add_widget(BigButton(_("Throw"), self._typed, size_hint_x=0.8, font_units=18))
         self.sim_row.add_widget(BigButton(_("Virtual throw"), self._virtual, colour=theme.PANEL_LIGHT,
                                           font_units=18))
@@ -98,7 +98,7 @@ class GameScreen(KioskScreen):
         self.coach: Decision | None = None
         self._coach_key: tuple | None = None
         self.coach_button = BigButton(_("Coach"), self._toggle_coach, colour=theme.PANEL_LIGHT,
-                                      font_units=18, size_hint=(None, None), width=s(84))
+                                      font_units=18, size_hint=(None, None)).fit_width(s(84))
         self.skill_button = ChoiceButton(list(SKILL_ORDER), self.coach_skill, label=lambda k: _(
             "thrower:\n{skill}").format(skill=skill_name(k)), on_change=self._coach_skill_changed,
                                          font_units=15,
@@ -108,7 +108,7 @@ class GameScreen(KioskScreen):
         # The radar's top right corner: the teams' phones (move a team whose phone is gone).
         self.phones_button = BigButton(_("Phones"), lambda: PhonesPopup(app).open(),
                                        colour=theme.PANEL_LIGHT, font_units=18,
-                                       size_hint=(None, None), width=s(84), height=s(40))
+                                       size_hint=(None, None), height=s(40)).fit_width(s(84))
         if app.kiosk.web is not None:
             layer.add_widget(self.phones_button)
         # The announcement lies over the board, so the scoreboard beside it stays readable.

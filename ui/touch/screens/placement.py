@@ -20,7 +20,7 @@ from kiosk.darts.fleet import PlacementError
 from kiosk.darts.match import Phase, Place, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, with_symbols
+from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
 from ui.touch.opponent import seat
 from ui.touch.phones import PhonesPopup, phone_state
 from ui.touch.placing import FleetDraft
@@ -52,7 +52,9 @@ class PlacementScreen(KioskScreen):
         side.add_widget(BoxLayout())
         row1 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         row1.add_widget(BigButton(_("Turn"), self._turn, colour=theme.PANEL_LIGHT))
-        row1.add_widget(BigButton(_("Random fleet"), self._random, colour=theme.PANEL_LIGHT))
+        # The longest word of the row ("Zufallsflotte", "Satunnainen laivasto") gets the room.
+        row1.add_widget(BigButton(_("Random fleet"), self._random, colour=theme.PANEL_LIGHT,
+                                  size_hint_x=1.6))
         row1.add_widget(BigButton(_("Clear"), self._clear, colour=theme.PANEL_LIGHT))
         side.add_widget(row1)
         row2 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
@@ -154,8 +156,9 @@ class PlacementScreen(KioskScreen):
                 title = (_("{other}, look away –\n{team}, scan your code or place here") if scan
                          else _("{other}, look away –\n{team}, tap to place")).format(
                     other=other, team=names[step])
-        view.add_widget(Label(text=title, font_size=s(38), bold=True, halign="center",
-                              color=theme.TEXT, size_hint_y=None, height=s(104)))
+        view.add_widget(FitLabel(title, font_units=38, bold=True, halign="center",
+                                 valign="middle", color=theme.TEXT, size_hint_y=None,
+                                 height=s(104)))
         middle = BoxLayout(spacing=s(16))
         url = urls.get(step) if step is not None else None
         if url is not None:
@@ -260,6 +263,9 @@ class PlacementScreen(KioskScreen):
 
     def _say(self, refusal: str | None) -> None:
         self.message.text = refusal or ""
+        # With every ship placed nothing is wrong: the note says what to do next, in green.
+        complete = self.draft is not None and self.draft.complete
+        self.message.color = theme.GO if complete else theme.WARN
         self._show_draft()
 
     def _choose(self, length: int) -> None:
