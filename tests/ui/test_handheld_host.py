@@ -17,9 +17,9 @@ from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 
 
-async def _desk_client(service):
+async def _desk_client(service, thrower=None):
     api = HandheldApi(service, GuessThrottle())
-    desk = HostDesk(api)
+    desk = HostDesk(api, thrower)
     desk.team_url = lambda team: (f"http://kiosk/team/{api.tokens.teams[team]}"
                                   if api.tokens and team != api.kiosk_team() else None)
     desk.spectator_url = lambda: "http://kiosk/watch"

@@ -5,47 +5,19 @@ screenshots in build/artefacts/handheld/."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import AsyncIterator
-
 import pytest
 from playwright.async_api import expect
 
-from hardware.simulator import SimulatedBoard
 from kiosk.darts.match import Phase
 from kiosk.i18n import set_language
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
     fleet,
-    free_port,
-    make_service,
     new_game,
     place,
-    settings,
 )
-from tests.ui.test_handheld_e2e import WAIT_MS, chromium
-from tests.ui.test_handheld_phones_e2e import browser_page, shot
-from ui.handheld.server import WebServer, start_web
-
-
-@contextlib.asynccontextmanager
-async def headless_kiosk(tmp_path) -> AsyncIterator[tuple[object, WebServer]]:
-    """The phone page as `dartship run --headless --simulator` serves it: with the desk."""
-    config = settings(rules__bull_off="normal", web__host="127.0.0.1", web__port=free_port())
-    service = make_service(tmp_path, config)
-    board = SimulatedBoard(service.queue.put_nowait)  # the desk's darts, via the queue
-    web = await start_web(service, config, print_links=True, thrower=board)
-    runner = asyncio.get_running_loop().create_task(service.run())
-    try:
-        yield service, web
-    finally:
-        runner.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await runner
-        await web.stop()
-        service.store.close()
+from tests.ui.test_handheld_e2e import WAIT_MS, browser_page, chromium, running_kiosk, shot
 
 
 async def tap_cell(page, code: str) -> None:
@@ -58,7 +30,8 @@ async def tap_cell(page, code: str) -> None:
 async def test_the_desk_on_a_phone(tmp_path, language):
     set_language(language)
     try:
-        async with headless_kiosk(tmp_path) as (service, web), chromium() as browser:
+        async with running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web), \
+                chromium() as browser:
             new_game(service)
             assert web.desk is not None
             desk = await browser_page(browser, web.base_url + web.desk.path())

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from hardware.simulator import SimulatedBoard
 from kiosk.darts.match import Phase
@@ -20,24 +20,20 @@ from tests.ui.conftest_handheld import (
     new_game,
     place,
 )
-from ui.handheld.api import HandheldApi
-from ui.handheld.host import HostDesk
-from ui.handheld.server import build_app, runner_options
-from ui.handheld.throttle import GuessThrottle
+from tests.ui.test_handheld_host import _desk_client
 
 
-async def _desk(service, *, simulator: bool = True):
-    api = HandheldApi(service, GuessThrottle())
+async def _desk(tmp_path, *, placed: tuple[int, ...] = (0, 1), simulator: bool = True):
+    """A game with these teams' fleets in, and the desk (with the simulator's throw pad)."""
+    service = make_service(tmp_path)
+    new_game(service)
+    for team, text in ((0, FLEET_A), (1, FLEET_B)):
+        if team in placed:
+            place(service, team, fleet(text))
     # The simulator's darts go straight to the service, as the kiosk's queue would take them.
     thrower = SimulatedBoard(service.handle_input, rng=random.Random(4)) if simulator else None
-    desk = HostDesk(api, thrower)
-    desk.team_url = lambda team: f"http://kiosk/team/{api.tokens.teams[team]}"
-    desk.spectator_url = lambda: "http://kiosk/watch"
-    server = TestServer(build_app(api, desk))
-    await server.start_server(**runner_options())
-    client = TestClient(server)
-    await client.start_server()
-    return client, api, desk
+    client, api, desk = await _desk_client(service, thrower)
+    return service, client, api, desk
 
 
 async def _post(client, desk, action: str, **form: str):
@@ -49,11 +45,7 @@ def _words(page: str) -> str:
 
 
 async def test_a_bull_off_decided_at_the_desk_from_where_the_darts_landed(tmp_path):
-    service = make_service(tmp_path)
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
-    client, _api, desk = await _desk(service)
+    service, client, _api, desk = await _desk(tmp_path)
     try:
         for cell in ("S20", "T3"):
             thrown = await _post(client, desk, "throw", cell=cell)
@@ -73,11 +65,7 @@ async def test_a_bull_off_decided_at_the_desk_from_where_the_darts_landed(tmp_pa
 
 
 async def test_next_undo_correct_and_the_pad(tmp_path):
-    service = make_service(tmp_path)
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
-    client, _api, desk = await _desk(service)
+    service, client, _api, desk = await _desk(tmp_path)
     try:
         await _post(client, desk, "virtual")  # the bull-off: a virtual dart at the bull
         assert service.match.bull_off_zones()[0] is not None
@@ -110,11 +98,7 @@ async def test_next_undo_correct_and_the_pad(tmp_path):
 
 
 async def test_without_the_simulator_the_pad_is_not_there(tmp_path):
-    service = make_service(tmp_path)
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
-    client, _api, desk = await _desk(service, simulator=False)
+    service, client, _api, desk = await _desk(tmp_path, simulator=False)
     try:
         assert "Throw (simulator)" not in await (await client.get(desk.path())).text()
         refused = await _post(client, desk, "throw", cell="T20")
@@ -124,10 +108,7 @@ async def test_without_the_simulator_the_pad_is_not_there(tmp_path):
 
 
 async def test_moving_a_team_from_the_desk_shows_its_new_code_only(tmp_path):
-    service = make_service(tmp_path)
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    client, api, desk = await _desk(service)
+    _service, client, api, desk = await _desk(tmp_path, placed=(0,))
     phone = TestClient(client.server)
     await phone.start_server()
     try:
@@ -147,11 +128,7 @@ async def test_moving_a_team_from_the_desk_shows_its_new_code_only(tmp_path):
 
 
 async def test_the_desk_never_shows_a_fleet_cell_that_is_not_public(tmp_path):
-    service = make_service(tmp_path)
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
-    client, _api, desk = await _desk(service)
+    service, client, _api, desk = await _desk(tmp_path)
     try:
         for cell in ("S20", "T3"):  # the bull-off
             await _post(client, desk, "throw", cell=cell)
@@ -172,10 +149,7 @@ async def test_the_desk_never_shows_a_fleet_cell_that_is_not_public(tmp_path):
 async def test_a_team_that_placed_without_a_phone_gets_a_code_only_when_asked(tmp_path):
     """Whoever scanned a placed team's code would see its fleet: the desk shows it only after
     the host asks (Play on a phone: a new link)."""
-    service = make_service(tmp_path)
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    client, api, desk = await _desk(service)
+    _service, client, api, desk = await _desk(tmp_path, placed=(0,))
     try:
         page = await (await client.get(desk.path())).text()
         assert api.tokens.teams[0] not in page and api.tokens.teams[1] in page

@@ -16,7 +16,6 @@ from kiosk.darts.board import BullZone, board_for
 from kiosk.darts.match import Phase
 from kiosk.inputs import DartInput
 from tests.ui.conftest_handheld import (
-    ARTEFACTS,
     FLEET_A,
     FLEET_B,
     fleet,
@@ -24,26 +23,18 @@ from tests.ui.conftest_handheld import (
     new_game,
     place,
 )
-from tests.ui.test_handheld_e2e import PHONE, WAIT_MS, chromium, phone, running_kiosk, tap_fleet
+from tests.ui.test_handheld_e2e import (
+    PHONE,
+    WAIT_MS,
+    browser_page,
+    chromium,
+    phone,
+    running_kiosk,
+    shot,
+    tap_fleet,
+)
 
 A_CELLS = fleet_cells(FLEET_A)
-
-
-async def browser_page(browser, url: str, locale: str = "en-US") -> Page:
-    """A phone of its own (its own cookies) that opens `url`, whatever the page then shows."""
-    context = await browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale,
-                                        is_mobile=True, has_touch=True)
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors  # type: ignore[attr-defined]
-    await page.goto(url)
-    return page
-
-
-async def shot(page: Page, name: str) -> None:
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=str(ARTEFACTS / f"phone-{name}.png"))
 
 
 async def private_cells(page: Page) -> set[str]:
