@@ -13,8 +13,8 @@ import pytest
 from playwright.async_api import Page, expect
 
 from kiosk.darts.board import BullZone, board_for
-from kiosk.darts.match import Phase
-from kiosk.inputs import DartInput
+from kiosk.darts.match import Next, Phase, Throw
+from kiosk.inputs import DartInput, MissInput
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
@@ -156,3 +156,30 @@ async def test_who_was_closer_and_next_from_the_phones(tmp_path, locale):
         assert service.match.turn == 0 and service.match.phase is Phase.THROWING
         for page in (sharks, jets):
             assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+async def test_the_phone_says_a_miss_off_the_board_and_the_winner_once_in_german(tmp_path):
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        new_game(service)
+        place(service, 0, fleet(FLEET_A))
+        place(service, 1, fleet(FLEET_B))
+        sharks = await browser_page(browser, web.team_url(0), "de-DE")
+        await expect(sharks.locator("#scoreboard")).to_be_visible(timeout=WAIT_MS)
+        board = board_for()
+        service.queue.put_nowait(MissInput("0"))  # a dart off the board
+        await expect(sharks.locator("#event")).to_contain_text("neben der Scheibe",
+                                                               timeout=WAIT_MS)
+        assert "MISS" not in await sharks.locator("#event").inner_text()
+        # The Sharks sink every Jets ship; the Jets' visits pass with Next.
+        targets = sorted(fleet_cells(FLEET_B))
+        while service.match.phase is not Phase.OVER:
+            if service.match.phase is Phase.TAKEOUT or service.match.turn == 1:
+                service.submit(Next())
+                continue
+            code = targets.pop()
+            service.submit(Throw(board.parse(code)))
+        await expect(sharks.locator("#turn")).to_contain_text("gewinnt", timeout=WAIT_MS)
+        assert (await sharks.locator("main").inner_text()).count("gewinnt") == 1
+        await shot(sharks, "won-de")
+        assert sharks.errors == []  # type: ignore[attr-defined]
