@@ -166,6 +166,9 @@ async def test_the_phone_says_a_miss_off_the_board_and_the_winner_once_in_german
         place(service, 1, fleet(FLEET_B))
         sharks = await browser_page(browser, web.team_url(0), "de-DE")
         await expect(sharks.locator("#scoreboard")).to_be_visible(timeout=WAIT_MS)
+        # Live first: a dart's words come with its event, on the socket.
+        await expect(sharks.locator("#connection")).to_have_attribute("data-state", "live",
+                                                                      timeout=WAIT_MS)
         board = board_for()
         service.queue.put_nowait(MissInput("0"))  # a dart off the board
         await expect(sharks.locator("#event")).to_contain_text("neben der Scheibe",
