@@ -16,6 +16,7 @@ from hardware.factory import build_board_input, build_simulator
 from kiosk import config as config_module
 from kiosk.config import InputKind
 from kiosk.i18n import _
+from kiosk.inputs import Connected, Disconnected, Info
 from kiosk.ports import BoardInput
 
 
@@ -28,7 +29,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--port", help=_("serial port or pyserial URL (default: board.port)"))
     p.add_argument("--dialect", help=_("serial dialect (default: board.dialect)"))
     p.add_argument("--map", help=_("board map file (default: board.map)"))
-    p.add_argument("--count", type=int, help=_("stop after this many events"))
+    p.add_argument("--count", type=int,
+                   help=_("stop after this many registered events: darts, misses, buttons, "
+                          "unreadable lines (news of the connection does not count)"))
     p.add_argument("--seconds", type=float, help=_("stop after this many seconds"))
     p.add_argument("--interval", type=float, default=1.0,
                    help=_("simulator: seconds between virtual darts (default 1)"))
@@ -36,8 +39,13 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+# What the board says about itself, not what it registered: --count leaves these out, so that
+# `--count 3` means three throws, not a "connected" and two throws.
+NEWS = (Connected, Disconnected, Info)
+
+
 class JsonLines:
-    """The sink: one JSON object per event, flushed; counts events for --count."""
+    """The sink: one JSON object per event, flushed; counts registered events for --count."""
 
     def __init__(self, out: TextIO, count: int | None = None) -> None:
         self.out = out
@@ -53,6 +61,8 @@ class JsonLines:
                 return
             self.out.write(line + "\n")
             self.out.flush()
+            if isinstance(event, NEWS):
+                return
             self.seen += 1
             if self.count is not None and self.seen >= self.count:
                 self.enough.set()
@@ -60,6 +70,15 @@ class JsonLines:
 
 def run(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     args = parser().parse_args(argv)
+    serial_only = [flag for flag, value in (("--port", args.port), ("--dialect", args.dialect))
+                   if value is not None]
+    if serial_only and args.input in ("matrix", "simulator"):
+        print(_("{flags} is for a serial board: use --input serial (or leave --input out)").format(
+            flags=" and ".join(serial_only)), file=err)
+        return 2
+    if serial_only and args.input is None:
+        # A serial port named means a serial board, whatever board.input says.
+        args.input = "serial"
     try:
         settings = config_module.load_with(args.config, {key: value for key, value in (
             ("board.input", args.input), ("board.port", args.port),

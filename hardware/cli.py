@@ -33,11 +33,15 @@ def fake_board_main(args: list[str]) -> int:
 
     p = argparse.ArgumentParser(prog="dartship fake-board",
                                 description=_("a simulated serial board on a pty or a TCP port"))
-    p.add_argument("--dialect", default="dartship", choices=sorted(DIALECTS))
+    p.add_argument("--dialect", default="dartship", choices=sorted(DIALECTS),
+                   help=_("the serial dialect it speaks, as board.dialect (default dartship)"))
     p.add_argument("--tcp", type=int, metavar="PORT",
                    help=_("listen on this TCP port (0 = any) instead of opening a pty"))
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--profile", default="four-ring", choices=[pr.value for pr in Profile])
+    p.add_argument("--host", default="127.0.0.1",
+                   help=_("with --tcp: the address to listen on (default 127.0.0.1; 0.0.0.0 "
+                          "for other machines)"))
+    p.add_argument("--profile", default="four-ring", choices=[pr.value for pr in Profile],
+                   help=_("the cells it reports, as board.profile (default four-ring)"))
     p.add_argument("--map", help=_("board map for raw dialects (default: a made-up complete one)"))
     p.add_argument("--script", help=_("file of '<seconds> <command>' lines to replay"))
     p.add_argument("--throw", metavar="CELL",

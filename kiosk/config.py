@@ -166,7 +166,8 @@ class RulesSettings:
                                     "bull), official (a bull starts; both/neither throw again), "
                                     "off (first team named)")
     takeout_seconds: int = setting(0, "seconds after a visit before the next starts by itself "
-                                   "(0 = wait for Next)", check=_range(0, 120))
+                                   "(0 = wait for Next; left out, a headless kiosk waits 30)",
+                                   check=_range(0, 120))
 
 
 @dataclass(frozen=True)
@@ -642,6 +643,7 @@ class ConfigFile:
         self.problems: tuple[Problem, ...] = tuple(problems or ())
         self.overrides: dict[str, Any] = dict(overrides or {})
         self._from_file = build(values)
+        self._written = frozenset(values)
         self._listeners: list[Callable[[SettingsChanged], None]] = []
 
     @property
@@ -652,6 +654,11 @@ class ConfigFile:
     def overridden(self, key: str) -> bool:
         """True for a key set on the command line: shown, in effect, never saved."""
         return key in self.overrides
+
+    def written(self, key: str) -> bool:
+        """True for a key the owner set (in the file or on the command line), even to its
+        default: where a default depends on how the kiosk runs, a written value still wins."""
+        return key in self._written or key in self.overrides
 
     def save_path(self) -> Path:
         """Where a save goes: the file the settings came from, else the data folder's."""
@@ -675,8 +682,10 @@ class ConfigFile:
             raise ConfigError(problems)
         old = self.settings
         path = self.save_path()
-        write_changes(path, {k: v for k, v in typed.items() if self._from_file.get(k) != v})
+        changes = {k: v for k, v in typed.items() if self._from_file.get(k) != v}
+        write_changes(path, changes)
         self._from_file = new_file
+        self._written |= frozenset(changes)
         if self.path is None:
             self.path = path
         new = self.settings

@@ -127,12 +127,16 @@ LearnerFactory = Callable[[Profile], Learner]
 
 
 class PhoneServer(Protocol):
-    """The phone page as the touchscreen sees it: the links of the game in play and their QR
-    codes.
+    """The phone page as the touchscreen sees it: the links of the game in play, their QR
+    codes, and which team's link a phone holds.
 
     MUST: `team_url` is None for a side with no phone link (no game, the kiosk's own team in solo
-    mode); a URL that is not None opens that team's private page and nothing else; `qr_png`
-    returns PNG bytes of a QR code of `url`. `stop()` closes every connection.
+    mode); a URL that is not None opens that team's private page and nothing else, and only on
+    the one phone that holds it (the first to use it); `phone_held(team)` says whether a phone
+    holds it; `move(team)` cuts that phone off at once and returns the team's new link (None:
+    the team has no link); `subscribe(listener)` calls `listener()` on the loop whenever a link
+    changes or a phone takes one, and returns the unsubscribe function; `qr_png` returns PNG
+    bytes of a QR code of `url`. `stop()` closes every connection.
     """
 
     @property
@@ -141,6 +145,12 @@ class PhoneServer(Protocol):
     def team_url(self, team: int) -> str | None: ...
 
     def spectator_url(self) -> str | None: ...
+
+    def phone_held(self, team: int) -> bool: ...
+
+    def move(self, team: int) -> str | None: ...
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]: ...
 
     def qr_png(self, url: str, scale: int = 8) -> bytes: ...
 

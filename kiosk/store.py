@@ -117,8 +117,15 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
     db.table("games").create_index(["venue", "status"], if_not_exists=True)
 
 
+def _migrate_5(db: sqlite_utils.Database) -> None:
+    # Which phone holds each team's link of the game in play (a digest of the phone's device
+    # key), so that after a restart the team's own phone still gets in and no other does.
+    db.table("phones").create({"game": int, "team": int, "device": str, "at": str},
+                              pk=("game", "team"), foreign_keys=[("game", "games", "id")])
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -228,6 +235,15 @@ class Store:
         row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         return int(row[0])
 
+    def remember(self, key: str, value: str) -> None:
+        """Keep a small piece of the kiosk's own state across restarts (not a game's)."""
+        with self._transaction():
+            self._insert("meta", {"key": f"kiosk.{key}", "value": value}, replace=True)
+
+    def recall(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", [f"kiosk.{key}"]).fetchone()
+        return str(row[0]) if row else None
+
     def probe(self) -> None:
         """A real write and commit, to see whether writing works again (after a full disk)."""
         with self._transaction():
@@ -330,10 +346,25 @@ class Store:
         return (row[0], row[1]) if row else None
 
     def keep_links(self, game: int, tokens: tuple[str, str]) -> None:
-        """Keep `game`'s phone link tokens; those of every other game are deleted (dead anyway)."""
+        """Keep `game`'s phone link tokens; those of every other game are deleted (dead anyway),
+        and so are the phones that held them."""
         with self._transaction():
             self.db.execute("DELETE FROM links")
+            self.db.execute("DELETE FROM phones WHERE game != ?", [game])
             self._insert("links", {"game": game, "team0": tokens[0], "team1": tokens[1]})
+
+    def phones(self, game: int) -> dict[int, str]:
+        """SECRET: team -> the device digest of the phone holding that team's link."""
+        rows = self.db.execute("SELECT team, device FROM phones WHERE game=?", [game]).fetchall()
+        return {int(team): str(device) for team, device in rows}
+
+    def keep_phone(self, game: int, team: int, device: str | None) -> None:
+        """The phone (a device digest) that holds `team`'s link now; None: no phone does."""
+        with self._transaction():
+            self.db.execute("DELETE FROM phones WHERE game=? AND team=?", [game, team])
+            if device is not None:
+                self._insert("phones", {"game": game, "team": team, "device": device,
+                                        "at": now_iso()})
 
     def commands(self, game: int) -> list[Any]:
         """The game's command log, rebuilt (secrets put back) for a replay."""

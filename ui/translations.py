@@ -1,6 +1,7 @@
 """Which strings need translating, and which catalogs lack them.
 
-`python -m ui.translations` lists the msgids of kiosk/ and ui/touch/ that a catalog
+`python -m ui.translations` lists the msgids of kiosk/, ui/touch/ and ui/handheld/ (the
+server's answers and the host's desk; the phone page itself has its own JSON catalogs) that a catalog
 (the .po files of kiosk/locale/<lang>/) lacks, or with `--template` prints them as .po entries to
 paste and translate. Strings are found by reading the source (every `_("...")` call with a
 literal), so no build step or gettext tools are needed.
@@ -17,7 +18,7 @@ from pathlib import Path
 from kiosk.i18n import LANGUAGES, catalog
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = (ROOT / "kiosk", ROOT / "ui" / "touch")
+SOURCES = (ROOT / "kiosk", ROOT / "ui" / "touch", ROOT / "ui" / "handheld")
 
 
 def msgids_in(path: Path) -> set[str]:

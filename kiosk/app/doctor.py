@@ -205,7 +205,9 @@ def check_config(env: Environment, report: Report,
                                          "window)"),
                    _("the install script writes /etc/dartship/config.toml; "
                      "`dartship config show` prints every key"))
-        return config_module.Settings()
+        defaults = config_module.Settings()
+        check_pin(defaults, None, report)  # no file: the PIN is the default, written or not
+        return defaults
     try:
         cfg = config_module.load(path)
     except config_module.ConfigError as err:
@@ -222,12 +224,14 @@ def check_config(env: Environment, report: Report,
     return cfg
 
 
-def check_pin(cfg: config_module.Settings, path: Path, report: Report) -> None:
-    """The Settings PIN as installed is known to everyone who read the README."""
+def check_pin(cfg: config_module.Settings, path: Path | None, report: Report) -> None:
+    """The Settings PIN as installed is known to everyone who read the README, whether the file
+    says it or says nothing (the default is in effect then)."""
     if cfg.kiosk.pin == config_module.OPTION_BY_KEY["kiosk.pin"].default:
+        fix = (_("set kiosk.pin in {path}, or change it in Settings").format(path=path) if path
+               else _("change it in Settings, or set kiosk.pin in a config file"))
         report.add("config", Level.WARN, _("the Settings PIN is still the default one: anybody "
-                                           "at the bar can open Settings"),
-                   _("set kiosk.pin in {path}, or change it in Settings").format(path=path))
+                                           "at the bar can open Settings"), fix)
 
 
 # -- database --
@@ -686,11 +690,19 @@ def main(argv: Sequence[str], env: Environment | None = None) -> int:
     print(_("Dartship doctor (checking as user {user})").format(user=env.identity.name))
     print(render(report.findings))
     problems = sum(f.level is Level.FAIL for f in report.findings)
+    warnings = sum(f.level is Level.WARN for f in report.findings)
+    print(summary(problems, warnings))
+    return 1 if problems else 0
+
+
+def summary(problems: int, warnings: int) -> str:
+    """The last line: problems (the kiosk cannot work right) and warnings (it can, but look)."""
     if problems:
-        print(_("{n} problem(s) found.").format(n=problems))
-        return 1
-    print(_("No problems found."))
-    return 0
+        return _("Problems: {problems}, warnings: {warnings}.").format(problems=problems,
+                                                                       warnings=warnings)
+    if warnings:
+        return _("No problems; warnings: {warnings}.").format(warnings=warnings)
+    return _("No problems found.")
 
 
 if __name__ == "__main__":

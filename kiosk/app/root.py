@@ -17,6 +17,7 @@ import logging
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from kiosk.announce import buzzer_listener
 from kiosk.app.sdnotify import Notifier
@@ -25,7 +26,7 @@ from kiosk.darts.solo import Pace, SoloMode
 from kiosk.darts.takeout import TakeoutTimer
 from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
-from kiosk.i18n import set_language
+from kiosk.i18n import _, set_language
 from kiosk.service import GameService
 from kiosk.store import Store, StoreError
 
@@ -35,16 +36,34 @@ log = logging.getLogger("dartship")
 # crash or power cut right after the winning dart must not hide the result, nor the chance to
 # undo a misread winning dart); an older one is history (docs/decisions.md).
 RESULT_KEPT_SECONDS = 10 * 60
+# A kiosk without a screen has no Next button unless the phones press it; the next visit then
+# starts by itself after this long (unless rules.takeout_seconds is set in the config).
+HEADLESS_TAKEOUT_SECONDS = 30
+
+
+class StartError(RuntimeError):
+    """The kiosk cannot start (its port is taken, say); the message says what to do."""
+
+
+def takeout_seconds(config: ConfigFile, headless: bool) -> float:
+    """The takeout timer in effect: the config's, or for a headless kiosk whose config leaves
+    it unset, `HEADLESS_TAKEOUT_SECONDS` (phones-only play never waits for ever)."""
+    seconds = config.settings.rules.takeout_seconds
+    if headless and not seconds and not config.written("rules.takeout_seconds"):
+        return HEADLESS_TAKEOUT_SECONDS
+    return seconds
 
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
                       pace: Pace | None = None) -> Kiosk:
-    """Open the store, resume the game in play, start the devices and the phone page.
+    """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
     themselves); `web` overrides `web.enabled`; `headless` prints the phone links (no screen
-    shows them); `pace` overrides the computer player's pauses (0 in tests and screenshots).
+    shows them) and serves the host's desk; `pace` overrides the computer player's pauses (0 in
+    tests and screenshots). StartError (nothing left running) when the phone page's port is
+    taken: another kiosk runs, most likely.
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
@@ -54,22 +73,21 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     # Before resume: a solo game picked up after a power cut gets its computer player back.
     solo = SoloMode(service, loop, pace=pace,
                     rng=random.Random(service.rng.getrandbits(64))).attach()
-    takeout = TakeoutTimer(service, lambda: config.settings.rules.takeout_seconds).attach()
+    takeout = TakeoutTimer(service, lambda: takeout_seconds(config, headless)).attach()
     kiosk = Kiosk(config, store, service, solo, takeout, supervisor=Notifier())
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
+    desk = None
+    if settings.web.enabled if web is None else web:
+        # First: a port already taken (another kiosk) stops us before anything is resumed or
+        # any board is opened twice.
+        desk = await _start_web(kiosk, headless)
     if service.resume(finished_within=RESULT_KEPT_SECONDS):
         log.info("resumed game %s", service.game)
     if devices:
         _attach_devices(kiosk, loop)
+    if desk is not None:
+        desk.thrower = kiosk.simulator  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
-    if settings.web.enabled if web is None else web:
-        from ui.handheld.server import start_web
-
-        # Headless, the terminal is the only place the team links can be read.
-        try:
-            kiosk.web = await start_web(service, settings, print_links=headless)
-        except OSError as err:  # nowhere to listen at all: the board and screen still play
-            log.error("no phone page: %s", err)
     return kiosk
 
 
@@ -92,17 +110,39 @@ def open_store(settings: Settings) -> Store:
         return Store(fallback)
 
 
-def build_offline(folder: Path, *, language: str = "en",
-                  seed: int = 7) -> tuple[Kiosk, asyncio.AbstractEventLoop]:
+async def _start_web(kiosk: Kiosk, headless: bool) -> Any:
+    """The phone page (and, headless, the host's desk, returned); StartError if it cannot
+    listen, with everything built so far stopped."""
+    from ui.handheld.server import start_web
+
+    settings = kiosk.settings
+    try:
+        # Headless, the terminal is the only place the team links can be read.
+        server = await start_web(kiosk.service, settings, print_links=headless)
+    except OSError as err:
+        await kiosk.stop()
+        raise StartError(_(
+            "The phone page cannot listen on {host}:{port} ({error}). Is another kiosk running? "
+            "Stop it, or give this one another port (--port, or web.port in the config).").format(
+                host=settings.web.host, port=settings.web.port, error=err.strerror or err)) from None
+    kiosk.web = server
+    return server.desk
+
+
+def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
+                  size: tuple[int, int] = (800, 480)) -> tuple[Kiosk, asyncio.AbstractEventLoop]:
     """A simulator kiosk on a loop of its own that the caller drives (`dartship screenshots` and
-    the touchscreen tests drive Kivy's frames by hand): no phone page, no pauses of the computer
-    player, every random choice from `seed`, the database in `folder`."""
+    the touchscreen tests drive Kivy's frames by hand): the phone page on 127.0.0.1 and a port
+    the system picks (its QR codes appear as in a bar; it answers while the caller runs the
+    loop), no pauses of the computer player, every random choice from `seed`, the database in
+    `folder`, a window of `size` set as the live kiosk sets it (display.width and height)."""
     set_language(language)
     values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
-              "kiosk.database": str(folder / "dartship.db")}
+              "kiosk.database": str(folder / "dartship.db"), "display.width": size[0],
+              "display.height": size[1], "web.host": "127.0.0.1", "web.port": 0}
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
-    kiosk = loop.run_until_complete(build_kiosk(config, web=False, rng=random.Random(seed),
+    kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
                                                 pace=Pace(dart=0, takeout=0)))
     return kiosk, loop
 

@@ -10,15 +10,17 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import resource
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from kiosk import config as config_module
 from kiosk.app import logs
-from kiosk.app.root import Kiosk, build_kiosk
+from kiosk.app.root import Kiosk, StartError, build_kiosk
 from kiosk.config import ConfigFile, InputKind
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Setup, Team
@@ -39,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, help=_("port of the phone page (overrides web.port)"))
     parser.add_argument("--teams", default="Sharks,Jets",
                         help=_("headless: the two team names of the game started at once"))
+    parser.add_argument("--players", default="",
+                        help=_("headless: the players of each team, teams apart by ';' "
+                               "(\"Anna,Ben;Cleo\"); without it each team is one player"))
     return parser
 
 
@@ -62,21 +67,29 @@ def configure(args: argparse.Namespace) -> ConfigFile:
     return config
 
 
-def _team_names(text: str) -> tuple[str, str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
+def _teams(names_text: str, players_text: str) -> tuple[Team, Team]:
+    """The headless game's teams from --teams and --players."""
+    names = [n.strip() for n in names_text.split(",") if n.strip()]
     if len(names) != 2 or names[0] == names[1]:
         raise SystemExit(_("--teams needs two different names, like Sharks,Jets"))
-    return names[0], names[1]
+    if not players_text.strip():
+        # One player each, named after the team (the screens then name only the team).
+        return Team(names[0], (names[0],)), Team(names[1], (names[1],))
+    rosters = [tuple(p.strip() for p in side.split(",") if p.strip())
+               for side in players_text.split(";")]
+    if (len(rosters) != 2 or not all(rosters)
+            or any(len(set(roster)) != len(roster) for roster in rosters)):
+        raise SystemExit(_("--players needs each team's players, teams apart by ';', like "
+                           "\"Anna,Ben;Cleo\" (no name twice in a team)"))
+    return Team(names[0], rosters[0]), Team(names[1], rosters[1])
 
 
-async def run_headless(config: ConfigFile, teams: tuple[str, str]) -> int:
+async def run_headless(config: ConfigFile, teams: tuple[Team, Team]) -> int:
     kiosk = await build_kiosk(config, headless=True)
     try:
         # A just-finished game stays: the host page shows its result and starts the next.
         if kiosk.service.match is None:
-            kiosk.service.new_game(DARTS, Setup((Team(teams[0], (teams[0],)),
-                                                 Team(teams[1], (teams[1],))),
-                                                config.settings.house_rules()))
+            kiosk.service.new_game(DARTS, Setup(teams, config.settings.house_rules()))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -99,7 +112,21 @@ async def _heartbeat(kiosk: Kiosk, stop: asyncio.Event) -> None:
         await asyncio.sleep(interval)
 
 
+def screen_found(environ: Mapping[str, str] = os.environ, dev: Path = Path("/dev")) -> bool:
+    """Whether a window can be seen: a desktop session, or a screen device for SDL's KMS/DRM
+    (the Pi's console). Without either SDL still runs somewhere nobody looks."""
+    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")
+                or any(dev.glob("dri/card*")))
+
+
 async def run_screen(config: ConfigFile) -> int:
+    if not screen_found():
+        message = _("No screen found (no $DISPLAY, no $WAYLAND_DISPLAY, no /dev/dri/card*): the "
+                    "kiosk runs, but nobody will see it. For phones only, start it with "
+                    "--headless (./run-kiosk --headless); on the Pi, start it on the console or "
+                    "as the dartship service.")
+        log.warning("%s", message)
+        print(message, file=sys.stderr, flush=True)
     kiosk = await build_kiosk(config)
     try:
         from ui.touch.app import run_app
@@ -141,9 +168,9 @@ def main(argv: Sequence[str]) -> int:
     set_language(config.settings.kiosk.language)
     try:
         if args.headless:
-            return asyncio.run(run_headless(config, _team_names(args.teams)))
+            return asyncio.run(run_headless(config, _teams(args.teams, args.players)))
         return asyncio.run(run_screen(config))
-    except StoreError as err:
+    except (StoreError, StartError) as err:
         print(f"dartship run: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,13 +1,21 @@
 """`dartship screenshots DIR`: every screen in a representative state, headless, at 800x480
 (DIR/<screen>.png) and 1920x1080 (DIR/<screen>@1080.png).
 
+The pictures are made the way the kiosk really runs: the kiosk comes from the composition root,
+the window is sized by display.width/height as `dartship run` sizes it, and each board screen is
+photographed the first time it appears (a board that draws wrong before its first change shows).
+`game_resumed` goes further: a kiosk started on a stored game in play, the app running its own
+loop (`App.async_run`) exactly as `dartship run` does, photographed once it has drawn.
+
 Kivy makes one window per process and SDL's offscreen window cannot be resized, so each size
-renders in a child process of its own (`--render WxH`).
+(and the resumed kiosk) renders in a child process of its own (`--render WxH [--resumed]`).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import random
 import subprocess
 import sys
 import tempfile
@@ -15,6 +23,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
+from kiosk.config import ConfigFile, check_values
 from kiosk.i18n import _
 
 SIZES = {"800x480": "", "1920x1080": "@1080"}
@@ -28,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
                         help=_("only this size (default: all)"))
     parser.add_argument("--language", default="en", help=_("language of the screens"))
     parser.add_argument("--render", help=argparse.SUPPRESS)
+    parser.add_argument("--resumed", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -36,26 +46,34 @@ def main(argv: Sequence[str]) -> int:
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
     if args.render:
+        if args.resumed:
+            return render_resumed(out, args.render, args.language)
         return render(out, args.render, args.language)
     failed = 0
     for size in args.size or SIZES:
-        done = subprocess.run([sys.executable, "-m", "kiosk.app.screenshots", str(out), "--render",
-                               size, "--language", args.language], check=False)
-        failed += done.returncode != 0
+        for extra in ([], ["--resumed"]):
+            done = subprocess.run([sys.executable, "-m", "kiosk.app.screenshots", str(out),
+                                   "--render", size, "--language", args.language, *extra],
+                                  check=False)
+            failed += done.returncode != 0
     if not failed:
         print(_("screenshots written to {dir}").format(dir=out))
     return 1 if failed else 0
 
 
-def render(out: Path, size: str, language: str) -> int:
+def _size(size: str) -> tuple[int, int, str]:
     width, height = (int(n) for n in size.split("x"))
-    suffix = SIZES.get(size, f"@{size}")
+    return width, height, SIZES.get(size, f"@{size}")
+
+
+def render(out: Path, size: str, language: str) -> int:
+    width, height, suffix = _size(size)
     with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
         from kiosk.app.root import build_offline
         from ui.touch.tour import Tour
 
-        kiosk, loop = build_offline(Path(tmp), language=language)
-        tour = Tour.start(kiosk, loop, (width, height))
+        kiosk, loop = build_offline(Path(tmp), language=language, size=(width, height))
+        tour = Tour.start(kiosk, loop)
         try:
             for name in tour.run_all(out, suffix):
                 print(out / f"{name}{suffix}.png", flush=True)
@@ -66,6 +84,74 @@ def render(out: Path, size: str, language: str) -> int:
         finally:
             tour.close()
     return 0
+
+
+def render_resumed(out: Path, size: str, language: str) -> int:
+    """The kiosk started on a game in play (after a power cut, say), as `dartship run` starts it."""
+    width, height, suffix = _size(size)
+    with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
+        db = Path(tmp) / "dartship.db"
+        _game_in_play(db)
+        typed, problems = check_values({
+            "board.input": "simulator", "kiosk.language": language, "kiosk.database": str(db),
+            "display.width": width, "display.height": height, "web.enabled": False})
+        assert not problems, problems
+        path = out / f"game_resumed{suffix}.png"
+        try:
+            asyncio.run(_photograph_live(ConfigFile(None, typed), path))
+        except Exception:
+            traceback.print_exc(file=sys.__stderr__)
+            return 1
+        print(path, flush=True)
+    return 0
+
+
+def _game_in_play(db: Path) -> None:
+    """A stored game some darts in, left as a power cut leaves it."""
+    from kiosk.config import Settings
+    from kiosk.darts.board import BULL
+    from kiosk.darts.fleet import random_fleet
+    from kiosk.darts.kind import DARTS
+    from kiosk.darts.match import Next, Place, Setup, Start, Team, Throw
+    from kiosk.service import GameService
+    from kiosk.store import Store
+
+    rules = Settings().house_rules()
+    store = Store(db)
+    service = GameService(store, follow_ups=False)
+    service.new_game(DARTS, Setup((Team("Sharks", ("Anna", "Ben")), Team("Jets", ("Cleo",))),
+                                  rules))
+    rng = random.Random(11)
+    fleets = [random_fleet(rules.board, rules.fleet, rng) for _team in (0, 1)]
+    for team, fleet in enumerate(fleets):
+        service.submit(Place(team, fleet))
+    service.submit(Start(0))
+    hit = fleets[1].ships[-1].cells[0]
+    for command in (Throw(hit), Throw(BULL), Next(), Throw(rules.board.parse("T20")), Next()):
+        service.submit(command)
+    store.close()
+
+
+async def _photograph_live(config: ConfigFile, path: Path) -> None:
+    from kiosk.app.root import build_kiosk
+    from kiosk.darts.solo import Pace
+    from ui.touch.app import make_app
+    from ui.touch.fingers import drawn_frames, photograph
+
+    kiosk = await build_kiosk(config, rng=random.Random(7), pace=Pace(dart=0, takeout=0))
+    app = make_app(kiosk, headless=True)
+    shown = asyncio.Event()
+    kiosk.ready = shown.set  # type: ignore[method-assign]  # told after the first frame
+    running = asyncio.get_running_loop().create_task(app.async_run(async_lib="asyncio"))
+    try:
+        await asyncio.wait_for(shown.wait(), timeout=60)
+        app._hide_toast()  # "board connected": the simulator's start, not what is shown here
+        await drawn_frames(6)
+        photograph(path)
+    finally:
+        app.stop()
+        await running
+        await kiosk.stop()
 
 
 if __name__ == "__main__":

@@ -68,9 +68,13 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
         # The first team named throws first; in solo mode every board dart is the players'.
         waiting = [t for t in (0, 1) if zones[t] is None
                    and (computer is None or computer.team != t)]
-        if match.bull_off_undecided or not waiting:
+        if match.bull_off_undecided:
+            # Said, not dropped silently: until someone answers, darts change nothing.
+            return _("who was closer? Answer on the kiosk, on both teams' phones or on the host "
+                     "page first")
+        if not waiting:
             return None
-        return BullOffDart(waiting[0], zone)
+        return BullOffDart(waiting[0], zone, cell)
     if match.phase is Phase.PLACING:
         return None  # warming-up darts before the game: nothing to referee
     if computer is not None and match.turn == computer.team:

@@ -119,8 +119,12 @@ class Start:
 
 @dataclass(frozen=True)
 class BullOffDart:
+    """A team's bull-off dart: `zone` decides; `cell` is where it landed, when the board said
+    (shown to the players who must tell who was closer)."""
+
     team: int
     zone: BullZone
+    cell: Cell | None = None
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,7 @@ class Unplaced:
 class BullOffThrown:
     team: int
     zone: BullZone
+    cell: Cell | None = None
 
 
 @dataclass(frozen=True)
@@ -368,7 +373,10 @@ class Match:
             "rules": {"fleet": list(rules.fleet), "darts_per_visit": rules.darts_per_visit,
                       "board": rules.profile.value},
             "state": {
-                "phase": state.phase.value, "team": state.team, "player": state.player,
+                "phase": state.phase.value, "team": state.team,
+                # Whose visit it is, or was until the darts are out (takeout): `team` is then
+                # the next one. The phones' Next is for this team.
+                "turn": self.turn, "player": state.player,
                 "dart": state.dart, "visit": state.visit, "winner": state.winner,
                 "placed": list(state.placed), "darts": list(state.darts),
                 "hits": list(state.hits), "sunk": [list(lengths) for lengths in state.sunk],
@@ -376,6 +384,15 @@ class Match:
             # shots[i]: team i's shots at the other team's board.
             "shots": [{cell.code: result.value for cell, result in self.shots(team).items()}
                       for team in (0, 1)],
+            # The bull-off darts of this round, where the board said they landed (the whole bar
+            # watched them land), and whether the players must now say who was closer.
+            "bull_off": {
+                "darts": [None if zone is None else {"zone": zone.value,
+                                                     "cell": cell.code if cell else None}
+                          for zone, cell in zip(self.bull_off_zones(), self.bull_off_cells(),
+                                                strict=True)],
+                "undecided": self.bull_off_undecided,
+            },
             # sunk_ships[i]: team i's OWN ships the enemy has sunk (public once sunk).
             "sunk_ships": [[[c.code for c in ship.cells] for ship in self.sunk_ships(team)]
                            for team in (0, 1)],
@@ -449,6 +466,10 @@ class Match:
     def bull_off_zones(self) -> tuple[BullZone | None, BullZone | None]:
         return (self._bull[0], self._bull[1])
 
+    def bull_off_cells(self) -> tuple[Cell | None, Cell | None]:
+        """Where each team's bull-off dart of this round landed, where the board said."""
+        return (self._bull_cells[0], self._bull_cells[1])
+
     @property
     def bull_off_undecided(self) -> bool:
         return self._bull_undecided
@@ -506,6 +527,7 @@ class Match:
         self._visit = 0
         self._winner: int | None = None
         self._bull: list[BullZone | None] = [None, None]
+        self._bull_cells: list[Cell | None] = [None, None]
         self._bull_undecided = False
         self._team_tally = [Tally(), Tally()]
         self._player_tally: dict[tuple[int, str], Tally] = {}
@@ -593,9 +615,12 @@ class Match:
             # One dart each: a second would let a side replace a bad first dart with a better one.
             raise RuleError(_("{team} has thrown its bull-off dart: one dart each").format(
                 team=self.teams[team].name))
+        if command.cell is not None and command.cell != MISS and command.cell not in self.board:
+            raise RuleError(_("{cell} is not a cell of this board").format(cell=command.cell.code))
         self._history.append(command)
         self._bull[team] = command.zone
-        events: list[Event] = [BullOffThrown(team, command.zone)]
+        self._bull_cells[team] = command.cell
+        events: list[Event] = [BullOffThrown(team, command.zone, command.cell)]
         if None in self._bull:
             return events
         first, second = self._bull
@@ -603,6 +628,7 @@ class Match:
         outcome = self._decide_bull_off(first, second)
         if outcome is BullOffOutcome.AGAIN:
             self._bull = [None, None]
+            self._bull_cells = [None, None]
             return [*events, BullOffAgain()]
         if outcome is BullOffOutcome.UNDECIDED:
             self._bull_undecided = True

@@ -246,7 +246,7 @@ class ComputerPlayer:
         landing = throw(self.match.board, cell_centre(BULL, self.match.board), self.seat.sigma,
                         self.rng)
         self.bull_off = landing
-        self._submit(BullOffDart(self.team, landing.zone))
+        self._submit(BullOffDart(self.team, landing.zone, landing.cell))
 
     def _think(self) -> None:
         # The AI brings numpy: loaded when the kiosk first plays, not at every start.

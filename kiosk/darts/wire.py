@@ -83,8 +83,9 @@ def event_to_dict(event: Event, *, detail: bool = False) -> dict[str, Any]:
         case Corrected(old, new, result, ship):
             return _sunk({"event": "corrected", "from": old.code, "to": new.code,
                           "result": result.value}, ship)
-        case BullOffThrown(team, zone):
-            return {"event": "bull_off", "team": team, "zone": zone.value}
+        case BullOffThrown(team, zone, cell):
+            return {"event": "bull_off", "team": team, "zone": zone.value,
+                    **({"cell": cell.code} if cell is not None else {})}
         case BullOffUndecided():
             return {"event": "bull_off_undecided"}
         case BullOffAgain():
@@ -210,15 +211,20 @@ def command_from_dict(obj: Mapping[str, Any], rules: HouseRules) -> Command:
                 return Start(first)
             case "bull":
                 team = _team(obj)
+                cell = None
+                if "cell" in obj:
+                    text = _require(obj, "cell", str)
+                    cell = board.parse(text)
                 if "zone" in obj:
                     try:
                         zone = BullZone(obj["zone"])
                     except ValueError:
                         raise WireError(_("'zone' must be inner, outer, bull, other or miss")) from None
+                elif cell is not None:
+                    zone = bull_zone(text, cell)
                 else:
-                    text = _require(obj, "cell", str)
-                    zone = bull_zone(text, board.parse(text))
-                return BullOffDart(team, zone)
+                    raise WireError(_("{key!r} is missing").format(key="cell"))
+                return BullOffDart(team, zone, cell)
             case "closer":
                 return BullOffCloser(_team(obj))
             case "throw":
@@ -245,8 +251,9 @@ def command_to_dict(command: Command) -> dict[str, Any]:
             return {"cmd": "unplace", "team": team}
         case Start(first):
             return {"cmd": "start", "first": first}
-        case BullOffDart(team, zone):
-            return {"cmd": "bull", "team": team, "zone": zone.value}
+        case BullOffDart(team, zone, cell):
+            return {"cmd": "bull", "team": team, "zone": zone.value,
+                    **({"cell": cell.code} if cell is not None else {})}
         case BullOffCloser(team):
             return {"cmd": "closer", "team": team}
         case Throw(cell):

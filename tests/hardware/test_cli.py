@@ -42,7 +42,7 @@ def test_board_test_simulator_prints_json_lines():
     assert board_test(["--input", "simulator", "--count", "6", "--interval", "0.001",
                        "--seed", "4"], out) == 0
     events = lines(out.getvalue())
-    assert len(events) == 6
+    assert len(events) == 7  # six throws; "connected" is news, not a throw
     assert events[0]["event"] == "connected"
     for event in events[1:]:
         assert event["event"] in ("dart", "miss")
@@ -64,7 +64,7 @@ def test_board_test_serial_through_a_fake_board_pty():
             return n
 
     runner = threading.Thread(target=board_test, args=(
-        ["--input", "serial", "--port", path, "--dialect", "numeric", "--count", "8"], Watch()))
+        ["--port", path, "--dialect", "numeric", "--count", "6"], Watch()))
     runner.start()
     try:
         assert done.wait(5)
@@ -97,6 +97,14 @@ def test_board_test_matrix_without_gpio_says_why(monkeypatch):
     assert events and events[0]["event"] in ("connected", "disconnected")
 
 
+def test_board_test_port_means_a_serial_board():
+    err = io.StringIO()
+    for given in ("simulator", "matrix"):
+        assert board_test(["--input", given, "--port", "/dev/ttyACM0", "--seconds", "0"],
+                          io.StringIO(), err) == 2
+    assert "--input serial" in err.getvalue()
+
+
 def test_board_test_bad_option_value(tmp_path):
     err = io.StringIO()
     assert board_test(["--input", "serial", "--dialect", "klingon", "--seconds", "0"],
@@ -109,7 +117,7 @@ def test_board_test_broken_map_is_not_fatal(tmp_path):
     bad.write_text("[contacts\n")
     out = io.StringIO()
     assert board_test(["--input", "serial", "--port", str(tmp_path / "none"), "--dialect", "rc",
-                       "--map", str(bad), "--count", "3"], out) == 0
+                       "--map", str(bad), "--seconds", "0.3"], out) == 0
     events = lines(out.getvalue())
     assert events[0]["event"] == "info" and "TOML" in events[0]["message"]
     assert events[-1]["event"] == "disconnected"
@@ -221,7 +229,7 @@ def test_python_dash_m_board_test_simulator():
                             cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert result.returncode == 0
     events = [json.loads(line)["event"] for line in result.stdout.splitlines()]
-    assert len(events) == 3 and events[0] == "connected"
+    assert len(events) == 4 and events[0] == "connected"
 
 
 def test_multiple_contacts_is_shown_by_a_service_that_knows_only_info():
@@ -229,3 +237,14 @@ def test_multiple_contacts_is_shown_by_a_service_that_knows_only_info():
 
     event = MultipleContacts.of(("1,1", "4,2"))
     assert isinstance(event, Info) and "1,1" in event.message
+
+
+def test_fake_board_help_describes_every_option(capsys):
+    from hardware.cli import fake_board_main
+
+    with pytest.raises(SystemExit):
+        fake_board_main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for words in ("the serial dialect it speaks", "the address to listen on",
+                  "the cells it reports"):
+        assert words in out

@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
@@ -62,12 +63,21 @@ class Lines:
                 self._cond.wait(left)
 
 
-def _http(url: str, method: str = "GET", body: object | None = None) -> tuple[int, dict]:
+def phone() -> urllib.request.OpenerDirector:
+    """A phone: it keeps its cookies (a team link is held by the phone that used it first)."""
+    return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+
+
+ANYONE = urllib.request.build_opener()
+
+
+def _http(url: str, method: str = "GET", body: object | None = None,
+          opener: urllib.request.OpenerDirector = ANYONE) -> tuple[int, dict]:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method,
                                      headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with opener.open(request, timeout=10) as response:
             return response.status, json.loads(response.read() or b"null")
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read() or b"null")
@@ -170,8 +180,10 @@ def test_full_game_with_kill_and_resume(rig):
     board, start = rig
     kiosk = start()
     # Two phones lock in their fleets.
+    phones = (phone(), phone())
     for team, fleet in ((0, SHARKS), (1, JETS)):
-        status, body = _http(f"{kiosk.token_url(team)}/fleet", "POST", {"ships": fleet})
+        status, body = _http(f"{kiosk.token_url(team)}/fleet", "POST", {"ships": fleet},
+                             phones[team])
         assert status == 200, body
     kiosk.wait_view(lambda v: v["state"]["phase"] == "bull_off")
     # Bull-off from the board: Sharks' outer bull, Jets' inner bull: the Jets start.
@@ -208,10 +220,13 @@ def test_full_game_with_kill_and_resume(rig):
     resumed = kiosk.wait_view(lambda v: v["state"]["phase"] == "takeout")
     assert {k: resumed[k] for k in ("state", "shots", "sunk_ships")} == \
         {k: view[k] for k in ("state", "shots", "sunk_ships")}
-    # The old phone links died with the old process; the new ones see their own fleet.
-    status, body = _http(f"{kiosk.token_url(0)}")
+    # The links and the phones holding them survive the restart: the Sharks' phone sees its
+    # fleet, any other device nothing.
+    status, body = _http(f"{kiosk.token_url(0)}", opener=phones[0])
     assert status == 200 and sorted(map(tuple, body["view"]["fleet"])) == sorted(
         tuple(ship) for ship in SHARKS)
+    status, body = _http(f"{kiosk.token_url(0)}", opener=phone())
+    assert status == 403 and body["error"] == "other_phone" and "view" not in body
 
     # Play on: the Sharks throw a visit of misses and the Jets finish the job.
     next_visit(0)

@@ -31,6 +31,6 @@ def tour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     from ui.touch.tour import Tour
 
     kiosk, loop = build_offline(tmp_path_factory.mktemp("kiosk"))
-    started = Tour.start(kiosk, loop, (800, 480))
+    started = Tour.start(kiosk, loop)
     yield started
     started.close()

@@ -78,15 +78,27 @@ def place(service: GameService, team: int, chosen: Fleet) -> None:
 @contextlib.asynccontextmanager
 async def api_client(service: GameService, limits: Limits | None = None
                      ) -> AsyncIterator[tuple[TestClient, HandheldApi]]:
+    """One phone (one cookie jar) on a test server of the phone API."""
+    async with api_phones(service, limits) as (phones, api):
+        yield phones[0], api
+
+
+@contextlib.asynccontextmanager
+async def api_phones(service: GameService, limits: Limits | None = None, count: int = 2
+                     ) -> AsyncIterator[tuple[list[TestClient], HandheldApi]]:
+    """`count` phones, each with a cookie jar of its own (a team link is held by one phone:
+    a test playing both teams needs two)."""
     api = HandheldApi(service, GuessThrottle(limits))
     server = TestServer(build_app(api))
     await server.start_server(**runner_options())  # the redacting access log, as in production
-    client = TestClient(server)
-    await client.start_server()
+    phones = [TestClient(server) for _ in range(count)]
+    for phone in phones:
+        await phone.start_server()
     try:
-        yield client, api
+        yield phones, api
     finally:
-        await client.close()
+        for phone in phones:
+            await phone.close()
 
 
 def free_port() -> int:

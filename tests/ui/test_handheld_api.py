@@ -15,6 +15,7 @@ from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
     api_client,
+    api_phones,
     fleet,
     fleet_json,
     make_service,
@@ -125,13 +126,17 @@ async def test_public_game_view_without_a_game(tmp_path):
 async def test_both_phones_and_a_spectator_hear_a_dart_live(tmp_path):
     service = make_service(tmp_path, settings(rules__bull_off="off"))
     new_game(service)
-    async with api_client(service) as (client, api):
-        sockets = [await client.ws_connect(f"/api/team/{token(api, team)}/ws") for team in (0, 1)]
-        sockets.append(await client.ws_connect("/api/game/ws"))
+    async with api_phones(service) as (phones, api):
+        sockets = []
+        for team, phone in enumerate(phones):
+            # As the page does: the API first (the phone takes the link), then the socket.
+            assert (await phone.get(f"/api/team/{token(api, team)}")).status == 200
+            sockets.append(await phone.ws_connect(f"/api/team/{token(api, team)}/ws"))
+        sockets.append(await phones[0].ws_connect("/api/game/ws"))
         for socket in sockets:
             assert json.loads((await socket.receive()).data)["type"] == "view"
-        await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
-        await client.post(f"/api/team/{token(api, 1)}/fleet", json=fleet_json(FLEET_B))
+        await phones[0].post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
+        await phones[1].post(f"/api/team/{token(api, 1)}/fleet", json=fleet_json(FLEET_B))
         assert service.match.state().team == 0
         await drain_all(sockets)
         # Sharks throw first: T7 is a cell of the Jets' 3-ship.

@@ -34,10 +34,18 @@ WAIT_MS = 15_000
 
 
 @contextlib.asynccontextmanager
-async def running_kiosk(tmp_path) -> AsyncIterator[tuple[object, WebServer]]:
-    config = settings(rules__bull_off="off", web__host="127.0.0.1", web__port=free_port())
+async def running_kiosk(tmp_path, bull_off: str = "off", headless: bool = False
+                        ) -> AsyncIterator[tuple[object, WebServer]]:
+    """The phone page on the service's loop; `headless`: as `dartship run --headless
+    --simulator` serves it, with the host's desk and its throw pad (darts via the queue)."""
+    config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=free_port())
     service = make_service(tmp_path, config)
-    web = await start_web(service, config)
+    thrower = None
+    if headless:
+        from hardware.simulator import SimulatedBoard
+
+        thrower = SimulatedBoard(service.queue.put_nowait)
+    web = await start_web(service, config, print_links=headless, thrower=thrower)
     runner = asyncio.get_running_loop().create_task(service.run())
     try:
         yield service, web
@@ -59,7 +67,8 @@ async def chromium() -> AsyncIterator[object]:
             await browser.close()
 
 
-async def phone(browser, url: str, locale: str = "en-US") -> Page:
+async def browser_page(browser, url: str, locale: str = "en-US") -> Page:
+    """A phone of its own (its own cookies) that opens `url`, whatever the page then shows."""
     context = await browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale,
                                         is_mobile=True, has_touch=True)
     page = await context.new_page()
@@ -67,6 +76,12 @@ async def phone(browser, url: str, locale: str = "en-US") -> Page:
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.errors = errors  # type: ignore[attr-defined]
     await page.goto(url)
+    return page
+
+
+async def phone(browser, url: str, locale: str = "en-US") -> Page:
+    """A phone on a page that draws the board (a team's page or the spectators')."""
+    page = await browser_page(browser, url, locale)
     await page.wait_for_selector(".board .cell", timeout=WAIT_MS)
     return page
 

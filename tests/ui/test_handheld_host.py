@@ -17,9 +17,9 @@ from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 
 
-async def _desk_client(service):
+async def _desk_client(service, thrower=None):
     api = HandheldApi(service, GuessThrottle())
-    desk = HostDesk(api)
+    desk = HostDesk(api, thrower)
     desk.team_url = lambda team: (f"http://kiosk/team/{api.tokens.teams[team]}"
                                   if api.tokens and team != api.kiosk_team() else None)
     desk.spectator_url = lambda: "http://kiosk/watch"
@@ -52,8 +52,16 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
         page = await client.get(desk.path())
         text = await page.text()
         assert page.status == 200 and "form-action 'self'" in page.headers["Content-Security-Policy"]
-        assert api.tokens.teams[0] in text and api.tokens.teams[1] in text
+        # One team's code at a time, as on the touchscreen's hand-over: the Sharks' first, the
+        # Jets' when asked for or once a phone holds the Sharks' link.
+        assert api.tokens.teams[0] in text and api.tokens.teams[1] not in text
         assert "<svg" in text and "Next game" not in text
+        jets = await (await client.get(desk.path() + "?team=1")).text()
+        assert api.tokens.teams[1] in jets and api.tokens.teams[0] not in jets
+        assert (await client.get(f"/api/team/{api.tokens.teams[0]}")).status == 200
+        text = await (await client.get(desk.path())).text()
+        assert api.tokens.teams[0] not in text and api.tokens.teams[1] in text
+        assert "Move to another phone" in text
         refused = await client.post(desk.path() + "/next", allow_redirects=False)
         assert refused.status == 409 and service.game == api.tokens.game
 

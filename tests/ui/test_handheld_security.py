@@ -18,6 +18,7 @@ from tests.ui.conftest_handheld import (
     FLEET_B,
     OPEN_LIMITS,
     api_client,
+    api_phones,
     cells_in,
     fleet,
     fleet_cells,
@@ -70,11 +71,11 @@ async def test_no_cell_of_the_enemy_fleet_reaches_team_a_spectators_or_strangers
     caplog.set_level(logging.DEBUG)
     service = make_service(tmp_path, settings(rules__bull_off="off"))
     new_game(service)
-    async with api_client(service) as (client, api):
+    async with api_phones(service) as ((client, phone_b), api):
         static_before = await _board_and_static(client)
         token_a, token_b = api.tokens.teams
         assert (await client.post(f"/api/team/{token_a}/fleet", json=fleet_json(FLEET_A))).status == 200
-        assert (await client.post(f"/api/team/{token_b}/fleet", json=fleet_json(FLEET_B))).status == 200
+        assert (await phone_b.post(f"/api/team/{token_b}/fleet", json=fleet_json(FLEET_B))).status == 200
         assert service.match.phase is Phase.THROWING
         # Some darts that miss B's ships, from both sides: the game view has content.
         for code in ("D3", "D7", "D16"):
@@ -146,6 +147,7 @@ async def test_an_old_token_dies_with_its_game(tmp_path):
     new_game(service)
     async with api_client(service) as (client, api):
         old = api.tokens.teams[0]
+        assert (await client.get(f"/api/team/{old}")).status == 200  # the phone takes the link
         socket = await client.ws_connect(f"/api/team/{old}/ws")
         assert json.loads((await socket.receive(timeout=5)).data)["type"] == "view"
         new_game(service, ("Owls", "Cats"))
@@ -232,8 +234,9 @@ async def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
     new_game(service)
     place(service, 0, fleet(FLEET_A))
     before = (list(service.match.log), service.match.fleet(0), service.store.secret(1, 0))
-    async with api_client(service) as (client, api):
+    async with api_phones(service) as (phones, api):
         for team in (0, 1):
+            client = phones[team]  # each team's link on its own phone
             url = f"/api/team/{api.tokens.teams[team]}/fleet"
             for name, body, kind, status, code in BAD_REQUESTS:
                 response = await client.post(url, data=body, headers={"Content-Type": kind})
@@ -259,8 +262,9 @@ async def test_placing_after_the_game_started_is_refused(tmp_path):
     place(service, 0, fleet(FLEET_A))
     place(service, 1, fleet(FLEET_B))
     log_before = list(service.match.log)
-    async with api_client(service) as (client, api):
+    async with api_phones(service) as (phones, api):
         for team, text in ((0, FLEET_B), (1, FLEET_A)):
+            client = phones[team]
             response = await client.post(f"/api/team/{api.tokens.teams[team]}/fleet",
                                          json=fleet_json(text))
             assert response.status == 409

@@ -154,14 +154,13 @@ def test_the_game_plays_to_the_result_card_and_stats(tour, artefacts: Path) -> N
 
 
 def test_pin_keypad_locks_after_wrong_tries_and_opens_again_later(tour) -> None:
-    from ui.touch.screens import pin as pin_module
+    from kiosk import pin as pin_module
 
     tour.app.go("home")
     tour.press("Settings")
     screen = tour.screen()
     now = [1000.0]
-    screen.clock = lambda: now[0]
-    screen.tries = pin_module.Bucket.full(pin_module.TRIES, 1 / pin_module.SECONDS_PER_TRY, now[0])
+    screen.guard = pin_module.PinGuard(None, clock=lambda: now[0])
 
     def enter(pin: str) -> None:
         for key in pin:
@@ -171,12 +170,17 @@ def test_pin_keypad_locks_after_wrong_tries_and_opens_again_later(tour) -> None:
     for _ in range(pin_module.TRIES):
         enter("9999")
     assert "Too many wrong PINs" in screen.message.text
-    enter("1234")  # the right PIN, but the keypad is locked
+    keys = [w for w in screen.keys.children]
+    assert all(k.disabled and k.opacity < 1 for k in keys)  # it looks locked
+    with pytest.raises(LookupError):
+        enter("1234")  # the right PIN, but the keypad takes no tap
     assert tour.app.sm.current == "pin" and screen.entered == ""
     now[0] += pin_module.SECONDS_PER_TRY / 2
-    enter("1234")
+    screen._tick()
     assert tour.app.sm.current == "pin" and "Try again in 30\u00a0s" in screen.message.text
     now[0] += pin_module.SECONDS_PER_TRY / 2 + 1
+    screen._tick()  # the clock ticks each second on screen; here its tick is called
+    assert not any(k.disabled for k in keys)
     enter("1234")
     assert tour.app.sm.current == "settings"
     tour.press("Back")

@@ -86,3 +86,12 @@ def test_lock_in_before_the_fleet_is_complete_names_what_is_missing() -> None:
     draft.tap(D(5))
     with pytest.raises(PlacementError, match="still to place: 2"):
         draft.fleet()
+
+
+def test_a_drag_on_a_complete_fleet_says_all_are_placed() -> None:
+    draft = FleetDraft(BOARD, (2, 3))
+    draft.drag([T(20), T(1), T(18)])
+    draft.drag([D(5), D(20)])
+    message = draft.drag([S(3), S(19)])
+    assert message == "all ships are placed: lock in, or tap a ship to move it"
+    assert "none" not in message and len(draft.ships) == 2

@@ -2,6 +2,8 @@
 
 Every route that takes a team token goes through `_team_of`: rate limited per address, compared
 in constant time, and a wrong or dead token gets the same bare 404 as a path that does not exist.
+The team's API then goes through `_seat`: only the phone that holds the link gets in
+(`ui/handheld/phones.py`); any other gets 403 and nothing of the fleet.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from kiosk.darts.board import CellError, Profile, board_for
+from kiosk.darts.closer import CloserVotes
 from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
 from kiosk.darts.kind import match_of
-from kiosk.darts.match import Match, Phase, Place, RuleError, Unplace
+from kiosk.darts.match import Match, Next, Phase, Place, RuleError, Unplace
 from kiosk.darts.wire import event_to_dict
 from kiosk.i18n import _
 from kiosk.service import (
@@ -27,12 +30,14 @@ from kiosk.service import (
     MatchUpdate,
     Notice,
     NoticeKind,
+    NotSaved,
     ServiceEvent,
     Source,
 )
 from kiosk.store import StoreError
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
+from ui.handheld.phones import COOKIE, PhoneSeats, Seat, give_key
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 from ui.handheld.tokens import GameTokens
@@ -70,6 +75,12 @@ class HandheldApi:
         self.hub = Hub()
         self.tokens: GameTokens | None = None
         self.on_new_tokens: list[Callable[[GameTokens], None]] = []
+        self.phones = PhoneSeats(service.store)
+        self.closer = CloserVotes(service)
+        # Both phones see each other's answer to "who was closer?" as it comes; the host's desk
+        # (on the spectators' feed) sees a phone take a link.
+        self.closer.on_change.append(lambda: self._broadcast([]))
+        self.phones.on_change.append(lambda: self._broadcast([]))
         if service.game is not None:
             self.tokens = self._tokens_for(service.game)
 
@@ -88,6 +99,8 @@ class HandheldApi:
             web.post("/api/team/{token}/fleet", self.place_fleet),
             web.delete("/api/team/{token}/fleet", self.unplace_fleet),
             web.post("/api/team/{token}/random", self.random_fleet),
+            web.post("/api/team/{token}/closer", self.closer_vote),
+            web.post("/api/team/{token}/next", self.next_visit),
             web.get("/api/team/{token}/ws", self.team_socket),
         ]
 
@@ -122,6 +135,10 @@ class HandheldApi:
 
     def _new_game(self, game: int) -> None:
         old = self.tokens
+        if old is not None and old.game == game:
+            # The same game rebuilt (after a failed save): its links, moves included, stand.
+            self._broadcast([])
+            return
         self.tokens = self._tokens_for(game)
         self.throttle.new_game(old.teams if old is not None and old != self.tokens else ())
         if old == self.tokens:
@@ -158,17 +175,43 @@ class HandheldApi:
         match, game = self.match, self.service.game
         if match is None or game is None:
             return
-        self.hub.send(Audience.SPECTATOR, _view_message(self._public(match, game), events))
+        self.hub.send(Audience.SPECTATOR, _view_message(self._public_view(match, game), events))
         for team in (0, 1):
             audience = Audience.of_team(team)
             if self.hub.listening(audience):
-                self.hub.send(audience, _view_message(self._private(match, game, team), events))
+                self.hub.send(audience, _view_message(self._team_view(match, game, team), events))
 
-    def _public(self, match: Match, game: int) -> dict[str, Any]:
-        return public_view(match, game, self.service.paused)
+    # -- moving a team to another phone --
 
-    def _private(self, match: Match, game: int, team: int) -> dict[str, Any]:
-        return team_view(match, game, team, self.service.paused)
+    def phone_held(self, team: int) -> bool:
+        tokens = self.tokens
+        return tokens is not None and self.phones.held(tokens.game, team)
+
+    def move(self, team: int, by: str) -> GameTokens | None:
+        """Cut the phone holding `team`'s link off at once: the link is replaced (the old one
+        answers 404, its open sockets hear `{"type": "moved"}` and are closed) and the first
+        phone to open the new link holds it. None: no link to move (no game, solo's kiosk)."""
+        tokens, match = self.tokens, self.match
+        if (tokens is None or match is None or self.service.game != tokens.game
+                or team not in (0, 1) or team == self.kiosk_team()):
+            return None
+        renewed = tokens.renewed(team)
+        store = self.service.store
+        if store is not None:
+            try:
+                store.keep_links(renewed.game, renewed.teams)
+            except (sqlite3.Error, StoreError) as err:
+                log.warning("game %s: the new link cannot be kept in the database (%s); it "
+                            "works until the kiosk stops", renewed.game, err)
+        self.tokens = renewed
+        # Hung up first: the old phone's last word is "moved", not one more view.
+        self.hub.hang_up((Audience.of_team(team),), json.dumps({"type": "moved"}))
+        self.phones.release(renewed.game, team)
+        log.info("game %s: %s moved to another phone from the %s; the old link is dead",
+                 renewed.game, match.teams[team].name, by)
+        for callback in self.on_new_tokens:
+            callback(renewed)
+        return renewed
 
     @property
     def match(self) -> Match | None:
@@ -198,6 +241,21 @@ class HandheldApi:
             raise web.HTTPNotFound()
         self.throttle.succeeded(client)
         return team, tokens.game, match
+
+    def _seat(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int, Match]:
+        """(team, game, match) for the phone that holds this team's link, or takes it now (the
+        first one to use it: its answer hands it a device key); 403 for any other device."""
+        team, game, match = self._team_of(request)
+        admission = self.phones.admit(game, team, request.cookies.get(COOKIE),
+                                      may_issue=may_issue)
+        if admission.seat is Seat.OTHER_PHONE or admission.seat is Seat.NO_KEY:
+            raise json_error(403, "other_phone", _("this team is playing on another phone"))
+        if admission.seat is Seat.OTHER_TEAM:
+            raise json_error(403, "other_team", _("this phone already plays for the other team: "
+                                                  "each team plays on its own phone"))
+        if admission.new_key is not None:
+            give_key(request, admission.new_key)
+        return team, game, match
 
     # -- pages and files --
 
@@ -244,7 +302,7 @@ class HandheldApi:
 
     async def game_view(self, request: web.Request) -> web.StreamResponse:
         match, game = self.match, self.service.game
-        body = self._public(match, game) if match is not None and game is not None else None
+        body = self._public_view(match, game) if match is not None and game is not None else None
         return web.json_response({"view": body}, headers={"Cache-Control": "no-store"})
 
     async def spectator_socket(self, request: web.Request) -> web.StreamResponse:
@@ -253,21 +311,63 @@ class HandheldApi:
 
     # -- a team's API --
 
+    @staticmethod
+    def _team_answer(body: dict[str, Any]) -> web.Response:
+        return web.json_response(body, headers={"Cache-Control": "no-store"})
+
+    def _public_view(self, match: Match, game: int) -> dict[str, Any]:
+        return public_view(match, game, self.closer.votes(), self.service.paused)
+
+    def _team_view(self, match: Match, game: int, team: int) -> dict[str, Any]:
+        return team_view(match, game, team, self.closer.votes(), self.service.paused)
+
     async def team_state(self, request: web.Request) -> web.StreamResponse:
-        team, game, match = self._team_of(request)
-        return web.json_response({"view": self._private(match, game, team)},
-                                 headers={"Cache-Control": "no-store"})
+        team, game, match = self._seat(request)
+        return self._team_answer({"view": self._team_view(match, game, team)})
 
     async def random_fleet(self, request: web.Request) -> web.StreamResponse:
-        _team, _game, match = self._team_of(request)
+        _team, _game, match = self._seat(request)
         _refuse_after_start(match)
         rules = match.setup.rules
         fleet = random_fleet(rules.board, rules.fleet, self.service.rng)
-        return web.json_response({"ships": [[c.code for c in ship.cells] for ship in fleet.ships]},
-                                 headers={"Cache-Control": "no-store"})
+        return self._team_answer(
+            {"ships": [[c.code for c in ship.cells] for ship in fleet.ships]})
+
+    async def closer_vote(self, request: web.Request) -> web.StreamResponse:
+        """The team's answer to "who was closer?": `{"team": 0 | 1}`."""
+        team, game, _match = self._seat(request)
+        body = await _json_body(request)
+        closer = body.get("team") if isinstance(body, dict) else None
+        if type(closer) is not int or closer not in (0, 1):
+            raise json_error(400, "bad_shape", _('send {"team": 0} or {"team": 1}'))
+        if self.service.game != game:
+            raise web.HTTPNotFound()
+        try:
+            outcome = self.closer.vote(team, closer)
+        except NotSaved as err:
+            raise json_error(409, "refused", str(err)) from None
+        except RuleError as err:
+            raise json_error(409, "not_asked", str(err)) from None
+        current = self.match
+        assert current is not None
+        return self._team_answer({"vote": outcome.value,
+                                  "view": self._team_view(current, game, team)})
+
+    async def next_visit(self, request: web.Request) -> web.StreamResponse:
+        """Next from the phone of the team whose visit it is (darts out; early: the darts not
+        thrown count as missed, as on the touchscreen)."""
+        team, game, match = self._seat(request)
+        if match.phase not in (Phase.THROWING, Phase.TAKEOUT) or match.turn != team:
+            raise json_error(409, "not_your_visit", _("Next is for the team whose visit it is"))
+        try:
+            self.service.submit(Next(), Source.PHONE)
+        except RuleError as err:
+            raise json_error(409, "refused", str(err)) from None
+        current = self.match or match
+        return self._team_answer({"view": self._team_view(current, game, team)})
 
     async def place_fleet(self, request: web.Request) -> web.StreamResponse:
-        team, game, match = self._team_of(request)
+        team, game, match = self._seat(request)
         body = await _json_body(request)
         # Reading the body yielded to the loop: the game may have moved on meanwhile.
         if self.service.game != game or self.match is not match:
@@ -294,22 +394,20 @@ class HandheldApi:
         except (RuleError, PlacementError) as err:
             raise json_error(409, "refused", str(err)) from None
         current = self.match or match
-        return web.json_response({"view": self._private(current, game, team)},
-                                 headers={"Cache-Control": "no-store"})
+        return self._team_answer({"view": self._team_view(current, game, team)})
 
     async def unplace_fleet(self, request: web.Request) -> web.StreamResponse:
         """The team changes its fleet again: not ready until it locks in anew."""
-        team, game, match = self._team_of(request)
+        team, game, match = self._seat(request)
         _refuse_after_start(match)
         try:
             self.service.submit(Unplace(team), Source.PHONE)
         except RuleError as err:
             raise json_error(409, "refused", str(err)) from None
-        return web.json_response({"view": self._private(self.match or match, game, team)},
-                                 headers={"Cache-Control": "no-store"})
+        return self._team_answer({"view": self._team_view(self.match or match, game, team)})
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
-        team, game, _match = self._team_of(request)
+        team, game, _match = self._seat(request, may_issue=False)
         return await self._socket(request, Audience.of_team(team), game,
                                   lambda: self._current_view(team))
 
@@ -319,7 +417,7 @@ class HandheldApi:
         match, game = self.match, self.service.game
         if match is None or game is None:
             return json.dumps({"type": "view", "view": None, "events": []})
-        view = self._public(match, game) if team is None else self._private(match, game, team)
+        view = self._public_view(match, game) if team is None else self._team_view(match, game, team)
         return _view_message(view, [])
 
     async def _socket(self, request: web.Request, audience: Audience, game: int,

@@ -8,6 +8,7 @@ from aiohttp import web
 
 _SIMPLE: dict[int, type[web.HTTPException]] = {
     400: web.HTTPBadRequest,
+    403: web.HTTPForbidden,
     404: web.HTTPNotFound,
     408: web.HTTPRequestTimeout,
     409: web.HTTPConflict,

@@ -7,13 +7,16 @@ returned `WebServer` for the links and their QR codes of the current game.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
 from kiosk.config import Settings, WebSettings
 from kiosk.i18n import _
+from kiosk.ports import Thrower
 from kiosk.service import GameService
 from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
@@ -21,6 +24,7 @@ from ui.handheld.address import lan_address, url_host
 from ui.handheld.api import MAX_BODY, HandheldApi
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
 from ui.handheld.host import HostDesk
+from ui.handheld.phones import hand_over_key
 from ui.handheld.throttle import GuessThrottle
 
 log = logging.getLogger("dartship.handheld")
@@ -53,6 +57,8 @@ def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application
 
     async def closing(_app: web.Application) -> None:
         unsubscribe()
+        if desk is not None:
+            desk.close()
         await api.hub.close_all()
 
     async def anonymous(_request: web.Request, response: web.StreamResponse) -> None:
@@ -61,6 +67,7 @@ def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application
 
     app.on_shutdown.append(closing)
     app.on_response_prepare.append(anonymous)
+    app.on_response_prepare.append(hand_over_key)
     return app
 
 
@@ -69,12 +76,14 @@ class WebServer:
 
     def __init__(self, api: HandheldApi, runner: web.AppRunner, base_url: str,
                  gate: ConnectionGate | None = None,
-                 accept_errors: AcceptErrorLog | None = None) -> None:
+                 accept_errors: AcceptErrorLog | None = None,
+                 desk: HostDesk | None = None) -> None:
         self.api = api
         self._runner = runner
         self.base_url = base_url
         self.gate = gate
         self._accept_errors = accept_errors
+        self.desk = desk  # the host's desk of a headless kiosk
 
     async def stop(self) -> None:
         await self._runner.cleanup()
@@ -93,6 +102,30 @@ class WebServer:
         if self.api.service.game is None:
             return None
         return f"{self.base_url}/watch"
+
+    def phone_held(self, team: int) -> bool:
+        return self.api.phone_held(team)
+
+    def move(self, team: int) -> str | None:
+        """From the touchscreen: the team's phone is cut off; the new link to scan."""
+        if self.api.move(team, by="touchscreen") is None:
+            return None
+        return self.team_url(team)
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """`listener()` whenever a link changes or a phone takes one (the hand-over follows)."""
+        def on_tokens(_tokens: Any) -> None:
+            listener()
+
+        self.api.on_new_tokens.append(on_tokens)
+        self.api.phones.on_change.append(listener)
+
+        def unsubscribe() -> None:
+            if on_tokens in self.api.on_new_tokens:
+                self.api.on_new_tokens.remove(on_tokens)
+            if listener in self.api.phones.on_change:
+                self.api.phones.on_change.remove(listener)
+        return unsubscribe
 
     def qr_png(self, url: str, scale: int = 8) -> bytes:
         return qr.qr_png(url, scale)
@@ -116,12 +149,14 @@ class WebServer:
 
 async def start_web(service: GameService, settings: Settings, *, print_links: bool = False,
                     throttle: GuessThrottle | None = None,
-                    gate: ConnectionGate | None = None) -> WebServer:
+                    gate: ConnectionGate | None = None,
+                    thrower: Thrower | None = None) -> WebServer:
     """Serve the phone page on web.host:web.port in the running loop (`gate`: other limits on
-    connections than the defaults, for tests and benches)."""
+    connections than the defaults, for tests and benches; `thrower`: the simulated board, whose
+    darts the host's desk of a headless kiosk throws)."""
     api = HandheldApi(service, throttle)
     # Headless (links printed), nobody has a screen: the host's desk hands out links and games.
-    desk = HostDesk(api) if print_links else None
+    desk = HostDesk(api, thrower) if print_links else None
     app = build_app(api, desk)
     runner = web.AppRunner(app, **runner_options())
     await runner.setup()
@@ -134,7 +169,7 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
     accept_errors = AcceptErrorLog(asyncio.get_running_loop())
     accept_errors.install()
     server = WebServer(api, runner, f"http://{url_host(lan_address(site.host))}:{site.port}", gate,
-                       accept_errors)
+                       accept_errors, desk)
     log.info("phone page on %s (at most %d connections, %d per address)", server.base_url,
              gate.overall, gate.per_address)
     if desk is not None:
@@ -162,6 +197,10 @@ async def _listen(runner: web.AppRunner, configured: WebSettings,
             await site.start()
         except OSError as err:
             await site.stop()
+            if err.errno == errno.EADDRINUSE and port == configured.port:
+                # The kiosk's own port is taken: nearly always another kiosk on this machine,
+                # which a second one on another port would fight over the database and board.
+                raise
             reasons.append(f"{host}:{port}: {err.strerror or err}")
             continue
         if reasons:

@@ -31,6 +31,14 @@ class GameTokens:
             second = secrets.token_urlsafe(TOKEN_BYTES)
         return cls(game, (first, second))
 
+    def renewed(self, team: int) -> GameTokens:
+        """The same game's tokens with `team`'s replaced (the team moves to another phone)."""
+        fresh = secrets.token_urlsafe(TOKEN_BYTES)
+        while any(hmac.compare_digest(fresh, old) for old in self.teams):
+            fresh = secrets.token_urlsafe(TOKEN_BYTES)
+        teams = (fresh, self.teams[1]) if team == 0 else (self.teams[0], fresh)
+        return GameTokens(self.game, teams)
+
     def team_of(self, token: str) -> int | None:
         """The team this token belongs to, or None. Checks both so timing reveals nothing."""
         if not token or len(token) > MAX_TOKEN_LENGTH or not token.isascii():

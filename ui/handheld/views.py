@@ -42,13 +42,21 @@ def board_description(board: Board) -> dict[str, Any]:
     }
 
 
-def public_view(match: Match, game: int, paused: str | None = None) -> dict[str, Any]:
-    """What the spectators' page shows (the game's public view, stamped for the page);
-    `paused`: why the kiosk cannot save now (nothing is played then)."""
-    return {"version": PROTOCOL_VERSION, "game": game, "paused": paused, **match.public_view()}
+Votes = tuple[int | None, int | None]
+NO_VOTES: Votes = (None, None)
 
 
-def team_view(match: Match, game: int, team: int, paused: str | None = None) -> dict[str, Any]:
+def public_view(match: Match, game: int, votes: Votes = NO_VOTES,
+                paused: str | None = None) -> dict[str, Any]:
+    """What the spectators' page shows (the game's public view, stamped for the page), with
+    each team's answer to an open "who was closer?" (`kiosk.darts.closer`) and, while the
+    kiosk cannot save (nothing is played then), why."""
+    return {"version": PROTOCOL_VERSION, "game": game, "paused": paused, **match.public_view(),
+            "closer_votes": list(votes)}
+
+
+def team_view(match: Match, game: int, team: int, votes: Votes = NO_VOTES,
+              paused: str | None = None) -> dict[str, Any]:
     """What a team's own page shows (the game's private view of that team, stamped)."""
     return {"version": PROTOCOL_VERSION, "game": game, "paused": paused,
-            **match.private_view(team)}
+            **match.private_view(team), "closer_votes": list(votes)}

@@ -68,21 +68,32 @@ class Announcement(Label):
         self.kind = ""
 
     def _layout(self, *_args: Any) -> None:
-        self._scale.origin = self.center
+        # From pos and size, not Kivy's cached `center` (stale inside a size callback, see
+        # DartboardView.centre).
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
+        self._scale.origin = (cx, cy)
         self._scale.x = self._scale.y = self.zoom
         s = theme.sizes()
         w = min(self.width, self.texture_size[0] + s(80))
         h = min(self.height, self.texture_size[1] + s(40))
-        self._box.pos = (self.center_x - w / 2, self.center_y - h / 2)
+        self._box.pos = (cx - w / 2, cy - h / 2)
         self._box.size = (w, h)
 
     def announce(self, word: str, line: str, kind: str) -> None:
         Animation.cancel_all(self)
         s = theme.sizes()
+        self.font_size = s(120)
         colour = theme.RESULT_COLOURS[kind]
         self.kind = kind
-        small = int(s(40))
-        self.text = f"{word}\n[size={small}]{line}[/size]" if line else word
+        # As big as fits its place (over the board): "VERSENKT!" is wider than "SUNK!".
+        for attempt in range(2):
+            small = int(self.font_size / 3)
+            self.text = f"{word}\n[size={small}]{line}[/size]" if line else word
+            self.texture_update()
+            room = self.width - s(40)
+            if attempt or self.texture_size[0] <= room or room <= 0:
+                break
+            self.font_size = max(s(36), self.font_size * room / self.texture_size[0])
         self._box_colour.rgba = (colour[0] * 0.25, colour[1] * 0.25, colour[2] * 0.25, 0.92)
         self.color = colour
         self.opacity = 1

@@ -124,11 +124,11 @@ def _kivy_app_class() -> type:
             self.badge = Label(text=_("SIMULATOR"), font_size=s(14), bold=True, color=theme.WARN,
                                size_hint=(None, None), size=(s(110), s(22)),
                                pos_hint={"x": 0.005, "top": 0.995})
-            self.toast_panel = Panel(background=theme.PANEL_LIGHT, size_hint=(0.9, None),
-                                     height=s(52), pos_hint={"center_x": 0.5, "y": 0.02},
-                                     radius=s(8))
+            self.toast_panel = Panel(background=theme.PANEL_LIGHT, size_hint=(None, None),
+                                     height=s(52), radius=s(8))
+            # Up to three lines: a refusal says what was wrong, which rarely fits in one.
             self.toast_label = Label(font_size=s(20), color=theme.TEXT, halign="center",
-                                     valign="middle", shorten=True)
+                                     valign="middle", shorten=True, max_lines=3)
             self.toast_label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
             self.toast_panel.add_widget(self.toast_label)
             # Overlays are hidden by opacity only: a disabled widget would swallow the taps
@@ -257,8 +257,23 @@ def _kivy_app_class() -> type:
                 self.toast(event.message, seconds=2 if brief else 4)
 
         def toast(self, message: str, seconds: float = 4.0) -> None:
-            """A short message at the bottom (refusals, device news)."""
+            """A short message (refusals, device news) at the bottom: over the drawn board on
+            the screens that have one, so the controls beside it (the cell field, Throw, Next)
+            stay free while it shows; across the bottom elsewhere."""
+            s = theme.sizes()
             self.toast_label.text = message
+            anchor = self.sm.current_screen.toast_anchor() if self.sm is not None else None
+            if anchor is not None and anchor.get_root_window() is not None:
+                x, y = anchor.to_window(anchor.x, anchor.y)
+                self.toast_panel.width = anchor.width - 2 * s(16)
+                self.toast_panel.pos = (x + s(16), y + s(8))
+            else:
+                self.toast_panel.width = Window.width * 0.9
+                self.toast_panel.pos = (Window.width * 0.05, Window.height * 0.02)
+            # As tall as the wrapped text needs (measured now, so the first frame is right).
+            self.toast_label.text_size = (self.toast_panel.width - 2 * s.gap, None)
+            self.toast_label.texture_update()
+            self.toast_panel.height = max(s(52), self.toast_label.texture_size[1] + 2 * s.gap)
             self.toast_panel.opacity = 1
             Clock.unschedule(self._hide_toast)
             Clock.schedule_once(self._hide_toast, seconds)
@@ -292,9 +307,10 @@ def app_class() -> type:
     return _app_class
 
 
-def make_app(kiosk: Kiosk, *, size: tuple[int, int] | None = None, headless: bool = False) -> Any:
-    """Configure Kivy for this kiosk and make the app (the window opens here)."""
-    kivy_setup.configure(kiosk.settings, size=size, headless=headless)
+def make_app(kiosk: Kiosk, *, headless: bool = False) -> Any:
+    """Configure Kivy for this kiosk and make the app (the window opens here). The window is
+    sized by the kiosk's display settings, for the live app and the screenshots alike."""
+    kivy_setup.configure(kiosk.settings, headless=headless)
     return app_class()(kiosk)
 
 

@@ -5,14 +5,29 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
+from kivy.utils import escape_markup
 
 from ui.touch import theme
+
+# Signs Roboto (Kivy's font, the kiosk's) lacks; DejaVu Sans, shipped with Kivy, has them.
+SYMBOLS = "✓⌫●→"
+
+
+def with_symbols(text: str) -> str:
+    """`text` as markup for a label with markup=True: in the label's own font, but for the
+    signs Roboto lacks, which are drawn in DejaVu Sans. (A whole label in DejaVu Sans for one
+    tick looked like another program's.) Names with [ or ] stay as typed."""
+    marked = escape_markup(text)
+    for sign in SYMBOLS:
+        marked = marked.replace(sign, f"[font={theme.SYMBOL_FONT}]{sign}[/font]")
+    return marked
 
 
 class Backdrop:
@@ -59,12 +74,38 @@ class BigButton(Button):
                          background_down="", background_color=colour, color=theme.TEXT,
                          **kwargs)
         self.base_colour = colour
-        self.bind(size=self._wrap, state=self._pressed)
+        self.base_font = s(font_units)
+        self.bind(size=self._wrap, text=self._wrap, state=self._pressed)
         if on_press is not None:
             self.bind(on_release=lambda *_a: on_press())
 
     def _wrap(self, *_args: Any) -> None:
-        self.text_size = (self.width - theme.sizes()(8), None)
+        room = self.width - theme.sizes()(8)
+        self.text_size = (room, None)
+        self._fit_words(room)
+
+    def fit_width(self, least: float) -> BigButton:
+        """A button of its own size (size_hint_x None): as wide as its one-line text needs, at
+        least `least` px ("Valmentaja" is wider than "Coach")."""
+        probe = CoreLabel(text=self.text, font_size=self.base_font, font_name=self.font_name,
+                          bold=self.bold)
+        probe.refresh()
+        self.width = max(least, probe.texture.size[0] + theme.sizes()(16))
+        return self
+
+    def _fit_words(self, room: float) -> None:
+        """Never a word broken in two ("Rückgän-gig"): a word wider than the button makes the
+        font smaller, down to 70 %; the lines still wrap between words."""
+        if room <= 1 or not self.text or self.markup:
+            return
+        widest = 0
+        for word in set(self.text.split()):
+            probe = CoreLabel(text=word, font_size=self.base_font, font_name=self.font_name,
+                              bold=self.bold)
+            probe.refresh()
+            widest = max(widest, probe.texture.size[0])
+        scale = 1.0 if widest <= room else max(0.7, room / widest)
+        self.font_size = self.base_font * scale
 
     def _pressed(self, *_args: Any) -> None:
         r, g, b, a = self.base_colour
@@ -97,6 +138,28 @@ class Caption(Label):
             self.height = self.texture_size[1] if self.text else 0
 
 
+class FitLabel(Label):
+    """A label that wraps to its width and, when the words still do not fit its height (a long
+    team name, a long language), gets a smaller font, down to 60 %."""
+
+    def __init__(self, text: str = "", font_units: float = 30, **kwargs: Any) -> None:
+        self.base_font: float = theme.sizes()(font_units)
+        super().__init__(text=text, font_size=self.base_font, **kwargs)
+        self.bind(size=self._fit, text=self._fit)
+
+    def _fit(self, *_args: Any) -> None:
+        if self.width <= 1 or self.height <= 1:
+            return
+        self.font_size = self.base_font
+        self.text_size = (self.width, None)
+        for _attempt in range(6):
+            self.texture_update()
+            if self.texture_size[1] <= self.height or self.font_size <= self.base_font * 0.6:
+                break
+            self.font_size = max(self.base_font * 0.6, self.font_size * 0.88)
+        self.text_size = (self.width, self.height)
+
+
 class ChoiceButton(BigButton):
     """Tap to step through a closed set of choices (touch-friendlier than a dropdown)."""
 
@@ -127,5 +190,5 @@ class Field(TextInput):
         kwargs.setdefault("size_hint_y", None)
         kwargs.setdefault("height", s.touch)
         super().__init__(text=text, hint_text=hint, multiline=False, font_size=s(22),
-                         padding=[s(10), (s.touch - s(22) * 1.25) / 2], write_tab=False,
+                         padding=[s(8), (s.touch - s(22) * 1.25) / 2], write_tab=False,
                          background_color=theme.rgb("e8eef3"), **kwargs)

@@ -66,8 +66,20 @@ class DartboardView(Widget):
         self.pins = list(pins or [])
         self.redraw()
 
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The board's centre in pixels, computed from `pos` and `size` every time.
+
+        Not Kivy's `center`: that is a cached AliasProperty which starts watching `pos` and
+        `size` only when first read, so inside a `size` callback bound earlier (our `redraw`)
+        it still holds the previous value. The first drawing of a freshly laid-out board used
+        it and landed half off-screen, while taps (read later) used the real geometry.
+        """
+        return (self.x + self.width / 2, self.y + self.height / 2)
+
     def mm_to_px(self, x: float, y: float) -> tuple[float, float]:
-        return (self.center_x + x * self.scale, self.center_y + y * self.scale)
+        cx, cy = self.centre
+        return (cx + x * self.scale, cy + y * self.scale)
 
     def set_board(self, board: Board) -> None:
         self.board = board
@@ -82,11 +94,12 @@ class DartboardView(Widget):
 
     def to_px(self, r_mm: float, angle_deg: float) -> tuple[float, float]:
         a = math.radians(angle_deg)
-        return (self.center_x + r_mm * self.scale * math.sin(a),
-                self.center_y + r_mm * self.scale * math.cos(a))
+        cx, cy = self.centre
+        return (cx + r_mm * self.scale * math.sin(a), cy + r_mm * self.scale * math.cos(a))
 
     def to_mm(self, x: float, y: float) -> tuple[float, float]:
-        return ((x - self.center_x) / self.scale, (y - self.center_y) / self.scale)
+        cx, cy = self.centre
+        return ((x - cx) / self.scale, (y - cy) / self.scale)
 
     def cell_at(self, x: float, y: float) -> tuple[Cell, BullZone]:
         return landing(*self.to_mm(x, y), self.board)
@@ -95,8 +108,7 @@ class DartboardView(Widget):
         """Screen point inside a cell (tests and the demo tap here)."""
         from kiosk.darts.geometry import cell_centre
 
-        mx, my = cell_centre(cell, self.board)
-        return (self.center_x + mx * self.scale, self.center_y + my * self.scale)
+        return self.mm_to_px(*cell_centre(cell, self.board))
 
     # -- drawing --
 
@@ -111,7 +123,8 @@ class DartboardView(Widget):
     def _sector(self, sector: Sector) -> None:
         if sector.end_deg - sector.start_deg >= 360:
             r = sector.r_outer * self.scale
-            Ellipse(pos=(self.center_x - r, self.center_y - r), size=(2 * r, 2 * r))
+            cx, cy = self.centre
+            Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
             return
         steps = max(2, math.ceil((sector.end_deg - sector.start_deg) / ARC_STEP_DEG))
         vertices: list[float] = []
@@ -124,7 +137,7 @@ class DartboardView(Widget):
 
     def _outline(self, sector: Sector, width: float) -> None:
         if sector.end_deg - sector.start_deg >= 360:
-            Line(circle=(self.center_x, self.center_y, sector.r_outer * self.scale), width=width)
+            Line(circle=(*self.centre, sector.r_outer * self.scale), width=width)
             return
         steps = max(2, math.ceil((sector.end_deg - sector.start_deg) / ARC_STEP_DEG))
         points: list[float] = []
@@ -144,7 +157,8 @@ class DartboardView(Widget):
         with self.canvas:
             Color(*theme.BOARD_LINE)
             r = DOUBLE_OUTER_R * self.scale * 1.02
-            Ellipse(pos=(self.center_x - r, self.center_y - r), size=(2 * r, 2 * r))
+            cx, cy = self.centre
+            Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
             shading = bool(self.heat) and not self.hidden
             for cell in self.board.cells:
                 kind = None if self.hidden else self.marks.get(cell)

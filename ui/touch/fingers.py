@@ -40,9 +40,44 @@ class Finger(MotionEvent):
 
 
 def frames(count: int = 2) -> None:
-    """Let Kivy run `count` frames (layout, clock callbacks, drawing)."""
+    """Let Kivy run `count` frames (layout, clock callbacks, drawing): for callers that drive
+    Kivy's frames themselves (the tour)."""
     for _ in range(count):
         EventLoop.idle()
+
+
+async def drawn_frames(count: int = 6) -> None:
+    """Wait until Kivy's own running loop (`App.async_run`) has run `count` more frames: its
+    clock ticks once a frame, so no time is guessed."""
+    import asyncio
+
+    from kivy.clock import Clock
+
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    left = [count]
+
+    def tick(_dt: float) -> bool:
+        left[0] -= 1
+        if left[0] > 0:
+            return True
+        if not done.done():
+            done.set_result(None)
+        return False
+
+    Clock.schedule_interval(tick, 0)
+    await done
+
+
+def photograph(path: Any) -> Any:
+    """The window as it is drawn now, as a PNG file."""
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+    width, height = Window.size
+    data = glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE)
+    Window._win.save_bytes_in_png(str(path), data, width, height)
+    return path
 
 
 def tap_at(x: float, y: float) -> None:

@@ -14,9 +14,29 @@ is all the kiosk needs. `DARTSHIP_TOUCH=hidinput` swaps it for Kivy's own evdev 
 
 from __future__ import annotations
 
+import logging
 import os
 
 from kiosk.config import Settings
+
+# What Kivy logs at every start of a kiosk, with a traceback, about things the kiosk never uses:
+# the mtdev input provider (we use `mouse`, or `hidinput` when asked) and X11's cut buffer
+# (middle-click paste, through the xclip or xsel programs). An owner reading the journal took
+# them for crashes; they stay in the log as one quiet line.
+KNOWN_NOISE = ("Input: MTDev is not supported",
+               "Cutbuffer: Unable to find any valuable Cutbuffer provider")
+
+
+class QuietKnownNoise(logging.Filter):
+    """Turns Kivy's known harmless start-up complaints into one DEBUG line, no traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        if message.startswith(KNOWN_NOISE):
+            record.msg, record.args = message.split(".", 1)[0].split(" Please")[0], ()
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
 
 # Providers that may be chosen with DARTSHIP_TOUCH; each is the only one configured.
 TOUCH_PROVIDERS = {
@@ -26,12 +46,11 @@ TOUCH_PROVIDERS = {
 }
 
 
-def configure(settings: Settings, *, size: tuple[int, int] | None = None,
-              headless: bool = False) -> None:
+def configure(settings: Settings, *, headless: bool = False) -> None:
     """Set Kivy's window, input and kiosk behaviour from the Dartship config.
 
-    `size` forces a window size (screenshots, tests); `headless` renders off-screen with SDL's
-    offscreen driver, for machines without a display.
+    `headless` renders off-screen with SDL's offscreen driver, for machines without a display
+    (screenshots, tests); the window's size is the config's either way.
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # our own argv is not Kivy's
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
@@ -44,7 +63,14 @@ def configure(settings: Settings, *, size: tuple[int, int] | None = None,
     if headless:
         os.environ.setdefault("KIVY_WINDOW", "sdl2")
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+    # The clipboard through SDL, which is there wherever the window is (Kivy would try the xsel
+    # and xclip programs first and log a traceback for each one missing).
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     from kivy.config import Config
+    from kivy.logger import Logger
+
+    if not any(isinstance(f, QuietKnownNoise) for f in Logger.filters):
+        Logger.addFilter(QuietKnownNoise())
 
     display = settings.display
     kiosk_mode = display.kiosk_mode
@@ -54,9 +80,7 @@ def configure(settings: Settings, *, size: tuple[int, int] | None = None,
         "resizable": "0" if kiosk_mode else "1",
         "multisamples": "0",  # the Pi's GPU gains nothing from MSAA but loses frames
     }
-    if size is not None:
-        graphics.update(fullscreen="0", width=str(size[0]), height=str(size[1]))
-    elif display.fullscreen:
+    if display.fullscreen:
         graphics.update(fullscreen="auto")
     else:
         graphics.update(fullscreen="0", width=str(display.width), height=str(display.height))

@@ -115,8 +115,11 @@ class FleetDraft:
             ship = make_ship(cells, self.board)
         except PlacementError as err:
             return str(err)
+        if self.complete:
+            # The same words as a tap on a complete fleet: nothing is wrong, all are placed.
+            return _("all ships are placed: lock in, or tap a ship to move it")
         if ship.length not in self.remaining():
-            left = ", ".join(str(n) for n in self.remaining()) or _("none")
+            left = ", ".join(str(n) for n in self.remaining())
             return _("no ship of {n} is left to place (still to place: {left})").format(
                 n=ship.length, left=left)
         clash = next((s for s in self.ships if set(s.cells) & set(ship.cells)), None)

@@ -53,6 +53,9 @@ MARKS = {
     "sunk": RESULT_COLOURS["sunk"],
     "damaged": RESULT_COLOURS["hit"],
     "bull_dart": rgb("f5c518"),
+    # A bull-off dart outside the bull, in its team's colour.
+    "dart0": TEAM_COLOURS[0],
+    "dart1": TEAM_COLOURS[1],
 }
 OUTLINE_SUNK = rgb("ffe14d")
 # The coach: unshot cells shade from the board's own colour towards HEAT by their chance of a

@@ -32,9 +32,10 @@ class Tour:
     loop: asyncio.AbstractEventLoop
 
     @classmethod
-    def start(cls, kiosk: Kiosk, loop: asyncio.AbstractEventLoop, size: tuple[int, int], *,
-              seed: int = 7) -> Tour:
-        app = make_app(kiosk, size=size, headless=True)
+    def start(cls, kiosk: Kiosk, loop: asyncio.AbstractEventLoop, *, seed: int = 7) -> Tour:
+        """The app as `dartship run` makes it, its window sized by the kiosk's display settings
+        (SDL's offscreen window: no display needed)."""
+        app = make_app(kiosk, headless=True)
         app.rng = random.Random(seed)
         app.result_delay = 0
         app._run_prepare()  # build and show without entering Kivy's own loop
@@ -82,7 +83,10 @@ class Tour:
         reached = False
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            self.loop.run_until_complete(asyncio.sleep(0))
+            # Exactly one iteration of the loop (`run_until_complete(sleep(0))` runs two or
+            # three, enough for a fast executor to let two kiosk darts pass between checks).
+            self.loop.call_soon(self.loop.stop)
+            self.loop.run_forever()
             if done():
                 reached = True
                 break
@@ -116,16 +120,10 @@ class Tour:
 
     def save(self, path: Path) -> Path:
         """The window as a PNG, after the frames that settle layout and drawing."""
-        from kivy.core.window import Window
-        from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
-
-        from ui.touch.fingers import frames
+        from ui.touch.fingers import frames, photograph
 
         frames(3)
-        width, height = Window.size
-        data = glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE)
-        Window._win.save_bytes_in_png(str(path), data, width, height)
-        return path
+        return Path(photograph(path))
 
     # -- doing --
 
@@ -186,6 +184,7 @@ class Tour:
 
     def run_all(self, out: Path, suffix: str) -> Iterator[str]:
         def shot(name: str) -> str:
+            self.app._hide_toast()  # the clock barely moves here: a start's notice would stay
             self.save(out / f"{name}{suffix}.png")
             return name
 
@@ -207,8 +206,8 @@ class Tour:
         self.press(_label("Random fleet"))
         self.press(_label("Lock in"))
         bull = self.screen()
+        yield shot("bull_off")  # as it first appears: nothing since may have redrawn it
         self.tap_cell(bull.board_view, Cell(Ring.SMALL, 20))
-        yield shot("bull_off")
         self.tap_cell(bull.board_view, Cell(Ring.SMALL, 3))
         yield shot("bull_off_closer")
         self.press("Sharks")

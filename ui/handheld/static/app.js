@@ -26,8 +26,14 @@ const page = {
   tab: null,
   tabTurn: null,
   connected: false,
-  gone: null, // "expired" | "throttled": the page has nothing more to show
+  // The page has nothing more to show: "expired" | "throttled" | "moved" (the team now plays
+  // on another phone) | "other_phone" (another phone holds this link) | "other_team" (this
+  // phone holds the other team's link).
+  gone: null,
+  armedNext: false, // Next tapped once during the visit: a second tap ends it
+  busy: false, // a request of ours is on its way
 };
+const HELD_ELSEWHERE = ["other_phone", "other_team"];
 
 // ---- small DOM helper ------------------------------------------------------------------
 
@@ -69,11 +75,19 @@ async function postJson(url, payload) {
   });
 }
 
+// What a refused link means for the whole page (null: the link still works here).
+function goneFor(status, body) {
+  if (status === 404) return "expired";
+  if (status === 429) return "throttled";
+  if (status === 403 && HELD_ELSEWHERE.includes(body?.error)) return body.error;
+  return null;
+}
+
 function errorText(status, body) {
   if (status === 404) return { key: "link_expired" };
   if (status === 429) return { key: "too_many_attempts" };
   const code = body?.error;
-  const known = ["game_started", "locked", "too_large", "bad_json", "not_json", "busy"];
+  const known = ["game_started", "locked", "too_large", "bad_json", "not_json", "busy", "not_your_visit", "not_asked"];
   if (code && known.includes(code)) return { key: `err_${code}` };
   if (body?.message) return { text: body.message };
   return { key: "err_network" };
@@ -96,8 +110,8 @@ function connect() {
     } catch {
       return;
     }
-    if (message.type === "expired") {
-      page.gone = "expired";
+    if (message.type === "expired" || message.type === "moved") {
+      page.gone = message.type;
       render();
     } else if (message.type === "view") {
       receive(message.view, message.events || []);
@@ -106,7 +120,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     setConnected(false);
     if (event.code === CLOSE_GAME_OVER && TOKEN) {
-      page.gone = "expired";
+      page.gone = page.gone || "expired";
       render();
       return;
     }
@@ -118,10 +132,11 @@ function connect() {
 
 async function reconnect() {
   if (TOKEN) {
-    // A dead token must not be hammered: ask once, the 404 ends it.
-    const { status } = await getJson(API).catch(() => ({ status: 0 }));
-    if (status === 404 || status === 429) {
-      page.gone = status === 404 ? "expired" : "throttled";
+    // A dead token must not be hammered: ask once, the 404 (or 403) ends it.
+    const { status, body } = await getJson(API).catch(() => ({ status: 0 }));
+    const gone = goneFor(status, body);
+    if (gone) {
+      page.gone = gone;
       render();
       return;
     }
@@ -154,7 +169,8 @@ async function receive(view, events) {
   page.view = view;
   if (events.length) page.events = events;
   for (const e of events) {
-    if (e.event === "dart") page.recent.unshift(e);
+    // A padded miss (Next before the visit's last dart) was never thrown: not a "recent dart".
+    if (e.event === "dart" && !e.padded) page.recent.unshift(e);
     if (e.event === "undone") page.recent.shift();
   }
   page.recent = page.recent.slice(0, 6);
@@ -390,28 +406,43 @@ function scoreboard(view) {
   );
 }
 
+// A team whose one player bears its own name (a headless kiosk's default) is named once.
+function who(view, team, player) {
+  const name = view.teams[team].name;
+  return !player || player === name ? name : `${name} (${player})`;
+}
+
+function cellText(code) {
+  return code === "MISS" ? t("off_board") : code;
+}
+
 function turnLine(view) {
   const s = view.state;
   // The kiosk cannot save: nothing is played until it can (the reason is the kiosk's words).
   if (view.paused) return h("p", { class: "turn paused", id: "turn" }, t("paused", { reason: view.paused }));
   let text;
   if (s.phase === "placing") text = t("waiting_for_fleets");
-  else if (s.phase === "bull_off") text = t("bull_off");
+  else if (s.phase === "bull_off") text = t(view.bull_off?.undecided ? "bull_off_closer" : "bull_off");
   else if (s.phase === "over") text = t("winner", { team: view.teams[s.winner].name });
-  else if (s.phase === "takeout") text = t("takeout", { team: view.teams[s.team].name, player: s.player });
-  else text = t("turn", { team: view.teams[s.team].name, player: s.player, dart: s.dart, of: view.rules.darts_per_visit });
+  else if (s.phase === "takeout") text = t("takeout", { who: who(view, s.team, s.player) });
+  else text = t("turn", { who: who(view, s.team, s.player), dart: s.dart, of: view.rules.darts_per_visit });
   return h("p", { class: `turn phase-${s.phase}`, id: "turn" }, text);
 }
 
 function eventLine(view) {
-  const darts = page.events.filter((e) => e.event === "dart" || e.event === "corrected" || e.event === "win");
+  // The winner is said once, by the turn line above; here only what the last dart did.
+  const darts = page.events.filter((e) => (e.event === "dart" && !e.padded) || e.event === "corrected");
   const last = darts[darts.length - 1];
   if (!last) return h("p", { class: "event", id: "event" }, "\u00a0");
-  if (last.event === "win") return h("p", { class: "event result-sunk", id: "event" }, t("winner", { team: view.teams[last.team].name }));
-  const cell = last.cell || last.to;
+  const cell = cellText(last.cell || last.to);
   const team = last.team != null ? view.teams[last.team].name : "";
   const result = t(`result_${last.result}`);
-  const text = last.ship ? t("event_sunk", { team, cell, n: last.ship }) : t("event_dart", { team, cell, result });
+  // A dart off the board is said as such ("off the board"), not as a code beside "MISS".
+  const text = last.ship
+    ? t("event_sunk", { team, cell, n: last.ship })
+    : (last.cell || last.to) === "MISS"
+      ? t("event_off", { team })
+      : t("event_dart", { team, cell, result });
   return h("p", { class: `event result-${last.result}`, id: "event" }, text);
 }
 
@@ -423,7 +454,7 @@ function recentDarts(view) {
     h("h3", {}, t("recent_darts")),
     h("ul", { class: "recent" }, page.recent.map((e) =>
       h("li", {}, h("span", {}, `${view.teams[e.team].name} · ${e.player}`),
-        h("span", { class: `r-${e.result}` }, `${e.cell === "MISS" ? "\u2013" : e.cell} ${t(`result_${e.result}`)}`)))),
+        h("span", { class: `r-${e.result}` }, e.cell === "MISS" ? t("off_board") : `${e.cell} ${t(`result_${e.result}`)}`)))),
   );
 }
 
@@ -502,6 +533,89 @@ function renderLocked(view) {
   ];
 }
 
+// ---- the bull-off and the visit, decided from the phones ------------------------------
+
+function zoneText(dart) {
+  if (!dart) return t("zone_none");
+  const zone = t(`zone_${dart.zone}`);
+  return dart.zone === "other" && dart.cell && dart.cell !== "MISS" ? t("bull_dart", { cell: dart.cell, zone }) : zone;
+}
+
+async function vote(team) {
+  page.busy = true;
+  const { status, body } = await postJson(`${API}/closer`, { team });
+  page.busy = false;
+  if (status !== 200) page.message = { ...errorText(status, body), kind: "error" };
+  else {
+    page.message = null;
+    await receive(body.view, []);
+    return;
+  }
+  render();
+}
+
+function bullOffBlock(view) {
+  const b = view.bull_off;
+  if (view.state.phase !== "bull_off" || !b) return null;
+  const items = view.teams.map((team, i) => h("li", {}, h("b", {}, team.name), ": ", zoneText(b.darts[i])));
+  const out = [h("ul", { class: "bull-darts" }, items)];
+  if (b.undecided) {
+    const votes = view.closer_votes || [null, null];
+    out.push(h("p", { class: "ask" }, t("who_was_closer")));
+    votes.forEach((v, i) => {
+      if (v != null) out.push(h("p", { class: "hint vote" }, t("they_say", { team: view.teams[i].name, closer: view.teams[v].name })));
+    });
+    if (TOKEN) {
+      const mine = votes[view.you];
+      const theirs = votes[1 - view.you];
+      if (mine != null && theirs != null && mine !== theirs) out.push(h("p", { class: "message error" }, t("votes_differ")));
+      else if (mine != null) out.push(h("p", { class: "hint" }, t("waiting_for_them", { team: view.teams[1 - view.you].name })));
+      out.push(
+        h(
+          "div",
+          { class: "actions" },
+          view.teams.map((team, i) =>
+            h("button", { class: `closer team${i}${mine === i ? " chosen" : ""}`, "data-closer": String(i), disabled: page.busy, onclick: () => vote(i) }, team.name),
+          ),
+        ),
+      );
+    }
+  }
+  return h("section", { class: "bull-off", id: "bull-off" }, out);
+}
+
+async function pressNext() {
+  const s = page.view.state;
+  if (s.phase === "throwing" && !page.armedNext) {
+    // Early Next counts the darts not thrown as missed: a second tap says so on purpose.
+    page.armedNext = true;
+    render();
+    return;
+  }
+  page.armedNext = false;
+  page.busy = true;
+  const { status, body } = await postJson(`${API}/next`, {});
+  page.busy = false;
+  if (status !== 200) {
+    page.message = { ...errorText(status, body), kind: "error" };
+    render();
+    return;
+  }
+  page.message = null;
+  await receive(body.view, []);
+}
+
+function nextBlock(view) {
+  const s = view.state;
+  if (!TOKEN || s.turn !== view.you || !["throwing", "takeout"].includes(s.phase)) {
+    page.armedNext = false;
+    return null;
+  }
+  const takeout = s.phase === "takeout";
+  const label = takeout ? t("next_darts_out") : page.armedNext ? t("next_confirm") : t("next_early");
+  return h("div", { class: "actions next" }, h("button", { id: "next", class: takeout || page.armedNext ? "primary" : "", disabled: page.busy, onclick: pressNext }, label));
+}
+
 function renderTeamGame(view) {
   const us = view.you;
   const ourTurn = view.state.team === us;
@@ -517,6 +631,9 @@ function renderTeamGame(view) {
     scoreboard(view),
     turnLine(view),
     eventLine(view),
+    bullOffBlock(view),
+    nextBlock(view),
+    page.message && page.message.kind === "error" ? messageLine() : null,
     tabs([
       ["shots", t("tab_shots")],
       ["fleet", t("tab_fleet")],
@@ -533,7 +650,7 @@ function renderTeamGame(view) {
 function renderSpectator(view) {
   if (!page.tab || !["0", "1"].includes(page.tab)) page.tab = String(view.state.team ?? 0);
   const shooter = Number(page.tab);
-  const out = [scoreboard(view), turnLine(view), eventLine(view)];
+  const out = [scoreboard(view), turnLine(view), eventLine(view), bullOffBlock(view)];
   if (view.state.phase === "placing") {
     out.push(readiness(view));
     out.push(h("p", { class: "hint" }, t("spectator_placing")));
@@ -552,6 +669,16 @@ function render() {
   if (page.gone === "expired") {
     content = [h("h2", { class: "headline", id: "expired" }, t("link_expired")), h("p", { class: "hint" }, t("scan_again"))];
     socket?.close();
+  } else if (page.gone === "moved" || HELD_ELSEWHERE.includes(page.gone)) {
+    // Nothing of the team: not its fleet, not even its name (the page may be a stranger's).
+    page.view = null;
+    page.slots = [];
+    content = [
+      h("h2", { class: "headline", id: "elsewhere" }, t(`gone_${page.gone}`)),
+      h("p", { class: "hint" }, t(`gone_${page.gone}_hint`)),
+      h("p", { class: "watch" }, h("a", { href: "/watch", class: "button" }, t("watch_game"))),
+    ];
+    socket?.close();
   } else if (page.gone === "throttled") {
     content = [h("h2", { class: "headline" }, t("too_many_attempts"))];
   } else if (!view) {
@@ -565,7 +692,9 @@ function render() {
   } else {
     content = renderLocked(view);
   }
-  document.getElementById("title").textContent = view && TOKEN ? view.teams[view.you].name : t("title");
+  // A page that is done with its link is not "offline": it has nothing to connect to.
+  document.getElementById("connection").hidden = Boolean(page.gone);
+  document.getElementById("title").textContent = view && TOKEN && !page.gone ? view.teams[view.you].name : t("title");
   document.body.dataset.mode = TOKEN ? (page.editing ? "placing" : "team") : "spectator";
   main.replaceChildren(...content.filter(Boolean));
 }
@@ -579,8 +708,9 @@ async function start() {
   document.title = t("title");
   setConnected(false);
   const { status, body } = await getJson(API || "/api/game").catch(() => ({ status: 0, body: null }));
-  if (status === 404 || status === 429) {
-    page.gone = status === 404 ? "expired" : "throttled";
+  const gone = goneFor(status, body);
+  if (gone) {
+    page.gone = gone;
     render();
     return;
   }

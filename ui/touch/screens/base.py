@@ -72,6 +72,10 @@ class KioskScreen(Screen):
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
 
+    def toast_anchor(self) -> Any:
+        """The widget short messages lie over on this screen (None: across the bottom)."""
+        return None
+
 
 def heading(text: str, units: float = 30, **kwargs: Any) -> Label:
     s = theme.sizes()

@@ -9,19 +9,13 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.darts.board import BULL, BullZone, Cell
+from kiosk.darts.describe import bull_off_dart, zone_text
 from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.opponent import player, seat
 from ui.touch.screens.base import KioskApp, KioskScreen, board_page, heading
-
-
-def zone_text(zone: BullZone | None) -> str:
-    if zone is None:
-        return _("to throw")
-    return {BullZone.INNER: _("inner bull"), BullZone.OUTER: _("outer bull"), BullZone.BULL: _("bull"),
-            BullZone.OTHER: _("not the bull"), BullZone.MISS: _("missed the board")}[zone]
 
 
 class BullOffScreen(KioskScreen):
@@ -51,6 +45,9 @@ class BullOffScreen(KioskScreen):
     def reset(self) -> None:
         self.notice = ""
 
+    def toast_anchor(self) -> Any:
+        return self.board_view
+
     def on_update(self, update: Any) -> None:
         if any(isinstance(e, BullOffAgain) for e in update.events):
             self.notice = _("Both or neither hit the Bull: throw again.")
@@ -62,7 +59,7 @@ class BullOffScreen(KioskScreen):
             return
         s = theme.sizes()
         self.board_view.set_board(match.board)
-        zones = match.bull_off_zones()
+        zones, cells = match.bull_off_zones(), match.bull_off_cells()
         self.rule.text = (_("A side that hits the Bull starts; both or neither: throw again.")
                           if match.setup.rules.bull_off is BullOffMode.OFFICIAL
                           else _("Closest to the bull starts. Inner bull beats outer bull."))
@@ -77,14 +74,20 @@ class BullOffScreen(KioskScreen):
             panel = Panel(orientation="vertical", radius=s(10))
             panel.add_widget(Caption(team.name, font_units=24, bold=True, halign="center",
                                      colour=theme.TEAM_COLOURS[index]))
-            text = zone_text(zones[index])
+            # Where it landed, so that the players can say who was closer.
+            text = bull_off_dart(zones[index], cells[index])
             if landing is not None and kiosk is not None and kiosk.team == index:
+                # Its distance says more than "not the bull" (and the panel is narrow).
+                where = (landing.cell.code if zones[index] is BullZone.OTHER
+                         else zone_text(zones[index]))
                 text = _("{zone}, {mm} mm off").format(
-                    zone=text, mm=round((landing.x ** 2 + landing.y ** 2) ** 0.5))
+                    zone=where, mm=round((landing.x ** 2 + landing.y ** 2) ** 0.5))
             panel.add_widget(Caption(text, font_units=22, halign="center"))
             self.teams.add_widget(panel)
             if zones[index] in (BullZone.INNER, BullZone.OUTER, BullZone.BULL):
                 marks[BULL] = "bull_dart"
+            elif (cell := cells[index]) is not None and cell.on_board:
+                marks[cell] = f"dart{index}"  # in the team's colour
         self.board_view.show(marks)
         self.board_view.overlay(pins=[(landing.x, landing.y)] if landing is not None else [])
         self.closer.clear_widgets()

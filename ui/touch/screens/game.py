@@ -25,6 +25,7 @@ from ui.touch.announcement import Announcement, words_for
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.correct_picker import CorrectPicker
 from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
+from ui.touch.phones import PhonesPopup
 from ui.touch.scoreboard import Scoreboard
 from ui.touch.screens.base import KioskApp, KioskScreen, board_page
 
@@ -85,7 +86,7 @@ class GameScreen(KioskScreen):
         self.cell_field = Field(hint=_("e.g. T20"))
         self.cell_field.bind(on_text_validate=lambda *_a: self._typed())
         self.sim_row.add_widget(self.cell_field)
-        self.cell_field.size_hint_x = 0.9
+        self.cell_field.size_hint_x = 1.15  # room for its hint in every language ("z. B. T20")
         self.sim_row.add_widget(BigButton(_("Throw"), self._typed, size_hint_x=0.8, font_units=18))
         self.sim_row.add_widget(BigButton(_("Virtual throw"), self._virtual, colour=theme.PANEL_LIGHT,
                                           font_units=18))
@@ -99,16 +100,22 @@ class GameScreen(KioskScreen):
         self.coach: Decision | None = None
         self._coach_key: tuple | None = None
         self.coach_button = BigButton(_("Coach"), self._toggle_coach, colour=theme.PANEL_LIGHT,
-                                      font_units=18, size_hint=(None, None), width=s(84))
+                                      font_units=18, size_hint=(None, None)).fit_width(s(84))
         self.skill_button = ChoiceButton(list(SKILL_ORDER), self.coach_skill, label=lambda k: _(
             "thrower:\n{skill}").format(skill=skill_name(k)), on_change=self._coach_skill_changed,
                                          font_units=15,
                                          size_hint=(None, None), width=s(84))
         for button in (self.coach_button, self.skill_button):
             layer.add_widget(button)
-        self.radar.bind(pos=self._place_coach, size=self._place_coach)
-        self.announcement = Announcement(size_hint=(0.9, 0.6), pos_hint={"center_x": 0.5,
-                                                                         "center_y": 0.5})
+        # The radar's top right corner: the teams' phones (move a team whose phone is gone).
+        self.phones_button = BigButton(_("Phones"), lambda: PhonesPopup(app).open(),
+                                       colour=theme.PANEL_LIGHT, font_units=18,
+                                       size_hint=(None, None), height=s(40)).fit_width(s(84))
+        if app.kiosk.web is not None:
+            layer.add_widget(self.phones_button)
+        # The announcement lies over the board, so the scoreboard beside it stays readable.
+        self.announcement = Announcement(size_hint=(None, None))
+        self.radar.bind(pos=self._place_overlays, size=self._place_overlays)
         layer.add_widget(self.announcement)
         self.add_widget(layer)
 
@@ -116,9 +123,18 @@ class GameScreen(KioskScreen):
         self.announcement.clear()
         self.coach, self._coach_key = None, None
 
-    def _place_coach(self, *_args: Any) -> None:
+    def toast_anchor(self) -> Any:
+        return self.radar
+
+    def _place_overlays(self, *_args: Any) -> None:
         self.coach_button.pos = (self.radar.x, self.radar.y)
-        self.skill_button.pos = (self.radar.right - self.skill_button.width, self.radar.y)
+        # x + width, not the cached `right` alias (stale inside a size callback).
+        self.skill_button.pos = (self.radar.x + self.radar.width - self.skill_button.width,
+                                 self.radar.y)
+        self.phones_button.pos = (self.radar.x + self.radar.width - self.phones_button.width,
+                                  self.radar.y + self.radar.height - self.phones_button.height)
+        self.announcement.size = (self.radar.width, self.radar.height * 0.62)
+        self.announcement.pos = (self.radar.x, self.radar.y + self.radar.height * 0.19)
 
     # -- showing --
 

@@ -1,17 +1,14 @@
 """The PIN keypad in front of Settings (the PIN is the config's kiosk.pin).
 
-Guessing is slowed down: after `TRIES` wrong PINs in a row the keypad locks, and then one more
-try is allowed every `SECONDS_PER_TRY` seconds (a leaky bucket, so a patient owner who mistypes
-now and then is never locked out). The count lives as long as the kiosk runs.
+Guessing is slowed down by `kiosk.pin.PinGuard`: after five wrong PINs in a row the keypad locks
+(its keys greyed out, a countdown), then one more try a minute; the count is kept in the database,
+so a restart does not reset it.
 """
 
 from __future__ import annotations
 
 import functools
-import hmac
-import logging
 import math
-import time
 from typing import Any
 
 from kivy.clock import Clock
@@ -19,16 +16,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
-from kiosk.bucket import Bucket
 from kiosk.i18n import _
+from kiosk.pin import PinGuard
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption
 from ui.touch.screens.base import KioskApp, KioskScreen
-
-log = logging.getLogger(__name__)
-
-TRIES = 5
-SECONDS_PER_TRY = 60.0
 
 
 class PinScreen(KioskScreen):
@@ -36,8 +28,7 @@ class PinScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.entered = ""
-        self.clock = time.monotonic  # tests replace it
-        self.tries = Bucket.full(TRIES, 1 / SECONDS_PER_TRY, self.clock())
+        self.guard = PinGuard(app.kiosk.store)
         self._ticking: Any = None
         page = BoxLayout(padding=s(16), spacing=s(24))
         info = BoxLayout(orientation="vertical", spacing=s(8))
@@ -49,13 +40,14 @@ class PinScreen(KioskScreen):
         info.add_widget(self.message)
         info.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         page.add_widget(info)
-        keys = GridLayout(cols=3, spacing=s(8), size_hint_x=None)
-        keys.bind(height=lambda _w, h: setattr(keys, "width", h * 0.9))
+        self.keys = GridLayout(cols=3, spacing=s(8), size_hint_x=None)
+        self.keys.bind(height=lambda _w, h: setattr(self.keys, "width", h * 0.9))
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
-            keys.add_widget(BigButton(key, functools.partial(self.press, key), size_hint_y=1,
-                                      colour=theme.GO if key == "OK" else theme.PANEL_LIGHT,
-                                      font_units=30, font_name=theme.SYMBOL_FONT))
-        page.add_widget(keys)
+            self.keys.add_widget(BigButton(key, functools.partial(self.press, key),
+                                           size_hint_y=1, font_units=30,
+                                           colour=theme.GO if key == "OK" else theme.PANEL_LIGHT,
+                                           font_name=theme.SYMBOL_FONT))
+        page.add_widget(self.keys)
         self.add_widget(page)
 
     def refresh(self) -> None:
@@ -66,12 +58,12 @@ class PinScreen(KioskScreen):
 
     def locked_for(self) -> float:
         """Seconds until the keypad takes a PIN again (0: it does now)."""
-        now = self.clock()
-        return self.tries.wait(now) if self.tries.empty(now) else 0.0
+        return self.guard.locked_for()
 
     def _tick(self, _dt: float = 0.0) -> None:
-        """Show the countdown while locked; stop ticking when free again."""
+        """Show the countdown while locked, the keys greyed out; stop ticking when free."""
         wait = self.locked_for()
+        self._show_locked(wait > 0)
         if wait > 0:
             # A no-break space keeps "60 s" on one line.
             self.message.text = _("Too many wrong PINs. Try again in {wait}.").format(
@@ -85,6 +77,12 @@ class PinScreen(KioskScreen):
 
     def _show(self) -> None:
         self.dots.text = "●" * len(self.entered) or "–"
+
+    def _show_locked(self, locked: bool) -> None:
+        """A locked keypad looks it: its keys are dimmed and take no tap (Back still works)."""
+        for key in self.keys.children:
+            key.disabled = locked
+            key.opacity = 0.35 if locked else 1.0
 
     def press(self, key: str) -> None:
         if self.locked_for() > 0:
@@ -103,16 +101,11 @@ class PinScreen(KioskScreen):
         self._show()
 
     def check(self) -> None:
-        pin = self.app.settings.kiosk.pin
-        if hmac.compare_digest(self.entered.encode(), pin.encode()):
-            self.entered = ""
-            self.tries = Bucket.full(TRIES, 1 / SECONDS_PER_TRY, self.clock())
+        entered, self.entered = self.entered, ""
+        if self.guard.check(entered, self.app.settings.kiosk.pin):
             self.app.go("settings")
-        else:
-            self.entered = ""
-            self.tries.take(self.clock())
-            self.message.text = _("Wrong PIN. Try again.")
-            self._show()
-            if self.locked_for() > 0:
-                log.warning("Settings PIN: %d wrong tries, keypad locked", TRIES)
-                self._tick()
+            return
+        self.message.text = _("Wrong PIN. Try again.")
+        self._show()
+        if self.locked_for() > 0:
+            self._tick()

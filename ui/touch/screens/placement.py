@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
@@ -19,8 +20,9 @@ from kiosk.darts.fleet import PlacementError
 from kiosk.darts.match import Phase, Place, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, Panel
+from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
 from ui.touch.opponent import seat
+from ui.touch.phones import PhonesPopup, phone_state
 from ui.touch.placing import FleetDraft
 from ui.touch.qr import qr_texture
 from ui.touch.screens.base import KioskApp, KioskScreen, board_page, heading
@@ -31,6 +33,8 @@ class PlacementScreen(KioskScreen):
         super().__init__(app, **kwargs)
         self.team: int | None = None  # the team placing now; None: the hand-over is shown
         self.draft: FleetDraft | None = None
+        self.step: int | None = None  # the team whose hand-over step was asked for
+        self._unsubscribe: Any = None
         s = theme.sizes()
         self.handover = BoxLayout(orientation="vertical", padding=s(16), spacing=s(10))
         self.placing, self.board_view = board_page(app, spacing=8)
@@ -48,7 +52,9 @@ class PlacementScreen(KioskScreen):
         side.add_widget(BoxLayout())
         row1 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         row1.add_widget(BigButton(_("Turn"), self._turn, colour=theme.PANEL_LIGHT))
-        row1.add_widget(BigButton(_("Random fleet"), self._random, colour=theme.PANEL_LIGHT))
+        # The longest word of the row ("Zufallsflotte", "Satunnainen laivasto") gets the room.
+        row1.add_widget(BigButton(_("Random fleet"), self._random, colour=theme.PANEL_LIGHT,
+                                  size_hint_x=1.6))
         row1.add_widget(BigButton(_("Clear"), self._clear, colour=theme.PANEL_LIGHT))
         side.add_widget(row1)
         row2 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
@@ -63,7 +69,11 @@ class PlacementScreen(KioskScreen):
 
     def reset(self) -> None:
         """A new game: forget any draft and show the hand-over."""
+        self.step = None
         self.cover()
+
+    def toast_anchor(self) -> Any:
+        return self.board_view if self.team is not None else None
 
     def cover(self) -> None:
         """Hide the board before anyone else looks: drop the draft, show the hand-over."""
@@ -107,6 +117,10 @@ class PlacementScreen(KioskScreen):
         self.refresh()
 
     def _build_handover(self) -> None:
+        """Whose turn it is to place, one team at a time: the other team looks away, and only
+        this team's QR code is shown (the first phone to open a link holds it, so a code shown
+        to both teams could be taken by the wrong one). Once a phone holds a team's link, its
+        code is gone and the next team's step comes."""
         match = self.app.match
         s = theme.sizes()
         view = self.handover
@@ -121,46 +135,95 @@ class PlacementScreen(KioskScreen):
         if not waiting:
             view.add_widget(heading(_("Both fleets are locked in")))
             return
-        team = waiting[0]
-        other = 1 - team
-        text = (_("{team}, tap to place your fleet").format(team=names[team]) if kiosk
-                else _("{other}, look away –\n{team}, tap to place").format(other=names[other],
-                                                                            team=names[team]))
-        view.add_widget(Label(
-            text=text, font_size=s(40), bold=True, halign="center", color=theme.TEXT,
-            size_hint_y=None, height=s(110)))
-        buttons = BoxLayout(spacing=s(12), size_hint_y=None, height=s(64))
-        for index in waiting:
-            buttons.add_widget(BigButton(_("{team}: place on this screen").format(team=names[index]),
-                                         functools.partial(self.open_for, index),
-                                         colour=theme.TEAM_COLOURS[index], height=s(64),
-                                         font_units=22))
-        view.add_widget(buttons)
-        status = BoxLayout(spacing=s(12))
-        for index in (0, 1):
-            status.add_widget(self._team_status(index, names[index], placed[index],
-                                                kiosk is not None and kiosk.team == index))
-        view.add_widget(status)
-
-    def _team_status(self, index: int, name: str, placed: bool, computer: bool = False) -> Panel:
-        """A team's state, with its phone's QR code where the phone page runs (never for the
-        kiosk's own team in solo mode: that page would show the kiosk's fleet)."""
-        s = theme.sizes()
-        panel = Panel(orientation="horizontal", radius=s(10))
-        if computer:
-            text = (_("{team} has hidden its fleet ✓").format(team=name) if placed
-                    else _("{team} is placing its fleet").format(team=name))
+        web = self.app.kiosk.web
+        urls = {i: self._team_url(i) for i in waiting}
+        needing = [i for i in waiting if urls[i] is not None and not phone_state(web, i)]
+        if self.step in needing:
+            step: int | None = self.step
+        elif needing:
+            step = needing[0]
+        elif any(urls.values()):
+            step = None  # every waiting team places on its phone now
         else:
-            text = (_("{team} ready ✓").format(team=name) if placed
-                    else _("{team}: place here or on a phone").format(team=name))
-        panel.add_widget(Caption(text, font_units=22, halign="center", font_name=theme.SYMBOL_FONT,
-                                 colour=theme.GO if placed else theme.TEAM_COLOURS[index]))
-        url = None if computer else self._team_url(index)
-        if url and not placed:
+            step = waiting[0]  # no phone page: the screen is the only way
+        if step is None:
+            title = _("The teams are placing their fleets on their phones")
+        else:
+            other = names[1 - step]
+            scan = urls.get(step) is not None
+            if kiosk is not None:
+                title = (_("{team}, scan your code or place here") if scan
+                         else _("{team}, tap to place your fleet")).format(team=names[step])
+            else:
+                title = (_("{other}, look away –\n{team}, scan your code or place here") if scan
+                         else _("{other}, look away –\n{team}, tap to place")).format(
+                    other=other, team=names[step])
+        view.add_widget(FitLabel(title, font_units=38, bold=True, halign="center",
+                                 valign="middle", color=theme.TEXT, size_hint_y=None,
+                                 height=s(104)))
+        middle = BoxLayout(spacing=s(16))
+        url = urls.get(step) if step is not None else None
+        if url is not None:
             image = Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=None)
-            panel.bind(height=lambda _w, h, im=image: setattr(im, "width", h - 2 * s(8)))
-            panel.add_widget(image)
-        return panel
+            middle.bind(height=lambda _w, h, im=image: setattr(im, "width", h))
+            middle.add_widget(image)
+        column = BoxLayout(orientation="vertical", spacing=s(10))
+        for index in ([step] if step is not None else waiting):
+            column.add_widget(BigButton(_("{team}: place on this screen").format(team=names[index]),
+                                        functools.partial(self.open_for, index),
+                                        colour=theme.TEAM_COLOURS[index], height=s(64),
+                                        font_units=22))
+        for index in needing:
+            if index != step:
+                column.add_widget(BigButton(_("Code for {team} instead").format(team=names[index]),
+                                            functools.partial(self._show_step, index),
+                                            colour=theme.PANEL_LIGHT, font_units=20))
+        column.add_widget(BoxLayout())
+        middle.add_widget(column)
+        view.add_widget(middle)
+        view.add_widget(self._status_row(match, placed, kiosk))
+
+    def _status_row(self, match: Any, placed: tuple[bool, bool], kiosk: Any) -> BoxLayout:
+        """Each team's state in one line, and the way to move a team to another phone."""
+        s = theme.sizes()
+        row = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
+        web = self.app.kiosk.web
+        for index, team in enumerate(match.teams):
+            if kiosk is not None and kiosk.team == index:
+                text = (_("{team} has hidden its fleet ✓") if placed[index]
+                        else _("{team} is placing its fleet")).format(team=team.name)
+            elif placed[index]:
+                text = _("{team} ready ✓").format(team=team.name)
+            elif phone_state(web, index):
+                text = _("{team}: placing on a phone").format(team=team.name)
+            else:
+                text = _("{team}: placing").format(team=team.name)
+            row.add_widget(Caption(with_symbols(text), font_units=20, halign="center",
+                                   markup=True, colour=theme.GO if placed[index]
+                                   else theme.TEAM_COLOURS[index]))
+        if web is not None:
+            row.add_widget(BigButton(_("Phones"), self.open_phones, colour=theme.PANEL_LIGHT,
+                                     font_units=20, size_hint_x=None, width=s(140)))
+        return row
+
+    def _show_step(self, team: int) -> None:
+        self.step = team
+        self.refresh()
+
+    def open_phones(self) -> None:
+        PhonesPopup(self.app).open()
+
+    def on_enter(self, *_args: Any) -> None:
+        # A phone taking a link moves the hand-over on: follow the phone page while shown.
+        web = self.app.kiosk.web
+        if web is not None and self._unsubscribe is None:
+            self._unsubscribe = web.subscribe(
+                lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0))
+
+    def on_leave(self, *_args: Any) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
 
     def _team_url(self, team: int) -> str | None:
         web = self.app.kiosk.web
@@ -195,12 +258,16 @@ class PlacementScreen(KioskScreen):
                 self.ship_buttons.add_widget(BigButton(str(length), functools.partial(self._choose, length),
                                                        colour=colour, font_units=24))
             else:
-                self.ship_buttons.add_widget(BigButton("✓", None, colour=theme.GO, font_units=24,
-                                                       font_name=theme.SYMBOL_FONT))
+                done = BigButton(with_symbols("✓"), None, colour=theme.GO, font_units=24)
+                done.markup = True
+                self.ship_buttons.add_widget(done)
         self.lock_button.disabled = not draft.complete
 
     def _say(self, refusal: str | None) -> None:
         self.message.text = refusal or ""
+        # With every ship placed nothing is wrong: the note says what to do next, in green.
+        complete = self.draft is not None and self.draft.complete
+        self.message.color = theme.GO if complete else theme.WARN
         self._show_draft()
 
     def _choose(self, length: int) -> None:

@@ -3,6 +3,7 @@ file after validation (every bad key is listed, nothing is saved then)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -10,11 +11,16 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from kiosk import config as config_module
+from kiosk.config import InputKind
+from kiosk.darts.board import Profile
+from kiosk.darts.match import BullOffMode
 from kiosk.i18n import _
 from kiosk.sound import Sound
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
+from ui.touch.opponent import skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
+from ui.touch.screens.home import LANGUAGE_NAMES
 
 # What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
 # in the file.
@@ -40,6 +46,32 @@ def label_for(key: str) -> str:
 
 def yes_no(value: bool) -> str:
     return _("yes") if value else _("no")
+
+
+def value_label(key: str, value: Any) -> str:
+    """A setting's value in the owner's words and language; the file keeps its own spelling
+    ("default", "normal", "simulator"), which only `dartship config` shows."""
+    if isinstance(value, bool):
+        return yes_no(value)
+    words: dict[Any, str] = {}
+    if key == "rules.fleet":
+        words = {"default": _("2, 3, 4, 5 (default)"),
+                 "classic-five": _("5, 4, 3, 3, 2 (classic five)")}
+    elif key == "rules.bull_off":
+        words = {BullOffMode.NORMAL: _("closest to the bull"),
+                 BullOffMode.OFFICIAL: _("a bull starts (official)"),
+                 BullOffMode.OFF: _("first team named starts")}
+    elif key == "board.input":
+        words = {InputKind.SIMULATOR: _("simulator (no board)"),
+                 InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix")}
+    elif key == "board.profile":
+        words = {Profile.FOUR_RING: _("four rings (81 cells)"),
+                 Profile.THREE_RING: _("three rings (61 cells)")}
+    elif key == "simulator.skill":
+        return skill_name(value)
+    elif key == "kiosk.language":
+        words = dict(LANGUAGE_NAMES)  # each in its own language
+    return words.get(value, str(config_module.to_toml(value)))
 
 
 class SettingsScreen(KioskScreen):
@@ -75,22 +107,22 @@ class SettingsScreen(KioskScreen):
                                          height=theme.sizes().touch, grow=False))
             value = settings.get(key)
             if config.overridden(key):
-                # In effect for this run only: the file keeps its own value.
+                # In effect for this run only: the file keeps its own value, and Save leaves it.
                 self.form.add_widget(Caption(_("{value} (set on the command line)").format(
-                    value=config_module.to_toml(value)), font_units=18, size_hint_y=None,
-                    height=theme.sizes().touch, grow=False))
+                    value=value_label(key, value)), font_units=18, size_hint_y=None,
+                    height=theme.sizes().touch, grow=False, colour=theme.TEXT_DIM))
                 continue
             widget: Any
             if key == "rules.fleet":
                 choices = list(config_module.PRESET_NAMES)
                 if value not in choices:
                     choices.append(value)
-                widget = ChoiceButton(choices, value)
+                widget = ChoiceButton(choices, value, label=functools.partial(value_label, key))
             elif option.kind is bool:
                 widget = ChoiceButton([False, True], value, label=yes_no)
             elif option.choices:
                 widget = ChoiceButton(list(option.choices), value,
-                                      label=lambda v: str(config_module.to_toml(v)))
+                                      label=functools.partial(value_label, key))
             elif key == "rules.darts_per_visit":
                 widget = ChoiceButton(list(range(1, 10)), value)
             else:
@@ -135,14 +167,13 @@ class SettingsScreen(KioskScreen):
                 path=config.save_path(), error=err)
             self.message.color = theme.DANGER
             return
+        if "kiosk.language" in change.keys:
+            # First the new language, then the words: the note is read in it.
+            self.app.set_language(change.new.kiosk.language)
         notes = [_("Saved to {path}.").format(path=change.path)]
         if change.keys & set(RESTART_KEYS):
             notes.append(_("The board input changes when the kiosk starts again."))
-        if "kiosk.language" in change.keys:
-            self.app.set_language(change.new.kiosk.language)
-            self.app.screen("settings").show_message(" ".join(notes))
-            return
-        self.show_message(" ".join(notes))
+        self.app.screen("settings").show_message(" ".join(notes))
 
     def show_message(self, text: str, colour: theme.RGBA = theme.GO) -> None:
         self.message.text = text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -14,6 +15,21 @@ from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.table import Table, percent
 
 
+def played_on(started: str, today: date | None = None) -> str:
+    """When a game was played, short enough for its column at any size: the time for today's
+    games, the day and month before (the year only for an older year), in local time."""
+    try:
+        when = datetime.fromisoformat(started).astimezone()
+    except ValueError:
+        return started[:10]
+    today = today or datetime.now().astimezone().date()
+    if when.date() == today:
+        return when.strftime("%H:%M")
+    if when.year == today.year:
+        return _("{day}/{month}").format(day=when.day, month=when.month)
+    return _("{day}/{month}/{year}").format(day=when.day, month=when.month, year=when.year)
+
+
 class StatsScreen(KioskScreen):
     def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
@@ -21,7 +37,7 @@ class StatsScreen(KioskScreen):
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
         columns = BoxLayout(spacing=s(20))
         self.players = Table((3, 1.2, 1.2, 1.5), font_units=18)
-        self.games = Table((1.5, 3.2, 2, 1), font_units=18)
+        self.games = Table((1.4, 3.2, 2, 1), font_units=18)
         for title, table in ((_("Players"), self.players), (_("Last games"), self.games)):
             column = BoxLayout(orientation="vertical", spacing=s(4))
             column.add_widget(heading(title, 26))
@@ -45,5 +61,5 @@ class StatsScreen(KioskScreen):
         self.games.clear_widgets()
         self.games.add_row([_("Date"), _("Teams"), _("Winner"), _("Visits")], colour=theme.TEXT_DIM)
         for game in store.last_games():
-            self.games.add_row([game.started[:10], f"{game.teams[0]} – {game.teams[1]}",
+            self.games.add_row([played_on(game.started), f"{game.teams[0]} – {game.teams[1]}",
                                 game.winner or "–", str(game.turns)])

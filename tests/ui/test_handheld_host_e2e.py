@@ -1,0 +1,59 @@
+"""The host's desk in headless Chromium at 390x844, as a host holds it on a phone: the throw
+pad's drawn board takes taps (static/host.js), the page follows the game by itself, and
+"who was closer?" is answered from where each dart landed. English, German and Finnish;
+screenshots in build/artefacts/handheld/."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+
+from kiosk.darts.match import Phase
+from kiosk.i18n import set_language
+from tests.ui.conftest_handheld import (
+    FLEET_A,
+    FLEET_B,
+    fleet,
+    new_game,
+    place,
+)
+from tests.ui.test_handheld_e2e import WAIT_MS, browser_page, chromium, running_kiosk, shot
+
+
+async def tap_cell(page, code: str) -> None:
+    await page.locator(f'#pad-board [data-code="{code}"]').first.tap()
+    await page.wait_for_load_state()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+async def test_the_desk_on_a_phone(tmp_path, language):
+    set_language(language)
+    try:
+        async with running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web), \
+                chromium() as browser:
+            new_game(service)
+            assert web.desk is not None
+            desk = await browser_page(browser, web.base_url + web.desk.path())
+            await expect(desk.locator("#phones .qr")).to_have_count(1)
+            await shot(desk, f"host-placing-{language}")
+            # The phones lock in: the desk follows by itself (no reload by hand).
+            place(service, 0, fleet(FLEET_A))
+            place(service, 1, fleet(FLEET_B))
+            await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
+            await tap_cell(desk, "S20")
+            await expect(desk.locator("#bull-off")).to_contain_text("S20", timeout=WAIT_MS)
+            await tap_cell(desk, "T3")
+            await expect(desk.locator("#bull-off form")).to_have_count(2, timeout=WAIT_MS)
+            await expect(desk.locator("#bull-off")).to_contain_text("T3")
+            assert service.match.bull_off_undecided
+            await shot(desk, f"host-closer-{language}")
+            await desk.locator("#bull-off button.team1").tap()
+            await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
+            assert service.match.phase is Phase.THROWING and service.match.turn == 1
+            await tap_cell(desk, "D20")  # the Jets hit the Sharks' D20
+            await expect(desk.locator(".recent")).to_contain_text("D20", timeout=WAIT_MS)
+            await shot(desk, f"host-play-{language}")
+            assert desk.errors == []  # type: ignore[attr-defined]
+    finally:
+        set_language("en")

@@ -1,0 +1,151 @@
+"""The touchscreen's hand-over gives the phones their codes one team at a time and follows the
+phones; the Phones popup moves a team to another phone with two taps, showing only that team's
+new code. The phone page is a stand-in of the `PhoneServer` port (the real one is tested in
+tests/ui/test_handheld_phones.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+class StandInPhones:
+    """The port's contract, with the phones under the test's control."""
+
+    base_url = "http://kiosk:8080"
+
+    def __init__(self) -> None:
+        self.tokens = ["sharks-1", "jets-1"]
+        self.held: set[int] = set()
+        self.moves: list[int] = []
+        self.listeners: list[Callable[[], None]] = []
+
+    def team_url(self, team: int) -> str | None:
+        return f"{self.base_url}/team/{self.tokens[team]}" if team in (0, 1) else None
+
+    def spectator_url(self) -> str | None:
+        return f"{self.base_url}/watch"
+
+    def phone_held(self, team: int) -> bool:
+        return team in self.held
+
+    def move(self, team: int) -> str | None:
+        self.moves.append(team)
+        self.held.discard(team)
+        self.tokens[team] = f"{self.tokens[team][:-1]}{len(self.moves) + 1}"
+        self._tell()
+        return self.team_url(team)
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener) if listener in self.listeners else None
+
+    def hold(self, team: int) -> None:
+        """A phone opens the team's link."""
+        self.held.add(team)
+        self._tell()
+
+    def _tell(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    def qr_png(self, url: str, scale: int = 8) -> bytes:
+        return b""
+
+    async def stop(self) -> None:
+        return None
+
+
+@pytest.fixture
+def phones(tour, monkeypatch) -> Iterator[tuple[StandInPhones, list[str]]]:
+    """The stand-in as the kiosk's phone page, and every URL drawn as a QR code."""
+    import ui.touch.phones
+    import ui.touch.screens.placement
+
+    drawn: list[str] = []
+    real = ui.touch.screens.placement.qr_texture
+
+    def recording(url: str):
+        drawn.append(url)
+        return real(url)
+    monkeypatch.setattr(ui.touch.screens.placement, "qr_texture", recording)
+    monkeypatch.setattr(ui.touch.phones, "qr_texture", recording)
+    stand_in = StandInPhones()
+    tour.kiosk.web = stand_in
+    yield stand_in, drawn
+    tour.kiosk.web = None
+    tour.app.go("home")
+
+
+def _shown(tour) -> list:
+    """Every widget on the window, popups included."""
+    return [w for top in tour.app.root_window.children for w in top.walk()
+            if w.opacity > 0 and w.get_root_window() is not None]
+
+
+def _codes_on_screen(tour) -> int:
+    from kivy.uix.image import Image
+
+    return sum(1 for w in _shown(tour) if isinstance(w, Image))
+
+
+def _text(tour) -> str:
+    from kivy.uix.label import Label
+
+    return "\n".join(w.text for w in _shown(tour) if isinstance(w, Label))
+
+
+def test_one_teams_code_at_a_time_and_the_hand_over_follows_the_phones(tour, phones,
+                                                                       artefacts: Path) -> None:
+    from ui.touch.fingers import frames
+
+    stand_in, drawn = phones
+    tour.new_game()
+    text = _text(tour)
+    assert "Jets, look away" in text and "Sharks, scan your code" in text
+    assert _codes_on_screen(tour) == 1 and drawn[-1].endswith("/team/sharks-1")
+    assert not [url for url in drawn if "jets" in url]
+    tour.save(artefacts / "placement_handover_phones.png")
+
+    stand_in.hold(0)  # the Sharks' phone opens its link: the Jets' step comes
+    frames(2)
+    text = _text(tour)
+    assert "Sharks, look away" in text and "Jets, scan your code" in text
+    assert _codes_on_screen(tour) == 1 and drawn[-1].endswith("/team/jets-1")
+    assert "Sharks: placing on a phone" in text
+
+    stand_in.hold(1)
+    frames(2)
+    assert _codes_on_screen(tour) == 0
+    assert "placing their fleets on their phones" in _text(tour)
+
+
+def test_moving_a_team_takes_two_taps_and_shows_only_its_new_code(tour, phones,
+                                                                   artefacts: Path) -> None:
+    from ui.touch.fingers import frames
+
+    stand_in, drawn = phones
+    tour.new_game()
+    stand_in.hold(0)
+    stand_in.hold(1)
+    frames(2)
+    tour.press("Phones")
+    tour.press("Move to another phone")  # the Sharks' row comes first
+    assert stand_in.moves == []  # the first tap only asks
+    tour.press("Tap again to move Sharks")
+    assert stand_in.moves == [0]
+    frames(2)
+    text = _text(tour)
+    assert "Jets, look away" in text and "Sharks, scan this with your new phone" in text
+    assert drawn[-1].endswith("/team/sharks-2")
+    tour.save(artefacts / "phones_move.png")
+    stand_in.hold(0)  # the new phone opens it: the code goes
+    frames(2)
+    assert "Sharks plays on its new phone" in _text(tour)
+    tour.press("Done")
+    tour.press("Close")
+    frames(1)

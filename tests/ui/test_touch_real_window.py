@@ -1,0 +1,82 @@
+"""The board screens in a real window, the first time each appears: drawn whole, inside the
+window, where the board really is, and a tap on the drawn bull scores BULL.
+
+Each case is a process of its own (`tests/ui/real_window_probe.py`): the kiosk comes from the
+composition root and the app runs as `dartship run` runs it, on a real X display (Xvfb where
+there is none). The board's drawing once lagged its layout (Kivy's cached `center`), so a
+resumed game showed the board half off-screen and a tap on the drawn bull scored another cell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = ((800, 480), (1280, 720))
+
+
+def _command(folder: Path, phase: str, width: int, height: int) -> list[str]:
+    probe = [sys.executable, "-m", "tests.ui.real_window_probe", str(folder), phase, str(width),
+             str(height)]
+    if os.environ.get("DISPLAY"):
+        return probe
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("no display and no xvfb-run (Debian package xvfb)")
+    return ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *probe]
+
+
+def _reports(folder: Path, phase: str, size: tuple[int, int]) -> list[dict]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
+    env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
+    env.pop("KIVY_WINDOW", None)
+    done = subprocess.run(_command(folder, phase, *size), cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def _check(report: dict) -> None:
+    width, height = report["window"]
+    box = report["drawn"]
+    assert box is not None, f"{report['screen']}: no board drawn"
+    where = f"{report['screen']} at {width}x{height}: drawn {box}"
+    # Inside the window, not touching its edges (a board cut by an edge touches it).
+    assert box["left"] > 0 and box["bottom"] > 0, where
+    assert box["right"] < width - 1 and box["top"] < height - 1, where
+    # Whole: as wide and as tall as the board's size says (a cut board is smaller one way).
+    diameter = 2 * report["radius_px"]
+    assert abs((box["right"] - box["left"]) - diameter) <= 4, where
+    assert abs((box["top"] - box["bottom"]) - diameter) <= 4, where
+    # Where the widget is: taps are read against the widget, so that is where it must be drawn.
+    mx, my = report["widget_middle"]
+    assert abs((box["left"] + box["right"]) / 2 - mx) <= 2, where
+    assert abs((box["bottom"] + box["top"]) / 2 - my) <= 2, where
+    assert report["tapped"] == "BULL", where
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_board_screen_from_placement_on(tmp_path: Path, size: tuple[int, int]) -> None:
+    """A resumed game in placement: the placement board, then the bull-off, then the game, each
+    the first time it appears in this window."""
+    reports = _reports(tmp_path, "placing", size)
+    assert [r["screen"] for r in reports] == ["placement", "bull_off", "game"]
+    for report in reports:
+        _check(report)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("phase", ("bull_off", "throwing"))
+def test_a_resumed_game_draws_its_board_right(tmp_path: Path, phase: str) -> None:
+    """After a restart the kiosk opens straight on the bull-off or the game."""
+    reports = _reports(tmp_path, phase, (800, 480))
+    assert reports and reports[0]["screen"] == {"bull_off": "bull_off", "throwing": "game"}[phase]
+    for report in reports:
+        _check(report)

@@ -1,0 +1,77 @@
+"""Settings as the owner sees them: values in the owner's words and language, what the command
+line set shown as such and never written, the file's comments kept, the note in the new language
+after a language change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiosk import config
+
+pytestmark = pytest.mark.slow
+
+OWNERS_FILE = """# The bar's kiosk. Ask Pekka before changing anything.
+[board]
+# the real board, on the USB port by the till
+input = "serial"
+port = "/dev/ttyACM0"
+"""
+
+
+def _text(tour) -> str:
+    from kivy.uix.label import Label
+
+    return "\n".join(w.text for w in tour.root.walk() if isinstance(w, Label) and w.opacity > 0)
+
+
+@pytest.fixture
+def owners_config(tour, tmp_path: Path):
+    """The kiosk started with --simulator and --port on the owner's file."""
+    path = tmp_path / "config.toml"
+    path.write_text(OWNERS_FILE)
+    typed, problems = config.check_values({"board.input": "simulator", "web.port": 9000})
+    assert not problems
+    before = tour.kiosk.config
+    tour.kiosk.config = config.read(path, overrides=typed)
+    yield path
+    tour.kiosk.config = before
+
+
+def test_save_keeps_the_owners_file_and_never_writes_the_command_line(tour, owners_config):
+    tour.app.go("settings")
+    screen = tour.screen()
+    text = _text(tour)
+    assert "simulator (no board) (set on the command line)" in text
+    assert "board.input" not in screen.inputs  # shown, not editable
+    assert screen.inputs["rules.bull_off"].text == "closest to the bull"
+    assert screen.inputs["rules.fleet"].text == "2, 3, 4, 5 (default)"
+    assert screen.inputs["board.profile"].text == "four rings (81 cells)"
+    screen.inputs["rules.darts_per_visit"].set_value(4)
+    tour.press("Save")
+    assert f"Saved to {owners_config}." in screen.message.text
+    saved = owners_config.read_text()
+    assert saved.startswith(OWNERS_FILE.rstrip("\n"))  # comments, order and values kept
+    assert 'input = "serial"' in saved and "9000" not in saved and "simulator" not in saved
+    assert "darts_per_visit = 4" in saved
+    assert tour.kiosk.settings.board.input is config.InputKind.SIMULATOR  # still in effect
+
+
+def test_values_and_the_saved_note_in_german(tour, owners_config):
+    from kiosk.i18n import set_language
+
+    tour.app.go("settings")
+    try:
+        tour.screen().inputs["kiosk.language"].set_value("de")
+        tour.press("Save")
+        screen = tour.app.screen("settings")
+        assert tour.app.sm.current == "settings"
+        assert screen.message.text.startswith("Gespeichert in")
+        text = _text(tour)
+        for english in ("default", "normal", "simulator (no board)", "four-ring"):
+            assert english not in text.split("\n"), english
+        assert "Simulator (ohne Scheibe) (auf der Befehlszeile gesetzt)" in text
+    finally:
+        set_language("en")
+        tour.app.rebuild("home")
