@@ -159,14 +159,19 @@ def test_run_falls_back_to_the_default_host_and_says_so(host, caplog):
     assert f"listens on 0.0.0.0:{port} instead" in caplog.text
 
 
-def test_run_falls_back_from_a_port_in_use(caplog):
+def test_the_kiosks_own_port_taken_stops_it_instead_of_moving_it(caplog):
+    """A taken web.port is nearly always a second kiosk: moving to another port would let two
+    kiosks play one database and board (docs/decisions.md). `run` says so and stops (a
+    subprocess test of `dartship run` shows its message)."""
+    import errno
+
     with socket.socket() as busy:
         busy.bind(("0.0.0.0", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        url, body = _serve(config.build({"web.port": port}), caplog)
-    assert json.loads(body) == {"view": None} and not url.endswith(f":{port}")
-    assert f"cannot listen on 0.0.0.0:{port}" in caplog.text
+        with pytest.raises(OSError) as taken:
+            _serve(config.build({"web.port": port}), caplog)
+    assert taken.value.errno == errno.EADDRINUSE
 
 
 def test_run_falls_back_from_an_unusable_database_and_leaves_it_alone(tmp_path, monkeypatch, caplog):

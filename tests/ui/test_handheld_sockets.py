@@ -1,6 +1,6 @@
 """Spectators cannot use up the team sockets (issue 13, item 4): 256 spectator WebSockets fill
-only their own budget; the team's phone still gets its socket, and a team's newest phone
-always gets in (its oldest socket gives way)."""
+only their own budget; the team's phone still gets its socket, and the team phone's newest
+socket always gets in (its oldest gives way: a reloaded page, a second tab)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ async def test_a_team_socket_is_accepted_with_256_spectators_connected(tmp_path)
         with pytest.raises(WSServerHandshakeError) as busy:
             await crowd.ws_connect(watch)
         assert busy.value.status == 503
+        assert (await client.get(f"/api/team/{api.tokens.teams[0]}")).status == 200  # holds it
         team = await client.ws_connect(f"/api/team/{api.tokens.teams[0]}/ws")
         first = json.loads((await team.receive(timeout=5)).data)
         assert first["type"] == "view" and first["view"]["you"] == 0
@@ -35,10 +36,11 @@ async def test_a_team_socket_is_accepted_with_256_spectators_connected(tmp_path)
         await asyncio.gather(*(s.close() for s in spectators))
 
 
-async def test_a_teams_newest_phone_replaces_its_oldest_socket(tmp_path):
+async def test_a_team_phones_newest_socket_replaces_its_oldest(tmp_path):
     service = make_service(tmp_path)
     new_game(service)
     async with api_client(service) as (client, api):
+        assert (await client.get(f"/api/team/{api.tokens.teams[1]}")).status == 200  # holds it
         path = f"/api/team/{api.tokens.teams[1]}/ws"
         phones = [await client.ws_connect(path) for _ in range(TEAM_SOCKETS)]
         for phone in phones:

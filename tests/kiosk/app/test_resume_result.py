@@ -63,7 +63,7 @@ def test_the_touchscreen_starts_on_the_result_card(tmp_path: Path) -> None:
         from kiosk.app.root import build_offline
         from ui.touch.tour import Tour
         kiosk, loop = build_offline(Path({str(tmp_path)!r}))
-        tour = Tour.start(kiosk, loop, (800, 480))
+        tour = Tour.start(kiosk, loop)
         print("screen:", tour.app.sm.current)
         tour.close()
     """)

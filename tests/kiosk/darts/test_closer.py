@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from kiosk.darts.views import public_view
 
 from kiosk.darts.board import BULL, BullZone, Cell, Ring, board_for
 from kiosk.darts.closer import CloserVotes, Vote
@@ -95,7 +94,7 @@ def test_bull_off_darts_keep_their_cell_in_the_view_the_log_and_the_events(tmp_p
     service = _undecided(tmp_path)
     match = service.match
     assert [c.code for c in match.bull_off_cells()] == ["S20", "T3"]
-    view = public_view(match)
+    view = match.public_view()
     assert view["bull_off"] == {"darts": [{"zone": "other", "cell": "S20"},
                                           {"zone": "other", "cell": "T3"}], "undecided": True}
     # Stored with the command and read back: a restart shows the same.
