@@ -25,14 +25,19 @@ RULE=/etc/udev/rules.d/99-dartboard.rules
 DOC_DIR=/usr/share/doc/dartship
 GROUPS_NEEDED=(video render input gpio dialout)
 UNITS=(dartship.service dartship-backup.service dartship-backup.timer)
+# The pi extra's lgpio. PyPI has no aarch64 wheel of it, and neither Debian nor pip has the lg C
+# library it links to (liblgpio is in Raspberry Pi's own archive only), so pip builds it from
+# its source with PYPI=1: that compiles the lg library into the module, as upstream's own wheels
+# are made. Needs swig, a C compiler and python3-dev; works on Raspberry Pi OS and plain Debian.
+LGPIO="lgpio>=0.2"
 APT_PACKAGES=(
   python3 python3-venv python3-dev python3-pip build-essential pkg-config
   # Kivy's runtime on KMS/DRM: SDL2 and its image/mixer/ttf parts, GL ES/EGL/GBM (Mesa's
   # v3d driver), mtdev for multitouch screens.
   libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
   libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri libegl-mesa0 libmtdev1
-  # gpiozero's pin library for the Pi 4/5 (the lgpio Python module is built against it).
-  swig liblgpio-dev
+  # To build lgpio, gpiozero's pin library for the Pi 4/5, from its source (see LGPIO below).
+  swig
   sqlite3
 )
 KIVY_BUILD_PACKAGES=(
@@ -214,10 +219,17 @@ run "$VENV/bin/pip" install --upgrade pip
 if [ "$KIVY_FROM_SOURCE" = 1 ]; then
   run "$VENV/bin/pip" install --no-binary kivy "kivy[base]>=2.3"
 fi
+run env PYPI=1 "$VENV/bin/pip" install "$LGPIO"
+run "$VENV/bin/python" -c 'import lgpio; print("lgpio", lgpio.LGPIO_PY_VERSION, "imports")'
 run "$VENV/bin/pip" install --upgrade "${REPO}[pi]"
 run ln -sfn "$VENV/bin/dartship" /usr/local/bin/dartship
 run install -d -m 0755 "$DOC_DIR"
 run install -m 0644 "$REPO/docs/raspberry-pi.md" "$DOC_DIR/raspberry-pi.md"
+
+step "The data folder: $STATE_DIR"
+# dartship.service makes it too (StateDirectory=); made here, the doctor and a backup by hand
+# work before the first start.
+run install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" "$STATE_DIR"
 
 step "The config: $CONF"
 run install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" "$CONF_DIR"
