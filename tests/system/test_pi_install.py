@@ -79,8 +79,8 @@ def test_lgpio_is_built_from_source_with_its_library_inside_before_the_pi_extra(
     out = dry_run(env).stdout
     assert not record.exists()
     lines = out.splitlines()
-    # PyPI has no aarch64 wheel and Debian no liblgpio: pip builds lgpio with the lg library
-    # compiled in (PYPI=1), then checks the import, then the pi extra finds lgpio installed.
+    # Where PyPI has no wheel, pip builds lgpio; Debian has no liblgpio, so PYPI=1 has the lg
+    # library compiled in. Then the import is checked, and the pi extra finds lgpio installed.
     build = lines.index("+ env PYPI=1 /opt/dartship/venv/bin/pip install lgpio>=0.2")
     check = next(i for i, line in enumerate(lines) if "/opt/dartship/venv/bin/python -c import lgpio" in line)
     extra = next(i for i, line in enumerate(lines) if line.endswith("[pi]"))
