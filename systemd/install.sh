@@ -236,7 +236,7 @@ if [ "$KIVY_FROM_SOURCE" = 1 ]; then
   run "$VENV/bin/pip" install --no-binary kivy "kivy[base]>=2.3"
 fi
 run env PYPI=1 "$VENV/bin/pip" install "$LGPIO"
-run "$VENV/bin/python" -c 'import lgpio; print("lgpio", lgpio.LGPIO_PY_VERSION, "imports")'
+run "$VENV/bin/python" -c 'import lgpio; print("lgpio", hex(lgpio.LGPIO_PY_VERSION), "imports")'
 run "$VENV/bin/pip" install --upgrade "${REPO}[pi]"
 run ln -sfn "$VENV/bin/dartship" /usr/local/bin/dartship
 run install -d -m 0755 "$DOC_DIR"
