@@ -25,14 +25,20 @@ RULE=/etc/udev/rules.d/99-dartboard.rules
 DOC_DIR=/usr/share/doc/dartship
 GROUPS_NEEDED=(video render input gpio dialout)
 UNITS=(dartship.service dartship-backup.service dartship-backup.timer)
+# The pi extra's lgpio. On Bookworm (Python 3.11, glibc 2.36) pip takes PyPI's aarch64 wheel
+# (manylinux_2_34, the lg C library linked in). Where there is no wheel (Python 3.13, an older
+# glibc) pip builds it from source, which by default links to liblgpio: in Raspberry Pi's archive
+# only, not in Debian's. PYPI=1 makes that build compile the lg library in, as the wheels are
+# made, so it needs only swig, a C compiler and python3-dev, on Raspberry Pi OS and plain Debian.
+LGPIO="lgpio>=0.2"
 APT_PACKAGES=(
   python3 python3-venv python3-dev python3-pip build-essential pkg-config
   # Kivy's runtime on KMS/DRM: SDL2 and its image/mixer/ttf parts, GL ES/EGL/GBM (Mesa's
   # v3d driver), mtdev for multitouch screens.
   libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
   libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri libegl-mesa0 libmtdev1
-  # gpiozero's pin library for the Pi 4/5 (the lgpio Python module is built against it).
-  swig liblgpio-dev
+  # To build lgpio, gpiozero's pin library for the Pi 4/5, where pip finds no wheel (LGPIO below).
+  swig
   sqlite3
 )
 KIVY_BUILD_PACKAGES=(
@@ -107,6 +113,15 @@ write_file() {
   rm -f "$tmp"
 }
 
+# In a chroot (an SD card image being built) neither systemd nor udevd runs: units are then
+# enabled offline (systemctl makes the links) and start at the first boot.
+systemd_running() {
+  [ "$DRY_RUN" = 1 ] || [ -d /run/systemd/system ]
+}
+udev_running() {
+  [ "$DRY_RUN" = 1 ] || [ -S /run/udev/control ]
+}
+
 if [ "$DRY_RUN" = 1 ]; then
   echo "Dry run: every step is printed, nothing is changed."
 elif [ "$(id -u)" != 0 ]; then
@@ -119,8 +134,10 @@ fi
 uninstall() {
   step "Stop and disable the kiosk and the backup timer"
   for unit in "${UNITS[@]}"; do
-    if [ -f "$UNIT_DIR/$unit" ]; then
+    if [ -f "$UNIT_DIR/$unit" ] && systemd_running; then
       run systemctl disable --now "$unit"
+    elif [ -f "$UNIT_DIR/$unit" ]; then
+      run systemctl disable "$unit"
     else
       note "$unit is not installed"
     fi
@@ -130,8 +147,12 @@ uninstall() {
     run rm -f "$UNIT_DIR/$unit"
   done
   run rm -f "$RULE"
-  run systemctl daemon-reload
-  run udevadm control --reload-rules
+  if systemd_running; then
+    run systemctl daemon-reload
+  fi
+  if udev_running; then
+    run udevadm control --reload-rules
+  fi
   step "Give tty1 back to the login prompt"
   run systemctl enable getty@tty1.service
   step "Remove the program"
@@ -214,10 +235,17 @@ run "$VENV/bin/pip" install --upgrade pip
 if [ "$KIVY_FROM_SOURCE" = 1 ]; then
   run "$VENV/bin/pip" install --no-binary kivy "kivy[base]>=2.3"
 fi
+run env PYPI=1 "$VENV/bin/pip" install "$LGPIO"
+run "$VENV/bin/python" -c 'import lgpio; print("lgpio", hex(lgpio.LGPIO_PY_VERSION), "imports")'
 run "$VENV/bin/pip" install --upgrade "${REPO}[pi]"
 run ln -sfn "$VENV/bin/dartship" /usr/local/bin/dartship
 run install -d -m 0755 "$DOC_DIR"
 run install -m 0644 "$REPO/docs/raspberry-pi.md" "$DOC_DIR/raspberry-pi.md"
+
+step "The data folder: $STATE_DIR"
+# dartship.service makes it too (StateDirectory=); made here, the doctor and a backup by hand
+# work before the first start.
+run install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" "$STATE_DIR"
 
 step "The config: $CONF"
 run install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" "$CONF_DIR"
@@ -257,16 +285,28 @@ if [ -n "$BOARD_PORT" ]; then
 else
   write_file "$RULE" 0644 root:root <"$REPO/systemd/99-dartboard.rules"
 fi
-run udevadm control --reload-rules
-run udevadm trigger --subsystem-match=tty --action=add
+if udev_running; then
+  run udevadm control --reload-rules
+  run udevadm trigger --subsystem-match=tty --action=add
+else
+  note "udev is not running here (a chroot, an image being built): the rule applies from the next boot"
+fi
 
 step "Enable the kiosk on tty1 and the daily backup"
-run systemctl daemon-reload
+if systemd_running; then
+  run systemctl daemon-reload
+else
+  note "systemd is not running here (a chroot, an image being built): the units are enabled offline"
+fi
 # Conflicts= stops the login prompt whenever the kiosk starts; disabling it keeps the two from
 # racing for tty1 at boot.
 run systemctl disable getty@tty1.service
 run systemctl enable dartship.service
-run systemctl enable --now dartship-backup.timer
+if systemd_running; then
+  run systemctl enable --now dartship-backup.timer
+else
+  run systemctl enable dartship-backup.timer
+fi
 
 step "Done"
 note "Check everything:        sudo dartship doctor"

@@ -48,7 +48,7 @@ def test_dry_run_install_prints_every_step_and_changes_nothing(stubs) -> None:
     expected = [
         "+ apt-get update",
         "apt-get install -y --no-install-recommends",
-        "python3-venv", "libsdl2-2.0-0", "libmtdev1", "libgles2", "liblgpio-dev",
+        "python3-venv", "libsdl2-2.0-0", "libmtdev1", "libgles2", "swig",
         "/opt/dartship/venv/bin/pip install --upgrade",
         f"{SCRIPT.parents[1]}[pi]",
         "/etc/dartship/config.toml",
@@ -72,6 +72,27 @@ def test_dry_run_install_prints_every_step_and_changes_nothing(stubs) -> None:
     config_lines = [line for line in out.splitlines() if "/etc/dartship/config.toml" in line]
     assert any("kept" in line for line in config_lines) or any(
         "display.fullscreen and display.kiosk_mode = true" in line for line in config_lines)
+
+
+def test_lgpio_is_built_from_source_with_its_library_inside_before_the_pi_extra(stubs) -> None:
+    env, record = stubs
+    out = dry_run(env).stdout
+    assert not record.exists()
+    lines = out.splitlines()
+    # Where PyPI has no wheel, pip builds lgpio; Debian has no liblgpio, so PYPI=1 has the lg
+    # library compiled in. Then the import is checked, and the pi extra finds lgpio installed.
+    build = lines.index("+ env PYPI=1 /opt/dartship/venv/bin/pip install lgpio>=0.2")
+    check = next(i for i, line in enumerate(lines) if "/opt/dartship/venv/bin/python -c import lgpio" in line)
+    extra = next(i for i, line in enumerate(lines) if line.endswith("[pi]"))
+    assert build < check < extra
+    assert "liblgpio" not in out  # in Raspberry Pi's archive only: apt on Debian would stop there
+    assert "swig" in out.split("apt-get install", 1)[1].splitlines()[0]
+
+
+def test_dry_run_makes_the_data_folder_for_the_kiosk_user(stubs) -> None:
+    env, _record = stubs
+    out = dry_run(env).stdout
+    assert "+ install -d -m 0750 -o dartship -g dartship /var/lib/dartship" in out
 
 
 def test_dry_run_without_apt(stubs) -> None:
