@@ -121,12 +121,15 @@ def run(games: int, seed: int, workers: int, levels: list[str]) -> dict:
             "decisions": len(every),
         }
     out["seconds"] = round(time.perf_counter() - start, 1)
+    # Timings depend on what else the machine runs: say how busy it was.
+    out["load_average"] = [round(x, 2) for x in os.getloadavg()]
     return out
 
 
 def table(result: dict) -> str:
     lines = [f"{result['games']} fleets per level, seed {result['seed']}, "
-             f"{result['workers']} workers, {result['seconds']} s",
+             f"{result['workers']} workers, {result['seconds']} s, load average "
+             f"{' '.join(str(x) for x in result['load_average'])} on {os.cpu_count()} cores",
              f"{'level':8} {'mean shots':>10} {'95% CI':>15} {'median':>7} {'p50 ms':>7} "
              f"{'p99 ms':>7} {'1st p99':>8} {'max ms':>7} {'ponder p99':>10}"]
     for level, r in result["levels"].items():

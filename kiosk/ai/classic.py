@@ -40,7 +40,7 @@ from kiosk.darts.match import Result
 CLASSIC_FLEET: tuple[int, ...] = LENGTHS
 
 # hard: samples and exact enumeration per decision on its own, and when pondering.
-HARD_SAMPLES, HARD_EXACT = 6_000, 50_000
+HARD_SAMPLES, HARD_EXACT = 3_000, 20_000
 PONDER_SAMPLES, PONDER_EXACT = 30_000, 300_000
 
 _RESULTS = {ShotResult.MISS: Result.MISS, ShotResult.HIT: Result.HIT, ShotResult.SUNK: Result.SUNK}

@@ -290,6 +290,13 @@ class Match:
     def winner(self) -> int | None:
         return self._winner
 
+    @property
+    def computer_to_move(self) -> bool:
+        """Whether the computer is to fire now (solo, in play, its turn): the driver's cue to
+        ask it for a square and submit the shot."""
+        return (self.setup.mode is Mode.SOLO and self.phase is Phase.PLAYING
+                and self._turn == self.setup.computer)
+
     def radar(self, side: int) -> Radar:
         """`side`'s shots at the enemy and the enemy ships it sank (public)."""
         own = self._sides[_check_player(side)]

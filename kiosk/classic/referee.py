@@ -28,7 +28,6 @@ from kiosk.classic.match import (
     Level,
     Match,
     Mode,
-    Phase,
     Place,
     Radar,
     Setup,
@@ -184,8 +183,7 @@ class ClassicReferee:
         events: list[Event] = []
         while True:
             match = self.match
-            if (match is None or match.setup.mode is not Mode.SOLO
-                    or match.phase is not Phase.PLAYING or match.turn != 1):
+            if match is None or not match.computer_to_move:
                 return events
             if self._computer is None:
                 self._computer = self.make_computer(match.setup.level,

@@ -63,12 +63,12 @@ def parse_date(value: Any) -> datetime.date:
 
 
 def _names(value: Any, mode: Mode) -> tuple[str, ...]:
-    most = 2 if mode is Mode.DUEL else 1
-    if (not isinstance(value, list) or not value or len(value) > 2
-            or (mode is Mode.DUEL and len(value) != 2)
-            or not all(isinstance(n, str) and n.strip() for n in value)):
-        raise WireError(_("'players' must be {n} name(s) (solo and daily: the player, or the "
-                          "player and the computer)").format(n=most))
+    if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
+        raise WireError(_("'players' must be a list of names"))
+    if mode is Mode.DUEL and len(value) != 2:
+        raise WireError(_("'players' must be two names in a duel"))
+    if mode is not Mode.DUEL and len(value) not in (1, 2):
+        raise WireError(_("'players' must name the player (and may name the computer)"))
     names = tuple(n.strip() for n in value)
     if len(set(names)) != len(names):
         raise WireError(_("the two players need different names"))

@@ -63,6 +63,12 @@ def test_ten_by_ten():
     assert count.named == 2 * count.unnamed
 
 
+def test_twelve_by_ten_matches_the_published_figure():
+    # An independent count: Poul-Henning Kamp's "Seabattle" page gives 101,832,786,704 ways to
+    # place 5, 4, 3, 3, 2 on a 12 x 10 grid (found by a day of brute force).
+    assert count_fleets(LENGTHS, Grid(12, 10)).named == 101_832_786_704
+
+
 def test_no_fleet_fits():
     assert count_fleets((5,), Grid(4, 4)).named == 0
     with pytest.raises(ValueError, match="no legal fleet"):

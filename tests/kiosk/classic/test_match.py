@@ -129,10 +129,13 @@ def test_solo_the_computer_is_player_one_and_plays_by_commands():
     assert match.setup.name(1) == "Computer" and match.phase is Phase.PLACING
     match.apply(Place(1, parse_fleet(BO)))
     match.apply(Place(0, parse_fleet(ANN)))
+    assert not match.computer_to_move
     assert fire(match, "A1") == [ShotFired(0, "Ann", 1, parse_square("A1"), Result.MISS),
                                  TurnPassed(1)]
+    assert match.computer_to_move
     assert fire(match, "A1", 1)[0].result is Result.HIT  # the computer's own shot command
-    assert match.turn == 1
+    assert match.turn == 1 and match.computer_to_move
+    assert not duel(first=1).computer_to_move  # a duel has no computer
 
 
 def test_daily_hides_the_fleet_of_the_date_and_the_player_fires_on():
