@@ -9,12 +9,12 @@ Levels (measured means in docs/classic.md, `bench/classic.py`):
 * `easy`: hunt/target: random squares until a hit, then the open neighbours of the unsunk hits.
 * `normal`: the heatmap: the square most likely to hold a ship under the posterior over whole
   fleets (`kiosk.ai.posterior`), with the kiosk's usual sample size.
-* `hard`: the same policy on a sharper posterior: four times the samples and exact enumeration
-  up to 50 000 fleets, well within the decision budget. It may also `ponder` while the human
-  thinks: the computer's radar does not change until its own next shot, so its first answer of a
-  turn can be worked out before it is asked for (with many more samples) and is then ready at
-  once. Sharper heat is all that measured as worth having: the lookaheads and rollouts that fit a
-  budget do not beat greedy (docs/ai.md).
+* `hard`: the same policy on a sharper posterior (twice the samples, exact enumeration up to
+  20 000 fleets), and it `ponder`s while the human thinks: the computer's radar does not change
+  until its own next shot, so the answers of its next turn are worked out before they are asked
+  for (with 20 times the samples) and are then ready at once. Sharper heat is all that there is
+  to have here: the lookaheads and rollouts that fit a budget do not beat greedy (docs/ai.md),
+  and hard measures level with normal (docs/classic.md).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import functools
 import random
 import threading
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
 from kiosk.ai.strategies import HuntTarget
 from kiosk.ai.targeting import estimate, pick
-from kiosk.classic.fleet import LENGTHS
+from kiosk.classic.fleet import LENGTHS, Ship
 from kiosk.classic.grid import GRID, SQUARES, Square
 from kiosk.classic.match import Level, Radar
 from kiosk.classic.match import Result as ShotResult
@@ -42,6 +41,7 @@ CLASSIC_FLEET: tuple[int, ...] = LENGTHS
 # hard: samples and exact enumeration per decision on its own, and when pondering.
 HARD_SAMPLES, HARD_EXACT = 3_000, 20_000
 PONDER_SAMPLES, PONDER_EXACT = 30_000, 300_000
+PONDER_DEPTH = 3  # answers worked out ahead: the first of a turn and two after hits
 
 _RESULTS = {ShotResult.MISS: Result.MISS, ShotResult.HIT: Result.HIT, ShotResult.SUNK: Result.SUNK}
 
@@ -101,10 +101,11 @@ def _sharp_target(record: Record, rng: random.Random, samples: int, exact: int) 
     return square
 
 
-@dataclass(frozen=True)
-class _Pondered:
-    radar: Radar
-    square: Square
+RadarKey = tuple[frozenset[tuple[Square, ShotResult]], tuple[Ship, ...]]
+
+
+def _key(radar: Radar) -> RadarKey:
+    return frozenset(radar.shots.items()), radar.sunk
 
 
 class Computer:
@@ -112,16 +113,21 @@ class Computer:
     computer's own randomness (`rng`); the kiosk runs it in an executor
     (`await loop.run_in_executor(None, computer.choose, radar)`) so the screen never waits.
 
-    `ponder(radar)`: work out the answer for this radar ahead (hard only; a no-op otherwise).
-    Call it in an executor when the computer's turn has just ended: its radar stays the same
-    until its next turn, so its next `choose` finds the answer ready. Thread-safe.
+    `ponder(radar)` (hard only; a no-op otherwise): work out ahead the answers the computer will
+    be asked for in its next turn. Call it in an executor when its turn has just ended: its radar
+    stays the same until then, so the first answer is ready when asked for, and so are the next
+    `PONDER_DEPTH - 1` along the line of hits (a miss ends the turn, so after each shot there is
+    one way the turn goes on, short of a sinking). `choose` never waits for `ponder`: an answer
+    not ready yet is worked out on the spot. Thread-safe.
     """
 
     def __init__(self, level: Level, rng: random.Random | None = None) -> None:
         self.level = level
         self.rng = rng or random.Random()
+        # Pondering runs in another thread: its own randomness keeps the computer repeatable.
+        self._ponder_rng = random.Random(self.rng.getrandbits(64))
         self._hunt = HuntTarget(SQUARES, neighbours)
-        self._pondered: _Pondered | None = None
+        self._ready: dict[RadarKey, Square] = {}
         self._lock = threading.Lock()
 
     def choose(self, radar: Radar) -> Square:
@@ -129,23 +135,32 @@ class Computer:
         if not isinstance(radar, Radar):
             raise TypeError("the computer shoots from its own Radar only")
         with self._lock:
-            ready = self._pondered
-            self._pondered = None
-            record = record_of(radar)
-            if self.level is Level.EASY:
-                square = self._hunt(record, self.rng)
-            elif self.level is Level.NORMAL:
-                square = choose_target(record, CLASSIC_FLEET, self.rng)
-            elif ready is not None and ready.radar == radar:
-                square = ready.square
-            else:
-                square = _sharp_target(record, self.rng, HARD_SAMPLES, HARD_EXACT)
+            ready = self._ready.pop(_key(radar), None)
+        record = record_of(radar)
+        if self.level is Level.EASY:
+            square = self._hunt(record, self.rng)
+        elif self.level is Level.NORMAL:
+            square = choose_target(record, CLASSIC_FLEET, self.rng)
+        elif ready is not None:
+            square = ready
+        else:
+            square = _sharp_target(record, self.rng, HARD_SAMPLES, HARD_EXACT)
         assert isinstance(square, Square)
         return square
+
+    def answer_ready(self, radar: Radar) -> bool:
+        """Whether `choose(radar)` will answer at once from what `ponder` worked out."""
+        with self._lock:
+            return _key(radar) in self._ready
 
     def ponder(self, radar: Radar) -> None:
         if self.level is not Level.HARD or not isinstance(radar, Radar):
             return
         with self._lock:
-            square = _sharp_target(record_of(radar), self.rng, PONDER_SAMPLES, PONDER_EXACT)
-            self._pondered = _Pondered(radar, square)
+            self._ready = {}
+        for _depth in range(PONDER_DEPTH):
+            square = _sharp_target(record_of(radar), self._ponder_rng, PONDER_SAMPLES,
+                                   PONDER_EXACT)
+            with self._lock:
+                self._ready[_key(radar)] = square  # usable at once, before the rest is done
+            radar = Radar({**radar.shots, square: ShotResult.HIT}, radar.sunk)

@@ -126,11 +126,32 @@ def test_the_computer_cannot_tell_two_human_fleets_apart(level):
     assert choices[0] == choices[1]
 
 
-def test_hard_ponders_and_answers_with_the_pondered_square():
+def test_hard_ponders_its_next_turn_along_the_line_of_hits():
     computer = Computer(Level.HARD, random.Random(3))
     radar = Radar({parse_square("E5"): ShotResult.MISS})
+    assert not computer.answer_ready(radar)
     computer.ponder(radar)
-    pondered = computer._pondered
-    assert pondered is not None and pondered.radar == radar
-    assert computer.choose(radar) == pondered.square
-    assert computer._pondered is None  # used once
+    assert computer.answer_ready(radar)
+    first = computer.choose(radar)
+    assert not computer.answer_ready(radar)  # each answer is used once
+    after_hit = Radar({**radar.shots, first: ShotResult.HIT})
+    assert computer.answer_ready(after_hit)
+    assert computer.choose(after_hit) not in after_hit.shots
+    assert not computer.answer_ready(Radar({**radar.shots, first: ShotResult.MISS}))
+
+
+def test_pondering_keeps_a_seeded_computer_repeatable():
+    radar = Radar({parse_square("E5"): ShotResult.MISS})
+    answers = []
+    for _ in range(2):
+        computer = Computer(Level.HARD, random.Random(8))
+        computer.ponder(radar)
+        answers.append((computer.choose(radar), computer.choose(radar)))
+    assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
+def test_only_hard_ponders(level):
+    computer = Computer(level, random.Random(3))
+    computer.ponder(Radar())
+    assert not computer.answer_ready(Radar())
