@@ -82,7 +82,8 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
         mode = Mode(obj.get("mode", "duel"))
     except ValueError:
         raise WireError(_("'mode' must be duel, solo or daily")) from None
-    players = _names(obj["players"], mode) if obj.get("players") is not None else ()
+    # No names (or an empty list, as a setup of default names is stored) means the defaults.
+    players = _names(obj["players"], mode) if obj.get("players") else ()
     first = obj.get("first", 0)
     if type(first) is not int or first not in (0, 1):
         raise WireError(_("'first' must be 0 or 1"))

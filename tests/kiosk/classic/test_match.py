@@ -18,6 +18,7 @@ from kiosk.classic.match import (
     AlreadyFiredError,
     Fire,
     FleetLockedError,
+    Level,
     Match,
     Mode,
     NotYourTurnError,
@@ -188,6 +189,13 @@ def test_replay_through_the_store_form_keeps_the_fleet_secret():
                                      secret.text if secret else None) for body, secret in bodies]
     again = replay(CLASSIC, setup, log)
     assert snapshot(again) == snapshot(match)
+
+
+@pytest.mark.parametrize("setup", [
+    Setup(), Setup(Mode.SOLO, level=Level.EASY, first=1), Setup(Mode.DAILY, date=DAY),
+    Setup(Mode.SOLO, ("Ann", "HAL"), level=Level.HARD), Setup(Mode.DUEL, ("Ann", "Bo"), 1)])
+def test_every_setup_survives_the_store_form(setup):
+    assert CLASSIC.setup_from_dict(json.loads(json.dumps(CLASSIC.setup_to_dict(setup)))) == setup
 
 
 def test_a_log_that_no_longer_applies_is_an_error_not_a_hole():
