@@ -93,6 +93,15 @@ class Ship:
     kind: ShipClass
     cells: tuple[Square, ...]
 
+    def __post_init__(self) -> None:
+        # A ship built by hand (a front end, a test) is held to the rules as a parsed one is.
+        n = self.kind.length
+        bow = self.cells[0] if self.cells else None
+        if bow is None or self.cells not in (GRID.line(bow, n, True), GRID.line(bow, n, False)) \
+                or not all(s in GRID for s in self.cells):
+            raise PlacementError(_("the {ship} lies on {n} squares in a row inside the grid")
+                                 .format(ship=self.kind.label, n=n))
+
     @property
     def bow(self) -> Square:
         return self.cells[0]
@@ -110,9 +119,9 @@ class Ship:
         return self.code
 
 
-def _name(kind: ShipClass | None, code: str) -> str:
-    """How a message names a ship: its class and squares, or only the squares it was given as."""
-    return f"{kind.label} {code}" if kind is not None else code
+def _name(kind: ShipClass, code: str) -> str:
+    """How a message names a ship: its class and its squares."""
+    return f"{kind.label} {code}"
 
 
 def _ship(kind: ShipClass, bow: Square, horizontal: bool, grid: Grid) -> Ship:

@@ -13,6 +13,8 @@ from kiosk.classic.fleet import (
     NotStraightError,
     OutsideGridError,
     OverlapError,
+    PlacementError,
+    Ship,
     ShipClass,
     ShipLengthError,
     WrongFleetError,
@@ -116,6 +118,10 @@ def test_moving_and_rotating_a_ship():
 
 def test_a_fleet_value_cannot_be_illegal():
     fleet = parse_fleet(ANN)
+    for cells in ("B2 B4", "B2 C3", "I10 J10 K10", "", "B2 B3 B4"):
+        squares = tuple(Square(ord(c[0]) - 65, int(c[1:])) for c in cells.split())
+        with pytest.raises(PlacementError, match="Destroyer"):
+            Ship(ShipClass.DESTROYER, squares)
     with pytest.raises(WrongFleetError):
         Fleet(fleet.ships[:4])
     with pytest.raises(OverlapError):
