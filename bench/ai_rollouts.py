@@ -40,6 +40,7 @@ from kiosk.ai.heatmap import board_estimate, choose_target, space_for
 from kiosk.ai.posterior import Estimate, Space
 from kiosk.ai.record import Record
 from kiosk.ai.selfplay import fire
+from kiosk.classic import fleet as classic_fleet
 from kiosk.darts.board import Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet
 
@@ -68,7 +69,7 @@ def game_named(name: str) -> Game:
         return Game(classic.SQUARES, lengths, classic.space(),
                     lambda r, g, n: classic.grid_estimate(r, lengths, g, samples=n),
                     lambda r, g: classic.choose_target(r, lengths, g),
-                    lambda g: [Ship(s.cells) for s in classic.random_fleet(lengths, g).ships])
+                    lambda g: [Ship(s.cells) for s in classic_fleet.random_fleet(g).ships])
     board = board_for(Profile.FOUR_RING)
     lengths = tuple(DEFAULT_FLEET)
     return Game(board.cells, lengths, space_for(board),

@@ -1,149 +1,77 @@
-"""Classic Battleship on a 10x10 grid (RULES.md section 4): a small pure model and its targeting.
+"""The computer at classic 10x10 Battleship: targeting on the grid and the three levels.
 
-Squares `A1`..`J10` (columns A-J, rows 1-10), fleet 5, 4, 3, 3, 2, ships horizontal or vertical,
-inside the grid, no overlap, touching allowed. Who fires next (a hit fires again) is a match
-rule and lives with the classic mode, not here.
+The grid, the ships and the rules live in `kiosk.classic` (the AI depends on the rules, never the
+other way). The computer sees only a `kiosk.classic.match.Radar`: its own shots and the ships it
+has sunk. It is never given a fleet, so it cannot read the human's.
+
+Levels (measured means in docs/classic.md, `bench/classic.py`):
+
+* `easy`: hunt/target: random squares until a hit, then the open neighbours of the unsunk hits.
+* `normal`: the heatmap: the square most likely to hold a ship under the posterior over whole
+  fleets (`kiosk.ai.posterior`), with the kiosk's usual sample size.
+* `hard`: the same policy on a sharper posterior (twice the samples, exact enumeration up to
+  20 000 fleets), and it `ponder`s while the human thinks: the computer's radar does not change
+  until its own next shot, so the answers of its next turn are worked out before they are asked
+  for (with 20 times the samples) and are then ready at once. Sharper heat is all that there is
+  to have here: the lookaheads and rollouts that fit a budget do not beat greedy (docs/ai.md),
+  and hard measures level with normal (docs/classic.md).
 """
 
 from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import threading
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
 from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
+from kiosk.ai.strategies import HuntTarget
 from kiosk.ai.targeting import estimate, pick
+from kiosk.classic.fleet import LENGTHS, Ship
+from kiosk.classic.grid import GRID, SQUARES, Square
+from kiosk.classic.match import Level, Radar
+from kiosk.classic.match import Result as ShotResult
 from kiosk.darts.match import Result
 
-COLUMNS = "ABCDEFGHIJ"
-SIZE = 10
-CLASSIC_FLEET: tuple[int, ...] = (5, 4, 3, 3, 2)
+CLASSIC_FLEET: tuple[int, ...] = LENGTHS
+
+# hard: samples and exact enumeration per decision on its own, and when pondering.
+HARD_SAMPLES, HARD_EXACT = 3_000, 20_000
+PONDER_SAMPLES, PONDER_EXACT = 30_000, 300_000
+PONDER_DEPTH = 3  # answers worked out ahead: the first of a turn and two after hits
+
+_RESULTS = {ShotResult.MISS: Result.MISS, ShotResult.HIT: Result.HIT, ShotResult.SUNK: Result.SUNK}
 
 
-@dataclass(frozen=True, order=True)
-class Square:
-    """One square: `column` 0..9 (A..J), `row` 1..10."""
-
-    column: int
-    row: int
-
-    @property
-    def code(self) -> str:
-        return f"{COLUMNS[self.column]}{self.row}"
-
-    def __str__(self) -> str:
-        return self.code
-
-    def __repr__(self) -> str:
-        return f"Square({self.code})"
+def neighbours(square: Hashable) -> tuple[Square, ...]:
+    assert isinstance(square, Square)
+    return GRID.neighbours(square)
 
 
-SQUARES: tuple[Square, ...] = tuple(Square(c, r) for r in range(1, SIZE + 1) for c in range(SIZE))
+# The engine indexes cells of any game: a Mapping of Hashable keys (Mapping is invariant in them).
+_INDEX: Mapping[Hashable, int] = dict(GRID.index.items())
 
 
-def parse_square(text: str) -> Square:
-    """`A1`..`J10`, case-insensitive; the error names the bad token."""
-    token = str(text).strip().upper()
-    column, digits = token[:1], token[1:]
-    if (len(column) == 1 and column in COLUMNS and digits.isascii() and digits.isdigit()
-            and digits == str(int(digits)) and 1 <= int(digits) <= SIZE):
-        return Square(COLUMNS.index(column), int(digits))
-    raise ValueError(f"{str(text).strip()!r} is not a square (A1 to J10)")
-
-
-def neighbours(square: Square) -> tuple[Square, ...]:
-    c, r = square.column, square.row
-    near = ((c - 1, r), (c + 1, r), (c, r - 1), (c, r + 1))
-    return tuple(Square(x, y) for x, y in near if 0 <= x < SIZE and 1 <= y <= SIZE)
-
-
-@dataclass(frozen=True)
-class GridShip:
-    """A ship's squares, left to right or top to bottom."""
-
-    cells: tuple[Square, ...]
-
-    @property
-    def length(self) -> int:
-        return len(self.cells)
-
-    @property
-    def horizontal(self) -> bool:
-        return len({s.row for s in self.cells}) == 1
-
-    @property
-    def code(self) -> str:
-        return "-".join(s.code for s in self.cells)
-
-    def __str__(self) -> str:
-        return self.code
-
-
-@dataclass(frozen=True)
-class GridFleet:
-    ships: tuple[GridShip, ...]
-
-    @functools.cached_property
-    def cells(self) -> frozenset[Square]:
-        return frozenset(s for ship in self.ships for s in ship.cells)
-
-    def ship_at(self, square: Square) -> GridShip | None:
-        return next((ship for ship in self.ships if square in ship.cells), None)
-
-
-@functools.cache
-def placements(length: int) -> tuple[GridShip, ...]:
-    """Every position of a ship of this length: horizontal ones first, then vertical."""
-    ships = [GridShip(tuple(Square(c + k, r) for k in range(length)))
-             for r in range(1, SIZE + 1) for c in range(SIZE - length + 1)]
-    ships += [GridShip(tuple(Square(c, r + k) for k in range(length)))
-              for c in range(SIZE) for r in range(1, SIZE - length + 2)]
-    return tuple(ships)
-
-
-def random_fleet(lengths: Sequence[int], rng: random.Random) -> GridFleet:
-    """A uniformly random fleet: on any overlap the whole fleet is drawn again."""
-    while True:
-        ships = [rng.choice(placements(n)) for n in sorted(lengths, reverse=True)]
-        squares = [s for ship in ships for s in ship.cells]
-        if len(squares) == len(set(squares)):
-            return GridFleet(tuple(ships))
-
-
-def fire(fleet: GridFleet, shots: Mapping[Square, Result], square: Square
-         ) -> tuple[Result, GridShip | None]:
-    """What a shot at `square` is told, given the earlier shots; the ship if it sank."""
-    if square in shots:
-        return Result.REPEAT, None
-    ship = fleet.ship_at(square)
-    if ship is None:
-        return Result.MISS, None
-    if all(s == square or shots.get(s, Result.MISS).scores for s in ship.cells):
-        return Result.SUNK, ship
-    return Result.HIT, None
+def record_of(radar: Radar) -> Record:
+    """The targeting engine's record of a radar."""
+    return Record({s: _RESULTS[r] for s, r in radar.shots.items()}, radar.sunk)
 
 
 @functools.cache
 def space() -> Space:
-    index = square_index()
-    return Space(len(SQUARES), {n: tuple(tuple(index[s] for s in ship.cells)
-                                         for ship in placements(n)) for n in range(2, 6)})
-
-
-@functools.cache
-def square_index() -> dict[Square, int]:
-    return {s: i for i, s in enumerate(SQUARES)}
+    index = GRID.index
+    return Space(len(SQUARES), {n: tuple(tuple(index[s] for s in cells)
+                                         for cells in GRID.placements(n)) for n in range(2, 6)})
 
 
 def grid_estimate(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
                   rng: random.Random | None = None, *, samples: int | None = None,
-                  method: Method | None = None) -> Estimate:
-    return estimate(space(), square_index(), record, lengths, rng or random.Random(),
-                    samples=samples, method=method)
+                  method: Method | None = None, exact_limit: int | None = None) -> Estimate:
+    return estimate(space(), _INDEX, record, lengths, rng or random.Random(),
+                    samples=samples, method=method, exact_limit=exact_limit)
 
 
 def heatmap(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
@@ -164,3 +92,75 @@ def choose_target(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
     square = pick(SQUARES, np.array([heat[s] for s in SQUARES]), record, rng)
     assert isinstance(square, Square)
     return square
+
+
+def _sharp_target(record: Record, rng: random.Random, samples: int, exact: int) -> Square:
+    est = grid_estimate(record, CLASSIC_FLEET, rng, samples=samples, exact_limit=exact)
+    square = pick(SQUARES, np.asarray(est.probabilities), record, rng)
+    assert isinstance(square, Square)
+    return square
+
+
+RadarKey = tuple[frozenset[tuple[Square, ShotResult]], tuple[Ship, ...]]
+
+
+def _key(radar: Radar) -> RadarKey:
+    return frozenset(radar.shots.items()), radar.sunk
+
+
+class Computer:
+    """The computer's shooting at one level. `choose(radar)` is synchronous and pure but for the
+    computer's own randomness (`rng`); the kiosk runs it in an executor
+    (`await loop.run_in_executor(None, computer.choose, radar)`) so the screen never waits.
+
+    `ponder(radar)` (hard only; a no-op otherwise): work out ahead the answers the computer will
+    be asked for in its next turn. Call it in an executor when its turn has just ended: its radar
+    stays the same until then, so the first answer is ready when asked for, and so are the next
+    `PONDER_DEPTH - 1` along the line of hits (a miss ends the turn, so after each shot there is
+    one way the turn goes on, short of a sinking). `choose` never waits for `ponder`: an answer
+    not ready yet is worked out on the spot. Thread-safe.
+    """
+
+    def __init__(self, level: Level, rng: random.Random | None = None) -> None:
+        self.level = level
+        self.rng = rng or random.Random()
+        # Pondering runs in another thread: its own randomness keeps the computer repeatable.
+        self._ponder_rng = random.Random(self.rng.getrandbits(64))
+        self._hunt = HuntTarget(SQUARES, neighbours)
+        self._ready: dict[RadarKey, Square] = {}
+        self._lock = threading.Lock()
+
+    def choose(self, radar: Radar) -> Square:
+        """The square to fire at next (never one already fired at)."""
+        if not isinstance(radar, Radar):
+            raise TypeError("the computer shoots from its own Radar only")
+        with self._lock:
+            ready = self._ready.pop(_key(radar), None)
+        record = record_of(radar)
+        if self.level is Level.EASY:
+            square = self._hunt(record, self.rng)
+        elif self.level is Level.NORMAL:
+            square = choose_target(record, CLASSIC_FLEET, self.rng)
+        elif ready is not None:
+            square = ready
+        else:
+            square = _sharp_target(record, self.rng, HARD_SAMPLES, HARD_EXACT)
+        assert isinstance(square, Square)
+        return square
+
+    def answer_ready(self, radar: Radar) -> bool:
+        """Whether `choose(radar)` will answer at once from what `ponder` worked out."""
+        with self._lock:
+            return _key(radar) in self._ready
+
+    def ponder(self, radar: Radar) -> None:
+        if self.level is not Level.HARD or not isinstance(radar, Radar):
+            return
+        with self._lock:
+            self._ready = {}
+        for _depth in range(PONDER_DEPTH):
+            square = _sharp_target(record_of(radar), self._ponder_rng, PONDER_SAMPLES,
+                                   PONDER_EXACT)
+            with self._lock:
+                self._ready[_key(radar)] = square  # usable at once, before the rest is done
+            radar = Radar({**radar.shots, square: ShotResult.HIT}, radar.sunk)

@@ -165,9 +165,11 @@ class _Covers:
 
 
 def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
-              samples: int | None = None, method: Method | None = None) -> Estimate:
+              samples: int | None = None, method: Method | None = None,
+              exact_limit: int | None = None) -> Estimate:
     """The heat of every cell. `method` forces EXACT or SAMPLED (tests compare the two);
-    `samples` (fleets to draw when sampling) defaults to `DEFAULT_SAMPLES`, read at call time."""
+    `samples` (fleets to draw when sampling) defaults to `DEFAULT_SAMPLES` and `exact_limit`
+    (completions to enumerate at most, else sample) to `EXACT_LIMIT`, both read at call time."""
     lengths = tuple(sorted(evidence.lengths, reverse=True))
     evidence = Evidence(evidence.blocked, evidence.hits, lengths)
     if not lengths:
@@ -181,7 +183,8 @@ def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
     bound = float(counts.sum())
     if bound == 0:
         return _fallback(space, evidence)
-    if method is Method.EXACT or (method is None and bound <= EXACT_LIMIT):
+    limit = EXACT_LIMIT if exact_limit is None else exact_limit
+    if method is Method.EXACT or (method is None and bound <= limit):
         return _exact(space, evidence, covers, free, per_slot)
     return _sampled(space, evidence, covers, free, per_slot, rng,
                     DEFAULT_SAMPLES if samples is None else samples)

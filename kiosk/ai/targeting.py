@@ -18,7 +18,7 @@ TIE = 1e-9
 
 def estimate(space: Space, index: Mapping[Any, int], record: Record,
              lengths: Sequence[int], rng: random.Random, *, samples: int | None = None,
-             method: Method | None = None) -> Estimate:
+             method: Method | None = None, exact_limit: int | None = None) -> Estimate:
     misses, hits = [], []
     for cell, result in record.shots.items():
         if cell not in index:
@@ -30,7 +30,8 @@ def estimate(space: Space, index: Mapping[Any, int], record: Record,
             hits.append(cell)
     sunk = [ship.cells for ship in record.sunk]
     evidence = evidence_of(index, lengths, misses, hits, sunk)
-    return marginals(space, evidence, rng, samples=samples, method=method)
+    return marginals(space, evidence, rng, samples=samples, method=method,
+                     exact_limit=exact_limit)
 
 
 def two_step(est: Estimate, open_: np.ndarray) -> np.ndarray:

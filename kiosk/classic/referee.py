@@ -1,0 +1,214 @@
+"""`dartship classic`: classic 10x10 Battleship as a JSON line protocol (PROTOCOLS.md section 4).
+
+One JSON object per input line; each is answered with a list of JSON objects, written and flushed
+before the next line is read. Anything invalid (bad JSON, an unknown command, a bad square, an
+illegal fleet, the wrong phase) gets one `{"event": "error", "message": ...}` and changes nothing.
+
+Every change goes through the injected runner (`kiosk.classic.runner.Runner`): in-memory without
+`--db`, the durable service with it. The referee is also the computer's driver in `solo`: after
+each accepted command, while it is the computer's turn, it asks the computer for a square (from
+the computer's own radar only) and submits that shot like any other.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TextIO
+
+from kiosk.classic.fleet import random_fleet
+from kiosk.classic.grid import Square
+from kiosk.classic.match import (
+    Command,
+    Event,
+    Fire,
+    Level,
+    Match,
+    Mode,
+    Place,
+    Radar,
+    Setup,
+)
+from kiosk.classic.runner import Leaderboard, MemoryRunner, Runner
+from kiosk.classic.wire import (
+    CLASSIC,
+    WireError,
+    command_from_dict,
+    event_to_dict,
+    parse_date,
+    player_of,
+    setup_from_dict,
+    state_to_dict,
+    view_to_dict,
+)
+from kiosk.game import RuleError
+from kiosk.i18n import _
+
+Answer = dict[str, Any]
+
+
+class Shooter(Protocol):
+    """The computer as the referee drives it (`kiosk.ai.classic.Computer`): a square from its
+    own radar. The rules room does not import the AI; the composition root hands it in."""
+
+    def choose(self, radar: Radar) -> Square: ...
+
+
+ComputerFactory = Callable[[Level, random.Random], Shooter]
+
+
+def _error(message: str) -> Answer:
+    return {"event": "error", "message": message}
+
+
+def _seed(obj: dict[str, Any]) -> random.Random:
+    seed = obj.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise WireError(_("'seed' must be a whole number"))
+    return random.Random(seed)
+
+
+class ClassicReferee:
+    """Answers protocol lines for the runner's game. `computer` makes the solo computer of a
+    level (with its randomness); `today` gives the date of a `daily` game or a `leaderboard`
+    that names none."""
+
+    def __init__(self, runner: Runner, leaderboard: Leaderboard, computer: ComputerFactory, *,
+                 today: Callable[[], datetime.date] = datetime.date.today) -> None:
+        self.runner = runner
+        self.leaderboard = leaderboard
+        self.make_computer = computer
+        self.today = today
+        self._computer: Shooter | None = None
+        self._computer_rng: random.Random | None = None
+        self._ready = False
+
+    @property
+    def match(self) -> Match | None:
+        game = self.runner.game
+        return game if isinstance(game, Match) else None
+
+    def handle_line(self, line: str) -> list[Answer]:
+        try:
+            obj = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as err:
+            return [_error(_("bad JSON: {error}").format(error=err))]
+        if not isinstance(obj, dict):
+            return [_error(_("a command must be a JSON object like {\"cmd\": \"state\"}"))]
+        try:
+            return self.handle(obj)
+        except RuleError as err:
+            return [_error(str(err))]
+
+    def handle(self, obj: dict[str, Any]) -> list[Answer]:
+        name = obj.get("cmd")
+        if not isinstance(name, str):
+            raise WireError(_("every command needs \"cmd\", e.g. {\"cmd\": \"state\"}"))
+        if name == "new":
+            return self._new(obj)
+        if name == "leaderboard":
+            return [self._leaderboard(obj)]
+        if name not in ("place", "random_fleet", "fire", "state", "view", "ready", "duel"):
+            raise WireError(_("unknown command {name!r}").format(name=name))
+        match = self.match
+        if match is None:
+            raise WireError(_("no game yet: start one with {\"cmd\": \"new\"}"))
+        if name == "state":
+            return [state_to_dict(match)]
+        if name == "view":
+            return [view_to_dict(match, player_of(obj))]
+        if name == "ready":
+            return self._ready_for_duel(match)
+        if name == "duel":
+            return self._duel(match, obj)
+        command: Command
+        if name == "random_fleet":
+            command = Place(player_of(obj), random_fleet(_seed(obj)))
+        else:
+            command = command_from_dict(obj, turn=match.turn)
+        events = list(self.runner.submit(command))
+        return [event_to_dict(e) for e in [*events, *self._computer_turn()]]
+
+    # -- games --
+
+    def _start(self, setup: Setup) -> None:
+        self.runner.start(CLASSIC, setup)
+        self._ready = False
+        self._computer = None
+
+    def _new(self, obj: dict[str, Any]) -> list[Answer]:
+        setup = setup_from_dict(obj, self.today())
+        rng = _seed(obj)  # checked before anything changes
+        self._start(setup)
+        self._computer_rng = rng
+        if setup.mode is Mode.SOLO:
+            self.runner.submit(Place(1, random_fleet(rng)))
+        players = list(setup.players) or [setup.name(i) for i in (0, 1)
+                                          if i == 0 or setup.mode is Mode.DUEL]
+        return [{"event": "new", "mode": setup.mode.value, "players": players}]
+
+    def _ready_for_duel(self, match: Match) -> list[Answer]:
+        if match.setup.mode is not Mode.SOLO:
+            raise RuleError(_("'ready' is for a friend watching a solo game"))
+        self._ready = True
+        return [{"event": "ready"}]
+
+    def _duel(self, match: Match, obj: dict[str, Any]) -> list[Answer]:
+        if match.setup.mode is not Mode.SOLO or not self._ready:
+            raise RuleError(_("a duel starts from a solo game once the friend has tapped Ready"))
+        players = obj.get("players")
+        setup = setup_from_dict({"mode": "duel", "players": players if players is not None
+                                 else [match.setup.name(0), _("Player {number}").format(number=2)]})
+        rng = _seed(obj)
+        kept = match.fleet(0) or random_fleet(rng)
+        self._start(setup)
+        events = [*self.runner.submit(Place(0, kept)), *self.runner.submit(Place(1, random_fleet(rng)))]
+        return [{"event": "new", "mode": "duel", "players": list(setup.players)},
+                *(event_to_dict(e) for e in events)]
+
+    def _leaderboard(self, obj: dict[str, Any]) -> Answer:
+        day = parse_date(obj["date"]) if obj.get("date") is not None else self.today()
+        entries = self.leaderboard.daily(day)
+        return {"event": "leaderboard", "date": day.isoformat(),
+                "entries": [{"player": e.player, "shots": e.shots} for e in entries]}
+
+    # -- the computer --
+
+    def _computer_turn(self) -> list[Event]:
+        """The computer's shots while it is its turn in `solo` (after a human miss, or at the
+        start when it fires first)."""
+        events: list[Event] = []
+        while True:
+            match = self.match
+            if match is None or not match.computer_to_move:
+                return events
+            if self._computer is None:
+                self._computer = self.make_computer(match.setup.level,
+                                                    self._computer_rng or random.Random())
+            square = self._computer.choose(match.radar(1))
+            events += self.runner.submit(Fire(1, square))
+
+
+def run(stdin: Iterable[str], stdout: TextIO, referee: ClassicReferee) -> int:
+    for line in stdin:
+        if not line.strip():
+            continue
+        for answer in referee.handle_line(line):
+            stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0
+
+
+def main_stdio(computer: ComputerFactory, runner: Runner | None = None,
+               leaderboard: Leaderboard | None = None) -> int:
+    """`dartship classic`: the in-memory runner unless the caller passes the durable one (and
+    its store's leaderboard). `computer`: `kiosk.ai.classic.Computer`."""
+    if runner is None:
+        memory = MemoryRunner()
+        runner, leaderboard = memory, leaderboard or memory
+    if leaderboard is None:
+        raise ValueError("a runner needs a leaderboard to go with it")
+    return run(sys.stdin, sys.stdout, ClassicReferee(runner, leaderboard, computer))

@@ -1,0 +1,192 @@
+"""The JSON of classic games (PROTOCOLS.md section 4), and `CLASSIC`, the kind the store and the
+service keep classic games as.
+
+Events carry only public information (a ship's squares appear only once it is sunk); a `place`
+command's fleet is the player's secret: `CLASSIC.command_to_dict` hands it back apart, as a
+`kiosk.game.Secret`, and the logged body holds only who placed.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from kiosk.classic.fleet import parse_fleet
+from kiosk.classic.grid import parse_square
+from kiosk.classic.match import (
+    Command,
+    Event,
+    Fire,
+    Level,
+    Match,
+    Mode,
+    Place,
+    Placed,
+    Setup,
+    ShotFired,
+    TurnPassed,
+    Won,
+)
+from kiosk.game import GameKind, RuleError, Secret, Shot
+from kiosk.i18n import _
+
+
+class WireError(RuleError):
+    """A JSON command that cannot be understood; the message says what is wrong."""
+
+
+def require(obj: Mapping[str, Any], key: str, kind: type) -> Any:
+    """`obj[key]`, which must be there and of this type (a bool is no int)."""
+    if key not in obj:
+        raise WireError(_("{key!r} is missing").format(key=key))
+    value = obj[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise WireError(_("{key!r} has the wrong type").format(key=key))
+    return value
+
+
+def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
+    player = require(obj, key, int)
+    if player not in (0, 1):
+        raise WireError(_("{key!r} must be 0 or 1").format(key=key))
+    return int(player)
+
+
+def parse_date(value: Any) -> datetime.date:
+    if isinstance(value, str):
+        try:
+            return datetime.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise WireError(_("'date' must be a date like 2026-11-30, not {value!r}").format(value=value))
+
+
+def _names(value: Any, mode: Mode) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
+        raise WireError(_("'players' must be a list of names"))
+    if mode is Mode.DUEL and len(value) != 2:
+        raise WireError(_("'players' must be two names in a duel"))
+    if mode is not Mode.DUEL and len(value) not in (1, 2):
+        raise WireError(_("'players' must name the player (and may name the computer)"))
+    names = tuple(n.strip() for n in value)
+    if len(set(names)) != len(names):
+        raise WireError(_("the two players need different names"))
+    return names
+
+
+def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) -> Setup:
+    """A setup from the protocol's `new` command or from `setup_to_dict` (`today`: the date of
+    a `daily` game that names none)."""
+    try:
+        mode = Mode(obj.get("mode", "duel"))
+    except ValueError:
+        raise WireError(_("'mode' must be duel, solo or daily")) from None
+    # No names (or an empty list, as a setup of default names is stored) means the defaults.
+    players = _names(obj["players"], mode) if obj.get("players") else ()
+    first = obj.get("first", 0)
+    if type(first) is not int or first not in (0, 1):
+        raise WireError(_("'first' must be 0 or 1"))
+    try:
+        level = Level(obj.get("ai", obj.get("level", "normal")))
+    except ValueError:
+        raise WireError(_("'ai' must be easy, normal or hard")) from None
+    day = None
+    if mode is Mode.DAILY:
+        day = parse_date(obj["date"]) if obj.get("date") is not None else today
+        if day is None:
+            raise WireError(_("'date' is missing"))
+    return Setup(mode, players, first, level, day)
+
+
+def setup_to_dict(setup: Setup) -> dict[str, Any]:
+    """The setup as stored beside the game (public: names, mode, level, date)."""
+    return {"mode": setup.mode.value, "players": list(setup.players), "first": setup.first,
+            "ai": setup.level.value,
+            "date": setup.date.isoformat() if setup.date is not None else None}
+
+
+def command_from_dict(obj: Mapping[str, Any], turn: int | None = None,
+                      secret: str | None = None) -> Command:
+    """`place` (its fleet from `obj` or from the stored `secret`) or `fire` (by `obj`'s player
+    or, as the protocol writes it, by the player whose `turn` it is)."""
+    name = obj.get("cmd")
+    if name == "place":
+        fleet = secret if secret is not None else require(obj, "fleet", str)
+        return Place(player_of(obj), parse_fleet(fleet))
+    if name == "fire":
+        square = parse_square(require(obj, "cell", str))
+        if "player" in obj or turn is None:
+            return Fire(player_of(obj), square)
+        return Fire(turn, square)
+    raise WireError(_("unknown command {name!r}").format(name=name))
+
+
+def command_to_dict(command: Command) -> tuple[dict[str, Any], Secret | None]:
+    match command:
+        case Place(player, fleet):
+            return {"cmd": "place", "player": player}, Secret(player, fleet.code)
+        case Fire(player, square):
+            return {"cmd": "fire", "player": player, "cell": square.code}, None
+    raise TypeError(f"not a classic command: {command!r}")
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    match event:
+        case Placed(player):
+            return {"event": "placed", "player": player}
+        case ShotFired(player, _name, _number, square, result, ship):
+            out: dict[str, Any] = {"event": "shot", "player": player, "cell": square.code,
+                                   "result": result.value}
+            if ship is not None:
+                out["ship"] = ship.kind.value
+                out["cells"] = [s.code for s in ship.cells]
+            return out
+        case TurnPassed(player):
+            return {"event": "turn", "player": player}
+        case Won(player):
+            return {"event": "win", "player": player}
+    raise TypeError(f"not a classic event: {event!r}")
+
+
+def state_to_dict(match: Match) -> dict[str, Any]:
+    view = match.public_view()
+    return {"event": "state", "mode": view["mode"], "phase": view["phase"], "turn": view["turn"],
+            "shots": view["shots"], "hits": view["hits"], "sunk": view["sunk"],
+            "winner": view["winner"]}
+
+
+def view_to_dict(match: Match, player: int) -> dict[str, Any]:
+    view = match.private_view(player)
+    return {"event": "view", "player": player, "fleet": view["fleet"],
+            "incoming": view["incoming"], "radar": view["radar"]}
+
+
+
+class ClassicKind(GameKind[Setup, Command, Event, Match]):
+    """How the service and the store keep classic games."""
+
+    name = "classic"
+
+    def new(self, setup: Setup) -> Match:
+        return Match(setup)
+
+    def setup_to_dict(self, setup: Setup) -> dict[str, Any]:
+        return setup_to_dict(setup)
+
+    def setup_from_dict(self, data: Mapping[str, Any]) -> Setup:
+        return setup_from_dict(data)
+
+    def command_to_dict(self, command: Command) -> tuple[dict[str, Any], Secret | None]:
+        return command_to_dict(command)
+
+    def command_from_dict(self, body: Mapping[str, Any], setup: Setup,
+                          secret: str | None) -> Command:
+        return command_from_dict(body, secret=secret)
+
+    def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
+        return [Shot(e.player, e.name, e.number, e.square.code, e.result.value)
+                for e in events if isinstance(e, ShotFired)]
+
+
+CLASSIC = ClassicKind()
