@@ -14,6 +14,7 @@ from kiosk.i18n import _
 # name -> "module:attribute" of its GameKind
 KINDS: dict[str, str] = {
     "darts": "kiosk.darts.kind:DARTS",
+    "classic": "kiosk.classic.wire:CLASSIC",
 }
 
 

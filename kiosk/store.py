@@ -43,6 +43,27 @@ def now_iso() -> str:
 
 
 @dataclass(frozen=True)
+class PlayerResultRow:
+    side: int
+    player: str
+    shots: int
+    hits: int
+    sunk: int
+    turns: int
+    won: int
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as the statistics see it: its setup (public) and its results."""
+
+    id: int
+    finished: str
+    setup: dict[str, Any]
+    results: tuple[PlayerResultRow, ...]
+
+
+@dataclass(frozen=True)
 class PlayerStats:
     name: str
     games: int
@@ -394,6 +415,21 @@ class Store:
                 game=game, error=err)) from None
 
     # -- statistics (public: never reads secrets) --
+
+    def finished_games(self, kind: str, **setup: Any) -> list[FinishedGame]:
+        """The finished games of a kind whose stored setup has these values (`mode="daily",
+        date="2026-11-30"`), in the order they finished, with their results."""
+        where = "".join(f" AND json_extract(setup, '$.{key}') = ?" for key in setup)
+        rows = self.db.execute(
+            f"SELECT id, finished, setup FROM games WHERE status='over' AND kind=?{where} "
+            "ORDER BY finished, id", [kind, *setup.values()]).fetchall()
+        games = []
+        for gid, finished, setup_text in rows:
+            results = tuple(PlayerResultRow(*r) for r in self.db.execute(
+                "SELECT side, player, shots, hits, sunk, turns, won FROM results WHERE game=? "
+                "ORDER BY side, player", [gid]).fetchall())
+            games.append(FinishedGame(gid, finished, json.loads(setup_text), results))
+        return games
 
     def player_stats(self, limit: int = 50, kind: str = "darts") -> list[PlayerStats]:
         rows = self.db.execute(

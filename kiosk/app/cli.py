@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     referee = sub.add_parser("referee", help=_("the rules engine as a JSON line protocol"))
     referee.add_argument("--db", help=_("keep the game in this SQLite file and resume it"))
     referee.add_argument("--config", help=_("config file for the house-rule defaults"))
+    classic = sub.add_parser("classic", help=_("classic 10x10 Battleship as a JSON line protocol"))
+    classic.add_argument("--db", help=_("keep the games in this SQLite file and resume them"))
     config = sub.add_parser("config", help=_("check or show the config"))
     config.add_argument("action", choices=("check", "show", "reference"))
     config.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
@@ -88,6 +90,36 @@ def _referee(args: argparse.Namespace) -> int:
             store.close()
 
 
+def _classic(args: argparse.Namespace) -> int:
+    from kiosk.ai.classic import Computer
+    from kiosk.classic.referee import main_stdio
+
+    if not args.db:
+        try:
+            return main_stdio(Computer)
+        except KeyboardInterrupt:
+            return 130
+    from kiosk.classic.leaderboard import StoreLeaderboard
+    from kiosk.service import GameService, ScriptRunner
+    from kiosk.store import Store, StoreError
+
+    store = None
+    try:
+        store = Store(args.db)
+        service = GameService(store, venue="classic", follow_ups=False)
+        service.resume()
+        return main_stdio(Computer, runner=ScriptRunner(service),
+                          leaderboard=StoreLeaderboard(store))
+    except StoreError as err:
+        print(f"dartship classic: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if store is not None:
+            store.close()
+
+
 def _config(args: argparse.Namespace) -> int:
     from kiosk import config
 
@@ -119,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "referee":
         return _referee(args)
+    if args.command == "classic":
+        return _classic(args)
     if args.command == "config":
         return _config(args)
     _parser().print_help()
