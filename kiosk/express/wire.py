@@ -7,8 +7,8 @@ or a value of the wrong kind is a `WireError` that names it, before the rules se
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from kiosk.express.match import (
     Attack,
@@ -28,6 +28,8 @@ from kiosk.express.match import (
 from kiosk.express.rules import FACES, FLEET, Face, Rules, Ship, Variant
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
+
+E = TypeVar("E", Ship, Face)
 
 
 class WireError(ValueError):
@@ -55,23 +57,22 @@ def _int(obj: Mapping[str, Any], key: str) -> int:
     return int(obj[key])
 
 
-def ship_from_name(value: Any) -> Ship:
-    """A ship from its English name (any case), as the protocol writes it."""
+def _named(value: Any, members: Sequence[E], refusal: str) -> E:
+    """The member whose English name is `value` (any case), as the protocol writes them;
+    otherwise `refusal` (with {value} and {names}) as a `WireError`."""
     if isinstance(value, str):
-        for ship in FLEET:
-            if ship.value.casefold() == value.strip().casefold():
-                return ship
-    raise WireError(_("{value!r} is not a ship: one of {names}").format(
-        value=value, names=", ".join(ship.value for ship in FLEET)))
+        for member in members:
+            if member.value.casefold() == value.strip().casefold():
+                return member
+    raise WireError(refusal.format(value=value, names=", ".join(m.value for m in members)))
+
+
+def ship_from_name(value: Any) -> Ship:
+    return _named(value, FLEET, _("{value!r} is not a ship: one of {names}"))
 
 
 def face_from_name(value: Any) -> Face:
-    if isinstance(value, str):
-        for face in FACES:
-            if face.value.casefold() == value.strip().casefold():
-                return face
-    raise WireError(_("{value!r} is not a face of the dice: one of {names}").format(
-        value=value, names=", ".join(face.value for face in FACES)))
+    return _named(value, FACES, _("{value!r} is not a face of the dice: one of {names}"))
 
 
 def _target(value: Any) -> Target:
