@@ -12,7 +12,7 @@ names the rule, and the game is exactly as it was.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +96,8 @@ class Setup:
         if not 1 <= self.points_to_win <= max_points(count):
             raise SetupError(_("points to win must be 1 to {most} with {players} players").format(
                 most=max_points(count), players=count))
+        if stalemate(self.lines, self.ship):
+            raise SetupError(_("with these rules no ship can ever sink another"))
 
     @classmethod
     def create(cls, players: Sequence[str], *, variant: Variant = Variant.ADMIRAL,
@@ -198,12 +200,15 @@ Event = DiceQueued | Rolled | Sunk | Won | TurnPassed
 # ---- the match --------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class Tally:
     attacks: int = 0
     hits: int = 0
     sunk: int = 0  # enemy ships sunk
     turns: int = 0
+
+    def plus(self, attacks: int = 0, hits: int = 0, sunk: int = 0, turns: int = 0) -> Tally:
+        return Tally(self.attacks + attacks, self.hits + hits, self.sunk + sunk, self.turns + turns)
 
 
 @dataclass(frozen=True)
@@ -228,6 +233,14 @@ class _State:
     pending: PendingRoll | None = None
 
 
+def stalemate(lines: Sequence[Sequence[Ship]], rules: Callable[[Ship], ShipRules]) -> bool:
+    """No ship left can ever sink any enemy ship, whatever the order of the lines (in the
+    Captain's game a Submarine cannot reach defense 4: Submarine against Submarine)."""
+    return not any(rules(ship).can_sink(rules(enemy).defense)
+                   for player, line in enumerate(lines) for ship in line
+                   for other, enemies in enumerate(lines) if other != player for enemy in enemies)
+
+
 def open_targets(lines: Sequence[Sequence[Ship]], attacker: int, anywhere: bool) -> list[Target]:
     """Every ship `attacker` may target: the first two of each opponent's line, or any ship."""
     return [Target(player, ship)
@@ -243,7 +256,7 @@ class Match:
         self._s = _State(lines=[list(line) for line in setup.lines], points=[0] * count,
                          lost=[[] for _p in range(count)], tallies=[Tally() for _p in range(count)],
                          cup=DiceCup(setup.seed))
-        self._s.tallies[0].turns = 1
+        self._s.tallies[0] = Tally(turns=1)
 
     @classmethod
     def replay(cls, setup: Setup, log: Sequence[Command]) -> Match:
@@ -299,8 +312,7 @@ class Match:
         return tuple(self._s.lost[player])
 
     def tally(self, player: int) -> Tally:
-        t = self._s.tallies[player]
-        return Tally(t.attacks, t.hits, t.sunk, t.turns)
+        return self._s.tallies[player]
 
     def targets(self, ship: Ship) -> list[Target]:
         """The targets the player on turn may give `ship` (for the Carrier: declare after rolling)."""
@@ -400,7 +412,7 @@ class Match:
             line = s.lines[s.turn]
             line.remove(attack.ship)
             line.insert(0, attack.ship)
-        s.tallies[s.turn].attacks += 1
+        s.tallies[s.turn] = s.tallies[s.turn].plus(attacks=1)
         if rules.roll_first:
             faces = s.cup.roll(rules.dice)
             s.pending, s.phase = PendingRoll(s.turn, attack.ship, faces), Phase.TARGET
@@ -424,7 +436,7 @@ class Match:
             count = rules.count(faces, target.ship)
             total += count.hits
             dice -= count.kept
-            s.tallies[player].hits += count.hits
+            s.tallies[player] = s.tallies[player].plus(hits=count.hits)
             events.append(Rolled(player, ship, roll, faces, count.hits, total, target, recount,
                                  self.players[player]))
             if count.sinks or total >= defense:
@@ -437,20 +449,23 @@ class Match:
         s.lines[target.player].remove(target.ship)
         s.lost[target.player].append(target.ship)
         s.points[by] += 1
-        s.tallies[by].sunk += 1
+        s.tallies[by] = s.tallies[by].plus(sunk=1)
         events: list[Event] = [Sunk(target.player, target.ship, by, tuple(s.points))]
         afloat = [p for p, line in enumerate(s.lines) if line and p != by]
         if s.points[by] >= self.setup.points_to_win or not afloat:
             return events + self._end(by)
         if not s.lines[target.player] and not self.setup.rules.fleetless_skipped:
             return events + self._end(self._leader(by))
+        if stalemate(s.lines, self.setup.ship):
+            return events + self._end(self._leader(by))  # the game could never end otherwise
         if self.setup.rules.sinker_goes_again:
             return [*events, TurnPassed(by)]
         return events + self._pass()
 
     def _leader(self, sinker: int) -> int:
         """Most points; a tie goes to the sinker, else to the first tied player after the sinker
-        in turn order (the house rule for a game that ends when a fleet is gone)."""
+        in turn order (a game that ends before the points: a fleet gone under the house rule,
+        or no sink possible any more)."""
         best = max(self._s.points)
         count = len(self.players)
         return next(p for p in ((sinker + k) % count for k in range(count))
@@ -465,7 +480,7 @@ class Match:
         count = len(self.players)
         # A player whose fleet is gone is skipped; the attacker still has ships, so one is found.
         s.turn = next(p for p in ((s.turn + k) % count for k in range(1, count + 1)) if s.lines[p])
-        s.tallies[s.turn].turns += 1
+        s.tallies[s.turn] = s.tallies[s.turn].plus(turns=1)
         return [TurnPassed(s.turn)]
 
     # -- views and outcome --

@@ -91,6 +91,10 @@ class ShipRules:
             raise ValueError(_("a ship needs defense 1-20, dice 1-12, rolls 1-12 and a Burst "
                                "worth 0-5 hits"))
 
+    def can_sink(self, defense: int) -> bool:
+        """Whether any roll at all sinks a target of `defense` (all dice counting at once)."""
+        return self.burst_sinks or self.dice * max(self.burst, 1) >= defense
+
     def count(self, faces: Iterable[Face], target: Ship) -> Count:
         """What a roll of `faces` does against `target`: the dice set aside and their hits."""
         on_target = bursts = 0

@@ -113,9 +113,16 @@ class Judge:
             return option.chance * self.after_sink(line, option.target) + (1 - option.chance) * miss
         # The Admiral's Carrier: for every way its first roll falls, the best target to declare.
         targets = self.pos.targets(self.me, Ship.CARRIER)
-        gains = np.array([self.after_sink(line, t) - miss for t in targets])
+        gains = np.array(self.gains(option))
         chances = np.stack([self.t.after_roll[INDEX[t.ship]] for t in targets])
         return miss + float((self.t.weights * (chances * gains[:, None]).max(axis=0)).sum())
+
+    def gains(self, option: Option) -> list[float]:
+        """For each target the Carrier may declare after its roll (`Position.targets` order):
+        how much sinking it adds to the attacker's chance to win over a miss."""
+        line = _indices(option.line)
+        miss = self.after_miss(line)
+        return [self.after_sink(line, t) - miss for t in self.pos.targets(self.me, Ship.CARRIER)]
 
     def declared(self, target: Target, chance: float) -> float:
         """The chance to win after declaring `target` for a Carrier roll with this `chance`."""
@@ -133,10 +140,16 @@ class Judge:
         points[me] += 1
         if points[me] >= pos.points_to_win or not any(lines[p] for p in range(len(lines)) if p != me):
             return 1.0
-        if not lines[target.player] and not pos.rules.fleetless_skipped:
+        if (not lines[target.player] and not pos.rules.fleetless_skipped) or self._stalemate(lines):
             return 1.0 if points[me] == max(points) else 0.0  # the game ends: the most points win
         mover = me if pos.rules.sinker_goes_again else _next(lines, me)
         return self.standing(tuple(lines), tuple(points), mover)
+
+    def _stalemate(self, lines: Sequence[tuple[int, ...]]) -> bool:
+        """No ship left can sink any enemy ship (`kiosk.express.match.stalemate`)."""
+        can = self.t.can_sink
+        return not any(can[ship][enemy] for player, line in enumerate(lines) for ship in line
+                       for other, enemies in enumerate(lines) if other != player for enemy in enemies)
 
     def after_miss(self, line: tuple[int, ...]) -> float:
         """When the attack misses and the dice pass on."""

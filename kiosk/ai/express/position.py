@@ -121,6 +121,7 @@ class Tables:
     def __init__(self, variant: Variant, rules: Rules) -> None:
         ships = [rules.ship(variant, ship) for ship in FLEET]
         self.chance = [[float(odds.chance(a, t.defense)) for t in ships] for a in ships]
+        self.can_sink = [[a.can_sink(t.defense) for t in ships] for a in ships]
         self.anywhere = [a.anywhere for a in ships]
         self.roll_first = [a.roll_first for a in ships]
         carrier = ships[CARRIER]

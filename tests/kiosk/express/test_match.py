@@ -370,3 +370,39 @@ def test_an_attacker_must_be_in_the_line():
 def test_empty_dice_are_refused():
     with pytest.raises(DiceError):
         game().apply(QueueDice(()))
+
+
+# ---- a game no sink can end ----------------------------------------------------------------
+
+
+def test_a_captains_submarine_cannot_reach_defense_four():
+    rules = Rules()
+    assert rules.ship(CAPTAIN, S).can_sink(3) and not rules.ship(CAPTAIN, S).can_sink(4)
+    assert rules.ship(Variant.ADMIRAL, S).can_sink(5)  # its Burst sinks anything
+
+
+WEAK = dataclasses.replace(Rules().battleship, defense=3, dice=1, rolls=1, burst=0)
+# Only Destroyers and Carriers (2 dice) can sink, and only Destroyers and Patrol Boats (defense 2).
+TWO_DICE = Rules(battleship=WEAK, submarine=dataclasses.replace(WEAK, burst_sinks=False),
+                 carrier=dataclasses.replace(WEAK, dice=2),
+                 destroyer=dataclasses.replace(WEAK, defense=2, dice=2),
+                 patrol_boat=dataclasses.replace(WEAK, defense=2), captain_rolls=1, captain_burst=0)
+
+
+def test_when_no_ship_can_sink_any_more_the_game_ends_and_a_tie_goes_to_the_sinker():
+    m = game((P, D, C, B, S), (P, D, C, B, S), variant=CAPTAIN, rules=TWO_DICE)
+    attack(m, C, (1, P), "PP")  # Ann 1
+    attack(m, C, (1, D), "SS")  # miss
+    attack(m, D, (0, P), "PP")  # Bo 1
+    attack(m, D, (0, D), "DD")  # Bo 2: Ann has nothing left that a two-dice ship can sink ...
+    attack(m, D, (0, C), "SS")  # ... but Ann's Carrier can still sink Bo's Destroyer
+    events = attack(m, C, (1, D), "DD")  # Ann 2, and no ship left can sink any other
+    assert events == [roll(0, C, 1, "DD", 2, 2), sunk(1, D, 0, [2, 2]), {"event": "win", "player": 0}]
+    assert m.phase is Phase.OVER
+
+
+def test_rules_that_let_no_ship_sink_make_no_game():
+    nothing = Rules(**{ship: WEAK for ship in ("battleship", "destroyer", "carrier", "patrol_boat")},
+                    submarine=dataclasses.replace(WEAK, burst_sinks=False), captain_burst=0)
+    with pytest.raises(SetupError, match="no ship can ever sink"):
+        game(rules=nothing, variant=CAPTAIN)
