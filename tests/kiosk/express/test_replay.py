@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.express.match import Attack, Declare, Match, Phase, QueueDice, Setup, Target
+from kiosk.express.match import Attack, Declare, Match, Phase, QueueDice, Setup, Target, stalemate
 from kiosk.express.rules import FACES, FLEET, Rules, Ship, Variant
 from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError, replay
@@ -28,11 +28,12 @@ def check_invariants(m: Match) -> None:
         assert winner is not None
         afloat = [p for p in range(len(lines)) if lines[p] and p != winner]
         fleet_gone = not m.setup.rules.fleetless_skipped and not all(lines)
-        assert points[winner] >= m.setup.points_to_win or not afloat or fleet_gone
+        stuck = stalemate(lines, m.setup.ship)
+        assert points[winner] >= m.setup.points_to_win or not afloat or fleet_gone or stuck
         # The last one with ships wins even with fewer points than a player already out.
         assert points[winner] == max(points) or not afloat
     else:
-        assert m.winner is None and lines[m.turn]
+        assert m.winner is None and lines[m.turn] and not stalemate(lines, m.setup.ship)
         assert max(points) < m.setup.points_to_win
 
 
