@@ -16,9 +16,9 @@ does when a game is set up).
 `--exact` needs no dice at all: a two-player game has only 106 276 positions (each player's
 line, the player on turn to move; the points follow from the lines), so the chance that a
 policy beats another is solved exactly by value iteration over all of them, averaged over both
-seats and uniformly random starting lines. It prints the levels against each other, the best
-response to normal and to easy (the most ANY policy can win against them: the ceiling of a
-goal), and minimax. Minutes, not hours; docs/express.md has the figures.
+seats and uniformly random starting lines (or A's own line). It prints the levels against each
+other, the best response to normal and to easy (the most ANY policy can win against them: the
+ceiling of a goal), and perfect play (minimax). Minutes, not hours; docs/express.md has them.
 """
 
 from __future__ import annotations
@@ -287,8 +287,8 @@ class TwoPlayers:
         return best
 
     def duel(self, a: tuple[Weights, np.ndarray | None], b: tuple[Weights, np.ndarray | None]
-             ) -> tuple[float, float]:
-        """A's chance to win moving first and moving second (random lines), by value iteration."""
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """A's chance to win in every state where A moves, and B's where B moves."""
         win_a = np.zeros(self.states + 2)
         win_b = np.zeros(self.states + 2)
         for _sweep in range(5000):
@@ -298,7 +298,16 @@ class TwoPlayers:
             win_a, win_b = new_a, new_b
             if change < 1e-10:
                 break
-        return float(win_a[self.start].mean()), float(1 - win_b[self.start].mean())
+        return win_a, win_b
+
+    def seats(self, win_a: np.ndarray, win_b: np.ndarray, line: tuple[int, ...] | None = None
+              ) -> tuple[float, float]:
+        """A's chance moving first and moving second: B's line at random, A's too or `line`."""
+        if line is None:
+            return float(win_a[self.start].mean()), float(1 - win_b[self.start].mean())
+        others = list(itertools.permutations(range(5)))
+        return (float(np.mean([win_a[self.state(line, b)] for b in others])),
+                float(np.mean([1 - win_b[self.state(b, line)] for b in others])))
 
     def argmax(self, scores: np.ndarray) -> np.ndarray:
         """Weights sharing each state's choice among its best-scoring attacks (ties at random)."""
@@ -322,6 +331,24 @@ class TwoPlayers:
             scores[rows] = np.maximum(q1, q2) @ p
             declare[among] = (q1 > q2) + 0.5 * (q1 == q2)
         return self.argmax(scores), declare
+
+    def minimax(self) -> tuple[np.ndarray, np.ndarray]:
+        """Perfect play: each side the best reply to the other's best (value iteration of the
+        zero-sum game), and its declaration by those values."""
+        value = np.zeros(self.states + 2)
+        for _sweep in range(5000):
+            new = self.play(self.values(value, value, None), None)
+            change = np.abs(new - value).max()
+            value = new
+            if change < 1e-10:
+                break
+        declare = np.full((len(self.carriers), 84), 0.5)
+        miss = 1 - value[self.fail]
+        for among, rows, _p, q1, q2 in self.groups():
+            one = np.outer(value[self.sink1[rows]] - miss[rows], q1)
+            two = np.outer(value[self.sink2[rows]] - miss[rows], q2)
+            declare[among] = (one > two) + 0.5 * (one == two)
+        return self.argmax(self.values(value, value, None)), declare
 
     def hard(self) -> tuple[np.ndarray, np.ndarray]:
         """The hard level's own choice in every state (its `Judge`, as in a game), and how it
@@ -366,17 +393,28 @@ def odds_float(attacker: ShipRules, defense: int) -> float:
 def exact(variant: Variant) -> None:
     started = time.time()
     game = TwoPlayers(variant)
-    easy, normal, hard = game.easy(), game.normal(), game.hard()
+    easy, normal, hard, perfect = game.easy(), game.normal(), game.hard(), game.minimax()
     best: tuple[Weights, np.ndarray | None] = (None, None)
+    guarded = tuple(FLEET.index(s) for s in Computer(Level.HARD).line(variant))
     rows = [("normal", "easy", normal, easy), ("hard", "easy", hard, easy),
             ("hard", "normal", hard, normal), ("best response", "easy", best, easy),
-            ("best response", "normal", best, normal), ("normal", "normal", normal, normal)]
-    print(f"{variant.value}: exact two-player chances (random lines, both seats)")
-    print(f"  {'A':<14} {'B':<7} {'A first':>8} {'A second':>9} {'A overall':>10}")
-    for a_name, b_name, a, b in rows:
-        first, second = game.duel(a, b)
-        print(f"  {a_name:<14} {b_name:<7} {100 * first:>7.2f}% {100 * second:>8.2f}% "
+            ("best response", "normal", best, normal), ("minimax", "normal", perfect, normal),
+            ("normal", "normal", normal, normal)]
+    print(f"{variant.value}: exact two-player chances (both seats; lines at random unless said)")
+    print(f"  {'A':<26} {'B':<7} {'A first':>8} {'A second':>9} {'A overall':>10}")
+
+    def show(name: str, other: str, first: float, second: float) -> None:
+        print(f"  {name:<26} {other:<7} {100 * first:>7.2f}% {100 * second:>8.2f}% "
               f"{50 * (first + second):>9.2f}%", flush=True)
+
+    for a_name, b_name, a, b in rows:
+        win_a, win_b = game.duel(a, b)
+        show(a_name, b_name, *game.seats(win_a, win_b))
+        if a_name == "hard":
+            show("hard, its own line", b_name, *game.seats(win_a, win_b, guarded))
+        if a_name in ("best response", "minimax"):
+            lines = [game.seats(win_a, win_b, line) for line in itertools.permutations(range(5))]
+            show(f"{a_name}, best line", b_name, *max(lines, key=sum))
     print(f"  ({time.time() - started:.0f} s)")
 
 
