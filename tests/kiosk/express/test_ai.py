@@ -1,0 +1,158 @@
+"""The computer players: every level's commands are legal over many random games, each level
+does what it says, and the race model behind hard agrees with closed forms."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from kiosk.ai.express import Computer, Level, coach
+from kiosk.ai.express.levels import guarded_line
+from kiosk.ai.express.position import Position, declarations, options
+from kiosk.ai.express.race import HORIZON, Runner, finished_by, win_chances
+from kiosk.express import odds
+from kiosk.express.match import Attack, Declare, Match, Phase, QueueDice, Setup
+from kiosk.express.rules import FLEET, Rules, Variant
+
+from .conftest import ANN, BO, B, C, D, P, S, faces
+
+VARIANTS = list(Variant)
+
+
+def play(levels: list[Level], variant: Variant, seed: int, rules: Rules | None = None,
+         points: int | None = None) -> Match:
+    """A whole game between computers through the real rules; any refused command fails."""
+    computers = [Computer(level, seed * 7 + seat) for seat, level in enumerate(levels)]
+    setup = Setup.create([f"P{n}" for n in range(len(levels))], variant=variant, seed=seed,
+                         lines=[c.line(variant, rules) for c in computers], rules=rules,
+                         points_to_win=points)
+    m = Match(setup)
+    for _step in range(2000):
+        if m.phase is Phase.OVER:
+            return m
+        view = json.loads(json.dumps(m.public_view()))  # only what a screen could send
+        command = computers[m.turn].decide(view)
+        assert m.refusal(command) is None, (command, m.refusal(command))
+        m.apply(command)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("level", list(Level))
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_level_plays_only_legal_commands_to_the_end(level, variant):
+    rng = random.Random(f"{level.value}-{variant.value}")
+    for game in range(12):
+        players = 2 + game % 3
+        levels = [level] + [rng.choice(list(Level)) for _ in range(players - 1)]
+        rng.shuffle(levels)
+        rules = Rules(sinker_goes_again=rng.random() < 0.8, fleetless_skipped=rng.random() < 0.8)
+        points = rng.randint(1, 5 * (players - 1))
+        m = play(levels, variant, rng.randrange(10**6), rules, points)
+        assert m.winner is not None
+
+
+def test_the_carriers_second_step_is_a_legal_declaration():
+    for level in Level:
+        setup = Setup.create(["Ann", "Bo"], lines=[ANN, BO], seed=3)
+        m = Match(setup)
+        m.apply(QueueDice(faces("PPXSSD")))
+        m.apply(Attack(C))
+        command = Computer(level, 1).decide(m.public_view())
+        assert isinstance(command, Declare) and m.refusal(command) is None
+
+
+def test_normal_declares_the_likeliest_target_for_the_roll():
+    m = Match(Setup.create(["Ann", "Bo"], lines=[ANN, (B, P, D, C, S)], seed=3))
+    m.apply(QueueDice(faces("PPXSSD")))  # two Patrol Boat faces and a Burst: 3 hits on it
+    m.apply(Attack(C))
+    command = Computer(Level.NORMAL, 1).decide(m.public_view())
+    assert command == Declare(command.target, player=0) and command.target.ship is P
+
+
+def test_normal_takes_the_best_chance_to_sink():
+    for seed in range(20):
+        m = Match(Setup.create(["Ann", "Bo", "Cy"], seed=seed))
+        view = m.public_view()
+        pos = Position.from_view(view)
+        best = max(o.chance for o in options(pos))
+        command = Computer(Level.NORMAL, seed).decide(view)
+        chosen = [o for o in options(pos) if o.command(0) == command]
+        assert chosen and chosen[0].chance == best
+
+
+def test_easy_tries_every_ship_sooner_or_later():
+    m = Match(Setup.create(["Ann", "Bo"], seed=5))
+    computer = Computer(Level.EASY, 2)
+    assert {computer.decide(m.public_view()).ship for _ in range(200)} == set(FLEET)
+
+
+def test_coach_gives_every_attack_its_exact_chance():
+    m = Match(Setup.create(["Ann", "Bo"], lines=[ANN, BO], seed=5))
+    found = coach(m.public_view())
+    rules = Rules()
+    for option in found:
+        attacker = rules.table(option.ship)
+        if option.target is None:
+            targets = [(s, rules.table(s).defense) for s in BO[:2]]
+            assert option.chance == pytest.approx(float(odds.best_declared(attacker, targets)))
+        else:
+            defense = rules.table(option.target.ship).defense
+            assert option.chance == pytest.approx(float(odds.chance(attacker, defense)))
+    # Four ships with two targets, the Submarine with five, the Carrier staying (it is first).
+    assert len(found) == 4 * 2 - 2 + 5 + 1
+
+
+def test_declarations_are_the_odds_after_the_roll():
+    m = Match(Setup.create(["Ann", "Bo"], lines=[BO, ANN], seed=5))
+    m.apply(QueueDice(faces("CCBSSD")))
+    m.apply(Attack(C))
+    pos = Position.from_view(m.public_view())
+    carrier = Rules().carrier
+    assert [(t.ship, round(c, 12)) for t, c in declarations(pos)] == [
+        (s, round(float(odds.chance_after(carrier, Rules().table(s).defense, faces("CCBSSD"), s)), 12))
+        for s in ANN[:2]]
+
+
+@pytest.mark.parametrize(("variant", "line"), [(Variant.ADMIRAL, (B, S, C, P, D)),
+                                                (Variant.CAPTAIN, (B, S, P, C, D))])
+def test_hard_lays_the_line_the_exact_solution_found_best(variant, line):
+    assert guarded_line(variant, Rules()) == line
+    assert Computer(Level.HARD).line(variant) == line
+
+
+# ---- the race model ----------------------------------------------------------------------
+
+
+def test_one_point_each_has_the_closed_form():
+    for r, q in itertools.product((0.1, 0.5, 0.9), repeat=2):
+        mover, other = win_chances([Runner(1, r, r), Runner(1, q, q)], mover=0)
+        assert mover == pytest.approx(r / (1 - (1 - r) * (1 - q)), abs=1e-9)
+        assert mover + other == pytest.approx(1)
+
+
+def test_finishing_one_point_is_geometric():
+    curve = finished_by(1, 0.3, 0.3, True)
+    assert [round(x, 12) for x in curve[:4]] == [0, 0.3, round(1 - 0.7**2, 12), round(1 - 0.7**3, 12)]
+    assert len(curve) == HORIZON + 1
+
+
+def test_a_sinker_going_again_can_finish_in_one_turn():
+    again = finished_by(3, 0.5, 0.5, True)[1]
+    once = finished_by(3, 0.5, 0.5, False)[1]
+    assert again == pytest.approx(0.125) and once == 0
+
+
+def test_the_next_attack_alone_uses_the_exposure():
+    # First attack sure, the rest never: one point in the first turn, never more.
+    curve = finished_by(2, 1.0, 0.0, True)
+    assert curve[1] == 0 and curve[-1] == 0
+    assert finished_by(1, 1.0, 0.0, True)[1] == 1
+
+
+def test_a_player_without_ships_never_wins_and_the_closest_is_favoured():
+    chances = win_chances([Runner(3, 0.6, 0.6), Runner(1, 0.6, 0.6), Runner(2, 0.0, 0.0, afloat=False)],
+                          mover=0)
+    assert chances[2] == 0 and chances[1] > chances[0] and sum(chances) == pytest.approx(1)
