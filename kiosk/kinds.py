@@ -15,6 +15,7 @@ from kiosk.i18n import _
 KINDS: dict[str, str] = {
     "darts": "kiosk.darts.kind:DARTS",
     "classic": "kiosk.classic.wire:CLASSIC",
+    "express": "kiosk.express.wire:EXPRESS",
 }
 
 

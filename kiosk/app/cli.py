@@ -10,13 +10,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kiosk.i18n import _
 
 if TYPE_CHECKING:
     from kiosk.config import ConfigFile
+    from kiosk.service import ScriptRunner
+    from kiosk.store import Store
 
 # Subcommands that parse their own arguments: name -> ("module:function", one-line help).
 DELEGATED: dict[str, tuple[str, str]] = {
@@ -48,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     referee.add_argument("--config", help=_("config file for the house-rule defaults"))
     classic = sub.add_parser("classic", help=_("classic 10x10 Battleship as a JSON line protocol"))
     classic.add_argument("--db", help=_("keep the games in this SQLite file and resume them"))
+    express = sub.add_parser("express", help=_("Battleship Express as a JSON line protocol"))
+    express.add_argument("--db", help=_("keep the games in this SQLite file and resume them"))
     config = sub.add_parser("config", help=_("check or show the config"))
     config.add_argument("action", choices=("check", "show", "reference"))
     config.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
@@ -90,34 +94,44 @@ def _referee(args: argparse.Namespace) -> int:
             store.close()
 
 
-def _classic(args: argparse.Namespace) -> int:
-    from kiosk.ai.classic import Computer
-    from kiosk.classic.referee import main_stdio
-
-    if not args.db:
-        try:
-            return main_stdio(Computer)
-        except KeyboardInterrupt:
-            return 130
-    from kiosk.classic.leaderboard import StoreLeaderboard
+def _scripted(args: argparse.Namespace, venue: str,
+              play: Callable[[ScriptRunner | None, Store | None], int]) -> int:
+    """A game's line protocol: in memory, or with `--db` through the service (every answer
+    committed first, the venue's game resumed)."""
     from kiosk.service import GameService, ScriptRunner
     from kiosk.store import Store, StoreError
 
     store = None
     try:
+        if not args.db:
+            return play(None, None)
         store = Store(args.db)
-        service = GameService(store, venue="classic", follow_ups=False)
-        service.resume()
-        return main_stdio(Computer, runner=ScriptRunner(service),
-                          leaderboard=StoreLeaderboard(store))
+        service = GameService(store, venue=venue, follow_ups=False)
+        service.resume(finished_within=None)  # finished or not: `state` answers as before
+        return play(ScriptRunner(service), store)
     except StoreError as err:
-        print(f"dartship classic: {err}", file=sys.stderr)
+        print(f"dartship {venue}: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     finally:
         if store is not None:
             store.close()
+
+
+def _classic(args: argparse.Namespace) -> int:
+    from kiosk.ai.classic import Computer
+    from kiosk.classic.leaderboard import StoreLeaderboard
+    from kiosk.classic.referee import main_stdio
+
+    return _scripted(args, "classic", lambda runner, store: main_stdio(
+        Computer, runner=runner, leaderboard=StoreLeaderboard(store) if store else None))
+
+
+def _express(args: argparse.Namespace) -> int:
+    from kiosk.express.referee import main_stdio
+
+    return _scripted(args, "express", lambda runner, _store: main_stdio(runner))
 
 
 def _config(args: argparse.Namespace) -> int:
@@ -153,6 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _referee(args)
     if args.command == "classic":
         return _classic(args)
+    if args.command == "express":
+        return _express(args)
     if args.command == "config":
         return _config(args)
     _parser().print_help()
