@@ -525,21 +525,26 @@ class Store:
             games.append(FinishedGame(gid, finished, json.loads(setup_text), results))
         return games
 
-    def player_stats(self, limit: int = 50, kind: str = "darts") -> list[PlayerStats]:
+    def player_stats(self, limit: int = 50, kind: str = "darts",
+                     venue: str | None = None) -> list[PlayerStats]:
+        """`venue`: only the games played there (the kiosk's screen: "kiosk")."""
         rows = self.db.execute(
             """SELECT r.player, COUNT(DISTINCT r.game), SUM(r.won), SUM(r.shots), SUM(r.hits),
                       SUM(r.sunk)
-               FROM results r JOIN games g ON g.id = r.game WHERE g.kind = ?
+               FROM results r JOIN games g ON g.id = r.game
+               WHERE g.kind = ? AND (? IS NULL OR g.venue = ?)
                GROUP BY r.player
                ORDER BY SUM(r.won) DESC, CAST(SUM(r.hits) AS REAL) / MAX(SUM(r.shots), 1) DESC,
                         r.player
-               LIMIT ?""", [kind, limit]).fetchall()
+               LIMIT ?""", [kind, venue, venue, limit]).fetchall()
         return [PlayerStats(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
-    def last_games(self, limit: int = 10, kind: str = "darts") -> list[GameSummary]:
+    def last_games(self, limit: int = 10, kind: str = "darts",
+                   venue: str | None = None) -> list[GameSummary]:
         rows = self.db.execute(
             """SELECT id, started, finished, setup, winner, turns FROM games
-               WHERE status='over' AND kind=? ORDER BY id DESC LIMIT ?""", [kind, limit]).fetchall()
+               WHERE status='over' AND kind=? AND (? IS NULL OR venue = ?)
+               ORDER BY id DESC LIMIT ?""", [kind, venue, venue, limit]).fetchall()
         games = []
         for gid, started, finished, setup_text, winner, turns in rows:
             setup = json.loads(setup_text)

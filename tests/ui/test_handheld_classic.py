@@ -30,6 +30,12 @@ async def start_solo(phone, level: str = "easy", name: str | None = "Ann") -> di
     return await ok(await phone.post("/api/classic/play/solo", json={"level": level, "name": name}))
 
 
+async def open_room(owner) -> str:
+    """The owner opens its room; the token of its link."""
+    room = (await ok(await owner.post("/api/classic/play/room", json={})))["room"]
+    return room["link"].rsplit("/", 1)[1]
+
+
 async def test_a_phone_plays_solo_against_the_computer_to_the_win(tmp_path):
     async with classic_phones(tmp_path, 1) as ([phone], classic):
         assert (await ok(await phone.get("/api/classic/play")))["view"] is None
@@ -155,7 +161,7 @@ async def test_a_room_link_binds_the_friend_the_rest_watch_and_ready_starts_a_du
 
 
 async def test_a_closed_room_link_is_dead_and_its_duel_ends(tmp_path):
-    async with classic_phones(tmp_path, 2) as ((owner, friend), classic):
+    async with classic_phones(tmp_path, 2) as ((owner, friend), _classic):
         await start_solo(owner)
         link = (await ok(await owner.post("/api/classic/play/room", json={})))["room"]["link"]
         token = link.rsplit("/", 1)[1]
@@ -175,7 +181,7 @@ async def test_sockets_give_each_audience_only_what_it_may_see(tmp_path):
     never name a square of a ship that is not sunk; each player's only its own fleet."""
     async with classic_phones(tmp_path, 3) as ((owner, friend, stranger), classic):
         await start_solo(owner)
-        token = (await ok(await owner.post("/api/classic/play/room", json={})))["room"]["link"].rsplit("/", 1)[1]
+        token = await open_room(owner)
         await ok(await friend.get(f"/api/classic/r/{token}"))
         await ok(await stranger.get(f"/api/classic/r/{token}"))
         await ok(await friend.post(f"/api/classic/r/{token}/ready", json={}))
@@ -215,7 +221,7 @@ async def test_sockets_give_each_audience_only_what_it_may_see(tmp_path):
 async def test_a_restarted_kiosk_gives_every_phone_its_game_back(tmp_path):
     async with classic_phones(tmp_path, 2) as ((owner, friend), classic):
         await start_solo(owner, "hard", "Ann")
-        token = (await ok(await owner.post("/api/classic/play/room", json={})))["room"]["link"].rsplit("/", 1)[1]
+        token = await open_room(owner)
         await ok(await friend.get(f"/api/classic/r/{token}"))
         await ok(await friend.post(f"/api/classic/r/{token}/ready", json={}))
         match = play_match(classic, owner)
@@ -254,7 +260,7 @@ async def test_a_restarted_kiosk_gives_every_phone_its_game_back(tmp_path):
     ("/api/classic/play/duel", {}, 409, "refused"),
 ])
 async def test_bad_input_answers_an_error_and_changes_nothing(tmp_path, path, body, status, code):
-    async with classic_phones(tmp_path, 1) as ([phone], classic):
+    async with classic_phones(tmp_path, 1) as ([phone], _classic):
         await start_solo(phone)
         before = (await ok(await phone.get("/api/classic/play")))["view"]
         answer = await phone.post(path, json=body)
@@ -264,7 +270,7 @@ async def test_bad_input_answers_an_error_and_changes_nothing(tmp_path, path, bo
 
 
 async def test_garbage_and_strangers_get_errors_never_a_crash(tmp_path):
-    async with classic_phones(tmp_path, 1) as ([phone], classic):
+    async with classic_phones(tmp_path, 1) as ([phone], _classic):
         answer = await phone.post("/api/classic/play/fire", data=b"{not json",
                                   headers={"Content-Type": "application/json"})
         assert answer.status == 400
