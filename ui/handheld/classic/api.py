@@ -486,8 +486,10 @@ class ClassicApi:
             self._kiosk_game = event.game
             self.kiosk_hub.hang_up((Audience.TEAM_0, Audience.TEAM_1),
                                    json.dumps({"type": "expired"}))
+        if classic_of(self.api.service) is None:
+            return  # the dart game's events are not ours to read
         events = _events_of(event)
-        if events is None or classic_of(self.api.service) is None:
+        if events is None:
             return
         for team in (0, 1):
             audience = Audience.of_team(team)

@@ -44,8 +44,9 @@ class ClassicDuelScreen(ClassicScreen):
         self.radars = FloatLayout()
         page = BoxLayout(orientation="vertical", padding=s(8), spacing=s(6))
         top = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.prompt = Caption(font_units=24, bold=True, colour=theme.WARN, shorten=True,
-                              max_lines=2)
+        # Two lines at most: whose turn, and where to tap.
+        self.prompt = Caption(font_units=20, bold=True, colour=theme.WARN, max_lines=2,
+                              shorten=True)
         top.add_widget(self.prompt)
         self.fire_slot = BoxLayout(size_hint_x=None, width=s(190))
         top.add_widget(self.fire_slot)
@@ -131,10 +132,9 @@ class ClassicDuelScreen(ClassicScreen):
             self.prompt.text = _("{team}: tap {square} again to fire").format(
                 team=names[turn], square=self.selected.code)
         elif turn is not None:
-            self.prompt.text = _("{team}'s turn: tap a square on the left or on your phone").format(
-                team=names[turn]) if turn == 0 else _(
-                "{team}'s turn: tap a square on the right or on your phone").format(
-                team=names[turn])
+            where = (_("{team}: tap a square on the left, or on your phone") if turn == 0 else
+                     _("{team}: tap a square on the right, or on your phone"))
+            self.prompt.text = where.format(team=names[turn])
         self.prompt.color = theme.TEAM_COLOURS[turn] if turn is not None else theme.GO
         self.fire_slot.clear_widgets()
         if self.selected is not None and turn is not None:

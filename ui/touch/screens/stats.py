@@ -69,6 +69,13 @@ class StatsScreen(KioskScreen):
         page.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         self.add_widget(page)
 
+    def on_pre_enter(self, *args: Any) -> None:
+        # The statistics of the game last played (or in play) first.
+        kind = self.app.service.kind
+        if kind is not None and kind.name in STATS_KINDS:
+            self.kind = kind.name
+        super().on_pre_enter(*args)
+
     def _choose(self, kind: str) -> None:
         self.kind = kind
         self.refresh()
