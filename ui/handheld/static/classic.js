@@ -403,6 +403,8 @@ function radarBlock(view, shooter, title, interactive) {
       interactive,
       onTap: aim,
     }),
+    // Fire right under the grid it fires at (a second tap on the square does the same).
+    interactive ? fireRow(view) : null,
   );
 }
 
@@ -505,7 +507,6 @@ function playerGame(view) {
       radarBlock(view, me, t("c_enemy_waters", { name: name(view, enemy) }), myTurn(view)),
       fleetBlock(view),
     ),
-    fireRow(view),
     noteLine(),
     h("p", { class: "tally", id: "tally" }, tally(view, me)),
     shipsLeft(view, me),
@@ -565,9 +566,9 @@ function resultCard(view) {
   );
 }
 
-function overBlock(view) {
+function overBlock(view, actions = null) {
   const me = view.you ?? 0;
-  const out = [turnLine(view), eventLine(view), resultCard(view)];
+  const out = [turnLine(view), eventLine(view), resultCard(view), actions];
   out.push(h("div", { class: "boards" }, radarBlock(view, me, t("c_enemy_waters", { name: name(view, 1 - me) }), false), view.you != null ? fleetBlock(view) : radarBlock(view, 1 - me, t("c_shots_of", { name: name(view, 1 - me) }), false)));
   return out;
 }
@@ -630,7 +631,7 @@ function dailyContent(view) {
   } else if (view.phase !== "over") {
     out.push(turnLine(view), eventLine(view));
     out.push(h("div", { class: "boards single" }, radarBlock(view, 0, t("c_daily_waters"), myTurn(view))));
-    out.push(fireRow(view), noteLine(), h("p", { class: "tally", id: "tally" }, tally(view, 0)), shipsLeft(view, 0));
+    out.push(noteLine(), h("p", { class: "tally", id: "tally" }, tally(view, 0)), shipsLeft(view, 0));
   } else {
     out.push(h("p", { class: "turn over", id: "turn" }, t("c_daily_done", { shots: view.shots[0] })));
     if (daily.name) {
@@ -677,11 +678,13 @@ function ownContent() {
   let body;
   if (!view || page.starting) body = startForm(view);
   else if (page.editing) body = editor(view);
-  else if (view.phase === "over") body = [...overBlock(view), h("div", { class: "actions" }, h("button", { id: "new-game", class: "primary", onclick: () => {
-    page.starting = true;
-    page.note = null;
-    render();
-  } }, t("c_new_game")))];
+  else if (view.phase === "over") {
+    body = overBlock(view, h("div", { class: "actions" }, h("button", { id: "new-game", class: "primary", onclick: () => {
+      page.starting = true;
+      page.note = null;
+      render();
+    } }, t("c_new_game"))));
+  }
   else body = playerGame(view);
   return [tabs, ...body, page.editing || page.starting ? null : friendsBlock(view)];
 }
