@@ -9,6 +9,7 @@ import re
 import pytest
 
 from kiosk.classic.match import Level, Mode
+from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_classic import (
     DAY,
@@ -312,3 +313,21 @@ async def test_a_phone_game_runs_beside_the_kiosks_own(tmp_path):
         assert service.game == kiosk_game and service.match.public_view()["phase"] == "playing"
         assert classic.rooms.table(device(phone)).service.game != kiosk_game
         assert service.store.unfinished("kiosk") == kiosk_game
+
+
+async def test_the_kiosks_dart_game_passes_the_classic_routes_by(tmp_path, caplog):
+    """The classic routes hear every event of the kiosk's service: a dart game's must pass them
+    by (and a dart game's team link is no classic team link)."""
+    from tests.ui.conftest_handheld import FLEET_A, fleet, new_game, place
+
+    service = GameService(Store(tmp_path / "dartship.db"))
+    from kiosk.darts.match import HouseRules
+    from tests.ui.conftest_handheld import RULES
+
+    RULES[service] = HouseRules()
+    async with classic_phones(tmp_path, 1, service=service) as ([phone], classic):
+        new_game(service)
+        place(service, 0, fleet(FLEET_A))
+        assert "listener failed" not in caplog.text
+        token = classic.api.tokens.teams[0]
+        assert (await phone.get(f"/api/classic/team/{token}")).status == 404

@@ -39,8 +39,10 @@ def daily_board(app: KioskApp, day: datetime.date | None = None) -> list[tuple[s
 def board_table(app: KioskApp, rows: int, font_units: float = 18) -> Table:
     table = Table((3, 1.6), font_units=font_units)
     entries = daily_board(app)
+    if entries:
+        table.add_row([_("Player"), _("Shots")], colour=theme.TEXT_DIM, font_units=15)
     for rank, (player, shots) in enumerate(entries[:rows], start=1):
-        table.add_row([f"{rank}. {player}", _("{shots} shots").format(shots=shots)],
+        table.add_row([f"{rank}. {player}", str(shots)],
                       colour=theme.WARN if rank == 1 else theme.TEXT)
     if not entries:
         table.add_row([_("nobody yet"), ""], colour=theme.TEXT_DIM)

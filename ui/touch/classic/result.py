@@ -30,7 +30,8 @@ class ClassicResultScreen(KioskScreen):
         self.length = Label(font_size=s(20), color=theme.TEXT_DIM, size_hint_y=None, height=s(28))
         page.add_widget(self.winner)
         page.add_widget(self.length)
-        self.table = Table((3, 1.2, 1.2, 1.5, 1.2, 1.2), font_units=24)
+        # Room for the longest heading ("Trefferquote", "Osumaprosentti") at the numbers' size.
+        self.table = Table((2.6, 1.3, 1.2, 2.0, 1.4, 1.1), font_units=22)
         page.add_widget(self.table)
         page.add_widget(BoxLayout())
         actions = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
@@ -58,7 +59,7 @@ class ClassicResultScreen(KioskScreen):
         self.length.text = _("{turns} turns").format(turns=outcome.turns)
         self.table.clear_widgets()
         self.table.add_row([_("Player"), _("Shots"), _("Hits"), _("Hit rate"), _("Sunk"),
-                            _("Turns")], colour=theme.TEXT_DIM)
+                            _("Turns")], colour=theme.TEXT_DIM, font_units=17)
         for result in outcome.results:
             rate = result.hits / result.shots if result.shots else 0.0
             self.table.add_row([names[result.side], str(result.shots), str(result.hits),
