@@ -270,6 +270,9 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
             await fire(friend, "radar-1", code)
         await expect(friend.locator("#turn")).to_have_text("Voitit!", timeout=WAIT_MS)
         await expect(owner.locator("#turn")).to_contain_text("Bo", timeout=WAIT_MS)
+        await expect(owner.locator("#event")).to_contain_text("Bo sank your")
+        # Ready again for a rematch: the owner may start the next duel.
+        await expect(friend.locator("#ready")).to_be_visible()
         await shot(friend, "duel-won-fi")
         await shot(owner, "duel-lost")
         assert duel.winner == 1

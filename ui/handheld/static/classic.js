@@ -465,7 +465,10 @@ function eventLine(view) {
   let text;
   if (e.result === "sunk") {
     const ship = t(`c_ship_${e.ship}`);
-    text = mine ? t("c_you_sank", { ship }) : t("c_they_sank", { name: shooter, ship });
+    // A player's own ship sunk is "your" ship; a spectator sees whose it was from the grid.
+    if (mine) text = t("c_you_sank", { ship });
+    else if (view.you != null) text = t("c_they_sank_yours", { name: shooter, ship });
+    else text = t("c_they_sank", { name: shooter, ship });
   } else {
     const result = t(`c_result_${e.result}`);
     text = mine ? t("c_your_shot", { cell: e.cell, result }) : t("c_their_shot", { name: shooter, cell: e.cell, result });
@@ -730,21 +733,28 @@ function roomContent() {
   }
   if (view.you != null) {
     if (page.editing) return [...out, ...editor(view)];
-    return [...out, ...(view.phase === "over" ? overBlock(view) : playerGame(view))];
+    // After the duel the friend may say Ready again for the next one.
+    return [...out, ...(view.phase === "over" ? overBlock(view, h("section", {}, readyBlock(owner))) : playerGame(view))];
   }
   if (room?.role === "friend" && view.mode !== "duel") {
-    if (room.ready) out.push(h("p", { class: "friend-state ready", id: "friend-state" }, t("c_ready_waiting", { name: owner })));
-    else {
-      out.push(h("p", { class: "hint" }, t("c_ready_hint", { name: owner })));
-      out.push(h("label", { class: "field", for: "ready-name" }, t("c_your_name"), nameField("ready-name")));
-      out.push(h("div", { class: "actions" }, h("button", { id: "ready", class: "primary", disabled: page.busy, onclick: () => act("/ready", "POST", { name: typedName("ready-name") }) }, t("c_ready"))));
-    }
-    out.push(noteLine());
+    out.push(...readyBlock(owner));
   } else {
     out.push(h("p", { class: "hint", id: "watching" }, t("c_watching")));
   }
   if (view.phase === "over") out.push(resultCard(view));
   return [...out, ...spectating(view)];
+}
+
+function readyBlock(owner) {
+  const out = [];
+  if (page.room?.ready) out.push(h("p", { class: "friend-state ready", id: "friend-state" }, t("c_ready_waiting", { name: owner })));
+  else {
+    out.push(h("p", { class: "hint" }, t("c_ready_hint", { name: owner })));
+    out.push(h("label", { class: "field", for: "ready-name" }, t("c_your_name"), nameField("ready-name")));
+    out.push(h("div", { class: "actions" }, h("button", { id: "ready", class: "primary", disabled: page.busy, onclick: () => act("/ready", "POST", { name: typedName("ready-name") }) }, t("c_ready"))));
+  }
+  out.push(noteLine());
+  return out;
 }
 
 function teamContent() {
