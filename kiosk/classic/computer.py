@@ -32,7 +32,15 @@ from kiosk.classic.grid import SQUARES, Square
 from kiosk.classic.match import Fire, Level, Match, Mode, Radar, TurnPassed
 from kiosk.classic.table import classic_of
 from kiosk.game import RuleError
-from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, Source
+from kiosk.later import Later
+from kiosk.service import (
+    GameService,
+    GameStarted,
+    MatchUpdate,
+    ServiceEvent,
+    ServiceListener,
+    Source,
+)
 
 log = logging.getLogger("dartship.classic")
 
@@ -69,7 +77,7 @@ def pool(name: str, workers: int) -> concurrent.futures.ThreadPoolExecutor:
     return _pools[name]
 
 
-class ComputerSeat:
+class ComputerSeat(ServiceListener):
     """Plays player 1 of the service's classic solo games (see the module's docstring)."""
 
     def __init__(self, service: GameService, loop: asyncio.AbstractEventLoop,
@@ -86,26 +94,17 @@ class ComputerSeat:
         self.match: Match | None = None  # the solo game it plays now
         self.shooter: Shooter | None = None
         self.decision_seconds: list[float] = []  # each `choose`, timed in its thread (benches)
-        self._timer: asyncio.TimerHandle | None = None
+        self._later = Later(loop)
         self._pending: int | None = None  # the match version a decision is being made for
         self._unsubscribe: Callable[[], None] | None = None
 
-    def attach(self) -> ComputerSeat:
-        if self._unsubscribe is None:
-            self._unsubscribe = self.service.subscribe(self._heard)
-        self._sync()
-        return self
-
-    def close(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+    def _let_go(self) -> None:
         self._drop()
 
     @property
     def idle(self) -> bool:
         """Nothing scheduled and no decision on its way (tests wait for this)."""
-        return self._timer is None and self._pending is None
+        return not self._later.pending and self._pending is None
 
     @property
     def thinking(self) -> bool:
@@ -140,7 +139,7 @@ class ComputerSeat:
         self.poke()
 
     def _drop(self) -> None:
-        self._cancel()
+        self._later.cancel()
         self._pending = None
         self.match, self.shooter = None, None
 
@@ -149,24 +148,11 @@ class ComputerSeat:
     def poke(self) -> None:
         """Fire soon if it is the computer's turn (never from inside a listener: via the loop)."""
         match = self.match
-        if match is None or self._pending is not None or self._timer is not None:
+        if match is None or self._pending is not None or self._later.pending:
             return
         if match.computer_to_move:
             version = match.version
-            self._schedule(0.0, lambda: self._think(version))
-
-    def _schedule(self, delay: float, action: Callable[[], None]) -> None:
-        self._cancel()
-
-        def fire() -> None:
-            self._timer = None
-            action()
-        self._timer = self.loop.call_later(max(0.0, delay), fire)
-
-    def _cancel(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+            self._later.call(0.0, lambda: self._think(version))
 
     def _mine(self, version: int) -> bool:
         match = self.match
@@ -211,7 +197,7 @@ class ComputerSeat:
             log.exception("the computer's decision failed: it fires at a square not shot yet")
             square = self._fallback()
         wait = self.pace.shot - (self.loop.time() - started)
-        self._schedule(wait, lambda: self._fire(version, square))
+        self._later.call(wait, lambda: self._fire(version, square))
 
     def _fallback(self) -> Square:
         assert self.match is not None

@@ -32,7 +32,7 @@ from kiosk.config import ConfigFile, check_values
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_handheld import free_port
-from tests.ui.real_window_probe import Frames
+from tests.ui.real_window_probe import drawn_in, run_app
 
 WATER = (0x1B, 0x3A, 0x57)  # ui/touch/theme.py WATER: drawn only as the grids' squares
 BACKGROUND = (0x10, 0x18, 0x20)
@@ -58,34 +58,8 @@ def prepare(db: Path, case: str) -> None:
 
 
 def water_box(near: tuple[float, float, float, float]) -> dict[str, Any] | None:
-    """The bounding box (window pixels, origin bottom left) of the water drawn within `near`:
-    runs of a few pixels of its colour (full or dimmed)."""
-    from kivy.core.window import Window
-    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
-
-    width, height = Window.size
-    data = glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE)
-    left, bottom = max(0, int(near[0])), max(0, int(near[1]))
-    right, top = min(width, int(near[2]) + 1), min(height, int(near[3]) + 1)
-    xs: list[int] = []
-    ys: list[int] = []
-    row = 3 * width
-    for y in range(bottom, top):
-        line = data[y * row:(y + 1) * row]
-        run = 0
-        for x in range(left, right):
-            r, g, b = line[3 * x], line[3 * x + 1], line[3 * x + 2]
-            if any(abs(r - w[0]) <= 2 and abs(g - w[1]) <= 2 and abs(b - w[2]) <= 2
-                   for w in WATERS):
-                run += 1
-                if run >= 3:  # a square, not an anti-aliased edge that happens to match
-                    xs += (x - 2, x)
-                    ys.append(y)
-            else:
-                run = 0
-    if not xs:
-        return None
-    return {"left": min(xs), "right": max(xs), "bottom": min(ys), "top": max(ys)}
+    """Where the water is drawn within `near`: full, or faded (the grid not on turn)."""
+    return drawn_in(list(WATERS), near)
 
 
 def grid_report(grid: Any) -> dict[str, Any]:
@@ -108,15 +82,9 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
                                     "solo.shot_seconds": 0})
     assert not problems, problems
     kiosk = await build_kiosk(ConfigFile(None, typed), rng=random.Random(1))
-    from ui.touch.app import make_app
     from ui.touch.fingers import photograph, tap_at
 
-    app = make_app(kiosk)
-    drawn = asyncio.Event()
-    kiosk.ready = drawn.set  # type: ignore[method-assign]
-    running = asyncio.get_running_loop().create_task(app.async_run(async_lib="asyncio"))
-    await asyncio.wait_for(drawn.wait(), timeout=60)
-    frames = Frames()
+    app, running, frames = await run_app(kiosk)
     phones: list[Any] = []
     try:
         await frames.wait()

@@ -25,6 +25,7 @@ from kiosk.classic.match import Match, daily_fleet
 from kiosk.classic.table import classic_of
 from kiosk.service import GameService
 from kiosk.store import Store
+from tests.ui.conftest_classic import enemy_squares, water
 from tests.ui.conftest_handheld import ARTEFACTS, free_port, settings
 from tests.ui.test_handheld_e2e import PHONE, WAIT_MS, browser_page, chromium
 from ui.handheld.classic.api import StartLimits
@@ -73,16 +74,7 @@ async def table_match(web: WebServer, page: Page, daily: bool = False) -> Match:
 
 
 def targets(match: Match, side: int) -> list[str]:
-    """The test's cheat sheet (no page ever gets this)."""
-    fleet = match.fleet(1 - side)
-    assert fleet is not None
-    return [s.code for ship in fleet.ships for s in ship.cells]
-
-
-def water(match: Match, side: int) -> list[str]:
-    ships = set(targets(match, side))
-    shot_at = {s.code for s in match.radar(side).shots}
-    return [s.code for s in GRID.squares if s.code not in ships and s.code not in shot_at]
+    return enemy_squares(match, side)
 
 
 async def fire(page: Page, grid: str, code: str) -> None:

@@ -26,6 +26,26 @@ from ui.touch.opponent import seat
 from ui.touch.qr import qr_texture
 
 
+class FollowsPhones:
+    """Mixin for a screen whose view moves on when a phone takes a link (the hand-overs): while
+    it is shown, every change of the phone page refreshes it on Kivy's next frame."""
+
+    app: Any
+    refresh: Callable[[], None]  # the screen's own
+    _phones_unsubscribe: Callable[[], None] | None = None
+
+    def on_enter(self, *_args: Any) -> None:
+        web = self.app.kiosk.web
+        if web is not None and self._phones_unsubscribe is None:
+            self._phones_unsubscribe = web.subscribe(
+                lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0))
+
+    def on_leave(self, *_args: Any) -> None:
+        if self._phones_unsubscribe is not None:
+            self._phones_unsubscribe()
+            self._phones_unsubscribe = None
+
+
 def phone_state(web: PhoneServer | None, team: int) -> bool:
     """Whether a phone holds `team`'s link (False without a phone page)."""
     if web is None:

@@ -34,6 +34,7 @@ from kiosk.classic.fleet import CLASSES, Fleet, PlacementError, parse_ship
 from kiosk.classic.grid import SquareError, parse_square
 from kiosk.classic.match import (
     AlreadyFiredError,
+    Command,
     Fire,
     FleetLockedError,
     Level,
@@ -196,16 +197,16 @@ class ClassicApi:
         return _answer(self._owner_message(device))
 
     async def play_fire(self, request: web.Request) -> web.StreamResponse:
-        square = _square(await _body(request))
-        device = self._device(request)
-        service = self.rooms.table(device).service
-        _fire(service, 0, square)
-        return _answer(self._owner_message(device))
+        return await self._play(request, _fire)
 
     async def play_fleet(self, request: web.Request) -> web.StreamResponse:
-        fleet = _fleet(await _body(request))
+        return await self._play(request, _place)
+
+    async def _play(self, request: web.Request, command_of: CommandOf) -> web.StreamResponse:
+        """The owner's shot or fleet on its own table (it is player 0 there)."""
+        body = await _body(request)
         device = self._device(request)
-        _place(self.rooms.table(device).service, 0, fleet)
+        _submit(self.rooms.table(device).service, command_of(body, 0))
         return _answer(self._owner_message(device))
 
     async def open_room(self, request: web.Request) -> web.StreamResponse:
@@ -242,13 +243,17 @@ class ClassicApi:
         return _answer(self._owner_message(device))
 
     async def play_socket(self, request: web.Request) -> web.StreamResponse:
+        return await self._own_socket(request, self.rooms.table, self._owner_message)
+
+    async def _own_socket(self, request: web.Request, table_of: Callable[[str], Table],
+                          message: Callable[[str], dict[str, Any]]) -> web.StreamResponse:
+        """A socket of the phone's own table (or daily table): the device from its cookie."""
         device = device_of(request, issue=False)
         if device is None:
             raise json_error(403, "no_device", _("open the classic page first"))
-        table = self.rooms.table(device)
+        table = table_of(device)
         return await serve_socket(self._hub(table.venue), request, Audience.TEAM_0,
-                                  table.service.game or 0,
-                                  lambda: json.dumps(self._owner_message(device)))
+                                  table.service.game or 0, lambda: json.dumps(message(device)))
 
     # -- the daily challenge --
 
@@ -277,13 +282,13 @@ class ClassicApi:
         return _answer(self._daily_message(device))
 
     async def daily_fire(self, request: web.Request) -> web.StreamResponse:
-        square = _square(await _body(request))
+        command = _fire(await _body(request), 0)
         device = self._device(request)
         table = self.rooms.daily_table(device)
         match = classic_of(table.service)
         if match is None or match.setup.date != self.today():
             raise json_error(409, "no_game", _("start today's challenge first"))
-        _fire(table.service, 0, square)
+        _submit(table.service, command)
         return _answer(self._daily_message(device))
 
     async def daily_name(self, request: web.Request) -> web.StreamResponse:
@@ -294,13 +299,7 @@ class ClassicApi:
         return _answer(self._daily_message(device))
 
     async def daily_socket(self, request: web.Request) -> web.StreamResponse:
-        device = device_of(request, issue=False)
-        if device is None:
-            raise json_error(403, "no_device", _("open the classic page first"))
-        table = self.rooms.daily_table(device)
-        return await serve_socket(self._hub(table.venue), request, Audience.TEAM_0,
-                                  table.service.game or 0,
-                                  lambda: json.dumps(self._daily_message(device)))
+        return await self._own_socket(request, self.rooms.daily_table, self._daily_message)
 
     async def leaderboard(self, request: web.Request) -> web.StreamResponse:
         text = request.query.get("date")
@@ -372,17 +371,17 @@ class ClassicApi:
         return side
 
     async def room_fire(self, request: web.Request) -> web.StreamResponse:
-        square = _square(await _body(request))
-        membership = self._member(request)
-        side = self._player_side(membership)
-        _fire(self.rooms.table(membership.room.owner).service, side, square)
-        return _answer(self._member_message(membership))
+        return await self._room_play(request, _fire)
 
     async def room_fleet(self, request: web.Request) -> web.StreamResponse:
-        fleet = _fleet(await _body(request))
+        return await self._room_play(request, _place)
+
+    async def _room_play(self, request: web.Request, command_of: CommandOf) -> web.StreamResponse:
+        """A shot or fleet through a room link: its player's, in the duel (spectators: 403)."""
+        body = await _body(request)
         membership = self._member(request)
         side = self._player_side(membership)
-        _place(self.rooms.table(membership.room.owner).service, side, fleet)
+        _submit(self.rooms.table(membership.room.owner).service, command_of(body, side))
         return _answer(self._member_message(membership))
 
     async def room_socket(self, request: web.Request) -> web.StreamResponse:
@@ -418,20 +417,21 @@ class ClassicApi:
         return _answer(self._team_message(team))
 
     async def team_fire(self, request: web.Request) -> web.StreamResponse:
-        square = _square(await _body(request))
-        team, _game = self.api.claim(request)
-        self._kiosk_duel()
-        if not (self.api.phone_held(0) and self.api.phone_held(1)):
-            raise json_error(409, "waiting_for_phones",
-                             _("the other team has not opened its link yet"))
-        _fire(self.api.service, team, square)
-        return _answer(self._team_message(team))
+        return await self._team_play(request, _fire)
 
     async def team_fleet(self, request: web.Request) -> web.StreamResponse:
-        fleet = _fleet(await _body(request))
+        return await self._team_play(request, _place)
+
+    async def _team_play(self, request: web.Request, command_of: CommandOf) -> web.StreamResponse:
+        """A team's shot or fleet in the kiosk's duel, from the phone that holds its link."""
+        body = await _body(request)
         team, _game = self.api.claim(request)
         self._kiosk_duel()
-        _place(self.api.service, team, fleet)
+        command = command_of(body, team)
+        if isinstance(command, Fire) and not (self.api.phone_held(0) and self.api.phone_held(1)):
+            raise json_error(409, "waiting_for_phones",
+                             _("the other team has not opened its link yet"))
+        _submit(self.api.service, command)
         return _answer(self._team_message(team))
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
@@ -585,18 +585,22 @@ def _fleet(body: dict[str, Any]) -> Fleet:
         raise json_error(422, "bad_fleet", str(err)) from None
 
 
-def _fire(service: GameService, side: int, square: Any) -> None:
+def _fire(body: dict[str, Any], side: int) -> Command:
+    return Fire(side, _square(body))
+
+
+def _place(body: dict[str, Any], side: int) -> Command:
+    return Place(side, _fleet(body))
+
+
+CommandOf = Callable[[dict[str, Any], int], Command]  # a request's body -> a side's command
+
+
+def _submit(service: GameService, command: Command) -> None:
     with _refusals():
         if classic_of(service) is None:
             raise RoomError(_("no game is running"))
-        service.submit(Fire(side, square), Source.PHONE)
-
-
-def _place(service: GameService, side: int, fleet: Fleet) -> None:
-    with _refusals():
-        if classic_of(service) is None:
-            raise RoomError(_("no game is running"))
-        service.submit(Place(side, fleet), Source.PHONE)
+        service.submit(command, Source.PHONE)
 
 
 class _refusals:

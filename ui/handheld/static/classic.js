@@ -5,6 +5,8 @@
 //   /team/<token>       a team's link of the kiosk's classic duel.
 // The kiosk decides what each may see; this page draws what it gets and never more.
 
+import { h } from "./dom.js";
+import { liveSocket, showConnection } from "./live.js";
 import { loadCatalog, pickLanguage } from "./i18n.js";
 import { cellCode, parseCell, renderGrid, shipCells, SIZE } from "./grid.js";
 
@@ -14,7 +16,6 @@ const LEVELS = ["easy", "normal", "hard"];
 const ROOM = (location.pathname.match(/^\/classic\/r\/([A-Za-z0-9_-]{1,64})$/) || [])[1] || null;
 const TEAM = (location.pathname.match(/^\/team\/([A-Za-z0-9_-]{1,64})$/) || [])[1] || null;
 const MODE = ROOM ? "room" : TEAM ? "team" : "own";
-const CLOSE_GAME_OVER = 4000;
 const NAME_KEY = "dartship.classic.name";
 
 const page = {
@@ -37,21 +38,6 @@ const page = {
 
 const t = (key, params) => page.t(key, params);
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v == null) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    else if (k === "value") node.value = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const child of children.flat()) {
-    if (child == null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
 
 // ---- talking to the kiosk ---------------------------------------------------------------
 
@@ -119,76 +105,45 @@ async function act(path, method, payload, after) {
   render();
 }
 
-let socket = null;
-let retry = 0;
-
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const mine = new WebSocket(`${scheme}://${location.host}${api()}/ws`);
-  socket = mine;
-  mine.addEventListener("open", () => {
-    retry = 0;
-    setConnected(true);
-  });
-  mine.addEventListener("message", (event) => {
-    if (socket !== mine) return;
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (["expired", "moved", "closed"].includes(message.type)) {
-      page.gone = message.type;
-    } else if (message.type === "view") {
-      receive(message);
-    }
+const socket = liveSocket({
+  path: () => `${api()}/ws`,
+  onStatus: (on) => setConnected(on),
+  onMessage: (message) => {
+    if (["expired", "moved", "closed"].includes(message.type)) page.gone = message.type;
+    else if (message.type === "view") receive(message);
     render();
-  });
-  mine.addEventListener("close", (event) => {
-    if (socket !== mine) return; // a socket we closed ourselves (another tab of the page)
-    setConnected(false);
-    if (event.code === CLOSE_GAME_OVER && (ROOM || TEAM)) {
-      page.gone = page.gone || "expired";
-      render();
-      return;
-    }
-    if (page.gone) return;
-    retry = Math.min(retry + 1, 5);
-    setTimeout(reconnect, retry * 1000);
-  });
-}
+  },
+  gameOver: () => {
+    if (!(ROOM || TEAM)) return false;
+    page.gone = page.gone || "expired";
+    render();
+    return true;
+  },
+  done: () => Boolean(page.gone),
+  // A dropped phone comes back to where it was: the state first, then the socket again.
+  recover: async () => {
+    if (!(await fetchState())) return false;
+    render();
+    return true;
+  },
+});
 
-async function reconnect() {
-  // A dropped phone comes back to where it was: ask for the state, then listen again.
+// The state as the kiosk has it now; false when the link is gone (the page says so).
+async function fetchState() {
   const { status, body } = await call(api());
   const gone = goneFor(status, body);
   if (gone) {
     page.gone = gone;
     render();
-    return;
+    return false;
   }
-  if (status === 200) {
-    receive(body);
-    render();
-  }
-  connect();
-}
-
-function reopen() {
-  if (socket) {
-    const old = socket;
-    socket = null;
-    old.close();
-  }
-  connect();
+  if (status === 200) receive(body);
+  return true;
 }
 
 function setConnected(on) {
   page.connected = on;
-  const badge = document.getElementById("connection");
-  badge.dataset.state = on ? "live" : "offline";
-  badge.textContent = on ? t("live") : t("offline");
+  showConnection(on, t);
 }
 
 // ---- what the kiosk says ----------------------------------------------------------------
@@ -702,11 +657,10 @@ async function switchTab(id) {
   page.lastShot = null;
   history.replaceState(null, "", id === "daily" ? "#daily" : location.pathname);
   render();
-  const { status, body } = await call(api());
-  if (status === 200) receive(body);
+  if (!(await fetchState())) return;
   if (id === "daily") await loadBoard();
   render();
-  reopen();
+  socket.reopen();
 }
 
 function spectating(view) {
@@ -777,7 +731,7 @@ function render() {
   let content;
   if (page.gone) {
     page.view = null;
-    socket?.close();
+    socket.close();
     content = goneContent();
   } else if (MODE === "room") content = roomContent();
   else if (MODE === "team") content = teamContent();
@@ -808,17 +762,10 @@ async function start() {
   page.t = await loadCatalog(language);
   document.title = t("c_title");
   setConnected(false);
-  const { status, body } = await call(api());
-  const gone = goneFor(status, body);
-  if (gone) {
-    page.gone = gone;
-    render();
-    return;
-  }
-  if (status === 200) receive(body);
+  if (!(await fetchState())) return;
   if (page.tab === "daily") await loadBoard();
   render();
-  connect();
+  socket.open();
 }
 
 window.dartship = { page, aim };

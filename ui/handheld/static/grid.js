@@ -2,6 +2,8 @@
 // ships and sunk ships drawn as outlines over them (CSS grid areas), marks in the squares.
 // The grid draws only what it is given: the page decides what a player may see.
 
+import { h } from "./dom.js";
+
 export const COLUMNS = "ABCDEFGHIJ";
 export const SIZE = 10;
 
@@ -25,19 +27,6 @@ export function shipCells(code) {
   return cells;
 }
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v == null) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    // Through the CSSOM: the page's CSP (style-src 'self') refuses style attributes.
-    else if (k === "style") node.style.cssText = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const child of children.flat()) if (child != null && child !== false) node.append(child);
-  return node;
-}
 
 // An outline over a run of squares: its place in the CSS grid (the label row and column first).
 function span(cells, cls) {

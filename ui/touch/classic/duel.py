@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.image import Image
@@ -28,17 +27,16 @@ from ui.touch.classic.grid import GridView
 from ui.touch.classic.marks import radar_of
 from ui.touch.classic.solo import ClassicScreen
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
-from ui.touch.phones import PhonesPopup, phone_state
+from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
 from ui.touch.qr import qr_texture
 from ui.touch.screens.base import KioskApp
 
 
-class ClassicDuelScreen(ClassicScreen):
+class ClassicDuelScreen(FollowsPhones, ClassicScreen):
     def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.step: int | None = None  # the team whose hand-over step was asked for
-        self._unsubscribe: Any = None
         self.handover = BoxLayout(orientation="vertical", padding=s(16), spacing=s(10))
         # The radars: whose turn on top, then each team's shots at the other, side by side.
         self.radars = FloatLayout()
@@ -209,18 +207,6 @@ class ClassicDuelScreen(ClassicScreen):
     def _teams(self) -> list[str | None] | None:
         match = self.match
         return list(self.names(match)) if match is not None else None
-
-    def on_enter(self, *_args: Any) -> None:
-        # A phone taking a link moves the hand-over on: follow the phone page while shown.
-        web = self.app.kiosk.web
-        if web is not None and self._unsubscribe is None:
-            self._unsubscribe = web.subscribe(
-                lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0))
-
-    def on_leave(self, *_args: Any) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
 
     # -- firing --
 
