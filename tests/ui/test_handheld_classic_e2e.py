@@ -87,6 +87,17 @@ async def fire(page: Page, grid: str, code: str) -> None:
         re.compile(r"\bm-(hit|miss|sunk)\b"), timeout=WAIT_MS)
 
 
+async def targets_are_fingertip_sized(page: Page) -> None:
+    """Every button a finger aims at is at least 44 x 44 CSS px (the grid's squares aside: ten
+    across a phone are smaller; a tap on one only aims, and the nudges and Fire are full size)."""
+    small = await page.evaluate("""() => [...document.querySelectorAll('button, input, a.button')]
+        .filter((el) => !el.classList.contains('sq') && el.offsetParent !== null)
+        .map((el) => [el.id || el.className || el.textContent, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert small == []
+
+
 async def my_turn(page: Page) -> None:
     await expect(page.locator("#turn.mine")).to_be_visible(timeout=WAIT_MS)
 
@@ -95,6 +106,7 @@ async def test_solo_against_the_computer_to_the_win(tmp_path):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
         page = await browser_page(browser, web.classic_url())
         await expect(page.locator("[data-level='easy']")).to_be_visible(timeout=WAIT_MS)
+        await targets_are_fingertip_sized(page)
         await shot(page, "start")
         await page.locator("#solo-name").fill("Anna")
         await page.locator("[data-level='easy']").tap()
@@ -109,6 +121,7 @@ async def test_solo_against_the_computer_to_the_win(tmp_path):
         await page.locator(f"#editor [data-cell='{free}']").tap()
         await expect(page.locator("#message")).to_contain_text("Destroyer now lies on")
         await page.locator("#rotate").tap()
+        await targets_are_fingertip_sized(page)
         await shot(page, "replace")
         await page.locator("#done").tap()
         await expect(page.locator("#message")).to_contain_text("where you put it", timeout=WAIT_MS)
@@ -124,7 +137,17 @@ async def test_solo_against_the_computer_to_the_win(tmp_path):
         hits = targets(match, 0)
         for code in hits[:6]:
             await fire(page, "radar-0", code)
+        # Aim roughly, then a square to the right with a nudge: the aim moves, nothing is fired.
+        aim_at = next(c for c in water(match, 0) if c[0] != "J")
+        await page.locator(f"#radar-0 [data-cell='{aim_at}']").tap()
+        await page.locator("[data-nudge='right']").tap()
+        nudged = "ABCDEFGHIJ"["ABCDEFGHIJ".index(aim_at[0]) + 1] + aim_at[1:]
+        await expect(page.locator("#fire")).to_have_text(f"Fire at {nudged}")
+        await expect(page.locator(f"#radar-0 [data-cell='{nudged}']")).to_have_class(
+            re.compile(r"\bselected\b"))
+        await targets_are_fingertip_sized(page)
         await shot(page, "playing")
+        await page.locator("[data-nudge='left']").tap()  # back: the shots below are hits
         # The page reloads where it was.
         await page.reload()
         await expect(page.locator(f"#radar-0 [data-cell='{hits[5]}']")).to_have_class(
@@ -168,6 +191,7 @@ async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk
         page = await browser_page(browser, web.classic_url(), locale="de-DE")
         await page.locator("[data-tab='daily']").tap()
         await expect(page.locator("#daily-start")).to_be_visible(timeout=WAIT_MS)
+        await targets_are_fingertip_sized(page)
         await shot(page, "daily-start-de")
         await page.locator("#daily-start").tap()
         for code in [*misses[:3], *hits]:
@@ -206,6 +230,7 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
         link = await owner.locator("#room-link").text_content()
         assert link is not None and "/classic/r/" in link
         await owner.locator("#friends").scroll_into_view_if_needed()
+        await targets_are_fingertip_sized(owner)
         await shot(owner, "room")
         solo = await table_match(web, owner)
         kept = solo.fleet(0)
@@ -220,6 +245,7 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
         await expect(friend.locator(f"#radar-0 [data-cell='{first}']")).to_have_class(
             re.compile(r"\bm-miss\b"), timeout=WAIT_MS)
         assert await friend.locator(".ship").count() == 0  # never the owner's fleet
+        await targets_are_fingertip_sized(friend)
         await shot(friend, "room-watching-fi")
         await friend.locator("#ready-name").fill("Bo")
         await friend.locator("#ready").tap()

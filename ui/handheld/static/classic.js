@@ -446,11 +446,27 @@ function tally(view, player) {
 
 function fireRow(view) {
   if (!myTurn(view)) return null;
-  return h(
+  const fireButton = h(
     "div",
     { class: "actions fire" },
     h("button", { id: "fire", class: "primary", disabled: !page.selected || page.busy, onclick: fire }, page.selected ? t("c_fire_at", { cell: page.selected }) : t("c_pick_square")),
   );
+  if (!page.selected) return fireButton;
+  // A square of a phone's grid is smaller than a fingertip (10 of them across 390 px): a tap
+  // only aims, and these move the aim one square, each a full-size button.
+  const nudge = (dc, dr, sign, key) => h("button", { class: "nudge", "data-nudge": key, "aria-label": t(`c_nudge_${key}`), onclick: () => nudgeAim(dc, dr) }, sign);
+  return h("div", { class: "aim" }, fireButton, h("div", { class: "actions nudges" }, nudge(-1, 0, "\u2190", "left"), nudge(0, -1, "\u2191", "up"), nudge(0, 1, "\u2193", "down"), nudge(1, 0, "\u2192", "right")));
+}
+
+function nudgeAim(dc, dr) {
+  const at = parseCell(page.selected);
+  if (!at) return;
+  const col = at.col + dc;
+  const row = at.row + dr;
+  if (col < 0 || col >= SIZE || row < 1 || row > SIZE) return;
+  page.selected = cellCode(col, row);
+  page.note = page.view?.radar && shotAt(page.view.radar, page.selected) ? { key: "c_err_already_fired", kind: "error" } : null;
+  render();
 }
 
 function playerGame(view) {
