@@ -331,3 +331,30 @@ async def test_the_kiosks_dart_game_passes_the_classic_routes_by(tmp_path, caplo
         assert "listener failed" not in caplog.text
         token = classic.api.tokens.teams[0]
         assert (await phone.get(f"/api/classic/team/{token}")).status == 404
+
+
+async def test_no_log_line_names_a_square_not_told_nor_a_secret(tmp_path, caplog):
+    """A duel through a room, with every logger at DEBUG: the log names no square that was not
+    fired at (the owner's and the friend's unsunk ships stay theirs) and no link or device."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    async with classic_phones(tmp_path, 3) as ((owner, friend, stranger), classic):
+        await start_solo(owner)
+        token = await open_room(owner)
+        await ok(await friend.get(f"/api/classic/r/{token}"))
+        await ok(await stranger.get(f"/api/classic/r/{token}"))
+        await ok(await friend.post(f"/api/classic/r/{token}/ready", json={"name": "Bo"}))
+        await ok(await owner.post("/api/classic/play/duel", json={}))
+        match = play_match(classic, owner)
+        await ok(await owner.post("/api/classic/play/fire", json={"cell": enemy_squares(match, 0)[0]}))
+        await ok(await owner.post("/api/classic/play/fire", json={"cell": water(match, 0)[0]}))
+        for cell in enemy_squares(match, 1)[:6]:
+            await ok(await friend.post(f"/api/classic/r/{token}/fire", json={"cell": cell}))
+        refused = await friend.post(f"/api/classic/r/{token}/fleet", json={"ships": ["A1-A5"] * 5})
+        assert refused.status == 422
+        told = {s.code for side in (0, 1) for s in match.radar(side).shots}
+        text = caplog.text
+        assert "/classic/r/***" in text  # the access log was heard, its token hidden
+        assert set(SQUARE.findall(text)) <= told
+        assert token not in text and device(owner) not in text and device(friend) not in text

@@ -325,3 +325,41 @@ async def test_a_closed_room_tells_its_friend_and_the_link_dies(tmp_path):
         late = await browser_page(browser, link or "")
         await expect(late.locator("#expired")).to_be_visible(timeout=WAIT_MS)
         await asyncio.sleep(0)
+
+
+async def test_the_kiosks_duel_on_the_teams_phones(tmp_path):
+    """The kiosk plays a classic duel: each team's link opens the classic page with that team's
+    fleet only; shots wait until both phones hold their links; then a team fires from its phone
+    and the other team's phone sees it land on its own fleet."""
+    import random
+
+    from kiosk.classic.match import Mode, Setup
+    from kiosk.classic.table import start
+
+    async with classic_kiosk(tmp_path) as (service, web), chromium() as browser:
+        start(service, Setup(Mode.DUEL, ("Sharks", "Jets")), random.Random(8))
+        match = classic_of(service)
+        assert match is not None
+        sharks = await browser_page(browser, web.team_url(0))
+        await expect(sharks.locator("#fleet .ship")).to_have_count(5, timeout=WAIT_MS)
+        await expect(sharks.locator("#title")).to_have_text("Sharks")
+        await expect(sharks.locator("#turn")).to_contain_text("other team's phone")
+        assert await sharks.locator("#radar-0 button").count() == 0  # no aiming yet
+        jets = await browser_page(browser, web.team_url(1), locale="de-DE")
+        await expect(jets.locator("#fleet .ship")).to_have_count(5, timeout=WAIT_MS)
+        await my_turn(sharks)
+        shots = [targets(match, 0)[0], water(match, 0)[0]]
+        for code in shots:
+            await fire(sharks, "radar-0", code)
+        for code in shots:
+            await expect(jets.locator(f"#fleet [data-cell='{code}']")).to_have_class(
+                re.compile(r"\bm-(hit|miss)\b"), timeout=WAIT_MS)
+        await my_turn(jets)
+        await targets_are_fingertip_sized(jets)
+        await shot(jets, "team-de")
+        # Another phone on the Sharks' link gets nothing of their fleet.
+        stranger = await browser_page(browser, web.team_url(0))
+        await expect(stranger.locator("#elsewhere")).to_be_visible(timeout=WAIT_MS)
+        assert await stranger.locator(".ship").count() == 0
+        for page in (sharks, jets, stranger):
+            assert page.errors == []  # type: ignore[attr-defined]

@@ -107,6 +107,8 @@ class ClassicApi:
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
         self._unsubscribe = api.service.subscribe(self._kiosk_heard)
         api.on_new_tokens.append(self._kiosk_links)
+        # A phone taking its team's link lets the other team's phone fire: tell both.
+        api.phones.on_change.append(self._kiosk_phones)
 
     def routes(self) -> list[web.AbstractRouteDef]:
         return [
@@ -146,6 +148,8 @@ class ClassicApi:
         self._unsubscribe()
         if self._kiosk_links in self.api.on_new_tokens:
             self.api.on_new_tokens.remove(self._kiosk_links)
+        if self._kiosk_phones in self.api.phones.on_change:
+            self.api.phones.on_change.remove(self._kiosk_phones)
         for hub in (*self.hubs.values(), self.kiosk_hub):
             await hub.close_all()
         self.rooms.close()
@@ -479,6 +483,9 @@ class ClassicApi:
                 message = self._member_message(Membership(room, role), events)
                 hub.send(audience, json.dumps(message))
 
+    def _kiosk_phones(self) -> None:
+        self._kiosk_broadcast([])  # the same view, with which team's phone holds its link
+
     def _kiosk_heard(self, event: ServiceEvent) -> None:
         if isinstance(event, GameStarted) and event.game != self._kiosk_game:
             # Before anything of the new game is sent: the old game's team phones are told
@@ -489,7 +496,11 @@ class ClassicApi:
         if classic_of(self.api.service) is None:
             return  # the dart game's events are not ours to read
         events = _events_of(event)
-        if events is None:
+        if events is not None:
+            self._kiosk_broadcast(events)
+
+    def _kiosk_broadcast(self, events: list[dict[str, Any]]) -> None:
+        if classic_of(self.api.service) is None:
             return
         for team in (0, 1):
             audience = Audience.of_team(team)
