@@ -74,6 +74,7 @@ MAX_CELL_TEXT = 4  # "J10"
 MAX_SHIP_TEXT = 8  # "J10-J6"
 ROOM_SPECTATORS = 32  # sockets per room: a table of friends, not a stadium
 ROOM_PLAYER_SOCKETS = 4
+MAX_HUBS = 1000  # tables' socket groups kept; the idle ones go beyond this
 NO_STORE = {"Cache-Control": "no-store"}
 
 
@@ -449,6 +450,11 @@ class ClassicApi:
     def _hub(self, venue: str) -> Hub:
         hub = self.hubs.get(venue)
         if hub is None:
+            if len(self.hubs) >= MAX_HUBS:
+                # The hubs of tables nobody listens to any more: a new socket makes one again.
+                for name in [n for n, h in self.hubs.items()
+                             if not any(h.listening(a) for a in Audience)]:
+                    del self.hubs[name]
             hub = self.hubs[venue] = Hub(spectators=ROOM_SPECTATORS, per_team=ROOM_PLAYER_SOCKETS)
         return hub
 
