@@ -224,6 +224,8 @@ class SoloSettings:
                                   check=_range(0, 10))
     takeout_seconds: float = setting(3.0, "solo mode: after its visit the kiosk presses Next "
                                      "after this many seconds", check=_range(0, 60))
+    shot_seconds: float = setting(1.0, "classic solo (screen and phones): pause before each of "
+                                  "the computer's shots", check=_range(0, 10))
 
 
 @dataclass(frozen=True)

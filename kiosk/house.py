@@ -11,6 +11,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kiosk.classic.computer import ComputerSeat
 from kiosk.config import ConfigFile, Settings
 from kiosk.darts.solo import SoloMode
 from kiosk.darts.takeout import TakeoutTimer
@@ -38,6 +39,7 @@ class Kiosk:
     service: GameService
     solo: SoloMode
     takeout: TakeoutTimer
+    classic: ComputerSeat | None = None  # the computer of the kiosk's classic solo games
     board: BoardInput | None = None  # None: built without devices
     simulator: Thrower | None = None  # the board, when it is the simulator
     buttons: Device | None = None
@@ -72,6 +74,8 @@ class Kiosk:
             undo()
         self.solo.close()
         self.takeout.close()
+        if self.classic is not None:
+            self.classic.close()
         for device in self.devices():
             with contextlib.suppress(Exception):
                 device.stop()

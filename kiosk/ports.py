@@ -136,7 +136,8 @@ class PhoneServer(Protocol):
     holds it; `move(team)` cuts that phone off at once and returns the team's new link (None:
     the team has no link); `subscribe(listener)` calls `listener()` on the loop whenever a link
     changes or a phone takes one, and returns the unsubscribe function; `qr_png` returns PNG
-    bytes of a QR code of `url`. `stop()` closes every connection.
+    bytes of a QR code of `url`; `classic_url()` is the classic page any phone may open (its own
+    solo games, the daily challenge, rooms for friends). `stop()` closes every connection.
     """
 
     @property
@@ -145,6 +146,8 @@ class PhoneServer(Protocol):
     def team_url(self, team: int) -> str | None: ...
 
     def spectator_url(self) -> str | None: ...
+
+    def classic_url(self) -> str: ...
 
     def phone_held(self, team: int) -> bool: ...
 

@@ -23,7 +23,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Self
 
 from kiosk import store_faults
 from kiosk.game import Game, GameKind, RuleError
@@ -345,6 +345,37 @@ class GameService:
                 self.tell(Notice(NoticeKind.DEVICE, message))
         return []
 
+
+
+class ServiceListener:
+    """What the listeners that play a part in the service's games share (the computer players):
+    `attach` subscribes once and looks at the game in play at once; `close` lets go. A subclass
+    has `service`, `_heard(event)`, `_sync()` (look at the game in play) and `_let_go()` (drop
+    what it holds), and starts with `_unsubscribe = None`."""
+
+    service: GameService
+    _unsubscribe: Callable[[], None] | None
+
+    def _heard(self, event: ServiceEvent) -> None:
+        raise NotImplementedError
+
+    def _sync(self) -> None:
+        raise NotImplementedError
+
+    def _let_go(self) -> None:
+        raise NotImplementedError
+
+    def attach(self) -> Self:
+        if self._unsubscribe is None:
+            self._unsubscribe = self.service.subscribe(self._heard)
+        self._sync()
+        return self
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self._let_go()
 
 
 class ScriptRunner:

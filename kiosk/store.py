@@ -28,8 +28,8 @@ from kiosk.game import Game, GameKind
 from kiosk.i18n import _
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "GameSummary", "PlayerStats",
-           "Store", "StoreError"]
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "DailyResult", "GameSummary",
+           "PlayerStats", "RoomRow", "Store", "StoreError"]
 
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
@@ -61,6 +61,26 @@ class FinishedGame:
     finished: str
     setup: dict[str, Any]
     results: tuple[PlayerResultRow, ...]
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    """A phone's room (classic "play with friends"): SECRET (its link's token, the devices)."""
+
+    id: int
+    token: str
+    owner: str  # the digest of the owner's device key
+    friend: str | None  # the digest of the friend's, once a friend has opened the link
+    ready: bool  # the friend tapped Ready
+
+
+@dataclass(frozen=True)
+class DailyResult:
+    """A daily challenge won: by whom, in how many shots (public)."""
+
+    player: str
+    shots: int
+    game: int
 
 
 @dataclass(frozen=True)
@@ -145,8 +165,19 @@ def _migrate_5(db: sqlite_utils.Database) -> None:
                               pk=("game", "team"), foreign_keys=[("game", "games", "id")])
 
 
+def _migrate_6(db: sqlite_utils.Database) -> None:
+    # Classic on phones: a phone's room (its secret link for a friend, and the two devices it is
+    # bound to, as digests), and the names given to daily challenges after they were won.
+    db.table("rooms").create({"id": int, "token": str, "owner": str, "friend": str,
+                              "ready": int, "created": str, "closed": str}, pk="id")
+    db.table("rooms").create_index(["token"], unique=True)
+    db.table("rooms").create_index(["owner", "closed"])
+    db.table("daily_names").create({"game": int, "name": str, "at": str}, pk="game",
+                                    foreign_keys=[("game", "games", "id")])
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -414,6 +445,69 @@ class Store:
             raise StoreError(_("game {game} cannot be rebuilt: {error}").format(
                 game=game, error=err)) from None
 
+    # -- phone rooms (classic) --
+
+    def open_room(self, owner: str, token: str) -> RoomRow:
+        """A new room of the device `owner` with this link; its older open room is closed."""
+        with self._transaction():
+            self.db.execute("UPDATE rooms SET closed=? WHERE owner=? AND closed IS NULL",
+                            [now_iso(), owner])
+            cursor = self._insert("rooms", {"token": token, "owner": owner, "friend": None,
+                                            "ready": 0, "created": now_iso(), "closed": None})
+        return RoomRow(int(cursor.lastrowid), token, owner, None, False)  # type: ignore[arg-type]
+
+    def _room(self, where: str, value: Any) -> RoomRow | None:
+        row = self.db.execute(f"SELECT id, token, owner, friend, ready FROM rooms WHERE {where}=? "
+                              "AND closed IS NULL ORDER BY id DESC LIMIT 1", [value]).fetchone()
+        return RoomRow(int(row[0]), row[1], row[2], row[3], bool(row[4])) if row else None
+
+    def room_of(self, owner: str) -> RoomRow | None:
+        """The open room of the device `owner`, if it has one."""
+        return self._room("owner", owner)
+
+    def room_by_token(self, token: str) -> RoomRow | None:
+        """SECRET: the open room of this link (the caller compares tokens in constant time)."""
+        return self._room("token", token)
+
+    def keep_room(self, room: RoomRow) -> None:
+        """The room's friend and Ready as they are now."""
+        with self._transaction():
+            self.db.execute("UPDATE rooms SET friend=?, ready=? WHERE id=?",
+                            [room.friend, int(room.ready), room.id])
+
+    def close_room(self, room: int) -> None:
+        with self._transaction():
+            self.db.execute("UPDATE rooms SET closed=? WHERE id=? AND closed IS NULL",
+                            [now_iso(), room])
+
+    # -- the daily challenge (classic) --
+
+    def name_daily(self, game: int, name: str) -> None:
+        """The name a phone gave its won daily challenge (once: the first name stands)."""
+        with self._transaction():
+            self.db.execute("INSERT OR IGNORE INTO daily_names (game, name, at) VALUES (?, ?, ?)",
+                            [game, name, now_iso()])
+
+    def daily_name(self, game: int) -> str | None:
+        row = self.db.execute("SELECT name FROM daily_names WHERE game=?", [game]).fetchone()
+        return str(row[0]) if row else None
+
+    def daily_board(self, day: str, phone_venues: str = "daily:") -> list[DailyResult]:
+        """The won daily challenges of `day` (an ISO date), fewest shots first, ties to whoever
+        finished first. A phone's challenge (its venue starts with `phone_venues`) counts once
+        it is named; others (scripts) under their player's name."""
+        rows = self.db.execute(
+            """SELECT COALESCE(n.name, r.player), r.shots, g.id FROM games g
+               JOIN results r ON r.game = g.id AND r.side = 0
+               LEFT JOIN daily_names n ON n.game = g.id
+               WHERE g.kind = 'classic' AND g.status = 'over'
+                 AND json_extract(g.setup, '$.mode') = 'daily'
+                 AND json_extract(g.setup, '$.date') = ?
+                 AND (substr(g.venue, 1, ?) != ? OR n.name IS NOT NULL)
+               ORDER BY r.shots, g.finished, g.id""",
+            [day, len(phone_venues), phone_venues]).fetchall()
+        return [DailyResult(str(r[0]), int(r[1]), int(r[2])) for r in rows]
+
     # -- statistics (public: never reads secrets) --
 
     def finished_games(self, kind: str, **setup: Any) -> list[FinishedGame]:
@@ -431,21 +525,26 @@ class Store:
             games.append(FinishedGame(gid, finished, json.loads(setup_text), results))
         return games
 
-    def player_stats(self, limit: int = 50, kind: str = "darts") -> list[PlayerStats]:
+    def player_stats(self, limit: int = 50, kind: str = "darts",
+                     venue: str | None = None) -> list[PlayerStats]:
+        """`venue`: only the games played there (the kiosk's screen: "kiosk")."""
         rows = self.db.execute(
             """SELECT r.player, COUNT(DISTINCT r.game), SUM(r.won), SUM(r.shots), SUM(r.hits),
                       SUM(r.sunk)
-               FROM results r JOIN games g ON g.id = r.game WHERE g.kind = ?
+               FROM results r JOIN games g ON g.id = r.game
+               WHERE g.kind = ? AND (? IS NULL OR g.venue = ?)
                GROUP BY r.player
                ORDER BY SUM(r.won) DESC, CAST(SUM(r.hits) AS REAL) / MAX(SUM(r.shots), 1) DESC,
                         r.player
-               LIMIT ?""", [kind, limit]).fetchall()
+               LIMIT ?""", [kind, venue, venue, limit]).fetchall()
         return [PlayerStats(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
-    def last_games(self, limit: int = 10, kind: str = "darts") -> list[GameSummary]:
+    def last_games(self, limit: int = 10, kind: str = "darts",
+                   venue: str | None = None) -> list[GameSummary]:
         rows = self.db.execute(
             """SELECT id, started, finished, setup, winner, turns FROM games
-               WHERE status='over' AND kind=? ORDER BY id DESC LIMIT ?""", [kind, limit]).fetchall()
+               WHERE status='over' AND kind=? AND (? IS NULL OR venue = ?)
+               ORDER BY id DESC LIMIT ?""", [kind, venue, venue, limit]).fetchall()
         games = []
         for gid, started, finished, setup_text, winner, turns in rows:
             setup = json.loads(setup_text)

@@ -21,6 +21,10 @@ from typing import Any
 
 from kiosk.announce import buzzer_listener
 from kiosk.app.sdnotify import Notifier
+from kiosk.classic.computer import ComputerSeat, pool
+from kiosk.classic.computer import Pace as ClassicPace
+from kiosk.classic.match import Level
+from kiosk.classic.table import ensure_fleets
 from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.darts.solo import Pace, SoloMode
 from kiosk.darts.takeout import TakeoutTimer
@@ -54,15 +58,24 @@ def takeout_seconds(config: ConfigFile, headless: bool) -> float:
     return seconds
 
 
+def classic_computer(level: Level, rng: random.Random) -> Any:
+    """The classic computer of a level (`kiosk.ai.classic.Computer`): the AI, and numpy with
+    it, is imported when the computer first plays, not at every start."""
+    from kiosk.ai.classic import Computer
+
+    return Computer(level, rng)
+
+
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
-                      pace: Pace | None = None) -> Kiosk:
+                      pace: Pace | None = None, classic_pace: ClassicPace | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
     themselves); `web` overrides `web.enabled`; `headless` prints the phone links (no screen
     shows them) and serves the host's desk; `pace` overrides the computer player's pauses (0 in
-    tests and screenshots). StartError (nothing left running) when the phone page's port is
+    tests and screenshots), `classic_pace` the classic computer's (screen and phone rooms).
+    StartError (nothing left running) when the phone page's port is
     taken: another kiosk runs, most likely.
     """
     settings = config.settings
@@ -74,15 +87,21 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     solo = SoloMode(service, loop, pace=pace,
                     rng=random.Random(service.rng.getrandbits(64))).attach()
     takeout = TakeoutTimer(service, lambda: takeout_seconds(config, headless)).attach()
-    kiosk = Kiosk(config, store, service, solo, takeout, supervisor=Notifier())
+    classic_pace = classic_pace or ClassicPace(shot=settings.solo.shot_seconds)
+    classic = ComputerSeat(service, loop, classic_computer, pace=classic_pace,
+                           rng=random.Random(service.rng.getrandbits(64)),
+                           executor=pool("choose", 2), ponder_executor=pool("ponder", 1)).attach()
+    kiosk = Kiosk(config, store, service, solo, takeout, classic=classic,
+                  supervisor=Notifier())
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
     desk = None
     if settings.web.enabled if web is None else web:
         # First: a port already taken (another kiosk) stops us before anything is resumed or
         # any board is opened twice.
-        desk = await _start_web(kiosk, headless)
+        desk = await _start_web(kiosk, headless, classic_pace)
     if service.resume(finished_within=RESULT_KEPT_SECONDS):
         log.info("resumed game %s", service.game)
+        ensure_fleets(service, service.rng)  # a classic game a power cut left half placed
     if devices:
         _attach_devices(kiosk, loop)
     if desk is not None:
@@ -110,7 +129,7 @@ def open_store(settings: Settings) -> Store:
         return Store(fallback)
 
 
-async def _start_web(kiosk: Kiosk, headless: bool) -> Any:
+async def _start_web(kiosk: Kiosk, headless: bool, classic_pace: ClassicPace) -> Any:
     """The phone page (and, headless, the host's desk, returned); StartError if it cannot
     listen, with everything built so far stopped."""
     from ui.handheld.server import start_web
@@ -118,7 +137,8 @@ async def _start_web(kiosk: Kiosk, headless: bool) -> Any:
     settings = kiosk.settings
     try:
         # Headless, the terminal is the only place the team links can be read.
-        server = await start_web(kiosk.service, settings, print_links=headless)
+        server = await start_web(kiosk.service, settings, print_links=headless,
+                                 computer=classic_computer, classic_pace=classic_pace)
     except OSError as err:
         await kiosk.stop()
         raise StartError(_(
@@ -143,7 +163,8 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
-                                                pace=Pace(dart=0, takeout=0)))
+                                                pace=Pace(dart=0, takeout=0),
+                                                classic_pace=ClassicPace(shot=0)))
     return kiosk, loop
 
 

@@ -58,7 +58,15 @@ from kiosk.darts.match import (
     VisitStarted,
 )
 from kiosk.darts.scatter import Landing, Skill, throw
-from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, Source
+from kiosk.later import Later
+from kiosk.service import (
+    GameService,
+    GameStarted,
+    MatchUpdate,
+    ServiceEvent,
+    ServiceListener,
+    Source,
+)
 
 if TYPE_CHECKING:
     from kiosk.ai import Decision
@@ -117,7 +125,7 @@ class ComputerPlayer:
         self.darts: list[KioskDart] = []  # this visit's darts (the screen draws them)
         self.bull_off: Landing | None = None  # its last bull-off dart
         self.decisions = 0
-        self._timer: asyncio.TimerHandle | None = None
+        self._later = Later(loop)
         self._pending: int | None = None  # the match version of a decision in the executor
         self._listeners: list[Callable[[], None]] = []
 
@@ -130,7 +138,7 @@ class ComputerPlayer:
     @property
     def idle(self) -> bool:
         """Nothing scheduled and no decision in the executor (the tests wait for this)."""
-        return self._timer is None and self._pending is None
+        return not self._later.pending and self._pending is None
 
     @property
     def busy(self) -> bool:
@@ -196,18 +204,10 @@ class ComputerPlayer:
     # -- the machine --
 
     def _schedule(self, delay: float, action: Callable[[], None]) -> None:
-        self._cancel()
-
-        def fire() -> None:
-            self._timer = None
-            if not self.stopped:
-                action()
-        self._timer = self.loop.call_later(max(0.0, delay), fire)
+        self._later.call(delay, lambda: None if self.stopped else action())
 
     def _cancel(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._later.cancel()
 
     def _changed(self) -> None:
         for callback in list(self._listeners):
@@ -318,7 +318,7 @@ class ComputerPlayer:
 
 
 @dataclass
-class SoloMode:
+class SoloMode(ServiceListener):
     """Watches the service's games and runs a `ComputerPlayer` for every solo game.
 
     Attach it before `service.resume()` (or any time: `attach` also looks at the running game).
@@ -333,16 +333,7 @@ class SoloMode:
     _unsubscribe: Callable[[], None] | None = None
     _on_player: list[Callable[[ComputerPlayer | None], None]] = field(default_factory=list)
 
-    def attach(self) -> SoloMode:
-        if self._unsubscribe is None:
-            self._unsubscribe = self.service.subscribe(self._heard)
-        self._sync()
-        return self
-
-    def close(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+    def _let_go(self) -> None:
         self._set_player(None)
 
     def seat(self) -> Seat | None:

@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,54 @@ def test_migration_from_version_2_adds_the_links_table(tmp_path):
     assert store.links(game) is None
     store.keep_links(game, ("x", "y"))
     assert store.links(game) == ("x", "y")
+
+
+def test_migration_from_version_5_adds_the_phones_rooms_and_daily_names(tmp_path):
+    path = tmp_path / "d.db"
+    _old_database(path, 5)
+    store = Store(path)
+    assert store.schema_version() == SCHEMA_VERSION >= 6
+    assert {"rooms", "daily_names"} <= set(store.db.table_names())
+    room = store.open_room("device-a", "token-a")
+    assert store.room_of("device-a") == room and store.room_by_token("token-a") == room
+    store.keep_room(replace(room, friend="device-b", ready=True))
+    assert store.room_by_token("token-a").friend == "device-b"
+    again = store.open_room("device-a", "token-b")  # a device has one open room: the old dies
+    assert store.room_by_token("token-a") is None and store.room_of("device-a") == again
+    store.close_room(again.id)
+    assert store.room_of("device-a") is None and store.room_by_token("token-b") is None
+
+
+def test_the_daily_board_ranks_won_challenges_and_phones_once_named(tmp_path):
+    import datetime
+    import random
+
+    from kiosk.classic.grid import GRID
+    from kiosk.classic.match import Fire, Mode, Setup, daily_fleet
+    from kiosk.classic.table import start
+    from kiosk.service import GameService
+
+    store = Store(tmp_path / "d.db")
+    day = datetime.date(2026, 11, 30)
+    targets = [s for ship in daily_fleet(day).ships for s in ship.cells]
+    water = [s for s in GRID.squares if s not in targets]
+
+    def play(venue: str, name: str | None, wasted: int) -> int:
+        service = GameService(store, venue=venue)
+        start(service, Setup(Mode.DAILY, (name,) if name else (), date=day), random.Random(1))
+        for square in [*water[:wasted], *targets]:
+            service.submit(Fire(0, square))
+        assert service.game is not None
+        return service.game
+
+    play("kiosk", "Script", 5)  # a script's challenge counts under its player's name
+    phone = play("daily:abc", None, 0)  # a phone's counts once named
+    play("daily:def", None, 1)  # never named: not on the board
+    unfinished = GameService(store, venue="daily:ghi")
+    start(unfinished, Setup(Mode.DAILY, ("Slow",), date=day), random.Random(1))
+    assert [(r.player, r.shots) for r in store.daily_board(day.isoformat())] == [("Script", 22)]
+    store.name_daily(phone, "Ann")
+    store.name_daily(phone, "Not Ann")  # the first name stands
+    assert [(r.player, r.shots) for r in store.daily_board(day.isoformat())] == [
+        ("Ann", 17), ("Script", 22)]
+    assert store.daily_board("2026-12-01") == []

@@ -82,12 +82,17 @@ def drawn_board(near: tuple[float, float, float, float]) -> dict[str, Any] | Non
     within `near` (left, bottom, right, top; the board widget's square and a margin round it,
     so that text elsewhere whose anti-aliased edges happen to match a board colour is not met).
     Only runs of a few such pixels count, for the same reason."""
+    return drawn_in([tuple(int(c[i:i + 2], 16) for i in (0, 2, 4)) for c in BOARD_COLOURS], near)
+
+
+def drawn_in(colours: list[tuple[int, ...]], near: tuple[float, float, float, float]
+             ) -> dict[str, Any] | None:
+    """The bounding box of runs of at least 3 pixels of any of `colours` within `near`."""
     from kivy.core.window import Window
     from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
 
     width, height = Window.size
     data = glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE)
-    wanted = [tuple(int(c[i:i + 2], 16) for i in (0, 2, 4)) for c in BOARD_COLOURS]
     left, bottom = max(0, int(near[0])), max(0, int(near[1]))
     right, top = min(width, int(near[2]) + 1), min(height, int(near[3]) + 1)
     xs: list[int] = []
@@ -99,7 +104,7 @@ def drawn_board(near: tuple[float, float, float, float]) -> dict[str, Any] | Non
         for x in range(left, right):
             r, g, b = line[3 * x], line[3 * x + 1], line[3 * x + 2]
             if any(abs(r - w[0]) <= 2 and abs(g - w[1]) <= 2 and abs(b - w[2]) <= 2
-                   for w in wanted):
+                   for w in colours):
                 run += 1
                 if run >= 3:
                     xs += (x - 2, x)
@@ -157,6 +162,18 @@ async def look(app: Any, frames: Frames, kiosk: Any) -> dict[str, Any]:
     return report
 
 
+async def run_app(kiosk: Any) -> tuple[Any, asyncio.Task[None], Frames]:
+    """The app on the kiosk's loop as `dartship run` runs it, once its first frame is drawn."""
+    from ui.touch.app import make_app
+
+    app = make_app(kiosk)
+    drawn = asyncio.Event()
+    kiosk.ready = drawn.set
+    running = asyncio.get_running_loop().create_task(app.async_run(async_lib="asyncio"))
+    await asyncio.wait_for(drawn.wait(), timeout=60)
+    return app, running, Frames()
+
+
 async def main(folder: Path, phase: str, width: int, height: int) -> None:
     db = folder / "kiosk.db"
     prepare(db, phase)
@@ -166,15 +183,9 @@ async def main(folder: Path, phase: str, width: int, height: int) -> None:
     assert not problems, problems
     config = ConfigFile(None, typed)
     kiosk = await build_kiosk(config, rng=random.Random(1))
-    from ui.touch.app import make_app
     from ui.touch.fingers import press, tap_at
 
-    app = make_app(kiosk)
-    drawn = asyncio.Event()
-    kiosk.ready = drawn.set  # type: ignore[method-assign]
-    running = asyncio.get_running_loop().create_task(app.async_run(async_lib="asyncio"))
-    await asyncio.wait_for(drawn.wait(), timeout=60)
-    frames = Frames()
+    app, running, frames = await run_app(kiosk)
     try:
         if phase == "placing":
             # The hand-over first; the board appears when a team opens it.

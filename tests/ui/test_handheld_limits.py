@@ -122,7 +122,7 @@ async def test_the_json_body_reader_times_out(monkeypatch):
     request = make_mocked_request("POST", "/api/team/x/fleet",
                                   headers={"Content-Type": "application/json"}, payload=Trickle())
     with pytest.raises(HTTPException) as answer:
-        await api_module._json_body(request)
+        await api_module.json_body(request)
     assert answer.value.status == 408 and b"too_slow" in answer.value.body
 
 

@@ -26,7 +26,7 @@ def labels_text(root) -> str:
 def test_home_then_new_game_by_touch(tour, artefacts: Path) -> None:
     assert tour.app.sm.current == "home"
     tour.save(artefacts / "home.png")
-    tour.press("Start game")
+    tour.choose_game("darts")
     assert tour.app.sm.current == "new_game"
     screen = tour.screen()
     screen.names[1].text = "Sharks"  # the same name twice is refused, not crashed
@@ -238,7 +238,7 @@ def test_rematch_and_language_switch(tour) -> None:
         from kiosk.i18n import language
 
         assert language() == "de" and tour.app.sm.current == "home"
-        assert "Spiel fortsetzen" in labels_text(tour.root)
+        assert "Weiter: Dartspiel" in labels_text(tour.root)
     finally:
         set_language("en")
         tour.app.rebuild("home")

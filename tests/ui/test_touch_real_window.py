@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SIZES = ((800, 480), (1280, 720))
 
 
-def _command(folder: Path, phase: str, width: int, height: int) -> list[str]:
-    probe = [sys.executable, "-m", "tests.ui.real_window_probe", str(folder), phase, str(width),
-             str(height)]
+def _command(folder: Path, phase: str, width: int, height: int,
+             module: str = "tests.ui.real_window_probe", *extra: str) -> list[str]:
+    probe = [sys.executable, "-m", module, str(folder), phase, str(width), str(height), *extra]
     if os.environ.get("DISPLAY"):
         return probe
     if shutil.which("xvfb-run") is None:
@@ -32,12 +32,13 @@ def _command(folder: Path, phase: str, width: int, height: int) -> list[str]:
     return ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *probe]
 
 
-def _reports(folder: Path, phase: str, size: tuple[int, int]) -> list[dict]:
+def _reports(folder: Path, phase: str, size: tuple[int, int],
+             module: str = "tests.ui.real_window_probe", *extra: str) -> list[dict]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
     env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
     env.pop("KIVY_WINDOW", None)
-    done = subprocess.run(_command(folder, phase, *size), cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=180, check=False)
+    done = subprocess.run(_command(folder, phase, *size, module, *extra), cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=180, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
@@ -80,3 +81,46 @@ def test_a_resumed_game_draws_its_board_right(tmp_path: Path, phase: str) -> Non
     assert reports and reports[0]["screen"] == {"bull_off": "bull_off", "throwing": "game"}[phase]
     for report in reports:
         _check(report)
+
+
+CLASSIC = "tests.ui.real_window_classic_probe"
+
+
+def _grid_drawn_where_it_is(report: dict) -> None:
+    """The drawn squares inside the window and exactly where the widget's squares are (taps
+    are read against the widget): A1's and J10's middles at the drawn grid's corners."""
+    width, height = report["window"]
+    box = report["drawn"]
+    where = f"{report['screen']} at {width}x{height}: drawn {box}"
+    assert box is not None, where
+    assert box["left"] > 0 and box["bottom"] > 0, where
+    assert box["right"] < width - 1 and box["top"] < height - 1, where
+    step = report["step"]
+    half = step * (1 - 0.08) / 2  # a square's half, its gap left out
+    assert abs(box["left"] + half - report["a1"][0]) <= 3, where
+    assert abs(box["top"] - half - report["a1"][1]) <= 3, where
+    assert abs(box["right"] - half - report["j10"][0]) <= 3, where
+    assert abs(box["bottom"] + half - report["j10"][1]) <= 3, where
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_resumed_classic_solo_game_plays_on_in_a_real_window(tmp_path: Path, artefacts: Path,
+                                                                size: tuple[int, int]) -> None:
+    """Restarted in the computer's turn: the computer fires by itself, the radar is drawn where
+    it is, and two taps on the drawn E5 fire at E5."""
+    picture = artefacts / f"classic_real_window_{size[0]}x{size[1]}.png"
+    [report] = _reports(tmp_path, "solo", size, CLASSIC, str(picture))
+    assert report["screen"] == "classic_solo" and report["computer_fired"] >= 1
+    _grid_drawn_where_it_is(report)
+    assert report["tapped"] == ["E5"]
+
+
+@pytest.mark.slow
+def test_a_classic_duel_shows_both_radars_once_both_phones_hold_their_links(
+        tmp_path: Path, artefacts: Path) -> None:
+    picture = artefacts / "classic_duel_real_window.png"
+    reports = _reports(tmp_path, "duel", (800, 480), CLASSIC, str(picture))
+    assert [(r["screen"], r["grid"]) for r in reports] == [("classic_duel", 0), ("classic_duel", 1)]
+    for report in reports:
+        _grid_drawn_where_it_is(report)

@@ -1,4 +1,4 @@
-"""Access log lines without secrets: a team token or the host's secret in a path is `***`.
+"""Access log lines without secrets: a team or room token or the host's secret in a path is `***`.
 
 Request bodies (a fleet) and query strings are never logged.
 """
@@ -10,7 +10,8 @@ import re
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
-_SECRET_SEGMENT = re.compile(r"^/(team|api/team|host)/([^/]+)")
+# Team links, the host's desk, and the classic page's room and team links.
+_SECRET_SEGMENT = re.compile(r"^/(team|api/team|host|classic/r|api/classic/r|api/classic/team)/([^/]+)")
 
 
 def redact(path: str) -> str:

@@ -1,6 +1,6 @@
 """The HTTP and WebSocket routes of the phone page (docs/handheld-api.md describes them).
 
-Every route that takes a team token goes through `_team_of`: rate limited per address, compared
+Every route that takes a team token goes through `token_team`: rate limited per address, compared
 in constant time, and a wrong or dead token gets the same bare 404 as a path that does not exist.
 The team's API then goes through `_seat`: only the phone that holds the link gets in
 (`ui/handheld/phones.py`); any other gets 403 and nothing of the fleet.
@@ -17,6 +17,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from kiosk.classic.match import Match as ClassicMatch
+from kiosk.classic.match import Mode as ClassicMode
 from kiosk.darts.board import CellError, Profile, board_for
 from kiosk.darts.closer import CloserVotes
 from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
@@ -191,9 +193,9 @@ class HandheldApi:
         """Cut the phone holding `team`'s link off at once: the link is replaced (the old one
         answers 404, its open sockets hear `{"type": "moved"}` and are closed) and the first
         phone to open the new link holds it. None: no link to move (no game, solo's kiosk)."""
-        tokens, match = self.tokens, self.match
-        if (tokens is None or match is None or self.service.game != tokens.game
-                or team not in (0, 1) or team == self.kiosk_team()):
+        tokens = self.tokens
+        if (tokens is None or self.service.match is None or self.service.game != tokens.game
+                or team not in (0, 1) or self.linkless(team)):
             return None
         renewed = tokens.renewed(team)
         store = self.service.store
@@ -208,7 +210,7 @@ class HandheldApi:
         self.hub.hang_up((Audience.of_team(team),), json.dumps({"type": "moved"}))
         self.phones.release(renewed.game, team)
         log.info("game %s: %s moved to another phone from the %s; the old link is dead",
-                 renewed.game, match.teams[team].name, by)
+                 renewed.game, self.side_name(team), by)
         for callback in self.on_new_tokens:
             callback(renewed)
         return renewed
@@ -226,26 +228,45 @@ class HandheldApi:
         seat = match.setup.computer if match is not None else None
         return seat.team if seat is not None else None
 
-    def _team_of(self, request: web.Request) -> tuple[int, int, Match]:
-        """(team, game, match) for a valid token of the current game, or a bare 404 / 429."""
+    def linkless(self, team: int) -> bool:
+        """Whether no phone may open `team`'s link: the kiosk's own team in a dart solo game,
+        and both sides of a classic game on the touchscreen that is not a duel (its team's
+        fleet is on the touchscreen, the computer's is nobody's)."""
+        match = self.service.match
+        if isinstance(match, ClassicMatch):
+            return match.setup.mode is not ClassicMode.DUEL
+        return team == self.kiosk_team()
+
+    def side_name(self, team: int) -> str:
+        """A side's name in the kiosk's game (a team of the dart game, a classic player)."""
+        match = self.service.match
+        if isinstance(match, ClassicMatch):
+            return match.setup.name(team)
+        dart = self.match
+        return dart.teams[team].name if dart is not None else str(team + 1)
+
+    def token_team(self, request: web.Request) -> tuple[int, int]:
+        """(team, game) for a valid token of the kiosk's game in play (of any kind), or a bare
+        404 / 429."""
         client = request.remote or "unknown"
         if not self.throttle.may_try(client):
             raise json_error(429, "too_many_attempts",
                              _("too many wrong links from this phone: wait a minute"),
                              **{"Retry-After": "60"})
-        tokens, match = self.tokens, self.match
+        tokens = self.tokens
         team = tokens.team_of(request.match_info.get("token", "")) if tokens else None
-        if (team is None or tokens is None or match is None or self.service.game != tokens.game
-                or team == self.kiosk_team()):
+        if (team is None or tokens is None or self.service.match is None
+                or self.service.game != tokens.game or self.linkless(team)):
             self.throttle.failed(client)
             raise web.HTTPNotFound()
         self.throttle.succeeded(client)
-        return team, tokens.game, match
+        return team, tokens.game
 
-    def _seat(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int, Match]:
-        """(team, game, match) for the phone that holds this team's link, or takes it now (the
-        first one to use it: its answer hands it a device key); 403 for any other device."""
-        team, game, match = self._team_of(request)
+    def claim(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int]:
+        """(team, game) for the phone that holds this team's link, or takes it now (the first
+        one to use it: its answer hands it a device key); 403 for any other device. Any kind of
+        game: the classic duel's team routes claim their links here too."""
+        team, game = self.token_team(request)
         admission = self.phones.admit(game, team, request.cookies.get(COOKIE),
                                       may_issue=may_issue)
         if admission.seat is Seat.OTHER_PHONE or admission.seat is Seat.NO_KEY:
@@ -255,6 +276,14 @@ class HandheldApi:
                                                   "each team plays on its own phone"))
         if admission.new_key is not None:
             give_key(request, admission.new_key)
+        return team, game
+
+    def _seat(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int, Match]:
+        """`claim`, for the dart game's routes: (team, game, match)."""
+        team, game = self.claim(request, may_issue=may_issue)
+        match = self.match
+        if match is None:
+            raise web.HTTPNotFound()
         return team, game, match
 
     # -- pages and files --
@@ -263,8 +292,12 @@ class HandheldApi:
         raise web.HTTPFound("/watch")
 
     def _page(self, status: int = 200) -> web.Response:
-        page = self.static.get("index.html")
-        assert page is not None, "ui/handheld/static/index.html is missing from the package"
+        return self.page("index.html", status)
+
+    def page(self, name: str, status: int = 200) -> web.Response:
+        """One of the page files (index.html, classic.html), never cached."""
+        page = self.static.get(name)
+        assert page is not None, f"ui/handheld/static/{name} is missing from the package"
         return web.Response(body=page.body, status=status, content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-store"})
 
@@ -273,13 +306,16 @@ class HandheldApi:
 
     async def team_page(self, request: web.Request) -> web.StreamResponse:
         # The same public page either way; only the status tells a live link from a dead one,
-        # and the page then says "scan the new QR code" in the phone's language.
+        # and the page then says "scan the new QR code" in the phone's language. A link of the
+        # kiosk's classic duel opens the classic page.
         try:
-            self._team_of(request)
+            self.token_team(request)
         except web.HTTPNotFound:
             return self._page(404)
         except web.HTTPTooManyRequests:
             return self._page(429)
+        if isinstance(self.service.match, ClassicMatch):
+            return self.page("classic.html")
         return self._page()
 
     async def static_file(self, request: web.Request) -> web.StreamResponse:
@@ -336,7 +372,7 @@ class HandheldApi:
     async def closer_vote(self, request: web.Request) -> web.StreamResponse:
         """The team's answer to "who was closer?": `{"team": 0 | 1}`."""
         team, game, _match = self._seat(request)
-        body = await _json_body(request)
+        body = await json_body(request)
         closer = body.get("team") if isinstance(body, dict) else None
         if type(closer) is not int or closer not in (0, 1):
             raise json_error(400, "bad_shape", _('send {"team": 0} or {"team": 1}'))
@@ -368,7 +404,7 @@ class HandheldApi:
 
     async def place_fleet(self, request: web.Request) -> web.StreamResponse:
         team, game, match = self._seat(request)
-        body = await _json_body(request)
+        body = await json_body(request)
         # Reading the body yielded to the loop: the game may have moved on meanwhile.
         if self.service.game != game or self.match is not match:
             raise web.HTTPNotFound()
@@ -422,25 +458,32 @@ class HandheldApi:
 
     async def _socket(self, request: web.Request, audience: Audience, game: int,
                       first: Callable[[], str]) -> web.StreamResponse:
-        if not self.hub.make_room(audience):  # spectators and each team have their own budget
-            raise json_error(503, "busy", _("too many phones are connected"))
-        socket = web.WebSocketResponse(heartbeat=WS_HEARTBEAT, max_msg_size=WS_MAX_MESSAGE)
-        await socket.prepare(request)
-        subscriber = Subscriber(socket, audience, game)
-        subscriber.offer(first())
-        self.hub.add(subscriber)
-        pump = asyncio.get_running_loop().create_task(subscriber.pump())
-        try:
-            async for message in socket:
-                if message.type is not WSMsgType.TEXT:
-                    break
-        finally:
-            self.hub.remove(subscriber)
-            subscriber.offer(None)
-            await pump
-            if not socket.closed:
-                await socket.close()
-        return socket
+        return await serve_socket(self.hub, request, audience, game, first)
+
+
+async def serve_socket(hub: Hub, request: web.Request, audience: Audience, game: int,
+                       first: Callable[[], str]) -> web.StreamResponse:
+    """A WebSocket of `audience` in `hub`: `first()` at once, then whatever the hub sends it.
+    Phones only ever send pings; anything but text ends the socket."""
+    if not hub.make_room(audience):  # spectators and each team have their own budget
+        raise json_error(503, "busy", _("too many phones are connected"))
+    socket = web.WebSocketResponse(heartbeat=WS_HEARTBEAT, max_msg_size=WS_MAX_MESSAGE)
+    await socket.prepare(request)
+    subscriber = Subscriber(socket, audience, game)
+    subscriber.offer(first())
+    hub.add(subscriber)
+    pump = asyncio.get_running_loop().create_task(subscriber.pump())
+    try:
+        async for message in socket:
+            if message.type is not WSMsgType.TEXT:
+                break
+    finally:
+        hub.remove(subscriber)
+        subscriber.offer(None)
+        await pump
+        if not socket.closed:
+            await socket.close()
+    return socket
 
 
 def _view_message(view: dict[str, Any], events: list[dict[str, Any]]) -> str:
@@ -454,7 +497,8 @@ def _refuse_after_start(match: Match) -> None:
         raise json_error(409, "locked", _("both fleets are locked in"))
 
 
-async def _json_body(request: web.Request) -> Any:
+async def json_body(request: web.Request) -> Any:
+    """A request's JSON body: small, whole within BODY_SECONDS, valid, or a JSON error."""
     if request.content_type != "application/json":
         raise json_error(415, "not_json", _("send the fleet as JSON (Content-Type: application/json)"))
     if request.content_length is not None and request.content_length > MAX_BODY:

@@ -83,6 +83,18 @@ def _digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def device_of(request: web.Request, *, issue: bool) -> str | None:
+    """The device a request comes from: the digest of its phone's device key. A phone with no
+    key gets one when `issue` (its answer sets the cookie; a WebSocket cannot), else None."""
+    key = valid_key(request.cookies.get(COOKIE))
+    if key is None:
+        if not issue:
+            return None
+        key = secrets.token_urlsafe(KEY_BYTES)
+        give_key(request, key)
+    return _digest(key)
+
+
 def valid_key(key: str | None) -> str | None:
     """The cookie's key if it has the shape of one we hand out (anything else is no key)."""
     return key if key is not None and _KEY_SHAPE.match(key) else None

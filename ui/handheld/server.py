@@ -9,11 +9,15 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+import random
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
+from kiosk.classic.computer import Pace, ShooterFactory
+from kiosk.classic.match import Level
+from kiosk.classic.rooms import PhoneRooms
 from kiosk.config import Settings, WebSettings
 from kiosk.i18n import _
 from kiosk.ports import Thrower
@@ -22,6 +26,7 @@ from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
 from ui.handheld.address import lan_address, url_host
 from ui.handheld.api import MAX_BODY, HandheldApi
+from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
 from ui.handheld.host import HostDesk
 from ui.handheld.phones import hand_over_key
@@ -45,20 +50,26 @@ def runner_options() -> dict[str, Any]:
             "shutdown_timeout": 2.0, "keepalive_timeout": HEADER_SECONDS}
 
 
-def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application:
-    """The aiohttp application (tests drive it through aiohttp's TestServer)."""
+def build_app(api: HandheldApi, desk: HostDesk | None = None,
+              classic: ClassicApi | None = None) -> web.Application:
+    """The aiohttp application (tests drive it through aiohttp's TestServer); `classic`: the
+    classic page's routes (phone rooms, the kiosk's classic duel)."""
     # The throttle's waiting comes before any route that looks at a token (see throttle.py).
     app = web.Application(middlewares=[api.guard, api.throttle.middleware],
                           client_max_size=MAX_BODY)
     app.add_routes(api.routes())
     if desk is not None:
         app.add_routes(desk.routes())
+    if classic is not None:
+        app.add_routes(classic.routes())
     unsubscribe = api.service.subscribe(api.on_service_event)
 
     async def closing(_app: web.Application) -> None:
         unsubscribe()
         if desk is not None:
             desk.close()
+        if classic is not None:
+            await classic.close()
         await api.hub.close_all()
 
     async def anonymous(_request: web.Request, response: web.StreamResponse) -> None:
@@ -69,6 +80,14 @@ def build_app(api: HandheldApi, desk: HostDesk | None = None) -> web.Application
     app.on_response_prepare.append(anonymous)
     app.on_response_prepare.append(hand_over_key)
     return app
+
+
+def classic_computer(level: Level, rng: random.Random) -> Any:
+    """The classic computer (`kiosk.ai.classic.Computer`), imported when it first plays: the
+    AI brings numpy, which a kiosk that only hosts darts never needs."""
+    from kiosk.ai.classic import Computer
+
+    return Computer(level, rng)
 
 
 class WebServer:
@@ -84,6 +103,7 @@ class WebServer:
         self.gate = gate
         self._accept_errors = accept_errors
         self.desk = desk  # the host's desk of a headless kiosk
+        self.classic: ClassicApi | None = None  # the classic page's routes
 
     async def stop(self) -> None:
         await self._runner.cleanup()
@@ -94,14 +114,18 @@ class WebServer:
         tokens = self.api.tokens
         if tokens is None or team not in (0, 1) or self.api.service.game != tokens.game:
             return None
-        if self.api.kiosk_team() == team:
-            return None  # solo mode: nobody may open the kiosk's own fleet
+        if self.api.linkless(team):
+            return None  # solo: nobody may open the kiosk's own fleet (nor, in classic, its team's)
         return f"{self.base_url}/team/{tokens.teams[team]}"
 
     def spectator_url(self) -> str | None:
         if self.api.service.game is None:
             return None
         return f"{self.base_url}/watch"
+
+    def classic_url(self) -> str:
+        """The classic page any phone may open (its own solo games, the daily challenge)."""
+        return f"{self.base_url}/classic"
 
     def phone_held(self, team: int) -> bool:
         return self.api.phone_held(team)
@@ -150,14 +174,22 @@ class WebServer:
 async def start_web(service: GameService, settings: Settings, *, print_links: bool = False,
                     throttle: GuessThrottle | None = None,
                     gate: ConnectionGate | None = None,
-                    thrower: Thrower | None = None) -> WebServer:
+                    thrower: Thrower | None = None,
+                    computer: ShooterFactory | None = None,
+                    classic_pace: Pace | None = None,
+                    classic_limits: StartLimits | None = None) -> WebServer:
     """Serve the phone page on web.host:web.port in the running loop (`gate`: other limits on
     connections than the defaults, for tests and benches; `thrower`: the simulated board, whose
-    darts the host's desk of a headless kiosk throws)."""
+    darts the host's desk of a headless kiosk throws; `computer`, `classic_pace`: the classic
+    computer of the phones' solo games and its pace)."""
     api = HandheldApi(service, throttle)
     # Headless (links printed), nobody has a screen: the host's desk hands out links and games.
     desk = HostDesk(api, thrower) if print_links else None
-    app = build_app(api, desk)
+    rooms = PhoneRooms(service.store, asyncio.get_running_loop(), computer or classic_computer,
+                       pace=classic_pace or Pace(shot=settings.solo.shot_seconds),
+                       rng=random.Random(service.rng.getrandbits(64)))
+    classic = ClassicApi(api, rooms, limits=classic_limits)
+    app = build_app(api, desk, classic)
     runner = web.AppRunner(app, **runner_options())
     await runner.setup()
     gate = gate or ConnectionGate()
@@ -170,6 +202,7 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
     accept_errors.install()
     server = WebServer(api, runner, f"http://{url_host(lan_address(site.host))}:{site.port}", gate,
                        accept_errors, desk)
+    server.classic = classic
     log.info("phone page on %s (at most %d connections, %d per address)", server.base_url,
              gate.overall, gate.per_address)
     if desk is not None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.config import Settings
 from kiosk.darts.kind import match_of
-from kiosk.darts.match import Match, Phase
+from kiosk.darts.match import Match
 from kiosk.i18n import _, set_language
 from kiosk.service import GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
 from ui.touch import kivy_setup, theme
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("dartship.touch")
 
-# Screens that follow the match by themselves; the others (home, stats, settings) are left alone.
-FLOW_SCREENS = ("placement", "bull_off", "game", "result")
 HEARTBEAT_SECONDS = 2.0
 # Frames per second: smooth while something happens, few while the screen only waits (a kiosk
 # waits most of the day; every frame costs CPU even when nothing changes). A touch or any news
@@ -56,6 +54,9 @@ def _kivy_app_class() -> type:
             self._result_event = None
             self._ready_sent = False
             self.sm: ScreenManager | None = None
+            # Screens that follow a running game by themselves (ui/touch/games.py); the others
+            # (home, stats, settings, a game's start screen) are left alone.
+            self.flow_names: tuple[str, ...] = ()
 
         # -- handy views of the kiosk --
 
@@ -95,26 +96,23 @@ def _kivy_app_class() -> type:
             return self.root_layout
 
         def _build_screens(self) -> None:
-            from ui.touch.screens.bull_off import BullOffScreen
-            from ui.touch.screens.game import GameScreen
+            from ui.touch import games
             from ui.touch.screens.home import HomeScreen
             from ui.touch.screens.learn import LearnScreen
-            from ui.touch.screens.new_game import NewGameScreen
             from ui.touch.screens.pin import PinScreen
-            from ui.touch.screens.placement import PlacementScreen
-            from ui.touch.screens.result import ResultScreen
             from ui.touch.screens.settings import SettingsScreen
             from ui.touch.screens.stats import StatsScreen
 
             s = theme.sizes()
             self.root_layout.clear_widgets()
             self.sm = ScreenManager(transition=NoTransition())
-            for cls, name in ((HomeScreen, "home"), (NewGameScreen, "new_game"),
-                              (PlacementScreen, "placement"), (BullOffScreen, "bull_off"),
-                              (GameScreen, "game"), (ResultScreen, "result"),
-                              (StatsScreen, "stats"), (PinScreen, "pin"),
-                              (SettingsScreen, "settings"), (LearnScreen, "learn")):
+            # The games' screens before Home: Home offers the games whose screens are there.
+            for cls, name in (*games.screens(), (StatsScreen, "stats"), (PinScreen, "pin"),
+                              (SettingsScreen, "settings"), (LearnScreen, "learn"),
+                              (HomeScreen, "home")):
                 self.sm.add_widget(cls(self, name=name))
+            self.sm.current = "home"
+            self.flow_names = games.flow_screens()
             self.root_layout.add_widget(self.sm)
             # A banner nobody can miss while the board is not counting darts.
             self.banner = Panel(background=theme.DANGER, size_hint=(1, None), height=s(44),
@@ -148,6 +146,7 @@ def _kivy_app_class() -> type:
             # Only where darts are thrown: there the top-left corner is the drawn board's empty
             # corner, elsewhere it is a heading.
             throwing = self.sm is not None and self.sm.current in ("placement", "bull_off", "game")
+            # (The classic screens have no darts: no SIMULATOR badge there.)
             self.badge.opacity = 1 if self.simulator and throwing else 0
             disconnected = self.service.board_connected is False
             paused = self.service.paused
@@ -200,13 +199,10 @@ def _kivy_app_class() -> type:
             return self.sm.get_screen(name)
 
         def flow_screen(self) -> str | None:
-            """The screen the running game belongs on, or None without a game."""
-            match = self.match
-            if match is None:
-                return None
-            return {Phase.PLACING: "placement", Phase.BULL_OFF: "bull_off",
-                    Phase.THROWING: "game", Phase.TAKEOUT: "game",
-                    Phase.OVER: "result"}[match.phase]
+            """The screen the running game (of any kind) belongs on, or None without a game."""
+            from ui.touch.games import flow_screen
+
+            return flow_screen(self.service)
 
         def follow_phase(self, initial: bool = False) -> None:
             target = self.flow_screen()
@@ -216,9 +212,9 @@ def _kivy_app_class() -> type:
                 self.go(target or "home")
                 return
             assert self.sm is not None
-            if target is None or self.sm.current not in FLOW_SCREENS:
+            if target is None or self.sm.current not in self.flow_names:
                 return
-            if target == "result" and self.sm.current == "game":
+            if target in RESULTS and self.sm.current in RESULTS[target]:
                 if self._result_event is None:
                     self._result_event = Clock.schedule_once(self._show_result, self.result_delay)
                 return
@@ -226,8 +222,10 @@ def _kivy_app_class() -> type:
 
         def _show_result(self, *_args: Any) -> None:
             self._result_event = None
-            if self.flow_screen() == "result" and self.sm is not None and self.sm.current == "game":
-                self.go("result")
+            target = self.flow_screen()
+            if (target in RESULTS and self.sm is not None
+                    and self.sm.current in RESULTS[target]):
+                self.go(target)
 
         # -- the service --
 
@@ -238,13 +236,13 @@ def _kivy_app_class() -> type:
                 if self._result_event is not None:
                     self._result_event.cancel()
                     self._result_event = None
-                for name in FLOW_SCREENS:
+                for name in self.flow_names:
                     self.screen(name).reset()
                 target = self.flow_screen() or "home"
                 self.go(target)
             elif isinstance(event, MatchUpdate):
                 current = self.sm.current_screen
-                if current.name in FLOW_SCREENS:
+                if current.name in self.flow_names:
                     current.on_update(event)
                 self.follow_phase()
             elif isinstance(event, Notice):
@@ -286,6 +284,10 @@ def _kivy_app_class() -> type:
             self.rebuild(self.sm.current if self.sm else "home")
 
     return DartshipApp
+
+
+# A result card and the screen whose last shot stays visible a moment before the card comes.
+RESULTS = {"result": ("game",), "classic_result": ("classic_solo", "classic_duel")}
 
 
 def set_fps(fps: float) -> None:

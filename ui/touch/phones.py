@@ -10,6 +10,7 @@ fleet. So Move takes two taps, and the code disappears as soon as a phone holds 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
@@ -25,6 +26,26 @@ from ui.touch.opponent import seat
 from ui.touch.qr import qr_texture
 
 
+class FollowsPhones:
+    """Mixin for a screen whose view moves on when a phone takes a link (the hand-overs): while
+    it is shown, every change of the phone page refreshes it on Kivy's next frame."""
+
+    app: Any
+    refresh: Callable[[], None]  # the screen's own
+    _phones_unsubscribe: Callable[[], None] | None = None
+
+    def on_enter(self, *_args: Any) -> None:
+        web = self.app.kiosk.web
+        if web is not None and self._phones_unsubscribe is None:
+            self._phones_unsubscribe = web.subscribe(
+                lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0))
+
+    def on_leave(self, *_args: Any) -> None:
+        if self._phones_unsubscribe is not None:
+            self._phones_unsubscribe()
+            self._phones_unsubscribe = None
+
+
 def phone_state(web: PhoneServer | None, team: int) -> bool:
     """Whether a phone holds `team`'s link (False without a phone page)."""
     if web is None:
@@ -35,11 +56,27 @@ def phone_state(web: PhoneServer | None, team: int) -> bool:
         return False
 
 
+Names = list[str | None]  # each team's name; None for a team with no phone link
+
+
+def dart_teams(app: Any) -> Names | None:
+    """The dart game's teams (the kiosk's own team in solo has no link); None without a game."""
+    match = app.match
+    if match is None:
+        return None
+    kiosk = seat(match)
+    return [None if kiosk is not None and kiosk.team == index else team.name
+            for index, team in enumerate(match.teams)]
+
+
 class PhonesPopup(ModalView):
-    def __init__(self, app: Any, **kwargs: Any) -> None:
+    def __init__(self, app: Any, teams: Callable[[], Names | None] | None = None,
+                 **kwargs: Any) -> None:
+        """`teams`: the names of the game's teams (the dart game's by default)."""
         super().__init__(size_hint=(0.92, 0.92), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.75), **kwargs)
         self.app = app
+        self.teams = teams or (lambda: dart_teams(app))
         self.showing: int | None = None  # the team whose new code is shown
         self.armed: int | None = None  # Move tapped once for this team
         s = theme.sizes()
@@ -63,24 +100,23 @@ class PhonesPopup(ModalView):
     def show_list(self) -> None:
         s = theme.sizes()
         self.showing = None
-        match, web = self.app.match, self.app.kiosk.web
+        names, web = self.teams(), self.app.kiosk.web
         self.body.clear_widgets()
         self.body.add_widget(Caption(_("Phones"), font_units=30, bold=True, size_hint_y=None))
-        if match is None or web is None:
+        if names is None or web is None:
             self.body.add_widget(Caption(_("The phone page is off."), font_units=22))
         else:
-            kiosk = seat(match)
-            for team, info in enumerate(match.teams):
-                if kiosk is not None and kiosk.team == team:
+            for team, name in enumerate(names):
+                if name is None:
                     continue
                 row = BoxLayout(spacing=s(10), size_hint_y=None, height=s.touch)
-                row.add_widget(Caption(info.name, font_units=24, bold=True,
+                row.add_widget(Caption(name, font_units=24, bold=True,
                                        colour=theme.TEAM_COLOURS[team], size_hint_x=0.3))
                 held = phone_state(web, team)
                 row.add_widget(Caption(with_symbols(_("on a phone ✓") if held
                                                     else _("no phone yet")),
                                        font_units=22, size_hint_x=0.3, markup=True))
-                label = (_("Tap again to move {team}").format(team=info.name)
+                label = (_("Tap again to move {team}").format(team=name)
                          if self.armed == team else
                          _("Move to another phone") if held else _("Play on a phone"))
                 row.add_widget(BigButton(label, functools.partial(self._move, team),
@@ -110,12 +146,12 @@ class PhonesPopup(ModalView):
     def show_code(self, team: int) -> None:
         """The team's new link, for its new phone only."""
         self.showing = team
-        match, web = self.app.match, self.app.kiosk.web
+        teams, web = self.teams(), self.app.kiosk.web
         self.body.clear_widgets()
-        if match is None or web is None:
+        if teams is None or web is None:
             self.show_list()
             return
-        names = [t.name for t in match.teams]
+        names = [name or "" for name in teams]
         held = phone_state(web, team)
         url = None if held else web.team_url(team)
         if url is None:

@@ -25,11 +25,14 @@ class Table(GridLayout):
         for i, child in enumerate(reversed(self.children)):
             child.width = usable * self.weights[i % self.cols] / total
 
-    def add_row(self, cells: Sequence[str], colour: theme.RGBA = theme.TEXT, bold: bool = False) -> None:
+    def add_row(self, cells: Sequence[str], colour: theme.RGBA = theme.TEXT, bold: bool = False,
+                font_units: float | None = None) -> None:
+        """`font_units`: this row's own size (a heading row of long words, smaller)."""
         s = theme.sizes()
+        units = font_units or self.font_units
         for i, text in enumerate(cells):
-            label = Label(text=text, font_size=s(self.font_units), color=colour, bold=bold,
-                          size_hint=(None, None), height=s(self.font_units * 1.7),
+            label = Label(text=text, font_size=s(units), color=colour, bold=bold,
+                          size_hint=(None, None), height=s(units * 1.7),
                           halign="left" if i == 0 else "right", valign="middle", shorten=True,
                           shorten_from="right")
             label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))

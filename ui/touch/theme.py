@@ -67,6 +67,13 @@ CROSSHAIR_SHADOW = rgb("000000", 0.7)
 PIN = rgb("ffffff")
 PIN_LAST = rgb("ffe14d")
 OUTLINE_LAST = rgb("ffffff")
+# The classic grid: dark water, ships in the team's blue (the one being moved in gold), a sunk
+# ship's squares dark red under its red marks and yellow outline.
+WATER = rgb("1b3a57")
+SQUARE_SUNK = rgb("7a1f24")
+SHIP = rgb("3d8bfd", 0.85)
+SHIP_CHOSEN = rgb("f0b429", 0.9)
+MARK_SUNK = RESULT_COLOURS["sunk"]
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,17 @@ class Tour:
         frames(2)
         return reached
 
+    def frames_until(self, until: Callable[[], bool], count: int = 60) -> bool:
+        """Kivy frames (its clock's callbacks: the result card after the last shot) until
+        `until()` holds; bounded."""
+        from ui.touch.fingers import frames
+
+        for _ in range(count):
+            if until():
+                return True
+            frames(1)
+        return until()
+
     def wait_for_coach(self, rounds: int = 2000) -> bool:
         """Frames until the coach's answer is on the radar (it comes from a worker thread)."""
         import time
@@ -133,11 +144,20 @@ class Tour:
         press(None, text)
         self.drain()
 
-    def tap_cell(self, view: Any, cell: Cell) -> None:
+    def tap_cell(self, view: Any, cell: Any) -> None:
+        """Tap a cell of the drawn board, or a square of a classic grid (`view.point_of`)."""
         from ui.touch.fingers import tap_at
 
         x, y = view.to_window(*view.point_of(cell))
         tap_at(x, y)
+        self.drain()
+
+    def choose_game(self, kind: str) -> None:
+        """Home: tap a game's button (ui/touch/games.py)."""
+        from ui.touch.fingers import tap
+
+        self.app.go("home")
+        tap(self.app.screen("home").game_buttons[kind])
         self.drain()
 
     def new_game(self, names: tuple[str, str] = ("Sharks", "Jets"),
@@ -234,6 +254,11 @@ class Tour:
         self.press(_label("Learn board"))
         yield shot("learn")
         yield from self.solo_walk(shot)
+        from ui.touch.classic.walk import ClassicWalk
+
+        walk = ClassicWalk(self)
+        yield from walk.run(shot)
+        yield from walk.stats(shot)
 
     # -- solo: the players against the kiosk --
 

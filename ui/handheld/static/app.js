@@ -1,6 +1,8 @@
 // The phone page: a team's private placement and live game view, or the public spectator view.
 // The team's secret is the last part of the path (/team/<token>); the spectator page is /watch.
 
+import { h } from "./dom.js";
+import { liveSocket, showConnection } from "./live.js";
 import { BoardView } from "./board.js";
 import { loadCatalog, pickLanguage } from "./i18n.js";
 import { makeRules } from "./rules.js";
@@ -8,7 +10,6 @@ import { makeRules } from "./rules.js";
 const TOKEN = (location.pathname.match(/^\/team\/([A-Za-z0-9_-]{1,64})$/) || [])[1] || null;
 const API = TOKEN ? `/api/team/${TOKEN}` : null;
 const SOCKET_PATH = API ? `${API}/ws` : "/api/game/ws";
-const CLOSE_GAME_OVER = 4000;
 
 const page = {
   t: (key) => key,
@@ -35,22 +36,6 @@ const page = {
 };
 const HELD_ELSEWHERE = ["other_phone", "other_team"];
 
-// ---- small DOM helper ------------------------------------------------------------------
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v == null) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const child of children.flat()) {
-    if (child == null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
 
 const t = (key, params) => page.t(key, params);
 
@@ -93,62 +78,41 @@ function errorText(status, body) {
   return { key: "err_network" };
 }
 
-let socket = null;
-let retry = 0;
-
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}${SOCKET_PATH}`);
-  socket.addEventListener("open", () => {
-    retry = 0;
-    setConnected(true);
-  });
-  socket.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
+const socket = liveSocket({
+  path: () => SOCKET_PATH,
+  onStatus: (on) => setConnected(on),
+  onMessage: (message) => {
     if (message.type === "expired" || message.type === "moved") {
       page.gone = message.type;
       render();
     } else if (message.type === "view") {
       receive(message.view, message.events || []);
     }
-  });
-  socket.addEventListener("close", (event) => {
-    setConnected(false);
-    if (event.code === CLOSE_GAME_OVER && TOKEN) {
-      page.gone = page.gone || "expired";
-      render();
-      return;
-    }
-    if (page.gone) return;
-    retry = Math.min(retry + 1, 5);
-    setTimeout(reconnect, retry * 1000);
-  });
-}
-
-async function reconnect() {
-  if (TOKEN) {
+  },
+  gameOver: () => {
+    if (!TOKEN) return false;
+    page.gone = page.gone || "expired";
+    render();
+    return true;
+  },
+  done: () => Boolean(page.gone),
+  recover: async () => {
+    if (!TOKEN) return true;
     // A dead token must not be hammered: ask once, the 404 (or 403) ends it.
     const { status, body } = await getJson(API).catch(() => ({ status: 0 }));
     const gone = goneFor(status, body);
     if (gone) {
       page.gone = gone;
       render();
-      return;
+      return false;
     }
-  }
-  connect();
-}
+    return true;
+  },
+});
 
 function setConnected(on) {
   page.connected = on;
-  const badge = document.getElementById("connection");
-  badge.dataset.state = on ? "live" : "offline";
-  badge.textContent = on ? t("live") : t("offline");
+  showConnection(on, t);
 }
 
 // ---- state from the kiosk ---------------------------------------------------------------
@@ -668,7 +632,7 @@ function render() {
   let content;
   if (page.gone === "expired") {
     content = [h("h2", { class: "headline", id: "expired" }, t("link_expired")), h("p", { class: "hint" }, t("scan_again"))];
-    socket?.close();
+    socket.close();
   } else if (page.gone === "moved" || HELD_ELSEWHERE.includes(page.gone)) {
     // Nothing of the team: not its fleet, not even its name (the page may be a stranger's).
     page.view = null;
@@ -678,7 +642,7 @@ function render() {
       h("p", { class: "hint" }, t(`gone_${page.gone}_hint`)),
       h("p", { class: "watch" }, h("a", { href: "/watch", class: "button" }, t("watch_game"))),
     ];
-    socket?.close();
+    socket.close();
   } else if (page.gone === "throttled") {
     content = [h("h2", { class: "headline" }, t("too_many_attempts"))];
   } else if (!view) {
@@ -716,7 +680,7 @@ async function start() {
   }
   if (status === 200) await receive(body.view, []);
   else render();
-  connect();
+  socket.open();
 }
 
 window.dartship = { page, tap };

@@ -1,4 +1,5 @@
-"""Home: the big title, Start game, Stats, Settings (PIN) and the language."""
+"""Home: the big title, the game choice (ui/touch/games.py), Continue, Stats, Settings (PIN)
+and the language."""
 
 from __future__ import annotations
 
@@ -7,31 +8,34 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.utils import escape_markup
 
-from kiosk.darts.match import Phase
 from kiosk.i18n import _, language
 from ui.touch import theme
 from ui.touch.controls import BigButton
+from ui.touch.games import GAMES, offered
 from ui.touch.screens.base import KioskApp, KioskScreen
 
 LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"))
+# Each game its own colour, so a regular finds "their" game from across the bar.
+GAME_COLOURS = {"darts": theme.ACCENT, "classic": theme.rgb("1f7a5c"), "express": theme.rgb("8a5cc2")}
 
 
 class HomeScreen(KioskScreen):
     def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
-        page = BoxLayout(orientation="vertical", padding=(s(60), s(24)), spacing=s(12))
-        page.add_widget(Label(text="DARTSHIP", font_size=s(72), bold=True, color=theme.ACCENT,
-                              size_hint_y=None, height=s(90)))
-        page.add_widget(Label(text=_("Battleship on a dartboard"), font_size=s(24),
-                              color=theme.TEXT_DIM, size_hint_y=None, height=s(32)))
+        page = BoxLayout(orientation="vertical", padding=(s(48), s(14)), spacing=s(12))
+        page.add_widget(Label(text="DARTSHIP", font_size=s(64), bold=True, color=theme.ACCENT,
+                              size_hint_y=None, height=s(70)))
+        page.add_widget(Label(text=_("Pick a game"), font_size=s(22), color=theme.TEXT_DIM,
+                              size_hint_y=None, height=s(28)))
+        self.games = BoxLayout(spacing=s(12), size_hint_y=None, height=s(96))
+        page.add_widget(self.games)
+        self.continue_row = BoxLayout(size_hint_y=None, height=s.touch)
         self.continue_button = BigButton(_("Continue game"), self._continue, colour=theme.GO,
-                                         height=s(64), font_units=26)
-        self.start_button = BigButton(_("Start game"), lambda: app.go("new_game"),
-                                      height=s(64), font_units=26)
-        self.buttons = BoxLayout(spacing=s(12), size_hint_y=None, height=s(64))
-        page.add_widget(self.buttons)
+                                         font_units=24)
+        page.add_widget(self.continue_row)
         more = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         more.add_widget(BigButton(_("Stats"), lambda: app.go("stats"), colour=theme.PANEL_LIGHT))
         more.add_widget(BigButton(_("Settings"), lambda: app.go("pin"), colour=theme.PANEL_LIGHT))
@@ -46,18 +50,34 @@ class HomeScreen(KioskScreen):
         page.add_widget(languages)
         page.add_widget(Label())
         self.add_widget(page)
+        self.game_buttons: dict[str, BigButton] = {}
 
     def refresh(self) -> None:
-        match = self.app.match
-        running = match is not None and match.phase is not Phase.OVER
-        self.buttons.clear_widgets()
-        if running:
-            self.buttons.add_widget(self.continue_button)
-        self.buttons.add_widget(self.start_button)
-        self.start_button.text = _("New game") if running else _("Start game")
+        s = theme.sizes()
+        manager = self.manager
+        choices = offered(manager.has_screen) if manager is not None else []
+        self.games.clear_widgets()
+        self.game_buttons = {}
+        for game in choices:
+            text = (f"[b]{escape_markup(game.title())}[/b]\n"
+                    f"[size={int(s(16))}]{escape_markup(game.subtitle())}[/size]")
+            button = BigButton(text, functools.partial(self.app.go, game.start),
+                               colour=GAME_COLOURS.get(game.kind, theme.ACCENT), font_units=26,
+                               height=s(96), markup=True)
+            self.game_buttons[game.kind] = button
+            self.games.add_widget(button)
+        running = self.app.flow_screen()
+        self.continue_row.clear_widgets()
+        self.continue_row.height = 0  # no gap where there is nothing to continue
+        if running is not None and not running.endswith("result"):
+            self.continue_row.height = s.touch
+            kind = self.app.service.kind
+            title = next((g.title() for g in GAMES if kind is not None and g.kind == kind.name), "")
+            self.continue_button.text = _("Continue: {game}").format(game=title)
+            self.continue_row.add_widget(self.continue_button)
         for code, button in self.language_buttons.items():
             button.set_colour(theme.ACCENT if code == language() else theme.PANEL)
 
     def _continue(self) -> None:
         target = self.app.flow_screen()
-        self.app.go(target or "new_game")
+        self.app.go(target or "home")

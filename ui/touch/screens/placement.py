@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
@@ -22,19 +21,18 @@ from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
 from ui.touch.opponent import seat
-from ui.touch.phones import PhonesPopup, phone_state
+from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
 from ui.touch.placing import FleetDraft
 from ui.touch.qr import qr_texture
 from ui.touch.screens.base import KioskApp, KioskScreen, board_page, heading
 
 
-class PlacementScreen(KioskScreen):
+class PlacementScreen(FollowsPhones, KioskScreen):
     def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.team: int | None = None  # the team placing now; None: the hand-over is shown
         self.draft: FleetDraft | None = None
         self.step: int | None = None  # the team whose hand-over step was asked for
-        self._unsubscribe: Any = None
         s = theme.sizes()
         self.handover = BoxLayout(orientation="vertical", padding=s(16), spacing=s(10))
         self.placing, self.board_view = board_page(app, spacing=8)
@@ -212,18 +210,6 @@ class PlacementScreen(KioskScreen):
 
     def open_phones(self) -> None:
         PhonesPopup(self.app).open()
-
-    def on_enter(self, *_args: Any) -> None:
-        # A phone taking a link moves the hand-over on: follow the phone page while shown.
-        web = self.app.kiosk.web
-        if web is not None and self._unsubscribe is None:
-            self._unsubscribe = web.subscribe(
-                lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0))
-
-    def on_leave(self, *_args: Any) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
 
     def _team_url(self, team: int) -> str | None:
         web = self.app.kiosk.web

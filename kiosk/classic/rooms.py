@@ -1,0 +1,325 @@
+"""Classic on phones: each phone's own table, its daily challenge, and the room a friend joins.
+
+Pure logic over the service and the store (no web framework): `ui/handheld/classic` turns HTTP
+requests into these calls. A phone is known by its *device*, an opaque string (the digest of
+the device key in its cookie, `ui/handheld/phones.py`).
+
+* **A table per phone.** A phone's solo games (and the duels that grow out of them) run on a
+  venue of their own (`phone:<device>`), its daily challenges on another (`daily:<device>`): each
+  beside the kiosk's own game and every other phone's, stored like every game (one game in play
+  per venue), picked up where it stopped after a restart the first time the phone asks.
+* **One daily challenge per phone and day.** A phone's daily venue holds at most one game of a
+  date: asking again continues it (or shows its result). Its result counts on the leaderboard
+  once the phone names it; the first name stands.
+* **Rooms** ("play with friends"): an owner opens a room, which gives its table a secret link
+  (128 random bits). The first other device that opens the link is the friend (bound to it, as
+  a team link is bound to its phone); every later one is a spectator. The friend watches the
+  solo game (the public view only), taps Ready, and the owner switches both into a duel: the
+  owner keeps its fleet, the friend gets a random one (re-placeable until the first shot that
+  concerns it). Closing the room kills the link (a duel in play ends with it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import enum
+import hmac
+import logging
+import random
+import secrets
+import sqlite3
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from kiosk.classic.computer import ComputerSeat, Pace, ShooterFactory, pool
+from kiosk.classic.fleet import Fleet
+from kiosk.classic.leaderboard import PHONE_DAILY
+from kiosk.classic.match import Level, Match, Mode, Setup
+from kiosk.classic.table import classic_of, ensure_fleets, start
+from kiosk.game import RuleError
+from kiosk.i18n import _
+from kiosk.service import GameService, Source
+from kiosk.store import RoomRow, Store, StoreError
+
+log = logging.getLogger("dartship.classic.rooms")
+
+TOKEN_BYTES = 16
+MAX_TOKEN_LENGTH = 64
+MAX_NAME = 20
+# Tables kept in memory; beyond this the least recently used idle one is let go (it stays in
+# the store and comes back when its phone asks again).
+MAX_TABLES = 400
+
+
+class Role(enum.Enum):
+    OWNER = "owner"
+    FRIEND = "friend"
+    SPECTATOR = "spectator"
+
+
+class RoomError(RuleError):
+    """A room request that cannot be done now; the message says why."""
+
+
+def clean_name(text: object) -> str | None:
+    """A player's name as a phone typed it: printable, trimmed, at most MAX_NAME characters;
+    None for no name (the game then says "Player 1")."""
+    if not isinstance(text, str):
+        return None
+    name = "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
+    return name[:MAX_NAME].strip() or None
+
+
+@dataclass
+class Table:
+    """One venue of one phone: its service and, for solo games, the computer's seat."""
+
+    venue: str
+    service: GameService
+    seat: ComputerSeat
+
+
+@dataclass(frozen=True)
+class Membership:
+    """What a device is in a room: its role, and the room (whose owner's table it follows)."""
+
+    room: RoomRow
+    role: Role
+
+
+class PhoneRooms:
+    """The phones' tables and rooms of one kiosk (see the module's docstring)."""
+
+    def __init__(self, store: Store | None, loop: asyncio.AbstractEventLoop,
+                 make_computer: ShooterFactory, *, pace: Pace | None = None,
+                 rng: random.Random | None = None, max_tables: int = MAX_TABLES) -> None:
+        self.store = store
+        self.loop = loop
+        self.make_computer = make_computer
+        self.pace = pace or Pace()
+        self.rng = rng or random.Random()
+        self.max_tables = max_tables
+        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._rooms: dict[int, RoomRow] = {}  # rooms whose state changed here (no store: all)
+        self._friend_names: dict[int, str] = {}
+        # Told of every table made (the web layer listens to its service), and asked before one
+        # is let go (False: a phone still listens to it).
+        self.on_table: list[Callable[[Table], None]] = []
+        self.in_use: Callable[[Table], bool] = lambda _table: False
+
+    # -- tables --
+
+    def table(self, device: str) -> Table:
+        """The device's own table (solo games, and duels as the owner of a room)."""
+        return self._table(f"phone:{device}")
+
+    def daily_table(self, device: str) -> Table:
+        return self._table(f"{PHONE_DAILY}{device}")
+
+    def _table(self, venue: str) -> Table:
+        found = self._tables.get(venue)
+        if found is not None:
+            self._tables.move_to_end(venue)
+            return found
+        service = GameService(self.store, rng=random.Random(self.rng.getrandbits(64)),
+                              venue=venue)
+        seat = ComputerSeat(service, self.loop, self.make_computer, pace=self.pace,
+                            rng=random.Random(self.rng.getrandbits(64)),
+                            executor=pool("choose", 2), ponder_executor=pool("ponder", 1))
+        seat.attach()
+        table = Table(venue, service, seat)
+        try:
+            # However long ago it ended: a phone comes back to its last result card.
+            if service.resume(finished_within=None):
+                ensure_fleets(service, service.rng, Source.PHONE)
+        except (StoreError, sqlite3.Error, ValueError) as err:
+            log.error("%s: the last game cannot be picked up (%s); the phone starts afresh",
+                      venue.split(":")[0], err)
+        self._tables[venue] = table
+        for listener in list(self.on_table):
+            listener(table)
+        self._let_go()
+        return table
+
+    def _let_go(self) -> None:
+        for venue in list(self._tables):
+            if len(self._tables) <= self.max_tables:
+                return
+            table = self._tables[venue]
+            if not self.in_use(table) and table.seat.idle:
+                table.seat.close()
+                del self._tables[venue]
+
+    # -- games --
+
+    def start_solo(self, device: str, level: Level, name: str | None) -> Match:
+        """A new solo game against the computer on the device's table (a game in play there is
+        left unfinished, as on the kiosk)."""
+        table = self.table(device)
+        setup = Setup(Mode.SOLO, (name,) if name else (), level=level)
+        start(table.service, setup, table.service.rng, source=Source.PHONE)
+        return self._match(table)
+
+    def start_daily(self, device: str, today: datetime.date, name: str | None) -> Match:
+        """Today's challenge of this device: the one it began today, or a new one."""
+        table = self.daily_table(device)
+        match = classic_of(table.service)
+        if match is not None and match.setup.date == today:
+            return match
+        start(table.service, Setup(Mode.DAILY, (name,) if name else (), date=today),
+              table.service.rng, source=Source.PHONE)
+        return self._match(table)
+
+    def name_daily(self, device: str, name: str | None) -> str:
+        """Name the device's won challenge for the leaderboard; the first name stands."""
+        table = self.daily_table(device)
+        match, game = classic_of(table.service), table.service.game
+        if match is None or game is None or match.winner is None:
+            raise RoomError(_("sink today's fleet first, then enter your name"))
+        if not name:
+            raise RoomError(_("enter a name for the leaderboard"))
+        if self.store is None:
+            raise RoomError(_("this kiosk keeps no leaderboard"))
+        self.store.name_daily(game, name)
+        return self.store.daily_name(game) or name
+
+    def daily_name(self, device: str) -> str | None:
+        table = self.daily_table(device)
+        game = table.service.game
+        if self.store is None or game is None:
+            return None
+        return self.store.daily_name(game)
+
+    @staticmethod
+    def _match(table: Table) -> Match:
+        match = classic_of(table.service)
+        assert match is not None
+        return match
+
+    # -- rooms --
+
+    def room_of(self, device: str) -> RoomRow | None:
+        """The device's open room, as its owner."""
+        if self.store is None:
+            return next((r for r in self._rooms.values() if r.owner == device), None)
+        return self.store.room_of(device)
+
+    def open_room(self, device: str) -> RoomRow:
+        """The device's room (its link for a friend): the open one, or a new one."""
+        found = self.room_of(device)
+        if found is not None:
+            return found
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        if self.store is not None:
+            room = self.store.open_room(device, token)
+        else:
+            room = RoomRow(len(self._rooms) + 1, token, device, None, False)
+        self._rooms[room.id] = room
+        log.info("a phone opened a room")
+        return room
+
+    def close_room(self, device: str) -> RoomRow | None:
+        """The owner closes its room: the link dies, and the table leaves the duel (in play or
+        over: a later friend must never take over this friend's seat and see its fleet) for a
+        new solo game."""
+        room = self.room_of(device)
+        if room is None:
+            return None
+        if self.store is not None:
+            self.store.close_room(room.id)
+        self._rooms.pop(room.id, None)
+        self._friend_names.pop(room.id, None)
+        table = self.table(device)
+        match = classic_of(table.service)
+        if match is not None and match.setup.mode is Mode.DUEL:
+            owner = match.setup.players[0] if match.setup.players else None
+            self.start_solo(device, Level.NORMAL, owner)
+        log.info("a phone closed its room")
+        return room
+
+    def find_room(self, token: str) -> RoomRow | None:
+        """The open room of this link, or None (compared in constant time)."""
+        if not token or len(token) > MAX_TOKEN_LENGTH or not token.isascii():
+            return None
+        room: RoomRow | None
+        if self.store is not None:
+            room = self.store.room_by_token(token)
+        else:
+            room = next((r for r in self._rooms.values() if r.token == token), None)
+        if room is None:
+            return None
+        return room if hmac.compare_digest(room.token.encode(), token.encode()) else None
+
+    def join(self, room: RoomRow, device: str | None) -> Membership:
+        """What `device` is in `room`, binding it as the friend if that seat is free. A device
+        with no key (it could not be given one) is a spectator."""
+        if device is not None and hmac.compare_digest(room.owner, device):
+            return Membership(room, Role.OWNER)
+        if room.friend is not None:
+            if device is not None and hmac.compare_digest(room.friend, device):
+                return Membership(room, Role.FRIEND)
+            return Membership(room, Role.SPECTATOR)
+        if device is None:
+            return Membership(room, Role.SPECTATOR)
+        room = self._keep(replace(room, friend=device))
+        log.info("a friend joined a room")
+        return Membership(room, Role.FRIEND)
+
+    def ready(self, room: RoomRow, device: str, name: str | None) -> RoomRow:
+        if room.friend is None or not hmac.compare_digest(room.friend, device):
+            raise RoomError(_("only the friend who joined this room can say Ready"))
+        if name:
+            self._friend_names[room.id] = name
+        return self._keep(replace(room, ready=True))
+
+    def duel(self, device: str, name: str | None) -> Match:
+        """The owner switches its table into a duel with its ready friend: the owner keeps its
+        fleet (its solo game ends unfinished), the friend gets a random one; the owner fires
+        first."""
+        room = self.room_of(device)
+        if room is None or room.friend is None or not room.ready:
+            raise RoomError(_("a duel starts once your friend has tapped Ready"))
+        table = self.table(device)
+        current = classic_of(table.service)
+        kept: Fleet | None = None
+        if current is not None and current.setup.mode is not Mode.DAILY:
+            kept = current.fleet(0)  # the owner's own fleet, for the owner's own next game
+        if name is None and current is not None and current.setup.players:
+            name = current.setup.players[0]
+        names = duel_names(name, self._friend_names.get(room.id))
+        start(table.service, Setup(Mode.DUEL, names), table.service.rng, fleet=kept,
+              source=Source.PHONE)
+        self._keep(replace(room, ready=False))
+        return self._match(table)
+
+    def _keep(self, room: RoomRow) -> RoomRow:
+        self._rooms[room.id] = room
+        if self.store is not None:
+            self.store.keep_room(room)
+        return room
+
+    def side_of(self, membership: Membership) -> int | None:
+        """Which player the member is in the owner's game now (None: it only watches)."""
+        if membership.role is Role.OWNER:
+            return 0
+        match = classic_of(self.table(membership.room.owner).service)
+        if membership.role is Role.FRIEND and match is not None and match.setup.mode is Mode.DUEL:
+            return 1
+        return None
+
+    def close(self) -> None:
+        for table in self._tables.values():
+            table.seat.close()
+        self._tables.clear()
+
+
+def duel_names(owner: str | None, friend: str | None) -> tuple[str, str]:
+    """Two different names for a duel (the store refuses a duel of two equal names)."""
+    first = owner or _("Player {number}").format(number=1)
+    second = friend or _("Player {number}").format(number=2)
+    if second == first:
+        second = f"{second[: MAX_NAME - 2]} 2"
+    return first, second

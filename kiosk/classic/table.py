@@ -1,0 +1,59 @@
+"""A classic game as the front ends start and pick it up: the touchscreen and the phone rooms.
+
+RULES.md section 4: "a random fleet is placed at the start; before the first shot the player may
+re-place it". So `start` places every fleet at once: the computer's (solo), the players'
+(random; kept where a duel grows out of a solo game). Placing goes through the service like any
+command (each fleet a secret in the store), after `new_game` has returned: every listener has
+heard of the new game before it hears of a fleet (a phone of the old game must never get a view
+of the new one).
+
+`ensure_fleets` puts right a game whose fleets a power cut left half placed (between the new
+game's row and its first `Place`): whoever resumes a classic game calls it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kiosk.classic.fleet import Fleet, random_fleet
+from kiosk.classic.match import Match, Mode, Place, Setup
+from kiosk.classic.wire import CLASSIC
+from kiosk.service import GameService, Source
+
+
+def classic_of(service: GameService) -> Match | None:
+    """The service's game if it is a classic one (the classic screens and pages ask this)."""
+    match = service.match
+    return match if isinstance(match, Match) else None
+
+
+def start(service: GameService, setup: Setup, rng: random.Random, *,
+          fleet: Fleet | None = None, source: Source = Source.TOUCH) -> int:
+    """A new classic game with every fleet standing: player 0's `fleet` if given (a duel that
+    grows out of a solo game keeps it), random ones for the rest. Returns the game's id."""
+    game = service.new_game(CLASSIC, setup)
+    _place_missing(service, rng, source, {0: fleet} if fleet is not None else {})
+    return game
+
+
+def ensure_fleets(service: GameService, rng: random.Random, source: Source = Source.SYSTEM) -> None:
+    """Place the fleets a resumed game should already have (see the module's docstring)."""
+    if classic_of(service) is not None:
+        _place_missing(service, rng, source, {})
+
+
+def _place_missing(service: GameService, rng: random.Random, source: Source,
+                   given: dict[int, Fleet]) -> None:
+    match = classic_of(service)
+    assert match is not None
+    placed = match.public_view()["placed"]
+    for side in _sides_with_fleet(match.setup):
+        if not placed[side]:
+            who: Any = Source.COMPUTER if side == match.setup.computer else source
+            service.submit(Place(side, given.get(side) or random_fleet(rng)), who)
+
+
+def _sides_with_fleet(setup: Setup) -> tuple[int, ...]:
+    """Daily: only the computer's (set by the date); solo and duel: both."""
+    return () if setup.mode is Mode.DAILY else (0, 1)

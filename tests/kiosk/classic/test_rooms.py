@@ -1,0 +1,98 @@
+"""The phones' tables and rooms without a web server: venues of their own, the friend's seat,
+names, and tables let go from memory but never from the store."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import random
+
+import pytest
+
+from kiosk.classic.computer import Pace
+from kiosk.classic.match import Fire, Level, Mode, Radar
+from kiosk.classic.rooms import PhoneRooms, Role, RoomError, clean_name, duel_names
+from kiosk.classic.table import classic_of
+from kiosk.store import Store
+
+DAY = datetime.date(2026, 11, 30)
+
+
+class Never:
+    """A computer that is never asked in these tests (the phones' side fires first)."""
+
+    def __init__(self, *_args: object) -> None:
+        pass
+
+    def choose(self, radar: Radar):  # pragma: no cover - the tests never let it fire
+        raise AssertionError("not asked")
+
+    def ponder(self, radar: Radar) -> None:
+        pass
+
+
+def _rooms(tmp_path, **kwargs) -> PhoneRooms:
+    return PhoneRooms(Store(tmp_path / "k.db"), asyncio.get_running_loop(), Never,
+                      pace=Pace(0), rng=random.Random(1), **kwargs)
+
+
+async def test_each_phone_plays_on_venues_of_its_own(tmp_path):
+    rooms = _rooms(tmp_path)
+    rooms.start_solo("ann", Level.EASY, "Ann")
+    rooms.start_solo("bo", Level.HARD, None)
+    rooms.start_daily("ann", DAY, None)
+    venues = {t.venue for t in rooms._tables.values()}
+    assert venues == {"phone:ann", "phone:bo", "daily:ann"}
+    assert rooms.table("ann").service.game != rooms.table("bo").service.game
+    assert classic_of(rooms.table("ann").service).setup.players == ("Ann",)
+    assert classic_of(rooms.table("bo").service).setup.name(0) == "Player 1"
+    assert rooms.store.unfinished("phone:ann") is not None and rooms.store.unfinished("kiosk") is None
+    rooms.close()
+
+
+async def test_a_table_let_go_comes_back_from_the_store(tmp_path):
+    rooms = _rooms(tmp_path, max_tables=2)
+    rooms.start_solo("ann", Level.EASY, "Ann")
+    match = classic_of(rooms.table("ann").service)
+    rooms.table("ann").service.submit(Fire(0, next(iter(match.fleet(1).cells))))
+    rooms.start_solo("bo", Level.EASY, None)
+    rooms.start_solo("cy", Level.EASY, None)
+    assert "phone:ann" not in rooms._tables  # the least recently used, with no socket
+    again = classic_of(rooms.table("ann").service)
+    assert again is not match and again.log == match.log and again.shots(0) == 1
+    rooms.close()
+
+
+async def test_the_first_other_device_is_the_friend_the_rest_watch(tmp_path):
+    rooms = _rooms(tmp_path)
+    rooms.start_solo("ann", Level.EASY, "Ann")
+    room = rooms.open_room("ann")
+    assert rooms.open_room("ann") == room  # one open room a phone
+    assert rooms.join(room, "ann").role is Role.OWNER
+    assert rooms.join(room, None).role is Role.SPECTATOR  # no key, no seat
+    friend = rooms.join(room, "bo")
+    assert friend.role is Role.FRIEND and friend.room.friend == "bo"
+    assert rooms.join(friend.room, "cy").role is Role.SPECTATOR
+    assert rooms.join(rooms.find_room(room.token), "bo").role is Role.FRIEND  # kept in the store
+    with pytest.raises(RoomError):
+        rooms.ready(friend.room, "cy", None)
+    with pytest.raises(RoomError):
+        rooms.duel("ann", None)  # not Ready yet
+    rooms.ready(friend.room, "bo", "Ann")  # the same name as the owner's
+    duel = rooms.duel("ann", None)
+    assert duel.setup.mode is Mode.DUEL and duel.setup.players == ("Ann", "Ann 2")
+    assert rooms.side_of(rooms.join(rooms.find_room(room.token), "bo")) == 1
+    assert rooms.side_of(rooms.join(rooms.find_room(room.token), "cy")) is None
+    rooms.close_room("ann")
+    assert rooms.find_room(room.token) is None
+    assert classic_of(rooms.table("ann").service).setup.mode is Mode.SOLO
+    rooms.close()
+
+
+def test_names_are_cleaned_and_two_in_a_duel_differ():
+    assert clean_name("  Anna\n\x1b[31m ") == "Anna[31m"
+    assert clean_name("x" * 50) == "x" * 20
+    assert clean_name("   ") is None and clean_name(7) is None
+    assert duel_names(None, None) == ("Player 1", "Player 2")
+    assert duel_names("Bo", "Bo") == ("Bo", "Bo 2")
+    assert duel_names("A" * 20, "A" * 20)[1] == "A" * 18 + " 2"

@@ -1,0 +1,640 @@
+"""The classic page's routes (docs/handheld-api.md, "Classic on phones").
+
+Three ways in, one set of plays:
+
+* **The phone's own table** (`/classic`, API `/api/classic/play`, `/api/classic/daily`): the
+  device is known by its key (the cookie every phone page shares); a phone without one gets one
+  with its first answer. Solo games against the computer, the daily challenge, and the room it
+  opens for a friend.
+* **A room link** (`/classic/r/<token>`, API `/api/classic/r/<token>`): the owner's table as
+  its friend (the first other device to use the link) or a spectator (any later one) sees it.
+* **A team link of the kiosk's classic duel** (`/team/<token>`, API `/api/classic/team/<token>`):
+  the same one-phone-per-link rules as the dart game's (`HandheldApi.claim`).
+
+Hidden information: a page gets its own player's private view, every other page the public one
+(`views.py`); sockets are grouped per table and audience (`Hub`), and every message is made for
+its audience. Bad input answers a JSON error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from kiosk.bucket import Bucket
+from kiosk.classic.fleet import CLASSES, Fleet, PlacementError, parse_ship
+from kiosk.classic.grid import SquareError, parse_square
+from kiosk.classic.match import (
+    AlreadyFiredError,
+    Command,
+    Fire,
+    FleetLockedError,
+    Level,
+    Match,
+    Mode,
+    NotYourTurnError,
+    Place,
+)
+from kiosk.classic.rooms import Membership, PhoneRooms, Role, RoomError, Table, clean_name
+from kiosk.classic.table import classic_of
+from kiosk.classic.wire import event_to_dict
+from kiosk.game import RuleError
+from kiosk.i18n import _
+from kiosk.service import (
+    GameService,
+    GameStarted,
+    MatchUpdate,
+    Notice,
+    NoticeKind,
+    NotSaved,
+    ServiceEvent,
+    Source,
+)
+from kiosk.store import RoomRow
+from ui.handheld import qr
+from ui.handheld.api import HandheldApi, json_body, serve_socket
+from ui.handheld.classic.views import game_view, member_view, room_view
+from ui.handheld.errors import json_error
+from ui.handheld.hub import Audience, Hub
+from ui.handheld.phones import device_of
+from ui.handheld.tokens import GameTokens
+from ui.handheld.views import PROTOCOL_VERSION
+
+log = logging.getLogger("dartship.handheld.classic")
+
+MAX_CELL_TEXT = 4  # "J10"
+MAX_SHIP_TEXT = 8  # "J10-J6"
+ROOM_SPECTATORS = 32  # sockets per room: a table of friends, not a stadium
+ROOM_PLAYER_SOCKETS = 4
+MAX_HUBS = 1000  # tables' socket groups kept; the idle ones go beyond this
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+@dataclass(frozen=True)
+class StartLimits:
+    """New games an address may start: `capacity` at once, then `per_minute` (a phone that
+    plays a game a minute never notices; a script that starts thousands is slowed)."""
+
+    capacity: float = 30
+    per_minute: float = 30
+    tracked: int = 4096
+
+
+class ClassicApi:
+    """The classic routes and sockets of one kiosk (see the module's docstring)."""
+
+    def __init__(self, api: HandheldApi, rooms: PhoneRooms, *, limits: StartLimits | None = None,
+                 today: Callable[[], datetime.date] = datetime.date.today,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.api = api
+        self.rooms = rooms
+        self.limits = limits or StartLimits()
+        self.today = today
+        self.clock = clock
+        self.hubs: dict[str, Hub] = {}  # a table's venue -> its sockets
+        self.kiosk_hub = Hub(spectators=0)  # the team phones of the kiosk's classic duel
+        self._kiosk_tokens: GameTokens | None = api.tokens
+        self._kiosk_game: int | None = api.service.game  # the game the team sockets follow
+        self._starts: OrderedDict[str, Bucket] = OrderedDict()
+        rooms.on_table.append(self._watch)
+        rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
+        self._unsubscribe = api.service.subscribe(self._kiosk_heard)
+        api.on_new_tokens.append(self._kiosk_links)
+        # A phone taking its team's link lets the other team's phone fire: tell both.
+        api.phones.on_change.append(self._kiosk_phones)
+
+    def routes(self) -> list[web.AbstractRouteDef]:
+        return [
+            web.get("/classic", self.own_page),
+            web.get("/classic/r/{token}", self.room_page),
+            web.get("/api/classic/leaderboard", self.leaderboard),
+            # the phone's own table
+            web.get("/api/classic/play", self.play_state),
+            web.post("/api/classic/play/solo", self.play_solo),
+            web.post("/api/classic/play/fire", self.play_fire),
+            web.post("/api/classic/play/fleet", self.play_fleet),
+            web.post("/api/classic/play/room", self.open_room),
+            web.delete("/api/classic/play/room", self.close_room),
+            web.get("/api/classic/play/room/qr.svg", self.room_qr),
+            web.post("/api/classic/play/duel", self.start_duel),
+            web.get("/api/classic/play/ws", self.play_socket),
+            # its daily challenge
+            web.get("/api/classic/daily", self.daily_state),
+            web.post("/api/classic/daily/start", self.daily_start),
+            web.post("/api/classic/daily/fire", self.daily_fire),
+            web.post("/api/classic/daily/name", self.daily_name),
+            web.get("/api/classic/daily/ws", self.daily_socket),
+            # a room link
+            web.get("/api/classic/r/{token}", self.room_state),
+            web.post("/api/classic/r/{token}/ready", self.room_ready),
+            web.post("/api/classic/r/{token}/fire", self.room_fire),
+            web.post("/api/classic/r/{token}/fleet", self.room_fleet),
+            web.get("/api/classic/r/{token}/ws", self.room_socket),
+            # a team link of the kiosk's classic duel
+            web.get("/api/classic/team/{token}", self.team_state),
+            web.post("/api/classic/team/{token}/fire", self.team_fire),
+            web.post("/api/classic/team/{token}/fleet", self.team_fleet),
+            web.get("/api/classic/team/{token}/ws", self.team_socket),
+        ]
+
+    async def close(self) -> None:
+        self._unsubscribe()
+        if self._kiosk_links in self.api.on_new_tokens:
+            self.api.on_new_tokens.remove(self._kiosk_links)
+        if self._kiosk_phones in self.api.phones.on_change:
+            self.api.phones.on_change.remove(self._kiosk_phones)
+        for hub in (*self.hubs.values(), self.kiosk_hub):
+            await hub.close_all()
+        self.rooms.close()
+
+    # -- pages --
+
+    async def own_page(self, request: web.Request) -> web.StreamResponse:
+        return self.api.page("classic.html")
+
+    async def room_page(self, request: web.Request) -> web.StreamResponse:
+        # As the team page: the same page for a dead link, only the status differs.
+        try:
+            self._room(request)
+        except web.HTTPNotFound:
+            return self.api.page("classic.html", 404)
+        except web.HTTPTooManyRequests:
+            return self.api.page("classic.html", 429)
+        return self.api.page("classic.html")
+
+    # -- the phone's own table --
+
+    def _device(self, request: web.Request) -> str:
+        device = device_of(request, issue=True)
+        assert device is not None
+        return device
+
+    def _owner_message(self, device: str, events: list[dict[str, Any]] | None = None
+                       ) -> dict[str, Any]:
+        table = self.rooms.table(device)
+        room = self.rooms.room_of(device)
+        return _message(table.service, 0, room_view(room, Role.OWNER), events)
+
+    async def play_state(self, request: web.Request) -> web.StreamResponse:
+        return _answer(self._owner_message(self._device(request)))
+
+    async def play_solo(self, request: web.Request) -> web.StreamResponse:
+        body = await _body(request)
+        device = self._device(request)
+        self._count_start(request)
+        level = body.get("level", "normal")
+        try:
+            chosen = Level(level) if isinstance(level, str) else None
+        except ValueError:
+            chosen = None
+        if chosen is None:
+            raise json_error(400, "bad_shape", _('send {"level": "easy" | "normal" | "hard"}'))
+        with _refusals():
+            self.rooms.start_solo(device, chosen, clean_name(body.get("name")))
+        return _answer(self._owner_message(device))
+
+    async def play_fire(self, request: web.Request) -> web.StreamResponse:
+        return await self._play(request, _fire)
+
+    async def play_fleet(self, request: web.Request) -> web.StreamResponse:
+        return await self._play(request, _place)
+
+    async def _play(self, request: web.Request, command_of: CommandOf) -> web.StreamResponse:
+        """The owner's shot or fleet on its own table (it is player 0 there)."""
+        body = await _body(request)
+        device = self._device(request)
+        _submit(self.rooms.table(device).service, command_of(body, 0))
+        return _answer(self._owner_message(device))
+
+    async def open_room(self, request: web.Request) -> web.StreamResponse:
+        device = self._device(request)
+        self.rooms.open_room(device)
+        self._changed_room(device)
+        return _answer(self._owner_message(device))
+
+    async def close_room(self, request: web.Request) -> web.StreamResponse:
+        device = self._device(request)
+        room = self.rooms.close_room(device)
+        if room is not None:
+            # The link is dead: its friend and spectators are told so, and nothing more.
+            farewell = json.dumps({"type": "closed"})
+            self._hub(self.rooms.table(device).venue).hang_up(
+                (Audience.TEAM_1, Audience.SPECTATOR), farewell)
+        return _answer(self._owner_message(device))
+
+    async def room_qr(self, request: web.Request) -> web.StreamResponse:
+        room = self.rooms.room_of(self._device(request))
+        if room is None:
+            raise json_error(404, "no_room", _("open a room first"))
+        url = f"{request.scheme}://{request.host}/classic/r/{room.token}"
+        return web.Response(body=qr.qr_svg(url, scale=6), content_type="image/svg+xml",
+                            headers=NO_STORE)
+
+    async def start_duel(self, request: web.Request) -> web.StreamResponse:
+        body = await _body(request)
+        device = self._device(request)
+        self._count_start(request)
+        with _refusals():
+            self.rooms.duel(device, clean_name(body.get("name")))
+        self._changed_room(device)
+        return _answer(self._owner_message(device))
+
+    async def play_socket(self, request: web.Request) -> web.StreamResponse:
+        return await self._own_socket(request, self.rooms.table, self._owner_message)
+
+    async def _own_socket(self, request: web.Request, table_of: Callable[[str], Table],
+                          message: Callable[[str], dict[str, Any]]) -> web.StreamResponse:
+        """A socket of the phone's own table (or daily table): the device from its cookie."""
+        device = device_of(request, issue=False)
+        if device is None:
+            raise json_error(403, "no_device", _("open the classic page first"))
+        table = table_of(device)
+        return await serve_socket(self._hub(table.venue), request, Audience.TEAM_0,
+                                  table.service.game or 0, lambda: json.dumps(message(device)))
+
+    # -- the daily challenge --
+
+    def _daily_message(self, device: str, events: list[dict[str, Any]] | None = None
+                       ) -> dict[str, Any]:
+        table = self.rooms.daily_table(device)
+        message = _message(table.service, 0, None, events)
+        match = classic_of(table.service)
+        today = self.today()
+        current = match is not None and match.setup.date == today
+        message["daily"] = {"date": today.isoformat(), "started": current,
+                            "name": self.rooms.daily_name(device) if current else None}
+        if not current:
+            message["view"] = None  # yesterday's challenge is over and done with
+        return message
+
+    async def daily_state(self, request: web.Request) -> web.StreamResponse:
+        return _answer(self._daily_message(self._device(request)))
+
+    async def daily_start(self, request: web.Request) -> web.StreamResponse:
+        body = await _body(request)
+        device = self._device(request)
+        self._count_start(request)
+        with _refusals():
+            self.rooms.start_daily(device, self.today(), clean_name(body.get("name")))
+        return _answer(self._daily_message(device))
+
+    async def daily_fire(self, request: web.Request) -> web.StreamResponse:
+        command = _fire(await _body(request), 0)
+        device = self._device(request)
+        table = self.rooms.daily_table(device)
+        match = classic_of(table.service)
+        if match is None or match.setup.date != self.today():
+            raise json_error(409, "no_game", _("start today's challenge first"))
+        _submit(table.service, command)
+        return _answer(self._daily_message(device))
+
+    async def daily_name(self, request: web.Request) -> web.StreamResponse:
+        body = await _body(request)
+        device = self._device(request)
+        with _refusals():
+            self.rooms.name_daily(device, clean_name(body.get("name")))
+        return _answer(self._daily_message(device))
+
+    async def daily_socket(self, request: web.Request) -> web.StreamResponse:
+        return await self._own_socket(request, self.rooms.daily_table, self._daily_message)
+
+    async def leaderboard(self, request: web.Request) -> web.StreamResponse:
+        text = request.query.get("date")
+        day = self.today()
+        if text is not None:
+            try:
+                day = datetime.date.fromisoformat(text[:10])
+            except ValueError:
+                raise json_error(400, "bad_date", _("'date' must be a date like 2026-11-30, not "
+                                                    "{value!r}").format(value=text[:10])) from None
+        entries = self.leaderboard_of(day)
+        return web.json_response({"date": day.isoformat(), "entries": entries},
+                                 headers=NO_STORE)
+
+    def leaderboard_of(self, day: datetime.date) -> list[dict[str, Any]]:
+        store = self.api.service.store
+        rows = store.daily_board(day.isoformat()) if store is not None else []
+        return [{"player": r.player, "shots": r.shots} for r in rows]
+
+    # -- a room link --
+
+    def _room(self, request: web.Request) -> RoomRow:
+        """The open room of the link, or a bare 404 (throttled like every secret link)."""
+        client = request.remote or "unknown"
+        throttle = self.api.throttle
+        if not throttle.may_try(client):
+            raise json_error(429, "too_many_attempts",
+                             _("too many wrong links from this phone: wait a minute"),
+                             **{"Retry-After": "60"})
+        room = self.rooms.find_room(request.match_info.get("token", ""))
+        if room is None:
+            throttle.failed(client)
+            raise web.HTTPNotFound()
+        throttle.succeeded(client)
+        return room
+
+    def _member(self, request: web.Request, *, issue: bool = True) -> Membership:
+        room = self._room(request)
+        membership = self.rooms.join(room, device_of(request, issue=issue))
+        if membership.role is Role.FRIEND and room.friend is None:
+            self._changed_room(room.owner)  # the owner sees its friend arrive
+        return membership
+
+    def _member_message(self, membership: Membership,
+                        events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        table = self.rooms.table(membership.room.owner)
+        side = self.rooms.side_of(membership)
+        return _message(table.service, side, member_view(membership), events)
+
+    async def room_state(self, request: web.Request) -> web.StreamResponse:
+        return _answer(self._member_message(self._member(request)))
+
+    async def room_ready(self, request: web.Request) -> web.StreamResponse:
+        body = await _body(request)
+        membership = self._member(request)
+        device = device_of(request, issue=False)
+        if membership.role is not Role.FRIEND or device is None:
+            raise json_error(403, "not_friend", _("only the friend who joined this room can say "
+                                                  "Ready"))
+        with _refusals():
+            room = self.rooms.ready(membership.room, device, clean_name(body.get("name")))
+        self._changed_room(room.owner)
+        return _answer(self._member_message(Membership(room, Role.FRIEND)))
+
+    def _player_side(self, membership: Membership) -> int:
+        side = self.rooms.side_of(membership)
+        if side is None:
+            raise json_error(403, "watching", _("you are watching this game"))
+        return side
+
+    async def room_fire(self, request: web.Request) -> web.StreamResponse:
+        return await self._room_play(request, _fire)
+
+    async def room_fleet(self, request: web.Request) -> web.StreamResponse:
+        return await self._room_play(request, _place)
+
+    async def _room_play(self, request: web.Request, command_of: CommandOf) -> web.StreamResponse:
+        """A shot or fleet through a room link: its player's, in the duel (spectators: 403)."""
+        body = await _body(request)
+        membership = self._member(request)
+        side = self._player_side(membership)
+        _submit(self.rooms.table(membership.room.owner).service, command_of(body, side))
+        return _answer(self._member_message(membership))
+
+    async def room_socket(self, request: web.Request) -> web.StreamResponse:
+        # A socket never takes the friend's seat (no cookie can be set there): the page's first
+        # API call does.
+        membership = self._member(request, issue=False)
+        table = self.rooms.table(membership.room.owner)
+        audience = {Role.OWNER: Audience.TEAM_0, Role.FRIEND: Audience.TEAM_1,
+                    Role.SPECTATOR: Audience.SPECTATOR}[membership.role]
+        return await serve_socket(self._hub(table.venue), request, audience,
+                                  table.service.game or 0,
+                                  lambda: json.dumps(self._member_message(membership)))
+
+    # -- a team link of the kiosk's classic duel --
+
+    def _kiosk_duel(self) -> Match:
+        match = classic_of(self.api.service)
+        if match is None or match.setup.mode is not Mode.DUEL:
+            raise web.HTTPNotFound()  # a link of the dart game: its own routes serve it
+        return match
+
+    def _team_message(self, team: int, events: list[dict[str, Any]] | None = None
+                      ) -> dict[str, Any]:
+        message = _message(self.api.service, team, None, events)
+        # The touchscreen hands each team its link in turn: shots wait until both phones hold
+        # theirs, so no team fires at a fleet its team has not yet seen.
+        message["phones"] = [self.api.phone_held(0), self.api.phone_held(1)]
+        return message
+
+    async def team_state(self, request: web.Request) -> web.StreamResponse:
+        team, _game = self.api.claim(request)
+        self._kiosk_duel()
+        return _answer(self._team_message(team))
+
+    async def team_fire(self, request: web.Request) -> web.StreamResponse:
+        return await self._team_play(request, _fire)
+
+    async def team_fleet(self, request: web.Request) -> web.StreamResponse:
+        return await self._team_play(request, _place)
+
+    async def _team_play(self, request: web.Request, command_of: CommandOf) -> web.StreamResponse:
+        """A team's shot or fleet in the kiosk's duel, from the phone that holds its link."""
+        body = await _body(request)
+        team, _game = self.api.claim(request)
+        self._kiosk_duel()
+        command = command_of(body, team)
+        if isinstance(command, Fire) and not (self.api.phone_held(0) and self.api.phone_held(1)):
+            raise json_error(409, "waiting_for_phones",
+                             _("the other team has not opened its link yet"))
+        _submit(self.api.service, command)
+        return _answer(self._team_message(team))
+
+    async def team_socket(self, request: web.Request) -> web.StreamResponse:
+        team, game = self.api.claim(request, may_issue=False)
+        self._kiosk_duel()
+        return await serve_socket(self.kiosk_hub, request, Audience.of_team(team), game,
+                                  lambda: json.dumps(self._team_message(team)))
+
+    # -- what the sockets hear --
+
+    def _hub(self, venue: str) -> Hub:
+        hub = self.hubs.get(venue)
+        if hub is None:
+            if len(self.hubs) >= MAX_HUBS:
+                # The hubs of tables nobody listens to any more: a new socket makes one again.
+                for name in [n for n, h in self.hubs.items()
+                             if not any(h.listening(a) for a in Audience)]:
+                    del self.hubs[name]
+            hub = self.hubs[venue] = Hub(spectators=ROOM_SPECTATORS, per_team=ROOM_PLAYER_SOCKETS)
+        return hub
+
+    def _watch(self, table: Table) -> None:
+        table.service.subscribe(lambda event: self._table_heard(table, event))
+
+    def _table_heard(self, table: Table, event: ServiceEvent) -> None:
+        events = _events_of(event)
+        if events is not None:
+            self._broadcast(table, events)
+
+    def _changed_room(self, owner: str) -> None:
+        self._broadcast(self.rooms.table(owner), [])
+
+    def _broadcast(self, table: Table, events: list[dict[str, Any]]) -> None:
+        hub = self.hubs.get(table.venue)
+        if hub is None:
+            return
+        kind, _sep, device = table.venue.partition(":")
+        if kind == "daily":
+            if hub.listening(Audience.TEAM_0):
+                hub.send(Audience.TEAM_0, json.dumps(self._daily_message(device, events)))
+            return
+        room = self.rooms.room_of(device)
+        if hub.listening(Audience.TEAM_0):
+            hub.send(Audience.TEAM_0, json.dumps(self._owner_message(device, events)))
+        if room is None:
+            return
+        for audience, role in ((Audience.TEAM_1, Role.FRIEND),
+                               (Audience.SPECTATOR, Role.SPECTATOR)):
+            if hub.listening(audience):
+                message = self._member_message(Membership(room, role), events)
+                hub.send(audience, json.dumps(message))
+
+    def _kiosk_phones(self) -> None:
+        self._kiosk_broadcast([])  # the same view, with which team's phone holds its link
+
+    def _kiosk_heard(self, event: ServiceEvent) -> None:
+        if isinstance(event, GameStarted) and event.game != self._kiosk_game:
+            # Before anything of the new game is sent: the old game's team phones are told
+            # their link died, and hear nothing more.
+            self._kiosk_game = event.game
+            self.kiosk_hub.hang_up((Audience.TEAM_0, Audience.TEAM_1),
+                                   json.dumps({"type": "expired"}))
+        if classic_of(self.api.service) is None:
+            return  # the dart game's events are not ours to read
+        events = _events_of(event)
+        if events is not None:
+            self._kiosk_broadcast(events)
+
+    def _kiosk_broadcast(self, events: list[dict[str, Any]]) -> None:
+        if classic_of(self.api.service) is None:
+            return
+        for team in (0, 1):
+            audience = Audience.of_team(team)
+            if self.kiosk_hub.listening(audience):
+                self.kiosk_hub.send(audience, json.dumps(self._team_message(team, events)))
+
+    def _kiosk_links(self, tokens: GameTokens) -> None:
+        """New links of the same game: a team moved to another phone (its old phone hears
+        "moved"). A new game's links are `_kiosk_heard`'s."""
+        old, self._kiosk_tokens = self._kiosk_tokens, tokens
+        if old is None or old == tokens or old.game != tokens.game:
+            return
+        for team in (0, 1):
+            if old.teams[team] != tokens.teams[team]:
+                self.kiosk_hub.hang_up((Audience.of_team(team),), json.dumps({"type": "moved"}))
+
+    # -- limits --
+
+    def _count_start(self, request: web.Request) -> None:
+        """A new game from this address: 429 beyond its budget (see StartLimits)."""
+        client = request.remote or "unknown"
+        now = self.clock()
+        bucket = self._starts.get(client)
+        if bucket is None:
+            bucket = Bucket.full(self.limits.capacity, self.limits.per_minute / 60, now)
+            self._starts[client] = bucket
+            while len(self._starts) > self.limits.tracked:
+                self._starts.popitem(last=False)
+        if bucket.empty(now):
+            raise json_error(429, "too_many_games", _("too many new games from this phone: wait "
+                                                      "a minute"), **{"Retry-After": "60"})
+        bucket.take(now)
+
+
+# ---- helpers ---------------------------------------------------------------------------
+
+
+def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
+    """The page's events of a service event; None for one that changes nothing on the page."""
+    if isinstance(event, MatchUpdate):
+        return [event_to_dict(e) for e in event.events]
+    if isinstance(event, GameStarted):
+        return []
+    if isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):
+        return []
+    return None
+
+
+def _message(service: GameService, side: int | None, room: dict[str, Any] | None,
+             events: list[dict[str, Any]] | None) -> dict[str, Any]:
+    match = classic_of(service)
+    if match is not None and match.setup.mode is not Mode.DUEL and side not in (None, 0):
+        side = None  # only a duel has a second player's page: never the computer's fleet
+    view = game_view(match, service.game, side, service.paused)
+    return {"type": "view", "version": PROTOCOL_VERSION, "view": view, "room": room,
+            "events": events or []}
+
+
+def _answer(body: dict[str, Any]) -> web.Response:
+    return web.json_response(body, headers=NO_STORE)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    body = await json_body(request)
+    if not isinstance(body, dict):
+        raise json_error(400, "bad_shape", _("send a JSON object"))
+    return body
+
+
+def _square(body: dict[str, Any]) -> Any:
+    text = body.get("cell")
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_CELL_TEXT:
+        raise json_error(400, "bad_shape", _('send {"cell": "B7"}'))
+    try:
+        return parse_square(text)
+    except SquareError as err:
+        raise json_error(400, "bad_cell", str(err)) from None
+
+
+def _fleet(body: dict[str, Any]) -> Fleet:
+    """`{"ships": ["A1-A5", "C3-F3", "H2-H4", "J7-J9", "E9-F9"]}`: Carrier, Battleship, Cruiser,
+    Submarine, Destroyer, in that order."""
+    ships = body.get("ships")
+    if (not isinstance(ships, list) or len(ships) != len(CLASSES)
+            or not all(isinstance(s, str) and 0 < len(s) <= MAX_SHIP_TEXT for s in ships)):
+        raise json_error(400, "bad_shape", _('send {"ships": ["A1-A5", "C3-F3", "H2-H4", '
+                                             '"J7-J9", "E9-F9"]}: Carrier, Battleship, Cruiser, '
+                                             'Submarine, Destroyer'))
+    try:
+        return Fleet(tuple(parse_ship(text, kind) for kind, text in zip(CLASSES, ships,
+                                                                        strict=True)))
+    except PlacementError as err:
+        raise json_error(422, "bad_fleet", str(err)) from None
+
+
+def _fire(body: dict[str, Any], side: int) -> Command:
+    return Fire(side, _square(body))
+
+
+def _place(body: dict[str, Any], side: int) -> Command:
+    return Place(side, _fleet(body))
+
+
+CommandOf = Callable[[dict[str, Any], int], Command]  # a request's body -> a side's command
+
+
+def _submit(service: GameService, command: Command) -> None:
+    with _refusals():
+        if classic_of(service) is None:
+            raise RoomError(_("no game is running"))
+        service.submit(command, Source.PHONE)
+
+
+class _refusals:
+    """Rule errors as JSON answers (409, with a code the page translates)."""
+
+    CODES: tuple[tuple[type[RuleError], str], ...] = (
+        (NotSaved, "paused"), (NotYourTurnError, "not_your_turn"),
+        (AlreadyFiredError, "already_fired"), (FleetLockedError, "fleet_locked"),
+        (PlacementError, "bad_fleet"), (RoomError, "refused"))
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 _tb: object) -> None:
+        if err is None or not isinstance(err, RuleError):
+            return
+        code = next((c for k, c in self.CODES if isinstance(err, k)), "refused")
+        raise json_error(409, code, str(err)) from None
+

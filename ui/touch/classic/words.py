@@ -1,0 +1,36 @@
+"""What the kiosk says of a classic shot, big over the grid: HIT, MISS, SUNK with the ship's
+name, the victory. Only what the rules tell: a hit never says which ship."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kiosk.classic.match import Result, ShotFired, Won
+from kiosk.i18n import _
+
+
+def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, str, int] | None:
+    """(word, second line, colour key, shooter) for a batch of events, or None to stay quiet.
+    The second line names the shooter and the square ("Computer: B7"), or the ship sunk."""
+    shown: tuple[str, str, str, int] | None = None
+    for event in events:
+        if isinstance(event, Won):
+            return (_("SUNK!"), _("Victory for {team}!").format(team=names[event.player]), "win",
+                    event.player)
+        if isinstance(event, ShotFired):
+            where = f"{names[event.player]}: {event.square.code}"
+            if event.result is Result.SUNK and event.ship is not None:
+                shown = (_("SUNK!"), _("{ship} sunk").format(ship=event.ship.kind.label), "sunk",
+                         event.player)
+            elif event.result is Result.HIT:
+                shown = (_("HIT"), where, "hit", event.player)
+            else:
+                shown = (_("MISS"), where, "miss", event.player)
+    return shown
+
+
+def level_name(level: Any) -> str:
+    from kiosk.classic.match import Level
+
+    return {Level.EASY: _("easy"), Level.NORMAL: _("normal"), Level.HARD: _("hard")}[level]
