@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from kiosk.config import ConfigFile, Settings
 from kiosk.darts.solo import SoloMode
 from kiosk.darts.takeout import TakeoutTimer
+from kiosk.express.seats import ComputerSeats
 from kiosk.i18n import _
 from kiosk.ports import (
     BoardInput,
@@ -38,6 +39,7 @@ class Kiosk:
     service: GameService
     solo: SoloMode
     takeout: TakeoutTimer
+    express_seats: ComputerSeats  # Battleship Express: the computer seats, and the table's pace
     board: BoardInput | None = None  # None: built without devices
     simulator: Thrower | None = None  # the board, when it is the simulator
     buttons: Device | None = None
@@ -72,6 +74,7 @@ class Kiosk:
             undo()
         self.solo.close()
         self.takeout.close()
+        self.express_seats.close()
         for device in self.devices():
             with contextlib.suppress(Exception):
                 device.stop()

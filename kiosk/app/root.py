@@ -24,6 +24,8 @@ from kiosk.app.sdnotify import Notifier
 from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.darts.solo import Pace, SoloMode
 from kiosk.darts.takeout import TakeoutTimer
+from kiosk.express.pace import Pace as ExpressPace
+from kiosk.express.seats import ComputerSeats
 from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
 from kiosk.i18n import _, set_language
@@ -56,14 +58,15 @@ def takeout_seconds(config: ConfigFile, headless: bool) -> float:
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
-                      pace: Pace | None = None) -> Kiosk:
+                      pace: Pace | None = None, express_pace: ExpressPace | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
     themselves); `web` overrides `web.enabled`; `headless` prints the phone links (no screen
     shows them) and serves the host's desk; `pace` overrides the computer player's pauses (0 in
-    tests and screenshots). StartError (nothing left running) when the phone page's port is
-    taken: another kiosk runs, most likely.
+    tests and screenshots), `express_pace` Battleship Express's (the table's beats: the
+    screen's dice, its computer seats and its buzzer keep one time). StartError (nothing left
+    running) when the phone page's port is taken: another kiosk runs, most likely.
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
@@ -74,7 +77,9 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     solo = SoloMode(service, loop, pace=pace,
                     rng=random.Random(service.rng.getrandbits(64))).attach()
     takeout = TakeoutTimer(service, lambda: takeout_seconds(config, headless)).attach()
-    kiosk = Kiosk(config, store, service, solo, takeout, supervisor=Notifier())
+    express_seats = ComputerSeats(service, loop, pace=express_pace,
+                                  rng=random.Random(service.rng.getrandbits(64))).attach()
+    kiosk = Kiosk(config, store, service, solo, takeout, express_seats, supervisor=Notifier())
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
     desk = None
     if settings.web.enabled if web is None else web:
@@ -143,7 +148,8 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
-                                                pace=Pace(dart=0, takeout=0)))
+                                                pace=Pace(dart=0, takeout=0),
+                                                express_pace=ExpressPace.instant()))
     return kiosk, loop
 
 
@@ -165,8 +171,8 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     kiosk.buzzer = factory.build_buzzer(settings)
     kiosk.learner = LearnWizard
     if kiosk.buzzer is not None:
-        kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(kiosk.buzzer,
-                                                                          kiosk.service)))
+        kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
+            kiosk.buzzer, kiosk.service, delay=kiosk.express_seats.sound_delay)))
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
