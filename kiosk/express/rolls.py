@@ -19,21 +19,29 @@ def _thrown(events: Sequence[object]) -> list[Rolled]:
     return [e for e in events if isinstance(e, Rolled) and not e.recount]
 
 
-def next_roll(match: Match, command: Attack | Declare, entered: Sequence[Face]) -> int | None:
-    """How many dice the next roll of `command` throws once the faces in `entered` (whole rolls,
-    in order) are thrown; None when they decide it: the target sunk, or the rolls or dice used
-    up, or the Carrier's first roll in (its target comes next). Raises the rules' error for a
-    command they refuse. Nothing changes: the question is asked of a copy of the game."""
+def typed(match: Match, command: Attack | Declare,
+          entered: Sequence[Face]) -> tuple[list[Rolled], int | None]:
+    """With real dice: the rolls the faces in `entered` (whole rolls, in order) make of
+    `command`, and how many dice its next roll throws (None when those decide it: the target
+    sunk, the rolls or dice used up, or the Carrier's first roll in, its target next). Raises
+    the rules' error for a command they refuse. Nothing changes: a copy of the game is asked."""
     trial = Match.replay(match.setup, match.log)
     if entered:
         trial.apply(QueueDice(tuple(entered)))
     given = match.queued + len(entered)  # faces typed in earlier (before a restart) come first
     used = 0
+    done: list[Rolled] = []
     for rolled in _thrown(trial.apply(command)):
         if used >= given:
-            return len(rolled.faces)
+            return done, len(rolled.faces)
         used += len(rolled.faces)
-    return None
+        done.append(rolled)
+    return done, None
+
+
+def next_roll(match: Match, command: Attack | Declare, entered: Sequence[Face]) -> int | None:
+    """How many dice the next roll throws once `entered` is thrown (see `typed`)."""
+    return typed(match, command, entered)[1]
 
 
 def last_attack(match: Match) -> list[Rolled]:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from kiosk.config import Settings
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match, Phase
+from kiosk.express.seats import express_match
 from kiosk.i18n import _, set_language
 from kiosk.service import GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
-from ui.touch import kivy_setup, theme
+from ui.touch import express, kivy_setup, theme
 
 if TYPE_CHECKING:
     from kiosk.house import Kiosk
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("dartship.touch")
 
 # Screens that follow the match by themselves; the others (home, stats, settings) are left alone.
-FLOW_SCREENS = ("placement", "bull_off", "game", "result")
+FLOW_SCREENS = ("placement", "bull_off", "game", "result", *express.FLOW)
 HEARTBEAT_SECONDS = 2.0
 # Frames per second: smooth while something happens, few while the screen only waits (a kiosk
 # waits most of the day; every frame costs CPU even when nothing changes). A touch or any news
@@ -113,7 +114,8 @@ def _kivy_app_class() -> type:
                               (PlacementScreen, "placement"), (BullOffScreen, "bull_off"),
                               (GameScreen, "game"), (ResultScreen, "result"),
                               (StatsScreen, "stats"), (PinScreen, "pin"),
-                              (SettingsScreen, "settings"), (LearnScreen, "learn")):
+                              (SettingsScreen, "settings"), (LearnScreen, "learn"),
+                              *express.screens()):
                 self.sm.add_widget(cls(self, name=name))
             self.root_layout.add_widget(self.sm)
             # A banner nobody can miss while the board is not counting darts.
@@ -201,6 +203,9 @@ def _kivy_app_class() -> type:
 
         def flow_screen(self) -> str | None:
             """The screen the running game belongs on, or None without a game."""
+            dice = express_match(self.service)
+            if dice is not None:
+                return express.flow_screen(dice)
             match = self.match
             if match is None:
                 return None
@@ -218,6 +223,8 @@ def _kivy_app_class() -> type:
             assert self.sm is not None
             if target is None or self.sm.current not in FLOW_SCREENS:
                 return
+            if target == express.RESULT and self.sm.current == express.TABLE:
+                return  # the table shows the last roll, then opens the result card itself
             if target == "result" and self.sm.current == "game":
                 if self._result_event is None:
                     self._result_event = Clock.schedule_once(self._show_result, self.result_delay)

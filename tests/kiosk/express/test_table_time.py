@@ -13,7 +13,7 @@ from kiosk.express import odds
 from kiosk.express.luck import expected_sinks, luck
 from kiosk.express.match import Attack, Declare, Match, QueueDice, Rolled, Target
 from kiosk.express.pace import Pace, Step, climax, length, script
-from kiosk.express.rolls import last_attack, next_roll
+from kiosk.express.rolls import last_attack, next_roll, typed
 from kiosk.express.wire import EXPRESS
 from kiosk.service import GameService, MatchUpdate, Source
 from kiosk.sound import Sound
@@ -55,6 +55,8 @@ def test_with_real_dice_the_screen_asks_roll_by_roll_for_the_dice_the_rules_thro
     assert next_roll(m, attack, faces("XXXXDDSS XXXXXX")) == 6
     assert next_roll(m, attack, faces("XXXXDDSS XXXXXX DDSSSS")) is None  # sunk
     assert m.version == 0 and m.queued == 0  # asked of a copy
+    rolls, wanted = typed(m, attack, faces("XXXXDDSS XXXXXX"))
+    assert [r.total for r in rolls] == [2, 2] and wanted == 6
     assert next_roll(m, attack, faces("SSSSSSSS SSSSSSSS SSSSSSSS SSSSSSSS")) is None  # rolls used
     carrier = game(BO, ANN)
     assert next_roll(carrier, Attack(C), ()) == 6

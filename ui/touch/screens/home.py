@@ -8,7 +8,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from kiosk.darts.match import Phase
 from kiosk.i18n import _, language
 from ui.touch import theme
 from ui.touch.controls import BigButton
@@ -32,6 +31,11 @@ class HomeScreen(KioskScreen):
                                       height=s(64), font_units=26)
         self.buttons = BoxLayout(spacing=s(12), size_hint_y=None, height=s(64))
         page.add_widget(self.buttons)
+        # The dice game: no dartboard needed (its setup screen, ui/touch/express).
+        self.express_button = BigButton(_("Battleship Express: the dice game"),
+                                        lambda: app.go("express_setup"), colour=theme.PANEL_LIGHT,
+                                        height=s(56), font_units=22)
+        page.add_widget(self.express_button)
         more = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         more.add_widget(BigButton(_("Stats"), lambda: app.go("stats"), colour=theme.PANEL_LIGHT))
         more.add_widget(BigButton(_("Settings"), lambda: app.go("pin"), colour=theme.PANEL_LIGHT))
@@ -48,8 +52,7 @@ class HomeScreen(KioskScreen):
         self.add_widget(page)
 
     def refresh(self) -> None:
-        match = self.app.match
-        running = match is not None and match.phase is not Phase.OVER
+        running = self.app.flow_screen() not in (None, "result", "express_result")
         self.buttons.clear_widgets()
         if running:
             self.buttons.add_widget(self.continue_button)

@@ -10,7 +10,8 @@ from kivy.uix.scrollview import ScrollView
 
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import BigButton
+from ui.touch.controls import BigButton, ChoiceButton
+from ui.touch.express import stats as express_stats
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.table import Table, percent
 
@@ -38,19 +39,41 @@ class StatsScreen(KioskScreen):
         columns = BoxLayout(spacing=s(20))
         self.players = Table((3, 1.2, 1.2, 1.5), font_units=18)
         self.games = Table((1.4, 3.2, 2, 1), font_units=18)
+        self.express = express_stats.tables()  # the dice game's own columns
+        self.scrolls: list[ScrollView] = []
         for title, table in ((_("Players"), self.players), (_("Last games"), self.games)):
             column = BoxLayout(orientation="vertical", spacing=s(4))
             column.add_widget(heading(title, 26))
             scroll = ScrollView(do_scroll_x=False)
             scroll.add_widget(table)
+            self.scrolls.append(scroll)
             column.add_widget(scroll)
             columns.add_widget(column)
         page.add_widget(columns)
-        page.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
+        bottom = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
+        bottom.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
+        self.game = ChoiceButton(["darts", express_stats.KIND], "darts", label=lambda kind: (
+            _("Battleship Express") if kind == express_stats.KIND else _("Dart game")),
+            on_change=lambda _kind: self.refresh())
+        bottom.add_widget(self.game)
+        page.add_widget(bottom)
         self.add_widget(page)
 
+    def _show_tables(self, players: Table, games: Table) -> None:
+        for scroll, table in zip(self.scrolls, (players, games), strict=True):
+            if table.parent is not scroll:
+                scroll.clear_widgets()
+                scroll.add_widget(table)
+
     def refresh(self) -> None:
+        if not hasattr(self, "game"):
+            return
         store = self.app.kiosk.store
+        if self.game.value == express_stats.KIND:
+            self._show_tables(*self.express)
+            express_stats.fill(*self.express, store, played_on)
+            return
+        self._show_tables(self.players, self.games)
         self.players.clear_widgets()
         self.players.add_row([_("Player"), _("Games"), _("Wins"), _("Hit rate")], colour=theme.TEXT_DIM)
         stats = store.player_stats()
