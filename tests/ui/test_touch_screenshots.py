@@ -11,7 +11,9 @@ import pytest
 SCREENS = ("home", "new_game", "placement_handover", "placement", "bull_off", "bull_off_closer",
            "game", "game_takeout", "correct", "result", "stats", "pin", "settings", "learn",
            "new_game_solo", "placement_solo", "bull_off_solo", "game_coach", "game_kiosk",
-           "game_kiosk_hold")
+           "game_kiosk_hold", "game_resumed", "express_setup", "express_lineup", "express_turn",
+           "express_coach", "express_rolling", "express_sunk", "express_real_dice",
+           "express_result", "stats_express", "express_resumed")
 
 
 @pytest.mark.slow

@@ -238,6 +238,7 @@ class Tour:
         self.press(_label("Learn board"))
         yield shot("learn")
         yield from self.solo_walk(shot)
+        yield from self.express.walk(shot)
 
     # -- solo: the players against the kiosk --
 
@@ -359,10 +360,13 @@ class ExpressTour:
             tap(screen.points)
         self.tour.drain()
 
-    def lay_out(self, lines: list[list[Any]] | None = None, seed: int | None = 11) -> None:
-        """"Lay out the lines", wait for the computers' lines, arrange the people's by swaps
-        (tapping two ships of a line), Start. `seed` fixes the game's dice (None: secret)."""
-        self.tour.press(_label("Lay out the lines"))
+    def lay_out(self, lines: list[list[Any]] | None = None, seed: int | None = 11,
+                start: bool = True) -> None:
+        """"Lay out the lines" (unless they are shown), wait for the computers' lines, arrange
+        the people's by swaps (tapping two ships of a line), Start. `seed` fixes the game's
+        dice (None: secret)."""
+        if self.app.sm.current != "express_lineup":
+            self.tour.press(_label("Lay out the lines"))
         screen = self.tour.screen()
         assert self.wait(lambda: screen.ready), "the computers' lines never came"
         screen.seed = seed
@@ -375,7 +379,8 @@ class ExpressTour:
                     self.tap_tile(screen.rows[player], line[place])
                     self.tap_tile(screen.rows[player], ship)
             assert screen.lines[player] == list(wanted)
-        self.tour.press(_label("Start"))
+        if start:
+            self.tour.press(_label("Start"))
 
     def tap_tile(self, row: Any, ship: Any) -> None:
         from ui.touch.fingers import tap
@@ -416,6 +421,102 @@ class ExpressTour:
             self.attack(ship)
             return
         self.attack(ship, rng.choice(match.targets(ship)))
+
+    def sinking_seed(self, attacker: Any, target: Any, rolls: int = 3) -> int:
+        """A seed whose dice make this first attack sink its target on roll `rolls` (the
+        screenshots show an attack mid-roll and its SUNK!; the script may look at the dice)."""
+        from kiosk.express.match import Attack, Match, Rolled, Sunk
+
+        lineup = self.app.screen("express_lineup")
+        for seed in range(1, 10_000):
+            lineup.seed = seed
+            events = Match(lineup.setup()).apply(Attack(attacker, target))
+            thrown = [e for e in events if isinstance(e, Rolled)]
+            if any(isinstance(e, Sunk) for e in events) and len(thrown) == rolls:
+                return seed
+        raise AssertionError("no seed sinks that attack")
+
+    def walk(self, shot: Callable[[str], str]) -> Iterator[str]:
+        """The screenshots of Battleship Express: setup, lines, a turn before the roll (and
+        with the coach), mid-roll, SUNK!, real dice, the result card, its stats."""
+        from kiosk.express.match import Phase, Target
+        from kiosk.express.pace import Pace
+        from kiosk.express.rules import Face, Ship
+
+        b, d, c, s, p = (Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE,
+                         Ship.PATROL_BOAT)
+        self.set_up([("Ann", None), ("Bo", None), ("Kiosk", "hard")])
+        yield shot("express_setup")
+        self.tour.press(_label("Lay out the lines"))
+        lineup = self.tour.screen()
+        assert self.wait(lambda: lineup.ready), "the computer's line never came"
+        for player, line in enumerate(([b, c, d, s, p], [p, d, b, c, s])):
+            lineup.lines[player] = list(line)
+        lineup.picked = (0, c)
+        lineup.refresh()
+        yield shot("express_lineup")
+        seed = self.sinking_seed(b, Target(1, d))
+        self.tour.press(_label("Start"))
+        table = self.table
+        self.tap_ship(0, b)
+        self.tap_ship(1, d)
+        self.settle_slides()
+        self.app._hide_toast()
+        yield shot("express_turn")
+        self.tour.press(_label("Coach"))
+        assert self.wait(lambda: table.chances is not None), "the coach never answered"
+        yield shot("express_coach")
+        self.tour.press(_label("Coach"))
+        # The attack, held beat by beat: photographed as the second roll lands, and at SUNK!.
+        table.pace_override, table.playback.held = Pace(), True
+        self.roll()
+        steps = 0
+        while table.playback.advance():
+            steps += 1
+            if steps == 6:  # move; tumble, land, aside; tumble, land: the second roll lies
+                yield shot("express_rolling")
+            if table.announcement.kind == "sunk" and table.announcement.opacity > 0:
+                self.settle_slides()
+                yield shot("express_sunk")
+                break
+        table.playback.held, table.pace_override = False, None
+        table.playback.finish()
+        assert seed and self.match.points()[0] == 1
+        # Real dice: Ann's next attack asks for the faces.
+        table.announcement.clear()  # the clock barely moves here: SUNK! would stay
+        self.tour.press(_label("Real dice"))
+        self.attack(p, Target(1, p))
+        self.type_faces([Face.PATROL_BOAT, Face.BURST])
+        yield shot("express_real_dice")
+        self.type_faces([Face.CARRIER, Face.DESTROYER, Face.SUBMARINE])
+        while self.table.entry is not None:
+            self.type_faces([Face.SUBMARINE] * self.table.entry.wanted)
+        self.tour.press(_label("Real dice"))
+        rng = random.Random(5)
+        for _turn in range(300):
+            assert self.computers_play(), "a computer seat never played"
+            if self.match.phase is Phase.OVER:
+                break
+            self.play_a_turn(rng)
+        assert self.wait(lambda: self.app.sm.current == "express_result", 30)
+        yield shot("express_result")
+        self.app.go("stats")
+        stats = self.tour.screen()
+        stats.game.set_value("express")
+        yield shot("stats_express")
+        stats.game.set_value("darts")
+
+    def settle_slides(self) -> None:
+        """Frames until the ships have slid to their places (Kivy's animations, real time)."""
+        import time
+
+        from ui.touch.express.lines import SLIDE_SECONDS
+        from ui.touch.fingers import frames
+
+        end = time.monotonic() + SLIDE_SECONDS + 0.2
+        while time.monotonic() < end:
+            frames(1)
+            time.sleep(0.01)
 
     def type_faces(self, faces: list[Any]) -> None:
         """Real dice: tap each face on the panel."""

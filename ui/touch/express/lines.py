@@ -96,14 +96,14 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self._cross.points = [x + w * 0.2, y + h * 0.2, x + w * 0.8, y + h * 0.8,
                               x + w * 0.5, y + h * 0.5, x + w * 0.2, y + h * 0.8,
                               x + w * 0.8, y + h * 0.2]
-        pad = s(4)
-        self.name.size = (w - 2 * pad, h * 0.38)
-        self.name.pos = (x + pad, y + h - pad * 0.5 - h * 0.38)
+        pad = s(6)  # inside the frame a chosen tile wears
+        self.name.size = (w - 2 * pad, h * 0.36)
+        self.name.pos = (x + pad, y + h - pad * 0.6 - h * 0.36)
         self.defense.size = (w, h * 0.34)
-        self.defense.pos = (x, y + h * 0.25)
+        self.defense.pos = (x, y + h * 0.27)
         self.defense.font_size = min(s(40), h * 0.33)
-        self.note.size = (w - 2 * pad, h * 0.25)
-        self.note.pos = (x + pad, y + pad * 0.25)
+        self.note.size = (w - 2 * pad, h * 0.24)
+        self.note.pos = (x + pad, y + pad * 0.6)
         self.note.text_size = self.note.size
 
     def show(self, defense: int, note: str, *, chosen: bool = False, target: bool = False,

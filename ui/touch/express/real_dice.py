@@ -28,7 +28,7 @@ class RealDicePanel(Panel):
     def __init__(self, on_face: Callable[[Face], Any], on_undo: Callable[[], Any],
                  on_cancel: Callable[[], Any], **kwargs: Any) -> None:
         s = theme.sizes()
-        super().__init__(orientation="vertical", background=theme.rgb("0b1118", 0.96),
+        super().__init__(orientation="vertical", background=theme.rgb("0b1118"),
                          radius=s(12), padding=s(10), spacing=s(6), **kwargs)
         self.title = Caption(font_units=22, bold=True, colour=theme.WARN, size_hint_y=None,
                              halign="center")

@@ -310,7 +310,7 @@ class ExpressScreen(KioskScreen):
         setup = match.setup
         name = setup.players[match.turn]
         command = self.command()
-        ready = command is not None and self.human_turn()
+        ready = command is not None and self.human_turn() and self.entry is None
         self.roll_button.disabled = not ready
         self.roll_button.opacity = 1 if ready else 0.45
         dice = self._roll_dice(command)
@@ -440,7 +440,7 @@ class ExpressScreen(KioskScreen):
 
     def roll(self) -> None:
         command = self.command()
-        if command is None or not self.human_turn():
+        if command is None or not self.human_turn() or self.entry is not None:
             return
         if self.real_on:
             self._start_entry(command)
@@ -482,6 +482,7 @@ class ExpressScreen(KioskScreen):
         if self.real_panel.parent is None:
             self.layer.add_widget(self.real_panel)
         self._ask_faces()
+        self.draw()
 
     def _ask_faces(self) -> None:
         entry, match = self.entry, self.match
