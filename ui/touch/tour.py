@@ -445,7 +445,7 @@ class ExpressTour:
 
         b, d, c, s, p = (Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE,
                          Ship.PATROL_BOAT)
-        self.set_up([("Ann", None), ("Bo", None), ("Kiosk", "hard")])
+        self.set_up([("Ann", None), ("Bo", None), ("Kiosk", "normal")])
         yield shot("express_setup")
         self.tour.press(_label("Lay out the lines"))
         lineup = self.tour.screen()

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.animation import Animation
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.floatlayout import FloatLayout
@@ -26,37 +25,6 @@ from ui.touch.controls import Backdrop, FitLabel
 from ui.touch.express.look import CHOSEN, SHIP_COLOURS, TARGET, player_colour, shade
 
 SLIDE_SECONDS = 0.45  # a ship moving in its line (the Pace's move beat is a little longer)
-
-
-class WordsLabel(Label):
-    """Text that wraps between words and never inside one: when the widest word (German
-    "Patrouillenboot") or the lines do not fit, the font gets smaller, down to half."""
-
-    def __init__(self, text: str = "", font_units: float = 17, **kwargs: Any) -> None:
-        self.base_font: float = theme.sizes()(font_units)
-        super().__init__(text=text, font_size=self.base_font, **kwargs)
-        self.bind(size=self._fit, text=self._fit)
-
-    def _fit(self, *_args: Any) -> None:
-        if self.width <= 1 or self.height <= 1 or not self.text:
-            return
-        size = self.base_font
-        widest = max(self._measure(word, size)[0] for word in self.text.split())
-        if widest > self.width:
-            size = max(self.base_font * 0.5, size * self.width / widest)
-        self.font_size = size
-        self.text_size = (self.width, None)
-        for _attempt in range(5):
-            self.texture_update()
-            if self.texture_size[1] <= self.height or self.font_size <= self.base_font * 0.5:
-                break
-            self.font_size = max(self.base_font * 0.5, self.font_size * 0.88)
-        self.text_size = (self.width, self.height)
-
-    def _measure(self, word: str, size: float) -> tuple[int, int]:
-        probe = CoreLabel(text=word, font_size=size, font_name=self.font_name, bold=self.bold)
-        probe.refresh()
-        return probe.texture.size
 
 
 class ShipTile(ButtonBehavior, FloatLayout):
@@ -77,8 +45,9 @@ class ShipTile(ButtonBehavior, FloatLayout):
         with self.canvas.after:
             self._cross_colour = Color(0, 0, 0, 0)
             self._cross = Line(width=s(3))
-        self.name = WordsLabel(ship.label, font_units=17, bold=True, color=theme.TEXT,
-                               halign="center", valign="middle", size_hint=(None, None))
+        self.name = FitLabel(ship.label, font_units=17, whole_words=True, smallest=0.5,
+                             bold=True, color=theme.TEXT, halign="center", valign="middle",
+                             size_hint=(None, None))
         self.defense = Label(font_size=s(34), bold=True, color=theme.TEXT, size_hint=(None, None),
                              halign="center", valign="middle")
         self.note = Label(font_size=s(13), color=theme.TEXT, size_hint=(None, None),
@@ -102,8 +71,8 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self.defense.size = (w, h * 0.34)
         self.defense.pos = (x, y + h * 0.27)
         self.defense.font_size = min(s(40), h * 0.33)
-        self.note.size = (w - 2 * pad, h * 0.24)
-        self.note.pos = (x + pad, y + pad * 0.6)
+        self.note.size = (w - s(4), h * 0.24)  # as wide as the tile allows: "8 dice · 4 rolls"
+        self.note.pos = (x + s(2), y + pad * 0.6)
         self.note.text_size = self.note.size
 
     def show(self, defense: int, note: str, *, chosen: bool = False, target: bool = False,
@@ -113,7 +82,7 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self.wreck = wreck
         self.defense.text = "" if wreck else str(defense)
         self.note.text = "" if wreck else note
-        self.note.font_size = s(18) if emphasis else s(13)
+        self.note.font_size = s(18) if emphasis else s(12.5)
         self.note.bold = emphasis
         self.note.color = theme.RESULT_COLOURS["win"] if emphasis else theme.TEXT
         colour = SHIP_COLOURS[self.ship]
@@ -149,7 +118,7 @@ class LineRow(Backdrop, FloatLayout):
                              halign="left", valign="top", size_hint=(None, None))
         self.points = Label(font_size=s(28), bold=True, color=theme.TEXT, size_hint=(None, None),
                             halign="left", valign="middle", markup=True)
-        self.seat = Label(font_size=s(13), color=theme.TEXT_DIM, size_hint=(None, None),
+        self.seat = Label(font_size=s(12.5), color=theme.TEXT_DIM, size_hint=(None, None),
                           halign="left", valign="bottom", max_lines=2)
         for label in (self.name, self.points, self.seat):
             self.add_widget(label)
@@ -178,13 +147,14 @@ class LineRow(Backdrop, FloatLayout):
         self._turn_frame.rounded_rectangle = (x + s(1.5), y + s(1.5), w - s(3), h - s(3), s(10))
         self._stripe.pos, self._stripe.size = (x + s(4), y + s(6)), (s(6), h - s(12))
         inner = self.panel_width - s(22)
-        self.name.size = (inner, h * 0.42)
-        self.name.pos = (x + s(16), y + h - s(6) - h * 0.42)
+        self.name.size = (inner, h * 0.34)
+        self.name.pos = (x + s(16), y + h - s(6) - h * 0.34)
         self.points.size = (inner, h * 0.3)
-        self.points.pos = (x + s(16), y + h * 0.26)
+        self.points.pos = (x + s(16), y + h * 0.34)
+        self.points.font_size = min(s(28), h * 0.3)
         self.points.text_size = self.points.size
         self.seat.size = (inner, h * 0.3)
-        self.seat.pos = (x + s(16), y + s(5))
+        self.seat.pos = (x + s(16), y + s(4))
         self.seat.text_size = self.seat.size
         self.arrange(self.order, animate=False)
 

@@ -24,7 +24,7 @@ from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.store import StoreError
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption
+from ui.touch.controls import BigButton, Prompt, button_row
 from ui.touch.express.lines import LineRow
 from ui.touch.express.look import seat_name
 from ui.touch.express.setup import Draft
@@ -50,19 +50,15 @@ class ExpressLineupScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(12), s(8)), spacing=s(6))
-        self.prompt = Caption(_("Lay out your lines: the front (left) can be shot at first. "
-                                "Tap a ship, then another: they swap."), font_units=19,
-                              bold=True, colour=theme.WARN, size_hint_y=None, halign="center")
+        self.prompt = Prompt(_("Lay out your lines: the front (left) can be shot at first. "
+                               "Tap a ship, then another: they swap."), font_units=19)
         page.add_widget(self.prompt)
         self.rows_box = BoxLayout(orientation="vertical", spacing=s(6))
         page.add_widget(self.rows_box)
-        actions = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
-        actions.add_widget(BigButton(_("Back"), lambda: app.go("express_setup"),
-                                     colour=theme.PANEL_LIGHT))
-        actions.add_widget(BigButton(_("Shuffle"), self.shuffle, colour=theme.PANEL_LIGHT))
         self.start_button = BigButton(_("Start"), self.start, colour=theme.GO)
-        actions.add_widget(self.start_button)
-        page.add_widget(actions)
+        page.add_widget(button_row(
+            BigButton(_("Back"), lambda: app.go("express_setup"), colour=theme.PANEL_LIGHT),
+            BigButton(_("Shuffle"), self.shuffle, colour=theme.PANEL_LIGHT), self.start_button))
         self.add_widget(page)
         self.draft: Draft | None = None
         self.lines: list[list[Ship] | None] = []

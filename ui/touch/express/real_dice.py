@@ -19,7 +19,7 @@ from kivy.uix.label import Label
 from kiosk.express.rules import FACES, Face
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, Panel
+from ui.touch.controls import BigButton, Caption, Panel, Prompt, button_row
 from ui.touch.express.dice import DICE, Die
 from ui.touch.express.look import face_colour, face_name
 
@@ -30,8 +30,7 @@ class RealDicePanel(Panel):
         s = theme.sizes()
         super().__init__(orientation="vertical", background=theme.rgb("0b1118"),
                          radius=s(12), padding=s(10), spacing=s(6), **kwargs)
-        self.title = Caption(font_units=22, bold=True, colour=theme.WARN, size_hint_y=None,
-                             halign="center")
+        self.title = Prompt()
         self.add_widget(self.title)
         self.note = Caption(font_units=17, colour=theme.TEXT_DIM, size_hint_y=None,
                             halign="center")
@@ -48,10 +47,9 @@ class RealDicePanel(Panel):
             button.size_hint_y = 1
             faces.add_widget(button)
         self.add_widget(faces)
-        actions = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        actions.add_widget(BigButton(_("Undo die"), on_undo, colour=theme.PANEL_LIGHT))
-        actions.add_widget(BigButton(_("Cancel"), on_cancel, colour=theme.PANEL_LIGHT))
-        self.add_widget(actions)
+        self.add_widget(button_row(BigButton(_("Undo die"), on_undo, colour=theme.PANEL_LIGHT),
+                                   BigButton(_("Cancel"), on_cancel, colour=theme.PANEL_LIGHT),
+                                   spacing=8))
 
     def ask(self, dice: int, roll: int, entered: Sequence[Face], note: str) -> None:
         """Roll `roll` of the attack throws `dice` dice; `entered` of them are tapped in."""

@@ -6,10 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
-from kivy.uix.scrollview import ScrollView
-
 from kiosk.express.luck import luck
 from kiosk.express.match import Match, Phase, Setup, SetupError
 from kiosk.express.seats import express_match
@@ -18,10 +14,10 @@ from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.store import StoreError
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption
+from ui.touch.controls import BigButton
 from ui.touch.express.look import player_colour
+from ui.touch.result_card import result_page
 from ui.touch.screens.base import KioskApp, KioskScreen
-from ui.touch.table import Table
 
 
 def signed(value: float) -> str:
@@ -39,25 +35,13 @@ def rematch_setup(setup: Setup) -> Setup:
 class ExpressResultScreen(KioskScreen):
     def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
-        s = theme.sizes()
-        page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
-        self.winner = Label(font_size=s(46), bold=True, color=theme.RESULT_COLOURS["win"],
-                            size_hint_y=None, height=s(62))
-        self.length = Label(font_size=s(20), color=theme.TEXT_DIM, size_hint_y=None, height=s(28))
-        page.add_widget(self.winner)
-        page.add_widget(self.length)
-        scroll = ScrollView(do_scroll_x=False)
-        self.table = Table((3, 1.2, 1.2, 1.2, 1.3, 1.2), font_units=22)
-        scroll.add_widget(self.table)
-        page.add_widget(scroll)
-        page.add_widget(Caption(_("Luck: ships sunk minus the ships the attacks were expected to "
-                                  "sink (from the exact odds)"), font_units=15,
-                                colour=theme.TEXT_DIM, size_hint_y=None))
-        actions = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
-        actions.add_widget(BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
-        actions.add_widget(BigButton(_("New game"), self.new_game, colour=theme.ACCENT))
-        actions.add_widget(BigButton(_("Rematch"), self.rematch, colour=theme.GO))
-        page.add_widget(actions)
+        page, self.winner, self.length, self.table = result_page(
+            (3, 1.2, 1.2, 1.2, 1.3, 1.2),
+            (BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
+             BigButton(_("New game"), self.new_game, colour=theme.ACCENT),
+             BigButton(_("Rematch"), self.rematch, colour=theme.GO)),
+            font_units=22, note=_("Luck: ships sunk minus the ships the attacks were expected to "
+                                  "sink (from the exact odds)"))
         self.add_widget(page)
 
     def reset(self) -> None:

@@ -18,7 +18,7 @@ from kiosk.express.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant, max_po
 from kiosk.express.seats import express_match
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
+from ui.touch.controls import BigButton, Caption, ChoiceButton, Field, button_row
 from ui.touch.express.look import player_colour, seat_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
@@ -84,10 +84,9 @@ class ExpressSetupScreen(KioskScreen):
             options.add_widget(widget)
         page.add_widget(options)
         page.add_widget(BoxLayout())
-        actions = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
-        actions.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
-        actions.add_widget(BigButton(_("Lay out the lines"), self.next, colour=theme.GO))
-        page.add_widget(actions)
+        page.add_widget(button_row(
+            BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
+            BigButton(_("Lay out the lines"), self.next, colour=theme.GO)))
         self.add_widget(page)
         self.prefill()
 

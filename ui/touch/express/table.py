@@ -48,7 +48,7 @@ from kiosk.i18n import _
 from kiosk.service import MatchUpdate, Source
 from ui.touch import theme
 from ui.touch.announcement import Announcement
-from ui.touch.controls import BigButton, Caption, ChoiceButton
+from ui.touch.controls import BigButton, Caption, ChoiceButton, Prompt
 from ui.touch.express import coach
 from ui.touch.express.dice import DiceTray
 from ui.touch.express.lines import LineRow
@@ -89,8 +89,7 @@ class ExpressScreen(KioskScreen):
         table.add_widget(self.tray)
         page.add_widget(table)
         side = BoxLayout(orientation="vertical", size_hint_x=None, width=s(196), spacing=s(6))
-        self.prompt = Caption(font_units=21, bold=True, colour=theme.WARN, size_hint_y=None,
-                              halign="center")
+        self.prompt = Prompt(font_units=21)
         side.add_widget(self.prompt)
         self.attack_caption = Caption(font_units=16, colour=theme.TEXT_DIM, size_hint_y=None,
                                       halign="center")
