@@ -478,6 +478,8 @@ class ExpressScreen(KioskScreen):
             self._send(command)
             return
         self.entry = Entry(command, wanted=wanted)
+        if isinstance(command, Attack):
+            self.tray.clear()  # a new attack: the last one's dice are picked up
         if self.real_panel.parent is None:
             self.layer.add_widget(self.real_panel)
         self._ask_faces()
