@@ -81,28 +81,40 @@ def test_computers_play_a_whole_game_by_the_same_commands(variant, caplog):
     assert "refused" not in caplog.text
 
 
+class SpyLoop:
+    """The loop as the seats use it, remembering every delay they ask for."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.delays: list[float] = []
+
+    def call_later(self, delay: float, callback, *args):
+        self.delays.append(delay)
+        return self.loop.call_later(delay, callback, *args)
+
+    def run_in_executor(self, executor, function, *args):
+        return self.loop.run_in_executor(executor, function, *args)
+
+
 def test_a_computer_waits_for_its_turn_and_for_the_table_to_show_the_last_attack():
     pace = Pace(move=0.5, tumble=0.8, land=0.9, aside=0.5, sunk=2.3, turn=1.0, think=1.5)
 
     async def main() -> None:
-        loop = asyncio.get_running_loop()
         service = GameService(None, rng=random.Random(2))
+        loop = SpyLoop(asyncio.get_running_loop())
         seats = ComputerSeats(service, loop, pace=pace, rng=random.Random(4)).attach()
         service.new_game(EXPRESS, Setup.create(["Ann", "Kiosk"], lines=[ANN, BO], seed=5,
                                                computers=[None, "normal"]))
         assert seats.plays(1) and not seats.plays(0)
-        # Ann's turn: the seat's first look finds nothing to do.
-        await asyncio.sleep(0)
-        timer = seats._timer
-        assert timer is not None and timer.when() - loop.time() == pytest.approx(pace.think, abs=0.2)
+        assert loop.delays == [pace.think]  # a look at the new game, after a moment
         seats._timer.cancel()
         seats._timer = None
-        seats._step()
+        seats._step()  # Ann's turn: nothing to do
         assert seats.idle and seats.decisions == 0
         events = service.submit(Attack(D, Target(1, B)))
-        wait = seats._timer.when() - loop.time()
-        assert wait == pytest.approx(length(events, pace) + pace.think, abs=0.2)
-        assert length(events, pace) > pace.tumble  # the dice of Ann's attack are shown first
+        # It looks again once the table has shown Ann's attack, and a moment more.
+        assert loop.delays[-1] == pytest.approx(length(events, pace) + pace.think)
+        assert length(events, pace) > pace.tumble
         seats.close()
 
     asyncio.run(main())

@@ -3,15 +3,14 @@ after a restart (kiosk/express/rolls.py), luck (kiosk/express/luck.py), and the 
 
 from __future__ import annotations
 
-import asyncio
 from fractions import Fraction
 
 import pytest
 
-from kiosk.announce import buzzer_listener
+from kiosk import announce
 from kiosk.express import odds
 from kiosk.express.luck import expected_sinks, luck
-from kiosk.express.match import Attack, Declare, Match, QueueDice, Rolled, Target
+from kiosk.express.match import Attack, Declare, Match, QueueDice, Rolled, Target, TargetError
 from kiosk.express.pace import Pace, Step, climax, length, script
 from kiosk.express.rolls import last_attack, next_roll, typed
 from kiosk.express.wire import EXPRESS
@@ -65,7 +64,7 @@ def test_with_real_dice_the_screen_asks_roll_by_roll_for_the_dice_the_rules_thro
     carrier.apply(Attack(C))
     assert next_roll(carrier, Declare(Target(1, B)), ()) == 4  # the two B's are set aside
     assert next_roll(carrier, Declare(Target(1, C)), ()) == 6  # no hit: all six again
-    with pytest.raises(Exception, match="first two"):
+    with pytest.raises(TargetError, match="first two"):
         next_roll(carrier, Declare(Target(1, S)), ())
 
 
@@ -107,7 +106,7 @@ def test_the_carrier_is_expected_to_pick_its_target_well():
     assert expected_sinks(m.setup, m.log)[0] == odds.best_declared(m.setup.ship(C), targets)
 
 
-def test_sounds_sunk_win_and_miss_and_the_buzzer_waits_for_the_word():
+def test_sounds_sunk_win_and_miss_and_the_buzzer_waits_for_the_word(monkeypatch):
     m = game()
     queue(m, "XXXXDDSS XXXXXX DDSSSS")
     sunk = m.apply(Attack(B, Target(1, D)))
@@ -129,20 +128,23 @@ def test_sounds_sunk_win_and_miss_and_the_buzzer_waits_for_the_word():
         def close(self) -> None:
             pass
 
-    async def main() -> list[tuple[float, Sound]]:
-        loop = asyncio.get_running_loop()
-        service = GameService(None)
-        service.new_game(EXPRESS, m.setup)
-        buzzer = Buzzer()
-        listen = buzzer_listener(buzzer, service, delay=lambda events: climax(events, PACE))
-        started = loop.time()
-        listen(MatchUpdate(tuple(sunk), -1, Source.TOUCH))
-        assert buzzer.played == []  # not before the dice have landed
-        handle = loop._scheduled[0]  # the one timer: when the word shows
-        return [(handle.when() - started, buzzer.played)]
+    later: list[tuple[float, object, Sound]] = []
 
-    [(when, _played)] = asyncio.run(main())
-    assert when == pytest.approx(climax(sunk, PACE), abs=0.2)
+    class Loop:
+        def call_later(self, delay: float, callback, sound: Sound) -> None:
+            later.append((delay, callback, sound))
+
+    monkeypatch.setattr(announce.asyncio, "get_running_loop", Loop)
+    service = GameService(None)
+    service.new_game(EXPRESS, m.setup)
+    buzzer = Buzzer()
+    listen = announce.buzzer_listener(buzzer, service, delay=lambda events: climax(events, PACE))
+    listen(MatchUpdate(tuple(sunk), -1, Source.TOUCH))
+    assert buzzer.played == []  # not before the dice have landed ...
+    [(delay, callback, sound)] = later
+    assert delay == climax(sunk, PACE) and sound is Sound.SUNK  # ... but as SUNK! shows
+    callback(sound)
+    assert buzzer.played == [Sound.SUNK]
 
 
 def test_replaying_the_match_gives_the_same_match():

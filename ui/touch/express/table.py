@@ -561,7 +561,7 @@ class ExpressScreen(KioskScreen):
             self.app.toast(_("The coach has no advice now"))
             return
         self.chances = found
-        self.draw(animate=False)
+        self.draw()
 
     # -- what the service says --
 
