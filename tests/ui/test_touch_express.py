@@ -147,6 +147,12 @@ def test_the_coach_shows_the_exact_chance_of_every_legal_pair(tour, x, artefacts
     tour.save(artefacts / "express_coach.png")
     tour.press("Coach")
     assert "%" not in table.rows[me].tiles[match.line(me)[0]].note.text
+    # Home and back: Home offers to continue the Express game, and the table is as it was.
+    faces = [d.face for d in table.tray.rolling[:table.tray.in_play]]
+    tour.press("Home")
+    tour.press("Continue game")
+    assert tour.app.sm.current == "express"
+    assert [d.face for d in table.tray.rolling[:table.tray.in_play]] == faces
 
 
 def test_real_dice_are_asked_roll_by_roll_and_rolled_as_typed(tour, x, artefacts: Path) -> None:
