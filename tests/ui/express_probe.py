@@ -33,6 +33,14 @@ from kiosk.express.rules import Ship
 from tests.ui.real_window_probe import Frames
 
 
+def buttons(screen: Any) -> list[list[float]]:
+    """Where every button and ship tile of a screen is drawn (window pixels)."""
+    from kivy.uix.behaviors import ButtonBehavior
+
+    return [box(w) for w in screen.walk(restrict=True)
+            if isinstance(w, ButtonBehavior) and w.opacity > 0 and w.get_root_window()]
+
+
 def box(widget: Any) -> list[float]:
     left, bottom = widget.to_window(widget.x, widget.y)
     return [left, bottom, left + widget.width, bottom + widget.height]
@@ -88,6 +96,23 @@ async def main(folder: Path, stage: str, width: int, height: int, offscreen: boo
             tap_at(*ship.to_window(*ship.center))
             await frames.wait(3)
             report["attacker"] = None if screen.attacker is None else screen.attacker.value
+        # From Home, a new game by touch: the setup and the lines screens, each as drawn.
+        from ui.touch.fingers import press
+
+        for step in ("Home", "Battleship Express: the dice game"):
+            press(None, step)
+            await frames.wait(3)
+        report["setup"] = {"screen": app.sm.current, "buttons": buttons(app.sm.current_screen)}
+        press(None, "Lay out the lines")
+        for _wait in range(200):
+            await frames.wait(2)
+            if app.sm.current_screen.ready:
+                break
+        report["lineup"] = {"screen": app.sm.current, "buttons": buttons(app.sm.current_screen)}
+        photograph(folder / "express_lineup.png")
+        press(None, "Start")
+        await frames.wait(3)
+        report["started"] = app.sm.current
         print(json.dumps(report), flush=True)
     finally:
         app.stop()

@@ -80,3 +80,11 @@ def test_the_table_is_drawn_whole_in_a_real_window(tmp_path: Path, size: tuple[i
     # Readable from a few metres: a tile is at least a sixth of the window's height tall (three players).
     assert min(t[3] - t[1] for t in tiles) >= height / 6
     assert report["target"] == "Patrol Boat"
+    # Then a new game by touch, from Home: setup and lines drawn whole, Start opens the table.
+    assert report["setup"]["screen"] == "express_setup"
+    assert report["lineup"]["screen"] == "express_lineup"
+    for step in ("setup", "lineup"):
+        assert len(report[step]["buttons"]) >= 8, step
+        for box in report[step]["buttons"]:
+            assert _inside(box, width, height), (step, box)
+    assert report["started"] == "express"
