@@ -15,6 +15,7 @@ from kiosk.classic.computer import ComputerSeat
 from kiosk.config import ConfigFile, Settings
 from kiosk.darts.solo import SoloMode
 from kiosk.darts.takeout import TakeoutTimer
+from kiosk.express.seats import ComputerSeats
 from kiosk.i18n import _
 from kiosk.ports import (
     BoardInput,
@@ -39,6 +40,7 @@ class Kiosk:
     service: GameService
     solo: SoloMode
     takeout: TakeoutTimer
+    express_seats: ComputerSeats  # Battleship Express: the computer seats, and the table's pace
     classic: ComputerSeat | None = None  # the computer of the kiosk's classic solo games
     board: BoardInput | None = None  # None: built without devices
     simulator: Thrower | None = None  # the board, when it is the simulator
@@ -76,6 +78,7 @@ class Kiosk:
         self.takeout.close()
         if self.classic is not None:
             self.classic.close()
+        self.express_seats.close()
         for device in self.devices():
             with contextlib.suppress(Exception):
                 device.stop()

@@ -28,6 +28,8 @@ from kiosk.classic.table import ensure_fleets
 from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.darts.solo import Pace, SoloMode
 from kiosk.darts.takeout import TakeoutTimer
+from kiosk.express.pace import Pace as ExpressPace
+from kiosk.express.seats import ComputerSeats
 from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
 from kiosk.i18n import _, set_language
@@ -68,15 +70,17 @@ def classic_computer(level: Level, rng: random.Random) -> Any:
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
-                      pace: Pace | None = None, classic_pace: ClassicPace | None = None) -> Kiosk:
+                      pace: Pace | None = None, classic_pace: ClassicPace | None = None,
+                      express_pace: ExpressPace | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
     themselves); `web` overrides `web.enabled`; `headless` prints the phone links (no screen
     shows them) and serves the host's desk; `pace` overrides the computer player's pauses (0 in
-    tests and screenshots), `classic_pace` the classic computer's (screen and phone rooms).
-    StartError (nothing left running) when the phone page's port is
-    taken: another kiosk runs, most likely.
+    tests and screenshots), `classic_pace` the classic computer's (screen and phone rooms),
+    `express_pace` Battleship Express's (the table's beats: the screen's dice, its computer
+    seats and its buzzer keep one time). StartError (nothing left running) when the phone
+    page's port is taken: another kiosk runs, most likely.
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
@@ -91,7 +95,9 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     classic = ComputerSeat(service, loop, classic_computer, pace=classic_pace,
                            rng=random.Random(service.rng.getrandbits(64)),
                            executor=pool("choose", 2), ponder_executor=pool("ponder", 1)).attach()
-    kiosk = Kiosk(config, store, service, solo, takeout, classic=classic,
+    express_seats = ComputerSeats(service, loop, pace=express_pace,
+                                  rng=random.Random(service.rng.getrandbits(64))).attach()
+    kiosk = Kiosk(config, store, service, solo, takeout, express_seats, classic=classic,
                   supervisor=Notifier())
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
     desk = None
@@ -164,7 +170,8 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     loop = asyncio.new_event_loop()
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
                                                 pace=Pace(dart=0, takeout=0),
-                                                classic_pace=ClassicPace(shot=0)))
+                                                classic_pace=ClassicPace(shot=0),
+                                                express_pace=ExpressPace.instant()))
     return kiosk, loop
 
 
@@ -186,8 +193,8 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     kiosk.buzzer = factory.build_buzzer(settings)
     kiosk.learner = LearnWizard
     if kiosk.buzzer is not None:
-        kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(kiosk.buzzer,
-                                                                          kiosk.service)))
+        kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
+            kiosk.buzzer, kiosk.service, delay=kiosk.express_seats.sound_delay)))
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:

@@ -5,7 +5,9 @@ The pictures are made the way the kiosk really runs: the kiosk comes from the co
 the window is sized by display.width/height as `dartship run` sizes it, and each board screen is
 photographed the first time it appears (a board that draws wrong before its first change shows).
 `game_resumed` goes further: a kiosk started on a stored game in play, the app running its own
-loop (`App.async_run`) exactly as `dartship run` does, photographed once it has drawn.
+loop (`App.async_run`) exactly as `dartship run` does, photographed once it has drawn;
+`express_resumed` the same for a Battleship Express game stopped while a Carrier's roll waits
+for its target (the same dice come back).
 
 Kivy makes one window per process and SDL's offscreen window cannot be resized, so each size
 (and the resumed kiosk) renders in a child process of its own (`--render WxH [--resumed]`).
@@ -38,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--language", default="en", help=_("language of the screens"))
     parser.add_argument("--render", help=argparse.SUPPRESS)
     parser.add_argument("--resumed", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--resumed-express", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -48,10 +51,12 @@ def main(argv: Sequence[str]) -> int:
     if args.render:
         if args.resumed:
             return render_resumed(out, args.render, args.language)
+        if args.resumed_express:
+            return render_resumed(out, args.render, args.language, express=True)
         return render(out, args.render, args.language)
     failed = 0
     for size in args.size or SIZES:
-        for extra in ([], ["--resumed"]):
+        for extra in ([], ["--resumed"], ["--resumed-express"]):
             done = subprocess.run([sys.executable, "-m", "kiosk.app.screenshots", str(out),
                                    "--render", size, "--language", args.language, *extra],
                                   check=False)
@@ -86,17 +91,20 @@ def render(out: Path, size: str, language: str) -> int:
     return 0
 
 
-def render_resumed(out: Path, size: str, language: str) -> int:
+def render_resumed(out: Path, size: str, language: str, express: bool = False) -> int:
     """The kiosk started on a game in play (after a power cut, say), as `dartship run` starts it."""
     width, height, suffix = _size(size)
     with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
         db = Path(tmp) / "dartship.db"
-        _game_in_play(db)
+        if express:
+            express_in_play(db, "carrier")
+        else:
+            _game_in_play(db)
         typed, problems = check_values({
             "board.input": "simulator", "kiosk.language": language, "kiosk.database": str(db),
             "display.width": width, "display.height": height, "web.enabled": False})
         assert not problems, problems
-        path = out / f"game_resumed{suffix}.png"
+        path = out / f"{'express' if express else 'game'}_resumed{suffix}.png"
         try:
             asyncio.run(_photograph_live(ConfigFile(None, typed), path))
         except Exception:
@@ -130,6 +138,34 @@ def _game_in_play(db: Path) -> None:
     for command in (Throw(hit), Throw(BULL), Next(), Throw(rules.board.parse("T20")), Next()):
         service.submit(command)
     store.close()
+
+
+def express_in_play(db: Path, stage: str) -> list[str]:
+    """A stored Battleship Express game left as a power cut leaves it: `carrier` (Ann's
+    Carrier has rolled, its target not declared) or `rolled` (an attack was stored while its
+    dice still rolled on screen: a miss, Bo is up). Returns the faces of that roll as the
+    store's shot log keeps them (the tests compare the screen with them)."""
+    from kiosk.express.match import Attack, QueueDice, Setup, Target
+    from kiosk.express.rules import Face, Ship
+    from kiosk.express.wire import EXPRESS
+    from kiosk.service import GameService
+    from kiosk.store import Store
+
+    b, d, c, s, p = (Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE,
+                     Ship.PATROL_BOAT)
+    store = Store(db)
+    service = GameService(store, follow_ups=False)
+    service.new_game(EXPRESS, Setup.create(["Ann", "Bo", "Kiosk"], seed=23,
+                                           lines=[[c, b, d, s, p], [p, d, b, c, s], [b, s, c, p, d]],
+                                           computers=[None, None, "normal"]))
+    if stage == "carrier":
+        service.submit(Attack(c))  # rolls first; the power cut comes before its target
+    else:
+        service.submit(QueueDice((Face.SUBMARINE,) * 15))  # Ann's Patrol Boat misses
+        service.submit(Attack(p, Target(1, p)))
+    row = store.db.execute("SELECT result FROM shots ORDER BY id DESC LIMIT 1").fetchone()
+    store.close()
+    return str(row[0]).split(",")
 
 
 async def _photograph_live(config: ConfigFile, path: Path) -> None:

@@ -32,6 +32,10 @@ from kiosk.game import Outcome, PlayerResult, RuleError
 from kiosk.i18n import _
 
 EXPOSED = 2  # only the first two ships of a line can be targeted (the seed's rule)
+# The computer's levels by name (`kiosk.ai.express.Level` plays them; a test ties the two). A
+# seat's level is stored with the setup, so a game resumed after a power cut gets its computer
+# players back; the rules themselves never look at it.
+COMPUTER_LEVELS = ("easy", "normal", "hard")
 
 
 class ExpressRuleError(RuleError):
@@ -78,6 +82,9 @@ class Setup:
     variant: Variant = Variant.ADMIRAL
     points_to_win: int = 5
     rules: Rules = field(default_factory=Rules)
+    # Per player: the computer's level playing that seat, or None for a person; () for no
+    # computer at all (the line protocol's games).
+    computers: tuple[str | None, ...] = ()
 
     def __post_init__(self) -> None:
         count = len(self.players)
@@ -98,11 +105,16 @@ class Setup:
                 most=max_points(count), players=count))
         if stalemate(self.lines, self.ship):
             raise SetupError(_("with these rules no ship can ever sink another"))
+        if self.computers and (len(self.computers) != count or any(
+                level is not None and level not in COMPUTER_LEVELS for level in self.computers)):
+            raise SetupError(_("a computer seat needs a level: {levels}").format(
+                levels=", ".join(COMPUTER_LEVELS)))
 
     @classmethod
     def create(cls, players: Sequence[str], *, variant: Variant = Variant.ADMIRAL,
                points_to_win: int | None = None, lines: Sequence[Sequence[Ship]] | None = None,
-               seed: int | None = None, rules: Rules | None = None) -> Setup:
+               seed: int | None = None, rules: Rules | None = None,
+               computers: Sequence[str | None] = ()) -> Setup:
         """A setup with EXPRESS.md's defaults for what is not given: the points to win by the
         number of players, a fresh secret seed, and lines shuffled by that seed."""
         rules = rules or Rules()
@@ -114,10 +126,16 @@ class Setup:
             points_to_win = rules.default_points(len(names)) if valid else 1
         if lines is None:
             lines = [seeded_line(seed, player) for player in range(len(names))]
-        return cls(names, tuple(tuple(line) for line in lines), seed, variant, points_to_win, rules)
+        seats = tuple(computers) if any(level is not None for level in computers) else ()
+        return cls(names, tuple(tuple(line) for line in lines), seed, variant, points_to_win, rules,
+                   seats)
 
     def ship(self, ship: Ship) -> ShipRules:
         return self.rules.ship(self.variant, ship)
+
+    def computer(self, player: int) -> str | None:
+        """The level of the computer playing `player`'s seat, None for a person."""
+        return self.computers[player] if self.computers else None
 
 
 # ---- commands ---------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from kiosk.express.match import (
 from kiosk.express.rules import FACES, FLEET, Face, Rules, Ship, Variant
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
+from kiosk.sound import Sound
 
 E = TypeVar("E", Ship, Face)
 
@@ -128,7 +129,7 @@ def setup_from_new(obj: Mapping[str, Any], rules: Rules | None = None) -> Setup:
 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "players": list(setup.players),
         "game": setup.variant.value,
         "points_to_win": setup.points_to_win,
@@ -136,13 +137,17 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
         "seed": setup.seed,
         "rules": setup.rules.to_dict(),
     }
+    if setup.computers:
+        data["computers"] = list(setup.computers)
+    return data
 
 
 def setup_from_dict(data: Mapping[str, Any]) -> Setup:
-    """A stored setup back (its rules included: a game replays with the rules it was played by)."""
+    """A stored setup back (its rules included: a game replays with the rules it was played by;
+    its computer seats too: a resumed game gets its computer players back)."""
     return Setup(tuple(_names(data["players"])), tuple(_lines(data["lines"])), int(data["seed"]),
                  _variant(data["game"]), int(data["points_to_win"]),
-                 Rules.from_dict(data.get("rules", {})))
+                 Rules.from_dict(data.get("rules", {})), tuple(data.get("computers") or ()))
 
 
 def new_to_dict(setup: Setup) -> dict[str, Any]:
@@ -268,6 +273,18 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
                      target="" if e.target is None else f"{e.target.player}:{e.target.ship.value}",
                      result=",".join(face.value for face in e.faces))
                 for e in events if isinstance(e, Rolled) and not e.recount]
+
+    def sound_for(self, events: Iterable[Event]) -> Sound | None:
+        """SUNK for a sink, WIN for the last one, MISS for an attack that sank nothing; the
+        Carrier's first roll, still waiting for its target, is silent."""
+        batch = list(events)
+        if any(isinstance(e, Won) for e in batch):
+            return Sound.WIN
+        if any(isinstance(e, Sunk) for e in batch):
+            return Sound.SUNK
+        if any(isinstance(e, Rolled) and e.hits is not None for e in batch):
+            return Sound.MISS
+        return None
 
 
 EXPRESS = ExpressKind()

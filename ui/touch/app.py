@@ -16,7 +16,7 @@ from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
 from kiosk.i18n import _, set_language
 from kiosk.service import GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
-from ui.touch import kivy_setup, theme
+from ui.touch import express, kivy_setup, theme
 
 if TYPE_CHECKING:
     from kiosk.house import Kiosk
@@ -214,6 +214,8 @@ def _kivy_app_class() -> type:
             assert self.sm is not None
             if target is None or self.sm.current not in self.flow_names:
                 return
+            if target == express.RESULT and self.sm.current == express.TABLE:
+                return  # the table shows the last roll, then opens the result card itself
             if target in RESULTS and self.sm.current in RESULTS[target]:
                 if self._result_event is None:
                     self._result_event = Clock.schedule_once(self._show_result, self.result_delay)

@@ -98,14 +98,7 @@ class BigButton(Button):
         font smaller, down to 70 %; the lines still wrap between words."""
         if room <= 1 or not self.text or self.markup:
             return
-        widest = 0
-        for word in set(self.text.split()):
-            probe = CoreLabel(text=word, font_size=self.base_font, font_name=self.font_name,
-                              bold=self.bold)
-            probe.refresh()
-            widest = max(widest, probe.texture.size[0])
-        scale = 1.0 if widest <= room else max(0.7, room / widest)
-        self.font_size = self.base_font * scale
+        self.font_size = words_fit(self, self.base_font, room, 0.7)
 
     def _pressed(self, *_args: Any) -> None:
         r, g, b, a = self.base_colour
@@ -138,26 +131,62 @@ class Caption(Label):
             self.height = self.texture_size[1] if self.text else 0
 
 
+def words_fit(label: Label, base_font: float, room: float, smallest: float) -> float:
+    """The font size, at most `base_font` and at least `smallest` of it, at which the widest
+    word of `label`'s text fits in `room` px (so no word is broken in two)."""
+    widest = 0
+    for word in set(label.text.split()):
+        probe = CoreLabel(text=word, font_size=base_font, font_name=label.font_name,
+                          bold=label.bold)
+        probe.refresh()
+        widest = max(widest, probe.texture.size[0])
+    return base_font * (1.0 if widest <= room else max(smallest, room / widest))
+
+
 class FitLabel(Label):
     """A label that wraps to its width and, when the words still do not fit its height (a long
-    team name, a long language), gets a smaller font, down to 60 %."""
+    team name, a long language), gets a smaller font, down to `smallest` (60 %). With
+    `whole_words`, a word wider than the label (German "Patrouillenboot") makes it smaller too:
+    words wrap, but are never broken in two."""
 
-    def __init__(self, text: str = "", font_units: float = 30, **kwargs: Any) -> None:
+    def __init__(self, text: str = "", font_units: float = 30, *, whole_words: bool = False,
+                 smallest: float = 0.6, **kwargs: Any) -> None:
         self.base_font: float = theme.sizes()(font_units)
+        self.whole_words, self.smallest = whole_words, smallest
         super().__init__(text=text, font_size=self.base_font, **kwargs)
         self.bind(size=self._fit, text=self._fit)
 
     def _fit(self, *_args: Any) -> None:
         if self.width <= 1 or self.height <= 1:
             return
-        self.font_size = self.base_font
+        least = self.base_font * self.smallest
+        self.font_size = (words_fit(self, self.base_font, self.width, self.smallest)
+                          if self.whole_words and self.text else self.base_font)
         self.text_size = (self.width, None)
         for _attempt in range(6):
             self.texture_update()
-            if self.texture_size[1] <= self.height or self.font_size <= self.base_font * 0.6:
+            if self.texture_size[1] <= self.height or self.font_size <= least:
                 break
-            self.font_size = max(self.base_font * 0.6, self.font_size * 0.88)
+            self.font_size = max(least, self.font_size * 0.88)
         self.text_size = (self.width, self.height)
+
+
+class Prompt(Caption):
+    """What the player is to do now: bold, amber, centred (the darts and the dice alike)."""
+
+    def __init__(self, text: str = "", font_units: float = 22, **kwargs: Any) -> None:
+        kwargs.setdefault("size_hint_y", None)
+        super().__init__(text, font_units=font_units, colour=theme.WARN, bold=True,
+                         halign="center", **kwargs)
+
+
+def button_row(*buttons: BigButton, spacing: float = 12) -> BoxLayout:
+    """A row of big buttons sharing its width (Back, then what comes next)."""
+    s = theme.sizes()
+    row = BoxLayout(spacing=s(spacing), size_hint_y=None, height=s.touch)
+    for button in buttons:
+        row.add_widget(button)
+    return row
 
 
 class ChoiceButton(BigButton):

@@ -16,6 +16,7 @@ from typing import Any
 
 from kiosk.i18n import _
 from kiosk.service import GameService
+from ui.touch import express
 
 ScreenList = Callable[[], list[tuple[type, str]]]
 
@@ -28,6 +29,9 @@ class GameChoice:
     screens: ScreenList = field(default=lambda: [])
     flow: Callable[[GameService], str | None] = field(default=lambda _service: None)
     subtitle: Callable[[], str] = field(default=lambda: "")
+    # The screens that follow a running game by themselves (None: all but the start screen);
+    # a game set up over several screens before it starts leaves those out.
+    follows: tuple[str, ...] | None = None
 
 
 def _dart_screens() -> list[tuple[type, str]]:
@@ -74,14 +78,25 @@ def _classic_flow(service: GameService) -> str | None:
     return "classic_duel" if match.setup.mode is Mode.DUEL else "classic_solo"
 
 
+def _express_screens() -> list[tuple[type, str]]:
+    return list(express.screens())
+
+
+def _express_flow(service: GameService) -> str | None:
+    from kiosk.express.seats import express_match
+
+    match = express_match(service)
+    return express.flow_screen(match) if match is not None else None
+
+
 GAMES: tuple[GameChoice, ...] = (
     GameChoice("darts", lambda: _("Dart game"), "new_game", _dart_screens, _dart_flow,
                lambda: _("Battleship on a dartboard")),
     GameChoice("classic", lambda: _("Classic 10×10"), "classic_new", _classic_screens,
                _classic_flow, lambda: _("Battleship on the screen and on phones")),
-    # Battleship Express: its screens come with its own issue; until they are here, Home does
-    # not offer it.
-    GameChoice("express", lambda: _("Battleship Express"), "express_new"),
+    GameChoice("express", lambda: _("Battleship Express"), express.SETUP, _express_screens,
+               _express_flow, lambda: _("the dice game: no dartboard needed"),
+               follows=express.FLOW),
 )
 
 
@@ -96,7 +111,9 @@ def flow_screen(service: GameService) -> str | None:
 
 def flow_screens() -> tuple[str, ...]:
     """Every screen that follows a running game by itself (all but a game's start screen)."""
-    return tuple(name for game in GAMES for _cls, name in game.screens() if name != game.start)
+    return tuple(name for game in GAMES for name in (
+        game.follows if game.follows is not None
+        else [n for _cls, n in game.screens() if n != game.start]))
 
 
 def offered(has_screen: Callable[[str], bool]) -> list[GameChoice]:

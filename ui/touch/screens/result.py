@@ -5,38 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
-from kivy.uix.scrollview import ScrollView
-
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton
+from ui.touch.result_card import result_page
 from ui.touch.screens.base import KioskApp, KioskScreen
-from ui.touch.table import Table, percent
+from ui.touch.table import percent
 
 
 class ResultScreen(KioskScreen):
     def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
-        s = theme.sizes()
-        page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
-        self.winner = Label(font_size=s(48), bold=True, color=theme.RESULT_COLOURS["win"],
-                            size_hint_y=None, height=s(64))
-        self.length = Label(font_size=s(20), color=theme.TEXT_DIM, size_hint_y=None, height=s(28))
-        page.add_widget(self.winner)
-        page.add_widget(self.length)
-        scroll = ScrollView(do_scroll_x=False)
-        self.table = Table((3, 1.2, 1.2, 1.4, 1.2, 1.2), font_units=20)
-        scroll.add_widget(self.table)
-        page.add_widget(scroll)
-        actions = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
-        actions.add_widget(BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
-        actions.add_widget(BigButton(_("New game"), lambda: app.go("new_game"), colour=theme.ACCENT))
-        actions.add_widget(BigButton(_("Rematch"), self.rematch, colour=theme.GO))
-        page.add_widget(actions)
+        page, self.winner, self.length, self.table = result_page(
+            (3, 1.2, 1.2, 1.4, 1.2, 1.2),
+            (BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
+             BigButton(_("New game"), lambda: app.go("new_game"), colour=theme.ACCENT),
+             BigButton(_("Rematch"), self.rematch, colour=theme.GO)))
         self.add_widget(page)
 
     def reset(self) -> None:

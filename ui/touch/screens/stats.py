@@ -1,5 +1,5 @@
 """Stats: per game, the player leaderboard from the database and the last games (classic: today's
-challenge)."""
+challenge; Express: its own columns, ui/touch/express/stats.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from kivy.uix.scrollview import ScrollView
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton
+from ui.touch.express import stats as express_stats
 from ui.touch.games import offered
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.table import Table, percent
 
-STATS_KINDS = ("darts", "classic")  # the games whose results the Stats screen shows
+STATS_KINDS = ("darts", "classic", express_stats.KIND)  # the games whose results the Stats screen shows
 DAILY_ROWS = 20
 
 
@@ -65,6 +66,9 @@ class StatsScreen(KioskScreen):
             _column(title, table) for title, table in (
                 (_("Players"), self.players), (_("Last games"), self.games),
                 (_("Today's challenge"), self.daily)))
+        self.express_players, self.express_games = express_stats.tables()
+        self.express_columns = (_column(_("Players"), self.express_players),
+                                _column(_("Last games"), self.express_games))
         page.add_widget(self.columns)
         page.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         self.add_widget(page)
@@ -90,6 +94,12 @@ class StatsScreen(KioskScreen):
                     height=s(48), colour=theme.ACCENT if game.kind == self.kind
                     else theme.PANEL_LIGHT))
         store = self.app.kiosk.store
+        self.columns.clear_widgets()
+        if self.kind == express_stats.KIND:
+            for column in self.express_columns:
+                self.columns.add_widget(column)
+            express_stats.fill(self.express_players, self.express_games, store, played_on)
+            return
         self.players.clear_widgets()
         self.players.add_row([_("Player"), _("Games"), _("Wins"), _("Hit rate")], colour=theme.TEXT_DIM)
         # The kiosk's own games: the phones' games have their result cards and the daily
@@ -99,7 +109,6 @@ class StatsScreen(KioskScreen):
             self.players.add_row([row.name, str(row.games), str(row.wins), percent(row.hit_rate)])
         if not stats:
             self.players.add_row([_("no games yet"), "", "", ""], colour=theme.TEXT_DIM)
-        self.columns.clear_widgets()
         self.columns.add_widget(self.players_column)
         if self.kind == "classic":
             self.columns.add_widget(self.daily_column)

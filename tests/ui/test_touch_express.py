@@ -1,0 +1,232 @@
+"""Battleship Express on the touchscreen, headless, driven by simulated touches (ui/touch/tour.py).
+
+One window per process: these tests share the session's `tour` and run in order, each picking up
+where the last one left the kiosk; the module ends on Home, as the dart game's tests expect.
+The kiosk's pace is 0 here (build_offline), so an attack is shown before its tap returns; the
+computer seats live on the tour's loop, which `ExpressTour.wait` runs. Screenshots go to the
+artefacts folder.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from kiosk.express import odds
+from kiosk.express.luck import luck
+from kiosk.express.match import Phase, QueueDice, Rolled, Sunk, Target
+from kiosk.express.rolls import last_attack
+from kiosk.express.rules import Face, Ship, Variant
+from kiosk.service import MatchUpdate, Source
+from kiosk.sound import Sound
+from ui.touch.express.look import percent
+from ui.touch.express.result import signed
+
+pytestmark = pytest.mark.slow
+
+B, D, C, S, P = Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE, Ship.PATROL_BOAT
+
+
+def labels_text(root) -> str:
+    from kivy.uix.label import Label
+
+    return "\n".join(w.text for w in root.walk() if isinstance(w, Label) and w.opacity > 0)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def home_afterwards(tour):
+    yield
+    tour.app.go("home")
+
+
+@pytest.fixture
+def x(tour):
+    return tour.express
+
+
+def test_setup_refuses_what_makes_no_game_and_lays_out_lines(tour, x, artefacts: Path) -> None:
+    x.set_up([("Ann", None), ("ann", None)])
+    tour.press("Lay out the lines")
+    assert tour.app.sm.current == "express_setup"
+    assert "same name" in tour.app.toast_label.text  # the rules' own words, not a crash
+    x.set_up([("Ann", None), ("Bo", None), ("Kiosk", "hard")], points=3)
+    screen = tour.screen()
+    assert screen.points.value == 3 and screen.variant.value is Variant.ADMIRAL
+    tour.save(artefacts / "express_setup.png")
+    tour.press("Lay out the lines")
+    lineup = tour.screen()
+    assert tour.app.sm.current == "express_lineup"
+    assert x.wait(lambda: lineup.ready)
+    before = list(lineup.lines[0])
+    x.tap_tile(lineup.rows[0], before[0])
+    x.tap_tile(lineup.rows[0], before[3])  # two taps swap two ships of a line
+    assert lineup.lines[0] == [before[3], *before[1:3], before[0], before[4]]
+    kiosk_line = list(lineup.lines[2])
+    x.tap_tile(lineup.rows[2], kiosk_line[0])
+    assert lineup.lines[2] == kiosk_line and "own line" in tour.app.toast_label.text
+
+
+def test_a_turn_by_taps_then_the_dice_show_it(tour, x, artefacts: Path) -> None:
+    x.lay_out([[B, C, D, S, P], [P, D, B, C, S]], start=False)
+    tour.screen().seed = x.sinking_seed(B, Target(1, D), rolls=2)  # dice that sink on roll 2
+    tour.press("Start")
+    assert tour.app.sm.current == "express"
+    match, table = x.match, x.table
+    assert match.players == ("Ann", "Bo", "Kiosk") and match.setup.computer(2) == "hard"
+    assert len(table.rows) == 3 and table.rows[0]._turn_colour.a == 1  # Ann is up: framed
+    x.tap_ship(0, B)
+    assert table.rows[0].order[0] is B  # the attacker slides to the front before the roll
+    assert match.line(0)[0] is B  # (the rules move it when the attack is sent)
+    # A ship out of reach is dimmed, and says why when tapped, in the rules' words.
+    assert table.rows[1].tiles[B].opacity < 1 and table.rows[1].tiles[D].opacity == 1
+    x.tap_ship(1, B)
+    assert "first two ships of Bo's line" in tour.app.toast_label.text
+    assert table.target is None
+    x.tap_ship(1, D)
+    assert table.target == Target(1, D) and not table.roll_button.disabled
+    tour.save(artefacts / "express_turn.png")
+    heard: list[MatchUpdate] = []
+    unsubscribe = tour.kiosk.service.subscribe(
+        lambda e: heard.append(e) if isinstance(e, MatchUpdate) else None)
+    played = len(tour.kiosk.buzzer.played)
+    x.roll()
+    unsubscribe()
+    rolls = [e for u in heard for e in u.events if isinstance(e, Rolled)]
+    assert rolls and all(r.player == 0 and r.ship is B for r in rolls)
+    assert heard[0].source is Source.TOUCH
+    last = rolls[-1]
+    # The table lies as the last roll fell: those faces, the hits counted against the defense.
+    shown = [d.face for d in table.tray.rolling[:table.tray.in_play]]
+    assert shown == list(last.faces)
+    assert table.tray.count.text.startswith(f"{last.total}/4")
+    assert len(rolls) == 2 and any(isinstance(e, Sunk) for u in heard for e in u.events)
+    assert table.announcement.text.startswith("SUNK!") and "Bo's Destroyer" in table.announcement.text
+    assert tour.kiosk.buzzer.played[played:] == [Sound.SUNK]
+    assert "sank it and attacks again" in table.prompt.text
+    assert table.rows[1].order[-1] is D and table.rows[1].tiles[D].wreck  # at the end, a wreck
+    assert "1[size" in table.rows[0].points.text
+
+
+def test_the_coach_shows_the_exact_chance_of_every_legal_pair(tour, x, artefacts: Path) -> None:
+    assert x.computers_play()
+    match, table = x.match, x.table
+    if match.phase is Phase.OVER:
+        pytest.skip("the kiosk won at once")
+    tour.press("Coach")
+    assert x.wait(lambda: table.chances is not None and table.chances.version == match.version)
+    from ui.touch.fingers import tap
+
+    me = match.turn
+    setup = match.setup
+    checked = carriers = 0
+    for ship in match.line(me):
+        rules = setup.ship(ship)
+        x.tap_ship(me, ship)
+        assert x.wait(lambda: table.chances is not None)
+        if rules.stays and match.line(me)[0] is not ship:
+            # The Admiral's Carrier attacks from where it stands, unless it is moved.
+            assert table.rows[me].order[:5] == list(match.line(me))
+            tap(table.move_choice)
+            assert table.rows[me].order[0] is ship and table.command().move
+            tap(table.move_choice)
+            assert table.rows[me].order[:5] == list(match.line(me))
+            carriers += 1
+        if rules.roll_first:
+            targets = [(t.ship, setup.ship(t.ship).defense) for t in match.targets(ship)]
+            exact = odds.best_declared(rules, targets)
+            assert table.rows[me].tiles[ship].note.text == percent(float(exact))
+            continue
+        for target in match.targets(ship):
+            exact = odds.chance(rules, setup.ship(target.ship).defense)
+            tile = table.rows[target.player].tiles[target.ship]
+            assert tile.note.text == percent(float(exact)), (ship, target)
+            checked += 1
+    assert checked >= 4 and carriers == 1  # Ann's line: Battleship, Carrier, ...
+    tour.save(artefacts / "express_coach.png")
+    tour.press("Coach")
+    assert "%" not in table.rows[me].tiles[match.line(me)[0]].note.text
+    # Home and back: Home offers to continue the Express game, and the table is as it was.
+    faces = [d.face for d in table.tray.rolling[:table.tray.in_play]]
+    tour.press("Home")
+    tour.press("Continue game")
+    assert tour.app.sm.current == "express"
+    assert [d.face for d in table.tray.rolling[:table.tray.in_play]] == faces
+
+
+def test_real_dice_are_asked_roll_by_roll_and_rolled_as_typed(tour, x, artefacts: Path) -> None:
+    match, table = x.match, x.table
+    me = match.turn
+    ship = next(s for s in match.line(me) if not match.setup.ship(s).roll_first)
+    target = match.targets(ship)[0]
+    rules = match.setup.ship(ship)
+    tour.press("Real dice")
+    played = len(tour.kiosk.buzzer.played)
+    x.attack(ship, target)
+    assert table.entry is not None and table.entry.wanted == rules.dice
+    miss = next(f for f in Face if f is not Face.BURST and f is not target.ship.face)
+    typed: list[Face] = []
+    x.type_faces([target.ship.face])  # one hit, then a slip: undone
+    x.type_faces([miss])
+    tour.press("Undo die")
+    typed.append(target.ship.face)
+    tour.save(artefacts / "express_real_dice.png")
+    rolls = 1
+    while table.entry is not None:
+        wanted = table.entry.wanted - table.entry.current
+        x.type_faces([miss] * wanted)
+        typed += [miss] * wanted
+        rolls += 1
+        assert rolls <= rules.rolls + 1
+    queued = [c for c in match.log if isinstance(c, QueueDice)][-1]
+    assert list(queued.faces) == typed
+    assert match.queued == 0  # every typed face was rolled, none left for the next attack
+    thrown = [f for r in last_attack(match) for f in r.faces]
+    assert thrown == typed  # the dice rolled are the dice typed
+    assert tour.kiosk.buzzer.played[played:] == [Sound.MISS]
+    tour.press("Real dice")
+    assert not table.real_on
+
+
+def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts: Path) -> None:
+    rng = random.Random(8)
+    sources: set[Source] = set()
+    unsubscribe = tour.kiosk.service.subscribe(lambda e: sources.add(e.source) if isinstance(
+        e, MatchUpdate) and any(isinstance(v, Rolled) and v.player == 2 for v in e.events)
+        else None)
+    for _turn in range(300):
+        assert x.computers_play()
+        if x.match.phase is Phase.OVER:
+            break
+        x.play_a_turn(rng)
+    unsubscribe()
+    match = x.match
+    assert match.phase is Phase.OVER and sources <= {Source.COMPUTER}
+    assert x.wait(lambda: tour.app.sm.current == "express_result", 30)
+    text = labels_text(tour.root)
+    assert f"Victory for {match.players[match.winner]}!" in text
+    for player, value in enumerate(luck(match)):
+        assert signed(value) in text, match.players[player]
+    tour.save(artefacts / "express_result.png")
+    tour.app.go("stats")
+    stats = tour.screen()
+    stats.game.set_value("express")
+    text = labels_text(tour.root)
+    assert "Sink rate" in text and all(name in text for name in match.players)
+    stats.game.set_value("darts")
+
+
+def test_rematch_and_an_all_computer_game_play_themselves(tour, x) -> None:
+    x.set_up([("Easy", "easy"), ("Normal", "normal"), ("Hard", "hard"), ("Also hard", "hard")],
+             variant=Variant.CAPTAIN)
+    x.lay_out()
+    assert x.computers_play(seconds=120)
+    match = x.match
+    assert match.phase is Phase.OVER and match.setup.variant is Variant.CAPTAIN
+    assert x.wait(lambda: tour.app.sm.current == "express_result", 30)
+    tour.press("Rematch")
+    again = x.match
+    assert again is not match and again.setup.lines == match.setup.lines
+    assert again.setup.computers == match.setup.computers and again.setup.seed != match.setup.seed
+    assert x.computers_play(seconds=120) and again.phase is Phase.OVER

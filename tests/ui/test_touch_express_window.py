@@ -1,0 +1,90 @@
+"""A kiosk restarted on a stored Battleship Express game comes back to the same dice, and its
+table is drawn whole in a real window.
+
+Each case is a process of its own (`tests/ui/express_probe.py`): the kiosk from the composition
+root over a store whose game a power cut stopped mid-roll, the app running as `dartship run`
+runs it (`App.async_run`), in SDL's offscreen window or a real X display (Xvfb where there is
+none). A tap on the drawn tiles goes through Kivy's input path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+
+def _probe(folder: Path, stage: str, size: tuple[int, int], real: bool) -> dict:
+    probe = [sys.executable, "-m", "tests.ui.express_probe", str(folder), stage, str(size[0]),
+             str(size[1])]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
+    if real:
+        env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
+        env.pop("KIVY_WINDOW", None)
+        if not os.environ.get("DISPLAY"):
+            if shutil.which("xvfb-run") is None:
+                pytest.skip("no display and no xvfb-run (Debian package xvfb)")
+            probe = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *probe]
+    else:
+        probe.append("--offscreen")
+    done = subprocess.run(probe, cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
+                          check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    reports = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(reports) == 1, done.stdout
+    return reports[0]
+
+
+@pytest.mark.parametrize("stage", ["carrier", "rolled"])
+def test_a_game_stopped_mid_roll_comes_back_to_the_same_dice(tmp_path: Path, stage: str) -> None:
+    report = _probe(tmp_path, stage, (800, 480), real=False)
+    assert report["screen"] == "express"
+    assert report["shown"] == report["stored"]  # the faces on the table are the stored roll's
+    if stage == "carrier":
+        # The Carrier still waits for its target: a tap on Bo's front ship declares it.
+        assert "Carrier" in report["prompt"] and report["target"] == "Patrol Boat"
+    else:
+        # The attack was over (a miss): Bo is up and a tap on Bo's front ship chooses it.
+        assert report["prompt"].startswith("Bo:") and report["attacker"] == "Patrol Boat"
+
+
+def _inside(box: list[float], width: int, height: int) -> bool:
+    left, bottom, right, top = box
+    return left >= 0 and bottom >= 0 and right <= width and top <= height
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_table_is_drawn_whole_in_a_real_window(tmp_path: Path, size: tuple[int, int]) -> None:
+    report = _probe(tmp_path, "carrier", size, real=True)
+    width, height = report["window"]
+    assert (width, height) == size
+    assert report["shown"] == report["stored"]
+    assert len(report["tiles"]) == 15 and len(report["dice"]) == 6
+    for box in report["tiles"] + report["dice"]:
+        assert _inside(box, width, height), box
+    # No two tiles overlap (a line laid out whole, not slid over itself).
+    tiles = report["tiles"]
+    for i, a in enumerate(tiles):
+        for b in tiles[i + 1:]:
+            assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 \
+                or b[3] <= a[1] + 0.5, (a, b)
+    # Readable from a few metres: a tile is at least a sixth of the window's height tall (three players).
+    assert min(t[3] - t[1] for t in tiles) >= height / 6
+    assert report["target"] == "Patrol Boat"
+    # Then a new game by touch, from Home: setup and lines drawn whole, Start opens the table.
+    assert report["setup"]["screen"] == "express_setup"
+    assert report["lineup"]["screen"] == "express_lineup"
+    for step in ("setup", "lineup"):
+        assert len(report[step]["buttons"]) >= 8, step
+        for box in report[step]["buttons"]:
+            assert _inside(box, width, height), (step, box)
+    assert report["started"] == "express"

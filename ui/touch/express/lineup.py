@@ -1,0 +1,173 @@
+"""Laying out the lines, face up, before the first roll: each person orders their five ships
+(the front, on the left, is what the others can shoot at first); the computer seats lay out
+their own. Tap a ship, then another of the same line: they swap. Start begins the game.
+
+The computer's lines (the hard level's is worked out from the exact odds) and the tables every
+computer decision needs (`kiosk.ai.express.prepare`, about a second) are made in a worker while
+the people arrange theirs; Start waits for them.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.express.match import Setup, SetupError
+from kiosk.express.rules import FLEET, Rules, Ship, Variant
+from kiosk.express.wire import EXPRESS
+from kiosk.game import RuleError
+from kiosk.i18n import _
+from kiosk.store import StoreError
+from ui.touch import theme
+from ui.touch.controls import BigButton, Prompt, button_row
+from ui.touch.express.lines import LineRow
+from ui.touch.express.look import seat_name
+from ui.touch.express.setup import Draft
+from ui.touch.screens.base import KioskApp, KioskScreen
+
+_pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def computer_lines(variant: Variant, levels: Sequence[str | None],
+                   seed: int) -> list[tuple[Ship, ...] | None]:
+    """In a worker: each computer seat's line (None for a person's), and the exact tables its
+    decisions will need."""
+    from kiosk.ai.express import Computer, Level, prepare
+
+    prepare(variant)
+    rng = random.Random(seed)
+    return [None if level is None else Computer(Level(level), rng.getrandbits(64)).line(variant)
+            for level in levels]
+
+
+class ExpressLineupScreen(KioskScreen):
+    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        s = theme.sizes()
+        page = BoxLayout(orientation="vertical", padding=(s(12), s(8)), spacing=s(6))
+        self.prompt = Prompt(_("Lay out your lines: the front (left) can be shot at first. "
+                               "Tap a ship, then another: they swap."), font_units=19)
+        page.add_widget(self.prompt)
+        self.rows_box = BoxLayout(orientation="vertical", spacing=s(6))
+        page.add_widget(self.rows_box)
+        self.start_button = BigButton(_("Start"), self.start, colour=theme.GO)
+        page.add_widget(button_row(
+            BigButton(_("Back"), lambda: app.go("express_setup"), colour=theme.PANEL_LIGHT),
+            BigButton(_("Shuffle"), self.shuffle, colour=theme.PANEL_LIGHT), self.start_button))
+        self.add_widget(page)
+        self.draft: Draft | None = None
+        self.lines: list[list[Ship] | None] = []
+        self.rows: list[LineRow] = []
+        self.picked: tuple[int, Ship] | None = None
+        self._asked = 0  # which draft the worker's answer belongs to
+        self.rng = random.Random()
+        self.seed: int | None = None  # None: a secret seed per game (the screenshots fix one)
+
+    def open(self, draft: Draft) -> None:
+        """Lay out `draft`'s lines: people's shuffled, the computers' asked of the worker."""
+        global _pool
+        self.draft, self.picked = draft, None
+        self.lines = [None if level is not None else self._shuffled() for level in draft.computers]
+        self.rows_box.clear_widgets()
+        self.rows = [LineRow(p, self.tap) for p in range(len(draft.names))]
+        for row in self.rows:
+            self.rows_box.add_widget(row)
+        self._asked += 1
+        asked = self._asked
+        if any(level is not None for level in draft.computers):
+            if _pool is None:
+                _pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="express-lines")
+            future = _pool.submit(computer_lines, draft.variant, draft.computers,
+                                  self.rng.getrandbits(64))
+            future.add_done_callback(lambda f: Clock.schedule_once(
+                lambda _dt: self._laid_out(asked, f)))
+        self.refresh()
+
+    def _shuffled(self) -> list[Ship]:
+        ships = list(FLEET)
+        self.rng.shuffle(ships)
+        return ships
+
+    def _laid_out(self, asked: int, future: concurrent.futures.Future[list[Any]]) -> None:
+        if asked != self._asked:
+            return  # another setup since
+        try:
+            found = future.result()
+        except Exception as err:  # a line for the computer: never worth a broken screen
+            self.app.toast(_("The computer could not lay out its line: {error}").format(error=err))
+            found = [None] * len(self.lines)
+        self.lines = [line if line is not None else list(computed or self._shuffled())
+                      for line, computed in zip(self.lines, found, strict=True)]
+        self.refresh()
+
+    @property
+    def ready(self) -> bool:
+        return self.draft is not None and all(line is not None for line in self.lines)
+
+    def refresh(self) -> None:
+        draft = self.draft
+        if draft is None:
+            return
+        rules = Rules()
+        for player, row in enumerate(self.rows):
+            line = self.lines[player]
+            level = draft.computers[player]
+            row.arrange(line or list(FLEET), animate=False)
+            row.show_player(draft.names[player], 0, draft.points_to_win,
+                            seat_name(level) if level else "", on_turn=False, out=False)
+            row.points.text = ""  # no points before the game
+            if level is not None and line is None:
+                row.seat.text = _("lays out its line …")
+            for ship, tile in row.tiles.items():
+                ship_rules = rules.ship(draft.variant, ship)
+                tile.show(ship_rules.defense, _("{dice} dice · {rolls} rolls").format(
+                    dice=ship_rules.dice, rolls=ship_rules.rolls),
+                    chosen=self.picked == (player, ship), dim=line is None)
+        self.start_button.disabled = not self.ready
+        self.start_button.opacity = 1 if self.ready else 0.45
+
+    def tap(self, player: int, ship: Ship) -> None:
+        draft = self.draft
+        line = self.lines[player] if draft is not None else None
+        if draft is None or line is None:
+            return
+        if draft.computers[player] is not None:
+            self.app.toast(_("the computer lays out its own line"), 3)
+            return
+        picked = self.picked
+        if picked is not None and picked[0] == player and picked[1] is not ship:
+            a, b = line.index(picked[1]), line.index(ship)
+            line[a], line[b] = line[b], line[a]
+            self.picked = None
+        else:
+            self.picked = None if picked == (player, ship) else (player, ship)
+        self.refresh()
+
+    def shuffle(self) -> None:
+        """Every person's line at random (the computers keep theirs)."""
+        if self.draft is None:
+            return
+        self.lines = [line if level is not None else self._shuffled()
+                      for line, level in zip(self.lines, self.draft.computers, strict=True)]
+        self.picked = None
+        self.refresh()
+
+    def setup(self) -> Setup:
+        draft = self.draft
+        assert draft is not None and self.ready
+        return Setup.create(draft.names, variant=draft.variant, points_to_win=draft.points_to_win,
+                            lines=[tuple(line or ()) for line in self.lines],
+                            computers=draft.computers, seed=self.seed)
+
+    def start(self) -> None:
+        if not self.ready:
+            return
+        try:
+            self.app.service.new_game(EXPRESS, self.setup())
+        except (SetupError, RuleError, ValueError, StoreError) as err:
+            self.app.toast(str(err))

@@ -1,0 +1,38 @@
+"""Battleship Express on the Stats screen: its players (games, wins, ships sunk and how many
+attacks sank) and its last games, from the store's finished Express games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kiosk.i18n import _
+from kiosk.store import Store
+from ui.touch import theme
+from ui.touch.table import Table, percent
+
+KIND = "express"
+
+
+def tables() -> tuple[Table, Table]:
+    """The players' table and the last games' table, with Express's columns."""
+    return (Table((2.2, 1.3, 1.1, 1.1, 1.6), font_units=18),
+            Table((1.2, 3.2, 1.6, 1.2), font_units=18))
+
+
+def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], str]) -> None:
+    """`played_on(started)`: the Stats screen's short date of a game."""
+    players.clear_widgets()
+    players.add_row([_("Player"), _("Games"), _("Wins"), _("Sunk"), _("Sink rate")],
+                    colour=theme.TEXT_DIM)
+    stats = store.player_stats(kind=KIND)
+    for row in stats:
+        # The store's shots of an Express player are its attacks.
+        players.add_row([row.name, str(row.games), str(row.wins), str(row.sunk),
+                         percent(row.sunk / row.darts if row.darts else 0.0)])
+    if not stats:
+        players.add_row([_("no games yet"), "", "", "", ""], colour=theme.TEXT_DIM)
+    games.clear_widgets()
+    games.add_row([_("Date"), _("Players"), _("Winner"), _("Turns")], colour=theme.TEXT_DIM)
+    for game in store.last_games(kind=KIND):
+        games.add_row([played_on(game.started), ", ".join(game.teams), game.winner or "–",
+                       str(game.turns)])
