@@ -97,11 +97,12 @@ async def main(folder: Path, stage: str, width: int, height: int, offscreen: boo
             await frames.wait(3)
             report["attacker"] = None if screen.attacker is None else screen.attacker.value
         # From Home, a new game by touch: the setup and the lines screens, each as drawn.
-        from ui.touch.fingers import press
+        from ui.touch.fingers import press, tap
 
-        for step in ("Home", "Battleship Express: the dice game"):
-            press(None, step)
-            await frames.wait(3)
+        press(None, "Home")
+        await frames.wait(3)
+        tap(app.screen("home").game_buttons["express"])  # Home's game choice (ui/touch/games.py)
+        await frames.wait(3)
         report["setup"] = {"screen": app.sm.current, "buttons": buttons(app.sm.current_screen)}
         press(None, "Lay out the lines")
         for _wait in range(200):

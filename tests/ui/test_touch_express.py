@@ -150,7 +150,7 @@ def test_the_coach_shows_the_exact_chance_of_every_legal_pair(tour, x, artefacts
     # Home and back: Home offers to continue the Express game, and the table is as it was.
     faces = [d.face for d in table.tray.rolling[:table.tray.in_play]]
     tour.press("Home")
-    tour.press("Continue game")
+    tour.press("Continue: Battleship Express")
     assert tour.app.sm.current == "express"
     assert [d.face for d in table.tray.rolling[:table.tray.in_play]] == faces
 
@@ -211,10 +211,10 @@ def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts
     tour.save(artefacts / "express_result.png")
     tour.app.go("stats")
     stats = tour.screen()
-    stats.game.set_value("express")
+    stats.choose("express")
     text = labels_text(tour.root)
     assert "Sink rate" in text and all(name in text for name in match.players)
-    stats.game.set_value("darts")
+    stats.choose("darts")
 
 
 def test_rematch_and_an_all_computer_game_play_themselves(tour, x) -> None:

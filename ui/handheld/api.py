@@ -130,7 +130,8 @@ class HandheldApi:
     def on_service_event(self, event: ServiceEvent) -> None:
         if isinstance(event, GameStarted):
             self._new_game(event.game)
-        elif isinstance(event, MatchUpdate) and event.game == self.service.game:
+        elif (isinstance(event, MatchUpdate) and event.game == self.service.game
+              and self.match is not None):  # the dart game's pages follow only the dart game
             self._broadcast([event_to_dict(e, detail=True) for e in event.events])
         elif isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):
             self._broadcast([])  # every page shows the pause, and its end

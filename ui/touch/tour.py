@@ -370,8 +370,7 @@ class ExpressTour:
         """From Home: the players (name, None or a computer level), the game, the points."""
         from ui.touch.fingers import tap
 
-        self.app.go("home")
-        self.tour.press(_label("Battleship Express: the dice game"))
+        self.tour.choose_game("express")
         screen = self.tour.screen()
         while screen.count.value != len(players):
             tap(screen.count)
@@ -527,9 +526,9 @@ class ExpressTour:
         yield shot("express_result")
         self.app.go("stats")
         stats = self.tour.screen()
-        stats.game.set_value("express")
+        stats.choose("express")
         yield shot("stats_express")
-        stats.game.set_value("darts")
+        stats.choose("darts")
 
     def settle_slides(self) -> None:
         """Frames until the ships have slid to their places (Kivy's animations, real time)."""

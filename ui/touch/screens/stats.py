@@ -80,7 +80,8 @@ class StatsScreen(KioskScreen):
             self.kind = kind.name
         super().on_pre_enter(*args)
 
-    def _choose(self, kind: str) -> None:
+    def choose(self, kind: str) -> None:
+        """Show this game's statistics (a kind of STATS_KINDS)."""
         self.kind = kind
         self.refresh()
 
@@ -90,7 +91,7 @@ class StatsScreen(KioskScreen):
         for game in offered(self.manager.has_screen) if self.manager is not None else []:
             if game.kind in STATS_KINDS:
                 self.kinds.add_widget(BigButton(
-                    game.title(), functools.partial(self._choose, game.kind), font_units=20,
+                    game.title(), functools.partial(self.choose, game.kind), font_units=20,
                     height=s(48), colour=theme.ACCENT if game.kind == self.kind
                     else theme.PANEL_LIGHT))
         store = self.app.kiosk.store
