@@ -90,7 +90,7 @@ class Announcement(Label):
             small = int(self.font_size / 3)
             self.text = f"{word}\n[size={small}]{line}[/size]" if line else word
             self.texture_update()
-            room = self.width - s(40)
+            room = self.width - s(100)  # the card's padding (s(80)) stays inside its place
             if attempt or self.texture_size[0] <= room or room <= 0:
                 break
             self.font_size = max(s(36), self.font_size * room / self.texture_size[0])
