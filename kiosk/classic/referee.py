@@ -13,7 +13,6 @@ the computer's own radar only) and submits that shot like any other.
 from __future__ import annotations
 
 import datetime
-import json
 import random
 import sys
 from collections.abc import Callable, Iterable
@@ -46,8 +45,7 @@ from kiosk.classic.wire import (
 )
 from kiosk.game import RuleError
 from kiosk.i18n import _
-
-Answer = dict[str, Any]
+from kiosk.lines import Answer, LineError, command_of, error, serve
 
 
 class Shooter(Protocol):
@@ -59,9 +57,6 @@ class Shooter(Protocol):
 
 ComputerFactory = Callable[[Level, random.Random], Shooter]
 
-
-def _error(message: str) -> Answer:
-    return {"event": "error", "message": message}
 
 
 def _seed(obj: dict[str, Any]) -> random.Random:
@@ -93,15 +88,9 @@ class ClassicReferee:
 
     def handle_line(self, line: str) -> list[Answer]:
         try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as err:
-            return [_error(_("bad JSON: {error}").format(error=err))]
-        if not isinstance(obj, dict):
-            return [_error(_("a command must be a JSON object like {\"cmd\": \"state\"}"))]
-        try:
-            return self.handle(obj)
-        except RuleError as err:
-            return [_error(str(err))]
+            return self.handle(command_of(line))
+        except (LineError, RuleError) as err:
+            return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[Answer]:
         name = obj.get("cmd")
@@ -193,13 +182,7 @@ class ClassicReferee:
 
 
 def run(stdin: Iterable[str], stdout: TextIO, referee: ClassicReferee) -> int:
-    for line in stdin:
-        if not line.strip():
-            continue
-        for answer in referee.handle_line(line):
-            stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-        stdout.flush()
-    return 0
+    return serve(stdin, stdout, referee.handle_line)
 
 
 def main_stdio(computer: ComputerFactory, runner: Runner | None = None,

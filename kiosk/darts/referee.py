@@ -6,7 +6,6 @@ read. With a store, every accepted command is committed before its answer is wri
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from typing import Any, TextIO
@@ -23,12 +22,9 @@ from kiosk.darts.wire import (
     state_to_dict,
 )
 from kiosk.i18n import _
+from kiosk.lines import LineError, command_of, error, serve
 from kiosk.service import GameService, Source
 from kiosk.store import Store
-
-
-def _error(message: str) -> dict[str, Any]:
-    return {"event": "error", "message": message}
 
 
 class Referee:
@@ -48,15 +44,9 @@ class Referee:
 
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as err:
-            return [_error(_("bad JSON: {error}").format(error=err))]
-        if not isinstance(obj, dict):
-            return [_error(_("a command must be a JSON object like {\"cmd\": \"state\"}"))]
-        try:
-            return self.handle(obj)
-        except (RuleError, WireError, PlacementError) as err:
-            return [_error(str(err))]
+            return self.handle(command_of(line))
+        except (LineError, RuleError, WireError, PlacementError) as err:
+            return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
         name = obj.get("cmd")
@@ -97,13 +87,7 @@ class Referee:
 def run(stdin: TextIO, stdout: TextIO, store: Store | None = None,
         defaults: HouseRules | None = None) -> int:
     referee = Referee(store, defaults)
-    for line in stdin:
-        if not line.strip():
-            continue
-        for answer in referee.handle_line(line):
-            stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-        stdout.flush()
-    return 0
+    return serve(stdin, stdout, referee.handle_line)
 
 
 def main_stdio(store: Store | None, defaults: HouseRules | None = None) -> int:

@@ -12,7 +12,6 @@ referee does not know which it has.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any, Protocol, TextIO
 
@@ -30,6 +29,7 @@ from kiosk.express.wire import (
 )
 from kiosk.game import RuleError
 from kiosk.i18n import _
+from kiosk.lines import LineError, command_of, error, serve
 
 
 class Runner(Protocol):
@@ -58,9 +58,6 @@ class MemoryRunner:
         return self.game.apply(command)
 
 
-def _error(message: str) -> dict[str, Any]:
-    return {"event": "error", "message": message}
-
 
 class Referee:
     """Answers the protocol's commands for the runner's game."""
@@ -76,15 +73,9 @@ class Referee:
 
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as err:
-            return [_error(_("bad JSON: {error}").format(error=err))]
-        if not isinstance(obj, dict):
-            return [_error(_("a command must be a JSON object like {\"cmd\": \"state\"}"))]
-        try:
-            return self.handle(obj)
-        except (RuleError, WireError) as err:
-            return [_error(str(err))]
+            return self.handle(command_of(line))
+        except (LineError, RuleError, WireError) as err:
+            return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
         name = obj.get("cmd")
@@ -105,13 +96,7 @@ class Referee:
 
 def run(stdin: TextIO, stdout: TextIO, runner: Runner | None = None, rules: Rules | None = None) -> int:
     referee = Referee(runner, rules)
-    for line in stdin:
-        if not line.strip():
-            continue
-        for answer in referee.handle_line(line):
-            stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-        stdout.flush()
-    return 0
+    return serve(stdin, stdout, referee.handle_line)
 
 
 def main_stdio(runner: Runner | None = None, rules: Rules | None = None) -> int:
