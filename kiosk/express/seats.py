@@ -31,6 +31,7 @@ from kiosk.service import (
     Notice,
     NoticeKind,
     ServiceEvent,
+    ServiceListener,
     Source,
 )
 
@@ -58,7 +59,7 @@ def _decide(computer: Computer, view: Mapping[str, Any]) -> Attack | Declare:
     return computer.decide(view)
 
 
-class ComputerSeats:
+class ComputerSeats(ServiceListener):
     def __init__(self, service: GameService, loop: asyncio.AbstractEventLoop, *,
                  pace: Pace | None = None, rng: random.Random | None = None,
                  executor: concurrent.futures.Executor | None = None) -> None:
@@ -76,16 +77,7 @@ class ComputerSeats:
 
     # -- wiring --
 
-    def attach(self) -> ComputerSeats:
-        if self._unsubscribe is None:
-            self._unsubscribe = self.service.subscribe(self._heard)
-        self._sync()
-        return self
-
-    def close(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+    def _let_go(self) -> None:
         self._cancel()
         self._pending = None
         self.match, self.computers = None, {}
