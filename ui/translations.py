@@ -1,6 +1,7 @@
 """Which strings need translating, and which catalogs lack them.
 
-`python -m ui.translations` lists the msgids of kiosk/, ui/touch/ and ui/handheld/ (the
+`python -m ui.translations` lists the msgids of kiosk/, hardware/ (the learn wizard's prompts on
+the Learn screen, the board's notices, the board commands' help), ui/touch/ and ui/handheld/ (the
 server's answers and the host's desk; the phone page itself has its own JSON catalogs) that a catalog
 (the .po files of kiosk/locale/<lang>/) lacks, or with `--template` prints them as .po entries to
 paste and translate. Strings are found by reading the source (every `_("...")` call with a
@@ -18,7 +19,7 @@ from pathlib import Path
 from kiosk.i18n import LANGUAGES, catalog
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = (ROOT / "kiosk", ROOT / "ui" / "touch", ROOT / "ui" / "handheld")
+SOURCES = (ROOT / "kiosk", ROOT / "hardware", ROOT / "ui" / "touch", ROOT / "ui" / "handheld")
 
 
 def msgids_in(path: Path) -> set[str]:

@@ -1,4 +1,4 @@
-"""Every string of kiosk/ and ui/touch/ has a German and a Finnish translation."""
+"""Every string of kiosk/, hardware/, ui/touch/ and ui/handheld/ has a German and a Finnish translation."""
 
 from __future__ import annotations
 
