@@ -18,7 +18,7 @@ from hardware import boardmap
 from hardware.dialects import DIALECTS
 from kiosk import config as config_module
 from kiosk.darts.board import Profile
-from kiosk.i18n import _
+from kiosk.i18n import _, set_language
 from kiosk.ports import BoardInput, Sink
 
 
@@ -138,6 +138,7 @@ def learn_main(args: list[str]) -> int:
     except config_module.ConfigError as err:
         print("\n".join(err.problems), file=sys.stderr)
         return 2
+    set_language(cfg.kiosk.language)  # the wizard talks to the owner in the kiosk's language
     target = a.map or configured.board.map
     if not target:
         print(_("say where the map goes: --map FILE (or set board.map)"), file=sys.stderr)

@@ -142,8 +142,10 @@ class LearnWizard:
 
 # --- the terminal front end ------------------------------------------------------------------
 
-HELP = _("keys: Enter or s = skip, b = back, r = redo, q = save and quit, "
-         "c RAW = type a contact by hand")
+def keys_help() -> str:
+    """In the language of the moment (the command sets it from the config after import)."""
+    return _("keys: Enter or s = skip, b = back, r = redo, q = save and quit, "
+             "c RAW = type a contact by hand")
 
 
 def run_terminal(wizard: LearnWizard, start_input: Callable[[Callable[[Any], None]], Any],
@@ -160,7 +162,7 @@ def run_terminal(wizard: LearnWizard, start_input: Callable[[Callable[[Any], Non
     device = start_input(lambda event: inbox.put(("event", event)))
     threading.Thread(target=typed, name="learn-stdin", daemon=True).start()
     say = lambda text: (out.write(text + "\n"), out.flush())  # noqa: E731
-    say(HELP)
+    say(keys_help())
     try:
         while not wizard.done:
             step = wizard.current
@@ -196,7 +198,7 @@ def _next_answer(wizard: LearnWizard, inbox: queue.Queue, say: Callable[[str], A
                 return None
             if word.startswith("c "):
                 return wizard.contact(text[2:].strip())
-            say(HELP)
+            say(keys_help())
             continue
         if isinstance(item, UnmappedInput):
             return wizard.contact(item.raw)

@@ -248,3 +248,20 @@ def test_fake_board_help_describes_every_option(capsys):
     for words in ("the serial dialect it speaks", "the address to listen on",
                   "the cells it reports"):
         assert words in out
+
+
+def test_learn_speaks_the_kiosks_language(tmp_path):
+    """The wizard talks to the owner in the config's language (the strings are translated when
+    asked, not when the module is imported)."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[kiosk]\nlanguage = "de"\n[board]\ninput = "simulator"\n', encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "hardware.cli", "learn", "--config", str(cfg),
+                             "--map", str(tmp_path / "board.map")], input="q\n",
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    from kiosk.i18n import catalog
+
+    german = catalog("de")
+    assert german["throw or press {cell} now"].format(cell="D20") in result.stdout
+    assert "keys: Enter" not in result.stdout
+    assert (tmp_path / "board.map").exists()
