@@ -15,6 +15,7 @@ is logged; one broken screen never stops the game.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import enum
 import logging
@@ -347,23 +348,26 @@ class GameService:
 
 
 
-class ServiceListener:
+class ServiceListener(abc.ABC):
     """What the listeners that play a part in the service's games share (the computer players):
     `attach` subscribes once and looks at the game in play at once; `close` lets go. A subclass
-    has `service`, `_heard(event)`, `_sync()` (look at the game in play) and `_let_go()` (drop
-    what it holds), and starts with `_unsubscribe = None`."""
+    has `service` and defines `_heard(event)`, `_sync()` (look at the game in play) and
+    `_let_go()` (drop what it holds)."""
 
     service: GameService
-    _unsubscribe: Callable[[], None] | None
+    _unsubscribe: Callable[[], None] | None = None  # set while attached
 
+    @abc.abstractmethod
     def _heard(self, event: ServiceEvent) -> None:
-        raise NotImplementedError
+        """A service event (the game started, moved on, a notice)."""
 
+    @abc.abstractmethod
     def _sync(self) -> None:
-        raise NotImplementedError
+        """Look at the game in play: take part if it is one's own, let go otherwise."""
 
+    @abc.abstractmethod
     def _let_go(self) -> None:
-        raise NotImplementedError
+        """Drop what it holds (timers, decisions on their way, the game)."""
 
     def attach(self) -> Self:
         if self._unsubscribe is None:

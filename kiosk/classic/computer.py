@@ -96,7 +96,6 @@ class ComputerSeat(ServiceListener):
         self.decision_seconds: list[float] = []  # each `choose`, timed in its thread (benches)
         self._later = Later(loop)
         self._pending: int | None = None  # the match version a decision is being made for
-        self._unsubscribe: Callable[[], None] | None = None
 
     def _let_go(self) -> None:
         self._drop()

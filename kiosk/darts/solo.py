@@ -330,7 +330,6 @@ class SoloMode(ServiceListener):
     rng: random.Random = field(default_factory=random.Random)
     executor: concurrent.futures.Executor | None = None
     player: ComputerPlayer | None = None
-    _unsubscribe: Callable[[], None] | None = None
     _on_player: list[Callable[[ComputerPlayer | None], None]] = field(default_factory=list)
 
     def _let_go(self) -> None:

@@ -8,26 +8,29 @@ from collections.abc import Callable
 
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Next, Phase, TakeoutNeeded
-from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, Source
+from kiosk.service import (
+    GameService,
+    GameStarted,
+    MatchUpdate,
+    ServiceEvent,
+    ServiceListener,
+    Source,
+)
 
 
-class TakeoutTimer:
+class TakeoutTimer(ServiceListener):
     def __init__(self, service: GameService, seconds: Callable[[], float]) -> None:
         """`seconds` is asked at each visit's end, so a change in Settings counts at once."""
         self.service = service
         self.seconds = seconds
         self._timer: asyncio.TimerHandle | None = None
-        self._unsubscribe: Callable[[], None] | None = None
 
-    def attach(self) -> TakeoutTimer:
-        self._unsubscribe = self.service.subscribe(self._heard)
-        return self
+    def _sync(self) -> None:
+        """Nothing to pick up: a game resumed in its takeout waits for Next (the timer runs
+        only from a visit's last dart seen live)."""
 
-    def close(self) -> None:
+    def _let_go(self) -> None:
         self._cancel()
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
 
     @property
     def running(self) -> bool:

@@ -18,7 +18,7 @@ import asyncio
 import concurrent.futures
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kiosk.express.match import Attack, Declare, Match, Phase
@@ -73,7 +73,6 @@ class ComputerSeats(ServiceListener):
         self.decisions = 0
         self._timer: asyncio.TimerHandle | None = None
         self._pending: int | None = None  # the match version a decision is being made for
-        self._unsubscribe: Callable[[], None] | None = None
 
     # -- wiring --
 
