@@ -1,11 +1,7 @@
 """Storage: durable commands, exact resume, refusing files that are not ours, statistics."""
 
 import json
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +13,7 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Next, Throw
 from kiosk.store import SCHEMA_VERSION, Store, StoreError
 from tests.kiosk.conftest import make_match, snapshot
+from tests.line_game import LineGame
 
 FOUR = board_for(Profile.FOUR_RING)
 
@@ -199,47 +196,27 @@ def test_stats_after_a_finished_game(tmp_path):
     assert store.unfinished() == game and store.player_stats() == []
 
 
-REFEREE = [sys.executable, "-m", "kiosk.app.cli", "referee", "--db"]
-
-
-def _talk(proc, obj):
-    proc.stdin.write(json.dumps(obj) + "\n")
-    proc.stdin.flush()
-
-
-def _read_until(proc, count):
-    return [json.loads(proc.stdout.readline()) for _ in range(count)]
-
-
 def test_sigkill_mid_game_then_resume_loses_nothing(tmp_path):
-    db = str(tmp_path / "game.db")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    proc = subprocess.Popen([*REFEREE, db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, env=env)
-    _talk(proc, {"cmd": "new", "teams": ["Sharks", "Jets"], "players": [["Ann", "Bo"], ["Cy"]]})
-    _talk(proc, {"cmd": "place", "team": 0,
-                 "fleet": "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"})
-    _talk(proc, {"cmd": "random_fleet", "team": 1, "seed": 7})
-    _talk(proc, {"cmd": "start", "first": 1})
-    assert [a["event"] for a in _read_until(proc, 4)] == ["new", "placed", "placed", "visit"]
-    _talk(proc, {"cmd": "throw", "cell": "D3"})
-    _talk(proc, {"cmd": "throw", "cell": "D19"})
-    answers = _read_until(proc, 2)
+    db = tmp_path / "game.db"
+    ref = LineGame("referee", db)
+    ref.send({"cmd": "new", "teams": ["Sharks", "Jets"], "players": [["Ann", "Bo"], ["Cy"]]})
+    ref.send({"cmd": "place", "team": 0,
+              "fleet": "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"})
+    ref.send({"cmd": "random_fleet", "team": 1, "seed": 7})
+    ref.send({"cmd": "start", "first": 1})
+    assert [a["event"] for a in ref.read(4)] == ["new", "placed", "placed", "visit"]
+    ref.send({"cmd": "throw", "cell": "D3"})
+    ref.send({"cmd": "throw", "cell": "D19"})
+    answers = ref.read(2)
     assert answers[1]["result"] == "sunk"
-    _talk(proc, {"cmd": "state"})
-    state_before = _read_until(proc, 1)[0]
-    proc.send_signal(signal.SIGKILL)  # no chance to flush or close anything
-    proc.wait(timeout=10)
+    state_before = ref.ask({"cmd": "state"})[0]
+    ref.kill()
     time.sleep(0.05)
-    proc = subprocess.Popen([*REFEREE, db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, env=env)
-    _talk(proc, {"cmd": "state"})
-    assert _read_until(proc, 1)[0] == state_before
-    _talk(proc, {"cmd": "throw", "cell": "T5"})
-    answers = _read_until(proc, 2)
+    ref = LineGame("referee", db)
+    assert ref.ask({"cmd": "state"})[0] == state_before
+    answers = ref.ask({"cmd": "throw", "cell": "T5"}, answers=2)
     assert answers[0]["dart"] == 3 and answers[1] == {"event": "takeout", "team": 1}
-    proc.stdin.close()
-    assert proc.wait(timeout=10) == 0
+    assert ref.end()[0] == 0
 
 
 def test_phone_links_are_kept_for_the_game_in_play_only(tmp_path):

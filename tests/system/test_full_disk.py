@@ -5,9 +5,6 @@ on, and nothing that was shown is lost."""
 from __future__ import annotations
 
 import asyncio
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +17,7 @@ from kiosk.darts.match import DartThrown, HouseRules, Place, Setup, Team
 from kiosk.inputs import DartInput
 from kiosk.service import MatchUpdate, Notice, NoticeKind, NotSaved, ServiceEvent, Source
 from kiosk.store import Store
+from tests.line_game import LineGame
 from tests.small_disk import fill, small_disk
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,30 +28,11 @@ JETS = "D5-L5-T5-S5 T11-T14-T9 S6-S10 D1-D18-D4-D13-D6"
 DARTS_TO_THROW = ["T20", "D5", "L5", "T11", "T14", "S6", "D1", "D18", "S1", "S2", "S3", "S4"]
 
 
-class Referee:
-    """`dartship referee --db FILE` driven line by line, as a front end does."""
-
-    def __init__(self, db: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "kiosk.app.cli", "referee", "--db",
-                                      str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, cwd=ROOT)
-
-    def ask(self, command: dict[str, Any], answers: int = 1) -> list[dict[str, Any]]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(command) + "\n")
-        self.proc.stdin.flush()
-        return [json.loads(self.proc.stdout.readline()) for _ in range(answers)]
-
-    def end(self) -> tuple[int, str]:
-        _out, err = self.proc.communicate(timeout=30)
-        return self.proc.returncode, err
-
-
 def test_the_referee_on_a_full_disk_answers_errors_and_plays_on_once_there_is_room(tmp_path):
     disk = tmp_path / "disk"
     with small_disk(disk, "2m"):
         db = disk / "game.db"
-        ref = Referee(db)
+        ref = LineGame("referee", db)
         ref.ask({"cmd": "new", "teams": ["Sharks", "Jets"]})
         ref.ask({"cmd": "place", "team": 0, "fleet": SHARKS})
         ref.ask({"cmd": "place", "team": 1, "fleet": JETS})
@@ -77,7 +56,7 @@ def test_the_referee_on_a_full_disk_answers_errors_and_plays_on_once_there_is_ro
         code, err = ref.end()
         assert code == 0 and "Traceback" not in err, err
 
-        again = Referee(db)
+        again = LineGame("referee", db)
         assert again.ask({"cmd": "state"}) == last  # nothing shown is lost
         assert last[0]["darts"] == [len(shown), 0]
         assert again.end()[0] == 0

@@ -3,23 +3,15 @@ the daily leaderboard comes from the store's finished daily games."""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.line_game import LineGame, run_script
+
 ALL_CELLS = [f"{c}{r}" for r in range(1, 11) for c in "ABCDEFGHIJ"]
 
 
 def _classic(db: Path, commands: list[dict]) -> list[dict]:
-    done = subprocess.run([sys.executable, "-m", "kiosk.app.cli", "classic", "--db", str(db)],
-                          input="".join(json.dumps(c) + "\n" for c in commands),
-                          capture_output=True, text=True, timeout=120, check=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    return run_script("classic", db, commands)
 
 
 def _daily_to_the_end(db: Path, name: str, cells: list[str]) -> int:
@@ -44,31 +36,23 @@ def test_daily_games_in_the_file_make_the_leaderboard(tmp_path):
 
 def test_a_killed_solo_game_resumes_exactly(tmp_path):
     db = tmp_path / "classic.db"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.app.cli", "classic", "--db", str(db)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-    assert proc.stdin is not None and proc.stdout is not None
+    game = LineGame("classic", db)
 
     def ask(command: dict) -> dict:
-        proc.stdin.write(json.dumps(command) + "\n")
-        proc.stdin.flush()
-        return json.loads(proc.stdout.readline())
+        return game.ask(command)[0]
 
     ask({"cmd": "new", "mode": "solo", "players": ["Ann"], "seed": 4})
     ask({"cmd": "random_fleet", "player": 0, "seed": 9})
-    proc.stdin.write(json.dumps({"cmd": "fire", "cell": "E5"}) + "\n")
-    proc.stdin.flush()
+    game.send({"cmd": "fire", "cell": "E5"})
     state = None
     while state is None:  # the computer's shots follow the answer: read up to the state
-        proc.stdin.write(json.dumps({"cmd": "state"}) + "\n")
-        proc.stdin.flush()
+        game.send({"cmd": "state"})
         while True:
-            answer = json.loads(proc.stdout.readline())
+            answer = game.read()[0]
             if answer["event"] == "state":
                 state = answer
                 break
     view = ask({"cmd": "view", "player": 0})
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=10)
+    game.kill()
     again = _classic(db, [{"cmd": "state"}, {"cmd": "view", "player": 0}])
     assert again == [state, view]

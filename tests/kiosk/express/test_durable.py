@@ -3,45 +3,31 @@
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.line_game import LineGame, run_script
+
 LINES = [["Carrier", "Battleship", "Destroyer", "Submarine", "Patrol Boat"],
          ["Battleship", "Destroyer", "Carrier", "Submarine", "Patrol Boat"]]
 
 
 def _express(db: Path, commands: list[dict]) -> list[dict]:
-    done = subprocess.run([sys.executable, "-m", "kiosk.app.cli", "express", "--db", str(db)],
-                          input="".join(json.dumps(c) + "\n" for c in commands),
-                          capture_output=True, text=True, timeout=120, check=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    return run_script("express", db, commands)
 
 
 def test_a_game_killed_mid_roll_resumes_with_the_same_dice(tmp_path):
     db = tmp_path / "express.db"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.app.cli", "express", "--db", str(db)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-    assert proc.stdin is not None and proc.stdout is not None
+    game = LineGame("express", db)
 
     def ask(command: dict) -> dict:
-        proc.stdin.write(json.dumps(command) + "\n")
-        proc.stdin.flush()
-        return json.loads(proc.stdout.readline())
+        return game.ask(command)[0]
 
     ask({"cmd": "new", "players": ["Ann", "Bo"], "lines": LINES, "seed": 11})
     first = ask({"cmd": "attack", "ship": "Carrier"})  # rolls first, declares after
     assert first["event"] == "roll" and first["hits"] is None
     state = ask({"cmd": "state"})
     assert state["phase"] == "target"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=10)
+    game.kill()
     again = _express(db, [{"cmd": "state"},
                           {"cmd": "target", "target": {"player": 1, "ship": "Battleship"}}])
     assert again[0] == state
