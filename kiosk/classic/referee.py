@@ -34,7 +34,6 @@ from kiosk.classic.match import (
 from kiosk.classic.runner import Leaderboard, MemoryRunner, Runner
 from kiosk.classic.wire import (
     CLASSIC,
-    WireError,
     command_from_dict,
     event_to_dict,
     parse_date,
@@ -45,7 +44,7 @@ from kiosk.classic.wire import (
 )
 from kiosk.game import RuleError
 from kiosk.i18n import _
-from kiosk.lines import Answer, LineError, command_of, error, serve
+from kiosk.lines import Answer, WireError, command_name, command_of, error, serve
 
 
 class Shooter(Protocol):
@@ -89,13 +88,11 @@ class ClassicReferee:
     def handle_line(self, line: str) -> list[Answer]:
         try:
             return self.handle(command_of(line))
-        except (LineError, RuleError) as err:
+        except (RuleError, WireError) as err:
             return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[Answer]:
-        name = obj.get("cmd")
-        if not isinstance(name, str):
-            raise WireError(_("every command needs \"cmd\", e.g. {\"cmd\": \"state\"}"))
+        name = command_name(obj)
         if name == "new":
             return self._new(obj)
         if name == "leaderboard":

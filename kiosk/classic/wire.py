@@ -28,22 +28,9 @@ from kiosk.classic.match import (
     TurnPassed,
     Won,
 )
-from kiosk.game import GameKind, RuleError, Secret, Shot
+from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
-
-
-class WireError(RuleError):
-    """A JSON command that cannot be understood; the message says what is wrong."""
-
-
-def require(obj: Mapping[str, Any], key: str, kind: type) -> Any:
-    """`obj[key]`, which must be there and of this type (a bool is no int)."""
-    if key not in obj:
-        raise WireError(_("{key!r} is missing").format(key=key))
-    value = obj[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise WireError(_("{key!r} has the wrong type").format(key=key))
-    return value
+from kiosk.lines import WireError, require
 
 
 def player_of(obj: Mapping[str, Any], key: str = "player") -> int:

@@ -14,7 +14,6 @@ from kiosk.darts.fleet import PlacementError, random_fleet
 from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Command, HouseRules, Match, Place, RuleError
 from kiosk.darts.wire import (
-    WireError,
     command_from_dict,
     event_to_dict,
     setup_from_dict,
@@ -22,7 +21,7 @@ from kiosk.darts.wire import (
     state_to_dict,
 )
 from kiosk.i18n import _
-from kiosk.lines import LineError, command_of, error, serve
+from kiosk.lines import WireError, command_name, command_of, error, serve
 from kiosk.service import GameService, Source
 from kiosk.store import Store
 
@@ -45,13 +44,11 @@ class Referee:
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:
             return self.handle(command_of(line))
-        except (LineError, RuleError, WireError, PlacementError) as err:
+        except (RuleError, WireError, PlacementError) as err:
             return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
-        name = obj.get("cmd")
-        if not isinstance(name, str):
-            raise WireError(_("every command needs \"cmd\", e.g. {\"cmd\": \"state\"}"))
+        name = command_name(obj)
         if name == "new":
             return self._new(obj)
         if self.match is None:

@@ -45,10 +45,7 @@ from kiosk.darts.match import (
 )
 from kiosk.darts.scatter import Skill
 from kiosk.i18n import _
-
-
-class WireError(ValueError):
-    """A JSON command that cannot be understood; the message says what is wrong."""
+from kiosk.lines import WireError, require
 
 
 def _sunk(event_dict: dict[str, Any], ship: Any) -> dict[str, Any]:
@@ -108,17 +105,8 @@ def state_to_dict(match: Match) -> dict[str, Any]:
     }
 
 
-def _require(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    if key not in obj:
-        raise WireError(_("{key!r} is missing").format(key=key))
-    value = obj[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise WireError(_("{key!r} has the wrong type").format(key=key))
-    return value
-
-
 def _team(obj: Mapping[str, Any], key: str = "team") -> int:
-    team = _require(obj, key, int)
+    team = require(obj, key, int)
     if isinstance(team, bool) or team not in (0, 1):
         raise WireError(_("{key!r} must be 0 or 1").format(key=key))
     return team
@@ -127,7 +115,7 @@ def _team(obj: Mapping[str, Any], key: str = "team") -> int:
 def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) -> Setup:
     """A new game from the referee's `new` command (every key but `teams` optional)."""
     defaults = defaults or HouseRules()
-    names = _require(obj, "teams", list)
+    names = require(obj, "teams", list)
     if len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):
         raise WireError(_("'teams' must be two team names"))
     if len({n.strip() for n in names}) != 2:
@@ -200,7 +188,7 @@ def command_from_dict(obj: Mapping[str, Any], rules: HouseRules) -> Command:
     try:
         match name:
             case "place":
-                fleet_text = _require(obj, "fleet", str)
+                fleet_text = require(obj, "fleet", str)
                 return Place(_team(obj), parse_fleet(fleet_text, board, rules.fleet))
             case "unplace":
                 return Unplace(_team(obj))
@@ -213,7 +201,7 @@ def command_from_dict(obj: Mapping[str, Any], rules: HouseRules) -> Command:
                 team = _team(obj)
                 cell = None
                 if "cell" in obj:
-                    text = _require(obj, "cell", str)
+                    text = require(obj, "cell", str)
                     cell = board.parse(text)
                 if "zone" in obj:
                     try:
@@ -228,13 +216,13 @@ def command_from_dict(obj: Mapping[str, Any], rules: HouseRules) -> Command:
             case "closer":
                 return BullOffCloser(_team(obj))
             case "throw":
-                return Throw(board.parse(_require(obj, "cell", str)))
+                return Throw(board.parse(require(obj, "cell", str)))
             case "next":
                 return Next()
             case "undo":
                 return Undo()
             case "correct":
-                return Correct(board.parse(_require(obj, "cell", str)))
+                return Correct(board.parse(require(obj, "cell", str)))
     except (RuleError, WireError):
         raise
     except ValueError as err:

@@ -20,7 +20,6 @@ from kiosk.express.rules import Rules
 from kiosk.express.wire import (
     EXPRESS,
     ExpressKind,
-    WireError,
     command_from_dict,
     event_to_dict,
     new_to_dict,
@@ -29,7 +28,7 @@ from kiosk.express.wire import (
 )
 from kiosk.game import RuleError
 from kiosk.i18n import _
-from kiosk.lines import LineError, command_of, error, serve
+from kiosk.lines import WireError, command_name, command_of, error, serve
 
 
 class Runner(Protocol):
@@ -74,13 +73,11 @@ class Referee:
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:
             return self.handle(command_of(line))
-        except (LineError, RuleError, WireError) as err:
+        except (RuleError, WireError) as err:
             return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
-        name = obj.get("cmd")
-        if not isinstance(name, str):
-            raise WireError(_("every command needs \"cmd\", e.g. {\"cmd\": \"state\"}"))
+        name = command_name(obj)
         if name == "new":
             setup = setup_from_new(obj, self.rules)
             self.runner.start(EXPRESS, setup)

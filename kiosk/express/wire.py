@@ -28,13 +28,11 @@ from kiosk.express.match import (
 from kiosk.express.rules import FACES, FLEET, Face, Rules, Ship, Variant
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
+from kiosk.lines import WireError
 from kiosk.sound import Sound
 
 E = TypeVar("E", Ship, Face)
 
-
-class WireError(ValueError):
-    """A JSON command that cannot be understood; the message says what is wrong."""
 
 
 # ---- values -----------------------------------------------------------------------------
