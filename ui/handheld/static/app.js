@@ -1,7 +1,8 @@
 // The phone page: a team's private placement and live game view, or the public spectator view.
 // The team's secret is the last part of the path (/team/<token>); the spectator page is /watch.
 
-import { h } from "./dom.js";
+import { h, messageLine as sharedMessageLine } from "./dom.js";
+import { request } from "./net.js";
 import { liveSocket, showConnection } from "./live.js";
 import { BoardView } from "./board.js";
 import { loadCatalog, pickLanguage } from "./i18n.js";
@@ -40,25 +41,6 @@ const HELD_ELSEWHERE = ["other_phone", "other_team"];
 const t = (key, params) => page.t(key, params);
 
 // ---- talking to the kiosk ---------------------------------------------------------------
-
-async function getJson(url, options = {}) {
-  const response = await fetch(url, { cache: "no-store", ...options });
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  return { status: response.status, body };
-}
-
-async function postJson(url, payload) {
-  return getJson(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(payload ?? {}),
-  });
-}
 
 // What a refused link means for the whole page (null: the link still works here).
 function goneFor(status, body) {
@@ -99,7 +81,7 @@ const socket = liveSocket({
   recover: async () => {
     if (!TOKEN) return true;
     // A dead token must not be hammered: ask once, the 404 (or 403) ends it.
-    const { status, body } = await getJson(API).catch(() => ({ status: 0 }));
+    const { status, body } = await request(API);
     const gone = goneFor(status, body);
     if (gone) {
       page.gone = gone;
@@ -119,7 +101,7 @@ function setConnected(on) {
 
 async function ensureBoard(profile) {
   if (page.boardProfile === profile) return;
-  const { status, body } = await getJson(`/api/board/${encodeURIComponent(profile)}`);
+  const { status, body } = await request(`/api/board/${encodeURIComponent(profile)}`);
   if (status !== 200) throw new Error(`board ${status}`);
   page.rules = makeRules(body);
   page.board = new BoardView(body, t("board_label"));
@@ -240,7 +222,7 @@ function chooseSlot(index) {
 }
 
 async function randomFleet() {
-  const { status, body } = await postJson(`${API}/random`, {});
+  const { status, body } = await request(`${API}/random`, "POST", {});
   if (status !== 200) {
     page.message = { ...errorText(status, body), kind: "error" };
     render();
@@ -265,7 +247,7 @@ async function lockIn() {
     render();
     return;
   }
-  const { status, body } = await postJson(`${API}/fleet`, { ships });
+  const { status, body } = await request(`${API}/fleet`, "POST", { ships });
   if (status !== 200) {
     page.message = { ...errorText(status, body), kind: "error" };
     render();
@@ -281,7 +263,7 @@ async function changeFleet() {
   startEditing(page.view, true);
   page.message = { key: "changing_hint", kind: "info" };
   render();
-  const { status, body } = await getJson(`${API}/fleet`, { method: "DELETE" });
+  const { status, body } = await request(`${API}/fleet`, "DELETE");
   if (status !== 200) {
     page.message = { ...errorText(status, body), kind: "error" };
     render();
@@ -331,10 +313,7 @@ function editorPaint() {
 // ---- rendering --------------------------------------------------------------------------
 
 function messageLine() {
-  const m = page.message;
-  if (!m) return h("p", { class: "message", id: "message" }, "\u00a0");
-  const text = m.key ? t(m.key, m.params) : m.text;
-  return h("p", { class: `message ${m.kind || "info"}`, id: "message", role: m.kind === "error" ? "alert" : null }, text);
+  return sharedMessageLine(page.message, t);
 }
 
 function shipsLine(view, team) {
@@ -507,7 +486,7 @@ function zoneText(dart) {
 
 async function vote(team) {
   page.busy = true;
-  const { status, body } = await postJson(`${API}/closer`, { team });
+  const { status, body } = await request(`${API}/closer`, "POST", { team });
   page.busy = false;
   if (status !== 200) page.message = { ...errorText(status, body), kind: "error" };
   else {
@@ -558,7 +537,7 @@ async function pressNext() {
   }
   page.armedNext = false;
   page.busy = true;
-  const { status, body } = await postJson(`${API}/next`, {});
+  const { status, body } = await request(`${API}/next`, "POST", {});
   page.busy = false;
   if (status !== 200) {
     page.message = { ...errorText(status, body), kind: "error" };
@@ -671,7 +650,7 @@ async function start() {
   page.t = await loadCatalog(language);
   document.title = t("title");
   setConnected(false);
-  const { status, body } = await getJson(API || "/api/game").catch(() => ({ status: 0, body: null }));
+  const { status, body } = await request(API || "/api/game");
   const gone = goneFor(status, body);
   if (gone) {
     page.gone = gone;

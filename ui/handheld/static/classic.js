@@ -5,7 +5,8 @@
 //   /team/<token>       a team's link of the kiosk's classic duel.
 // The kiosk decides what each may see; this page draws what it gets and never more.
 
-import { h } from "./dom.js";
+import { h, messageLine } from "./dom.js";
+import { request } from "./net.js";
 import { liveSocket, showConnection } from "./live.js";
 import { loadCatalog, pickLanguage } from "./i18n.js";
 import { cellCode, parseCell, renderGrid, shipCells, SIZE } from "./grid.js";
@@ -47,26 +48,6 @@ function api() {
   return page.tab === "daily" ? "/api/classic/daily" : "/api/classic/play";
 }
 
-async function call(url, method = "GET", payload = undefined) {
-  const options = { method, cache: "no-store" };
-  if (payload !== undefined) {
-    options.headers = { "Content-Type": "application/json" };
-    options.body = JSON.stringify(payload);
-  }
-  try {
-    const response = await fetch(url, options);
-    let body = null;
-    try {
-      body = await response.json();
-    } catch {
-      body = null;
-    }
-    return { status: response.status, body };
-  } catch {
-    return { status: 0, body: null };
-  }
-}
-
 function goneFor(status, body) {
   if (status === 404 && (ROOM || TEAM)) return "expired";
   if (status === 429 && body?.error === "too_many_attempts") return "throttled";
@@ -87,7 +68,7 @@ function errorNote(status, body) {
 async function act(path, method, payload, after) {
   if (page.busy) return;
   page.busy = true;
-  const { status, body } = await call(`${api()}${path}`, method, payload);
+  const { status, body } = await request(`${api()}${path}`, method, payload);
   page.busy = false;
   const gone = goneFor(status, body);
   if (gone) {
@@ -130,7 +111,7 @@ const socket = liveSocket({
 
 // The state as the kiosk has it now; false when the link is gone (the page says so).
 async function fetchState() {
-  const { status, body } = await call(api());
+  const { status, body } = await request(api());
   const gone = goneFor(status, body);
   if (gone) {
     page.gone = gone;
@@ -172,7 +153,7 @@ function shotAt(radar, code) {
 }
 
 async function loadBoard() {
-  const { status, body } = await call("/api/classic/leaderboard");
+  const { status, body } = await request("/api/classic/leaderboard");
   if (status === 200) {
     page.board = body;
     render();
@@ -432,10 +413,7 @@ function eventLine(view) {
 }
 
 function noteLine() {
-  const n = page.note;
-  if (!n) return h("p", { class: "message", id: "message" }, "\u00a0");
-  const text = n.key ? t(n.key, n.params) : n.text;
-  return h("p", { class: `message ${n.kind || "info"}`, id: "message", role: n.kind === "error" ? "alert" : null }, text);
+  return messageLine(page.note, t);
 }
 
 function tally(view, player) {

@@ -17,3 +17,12 @@ export function h(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+// A page's message line: a note {key, params} (translated by t) or {text}, of a kind (info,
+// error, ...); an empty line keeps its place when there is none.
+export function messageLine(note, t) {
+  if (!note) return h("p", { class: "message", id: "message" }, "\u00a0");
+  const text = note.key ? t(note.key, note.params) : note.text;
+  const kind = note.kind || "info";
+  return h("p", { class: `message ${kind}`, id: "message", role: kind === "error" ? "alert" : null }, text);
+}
