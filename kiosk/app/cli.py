@@ -72,26 +72,34 @@ def _load_config(path: str | None) -> ConfigFile | None:
         return None
 
 
-def _referee(args: argparse.Namespace) -> int:
-    from kiosk.darts.referee import main_stdio
+def _with_store(name: str, db: str | None, play: Callable[[Store | None], int]) -> int:
+    """A line protocol's run: with `--db`, the store opened first and closed after; a file that
+    cannot be used (or whose last game cannot be read back) is said in one line, status 2."""
     from kiosk.store import Store, StoreError
 
-    cfg = _load_config(args.config)
-    if cfg is None:
-        return 2
     store = None
     try:
-        if args.db:
-            store = Store(args.db)
-        return main_stdio(store, cfg.settings.house_rules())
-    except StoreError as err:  # the file cannot be used, or its last game cannot be read back
-        print(f"dartship referee: {err}", file=sys.stderr)
+        if db:
+            store = Store(db)
+        return play(store)
+    except StoreError as err:
+        print(f"dartship {name}: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     finally:
         if store is not None:
             store.close()
+
+
+def _referee(args: argparse.Namespace) -> int:
+    from kiosk.darts.referee import main_stdio
+
+    cfg = _load_config(args.config)
+    if cfg is None:
+        return 2
+    rules = cfg.settings.house_rules()
+    return _with_store("referee", args.db, lambda store: main_stdio(store, rules))
 
 
 def _scripted(args: argparse.Namespace, venue: str,
@@ -99,24 +107,15 @@ def _scripted(args: argparse.Namespace, venue: str,
     """A game's line protocol: in memory, or with `--db` through the service (every answer
     committed first, the venue's game resumed)."""
     from kiosk.service import GameService, ScriptRunner
-    from kiosk.store import Store, StoreError
 
-    store = None
-    try:
-        if not args.db:
+    def with_service(store: Store | None) -> int:
+        if store is None:
             return play(None, None)
-        store = Store(args.db)
         service = GameService(store, venue=venue, follow_ups=False)
         service.resume(finished_within=None)  # finished or not: `state` answers as before
         return play(ScriptRunner(service), store)
-    except StoreError as err:
-        print(f"dartship {venue}: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    finally:
-        if store is not None:
-            store.close()
+
+    return _with_store(venue, args.db, with_service)
 
 
 def _classic(args: argparse.Namespace) -> int:
