@@ -158,6 +158,11 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         """The one sound a batch of events deserves (the buzzer), or None."""
         return None
 
+    def computer_sides(self, setup: S) -> frozenset[int]:
+        """The sides the kiosk's computer plays in a game of this setup (the league counts
+        only people)."""
+        return frozenset()
+
 
 def replay(kind: GameKind[S, C, E, G], setup: S, log: Iterable[C]) -> G:
     """Build a game from its setup and command log; a command that no longer applies is an error,

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 from kiosk import store_faults
 from kiosk.game import Game, GameKind
 from kiosk.i18n import _
+from kiosk.league import outbox
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "DailyResult", "GameSummary",
@@ -177,7 +178,7 @@ def _migrate_6(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, outbox.migrate)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -206,6 +207,9 @@ class Store:
         it is inspected through a read-only connection first, and only then opened for writing
         (WAL mode, migrations). `timeout`: how long to wait for another program's lock."""
         self.path = Path(path)
+        # The league's outbox, set by the shell on a kiosk paired with a hub: every game that
+        # ends is queued in the transaction that ends it.
+        self.outbox: outbox.Outbox | None = None
         created = self._check_place()
         found = store_faults.inspect(self.path, SCHEMA_VERSION)
         refusal = store_faults.refusal(found, self.path, SCHEMA_VERSION)
@@ -344,6 +348,8 @@ class Store:
                 self._insert("results", {"game": game, "side": r.side, "player": r.player,
                                          "shots": r.shots, "hits": r.hits, "sunk": r.sunk,
                                          "turns": r.turns, "won": int(r.won)})
+            if self.outbox is not None:
+                self.outbox.game_changed(game, outcome.over)
 
     def _insert(self, table: str, row: dict[str, Any], replace: bool = False) -> sqlite3.Cursor:
         # Plain SQL: sqlite-utils' insert helpers commit on their own, which would end our

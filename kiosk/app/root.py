@@ -100,6 +100,12 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     kiosk = Kiosk(config, store, service, solo, takeout, express_seats, classic=classic,
                   supervisor=Notifier())
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
+    if settings.league.hub:
+        from kiosk.app import league
+
+        sync = league.start(store, settings.league.hub, settings.league.hold_seconds)
+        if sync is not None:
+            kiosk.on_stop.append(lambda: _cancel(sync))
     desk = None
     if settings.web.enabled if web is None else web:
         # First: a port already taken (another kiosk) stops us before anything is resumed or
@@ -114,6 +120,10 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         desk.thrower = kiosk.simulator  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
     return kiosk
+
+
+def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
 
 
 def open_store(settings: Settings) -> Store:

@@ -175,5 +175,8 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
         return [Shot(e.player, e.name, e.number, e.square.code, e.result.value)
                 for e in events if isinstance(e, ShotFired)]
 
+    def computer_sides(self, setup: Setup) -> frozenset[int]:
+        return frozenset() if setup.computer is None else frozenset({setup.computer})
+
 
 CLASSIC = ClassicKind()

@@ -284,5 +284,8 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
             return Sound.MISS
         return None
 
+    def computer_sides(self, setup: Setup) -> frozenset[int]:
+        return frozenset(side for side, level in enumerate(setup.computers) if level is not None)
+
 
 EXPRESS = ExpressKind()

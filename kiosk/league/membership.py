@@ -1,0 +1,82 @@
+"""What a paired kiosk keeps of its league, in its own store: who it is to the hub (SECRET: its
+key never leaves the kiosk but as signatures), and the boards last fetched, with their age.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+MEMBERSHIP = "league.membership"
+BOARDS = "league.boards"
+
+
+class Memory(Protocol):
+    """The store's small key-value memory (`Store.remember` / `recall`)."""
+
+    def remember(self, key: str, value: str) -> None: ...
+
+    def recall(self, key: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Membership:
+    hub: str  # the hub's address the key was given by
+    kiosk: int
+    key: str  # SECRET
+    venue: int
+    venue_name: str
+    league: int
+    league_name: str
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__)
+
+
+def membership(memory: Memory, hub: str) -> Membership | None:
+    """The kiosk's membership with the hub at `hub`, if it paired with that one."""
+    raw = memory.recall(MEMBERSHIP)
+    if raw is None:
+        return None
+    try:
+        found = Membership(**json.loads(raw))
+    except (ValueError, TypeError):
+        return None
+    return found if found.hub.rstrip("/") == hub.rstrip("/") else None
+
+
+@dataclass(frozen=True)
+class Boards:
+    """The league's table, daily board and venue board as the hub last gave them."""
+
+    fetched: datetime
+    table: dict[str, Any]
+    daily: dict[str, Any]
+    venue: dict[str, Any]
+
+    def age_seconds(self, now: datetime | None = None) -> float:
+        return max(0.0, ((now or datetime.now(UTC)) - self.fetched).total_seconds())
+
+
+def keep_boards(memory: Memory, answer: dict[str, Any], now: datetime | None = None) -> None:
+    fetched = (now or datetime.now(UTC)).isoformat(timespec="seconds")
+    memory.remember(BOARDS, json.dumps({"fetched": fetched, **answer}))
+
+
+def boards(memory: Memory) -> Boards | None:
+    """The boards last fetched, or None (never fetched, or what is kept cannot be read)."""
+    raw = memory.recall(BOARDS)
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+        return Boards(
+            datetime.fromisoformat(data["fetched"]),
+            dict(data["table"]),
+            dict(data["daily"]),
+            dict(data["venue"]),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
