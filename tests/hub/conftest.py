@@ -1,45 +1,18 @@
-"""A real PostgreSQL for the hub's tests: one throwaway cluster per session (initdb + pg_ctl in
-a temp folder), a fresh database per test, and a hub serving on a free loopback port."""
+"""A hub serving on a free loopback port, on a fresh database of the session's real PostgreSQL
+(tests/conftest.py)."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-import psycopg
 import pytest
 from aiohttp import web
 from psycopg_pool import AsyncConnectionPool
 
 from hub import admin, db
-from hub.cluster import Cluster, ClusterError, free_port
+from hub.cluster import free_port
 from hub.web import make_app
-
-_numbers = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def cluster() -> Iterator[Cluster]:
-    try:
-        found = Cluster(fsync=False)
-        found.start()
-    except (ClusterError, OSError) as err:
-        pytest.skip(
-            f"no PostgreSQL for the hub's tests: {err} (./run-tests installs Debian's "
-            "postgresql package as root)"
-        )
-    yield found
-    found.remove()
-
-
-@pytest.fixture
-def database(cluster: Cluster) -> str:
-    """A new, empty database on the cluster; its URL."""
-    name = f"test_{next(_numbers)}"
-    with psycopg.connect(cluster.url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return cluster.url.rsplit("/", 1)[0] + f"/{name}"
 
 
 @dataclass

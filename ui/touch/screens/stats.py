@@ -11,7 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scrollview import ScrollView
 
 from kiosk.i18n import _
-from ui.touch import theme
+from ui.touch import league_stats, theme
 from ui.touch.controls import BigButton
 from ui.touch.express import stats as express_stats
 from ui.touch.games import offered
@@ -66,6 +66,7 @@ class StatsScreen(KioskScreen):
             _column(title, table) for title, table in (
                 (_("Players"), self.players), (_("Last games"), self.games),
                 (_("Today's challenge"), self.daily)))
+        self.league = league_stats.LeagueColumns()
         self.express_players, self.express_games = express_stats.tables()
         self.express_columns = (_column(_("Players"), self.express_players),
                                 _column(_("Last games"), self.express_games))
@@ -95,7 +96,17 @@ class StatsScreen(KioskScreen):
                     height=s(48), colour=theme.ACCENT if game.kind == self.kind
                     else theme.PANEL_LIGHT))
         store = self.app.kiosk.store
+        if league_stats.in_league(store, self.app.kiosk.settings.league.hub):
+            self.kinds.add_widget(BigButton(
+                _("League"), functools.partial(self.choose, league_stats.KIND), font_units=20,
+                height=s(48), colour=theme.ACCENT if self.kind == league_stats.KIND
+                else theme.PANEL_LIGHT))
         self.columns.clear_widgets()
+        if self.kind == league_stats.KIND:
+            for column in self.league.columns:
+                self.columns.add_widget(column)
+            self.league.fill(store)
+            return
         if self.kind == express_stats.KIND:
             for column in self.express_columns:
                 self.columns.add_widget(column)
