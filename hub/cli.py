@@ -18,6 +18,7 @@ import asyncio
 import datetime
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -108,6 +109,10 @@ async def serve(
 
     from hub.web import make_app
 
+    # SIGTERM (systemd, docker, `timeout`) ends the hub as Ctrl-C does: cleanly.
+    task = asyncio.current_task()
+    if task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     pool = await db.open_pool(url, pool_size)
     runner = web.AppRunner(make_app(pool), access_log=None)
     await runner.setup()
@@ -169,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(serve(args.database, args.host, args.port, args.pool))
     except KeyboardInterrupt:
         return 130
+    except asyncio.CancelledError:  # SIGTERM
+        return 0
     except admin.AdminError as err:
         print(f"dartship hub admin: {err}", file=sys.stderr)
         return 2
