@@ -115,7 +115,7 @@ def play_classic(
                 squares[side].remove(square)
         else:
             square = squares[side].pop()
-            if square in targets:
+            if side == winner and square in targets:  # the daily player's stray shot hit
                 targets.remove(square)
         command = Fire(side, square)
         match.apply(command)
