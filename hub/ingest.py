@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import hmac
 import json
 import logging
 import uuid
@@ -46,10 +47,22 @@ def _when(report: dict[str, Any], key: str) -> datetime.datetime:
     return value
 
 
-def _daily(report: dict[str, Any]) -> datetime.date | None:
+def daily_seed(secret: str, day: datetime.date) -> str:
+    """The league's daily challenge seed of `day`: drawn from the league's secret, so every
+    bar of the league plays one fleet that nobody outside the league can foresee."""
+    return hmac.new(bytes.fromhex(secret), f"daily:{day.isoformat()}".encode(),
+                    hashlib.sha256).hexdigest()[:32]
+
+
+def _daily(report: dict[str, Any], secret: str) -> datetime.date | None:
+    """The day of the league's daily challenge this game was, if it was one: a classic daily
+    game played on the league's fleet of its day (a kiosk's own daily, on the fleet of the
+    date alone, is not on the league's board)."""
     setup = report["setup"]
     if report["kind"] == "classic" and setup.get("mode") == "daily" and setup.get("date"):
-        return datetime.date.fromisoformat(setup["date"])
+        day = datetime.date.fromisoformat(setup["date"])
+        if setup.get("fleet_seed") == daily_seed(secret, day):
+            return day
     return None
 
 
@@ -71,7 +84,6 @@ def check(signer: Signer, body: bytes) -> tuple[dict[str, Any], reports.Verified
         started, finished = _when(report, "started"), _when(report, "finished")
         if finished < started:
             raise reports.ReportError("the game finished before it started")
-        _daily(report)
     except reports.ReportError as err:
         raise Refused(422, str(err)) from None
     return report, verified
@@ -84,6 +96,9 @@ async def store(
     text = json.dumps(report, sort_keys=True, separators=(",", ":"))
     report_digest = hashlib.sha256(text.encode()).hexdigest()
     game_uuid = report["uuid"]
+    secret_row = await (await conn.execute("SELECT secret FROM leagues WHERE id=%s",
+                                           [signer.league])).fetchone()
+    assert secret_row is not None
     async with conn.transaction():
         cursor = await conn.execute(
             """INSERT INTO games (uuid, league, venue, kiosk, kind, started, finished, winner,
@@ -101,7 +116,7 @@ async def store(
                 verified.winner,
                 verified.turns,
                 not verified.computers,
-                _daily(report),
+                _daily(report, secret_row[0]),
                 report_digest,
                 json.dumps(report["setup"]),
                 json.dumps(report["log"]),

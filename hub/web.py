@@ -191,8 +191,17 @@ async def kiosk_boards(request: web.Request) -> web.Response:
         signer = await kiosks.signer(
             conn, request.headers, request.method, request.path_qs, await _body(request)
         )
+        row = await (await conn.execute("SELECT secret FROM leagues WHERE id=%s", [signer.league])).fetchone()
+        assert row is not None
+        today = datetime.date.today()
+        # Today's and tomorrow's: a kiosk offline at midnight still plays the league's board.
+        seeds = {
+            day.isoformat(): ingest.daily_seed(row[0], day)
+            for day in (today, today + datetime.timedelta(days=1))
+        }
         return web.json_response(
             {
+                "daily_seeds": seeds,
                 "table": await _table_data(conn, signer.league, None),
                 "daily": await _daily_data(conn, signer.league, None),
                 "venue": await _venue_data(conn, signer.venue),

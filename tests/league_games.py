@@ -80,21 +80,22 @@ def play_darts(store: Sink, teams: Sequence[Sequence[str]], rng: random.Random, 
 
 
 def play_classic(
-    store: Store,
+    store: Sink,
     players: Sequence[str],
     rng: random.Random,
     winner: int = 0,
     daily: datetime.date | None = None,
+    seed: str | None = None,
 ) -> int:
     """A classic duel (or, with `daily`, that day's challenge by players[0], sunk in a number of
-    shots that `rng` decides)."""
+    shots that `rng` decides; with `seed`, on the league's fleet of that day)."""
     from kiosk.classic.fleet import random_fleet
     from kiosk.classic.grid import SQUARES
     from kiosk.classic.match import Fire, Match, Mode, Phase, Place, Setup
     from kiosk.classic.wire import CLASSIC
 
     if daily is not None:
-        setup = Setup(Mode.DAILY, (players[0],), 0, date=daily)
+        setup = Setup(Mode.DAILY, (players[0],), 0, date=daily, fleet_seed=seed)
         commands: list[Any] = []
     else:
         setup = Setup(Mode.DUEL, tuple(players))

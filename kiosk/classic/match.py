@@ -80,6 +80,10 @@ class Setup:
     first: int = 0
     level: Level = Level.NORMAL
     date: datetime.date | None = None
+    # A league's daily challenge: the seed its hub drew from the league's secret for `date`
+    # (every bar of the league gets the same fleet, other kiosks another). SECRET until the
+    # game is over: it gives the fleet away.
+    fleet_seed: str | None = None
 
     @property
     def computer(self) -> int | None:
@@ -94,8 +98,11 @@ class Setup:
         return _("Player {number}").format(number=side + 1)
 
 
-def daily_fleet(day: datetime.date) -> Fleet:
-    """The fleet every `daily` game of this date hides: a function of the date alone."""
+def daily_fleet(day: datetime.date, seed: str | None = None) -> Fleet:
+    """The fleet every `daily` game of this date hides: a function of the date alone, or, in a
+    league's daily challenge, of the seed the league's hub drew for that date."""
+    if seed is not None:
+        return random_fleet(random.Random(f"dartship-league-daily:{seed}"))
     return random_fleet(random.Random(f"dartship-classic-daily:{day.isoformat()}"))
 
 
@@ -200,7 +207,7 @@ class Match:
         self._winner: int | None = None
         if setup.mode is Mode.DAILY:
             assert setup.date is not None
-            self._sides[1].fleet = daily_fleet(setup.date)
+            self._sides[1].fleet = daily_fleet(setup.date, setup.fleet_seed)
 
     # -- kiosk.game.Game --
 

@@ -41,6 +41,7 @@ from kiosk.classic.match import Level, Match, Mode, Setup
 from kiosk.classic.table import classic_of, ensure_fleets, start
 from kiosk.game import RuleError
 from kiosk.i18n import _
+from kiosk.league import membership
 from kiosk.service import GameService, Source
 from kiosk.store import RoomRow, Store, StoreError
 
@@ -169,8 +170,10 @@ class PhoneRooms:
         match = classic_of(table.service)
         if match is not None and match.setup.date == today:
             return match
-        start(table.service, Setup(Mode.DAILY, (name,) if name else (), date=today),
-              table.service.rng, source=Source.PHONE)
+        # A kiosk in a league plays the league's board of the day (its seed from the hub).
+        seed = membership.daily_seed(self.store, today) if self.store is not None else None
+        start(table.service, Setup(Mode.DAILY, (name,) if name else (), date=today,
+                                   fleet_seed=seed), table.service.rng, source=Source.PHONE)
         return self._match(table)
 
     def name_daily(self, device: str, name: str | None) -> str:

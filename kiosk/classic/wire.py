@@ -9,6 +9,7 @@ command's fleet is the player's secret: `CLASSIC.command_to_dict` hands it back 
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -83,14 +84,20 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
         day = parse_date(obj["date"]) if obj.get("date") is not None else today
         if day is None:
             raise WireError(_("'date' is missing"))
-    return Setup(mode, players, first, level, day)
+    seed = obj.get("fleet_seed")
+    if seed is not None and (mode is not Mode.DAILY or not isinstance(seed, str)
+                             or not re.fullmatch(r"[0-9a-f]{16,128}", seed)):
+        raise WireError(_("'fleet_seed' must be a league's daily seed (hex) of a daily game"))
+    return Setup(mode, players, first, level, day, seed)
 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
-    """The setup as stored beside the game (public: names, mode, level, date)."""
+    """The setup as stored beside the game: names, mode, level, date (public) and, in a league's
+    daily challenge, the fleet's seed (secret until the game is over: no view holds it)."""
     return {"mode": setup.mode.value, "players": list(setup.players), "first": setup.first,
             "ai": setup.level.value,
-            "date": setup.date.isoformat() if setup.date is not None else None}
+            "date": setup.date.isoformat() if setup.date is not None else None,
+            **({"fleet_seed": setup.fleet_seed} if setup.fleet_seed is not None else {})}
 
 
 def command_from_dict(obj: Mapping[str, Any], turn: int | None = None,

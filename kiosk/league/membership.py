@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 MEMBERSHIP = "league.membership"
@@ -55,14 +55,25 @@ class Boards:
     table: dict[str, Any]
     daily: dict[str, Any]
     venue: dict[str, Any]
+    seeds: dict[str, Any]  # SECRET: ISO date -> the league's daily fleet seed
 
     def age_seconds(self, now: datetime | None = None) -> float:
         return max(0.0, ((now or datetime.now(UTC)) - self.fetched).total_seconds())
 
 
 def keep_boards(memory: Memory, answer: dict[str, Any], now: datetime | None = None) -> None:
-    fetched = (now or datetime.now(UTC)).isoformat(timespec="seconds")
+    fetched = (now or datetime.now(UTC)).isoformat(timespec="seconds")  # when, for the screen
     memory.remember(BOARDS, json.dumps({"fetched": fetched, **answer}))
+
+
+def daily_seed(memory: Memory, day: date) -> str | None:
+    """The league's daily challenge seed for `day`, as the hub gave it (today's and tomorrow's
+    come with the boards, so a kiosk offline at midnight still plays the league's board)."""
+    kept = boards(memory)
+    if kept is None:
+        return None
+    seed = kept.seeds.get(day.isoformat())
+    return seed if isinstance(seed, str) else None
 
 
 def boards(memory: Memory) -> Boards | None:
@@ -77,6 +88,7 @@ def boards(memory: Memory) -> Boards | None:
             dict(data["table"]),
             dict(data["daily"]),
             dict(data["venue"]),
+            dict(data.get("daily_seeds", {})),
         )
     except (ValueError, KeyError, TypeError):
         return None

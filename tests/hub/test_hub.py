@@ -59,9 +59,15 @@ async def test_games_of_every_kind_reach_the_table_ratings_and_boards(hub, tmp_p
     games.play_darts(anchor, [["Ann", "Bo"], ["Cy"]], rng, winner=0)  # Ann and Bo beat Cy
     games.play_classic(anchor, ["Cy", "Ann"], rng, winner=0)  # Cy beats Ann
     games.play_express(crown, ["ann ", "Dee", "Cy"], rng)  # "ann " is Ann: one player
-    games.play_classic(anchor, ["Ann"], rng, daily=today)
-    games.play_classic(crown, ["Dee"], rng, daily=today)
-    assert await _flush(sync) == 3 and await _flush(sync2) == 2
+    # The league's daily challenge: the seed of today's fleet comes with the boards.
+    async with aiohttp.ClientSession() as session:
+        assert await sync.refresh(session) and await sync2.refresh(session)
+    seed = members.daily_seed(anchor, today)
+    assert seed is not None and seed == members.daily_seed(crown, today)
+    games.play_classic(anchor, ["Ann"], rng, daily=today, seed=seed)
+    games.play_classic(crown, ["Dee"], rng, daily=today, seed=seed)
+    games.play_classic(crown, ["Eve"], rng, daily=today)  # the kiosk's own daily: not the league's
+    assert await _flush(sync) == 3 and await _flush(sync2) == 3
     assert anchor.outbox is not None and anchor.outbox.counts()[SENT] == 3
 
     table = await _get(f"{hub.url}/api/leagues/{hub.league}")

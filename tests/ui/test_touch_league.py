@@ -71,8 +71,6 @@ def test_the_stats_screen_shows_the_league_table_and_daily_board(
         rng = random.Random(11)
         games.play_darts(kiosk.store, [["Ann", "Bo"], ["Cy"]], rng, winner=0)
         games.play_classic(crown_store, ["Dee", "Ann"], rng, winner=0)
-        games.play_classic(kiosk.store, ["Ann"], rng, daily=datetime.now().date())
-        games.play_classic(crown_store, ["Dee"], rng, daily=datetime.now().date())
 
         async def sync() -> bool:
             import aiohttp
@@ -82,6 +80,13 @@ def test_the_stats_screen_shows_the_league_table_and_daily_board(
                 await crown.flush(session)
                 return await mine.refresh(session)
 
+        assert tour.loop.run_until_complete(sync())
+        # The league's daily challenge, on the league's fleet of the day (its seed came with
+        # the boards).
+        today = datetime.now().date()
+        seed = members.daily_seed(kiosk.store, today)
+        games.play_classic(kiosk.store, ["Ann"], rng, daily=today, seed=seed)
+        games.play_classic(crown_store, ["Dee"], rng, daily=today, seed=seed)
         assert tour.loop.run_until_complete(sync())
         tour.app.go("stats")
         stats = tour.screen()
