@@ -50,8 +50,9 @@ def _when(report: dict[str, Any], key: str) -> datetime.datetime:
 def daily_seed(secret: str, day: datetime.date) -> str:
     """The league's daily challenge seed of `day`: drawn from the league's secret, so every
     bar of the league plays one fleet that nobody outside the league can foresee."""
-    return hmac.new(bytes.fromhex(secret), f"daily:{day.isoformat()}".encode(),
-                    hashlib.sha256).hexdigest()[:32]
+    return hmac.new(bytes.fromhex(secret), f"daily:{day.isoformat()}".encode(), hashlib.sha256).hexdigest()[
+        :32
+    ]
 
 
 def _daily(report: dict[str, Any], secret: str) -> datetime.date | None:
@@ -96,10 +97,11 @@ async def store(
     text = json.dumps(report, sort_keys=True, separators=(",", ":"))
     report_digest = hashlib.sha256(text.encode()).hexdigest()
     game_uuid = report["uuid"]
-    secret_row = await (await conn.execute("SELECT secret FROM leagues WHERE id=%s",
-                                           [signer.league])).fetchone()
+    secret_row = await (
+        await conn.execute("SELECT secret FROM leagues WHERE id=%s", [signer.league])
+    ).fetchone()
     assert secret_row is not None
-    async with conn.transaction():
+    async with conn.transaction():  # a savepoint inside the upload's transaction
         cursor = await conn.execute(
             """INSERT INTO games (uuid, league, venue, kiosk, kind, started, finished, winner,
                    turns, counted, daily, digest, setup, log)

@@ -68,6 +68,8 @@ class Limits:
 
 
 LIMITS: web.AppKey[Limits] = web.AppKey("limits", Limits)
+UPLOADS: web.AppKey[asyncio.Semaphore] = web.AppKey("uploads", asyncio.Semaphore)
+READ_CONNECTIONS = 3  # of the pool's, kept for pages and the kiosks' boards
 
 
 def problem(status: int, message: str) -> web.Response:
@@ -158,7 +160,10 @@ async def pair(request: web.Request) -> web.Response:
 
 async def upload(request: web.Request) -> web.Response:
     body = await _body(request)
-    async with request.app[POOL].connection() as conn:
+    # The request's nonce, the game and its players: one transaction, one commit. A refused
+    # report leaves nothing behind (its nonce neither: sent again, it is refused again).
+    # Uploads take turns for all but a few of the pool's connections: the pages stay quick.
+    async with request.app[UPLOADS], request.app[POOL].connection() as conn, conn.transaction():
         signer = await kiosks.signer(conn, request.headers, request.method, request.path_qs, body)
         if not request.app[LIMITS].may_upload(signer.kiosk):
             return problem(429, "too many uploads from this kiosk; slow down")
@@ -589,6 +594,7 @@ def make_app(pool: AsyncConnectionPool) -> web.Application:
     app = web.Application(middlewares=[errors], client_max_size=MAX_REPORT_BYTES)
     app[POOL] = pool
     app[LIMITS] = Limits()
+    app[UPLOADS] = asyncio.Semaphore(max(1, pool.max_size - READ_CONNECTIONS))
     app.router.add_post("/api/pair", pair)
     app.router.add_post("/api/games", upload)
     app.router.add_get("/api/kiosk/boards", kiosk_boards)
