@@ -124,7 +124,7 @@ async def look(app: Any, frames: Frames, kiosk: Any) -> dict[str, Any]:
     """Photograph the current board screen, then tap the middle of the drawn board."""
     from kivy.core.window import Window
 
-    from ui.touch.dartboard import DOUBLE_OUTER_R
+    from ui.touch.darts.dartboard import DOUBLE_OUTER_R
     from ui.touch.fingers import tap_at
 
     await frames.wait()

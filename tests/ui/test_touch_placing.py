@@ -8,7 +8,7 @@ import pytest
 
 from kiosk.darts.board import BULL, Cell, Ring, board_for
 from kiosk.darts.fleet import PlacementError
-from ui.touch.placing import FleetDraft
+from ui.touch.darts.placing import FleetDraft
 
 BOARD = board_for()
 D = lambda n: Cell(Ring.DOUBLE, n)  # noqa: E731

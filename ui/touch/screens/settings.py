@@ -18,7 +18,7 @@ from kiosk.i18n import _
 from kiosk.sound import Sound
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.opponent import skill_name
+from ui.touch.darts.opponent import skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.screens.home import LANGUAGE_NAMES
 

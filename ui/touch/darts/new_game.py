@@ -17,7 +17,7 @@ from kiosk.i18n import _
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.opponent import SKILL_ORDER, seat, skill_name
+from ui.touch.darts.opponent import SKILL_ORDER, seat, skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 DEFAULT_NAMES = ("Sharks", "Jets")

@@ -21,13 +21,15 @@ from kiosk.darts.match import Correct, Match, Next, Phase, Result, RuleError, Un
 from kiosk.darts.scatter import Skill
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.announcement import Announcement, words_for
+from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.correct_picker import CorrectPicker
-from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
+from ui.touch.darts.correct_picker import CorrectPicker
+from ui.touch.darts.opponent import SKILL_ORDER, pins, player, seat, skill_name
+from ui.touch.darts.page import board_page
+from ui.touch.darts.scoreboard import Scoreboard
+from ui.touch.darts.words import words_for
 from ui.touch.phones import PhonesPopup
-from ui.touch.scoreboard import Scoreboard
-from ui.touch.screens.base import KioskApp, KioskScreen, board_page
+from ui.touch.screens.base import KioskApp, KioskScreen
 
 if TYPE_CHECKING:
     from kiosk.ai import Decision

@@ -14,8 +14,9 @@ from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, R
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
-from ui.touch.opponent import player, seat
-from ui.touch.screens.base import KioskApp, KioskScreen, board_page, heading
+from ui.touch.darts.opponent import player, seat
+from ui.touch.darts.page import board_page
+from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
 class BullOffScreen(KioskScreen):
