@@ -21,8 +21,8 @@ from kiosk.classic.table import classic_of
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_handheld import OPEN_LIMITS
-from ui.handheld.api import HandheldApi
 from ui.handheld.classic.api import ClassicApi, StartLimits
+from ui.handheld.darts.api import HandheldApi
 from ui.handheld.phones import COOKIE
 from ui.handheld.server import build_app, classic_computer, runner_options
 from ui.handheld.throttle import GuessThrottle

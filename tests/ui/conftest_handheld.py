@@ -17,7 +17,7 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Place, Setup, Team
 from kiosk.service import GameService, Source
 from kiosk.store import Store
-from ui.handheld.api import HandheldApi
+from ui.handheld.darts.api import HandheldApi
 from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle, Limits
 

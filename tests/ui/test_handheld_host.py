@@ -11,8 +11,8 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
 from kiosk.darts.scatter import Skill
 from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game, place
-from ui.handheld.api import HandheldApi
-from ui.handheld.host import HostDesk
+from ui.handheld.darts.api import HandheldApi
+from ui.handheld.darts.host import HostDesk
 from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 

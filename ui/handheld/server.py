@@ -25,10 +25,10 @@ from kiosk.service import GameService
 from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
 from ui.handheld.address import lan_address, url_host
-from ui.handheld.api import MAX_BODY, HandheldApi
 from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
-from ui.handheld.host import HostDesk
+from ui.handheld.darts.api import MAX_BODY, HandheldApi
+from ui.handheld.darts.host import HostDesk
 from ui.handheld.phones import hand_over_key
 from ui.handheld.throttle import GuessThrottle
 

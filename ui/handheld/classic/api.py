@@ -60,13 +60,13 @@ from kiosk.service import (
 )
 from kiosk.store import RoomRow
 from ui.handheld import qr
-from ui.handheld.api import HandheldApi, json_body, serve_socket
 from ui.handheld.classic.views import game_view, member_view, room_view
+from ui.handheld.darts.api import HandheldApi, json_body, serve_socket
+from ui.handheld.darts.views import PROTOCOL_VERSION
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub
 from ui.handheld.phones import device_of
 from ui.handheld.tokens import GameTokens
-from ui.handheld.views import PROTOCOL_VERSION
 
 log = logging.getLogger("dartship.handheld.classic")
 

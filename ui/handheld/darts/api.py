@@ -37,13 +37,13 @@ from kiosk.service import (
     Source,
 )
 from kiosk.store import StoreError
+from ui.handheld.darts.views import board_description, public_view, team_view
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
 from ui.handheld.phones import COOKIE, PhoneSeats, Seat, give_key
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 from ui.handheld.tokens import GameTokens
-from ui.handheld.views import board_description, public_view, team_view
 
 log = logging.getLogger("dartship.handheld")
 

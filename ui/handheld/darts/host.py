@@ -43,7 +43,7 @@ from kiosk.i18n import _
 from kiosk.ports import Thrower
 from kiosk.service import GameStarted, MatchUpdate, ServiceEvent, Source
 from ui.handheld import qr
-from ui.handheld.api import HandheldApi
+from ui.handheld.darts.api import HandheldApi
 from ui.handheld.tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES
 
 log = logging.getLogger("dartship.handheld")
