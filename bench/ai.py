@@ -36,11 +36,11 @@ from kiosk.ai.strategies import (
     RandomShots,
     grid_parity,
 )
+from kiosk.board import Board, Profile, board_for
 from kiosk.classic import fleet as classic_fleet
-from kiosk.darts.board import Board, Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet
-from kiosk.darts.geometry import cell_centre
-from kiosk.darts.scatter import throw
+from kiosk.geometry import cell_centre
+from kiosk.scatter import throw
 
 SIGMA = 30.0
 DARTBOARD = ("random", "hunt_target", "heatmap", "sigma30_naive", "sigma30_aimed")

@@ -40,8 +40,8 @@ from kiosk.ai.heatmap import board_estimate, choose_target, space_for
 from kiosk.ai.posterior import Estimate, Space
 from kiosk.ai.record import Record
 from kiosk.ai.selfplay import fire
+from kiosk.board import Profile, board_for
 from kiosk.classic import fleet as classic_fleet
-from kiosk.darts.board import Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet
 
 RESOLVE_DARTS = 0.1  # the size of difference a rollout player has to tell apart

@@ -14,7 +14,7 @@ from kiosk.ai.heatmap import board_estimate
 from kiosk.ai.posterior import Method
 from kiosk.ai.record import Record
 from kiosk.ai.targeting import pick
-from kiosk.darts.board import Board, Cell
+from kiosk.board import Board, Cell
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import numpy as np
 from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
 from kiosk.ai.targeting import estimate, pick
-from kiosk.darts.board import Board, Cell
+from kiosk.board import Board, Cell
 from kiosk.darts.fleet import MAX_SHIP, MIN_SHIP, ship_placements
 
 

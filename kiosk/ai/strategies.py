@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from kiosk.ai.aim import best_aim
 from kiosk.ai.heatmap import choose_target, heatmap
 from kiosk.ai.record import Record
-from kiosk.darts.board import Board, Cell
-from kiosk.darts.geometry import cell_centre
-from kiosk.darts.scatter import throw
+from kiosk.board import Board, Cell
+from kiosk.geometry import cell_centre
+from kiosk.scatter import throw
 
 
 def _open(cells: Iterable[Hashable], record: Record) -> list[Hashable]:

@@ -13,9 +13,9 @@ from kiosk.ai.heatmap import cell_index, space_for
 from kiosk.ai.posterior import Evidence, Space, _find_covers, evidence_of, marginals
 from kiosk.ai.selfplay import fire, play
 from kiosk.ai.strategies import HeatShots, Perfect
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, make_ship, random_fleet
-from kiosk.darts.match import Result
+from kiosk.game import Result
 
 
 def _grid_space(width: int) -> Space:

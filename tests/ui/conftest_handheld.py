@@ -11,7 +11,7 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk import config
-from kiosk.darts.board import board_for
+from kiosk.board import board_for
 from kiosk.darts.fleet import Fleet, parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Place, Setup, Team

@@ -28,8 +28,8 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kiosk.app.root import build_kiosk
+from kiosk.board import BULL, Cell, Ring
 from kiosk.config import ConfigFile, Settings, check_values
-from kiosk.darts.board import BULL, Cell, Ring
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Place, Setup, Start, Team

@@ -9,7 +9,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
-from kiosk.darts.scatter import Skill
+from kiosk.scatter import Skill
 from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game, place
 from ui.handheld.darts.api import HandheldApi
 from ui.handheld.darts.host import HostDesk
@@ -74,7 +74,7 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
                 assert not re.search(rf"\b{cell.code}\b", text), cell.code
         # Play the game out: the Sharks sink everything while the Jets pass.
         if service.match.phase is Phase.BULL_OFF:
-            from kiosk.darts.board import BullZone
+            from kiosk.board import BullZone
             from kiosk.darts.match import BullOffDart
             service.submit(BullOffDart(0, BullZone.INNER))
             service.submit(BullOffDart(1, BullZone.OTHER))

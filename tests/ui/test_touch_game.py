@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.darts.board import MISS, Cell, Ring
+from kiosk.board import MISS, Cell, Ring
 from kiosk.darts.match import Phase
 from kiosk.sound import Sound
 

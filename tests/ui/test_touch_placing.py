@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from kiosk.darts.board import BULL, Cell, Ring, board_for
+from kiosk.board import BULL, Cell, Ring, board_for
 from kiosk.darts.fleet import PlacementError
 from ui.touch.darts.placing import FleetDraft
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from kiosk.board import CellError, Profile, board_for
 from kiosk.classic.match import Match as ClassicMatch
 from kiosk.classic.match import Mode as ClassicMode
-from kiosk.darts.board import CellError, Profile, board_for
 from kiosk.darts.closer import CloserVotes
 from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
 from kiosk.darts.kind import match_of

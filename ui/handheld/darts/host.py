@@ -24,21 +24,11 @@ from typing import Any, NoReturn
 
 from aiohttp import web
 
-from kiosk.darts.board import BULL, MISS, CellError
+from kiosk.board import BULL, MISS, CellError
 from kiosk.darts.describe import bull_off_dart, cell_text
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import (
-    BullOffCloser,
-    Correct,
-    DartThrown,
-    Match,
-    Next,
-    Phase,
-    Result,
-    RuleError,
-    Undo,
-    Undone,
-)
+from kiosk.darts.match import BullOffCloser, Correct, DartThrown, Match, Next, Phase, RuleError, Undo, Undone
+from kiosk.game import Result
 from kiosk.i18n import _
 from kiosk.ports import Thrower
 from kiosk.service import GameStarted, MatchUpdate, ServiceEvent, Source

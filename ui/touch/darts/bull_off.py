@@ -8,7 +8,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.darts.board import BULL, BullZone, Cell
+from kiosk.board import BULL, BullZone, Cell
 from kiosk.darts.describe import bull_off_dart, zone_text
 from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from kiosk.i18n import _

@@ -16,10 +16,11 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
-from kiosk.darts.board import MISS, BullZone, Cell
-from kiosk.darts.match import Correct, Match, Next, Phase, Result, RuleError, Undo, Undone
-from kiosk.darts.scatter import Skill
+from kiosk.board import MISS, BullZone, Cell
+from kiosk.darts.match import Correct, Match, Next, Phase, RuleError, Undo, Undone
+from kiosk.game import Result
 from kiosk.i18n import _
+from kiosk.scatter import Skill
 from ui.touch import theme
 from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.darts.board import board_for
+from kiosk.board import board_for
 from ui.touch import theme
 from ui.touch.darts.dartboard import DartboardView
 from ui.touch.screens.base import KioskApp

@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 
-from kiosk.darts.board import BullZone, Cell
+from kiosk.board import BullZone, Cell
 from kiosk.darts.fleet import PlacementError
 from kiosk.darts.match import Phase, Place, RuleError
 from kiosk.i18n import _

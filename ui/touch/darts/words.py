@@ -3,7 +3,8 @@ shows them)."""
 
 from __future__ import annotations
 
-from kiosk.darts.match import Corrected, DartThrown, Event, Result, Won
+from kiosk.darts.match import Corrected, DartThrown, Event, Won
+from kiosk.game import Result
 from kiosk.i18n import _
 
 

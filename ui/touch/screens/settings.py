@@ -11,8 +11,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from kiosk import config as config_module
+from kiosk.board import Profile
 from kiosk.config import InputKind
-from kiosk.darts.board import Profile
 from kiosk.darts.match import BullOffMode
 from kiosk.i18n import _
 from kiosk.sound import Sound
