@@ -36,7 +36,7 @@ from kiosk.service import (
 )
 
 if TYPE_CHECKING:
-    from kiosk.ai.express import Computer
+    from kiosk.express.ai import Computer
 
 log = logging.getLogger("dartship.express")
 
@@ -51,8 +51,8 @@ def express_match(service: GameService) -> Match | None:
 
 def _decide(computer: Computer, view: Mapping[str, Any]) -> Attack | Declare:
     """In the executor: the exact tables of the game's rules (built once), then the decision."""
-    from kiosk.ai.express import prepare
-    from kiosk.ai.express.position import Position
+    from kiosk.express.ai import prepare
+    from kiosk.express.position import Position
 
     position = Position.from_view(view)
     prepare(position.variant, position.rules)
@@ -127,7 +127,7 @@ class ComputerSeats(ServiceListener):
         self.match, self.computers = match, {}
         if match is None:
             return
-        from kiosk.ai.express import Computer, Level  # numpy: only once a computer plays
+        from kiosk.express.ai import Computer, Level  # numpy: only once a computer plays
 
         for player in range(len(match.players)):
             level = match.setup.computer(player)

@@ -37,7 +37,7 @@ def computer_lines(variant: Variant, levels: Sequence[str | None],
                    seed: int) -> list[tuple[Ship, ...] | None]:
     """In a worker: each computer seat's line (None for a person's), and the exact tables its
     decisions will need."""
-    from kiosk.ai.express import Computer, Level, prepare
+    from kiosk.express.ai import Computer, Level, prepare
 
     prepare(variant)
     rng = random.Random(seed)
