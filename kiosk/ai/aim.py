@@ -22,7 +22,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from kiosk.ai.heatmap import cell_index
 from kiosk.board import Board, Cell, Profile, board_for
 from kiosk.geometry import DOUBLE_OUTER_R, cell_at, cell_centre
 
@@ -39,6 +38,11 @@ class Aim(NamedTuple):
     x: float
     y: float
     p_hit: float
+
+
+@functools.cache
+def cell_index(board: Board) -> dict[Cell, int]:
+    return {cell: i for i, cell in enumerate(board.cells)}
 
 
 @dataclass(frozen=True, eq=False)

@@ -69,7 +69,7 @@ from kiosk.service import (
 )
 
 if TYPE_CHECKING:
-    from kiosk.ai import Decision
+    from kiosk.darts.decision import Decision
 
 log = logging.getLogger("dartship.solo")
 
@@ -250,7 +250,8 @@ class ComputerPlayer:
 
     def _think(self) -> None:
         # The AI brings numpy: loaded when the kiosk first plays, not at every start.
-        from kiosk.ai import Record, decide
+        from kiosk.ai import Record
+        from kiosk.darts.decision import decide
 
         match = self.match
         version = match.version

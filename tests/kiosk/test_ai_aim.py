@@ -71,7 +71,8 @@ def test_scatter_presets_and_landing():
 
 
 def test_one_decision_gives_heat_target_and_aim():
-    from kiosk.ai import Record, decide
+    from kiosk.ai import Record
+    from kiosk.darts.decision import decide
     from kiosk.darts.fleet import DEFAULT_FLEET
     from kiosk.game import Result
 

@@ -8,10 +8,11 @@ import typing
 
 import pytest
 
-from kiosk.ai import Method, Record, classic
-from kiosk.ai.classic import Computer
+from kiosk.ai import Method, Record
 from kiosk.ai.selfplay import play
 from kiosk.ai.strategies import HuntTarget, RandomShots, grid_parity
+from kiosk.classic import ai as classic
+from kiosk.classic.ai import Computer
 from kiosk.classic.fleet import LENGTHS, random_fleet
 from kiosk.classic.grid import GRID, SQUARES, parse_square
 from kiosk.classic.match import Fire, Level, Match, Mode, Phase, Place, Radar, Setup

@@ -83,9 +83,9 @@ def build_app(api: HandheldApi, desk: HostDesk | None = None,
 
 
 def classic_computer(level: Level, rng: random.Random) -> Any:
-    """The classic computer (`kiosk.ai.classic.Computer`), imported when it first plays: the
+    """The classic computer (`kiosk.classic.ai.Computer`), imported when it first plays: the
     AI brings numpy, which a kiosk that only hosts darts never needs."""
-    from kiosk.ai.classic import Computer
+    from kiosk.classic.ai import Computer
 
     return Computer(level, rng)
 

@@ -33,7 +33,7 @@ from ui.touch.phones import PhonesPopup
 from ui.touch.screens.base import KioskApp, KioskScreen
 
 if TYPE_CHECKING:
-    from kiosk.ai import Decision
+    from kiosk.darts.decision import Decision
 
 _coach_pool: concurrent.futures.ThreadPoolExecutor | None = None
 
@@ -239,7 +239,8 @@ class GameScreen(KioskScreen):
         """The decision runs in a worker thread; its answer comes back on Kivy's clock."""
         self._coach_key = key
         self.coach = None
-        from kiosk.ai import Record, decide  # numpy: loaded when the coach is first asked
+        from kiosk.ai import Record  # numpy: loaded when the coach is first asked
+        from kiosk.darts.decision import decide
 
         record = Record.from_match(match, team)  # public: the team's shots, enemy ships sunk
         rng = random.Random(self.app.rng.getrandbits(64))
