@@ -11,19 +11,21 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
 from kiosk.scatter import Skill
 from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game, place
-from ui.handheld.darts.api import HandheldApi
+from ui.handheld.darts.api import DartsApi
 from ui.handheld.darts.host import HostDesk
+from ui.handheld.seats import Seats
 from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 
 
 async def _desk_client(service, thrower=None):
-    api = HandheldApi(service, GuessThrottle())
-    desk = HostDesk(api, thrower)
+    api = Seats(service, GuessThrottle())
+    darts = DartsApi(api)
+    desk = HostDesk(darts, thrower)
     desk.team_url = lambda team: (f"http://kiosk/team/{api.tokens.teams[team]}"
-                                  if api.tokens and team != api.kiosk_team() else None)
+                                  if api.tokens and not api.linkless(team) else None)
     desk.spectator_url = lambda: "http://kiosk/watch"
-    server = TestServer(build_app(api, desk))
+    server = TestServer(build_app(api, darts, desk))
     await server.start_server(**runner_options())
     client = TestClient(server)
     await client.start_server()

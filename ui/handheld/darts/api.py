@@ -1,99 +1,77 @@
-"""The HTTP and WebSocket routes of the phone page (docs/handheld-api.md describes them).
-
-Every route that takes a team token goes through `token_team`: rate limited per address, compared
-in constant time, and a wrong or dead token gets the same bare 404 as a path that does not exist.
-The team's API then goes through `_seat`: only the phone that holds the link gets in
-(`ui/handheld/phones.py`); any other gets 403 and nothing of the fleet.
+"""The dart game's phone routes: the spectators' page and each team's API (docs/handheld-api.md
+describes them). The links, who holds them, the guard and the sockets are the phone seats'
+(`ui/handheld/seats.py`); a team route first claims its seat there (`_seat`): only the phone that
+holds the link gets in, any other gets 403 and nothing of the fleet.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
-import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from kiosk.board import CellError, Profile, board_for
-from kiosk.classic.match import Match as ClassicMatch
-from kiosk.classic.match import Mode as ClassicMode
 from kiosk.darts.closer import CloserVotes
 from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match, Next, Phase, Place, RuleError, Unplace
 from kiosk.darts.wire import event_to_dict
 from kiosk.i18n import _
-from kiosk.service import (
-    GameService,
-    GameStarted,
-    MatchUpdate,
-    Notice,
-    NoticeKind,
-    NotSaved,
-    ServiceEvent,
-    Source,
-)
-from kiosk.store import StoreError
+from kiosk.service import MatchUpdate, NotSaved, ServiceEvent, Source
 from ui.handheld.darts.views import board_description, public_view, team_view
 from ui.handheld.errors import json_error
-from ui.handheld.hub import Audience, Hub, Subscriber
-from ui.handheld.phones import COOKIE, PhoneSeats, Seat, give_key
-from ui.handheld.static_files import StaticFiles
-from ui.handheld.throttle import GuessThrottle
-from ui.handheld.tokens import GameTokens
+from ui.handheld.hub import Audience
+from ui.handheld.seats import Seats, json_body, serve_socket
 
-log = logging.getLogger("dartship.handheld")
-
-MAX_BODY = 4096  # a fleet of ten 5-cell ships is well under 1 KiB
-BODY_SECONDS = 10.0  # the whole body must arrive within this after the headers
 MAX_SHIPS = 10
 MAX_CELL_TEXT = 8
-WS_MAX_MESSAGE = 1024  # phones only ever send pings
-WS_HEARTBEAT = 20.0
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-_SECURITY_HEADERS = {
-    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                                "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
-                                "base-uri 'none'; form-action 'none'"),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
 
 
-class HandheldApi:
-    """The routes, the live tokens and the open sockets of one kiosk."""
+class DartSides:
+    """The dart game's sides as the phone seats see them: both teams have a link, but for the
+    team the kiosk plays in a solo game (its fleet is nobody's to see)."""
 
-    def __init__(self, service: GameService, throttle: GuessThrottle | None = None,
-                 static: StaticFiles | None = None) -> None:
-        self.service = service
-        self.throttle = throttle or GuessThrottle()
-        self.static = static or StaticFiles()
-        self.hub = Hub()
-        self.tokens: GameTokens | None = None
-        self.on_new_tokens: list[Callable[[GameTokens], None]] = []
-        self.phones = PhoneSeats(service.store)
-        self.closer = CloserVotes(service)
+    page = "index.html"
+
+    def owns(self, match: object) -> bool:
+        return isinstance(match, Match)
+
+    def linkless(self, match: object, side: int) -> bool:
+        assert isinstance(match, Match)
+        computer = match.setup.computer
+        return computer is not None and computer.team == side
+
+    def side_name(self, match: object, side: int) -> str:
+        assert isinstance(match, Match)
+        return match.teams[side].name
+
+
+class DartsApi:
+    """The dart game's routes and what its pages hear, over the kiosk's phone seats."""
+
+    def __init__(self, seats: Seats) -> None:
+        self.seats = seats
+        self.service = seats.service
+        self.hub = seats.hub
+        self.closer = CloserVotes(self.service)
+        seats.sides.append(DartSides())
         # Both phones see each other's answer to "who was closer?" as it comes; the host's desk
         # (on the spectators' feed) sees a phone take a link.
-        self.closer.on_change.append(lambda: self._broadcast([]))
-        self.phones.on_change.append(lambda: self._broadcast([]))
-        if service.game is not None:
-            self.tokens = self._tokens_for(service.game)
+        self.closer.on_change.append(self._changed)
+        seats.on_change.append(self._changed)
+        self._unsubscribe = self.service.subscribe(self.on_service_event)
 
-    # -- the app --
+    async def close(self) -> None:
+        self._unsubscribe()
+        if self._changed in self.seats.on_change:
+            self.seats.on_change.remove(self._changed)
 
     def routes(self) -> list[web.AbstractRouteDef]:
         return [
             web.get("/", self.root),
             web.get("/watch", self.spectator_page),
-            web.get("/team/{token}", self.team_page),
-            web.get("/static/{name:.+}", self.static_file),
             web.get("/api/board/{profile}", self.board),
             web.get("/api/game", self.game_view),
             web.get("/api/game/ws", self.spectator_socket),
@@ -106,73 +84,15 @@ class HandheldApi:
             web.get("/api/team/{token}/ws", self.team_socket),
         ]
 
-    @web.middleware
-    async def guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Security headers everywhere; JSON errors (never a traceback) under /api/."""
-        try:
-            response = await handler(request)
-        except web.HTTPException as err:
-            answer = _as_json(err) if (request.path.startswith("/api/")
-                                       and err.content_type != "application/json") else err
-            _secure(answer, request)
-            raise answer from None
-        except Exception:
-            log.exception("error in %s %s", request.method, request.match_info.route.name or "route")
-            failure = json_error(500, "internal", _("the kiosk failed to answer; try again"))
-            _secure(failure, request)
-            raise failure from None
-        if not response.prepared:
-            _secure(response, request)
-        return response
-
     # -- service events --
 
     def on_service_event(self, event: ServiceEvent) -> None:
-        if isinstance(event, GameStarted):
-            self._new_game(event.game)
-        elif (isinstance(event, MatchUpdate) and event.game == self.service.game
-              and self.match is not None):  # the dart game's pages follow only the dart game
+        if (isinstance(event, MatchUpdate) and event.game == self.service.game
+                and self.match is not None):  # the dart game's pages follow only the dart game
             self._broadcast([event_to_dict(e, detail=True) for e in event.events])
-        elif isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):
-            self._broadcast([])  # every page shows the pause, and its end
 
-    def _new_game(self, game: int) -> None:
-        old = self.tokens
-        if old is not None and old.game == game:
-            # The same game rebuilt (after a failed save): its links, moves included, stand.
-            self._broadcast([])
-            return
-        self.tokens = self._tokens_for(game)
-        self.throttle.new_game(old.teams if old is not None and old != self.tokens else ())
-        if old == self.tokens:
-            log.info("game %s: the phone links stay as they were", game)
-        else:
-            if old is not None:
-                self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1),
-                                 json.dumps({"type": "expired"}))
-            log.info("game %s: new phone links issued", game)
-        for callback in self.on_new_tokens:
-            callback(self.tokens)
+    def _changed(self) -> None:
         self._broadcast([])
-
-    def _tokens_for(self, game: int) -> GameTokens:
-        """The game's links: those kept in the database (a restart keeps the phones' links
-        working), else new ones, kept there. If they cannot be kept, they still work until the
-        kiosk stops."""
-        tokens = None
-        store = self.service.store
-        if store is None:
-            return GameTokens.issue(game)
-        try:
-            kept = store.links(game)
-            if kept is not None:
-                return GameTokens(game, kept)
-            tokens = GameTokens.issue(game)
-            store.keep_links(game, tokens.teams)
-        except (sqlite3.Error, StoreError) as err:
-            log.warning("game %s: the phone links could not be kept in the database (%s); "
-                        "they will change at the next start", game, err)
-        return tokens or GameTokens.issue(game)
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
         match, game = self.match, self.service.game
@@ -184,44 +104,10 @@ class HandheldApi:
             if self.hub.listening(audience):
                 self.hub.send(audience, _view_message(self._team_view(match, game, team), events))
 
-    # -- moving a team to another phone --
-
-    def phone_held(self, team: int) -> bool:
-        tokens = self.tokens
-        return tokens is not None and self.phones.held(tokens.game, team)
-
-    def move(self, team: int, by: str) -> GameTokens | None:
-        """Cut the phone holding `team`'s link off at once: the link is replaced (the old one
-        answers 404, its open sockets hear `{"type": "moved"}` and are closed) and the first
-        phone to open the new link holds it. None: no link to move (no game, solo's kiosk)."""
-        tokens = self.tokens
-        if (tokens is None or self.service.match is None or self.service.game != tokens.game
-                or team not in (0, 1) or self.linkless(team)):
-            return None
-        renewed = tokens.renewed(team)
-        store = self.service.store
-        if store is not None:
-            try:
-                store.keep_links(renewed.game, renewed.teams)
-            except (sqlite3.Error, StoreError) as err:
-                log.warning("game %s: the new link cannot be kept in the database (%s); it "
-                            "works until the kiosk stops", renewed.game, err)
-        self.tokens = renewed
-        # Hung up first: the old phone's last word is "moved", not one more view.
-        self.hub.hang_up((Audience.of_team(team),), json.dumps({"type": "moved"}))
-        self.phones.release(renewed.game, team)
-        log.info("game %s: %s moved to another phone from the %s; the old link is dead",
-                 renewed.game, self.side_name(team), by)
-        for callback in self.on_new_tokens:
-            callback(renewed)
-        return renewed
-
     @property
     def match(self) -> Match | None:
         """The dart game in play (the phone page follows only the dart game)."""
         return match_of(self.service)
-
-    # -- tokens --
 
     def kiosk_team(self) -> int | None:
         """Solo mode: the team the kiosk plays has no phone (its fleet is nobody's to see)."""
@@ -229,102 +115,21 @@ class HandheldApi:
         seat = match.setup.computer if match is not None else None
         return seat.team if seat is not None else None
 
-    def linkless(self, team: int) -> bool:
-        """Whether no phone may open `team`'s link: the kiosk's own team in a dart solo game,
-        and both sides of a classic game on the touchscreen that is not a duel (its team's
-        fleet is on the touchscreen, the computer's is nobody's)."""
-        match = self.service.match
-        if isinstance(match, ClassicMatch):
-            return match.setup.mode is not ClassicMode.DUEL
-        return team == self.kiosk_team()
-
-    def side_name(self, team: int) -> str:
-        """A side's name in the kiosk's game (a team of the dart game, a classic player)."""
-        match = self.service.match
-        if isinstance(match, ClassicMatch):
-            return match.setup.name(team)
-        dart = self.match
-        return dart.teams[team].name if dart is not None else str(team + 1)
-
-    def token_team(self, request: web.Request) -> tuple[int, int]:
-        """(team, game) for a valid token of the kiosk's game in play (of any kind), or a bare
-        404 / 429."""
-        client = request.remote or "unknown"
-        if not self.throttle.may_try(client):
-            raise json_error(429, "too_many_attempts",
-                             _("too many wrong links from this phone: wait a minute"),
-                             **{"Retry-After": "60"})
-        tokens = self.tokens
-        team = tokens.team_of(request.match_info.get("token", "")) if tokens else None
-        if (team is None or tokens is None or self.service.match is None
-                or self.service.game != tokens.game or self.linkless(team)):
-            self.throttle.failed(client)
-            raise web.HTTPNotFound()
-        self.throttle.succeeded(client)
-        return team, tokens.game
-
-    def claim(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int]:
-        """(team, game) for the phone that holds this team's link, or takes it now (the first
-        one to use it: its answer hands it a device key); 403 for any other device. Any kind of
-        game: the classic duel's team routes claim their links here too."""
-        team, game = self.token_team(request)
-        admission = self.phones.admit(game, team, request.cookies.get(COOKIE),
-                                      may_issue=may_issue)
-        if admission.seat is Seat.OTHER_PHONE or admission.seat is Seat.NO_KEY:
-            raise json_error(403, "other_phone", _("this team is playing on another phone"))
-        if admission.seat is Seat.OTHER_TEAM:
-            raise json_error(403, "other_team", _("this phone already plays for the other team: "
-                                                  "each team plays on its own phone"))
-        if admission.new_key is not None:
-            give_key(request, admission.new_key)
-        return team, game
-
     def _seat(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int, Match]:
         """`claim`, for the dart game's routes: (team, game, match)."""
-        team, game = self.claim(request, may_issue=may_issue)
+        team, game = self.seats.claim(request, may_issue=may_issue)
         match = self.match
         if match is None:
             raise web.HTTPNotFound()
         return team, game, match
 
-    # -- pages and files --
+    # -- pages --
 
     async def root(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound("/watch")
 
-    def _page(self, status: int = 200) -> web.Response:
-        return self.page("index.html", status)
-
-    def page(self, name: str, status: int = 200) -> web.Response:
-        """One of the page files (index.html, classic.html), never cached."""
-        page = self.static.get(name)
-        assert page is not None, f"ui/handheld/static/{name} is missing from the package"
-        return web.Response(body=page.body, status=status, content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-store"})
-
     async def spectator_page(self, request: web.Request) -> web.StreamResponse:
-        return self._page()
-
-    async def team_page(self, request: web.Request) -> web.StreamResponse:
-        # The same public page either way; only the status tells a live link from a dead one,
-        # and the page then says "scan the new QR code" in the phone's language. A link of the
-        # kiosk's classic duel opens the classic page.
-        try:
-            self.token_team(request)
-        except web.HTTPNotFound:
-            return self._page(404)
-        except web.HTTPTooManyRequests:
-            return self._page(429)
-        if isinstance(self.service.match, ClassicMatch):
-            return self.page("classic.html")
-        return self._page()
-
-    async def static_file(self, request: web.Request) -> web.StreamResponse:
-        found = self.static.get(request.match_info["name"])
-        if found is None:
-            raise web.HTTPNotFound()
-        return web.Response(body=found.body, headers={"Content-Type": found.content_type,
-                                                      "Cache-Control": "no-cache"})
+        return self.seats.page("index.html")
 
     # -- public API --
 
@@ -462,29 +267,6 @@ class HandheldApi:
         return await serve_socket(self.hub, request, audience, game, first)
 
 
-async def serve_socket(hub: Hub, request: web.Request, audience: Audience, game: int,
-                       first: Callable[[], str]) -> web.StreamResponse:
-    """A WebSocket of `audience` in `hub`: `first()` at once, then whatever the hub sends it.
-    Phones only ever send pings; anything but text ends the socket."""
-    if not hub.make_room(audience):  # spectators and each team have their own budget
-        raise json_error(503, "busy", _("too many phones are connected"))
-    socket = web.WebSocketResponse(heartbeat=WS_HEARTBEAT, max_msg_size=WS_MAX_MESSAGE)
-    await socket.prepare(request)
-    subscriber = Subscriber(socket, audience, game)
-    subscriber.offer(first())
-    hub.add(subscriber)
-    pump = asyncio.get_running_loop().create_task(subscriber.pump())
-    try:
-        async for message in socket:
-            if message.type is not WSMsgType.TEXT:
-                break
-    finally:
-        hub.remove(subscriber)
-        subscriber.offer(None)
-        await pump
-        if not socket.closed:
-            await socket.close()
-    return socket
 
 
 def _view_message(view: dict[str, Any], events: list[dict[str, Any]]) -> str:
@@ -498,26 +280,6 @@ def _refuse_after_start(match: Match) -> None:
         raise json_error(409, "locked", _("both fleets are locked in"))
 
 
-async def json_body(request: web.Request) -> Any:
-    """A request's JSON body: small, whole within BODY_SECONDS, valid, or a JSON error."""
-    if request.content_type != "application/json":
-        raise json_error(415, "not_json", _("send the fleet as JSON (Content-Type: application/json)"))
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise json_error(413, "too_large", _("the request is too large"))
-    try:
-        # A phone sends its few hundred bytes at once; a body that trickles in holds a
-        # connection for nothing.
-        async with asyncio.timeout(BODY_SECONDS):
-            raw = await request.content.read(MAX_BODY + 1)
-    except TimeoutError:
-        raise json_error(408, "too_slow", _("the request came too slowly")) from None
-    if len(raw) > MAX_BODY:
-        raise json_error(413, "too_large", _("the request is too large"))
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        # 4 KiB of "[" nests deeper than Python's parser goes: bad JSON too, for a fleet.
-        raise json_error(400, "bad_json", _("the request is not valid JSON")) from None
 
 
 def _ship_rows(body: Any) -> list[list[str]]:
@@ -532,17 +294,3 @@ def _ship_rows(body: Any) -> list[list[str]]:
     return rows
 
 
-def _as_json(err: web.HTTPException) -> web.HTTPException:
-    codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
-    if err.status == 404:
-        return err  # a bare 404, the same for a wrong token as for a path that does not exist
-    if err.status in codes:
-        return json_error(err.status, codes[err.status], err.reason)
-    return err
-
-
-def _secure(response: web.StreamResponse, request: web.Request) -> None:
-    for name, value in _SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    if request.path.startswith(("/api/team/", "/team/")):
-        response.headers["Cache-Control"] = "no-store"
