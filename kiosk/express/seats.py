@@ -7,7 +7,7 @@ it is up, through the same commands as a person: `Attack`, and the Carrier's `De
 
 At a readable pace: after every update it waits until the table has shown it (the dice of
 the last attack roll by roll, `kiosk.express.pace`) and then `Pace.think` more, so the players
-see each attack start, roll and end. The decision (`kiosk.ai.express.Computer.decide`; the first
+see each attack start, roll and end. The decision (`kiosk.express.ai.Computer.decide`; the first
 one builds the exact tables, about a second) runs in an executor: the loop, and with it the
 screen, never waits for it. A decision made for a game that changed meanwhile is dropped.
 """

@@ -1,5 +1,5 @@
 """The coach's numbers for the table: every legal attacker/target pair with its exact chance to
-sink (`kiosk.ai.express.coach`), arranged the way the tiles show them.
+sink (`kiosk.express.ai.coach`), arranged the way the tiles show them.
 
 No Kivy here: `chances(view)` is pure (the tests compare it and the tiles with the exact odds),
 and `ask(view, answer)` runs it in a worker thread: the first question of a game builds the
