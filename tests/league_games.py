@@ -40,7 +40,7 @@ def _keep(sink: Sink, kind: GameKind[Any, Any, Any, Any], setup: Any, commands: 
 def play_darts(store: Sink, teams: Sequence[Sequence[str]], rng: random.Random, winner: int = 0) -> int:
     """A dart game between two teams (of rotating players): `winner` sinks every enemy ship,
     the other team throws misses and stray darts meanwhile."""
-    from kiosk.darts.board import MISS
+    from kiosk.board import MISS
     from kiosk.darts.fleet import random_fleet
     from kiosk.darts.kind import DARTS
     from kiosk.darts.match import (
