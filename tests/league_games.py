@@ -129,7 +129,7 @@ def play_express(store: Sink, players: Sequence[str], rng: random.Random) -> int
     level (the seats are people to the league: nobody is marked a computer)."""
     import json
 
-    from kiosk.ai.express import Computer, Level
+    from kiosk.express.ai import Computer, Level
     from kiosk.express.match import Match, Phase, Setup
     from kiosk.express.wire import EXPRESS
 
