@@ -19,6 +19,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import quote
 
 import psycopg
 from aiohttp import web
@@ -361,7 +362,7 @@ def _table_page(data: dict[str, Any]) -> str:
         )
         for r in data["rows"]
     ]
-    seasons = " ".join(pages.link(f"/leagues/{league}?season={s}", s) for s in data["seasons"])
+    seasons = " ".join(pages.link(f"/leagues/{league}?season={quote(s)}", s) for s in data["seasons"])
     body = (
         f'<p class="quiet">Season {data["season"]} · a win {data["points"]["win"]} points, '
         f"a loss {data['points']['loss']} · seasons: {seasons}</p>"

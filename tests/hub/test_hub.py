@@ -264,3 +264,19 @@ async def test_garbled_reports_get_an_answer_never_a_crash(hub, tmp_path):
         rows = await (await conn.execute("SELECT p.player, p.won, p.hits FROM game_players p")).fetchall()
     truth = {(r["player"], r["won"], r["hits"]) for r in report["results"]}
     assert not rows or set(rows) == truth  # whatever got in, it is the game as played
+
+
+async def test_names_are_escaped_on_the_pages(hub, tmp_path):
+    store, sync = await _kiosk(hub, tmp_path)
+    games.play_darts(store, [["<script>x()</script>"], ["Cy & Co"]], random.Random(13))
+    assert await _flush(sync) == 1
+    async with aiohttp.ClientSession() as session:
+        for path in (
+            f"/leagues/{hub.league}",
+            f"/venues/{hub.venue}",
+            f"/leagues/{hub.league}/ratings/darts",
+        ):
+            async with session.get(hub.url + path) as page:
+                text = await page.text()
+            assert "<script>x()" not in text and "&lt;script&gt;x()" in text
+            assert "Cy &amp; Co" in text
