@@ -26,16 +26,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from kiosk.errors import DartshipError, ReplayError, RuleError
 from kiosk.inputs import InputEvent
 from kiosk.sound import Sound
 
-
-class RuleError(ValueError):
-    """A command the rules do not allow now; the game is unchanged. The message says why."""
-
-
-class ReplayError(RuntimeError):
-    """A stored command log no longer replays: the game cannot be rebuilt exactly."""
+__all__ = ["DartshipError", "Game", "GameKind", "Outcome", "PlayerResult", "ReplayError",
+           "RuleError", "Secret", "Shot", "replay"]
 
 
 @dataclass(frozen=True)

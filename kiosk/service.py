@@ -216,7 +216,7 @@ class GameService:
         """Submit, telling a refusal to everyone instead of raising (inputs nobody waits on)."""
         try:
             return self.submit(command, source)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             self.tell(Notice(NoticeKind.REFUSED, str(err)))
             return []
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 from kiosk import store_faults
+from kiosk.errors import DartshipError
 from kiosk.game import Game, GameKind
 from kiosk.i18n import _
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
@@ -34,7 +35,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "DailyResult", "
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
-class StoreError(RuntimeError):
+class StoreError(DartshipError, RuntimeError):
     """The database file cannot be used; the message says why and what to do."""
 
 

@@ -28,6 +28,7 @@ from kiosk.classic.table import ensure_fleets
 from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.darts.solo import Pace, SoloMode
 from kiosk.darts.takeout import TakeoutTimer
+from kiosk.errors import DartshipError
 from kiosk.express.pace import Pace as ExpressPace
 from kiosk.express.seats import ComputerSeats
 from kiosk.funnel import InputFunnel
@@ -47,7 +48,7 @@ RESULT_KEPT_SECONDS = 10 * 60
 HEADLESS_TAKEOUT_SECONDS = 30
 
 
-class StartError(RuntimeError):
+class StartError(DartshipError, RuntimeError):
     """The kiosk cannot start (its port is taken, say); the message says what to do."""
 
 

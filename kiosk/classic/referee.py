@@ -88,7 +88,7 @@ class ClassicReferee:
     def handle_line(self, line: str) -> list[Answer]:
         try:
             return self.handle(command_of(line))
-        except (RuleError, WireError) as err:
+        except RuleError as err:
             return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[Answer]:

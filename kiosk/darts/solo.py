@@ -311,7 +311,7 @@ class ComputerPlayer:
         the next match update wakes the kiosk again."""
         try:
             self.service.submit(command, SOURCE)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             log.warning("the kiosk's %s was refused: %s", type(command).__name__, err)
             return False
         return True

@@ -223,7 +223,7 @@ def command_from_dict(obj: Mapping[str, Any], rules: HouseRules) -> Command:
                 return Undo()
             case "correct":
                 return Correct(board.parse(require(obj, "cell", str)))
-    except (RuleError, WireError):
+    except RuleError:
         raise
     except ValueError as err:
         raise WireError(str(err)) from None

@@ -73,7 +73,7 @@ class Referee:
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:
             return self.handle(command_of(line))
-        except (RuleError, WireError) as err:
+        except RuleError as err:
             return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[dict[str, Any]]:

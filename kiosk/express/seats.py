@@ -194,7 +194,7 @@ class ComputerSeats(ServiceListener):
         self.decisions += 1
         try:
             self.service.submit(command, SOURCE)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             # Never retried in a loop: the next update wakes the seat again.
             log.warning("the computer's %s was refused: %s", type(command).__name__, err)
 

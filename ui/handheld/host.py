@@ -142,7 +142,7 @@ class HostDesk:
     def _submit(self, command: Any) -> web.StreamResponse:
         try:
             self.api.service.submit(command, Source.HOST)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             return self._render(self.api.match, str(err), 409)
         return self._done()
 

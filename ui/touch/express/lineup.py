@@ -17,7 +17,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.express.match import Setup, SetupError
+from kiosk.express.match import Setup
 from kiosk.express.rules import FLEET, Rules, Ship, Variant
 from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError
@@ -169,5 +169,5 @@ class ExpressLineupScreen(KioskScreen):
             return
         try:
             self.app.service.new_game(EXPRESS, self.setup())
-        except (SetupError, RuleError, ValueError, StoreError) as err:
+        except (RuleError, StoreError) as err:
             self.app.toast(str(err))

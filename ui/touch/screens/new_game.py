@@ -150,12 +150,12 @@ class NewGameScreen(KioskScreen):
             return HouseRules()
 
     def setup(self) -> Setup:
-        """The game as entered; ValueError says what is wrong."""
+        """The game as entered; RuleError says what is wrong."""
         names = [f.text.strip() for f in self.names]
         if not all(names):
-            raise ValueError(_("give both teams a name"))
+            raise RuleError(_("give both teams a name"))
         if names[0].casefold() == names[1].casefold():
-            raise ValueError(_("the two teams need different names"))
+            raise RuleError(_("the two teams need different names"))
         teams = []
         for index, name in enumerate(names):
             # A team without named players is one player of the team's name.
@@ -173,5 +173,5 @@ class NewGameScreen(KioskScreen):
         try:
             setup = self.setup()
             self.app.service.new_game(DARTS, setup)
-        except (ValueError, RuleError, PlacementError, StoreError) as err:
+        except (RuleError, StoreError) as err:
             self.message.text = str(err)
