@@ -19,4 +19,4 @@ class StoreLeaderboard:
 
     def daily(self, day: datetime.date) -> list[DailyEntry]:
         return [DailyEntry(r.player, r.shots)
-                for r in self.store.daily_board(day.isoformat(), PHONE_DAILY)]
+                for r in self.store.stats.daily_board(day.isoformat(), PHONE_DAILY)]

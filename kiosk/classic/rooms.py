@@ -183,15 +183,15 @@ class PhoneRooms:
             raise RoomError(_("enter a name for the leaderboard"))
         if self.store is None:
             raise RoomError(_("this kiosk keeps no leaderboard"))
-        self.store.name_daily(game, name)
-        return self.store.daily_name(game) or name
+        self.store.rooms.name_daily(game, name)
+        return self.store.rooms.daily_name(game) or name
 
     def daily_name(self, device: str) -> str | None:
         table = self.daily_table(device)
         game = table.service.game
         if self.store is None or game is None:
             return None
-        return self.store.daily_name(game)
+        return self.store.rooms.daily_name(game)
 
     @staticmethod
     def _match(table: Table) -> Match:
@@ -205,7 +205,7 @@ class PhoneRooms:
         """The device's open room, as its owner."""
         if self.store is None:
             return next((r for r in self._rooms.values() if r.owner == device), None)
-        return self.store.room_of(device)
+        return self.store.rooms.room_of(device)
 
     def open_room(self, device: str) -> RoomRow:
         """The device's room (its link for a friend): the open one, or a new one."""
@@ -214,7 +214,7 @@ class PhoneRooms:
             return found
         token = secrets.token_urlsafe(TOKEN_BYTES)
         if self.store is not None:
-            room = self.store.open_room(device, token)
+            room = self.store.rooms.open_room(device, token)
         else:
             room = RoomRow(len(self._rooms) + 1, token, device, None, False)
         self._rooms[room.id] = room
@@ -229,7 +229,7 @@ class PhoneRooms:
         if room is None:
             return None
         if self.store is not None:
-            self.store.close_room(room.id)
+            self.store.rooms.close_room(room.id)
         self._rooms.pop(room.id, None)
         self._friend_names.pop(room.id, None)
         table = self.table(device)
@@ -246,7 +246,7 @@ class PhoneRooms:
             return None
         room: RoomRow | None
         if self.store is not None:
-            room = self.store.room_by_token(token)
+            room = self.store.rooms.room_by_token(token)
         else:
             room = next((r for r in self._rooms.values() if r.token == token), None)
         if room is None:
@@ -298,7 +298,7 @@ class PhoneRooms:
     def _keep(self, room: RoomRow) -> RoomRow:
         self._rooms[room.id] = room
         if self.store is not None:
-            self.store.keep_room(room)
+            self.store.rooms.keep_room(room)
         return room
 
     def side_of(self, membership: Membership) -> int | None:

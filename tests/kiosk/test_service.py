@@ -155,7 +155,7 @@ def test_new_game_abandons_the_unfinished_one(tmp_path):
     _placed(service)
     first = service.game
     _placed(service)
-    assert service.store.unfinished() == service.game != first
+    assert service.store.games.unfinished() == service.game != first
     status = service.store.db.execute("SELECT status FROM games WHERE id=?", [first]).fetchone()[0]
     assert status == "abandoned"
 

@@ -204,7 +204,7 @@ def test_good_database_is_read_without_leaving_files_behind(machine: Machine) ->
     folder.mkdir()
     folder.chmod(0o777)
     store = Store(folder / "dartship.db")
-    store.new_game(DARTS, Setup((Team("A", ("a",)), Team("B", ("b",)))))
+    store.games.new_game(DARTS, Setup((Team("A", ("a",)), Team("B", ("b",)))))
     store.close()
     (folder / "dartship.db").chmod(0o666)
     kiosk_config(machine, f'[kiosk]\ndatabase = "{folder / "dartship.db"}"\n')

@@ -209,7 +209,7 @@ async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk
         await shot(page, "daily-board-de")
         # The kiosk's screen reads the same board.
         assert service.store is not None
-        assert [(r.player, r.shots) for r in service.store.daily_board(
+        assert [(r.player, r.shots) for r in service.store.stats.daily_board(
             datetime.date.today().isoformat())] == [("Bo", 17), ("Anna", 20)]
         # One entry per phone and day: the same phone again gets its result, not a second try.
         await page.reload()

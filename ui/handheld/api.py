@@ -164,11 +164,11 @@ class HandheldApi:
         if store is None:
             return GameTokens.issue(game)
         try:
-            kept = store.links(game)
+            kept = store.phones.links(game)
             if kept is not None:
                 return GameTokens(game, kept)
             tokens = GameTokens.issue(game)
-            store.keep_links(game, tokens.teams)
+            store.phones.keep_links(game, tokens.teams)
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: the phone links could not be kept in the database (%s); "
                         "they will change at the next start", game, err)
@@ -202,7 +202,7 @@ class HandheldApi:
         store = self.service.store
         if store is not None:
             try:
-                store.keep_links(renewed.game, renewed.teams)
+                store.phones.keep_links(renewed.game, renewed.teams)
             except (sqlite3.Error, StoreError) as err:
                 log.warning("game %s: the new link cannot be kept in the database (%s); it "
                             "works until the kiosk stops", renewed.game, err)

@@ -116,7 +116,7 @@ class PhoneSeats:
         if self.store is None:
             return
         try:
-            self._holders = self.store.phones(game)
+            self._holders = self.store.phones.devices(game)
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: the phones holding the links cannot be read (%s): the first "
                         "phone to open each link holds it", game, err)
@@ -125,7 +125,7 @@ class PhoneSeats:
         if self.store is None:
             return
         try:
-            self.store.keep_phone(game, team, self._holders.get(team))
+            self.store.phones.keep_phone(game, team, self._holders.get(team))
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: which phone holds a link cannot be saved (%s); it holds until "
                         "the kiosk stops", game, err)

@@ -46,7 +46,8 @@ async def test_each_phone_plays_on_venues_of_its_own(tmp_path):
     assert rooms.table("ann").service.game != rooms.table("bo").service.game
     assert classic_of(rooms.table("ann").service).setup.players == ("Ann",)
     assert classic_of(rooms.table("bo").service).setup.name(0) == "Player 1"
-    assert rooms.store.unfinished("phone:ann") is not None and rooms.store.unfinished("kiosk") is None
+    games = rooms.store.games
+    assert games.unfinished("phone:ann") is not None and games.unfinished("kiosk") is None
     rooms.close()
 
 

@@ -321,7 +321,7 @@ class ClassicApi:
 
     def leaderboard_of(self, day: datetime.date) -> list[dict[str, Any]]:
         store = self.api.service.store
-        rows = store.daily_board(day.isoformat()) if store is not None else []
+        rows = store.stats.daily_board(day.isoformat()) if store is not None else []
         return [{"player": r.player, "shots": r.shots} for r in rows]
 
     # -- a room link --

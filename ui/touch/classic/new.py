@@ -32,7 +32,7 @@ BOARD_ROWS = 5  # today's leaderboard on the kiosk: the best few
 def daily_board(app: KioskApp, day: datetime.date | None = None) -> list[tuple[str, int]]:
     """Today's challenge, best first: (player, shots)."""
     store = app.kiosk.store
-    rows = store.daily_board((day or datetime.date.today()).isoformat())
+    rows = store.stats.daily_board((day or datetime.date.today()).isoformat())
     return [(row.player, row.shots) for row in rows]
 
 
