@@ -381,22 +381,3 @@ class ServiceListener(abc.ABC):
             self._unsubscribe()
             self._unsubscribe = None
         self._let_go()
-
-
-class ScriptRunner:
-    """The service as a line protocol (`dartship classic`, `dartship express`) drives it: the
-    game in play, `start` and `submit`. Every accepted command is committed before the answer
-    is written, as on the kiosk."""
-
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-
-    @property
-    def game(self) -> Any:
-        return self.service.match
-
-    def start(self, kind: GameKind[Any, Any, Any, Any], setup: Any) -> None:
-        self.service.new_game(kind, setup)
-
-    def submit(self, command: Any) -> list[Any]:
-        return self.service.submit(command, Source.SYSTEM)

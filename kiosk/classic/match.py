@@ -223,13 +223,6 @@ class Match:
         self._log.append(command)
         return events
 
-    @classmethod
-    def replay(cls, setup: Setup, log: Sequence[Command]) -> Match:
-        match = cls(setup)
-        for command in log:
-            match.apply(command)
-        return match
-
     def public_view(self) -> dict[str, Any]:
         """What anyone may see: both radars (shots, hits, sunk ships), the turn, the tallies."""
         return {

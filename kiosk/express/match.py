@@ -276,13 +276,6 @@ class Match:
                          cup=DiceCup(setup.seed))
         self._s.tallies[0] = Tally(turns=1)
 
-    @classmethod
-    def replay(cls, setup: Setup, log: Sequence[Command]) -> Match:
-        match = cls(setup)
-        for command in log:
-            match.apply(command)
-        return match
-
     # -- reading --
 
     @property
