@@ -170,11 +170,11 @@ def express_in_play(db: Path, stage: str) -> list[str]:
 
 async def _photograph_live(config: ConfigFile, path: Path) -> None:
     from kiosk.app.root import build_kiosk
-    from kiosk.darts.solo import Pace
+    from kiosk.darts.solo import ThrowPace
     from ui.touch.app import make_app
     from ui.touch.fingers import drawn_frames, photograph
 
-    kiosk = await build_kiosk(config, rng=random.Random(7), pace=Pace(dart=0, takeout=0))
+    kiosk = await build_kiosk(config, rng=random.Random(7), pace=ThrowPace(dart=0, takeout=0))
     app = make_app(kiosk, headless=True)
     shown = asyncio.Event()
     kiosk.ready = shown.set  # type: ignore[method-assign]  # told after the first frame

@@ -37,7 +37,7 @@ class Mode(enum.Enum):
     DAILY = "daily"  # the date's fleet, a shooting gallery: the computer does not shoot
 
 
-class Level(enum.Enum):
+class ComputerLevel(enum.Enum):
     """How well the computer shoots in `solo` (docs/classic.md has each level's measured mean)."""
 
     EASY = "easy"
@@ -78,7 +78,7 @@ class Setup:
     mode: Mode = Mode.DUEL
     players: tuple[str, ...] = ()
     first: int = 0
-    level: Level = Level.NORMAL
+    level: ComputerLevel = ComputerLevel.NORMAL
     date: datetime.date | None = None
 
     @property

@@ -24,9 +24,9 @@ from kiosk.classic.grid import Square
 from kiosk.classic.leaderboard import Leaderboard, leaderboard_of
 from kiosk.classic.match import (
     Command,
+    ComputerLevel,
     Event,
     Fire,
-    Level,
     Match,
     Mode,
     Place,
@@ -56,7 +56,7 @@ class Shooter(Protocol):
     def choose(self, radar: Radar) -> Square: ...
 
 
-ComputerFactory = Callable[[Level, random.Random], Shooter]
+ComputerFactory = Callable[[ComputerLevel, random.Random], Shooter]
 
 
 

@@ -75,7 +75,7 @@ class HouseRules:
 
 
 @dataclass(frozen=True)
-class Seat:
+class KioskSeat:
     """The kiosk itself playing one team (solo mode): which team, and how well it throws."""
 
     team: int
@@ -90,7 +90,7 @@ class Seat:
 class Setup:
     teams: tuple[Team, Team]
     rules: HouseRules = HouseRules()
-    computer: Seat | None = None  # solo mode: the team the kiosk plays
+    computer: KioskSeat | None = None  # solo mode: the team the kiosk plays
 
 
 # ---- commands ---------------------------------------------------------------------------

@@ -45,12 +45,12 @@ from kiosk.darts.kind import match_of
 from kiosk.darts.match import (
     BullOffDart,
     Command,
+    KioskSeat,
     Match,
     Next,
     Phase,
     Place,
     RuleError,
-    Seat,
     Setup,
     Team,
     Throw,
@@ -82,13 +82,13 @@ def kiosk_team(name: str) -> Team:
     return Team(name, (name,))
 
 
-def seat_of(setup: Setup) -> Seat | None:
+def seat_of(setup: Setup) -> KioskSeat | None:
     """The kiosk's seat in a game, or None for a game of two human teams."""
     return setup.computer
 
 
 @dataclass(frozen=True)
-class Pace:
+class ThrowPace:
     """Seconds the kiosk waits, so that people can follow it (all 0 in tests)."""
 
     dart: float = 1.2  # before each dart (and its bull-off dart)
@@ -110,8 +110,8 @@ class KioskDart:
 class ComputerPlayer:
     """Plays one team of one match by virtual darts. Created and stopped by `SoloMode`."""
 
-    def __init__(self, service: GameService, match: Match, seat: Seat, *,
-                 loop: asyncio.AbstractEventLoop, rng: random.Random, pace: Pace = Pace(),
+    def __init__(self, service: GameService, match: Match, seat: KioskSeat, *,
+                 loop: asyncio.AbstractEventLoop, rng: random.Random, pace: ThrowPace = ThrowPace(),
                  executor: concurrent.futures.Executor | None = None) -> None:
         self.service = service
         self.match = match
@@ -326,7 +326,7 @@ class SoloMode(ServiceListener):
 
     service: GameService
     loop: asyncio.AbstractEventLoop
-    pace: Pace = Pace()
+    pace: ThrowPace = ThrowPace()
     rng: random.Random = field(default_factory=random.Random)
     executor: concurrent.futures.Executor | None = None
     player: ComputerPlayer | None = None
@@ -335,7 +335,7 @@ class SoloMode(ServiceListener):
     def _let_go(self) -> None:
         self._set_player(None)
 
-    def seat(self) -> Seat | None:
+    def seat(self) -> KioskSeat | None:
         """The kiosk's seat in the running game (None: no game, or two human teams)."""
         match = match_of(self.service)
         return seat_of(match.setup) if match is not None else None

@@ -127,12 +127,12 @@ class ComputerSeats(ServiceListener):
         self.match, self.computers = match, {}
         if match is None:
             return
-        from kiosk.ai.express import Computer, Level  # numpy: only once a computer plays
+        from kiosk.ai.express import Computer, Strategy  # numpy: only once a computer plays
 
         for player in range(len(match.players)):
             level = match.setup.computer(player)
             if level is not None:
-                self.computers[player] = Computer(Level(level), self.rng.getrandbits(64))
+                self.computers[player] = Computer(Strategy(level), self.rng.getrandbits(64))
         if self.computers:
             log.info("the kiosk plays seats %s", sorted(self.computers))
             self._schedule(self.pace.think)

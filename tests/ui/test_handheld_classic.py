@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from kiosk.classic.match import Level, Mode
+from kiosk.classic.match import ComputerLevel, Mode
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_classic import (
@@ -240,7 +240,7 @@ async def test_a_restarted_kiosk_gives_every_phone_its_game_back(tmp_path):
             phone.session.cookie_jar.update_cookies(jar)
         after = (await ok(await owner2.get("/api/classic/play")))
         assert after["view"] == before and after["room"]["ready"] is True
-        assert play_match(classic2, owner2).setup.level is Level.HARD
+        assert play_match(classic2, owner2).setup.level is ComputerLevel.HARD
         friend_view = await ok(await friend2.get(f"/api/classic/r/{token}"))
         assert friend_view["room"]["role"] == "friend"
         duel = (await ok(await owner2.post("/api/classic/play/duel", json={})))["view"]

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 import pytest
 from playwright.async_api import Page, expect
 
-from kiosk.classic.computer import Pace
+from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import GRID
 from kiosk.classic.match import Match, daily_fleet
 from kiosk.classic.table import classic_of
@@ -43,7 +43,7 @@ async def classic_kiosk(tmp_path) -> AsyncIterator[tuple[GameService, WebServer]
     """The phone page as the kiosk serves it, its computer at a quick pace."""
     config = settings(web__host="127.0.0.1", web__port=free_port())
     service = GameService(Store(tmp_path / "dartship.db"))
-    web = await start_web(service, config, classic_pace=Pace(shot=0.05),
+    web = await start_web(service, config, classic_pace=ShotPace(shot=0.05),
                           classic_limits=StartLimits(capacity=1000, per_minute=1000))
     try:
         yield service, web

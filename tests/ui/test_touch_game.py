@@ -281,9 +281,9 @@ def test_a_store_that_cannot_save_pauses_the_screen_until_it_can(tour, artefacts
     def full(*_args: object, **_kwargs: object) -> None:
         raise sqlite3.OperationalError("database or disk is full")
 
-    original = store.probe
-    store.append = full  # type: ignore[method-assign]
-    store.probe = full  # type: ignore[method-assign]
+    original = store.meta.probe
+    store.games.append = full  # type: ignore[method-assign]
+    store.meta.probe = full  # type: ignore[method-assign]
     try:
         tour.throw_typed("T20")
         assert tour.match.darts_thrown == darts  # not counted: it could not be stored
@@ -292,8 +292,8 @@ def test_a_store_that_cannot_save_pauses_the_screen_until_it_can(tour, artefacts
         assert "disk is full" in tour.app.banner_label.text
         tour.save(artefacts / "game_paused.png")
     finally:
-        del store.append
-        store.probe = original  # type: ignore[method-assign]
+        del store.games.append
+        store.meta.probe = original  # type: ignore[method-assign]
     assert tour.pump(lambda: service.paused is None)  # it tries again by itself
     assert tour.app.banner.opacity == 0
     tour.throw_typed("T20")

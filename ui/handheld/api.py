@@ -39,7 +39,7 @@ from kiosk.service import (
 from kiosk.store import StoreError
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
-from ui.handheld.phones import COOKIE, PhoneSeats, Seat, give_key
+from ui.handheld.phones import COOKIE, Claim, PhoneSeats, give_key
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 from ui.handheld.tokens import GameTokens
@@ -270,9 +270,9 @@ class HandheldApi:
         team, game = self.token_team(request)
         admission = self.phones.admit(game, team, request.cookies.get(COOKIE),
                                       may_issue=may_issue)
-        if admission.seat is Seat.OTHER_PHONE or admission.seat is Seat.NO_KEY:
+        if admission.seat is Claim.OTHER_PHONE or admission.seat is Claim.NO_KEY:
             raise json_error(403, "other_phone", _("this team is playing on another phone"))
-        if admission.seat is Seat.OTHER_TEAM:
+        if admission.seat is Claim.OTHER_TEAM:
             raise json_error(403, "other_team", _("this phone already plays for the other team: "
                                                   "each team plays on its own phone"))
         if admission.new_key is not None:

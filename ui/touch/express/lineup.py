@@ -37,11 +37,11 @@ def computer_lines(variant: Variant, levels: Sequence[str | None],
                    seed: int) -> list[tuple[Ship, ...] | None]:
     """In a worker: each computer seat's line (None for a person's), and the exact tables its
     decisions will need."""
-    from kiosk.ai.express import Computer, Level, prepare
+    from kiosk.ai.express import Computer, Strategy, prepare
 
     prepare(variant)
     rng = random.Random(seed)
-    return [None if level is None else Computer(Level(level), rng.getrandbits(64)).line(variant)
+    return [None if level is None else Computer(Strategy(level), rng.getrandbits(64)).line(variant)
             for level in levels]
 
 

@@ -10,7 +10,7 @@ from kivy.uix.gridlayout import GridLayout
 from kiosk.darts.board import Profile
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffMode, HouseRules, RuleError, Seat, Setup, Team
+from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team
 from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _
@@ -164,7 +164,7 @@ class NewGameScreen(KioskScreen):
         computer = None
         if self.solo.value:
             teams[1] = kiosk_team(names[1])
-            computer = Seat(1, self.skill.value)
+            computer = KioskSeat(1, self.skill.value)
         rules = HouseRules(fleet=parse_lengths(self.fleet.value), darts_per_visit=self.darts.value,
                            bull_off=self.bull_off.value, profile=self._config_rules().profile)
         return Setup((teams[0], teams[1]), rules, computer)
