@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.app.tour.classic import ClassicWalk
 from kiosk.classic.fleet import CLASSES
 from kiosk.classic.grid import GRID, parse_square
 from kiosk.classic.match import ComputerLevel, Mode
-from ui.touch.classic.walk import ClassicWalk
 from ui.touch.games import GAMES, offered
 
 pytestmark = pytest.mark.slow
