@@ -116,7 +116,7 @@ def _scripted(args: argparse.Namespace, venue: str, play: Callable[[GameService]
 
 
 def _classic(args: argparse.Namespace) -> int:
-    from kiosk.ai.classic import Computer
+    from kiosk.classic.ai import Computer
     from kiosk.classic.referee import main_stdio
 
     return _scripted(args, "classic", lambda service: main_stdio(Computer, service))

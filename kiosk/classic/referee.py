@@ -50,7 +50,7 @@ from kiosk.service import GameService, Source
 
 
 class Shooter(Protocol):
-    """The computer as the referee drives it (`kiosk.ai.classic.Computer`): a square from its
+    """The computer as the referee drives it (`kiosk.classic.ai.Computer`): a square from its
     own radar. The rules room does not import the AI; the composition root hands it in."""
 
     def choose(self, radar: Radar) -> Square: ...
@@ -190,6 +190,6 @@ def run(stdin: Iterable[str], stdout: TextIO, referee: ClassicReferee) -> int:
 
 def main_stdio(computer: ComputerFactory, service: GameService | None = None) -> int:
     """`dartship classic`: a service without a store unless the caller passes the durable one.
-    `computer`: `kiosk.ai.classic.Computer`."""
+    `computer`: `kiosk.classic.ai.Computer`."""
     service = service or GameService(None, venue="classic", follow_ups=False)
     return run(sys.stdin, sys.stdout, ClassicReferee(service, computer))

@@ -43,7 +43,7 @@ def test_every_exception_class_has_the_one_root() -> None:
 
 
 @pytest.mark.parametrize("error", [
-    "kiosk.darts.board:CellError", "kiosk.darts.fleet:PlacementError",
+    "kiosk.board:CellError", "kiosk.darts.fleet:PlacementError",
     "kiosk.classic.fleet:PlacementError", "kiosk.classic.fleet:OverlapError",
     "kiosk.classic.grid:SquareError", "kiosk.lines:WireError", "kiosk.service:NotSaved",
     "kiosk.express.match:SetupError", "kiosk.classic.rooms:RoomError",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.app.tour.driver import Tour
-from kiosk.darts.board import MISS, BullZone, Cell, Ring
+from kiosk.board import MISS, BullZone, Cell, Ring
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import (

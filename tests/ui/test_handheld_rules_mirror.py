@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import PlacementError, make_ship, ship_placements
 from tests.ui.conftest_handheld import api_client, make_service
 

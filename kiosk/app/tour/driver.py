@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.darts.board import Cell, Ring
+from kiosk.board import Cell, Ring
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
 from kiosk.house import Kiosk

@@ -9,7 +9,7 @@ from pathlib import Path
 from kiosk.app.tour.classic import ClassicWalk
 from kiosk.app.tour.driver import Tour, label
 from kiosk.app.tour.express import ExpressTour
-from kiosk.darts.board import BULL, Cell, Ring
+from kiosk.board import BULL, Cell, Ring
 
 
 def run_all(tour: Tour, out: Path, suffix: str) -> Iterator[str]:

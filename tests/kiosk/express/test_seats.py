@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from kiosk.ai.express import Computer, Strategy
+from kiosk.express.ai import Computer, Strategy
 from kiosk.express.match import (
     COMPUTER_LEVELS,
     Attack,
