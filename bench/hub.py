@@ -324,7 +324,7 @@ async def run(args: argparse.Namespace) -> int:
                                                "hub": f"http://127.0.0.1:{proxy.port}"})
             store = Store(folder / f"kiosk{n}.db")
             store.db.execute("PRAGMA synchronous=NORMAL")  # tmpfs: the bench measures the hub
-            store.remember(members.MEMBERSHIP, member.to_json())
+            store.meta.remember(members.MEMBERSHIP, member.to_json())
             sync = TimedSync(store, member, rng=random.Random(n), idle_seconds=2.0,
                              boards_seconds=10**9)
             roster = [f"Player {member.venue}-{i}" for i in range(ROSTER)]

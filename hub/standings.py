@@ -151,7 +151,8 @@ async def venue_board(conn: psycopg.AsyncConnection, venue: int) -> tuple[str, i
     return name, league, _ranked(rows, win, loss)
 
 
-_cache: dict[tuple[int, str], tuple[tuple[int, int], Ratings]] = {}
+# (database, league, kind) -> (what had arrived, the ratings then)
+_cache: dict[tuple[str, int, str], tuple[tuple[int, int], Ratings]] = {}
 _model = PlackettLuce()
 
 
@@ -167,7 +168,8 @@ async def ratings(conn: psycopg.AsyncConnection, league: int, kind: str) -> Rati
     ).fetchone()
     assert stamp_row is not None
     stamp = (int(stamp_row[0]), int(stamp_row[1]))
-    kept = _cache.get((league, kind))
+    where = f"{conn.info.host}:{conn.info.port}/{conn.info.dbname}"
+    kept = _cache.get((where, league, kind))
     if kept is not None and kept[0] == stamp:
         return kept[1]
     rows = await (
@@ -180,7 +182,7 @@ async def ratings(conn: psycopg.AsyncConnection, league: int, kind: str) -> Rati
         )
     ).fetchall()
     result = _rate(rows)
-    _cache[(league, kind)] = (stamp, result)
+    _cache[(where, league, kind)] = (stamp, result)
     return result
 
 

@@ -13,11 +13,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -69,8 +70,37 @@ class Limits:
 
 
 LIMITS: web.AppKey[Limits] = web.AppKey("limits", Limits)
-UPLOADS: web.AppKey[asyncio.Semaphore] = web.AppKey("uploads", asyncio.Semaphore)
 READ_CONNECTIONS = 3  # of the pool's, kept for pages and the kiosks' boards
+MAX_WAITING = 32  # uploads queued beyond this are told to come back later (503)
+
+
+class Turns:
+    """Uploads take turns for the pool's connections, and no more than `MAX_WAITING` wait: a
+    hub behind on its work says so at once (503, and the kiosk backs off with jitter) instead
+    of keeping a kiosk waiting past its timeout, which would only make it send the same game
+    again while the hub still works on it."""
+
+    def __init__(self, at_once: int, waiting: int = MAX_WAITING) -> None:
+        self._turns = asyncio.Semaphore(at_once)
+        self._most = waiting
+        self.waiting = 0
+
+    @contextlib.asynccontextmanager
+    async def take(self) -> AsyncIterator[None]:
+        if self.waiting >= self._most:
+            raise Refused(503, "the hub is busy; try again shortly")
+        self.waiting += 1
+        try:
+            await self._turns.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            yield
+        finally:
+            self._turns.release()
+
+
+UPLOADS: web.AppKey[Turns] = web.AppKey("uploads", Turns)
 
 
 def problem(status: int, message: str) -> web.Response:
@@ -164,7 +194,7 @@ async def upload(request: web.Request) -> web.Response:
     # The request's nonce, the game and its players: one transaction, one commit. A refused
     # report leaves nothing behind (its nonce neither: sent again, it is refused again).
     # Uploads take turns for all but a few of the pool's connections: the pages stay quick.
-    async with request.app[UPLOADS], request.app[POOL].connection() as conn, conn.transaction():
+    async with request.app[UPLOADS].take(), request.app[POOL].connection() as conn, conn.transaction():
         signer = await kiosks.signer(conn, request.headers, request.method, request.path_qs, body)
         if not request.app[LIMITS].may_upload(signer.kiosk):
             return problem(429, "too many uploads from this kiosk; slow down")
@@ -595,7 +625,7 @@ def make_app(pool: AsyncConnectionPool) -> web.Application:
     app = web.Application(middlewares=[errors], client_max_size=MAX_REPORT_BYTES)
     app[POOL] = pool
     app[LIMITS] = Limits()
-    app[UPLOADS] = asyncio.Semaphore(max(1, pool.max_size - READ_CONNECTIONS))
+    app[UPLOADS] = Turns(max(1, pool.max_size - READ_CONNECTIONS))
     app.router.add_post("/api/pair", pair)
     app.router.add_post("/api/games", upload)
     app.router.add_get("/api/kiosk/boards", kiosk_boards)

@@ -377,8 +377,8 @@ class GameLog(_Part):
                 self._insert("results", {"game": game, "side": r.side, "player": r.player,
                                          "shots": r.shots, "hits": r.hits, "sunk": r.sunk,
                                          "turns": r.turns, "won": int(r.won)})
-            if self.outbox is not None:
-                self.outbox.game_changed(game, outcome.over)
+            if self._store.outbox is not None:
+                self._store.outbox.game_changed(game, outcome.over)
 
     def unfinished(self, venue: str = "kiosk") -> int | None:
         """The game in play at this venue, if any."""

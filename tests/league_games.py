@@ -20,8 +20,8 @@ Sink = Store | GameService
 
 def _keep(sink: Sink, kind: GameKind[Any, Any, Any, Any], setup: Any, commands: Sequence[Any]) -> int:
     """Play a game into `sink`; its id in the kiosk's store."""
-    game = sink.new_game(kind, setup)
     if isinstance(sink, GameService):
+        game = sink.new_game(kind, setup)
         for number, command in enumerate(commands):
             if len(sink.match.log) > number:  # a follow-up the service made by itself
                 assert type(sink.match.log[number]) is type(command)
@@ -29,10 +29,11 @@ def _keep(sink: Sink, kind: GameKind[Any, Any, Any, Any], setup: Any, commands: 
             sink.submit(command)
         assert sink.match.outcome().over
         return game
+    game = sink.games.new_game(kind, setup)
     match = kind.new(setup)
     for command in commands:
         events = match.apply(command)
-        sink.append(game, kind, command, events, match)
+        sink.games.append(game, kind, command, events, match)
     assert match.outcome().over
     return game
 
@@ -129,11 +130,11 @@ def play_express(store: Sink, players: Sequence[str], rng: random.Random) -> int
     level (the seats are people to the league: nobody is marked a computer)."""
     import json
 
-    from kiosk.express.ai import Computer, Level
+    from kiosk.express.ai import Computer, Strategy
     from kiosk.express.match import Match, Phase, Setup
     from kiosk.express.wire import EXPRESS
 
-    computers = [Computer(Level.NORMAL, rng.randrange(10**6)) for _ in players]
+    computers = [Computer(Strategy.NORMAL, rng.randrange(10**6)) for _ in players]
     setup = Setup.create(
         list(players),
         seed=rng.randrange(10**9),

@@ -132,7 +132,7 @@ class LeagueSync:
             if status != 200:
                 log.info("league: boards not fetched: %s", _reason(status, text))
                 return False
-            members.keep_boards(self.store, json.loads(text))
+            members.keep_boards(self.store.meta, json.loads(text))
         except (aiohttp.ClientError, TimeoutError, OSError, ValueError, StoreError) as err:
             log.info("league: boards not fetched: %s", err)
             return False
@@ -150,7 +150,7 @@ def _reason(status: int, text: str) -> str:
 def start(store: Store, hub: str, hold_seconds: float) -> asyncio.Task[None] | None:
     """The sync task of a kiosk in a league (its membership with `hub` in the store), or None
     (said in the log) if it never joined that hub."""
-    member = members.membership(store, hub)
+    member = members.membership(store.meta, hub)
     if member is None:
         log.warning(
             "league.hub is %s but this kiosk has not joined it: dartship league join CODE --hub %s", hub, hub
@@ -242,7 +242,7 @@ def _join(cfg: Any, store: Store, args: argparse.Namespace) -> int:
     except (aiohttp.ClientError, OSError, TimeoutError) as err:
         print(_("dartship league: the hub cannot be reached: {error}").format(error=err), file=sys.stderr)
         return 1
-    store.remember(members.MEMBERSHIP, member.to_json())
+    store.meta.remember(members.MEMBERSHIP, member.to_json())
     cfg.save({"league.hub": member.hub})
     print(
         _(
@@ -255,7 +255,7 @@ def _join(cfg: Any, store: Store, args: argparse.Namespace) -> int:
 
 def _status(cfg: Any, store: Store) -> int:
     hub = cfg.settings.league.hub
-    member = members.membership(store, hub) if hub else None
+    member = members.membership(store.meta, hub) if hub else None
     if member is None:
         print(_("This kiosk is in no league (dartship league join CODE --hub URL)."))
         return 0
@@ -266,7 +266,7 @@ def _status(cfg: Any, store: Store) -> int:
         )
     )
     print(_("Outbox: {pending} waiting, {sent} sent, {refused} refused").format(**counts))
-    kept = members.boards(store)
+    kept = members.boards(store.meta)
     if kept is not None:
         print(_("Boards fetched {minutes} minutes ago").format(minutes=int(kept.age_seconds() // 60)))
     return 0

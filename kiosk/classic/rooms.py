@@ -171,7 +171,7 @@ class PhoneRooms:
         if match is not None and match.setup.date == today:
             return match
         # A kiosk in a league plays the league's board of the day (its seed from the hub).
-        seed = membership.daily_seed(self.store, today) if self.store is not None else None
+        seed = membership.daily_seed(self.store.meta, today) if self.store is not None else None
         start(table.service, Setup(Mode.DAILY, (name,) if name else (), date=today,
                                    fleet_seed=seed), table.service.rng, source=Source.PHONE)
         return self._match(table)

@@ -25,7 +25,7 @@ from .conftest import Hub
 async def _kiosk(hub: Hub, tmp_path, name: str = "k", venue: int | None = None) -> tuple[Store, LeagueSync]:
     member = await pair(hub.url, await hub.code(venue), name)
     store = Store(tmp_path / f"{name}.db")
-    store.remember(members.MEMBERSHIP, member.to_json())
+    store.meta.remember(members.MEMBERSHIP, member.to_json())
     return store, LeagueSync(store, member, rng=random.Random(1))
 
 
@@ -62,8 +62,8 @@ async def test_games_of_every_kind_reach_the_table_ratings_and_boards(hub, tmp_p
     # The league's daily challenge: the seed of today's fleet comes with the boards.
     async with aiohttp.ClientSession() as session:
         assert await sync.refresh(session) and await sync2.refresh(session)
-    seed = members.daily_seed(anchor, today)
-    assert seed is not None and seed == members.daily_seed(crown, today)
+    seed = members.daily_seed(anchor.meta, today)
+    assert seed is not None and seed == members.daily_seed(crown.meta, today)
     games.play_classic(anchor, ["Ann"], rng, daily=today, seed=seed)
     games.play_classic(crown, ["Dee"], rng, daily=today, seed=seed)
     games.play_classic(crown, ["Eve"], rng, daily=today)  # the kiosk's own daily: not the league's
@@ -102,7 +102,7 @@ async def test_games_of_every_kind_reach_the_table_ratings_and_boards(hub, tmp_p
     # The kiosk's boards, for its Stats screen, kept with their age.
     async with aiohttp.ClientSession() as session:
         assert await sync.refresh(session)
-    kept = members.boards(anchor)
+    kept = members.boards(anchor.meta)
     assert kept is not None and kept.age_seconds() < 60
     assert kept.table["rows"] == table["rows"] and len(kept.daily["rows"]) == 2
 
@@ -280,3 +280,31 @@ async def test_names_are_escaped_on_the_pages(hub, tmp_path):
                 text = await page.text()
             assert "<script>x()" not in text and "&lt;script&gt;x()" in text
             assert "Cy &amp; Co" in text
+
+
+async def test_a_hub_behind_on_uploads_says_busy_at_once():
+    import asyncio
+
+    from hub.kiosks import Refused
+    from hub.web import Turns
+
+    turns = Turns(1, waiting=1)
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def upload() -> None:
+        async with turns.take():
+            inside.set()
+            await release.wait()
+
+    first = asyncio.create_task(upload())
+    await inside.wait()
+    second = asyncio.create_task(upload())  # waits its turn
+    await asyncio.sleep(0)
+    assert turns.waiting == 1
+    with pytest.raises(Refused) as refused:
+        async with turns.take():
+            pass
+    assert refused.value.status == 503
+    release.set()
+    await asyncio.gather(first, second)
+    assert turns.waiting == 0

@@ -36,7 +36,7 @@ async def test_join_pairs_keeps_the_key_in_the_store_and_the_hub_in_the_config(h
     text = cfg.read_text(encoding="utf-8")
     assert "# my kiosk" in text and config.read(cfg).settings.league.hub == hub.url
     store = Store(tmp_path / "k.db")
-    member = members.membership(store, hub.url)
+    member = members.membership(store.meta, hub.url)
     store.close()
     assert member is not None and member.venue == hub.venue and len(member.key) == 64
     assert member.key not in text  # the key stays in the store, not in the config

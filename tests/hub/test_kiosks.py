@@ -9,9 +9,9 @@ import random
 
 from kiosk.app.league import pair
 from kiosk.app.root import build_kiosk
-from kiosk.classic.computer import Pace as ClassicPace
+from kiosk.classic.computer import ShotPace
 from kiosk.config import ConfigFile
-from kiosk.darts.solo import Pace
+from kiosk.darts.solo import ThrowPace
 from kiosk.express.pace import Pace as ExpressPace
 from kiosk.house import Kiosk
 from kiosk.league import membership as members
@@ -30,8 +30,8 @@ async def _kiosk(folder, league: dict[str, object]) -> Kiosk:
         devices=False,
         web=False,
         rng=random.Random(1),
-        pace=Pace(dart=0, takeout=0),
-        classic_pace=ClassicPace(shot=0),
+        pace=ThrowPace(dart=0, takeout=0),
+        classic_pace=ShotPace(shot=0),
         express_pace=ExpressPace.instant(),
     )
 
@@ -40,7 +40,7 @@ async def _joined(hub: Hub, folder, venue: int) -> Kiosk:
     folder.mkdir()
     member = await pair(hub.url, await hub.code(venue), folder.name)
     store = Store(folder / "dartship.db")
-    store.remember(members.MEMBERSHIP, member.to_json())
+    store.meta.remember(members.MEMBERSHIP, member.to_json())
     store.close()
     return await _kiosk(folder, {"league.hub": hub.url, "league.hold_seconds": 0})
 

@@ -47,16 +47,16 @@ def test_an_undone_win_leaves_the_outbox_and_a_win_again_comes_back(tmp_path):
     game = games.play_darts(store, [["Ann"], ["Cy"]], random.Random(2))
     assert store.outbox is not None and len(store.outbox.due(1e12)) == 1
     first_uuid = store.outbox.due(1e12)[0].uuid
-    match = store.load(game)
+    match = store.games.load(game)
     events = match.apply(Undo())
-    store.append(game, DARTS, Undo(), events, match)
+    store.games.append(game, DARTS, Undo(), events, match)
     assert store.outbox.due(1e12) == [] and store.outbox.counts()[PENDING] == 0
     from kiosk.darts.match import Throw
 
-    last = store.commands(game)[-2]
+    last = store.games.commands(game)[-2]
     assert isinstance(last, Throw)
     events = match.apply(last)
-    store.append(game, DARTS, last, events, match)
+    store.games.append(game, DARTS, last, events, match)
     (again,) = store.outbox.due(1e12)
     assert again.uuid != first_uuid  # never sent: a new entry
 

@@ -63,7 +63,7 @@ def test_the_stats_screen_shows_the_league_table_and_daily_board(
     kiosk = tour.kiosk
     try:
         member = tour.loop.run_until_complete(pair(url, anchor_code, "anchor"))
-        kiosk.store.remember(members.MEMBERSHIP, member.to_json())
+        kiosk.store.meta.remember(members.MEMBERSHIP, member.to_json())
         kiosk.config.save({"league.hub": url})
         mine = LeagueSync(kiosk.store, member)
         crown_store = Store(tmp_path / "crown.db")
@@ -84,7 +84,7 @@ def test_the_stats_screen_shows_the_league_table_and_daily_board(
         # The league's daily challenge, on the league's fleet of the day (its seed came with
         # the boards).
         today = datetime.now().date()
-        seed = members.daily_seed(kiosk.store, today)
+        seed = members.daily_seed(kiosk.store.meta, today)
         games.play_classic(kiosk.store, ["Ann"], rng, daily=today, seed=seed)
         games.play_classic(crown_store, ["Dee"], rng, daily=today, seed=seed)
         assert tour.loop.run_until_complete(sync())

@@ -72,7 +72,7 @@ class LeagueColumns:
         return column
 
     def fill(self, store: Store, now: datetime | None = None) -> None:
-        kept = membership.boards(store)
+        kept = membership.boards(store.meta)
         self.table.clear_widgets()
         self.daily.clear_widgets()
         if kept is None:
@@ -109,4 +109,4 @@ class LeagueColumns:
 
 def in_league(store: Store, hub: str) -> bool:
     """The Stats screen offers the league's page on a kiosk that joined a league."""
-    return bool(hub) and membership.membership(store, hub) is not None
+    return bool(hub) and membership.membership(store.meta, hub) is not None
