@@ -137,3 +137,24 @@ def test_the_leagues_daily_fleet_comes_from_its_seed():
     assert "ab" * 16 not in json.dumps(Match(setup).public_view())
     with pytest.raises(WireError, match="fleet_seed"):
         CLASSIC.setup_from_dict({"mode": "duel", "fleet_seed": "ab" * 16})
+
+
+async def test_a_kiosk_in_a_league_starts_the_phones_daily_on_the_leagues_fleet(tmp_path):
+    import asyncio
+
+    from kiosk.classic.rooms import PhoneRooms
+    from kiosk.league import membership
+
+    class Never:
+        def __init__(self, *_args: object) -> None:
+            pass
+
+    store = Store(tmp_path / "k.db")
+    rooms = PhoneRooms(store, asyncio.get_running_loop(), Never)
+    assert rooms.start_daily("ann", DAY, "Ann").setup.fleet_seed is None  # in no league
+    # The boards as the sync task keeps them, with the hub's seeds of the day and the next.
+    membership.keep_boards(
+        store.meta, {"table": {}, "daily": {}, "venue": {}, "daily_seeds": {"2026-12-02": "ab" * 16}}
+    )
+    match = rooms.start_daily("bo", DAY + datetime.timedelta(days=1), "Bo")
+    assert match.setup.fleet_seed == "ab" * 16 and match.fleet(1) == daily_fleet(DAY, "ab" * 16)
