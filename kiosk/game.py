@@ -28,6 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from kiosk.inputs import InputEvent
 from kiosk.sound import Sound
+from kiosk.speech import Phrasebook
 
 
 class RuleError(ValueError):
@@ -156,6 +157,10 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
 
     def sound_for(self, events: Iterable[E]) -> Sound | None:
         """The one sound a batch of events deserves (the buzzer), or None."""
+        return None
+
+    def phrasebook(self) -> Phrasebook | None:
+        """What the caller says for this kind's events (kiosk/<game>/calls.py), or None."""
         return None
 
 

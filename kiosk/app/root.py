@@ -21,11 +21,12 @@ from typing import Any
 
 from kiosk.announce import buzzer_listener
 from kiosk.app.sdnotify import Notifier
+from kiosk.caller import Caller
 from kiosk.classic.computer import ComputerSeat, pool
 from kiosk.classic.computer import Pace as ClassicPace
 from kiosk.classic.match import Level
 from kiosk.classic.table import ensure_fleets
-from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
+from kiosk.config import CallerOutput, ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.darts.solo import Pace, SoloMode
 from kiosk.darts.takeout import TakeoutTimer
 from kiosk.express.pace import Pace as ExpressPace
@@ -163,7 +164,9 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     loop), no pauses of the computer player, every random choice from `seed`, the database in
     `folder`, a window of `size` set as the live kiosk sets it (display.width and height)."""
     set_language(language)
+    # The caller's voice goes to the journal only: screenshots and tests make no sound.
     values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
+              "caller.output": CallerOutput.LOG,
               "kiosk.database": str(folder / "dartship.db"), "display.width": size[0],
               "display.height": size[1], "web.host": "127.0.0.1", "web.port": 0}
     config = ConfigFile(folder / "config.toml", values)
@@ -195,6 +198,12 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     if kiosk.buzzer is not None:
         kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
             kiosk.buzzer, kiosk.service, delay=kiosk.express_seats.sound_delay)))
+    voice, speaker = factory.build_voice(settings)
+    caller = settings.caller
+    # The same delay as the buzzer's: voice and buzzer go with the word on the screen.
+    kiosk.caller = Caller(kiosk.service, voice, speaker, enabled=caller.enabled,
+                          volume=caller.volume / 100, say_cell=caller.say_cell,
+                          delay=kiosk.express_seats.sound_delay).attach()
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
@@ -204,3 +213,6 @@ def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
         kiosk.buzzer.muted = new.buzzer.mute
     if kiosk.simulator is not None:
         kiosk.simulator.skill = new.simulator.skill
+    if kiosk.caller is not None:
+        caller = new.caller
+        kiosk.caller.apply(caller.enabled, caller.volume / 100, caller.say_cell, caller.voices())
