@@ -56,6 +56,21 @@ def no_sound_card(proc: Path = Path("/proc/asound/cards")) -> bool:
     return not text.strip() or "no soundcards" in text
 
 
+class _QuietProbe(logging.Filter):
+    """Kivy's own lines about a mixer it cannot open (a CRITICAL, a WARNING for the probe)
+    become DEBUG: the caller says it once, in words an owner can act on."""
+
+    def __init__(self, probe: Path) -> None:
+        super().__init__()
+        self.probe = str(probe)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        if message.startswith("AudioSDL2: Unable to open mixer") or self.probe in message:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
 class SdlSpeaker:
     """Kivy's SDL2 audio (see the module's docstring). `probe_dir`: where the probe is kept."""
 
@@ -88,7 +103,13 @@ class SdlSpeaker:
                 path=self.probe_dir / "probe.wav", error=err
             )
             return self._problem
-        sound = SoundLoader.load(str(probe))
+        quiet = _QuietProbe(probe)
+        kivy_log = logging.getLogger("kivy")
+        kivy_log.addFilter(quiet)
+        try:
+            sound = SoundLoader.load(str(probe))
+        finally:
+            kivy_log.removeFilter(quiet)
         if sound is None or not sound.length:
             reason = _("SDL2 could not open the audio output")
             if not os.environ.get("SDL_AUDIODRIVER") and no_sound_card():
