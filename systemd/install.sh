@@ -23,7 +23,7 @@ CONF=$CONF_DIR/config.toml
 UNIT_DIR=/etc/systemd/system
 RULE=/etc/udev/rules.d/99-dartboard.rules
 DOC_DIR=/usr/share/doc/dartship
-GROUPS_NEEDED=(video render input gpio dialout)
+GROUPS_NEEDED=(video render input gpio dialout audio)
 UNITS=(dartship.service dartship-backup.service dartship-backup.timer)
 # The pi extra's lgpio. On Bookworm (Python 3.11, glibc 2.36) pip takes PyPI's aarch64 wheel
 # (manylinux_2_34, the lg C library linked in). Where there is no wheel (Python 3.13, an older

@@ -161,3 +161,34 @@ def test_without_an_audio_device_the_speaker_says_why_in_one_line(tmp_path):
     answer = _play(tmp_path, wav)
     assert answer["played"] is None
     assert answer["reason"] == "no sound card: /proc/asound/cards lists none"
+
+
+def _doctor(tmp_path: Path, **env: str) -> str:
+    config = tmp_path / "config.toml"
+    config.write_text("[caller]\nvolume = 60\n")
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("SDL_AUDIO")}
+    environment.update(
+        env, STATE_DIRECTORY=str(tmp_path / "state"), KIVY_NO_CONSOLELOG="1", KIVY_HOME=str(tmp_path / "kivy")
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.app.cli", "doctor", "--sound", "--config", str(config)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+    )
+    return done.stdout
+
+
+@needs_espeak
+def test_doctor_sound_plays_the_test_phrase_or_says_there_is_no_device(tmp_path):
+    heard = tmp_path / "heard.raw"
+    out = _doctor(tmp_path, SDL_AUDIODRIVER="disk", SDL_DISKAUDIOFILE=str(heard))
+    sound = [line for line in out.splitlines() if " sound " in line]
+    assert sound[0].startswith("ok    sound     voice en-gb: the test phrase is")
+    assert sound[1].startswith("ok    sound     played the test phrase on SDL2 audio (disk) at 60 %")
+    assert any(abs(v) > 300 for v in array.array("h", heard.read_bytes()))
+    if not Path("/proc/asound/cards").exists():
+        out = _doctor(tmp_path)
+        assert "FAIL  sound     no audio device: no sound card: /proc/asound/cards lists none" in out
