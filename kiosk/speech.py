@@ -123,8 +123,8 @@ def template(phrase: str, text: str, **names: str) -> tuple[Words, ...]:
             if part in names and names[part].strip():
                 pieces.append(name(names[part].strip()))
             continue
-        spoken = part.strip(" ,")
-        if spoken and spoken not in ".!?":
+        spoken = part.strip(" ,:;")
+        if any(ch.isalnum() for ch in spoken):  # not a bare "!" or ":" between names
             fixed += 1
             pieces.append(Words(phrase if fixed == 1 else f"{phrase}-{fixed}", spoken))
     return tuple(pieces)
