@@ -137,8 +137,8 @@ def _game(
     caller, and the buzzer's first tones."""
     from hardware.voice import EspeakVoice
     from kiosk.announce import buzzer_listener
+    from kiosk.board import Cell, Ring
     from kiosk.caller import Caller
-    from kiosk.darts.board import Cell, Ring
     from kiosk.darts.fleet import parse_fleet
     from kiosk.darts.kind import DARTS
     from kiosk.darts.match import HouseRules, Next, Phase, Place, Setup, Start, Team, Throw

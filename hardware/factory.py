@@ -29,8 +29,8 @@ from hardware.simulator import SimulatedBoard
 from hardware.sink import deliver
 from hardware.speaker import SdlSpeaker, SimulatedSpeaker
 from hardware.voice import EspeakVoice
+from kiosk.board import Profile
 from kiosk.config import BuzzerKind, CallerOutput, InputKind, Settings, voice_cache_dir
-from kiosk.darts.board import Profile
 from kiosk.i18n import _
 from kiosk.inputs import Button, Info
 from kiosk.ports import BoardInput, Buzzer, Device, Sink, Speaker, Voice

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from kiosk.darts.board import BullZone, Cell, Profile
-from kiosk.darts.scatter import Landing, Skill
+from kiosk.board import BullZone, Cell, Profile
 from kiosk.inputs import Button, InputEvent
+from kiosk.scatter import Landing, Skill
 from kiosk.sound import Sound
 from kiosk.speech import Words
 

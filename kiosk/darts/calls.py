@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kiosk.darts.board import NUMBERS, Cell, Ring
+from kiosk.board import NUMBERS, Cell, Ring
 from kiosk.darts.match import (
     BullOffAgain,
     BullOffUndecided,

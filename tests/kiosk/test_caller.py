@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from hardware.speaker import SimulatedSpeaker, write_silence
+from kiosk.board import MISS, Cell, Ring
 from kiosk.caller import Caller
-from kiosk.darts.board import MISS, Cell, Ring
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Place, Setup, Start, Team, Throw, Undo

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.board import MISS
 from kiosk.classic.calls import CLASSIC_CALLS
 from kiosk.classic.fleet import random_fleet as classic_fleet
 from kiosk.classic.grid import SQUARES
@@ -21,7 +22,6 @@ from kiosk.classic.match import Result as ClassicResult
 from kiosk.classic.match import Setup as ClassicSetup
 from kiosk.classic.match import TurnPassed as ClassicTurn
 from kiosk.classic.match import Won as ClassicWon
-from kiosk.darts.board import MISS
 from kiosk.darts.calls import DART_CALLS, spoken_cell
 from kiosk.darts.match import (
     Correct,

@@ -14,8 +14,8 @@ import pytest
 
 from hardware.speaker import SimulatedSpeaker
 from kiosk.app.root import build_kiosk
+from kiosk.board import Cell, Ring
 from kiosk.config import CallerOutput, ConfigFile, InputKind
-from kiosk.darts.board import Cell, Ring
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, Phase, Place, Setup, Team
