@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kiosk.i18n import _
+
 # A voice as espeak-ng names it ("en-gb", "de", "fi", "en-us+f3"): letters, digits, - _ +.
 VOICE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+-]{0,39}$")
 # The voice of each language when the config names none, and others worth trying (Settings).
@@ -89,6 +91,20 @@ class Phrasebook(Protocol):
     def phrases(self, options: CallOptions) -> Iterable[Words]: ...
 
     def names(self, view: Mapping[str, Any]) -> Iterable[Words]: ...
+
+
+def sunk_ship(ship: str) -> Words:
+    """"Sunk! The Cruiser" for a ship with a name (classic's and Express's; `ship` is its
+    English name, as their wires spell it), recorded as `sunk-<name>.wav`."""
+    texts = {
+        "Carrier": _("Sunk! The Carrier"),
+        "Battleship": _("Sunk! The Battleship"),
+        "Cruiser": _("Sunk! The Cruiser"),
+        "Submarine": _("Sunk! The Submarine"),
+        "Destroyer": _("Sunk! The Destroyer"),
+        "Patrol Boat": _("Sunk! The Patrol Boat"),
+    }
+    return Words(f"sunk-{slug(ship)}", texts.get(ship) or _("Sunk!"))
 
 
 def slug(text: str) -> str:

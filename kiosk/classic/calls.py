@@ -15,18 +15,11 @@ from kiosk.classic.fleet import ShipClass
 from kiosk.classic.grid import SQUARES, Square
 from kiosk.classic.match import Mode, Result, ShotFired, TurnPassed, Won
 from kiosk.i18n import _
-from kiosk.speech import Call, CallOptions, Calls, Words, cell, name, template
+from kiosk.speech import Call, CallOptions, Calls, Words, cell, name, sunk_ship, template
 
 
 def sunk(kind: ShipClass) -> Words:
-    texts = {
-        ShipClass.CARRIER: _("Sunk! The Carrier"),
-        ShipClass.BATTLESHIP: _("Sunk! The Battleship"),
-        ShipClass.CRUISER: _("Sunk! The Cruiser"),
-        ShipClass.SUBMARINE: _("Sunk! The Submarine"),
-        ShipClass.DESTROYER: _("Sunk! The Destroyer"),
-    }
-    return Words(f"sunk-{kind.value.lower()}", texts[kind])
+    return sunk_ship(kind.value)
 
 
 def _square(square: Square) -> Words:

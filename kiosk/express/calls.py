@@ -14,18 +14,11 @@ from typing import Any
 from kiosk.express.match import Rolled, Sunk, TurnPassed, Won
 from kiosk.express.rules import Ship
 from kiosk.i18n import _
-from kiosk.speech import Call, CallOptions, Calls, Words, name, template
+from kiosk.speech import Call, CallOptions, Calls, Words, name, sunk_ship, template
 
 
 def sunk(ship: Ship) -> Words:
-    texts = {
-        Ship.BATTLESHIP: _("Sunk! The Battleship"),
-        Ship.DESTROYER: _("Sunk! The Destroyer"),
-        Ship.CARRIER: _("Sunk! The Carrier"),
-        Ship.SUBMARINE: _("Sunk! The Submarine"),
-        Ship.PATROL_BOAT: _("Sunk! The Patrol Boat"),
-    }
-    return Words(f"sunk-{ship.value.lower().replace(' ', '-')}", texts[ship])
+    return sunk_ship(ship.value)
 
 
 class ExpressCalls:

@@ -202,3 +202,21 @@ def test_the_service_s_darts_are_called_in_order_and_an_undo_takes_its_call_back
     said = _said(speaker)
     assert said[:7] == ["name-sharks", "start", "hit", "sunk-2", "miss", "name-jets", "to-throw"]
     assert said[-1] == "taken-back"
+
+
+def test_a_game_s_names_and_phrases_are_rendered_when_it_starts(tmp_path):
+    voice = FileVoice(tmp_path)
+    service = GameService(None, follow_ups=False)
+    caller = Caller(service, voice, SimulatedSpeaker(tempo=0.01)).attach()
+    try:
+        service.new_game(DARTS, Setup((Team("Hai Kala", ("Ann", "Bo")), Team("Jets", ("Cy",))),
+                                      HouseRules()))
+        deadline = time.monotonic() + 10
+        while "win" not in voice.rendered and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # The names first (a game's first call names a team), then every fixed phrase.
+        assert voice.rendered[:4] == ["name-hai-kala", "name-ann", "name-bo", "name-jets"]
+        assert {"hit", "miss", "sunk-5", "to-throw", "win"} <= set(voice.rendered)
+        assert not any(p.startswith("cell-") for p in voice.rendered)  # cells are not said
+    finally:
+        caller.close()

@@ -55,6 +55,7 @@ BOOKS = {
     "classic": ROOT / "kiosk/classic/calls.py",
     "express": ROOT / "kiosk/express/calls.py",
     "caller": ROOT / "kiosk/caller.py",
+    "speech": ROOT / "kiosk/speech.py",
 }
 SAY_CELL = CallOptions(say_cell=True)
 QUIET = CallOptions()
