@@ -251,6 +251,7 @@ def sdl_disk(folder: Path, darts: int, gap: float) -> None:
         if at is not None:
             latencies.append(at - t)
     print("SDL2 (disk driver), announcement -> first loud sample written:", _ms(latencies))
+    print("  slowest:", ", ".join(f"{x * 1000:.0f} ms" for x in sorted(latencies)[-3:]))
     print("buzzer,             announcement -> first tone on:            ", _tones(watch.beeps, tones))
     print(
         f"  (SDL's disk file: {raw.stat().st_size / RAW_RATE:.1f} s of 44.1 kHz stereo; "

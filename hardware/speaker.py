@@ -3,7 +3,8 @@
 `SdlSpeaker` plays through Kivy's SDL2 audio (SDL_mixer: the Pi's HDMI or headphone output,
 whatever SDL's audio driver opens). Kivy's sound says nothing when the device cannot be opened
 (it loads every file as a sound of length 0), so `open()` loads a short silent probe: a length
-of 0 means there is no audio device, and the reason is one line for the journal.
+of 0 means there is no audio device, and the reason is one line for the journal. Where the
+kernel knows no sound card at all (and no SDL_AUDIODRIVER is asked for), it does not try.
 `SimulatedSpeaker` plays nothing: it keeps what it was given and takes as long as the file
 would (so the caller's queue behaves as with sound); it is the speaker of `caller.output =
 "log"` and of the tests and the bench.
@@ -89,6 +90,11 @@ class SdlSpeaker:
     def open(self) -> str | None:
         if self._loader is not None or self._problem is not None:
             return self._problem
+        if not os.environ.get("SDL_AUDIODRIVER") and no_sound_card():
+            # Not even tried: ALSA would print eight lines of its own to stderr (the journal),
+            # and the headless kiosk would load Kivy for nothing.
+            self._problem = _("no sound card: /proc/asound/cards lists none")
+            return self._problem
         for key in ("KIVY_NO_ARGS", "KIVY_NO_FILELOG", "KIVY_NO_CONSOLELOG"):
             os.environ.setdefault(key, "1")
         try:
@@ -111,11 +117,10 @@ class SdlSpeaker:
         finally:
             kivy_log.removeFilter(quiet)
         if sound is None or not sound.length:
-            reason = _("SDL2 could not open the audio output")
-            if not os.environ.get("SDL_AUDIODRIVER") and no_sound_card():
-                reason = _("no sound card: /proc/asound/cards lists none")
-            self._problem = reason
-            return reason
+            driver = os.environ.get("SDL_AUDIODRIVER")
+            self._problem = _("SDL2 could not open the audio output ({driver})").format(
+                driver=driver or _("default driver"))
+            return self._problem
         sound.unload()
         self._loader = SoundLoader
         return None
