@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import random
+from pathlib import Path
 from typing import Any
 
 from hardware import boardmap
@@ -141,12 +142,13 @@ def build_buzzer(settings: Settings, *, pin_factory: Any = None) -> Buzzer | Non
         return SimulatedBuzzer(muted=muted)
 
 
-def build_voice(settings: Settings) -> tuple[Voice, Speaker]:
-    """The caller's voice (recordings, else espeak-ng through the cache) and where it is heard
-    (SDL2 audio, or nothing but the journal with `caller.output = "log"`). Nothing is opened
-    here: the caller opens the speaker on its own thread."""
+def build_voice(settings: Settings, cache: Path | None = None) -> tuple[Voice, Speaker]:
+    """The caller's voice (recordings, else espeak-ng through the cache: `cache`, else the
+    data folder's) and where it is heard (SDL2 audio, or nothing but the journal with
+    `caller.output = "log"`). Nothing is opened here: the caller opens the speaker on its own
+    thread."""
     caller = settings.caller
-    cache = voice_cache_dir()
+    cache = cache or voice_cache_dir()
     voice = EspeakVoice(cache, caller.recordings_path(), caller.voices())
     if caller.output is CallerOutput.LOG:
         return voice, SimulatedSpeaker()

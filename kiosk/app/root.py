@@ -72,7 +72,8 @@ def classic_computer(level: Level, rng: random.Random) -> Any:
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
                       pace: Pace | None = None, classic_pace: ClassicPace | None = None,
-                      express_pace: ExpressPace | None = None) -> Kiosk:
+                      express_pace: ExpressPace | None = None,
+                      voice_cache: Path | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
@@ -80,8 +81,9 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     shows them) and serves the host's desk; `pace` overrides the computer player's pauses (0 in
     tests and screenshots), `classic_pace` the classic computer's (screen and phone rooms),
     `express_pace` Battleship Express's (the table's beats: the screen's dice, its computer
-    seats and its buzzer keep one time). StartError (nothing left running) when the phone
-    page's port is taken: another kiosk runs, most likely.
+    seats and its buzzer keep one time); `voice_cache` where the caller's renderings go (the
+    data folder's, or `build_offline`'s own folder). StartError (nothing left running) when
+    the phone page's port is taken: another kiosk runs, most likely.
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
@@ -110,7 +112,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         log.info("resumed game %s", service.game)
         ensure_fleets(service, service.rng)  # a classic game a power cut left half placed
     if devices:
-        _attach_devices(kiosk, loop)
+        _attach_devices(kiosk, loop, voice_cache)
     if desk is not None:
         desk.thrower = kiosk.simulator  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
@@ -174,11 +176,13 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
                                                 pace=Pace(dart=0, takeout=0),
                                                 classic_pace=ClassicPace(shot=0),
-                                                express_pace=ExpressPace.instant()))
+                                                express_pace=ExpressPace.instant(),
+                                                voice_cache=folder / "voice-cache"))
     return kiosk, loop
 
 
-def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
+def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
+                    voice_cache: Path | None = None) -> None:
     """Real or simulated devices, as the settings say; their events reach the service's queue."""
     from hardware import factory
     from hardware.learn import LearnWizard
@@ -198,7 +202,7 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     if kiosk.buzzer is not None:
         kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
             kiosk.buzzer, kiosk.service, delay=kiosk.express_seats.sound_delay)))
-    voice, speaker = factory.build_voice(settings)
+    voice, speaker = factory.build_voice(settings, voice_cache)
     caller = settings.caller
     # The same delay as the buzzer's: voice and buzzer go with the word on the screen.
     kiosk.caller = Caller(kiosk.service, voice, speaker, enabled=caller.enabled,
