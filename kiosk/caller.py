@@ -68,6 +68,7 @@ class Caller:
         say_cell: bool = False,
         delay: Callable[[Sequence[Any]], float] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wait_for_face: bool = False,
     ) -> None:
         self.service = service
         self.voice = voice
@@ -87,6 +88,11 @@ class Caller:
         self._thread: threading.Thread | None = None
         self._renderer = ThreadPoolExecutor(1, thread_name_prefix="dartship-voice")
         self._unsubscribe: Callable[[], None] | None = None
+        # The speaker opens once the face is up (`face_up`): the screen's Kivy and SDL are then
+        # set up on the main thread, and the audio is opened after them, never beside them.
+        self._face = threading.Event()
+        if not wait_for_face:
+            self._face.set()
 
     # -- life --
 
@@ -100,6 +106,12 @@ class Caller:
             self._prepare_game()
         return self
 
+    def face_up(self) -> None:
+        """The screen's first frame is drawn (headless: the phone page is up): the caller may
+        open the audio device and speak. Calls made before wait for it (newer ones replacing
+        older, as always)."""
+        self._face.set()
+
     def close(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -108,6 +120,7 @@ class Caller:
             self._closing = True
             self._pending.clear()
             self._cond.notify_all()
+        self._face.set()
         self.speaker.stop()
         if self._thread is not None:
             self._thread.join(2.0)
@@ -217,7 +230,8 @@ class Caller:
             log.warning(_("caller: no synthetic voice (%s); only recorded phrases are said"), problem)
 
     def _run(self) -> None:
-        if self.enabled:
+        self._face.wait()
+        if self.enabled and not self._closing:
             self._open()  # at start, so the journal says at once if nothing can be heard
         while True:
             with self._cond:

@@ -61,6 +61,8 @@ class Kiosk:
     def ready(self) -> None:
         """The screen (or, headless, the web server) is up: tell systemd."""
         self.supervisor.ready(_("kiosk running"))
+        if self.caller is not None:
+            self.caller.face_up()  # Kivy and SDL are set up: the caller may open the audio
 
     def heartbeat(self) -> None:
         """Called from the loop that must stay alive (Kivy's clock on a screen): WATCHDOG=1.

@@ -207,7 +207,7 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
     # The same delay as the buzzer's: voice and buzzer go with the word on the screen.
     kiosk.caller = Caller(kiosk.service, voice, speaker, enabled=caller.enabled,
                           volume=caller.volume / 100, say_cell=caller.say_cell,
-                          delay=kiosk.express_seats.sound_delay).attach()
+                          delay=kiosk.express_seats.sound_delay, wait_for_face=True).attach()
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:

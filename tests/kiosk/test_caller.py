@@ -220,3 +220,25 @@ def test_a_game_s_names_and_phrases_are_rendered_when_it_starts(tmp_path):
         assert not any(p.startswith("cell-") for p in voice.rendered)  # cells are not said
     finally:
         caller.close()
+
+
+def test_the_speaker_opens_only_once_the_face_is_up(tmp_path):
+    """The kiosk's caller waits for the screen's first frame (Kivy and SDL set up on the main
+    thread) before it opens the audio: opening it beside them ended the live app."""
+    opened = threading.Event()
+
+    class Watched(SimulatedSpeaker):
+        def open(self) -> str | None:
+            opened.set()
+            return None
+
+    speaker = Watched(tempo=0.01)
+    caller = Caller(GameService(None), FileVoice(tmp_path), speaker, wait_for_face=True).attach()
+    try:
+        caller.say(Call(_words("hit")))
+        assert not opened.wait(0.3) and not caller.idle()  # waiting, not lost
+        caller.face_up()
+        assert opened.wait(2) and caller.wait_idle()
+        assert _said(speaker) == ["hit"]
+    finally:
+        caller.close()

@@ -57,6 +57,7 @@ def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, 
 
     async def play() -> list[str]:
         kiosk = await build_kiosk(config)
+        kiosk.ready()  # as `dartship run --headless` says once its phone page is up
         try:
             caller = kiosk.caller
             assert caller is not None and isinstance(caller.speaker, SimulatedSpeaker)
