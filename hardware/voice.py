@@ -72,7 +72,14 @@ class EspeakVoice:
         if recorded is not None:
             return recorded
         path = self.cache_path(words, language)
-        return path if path.is_file() else None
+        if not path.is_file():
+            return None
+        if is_wav(path):
+            return path
+        # A rendering spoilt on disk: dropped, and rendered again when next wanted.
+        self._once(f"spoilt:{path}", _("caller: %s is spoilt; it is rendered again"), path)
+        path.unlink(missing_ok=True)
+        return None
 
     def recording(self, words: Words, language: str) -> Path | None:
         if self.recordings is None:
@@ -99,7 +106,7 @@ class EspeakVoice:
 
     def render(self, words: Words, language: str) -> Path | None:
         target = self.cache_path(words, language)
-        if target.is_file():
+        if target.is_file() and is_wav(target):
             return target
         if self.problem() is not None:
             return None

@@ -192,3 +192,22 @@ def test_doctor_sound_plays_the_test_phrase_or_says_there_is_no_device(tmp_path)
     if not Path("/proc/asound/cards").exists():
         out = _doctor(tmp_path)
         assert "FAIL  sound     no audio device: no sound card: /proc/asound/cards lists none" in out
+
+
+@needs_espeak
+def test_hostile_names_are_said_as_text_and_a_spoilt_rendering_is_made_again(tmp_path, caplog):
+    voice = EspeakVoice(tmp_path)
+    for text in ("--help", "-v de; rm -rf /", "<speak>x</speak>", "Jäger 2 🎯", "x" * 500):
+        words = Words(f"name-{len(text)}", text)
+        path = voice.render(words, "en")
+        assert path is not None and path.parent == tmp_path / "en" / "en-gb", text
+        assert 0.1 < wav_seconds(path) < 30, text
+    hit = Words("hit", "Hit")
+    path = voice.render(hit, "en")
+    assert path is not None
+    path.write_bytes(b"RIFF\0\0")  # a power cut mid-write of the disk, say
+    with caplog.at_level("WARNING", logger="dartship.caller"):
+        assert voice.find(hit, "en") is None
+    assert "is spoilt" in caplog.text and not path.exists()
+    again = voice.render(hit, "en")
+    assert again == path and wav_seconds(again) > 0.2
