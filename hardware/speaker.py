@@ -119,7 +119,8 @@ class SdlSpeaker:
         if sound is None or not sound.length:
             driver = os.environ.get("SDL_AUDIODRIVER")
             self._problem = _("SDL2 could not open the audio output ({driver})").format(
-                driver=driver or _("default driver"))
+                driver=driver or _("default driver")
+            )
             return self._problem
         sound.unload()
         self._loader = SoundLoader

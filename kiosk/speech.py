@@ -94,7 +94,7 @@ class Phrasebook(Protocol):
 
 
 def sunk_ship(ship: str) -> Words:
-    """"Sunk! The Cruiser" for a ship with a name (classic's and Express's; `ship` is its
+    """ "Sunk! The Cruiser" for a ship with a name (classic's and Express's; `ship` is its
     English name, as their wires spell it), recorded as `sunk-<name>.wav`."""
     texts = {
         "Carrier": _("Sunk! The Carrier"),

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import time
 
-from kiosk.app.doctor import Level, Report
+from kiosk.app.doctor import Report, Severity
 from kiosk.caller import test_call
 from kiosk.config import CallerOutput, Settings
 from kiosk.i18n import _, set_language
 
-ok, warn, fail = Level.OK, Level.WARN, Level.FAIL
+ok, warn, fail = Severity.OK, Severity.WARN, Severity.FAIL
 
 
 def check_sound(cfg: Settings, report: Report) -> None:

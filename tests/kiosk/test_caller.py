@@ -209,8 +209,7 @@ def test_a_game_s_names_and_phrases_are_rendered_when_it_starts(tmp_path):
     service = GameService(None, follow_ups=False)
     caller = Caller(service, voice, SimulatedSpeaker(tempo=0.01)).attach()
     try:
-        service.new_game(DARTS, Setup((Team("Hai Kala", ("Ann", "Bo")), Team("Jets", ("Cy",))),
-                                      HouseRules()))
+        service.new_game(DARTS, Setup((Team("Hai Kala", ("Ann", "Bo")), Team("Jets", ("Cy",))), HouseRules()))
         deadline = time.monotonic() + 10
         while "win" not in voice.rendered and time.monotonic() < deadline:
             time.sleep(0.01)

@@ -39,15 +39,23 @@ class Calls(logging.Handler):
 async def main(folder: Path, phase: str, width: int, height: int) -> None:
     db = folder / "kiosk.db"
     prepare(db, phase)
-    typed, problems = check_values({"web.enabled": False, "display.width": width,
-                                    "display.height": height, "kiosk.database": str(db),
-                                    "board.input": "simulator", "caller.say_cell": True})
+    typed, problems = check_values(
+        {
+            "web.enabled": False,
+            "display.width": width,
+            "display.height": height,
+            "kiosk.database": str(db),
+            "board.input": "simulator",
+            "caller.say_cell": True,
+        }
+    )
     assert not problems, problems
     calls = Calls()
     logging.getLogger("dartship.caller").addHandler(calls)
     logging.getLogger("dartship.caller").setLevel(logging.INFO)
-    kiosk = await build_kiosk(ConfigFile(None, typed), rng=random.Random(1),
-                              voice_cache=folder / "voice-cache")
+    kiosk = await build_kiosk(
+        ConfigFile(None, typed), rng=random.Random(1), voice_cache=folder / "voice-cache"
+    )
     from ui.touch.fingers import tap_at
 
     app, running, frames = await run_app(kiosk)
@@ -63,9 +71,16 @@ async def main(folder: Path, phase: str, width: int, height: int) -> None:
             if calls.said and caller.idle():
                 break
         match = match_of(kiosk.service)
-        print(json.dumps({"said": calls.said, "silent": caller.silent,
-                          "dart": match.last_dart().code if match and match.last_dart()
-                          else None}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "said": calls.said,
+                    "silent": caller.silent,
+                    "dart": match.last_dart().code if match and match.last_dart() else None,
+                }
+            ),
+            flush=True,
+        )
     finally:
         app.stop()
         await running
