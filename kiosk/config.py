@@ -31,9 +31,7 @@ import tomlkit
 import tomlkit.exceptions
 import tomlkit.items
 
-from kiosk.board import Profile, board_for
-from kiosk.darts.fleet import PRESETS, PlacementError, fleet_problem, parse_lengths
-from kiosk.darts.match import BullOffMode, HouseRules
+from kiosk.board import Profile
 from kiosk.i18n import LANGUAGES, _
 from kiosk.scatter import Skill
 
@@ -101,12 +99,30 @@ def _range(lo: float, hi: float) -> Check:
     return check
 
 
-def _fleet(value: Any) -> str | None:
-    try:
-        parse_lengths(value)
-    except PlacementError as err:
-        return str(err)
-    return None
+def _by_the_rooms(key: str) -> Check:
+    """A key whose values a game judges (its room's `setting_checks`): the dart game, the
+    fleets of `rules.fleet`. Asked when a value is checked, so the config imports no game."""
+    def check(value: Any) -> str | None:
+        from kiosk.rooms import REGISTRY
+
+        for room in REGISTRY.rooms():
+            judge = room.setting_checks().get(key)
+            if judge is not None and (problem := judge(value)) is not None:
+                return problem
+        return None
+    return check
+
+
+class BullOffMode(enum.Enum):
+    """rules.bull_off: who starts a dart game (the dart game's rules use these values)."""
+
+    NORMAL = "normal"
+    OFFICIAL = "official"
+    OFF = "off"
+
+
+# rules.fleet's presets by name (the dart game's fleets of these names: a test ties the two).
+FLEET_PRESETS = ("default", "classic-five")
 
 
 def _pins(value: Any) -> str | None:
@@ -160,7 +176,7 @@ class RulesSettings:
     """House rules (RULES.md): the defaults of a new game."""
 
     fleet: str = setting("default", "ship lengths: a preset (default = 2,3,4,5; classic-five = "
-                         "5,4,3,3,2) or a list like \"5,4,3,2\"", check=_fleet)
+                         "5,4,3,3,2) or a list like \"5,4,3,2\"", check=_by_the_rooms("rules.fleet"))
     darts_per_visit: int = setting(3, "darts per visit", check=_range(1, 9))
     bull_off: BullOffMode = setting(BullOffMode.NORMAL, "who starts: normal (closest to the "
                                     "bull), official (a bull starts; both/neither throw again), "
@@ -297,11 +313,6 @@ class Settings:
         """Only the keys that differ from the defaults."""
         return {k: v for k, v in self.items() if v != OPTION_BY_KEY[k].default}
 
-    def house_rules(self) -> HouseRules:
-        return HouseRules(fleet=parse_lengths(self.rules.fleet),
-                          darts_per_visit=self.rules.darts_per_visit,
-                          bull_off=self.rules.bull_off, profile=self.board.profile)
-
     def database_path(self) -> Path:
         if self.kiosk.database:
             return Path(self.kiosk.database).expanduser()
@@ -416,7 +427,7 @@ def _options() -> tuple[Option, ...]:
 
 OPTIONS: tuple[Option, ...] = _options()
 OPTION_BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
-PRESET_NAMES = tuple(PRESETS)
+PRESET_NAMES = FLEET_PRESETS
 
 
 def check_values(values: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
@@ -529,13 +540,14 @@ def _from_text(text: str, where: str) -> tuple[dict[str, Any], list[Problem]]:
 
 
 def between_keys(settings: Settings, keys: Iterable[str]) -> list[Problem]:
-    """What no key shows alone: a fleet that cannot be played on the board's profile (more
-    cells than the board has, or a random fleet that takes more than a second to draw). Judged
-    only when one of `keys` (those set) is involved: the defaults go together."""
-    if not {"rules.fleet", "board.profile"} & set(keys):
-        return []
-    problem = fleet_problem(board_for(settings.board.profile), parse_lengths(settings.rules.fleet))
-    return [Problem("rules.fleet", problem)] if problem else []
+    """What no key shows alone, as the games judge it (each room's `settings_problems`: the
+    dart game's fleet that cannot be played on the board's profile). Judged only when one of
+    `keys` (those set) is involved: the defaults go together."""
+    from kiosk.rooms import REGISTRY
+
+    chosen = frozenset(keys)
+    return [Problem(key, message) for room in REGISTRY.rooms()
+            for key, message in room.settings_problems(settings, chosen)]
 
 
 def build(values: Mapping[str, Any]) -> Settings:

@@ -116,28 +116,65 @@ class GameService:
         self.board_connected: bool | None = None  # None: no board reports (simulator)
         self.paused: str | None = None  # why the store cannot save, while it cannot
         self._listeners: list[Listener] = []
+        self._taking_part: list[Listener] = []  # heard first: the game's own players and timers
+        self._participants: dict[str, list[ServiceListener]] = {}  # by kind of game
         self._diversion: Callable[[InputEvent], bool] | None = None
         self._retry: asyncio.TimerHandle | None = None
         self._memory_games = 0  # ids of games without a store count down from -1
 
     # -- listeners --
 
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
+    def subscribe(self, listener: Listener, *, takes_part: bool = False) -> Callable[[], None]:
+        """`takes_part`: a participant of the game (a computer seat, a timer), which hears every
+        event before the faces do, so that a screen shows what the participant made of it."""
+        group = self._taking_part if takes_part else self._listeners
+        group.append(listener)
 
         def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+            if listener in group:
+                group.remove(listener)
         return unsubscribe
 
+    def host(self, kind: str, participants: Sequence[ServiceListener]) -> None:
+        """A kind of game's participants (its computer seats, timers): attached while a game of
+        that kind is in play, let go when a game of another kind starts and at `dismiss`."""
+        self._participants.setdefault(kind, []).extend(participants)
+        self._seat_participants()
+
+    def participants(self) -> list[ServiceListener]:
+        return [p for participants in self._participants.values() for p in participants]
+
+    def dismiss(self) -> None:
+        """Let every participant go (the kiosk stops)."""
+        for participant in self.participants():
+            participant.close()
+        self._participants.clear()
+
+    def _seat_participants(self) -> None:
+        playing = self.kind.name if self.kind is not None else None
+        for kind, participants in self._participants.items():
+            for participant in participants:
+                if kind != playing:
+                    if participant.attached:
+                        participant.close()
+                elif not participant.attached:
+                    participant.attach()  # it looks at the game in play at once
+
     def tell(self, event: ServiceEvent) -> None:
+        listeners = [*self._taking_part, *self._listeners]
+        if isinstance(event, GameStarted):
+            # The participants seated now have looked at the new game already; those let go
+            # hear nothing more.
+            self._seat_participants()
+            listeners = [listener for listener in listeners
+                         if listener in self._taking_part or listener in self._listeners]
         if isinstance(event, Notice):
             # Device and refusal notices are what an owner reads in the journal; they never
             # carry a placement.
             level = logging.WARNING if event.kind in (NoticeKind.DISCONNECTED,
                                                       NoticeKind.PAUSED) else logging.INFO
             log.log(level, "%s", event.message)
-        for listener in list(self._listeners):
+        for listener in listeners:
             try:
                 listener(event)
             except Exception:
@@ -357,6 +394,10 @@ class ServiceListener(abc.ABC):
     service: GameService
     _unsubscribe: Callable[[], None] | None = None  # set while attached
 
+    @property
+    def attached(self) -> bool:
+        return self._unsubscribe is not None
+
     @abc.abstractmethod
     def _heard(self, event: ServiceEvent) -> None:
         """A service event (the game started, moved on, a notice)."""
@@ -371,7 +412,7 @@ class ServiceListener(abc.ABC):
 
     def attach(self) -> Self:
         if self._unsubscribe is None:
-            self._unsubscribe = self.service.subscribe(self._heard)
+            self._unsubscribe = self.service.subscribe(self._heard, takes_part=True)
         self._sync()
         return self
 

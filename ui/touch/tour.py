@@ -19,6 +19,7 @@ from typing import Any
 from kiosk.board import BULL, Cell, Ring
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
+from kiosk.darts.solo import SoloMode
 from kiosk.house import Kiosk
 from ui.touch.app import make_app
 
@@ -49,6 +50,10 @@ class Tour:
     @property
     def express(self) -> ExpressTour:
         return ExpressTour(self)
+
+    @property
+    def solo(self) -> SoloMode:
+        return self.kiosk.participant(SoloMode)
 
     def close(self) -> None:
         self.app.stop()
@@ -83,7 +88,7 @@ class Tour:
 
         from ui.touch.fingers import frames
 
-        done = until or (lambda: self.kiosk.solo.player is None or self.kiosk.solo.player.idle)
+        done = until or (lambda: self.solo.player is None or self.solo.player.idle)
         reached = False
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -277,7 +282,7 @@ class Tour:
 
     def kiosk_turn(self) -> bool:
         match = self.match
-        seat = self.kiosk.solo.seat()
+        seat = self.solo.seat()
         return seat is not None and match.turn == seat.team
 
     def solo_walk(self, shot: Callable[[str], str]) -> Iterator[str]:
@@ -571,8 +576,9 @@ class ExpressTour:
     def computers_play(self, seconds: float = 60.0) -> bool:
         """Let the computer seats act until a person is up (or the game is over)."""
         from kiosk.express.match import Phase
+        from kiosk.express.seats import ComputerSeats
 
-        seats = self.tour.kiosk.express_seats
+        seats = self.tour.kiosk.participant(ComputerSeats)
 
         def person_up() -> bool:
             match = self.match

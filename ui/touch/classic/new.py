@@ -103,7 +103,7 @@ class ClassicNewScreen(KioskScreen):
 
     def refresh(self) -> None:
         web = self.app.kiosk.web
-        url = web.classic_url() if web is not None else None
+        url = web.page_url("/classic") if web is not None else None
         self.qr.texture = qr_texture(url) if url is not None else None
         self.qr.opacity = 1 if url is not None else 0
         self.duel_button.disabled = web is None

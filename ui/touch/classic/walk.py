@@ -12,6 +12,7 @@ import datetime
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from kiosk.classic.computer import ComputerSeat
 from kiosk.classic.fleet import CLASSES, Fleet
 from kiosk.classic.grid import GRID, Square, parse_square
 from kiosk.classic.match import Match
@@ -47,7 +48,7 @@ class ClassicWalk:
         return [s for s in GRID.squares if s not in ships and s not in shot]
 
     def computer_done(self) -> bool:
-        seat = self.tour.kiosk.classic
+        seat = self.tour.kiosk.participant(ComputerSeat)
         return seat is None or (seat.idle and not self.match.computer_to_move)
 
     # -- doing --

@@ -10,6 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.board import BULL, BullZone, Cell
 from kiosk.darts.describe import bull_off_dart, zone_text
+from kiosk.darts.kind import match_of
 from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
@@ -55,7 +56,7 @@ class BullOffScreen(KioskScreen):
         self.refresh()
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None or match.phase is not Phase.BULL_OFF:
             return
         s = theme.sizes()

@@ -17,6 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.board import MISS, BullZone, Cell
+from kiosk.darts.kind import match_of
 from kiosk.darts.match import Correct, Match, Next, Phase, RuleError, Undo, Undone
 from kiosk.game import Result
 from kiosk.i18n import _
@@ -25,7 +26,7 @@ from ui.touch import theme
 from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.darts.correct_picker import CorrectPicker
-from ui.touch.darts.opponent import SKILL_ORDER, pins, player, seat, skill_name
+from ui.touch.darts.opponent import SKILL_ORDER, dart_teams, pins, player, seat, skill_name
 from ui.touch.darts.page import board_page
 from ui.touch.darts.scoreboard import Scoreboard
 from ui.touch.darts.words import words_for
@@ -111,7 +112,7 @@ class GameScreen(KioskScreen):
         for button in (self.coach_button, self.skill_button):
             layer.add_widget(button)
         # The radar's top right corner: the teams' phones (move a team whose phone is gone).
-        self.phones_button = BigButton(_("Phones"), lambda: PhonesPopup(app).open(),
+        self.phones_button = BigButton(_("Phones"), lambda: PhonesPopup(app, lambda: dart_teams(app)).open(),
                                        colour=theme.PANEL_LIGHT, font_units=18,
                                        size_hint=(None, None), height=s(40)).fit_width(s(84))
         if app.kiosk.web is not None:
@@ -149,7 +150,7 @@ class GameScreen(KioskScreen):
         return team
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None:
             return
         team = self.viewer(match)
@@ -195,7 +196,7 @@ class GameScreen(KioskScreen):
             self.slot.add_widget(widget)
 
     def _resume_kiosk(self) -> None:
-        computer = player(self.app, self.app.match)
+        computer = player(self.app, match_of(self.app.service))
         if computer is not None:
             computer.resume()
         self.refresh()
@@ -239,10 +240,10 @@ class GameScreen(KioskScreen):
         """The decision runs in a worker thread; its answer comes back on Kivy's clock."""
         self._coach_key = key
         self.coach = None
-        from kiosk.ai import Record  # numpy: loaded when the coach is first asked
-        from kiosk.darts.decision import decide
+        # numpy: loaded when the coach is first asked
+        from kiosk.darts.decision import decide, record_of
 
-        record = Record.from_match(match, team)  # public: the team's shots, enemy ships sunk
+        record = record_of(match, team)  # public: the team's shots, enemy ships sunk
         rng = random.Random(self.app.rng.getrandbits(64))
         future = coach_pool().submit(decide, match.board, record, tuple(match.setup.rules.fleet),
                                      self.coach_skill.sigma, rng)
@@ -270,7 +271,7 @@ class GameScreen(KioskScreen):
 
     def on_update(self, update: Any) -> None:
         # The word first: it must be in the very next frame.
-        match = self.app.match
+        match = match_of(self.app.service)
         words = words_for(update.events, (match.teams[0].name, match.teams[1].name)) if match else None
         if words is not None:
             self.announcement.announce(*words)
@@ -294,7 +295,7 @@ class GameScreen(KioskScreen):
         self._submit(Next())
 
     def _correct(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         last = match.last_dart() if match else None
         if match is None or last is None:
             self.app.toast(_("no dart to correct yet"))
@@ -318,7 +319,7 @@ class GameScreen(KioskScreen):
 
     def _virtual(self) -> None:
         """A scattered dart at the typed cell, or at a cell this team has not shot yet."""
-        match = self.app.match
+        match = match_of(self.app.service)
         simulator = self.app.kiosk.simulator
         if match is None or simulator is None:
             return

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
-from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, Seat, seat_of
-from kiosk.i18n import _
-from kiosk.scatter import Skill
+from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, Seat, SoloMode, seat_of
+from ui.touch.phones import Names
+from ui.touch.skills import skill_name
 
 __all__ = ["SKILL_ORDER", "pins", "player", "seat", "skill_name"]
-
-
-def skill_name(skill: Skill) -> str:
-    return {Skill.NOVICE: _("novice"), Skill.CASUAL: _("casual"), Skill.PUB: _("pub player"),
-            Skill.PRO: _("pro")}[skill]
 
 
 def seat(match: Match | None) -> Seat | None:
@@ -27,7 +23,7 @@ def seat(match: Match | None) -> Seat | None:
 
 def player(app: Any, match: Match | None) -> ComputerPlayer | None:
     """The computer player of this match, if the kiosk plays in it."""
-    current = app.kiosk.solo.player
+    current = app.kiosk.participant(SoloMode).player
     if current is None or match is None or current.match is not match:
         return None
     return current
@@ -39,3 +35,13 @@ def pins(app: Any, match: Match) -> list[tuple[float, float]]:
     if current is None:
         return []
     return [(d.landing.x, d.landing.y) for d in current.darts if d.visit == match.visits]
+
+
+def dart_teams(app: Any) -> Names | None:
+    """The dart game's teams (the kiosk's own team in solo has no link); None without a game."""
+    match = match_of(app.service)
+    if match is None:
+        return None
+    kiosk = seat(match)
+    return [None if kiosk is not None and kiosk.team == index else team.name
+            for index, team in enumerate(match.teams)]

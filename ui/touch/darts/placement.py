@@ -16,11 +16,12 @@ from kivy.uix.label import Label
 
 from kiosk.board import BullZone, Cell
 from kiosk.darts.fleet import PlacementError
+from kiosk.darts.kind import match_of
 from kiosk.darts.match import Phase, Place, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
-from ui.touch.darts.opponent import seat
+from ui.touch.darts.opponent import dart_teams, seat
 from ui.touch.darts.page import board_page
 from ui.touch.darts.placing import FleetDraft
 from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
@@ -86,7 +87,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.refresh()
 
     def open_for(self, team: int) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None or match.phase is not Phase.PLACING:
             return
         kiosk = seat(match)
@@ -102,7 +103,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self._show_draft()
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None:
             return
         if self.team is not None:
@@ -120,7 +121,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         this team's QR code is shown (the first phone to open a link holds it, so a code shown
         to both teams could be taken by the wrong one). Once a phone holds a team's link, its
         code is gone and the next team's step comes."""
-        match = self.app.match
+        match = match_of(self.app.service)
         s = theme.sizes()
         view = self.handover
         view.clear_widgets()
@@ -210,7 +211,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.refresh()
 
     def open_phones(self) -> None:
-        PhonesPopup(self.app).open()
+        PhonesPopup(self.app, lambda: dart_teams(self.app)).open()
 
     def _team_url(self, team: int) -> str | None:
         web = self.app.kiosk.web
@@ -224,7 +225,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
     # -- placing --
 
     def _show_draft(self) -> None:
-        draft, match = self.draft, self.app.match
+        draft, match = self.draft, match_of(self.app.service)
         if draft is None or self.team is None or match is None:
             return
         s = theme.sizes()

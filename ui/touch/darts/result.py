@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.darts.kind import DARTS
+from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Phase, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
@@ -29,7 +29,7 @@ class ResultScreen(KioskScreen):
         pass
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
         self.winner.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
@@ -47,7 +47,7 @@ class ResultScreen(KioskScreen):
                                     percent(ptally.hit_rate), str(ptally.sunk), str(ptally.visits)])
 
     def rematch(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None:
             return
         try:

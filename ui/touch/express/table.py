@@ -42,7 +42,7 @@ from kiosk.express.match import (
 from kiosk.express.pace import Beat, Pace, Step, script
 from kiosk.express.rolls import last_attack, typed
 from kiosk.express.rules import Face, Ship
-from kiosk.express.seats import express_match
+from kiosk.express.seats import ComputerSeats, express_match
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate, Source
@@ -155,7 +155,7 @@ class ExpressScreen(KioskScreen):
 
     @property
     def pace(self) -> Pace:
-        return self.pace_override or self.app.kiosk.express_seats.pace
+        return self.pace_override or self.app.kiosk.participant(ComputerSeats).pace
 
     def toast_anchor(self) -> Any:
         return self.tray  # over the dice: the lines stay readable while it shows

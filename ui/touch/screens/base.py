@@ -13,9 +13,9 @@ from ui.touch import theme
 
 if TYPE_CHECKING:
     from kiosk.config import Settings
-    from kiosk.darts.match import Match
     from kiosk.house import Kiosk
     from kiosk.service import GameService, MatchUpdate
+    from ui.touch.games import Game
 
 
 class KioskApp(Protocol):
@@ -23,12 +23,10 @@ class KioskApp(Protocol):
 
     kiosk: Kiosk
     rng: random.Random
+    games: tuple[Game, ...]  # the hosted games with screens, in the order Home offers them
 
     @property
     def service(self) -> GameService: ...
-
-    @property
-    def match(self) -> Match | None: ...
 
     @property
     def settings(self) -> Settings: ...

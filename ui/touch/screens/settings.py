@@ -13,14 +13,13 @@ from kivy.uix.scrollview import ScrollView
 from kiosk import config as config_module
 from kiosk.board import Profile
 from kiosk.config import InputKind
-from kiosk.darts.match import BullOffMode
 from kiosk.i18n import _
 from kiosk.sound import Sound
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.darts.opponent import skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.screens.home import LANGUAGE_NAMES
+from ui.touch.skills import skill_name
 
 # What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
 # in the file.
@@ -58,9 +57,10 @@ def value_label(key: str, value: Any) -> str:
         words = {"default": _("2, 3, 4, 5 (default)"),
                  "classic-five": _("5, 4, 3, 3, 2 (classic five)")}
     elif key == "rules.bull_off":
-        words = {BullOffMode.NORMAL: _("closest to the bull"),
-                 BullOffMode.OFFICIAL: _("a bull starts (official)"),
-                 BullOffMode.OFF: _("first team named starts")}
+        # By the values the option allows (its enum is the dart game's).
+        words = {"normal": _("closest to the bull"), "official": _("a bull starts (official)"),
+                 "off": _("first team named starts")}
+        return words.get(value.value, str(config_module.to_toml(value)))
     elif key == "board.input":
         words = {InputKind.SIMULATOR: _("simulator (no board)"),
                  InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix")}
