@@ -203,7 +203,7 @@ def test_lenient_load_of_unreadable_and_non_toml_files(tmp_path):
 def test_the_fleet_presets_are_the_dart_games_and_its_room_judges_a_fleet() -> None:
     from kiosk.darts.fleet import PRESETS
 
-    assert config.FLEET_PRESETS == tuple(PRESETS)
+    assert tuple(PRESETS) == config.FLEET_PRESETS
     typed, problems = config.check_values({"rules.fleet": "6,7"})
     assert [p.key for p in problems] == ["rules.fleet"] and "rules.fleet" not in typed
     assert config.between_keys(config.build({"rules.fleet": "5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5"}),
