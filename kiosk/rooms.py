@@ -101,14 +101,13 @@ class Registry:
         room = self._rooms.get(name)
         if room is not None:
             return room
-        module = self._hosted.get(name)
-        if module is None:
+        if name not in self._hosted:
             raise ValueError(_("unknown kind of game {name!r}").format(name=name))
-        room = importlib.import_module(module).ROOM
-        if not isinstance(room, Room) or room.name != name:
-            raise ValueError(f"{module}.ROOM is not the room of {name!r}")
-        self._rooms[name] = room
-        return room
+        found = importlib.import_module(self._hosted[name]).ROOM
+        if not isinstance(found, Room) or found.name != name:
+            raise ValueError(f"{self._hosted[name]}.ROOM is not the room of {name!r}")
+        self._rooms[name] = found
+        return found
 
     def rooms(self) -> tuple[Room, ...]:
         """Every hosted room, in the order Home offers them."""

@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 from kiosk import store_faults
 from kiosk.game import Game, GameKind, RuleError
@@ -73,9 +73,16 @@ class NotSaved(RuleError):
     """The command could not be stored: it is not done, and the game is paused."""
 
 
+E_co = TypeVar("E_co", covariant=True)
+S = TypeVar("S")
+
+
 @dataclass(frozen=True)
-class MatchUpdate:
-    events: tuple[Any, ...]
+class MatchUpdate(Generic[E_co]):
+    """What a committed command did: its events (a kind's own; `GameKind.update_of` gives them
+    typed), the game, and where the command came from."""
+
+    events: tuple[E_co, ...]
     game: int
     source: Source
 
@@ -95,7 +102,7 @@ class GameStarted:
     resumed: bool
 
 
-ServiceEvent = MatchUpdate | Notice | GameStarted
+ServiceEvent = MatchUpdate[object] | Notice | GameStarted
 Listener = Callable[[ServiceEvent], None]
 _STORE_ERRORS = (sqlite3.Error, OSError, StoreError)
 
@@ -182,7 +189,7 @@ class GameService:
 
     # -- games --
 
-    def new_game(self, kind: GameKind[Any, Any, Any, Any], setup: Any) -> int:
+    def new_game(self, kind: GameKind[S, Any, Any, Any], setup: S) -> int:
         """Start a new game; an unfinished one of this venue stays stored as abandoned."""
         self._check_writable()
         match = kind.new(setup)
@@ -227,9 +234,10 @@ class GameService:
         self.tell(GameStarted(game, resumed=True))
         return True
 
-    def submit(self, command: Any, source: Source = Source.TOUCH) -> list[Any]:
-        """Apply, commit, then announce. `RuleError` (or a placement error) changes nothing;
-        `NotSaved` (a RuleError too) means the store failed: nothing done, the game paused."""
+    def submit(self, command: object, source: Source = Source.TOUCH) -> list[object]:
+        """Apply, commit, then announce: a command of any kind, which the game in play judges.
+        `RuleError` (or a placement error) changes nothing; `NotSaved` (a RuleError too) means
+        the store failed: nothing done, the game paused."""
         if self.match is None or self.kind is None or self.game is None:
             raise RuleError(_("no game is running"))
         self._check_writable()
@@ -243,13 +251,13 @@ class GameService:
             except _STORE_ERRORS as err:
                 self._pause(err)
                 raise NotSaved(self.paused or "") from None
-        self.tell(MatchUpdate(tuple(events), self.game, source))
+        self.tell(MatchUpdate[object](tuple(events), self.game, source))
         follow = self.kind.follow_up(match, events) if self.follow_ups else None
         if follow is not None:
             self.submit(follow, Source.SYSTEM)
         return events
 
-    def try_submit(self, command: Any, source: Source) -> list[Any]:
+    def try_submit(self, command: object, source: Source) -> list[object]:
         """Submit, telling a refusal to everyone instead of raising (inputs nobody waits on)."""
         try:
             return self.submit(command, source)
@@ -435,8 +443,8 @@ class ScriptRunner:
     def game(self) -> Any:
         return self.service.match
 
-    def start(self, kind: GameKind[Any, Any, Any, Any], setup: Any) -> None:
+    def start(self, kind: GameKind[S, Any, Any, Any], setup: S) -> None:
         self.service.new_game(kind, setup)
 
-    def submit(self, command: Any) -> list[Any]:
+    def submit(self, command: object) -> list[object]:
         return self.service.submit(command, Source.SYSTEM)

@@ -134,7 +134,7 @@ class WebServer:
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
         """`listener()` whenever a link changes or a phone takes one (the hand-over follows)."""
-        def on_tokens(_tokens: Any) -> None:
+        def on_tokens(_tokens: object) -> None:
             listener()
 
         self.api.on_new_tokens.append(on_tokens)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
@@ -23,23 +22,24 @@ from kiosk.ports import PhoneServer
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel, with_symbols
 from ui.touch.qr import qr_texture
+from ui.touch.screens.base import KioskApp
 
 
 class FollowsPhones:
     """Mixin for a screen whose view moves on when a phone takes a link (the hand-overs): while
     it is shown, every change of the phone page refreshes it on Kivy's next frame."""
 
-    app: Any
+    app: KioskApp
     refresh: Callable[[], None]  # the screen's own
     _phones_unsubscribe: Callable[[], None] | None = None
 
-    def on_enter(self, *_args: Any) -> None:
+    def on_enter(self, *_args: object) -> None:
         web = self.app.kiosk.web
         if web is not None and self._phones_unsubscribe is None:
             self._phones_unsubscribe = web.subscribe(
                 lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0))
 
-    def on_leave(self, *_args: Any) -> None:
+    def on_leave(self, *_args: object) -> None:
         if self._phones_unsubscribe is not None:
             self._phones_unsubscribe()
             self._phones_unsubscribe = None
@@ -59,7 +59,7 @@ Names = list[str | None]  # each team's name; None for a team with no phone link
 
 
 class PhonesPopup(ModalView):
-    def __init__(self, app: Any, teams: Callable[[], Names | None], **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, teams: Callable[[], Names | None], **kwargs: object) -> None:
         """`teams`: the names of the game's teams (None for a team with no phone link)."""
         super().__init__(size_hint=(0.92, 0.92), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.75), **kwargs)

@@ -158,13 +158,13 @@ class DartshipApp(App):
             self.banner_label.text = _("Board disconnected – darts are not counted. "
                                        "Check the cable.")
 
-    def _first_frame(self, *_args: Any) -> None:
+    def _first_frame(self, *_args: object) -> None:
         if not self._ready_sent:
             self._ready_sent = True
             Window.unbind(on_flip=self._first_frame)
             self.kiosk.ready()
 
-    def wake(self, *_args: Any) -> bool:
+    def wake(self, *_args: object) -> bool:
         """Full frame rate for the next DOZE_AFTER seconds. Returns False: a touch goes on
         to the widgets as usual."""
         set_fps(ACTIVE_FPS)
@@ -172,10 +172,10 @@ class DartshipApp(App):
         Clock.schedule_once(self._doze, DOZE_AFTER)
         return False
 
-    def _doze(self, *_args: Any) -> None:
+    def _doze(self, *_args: object) -> None:
         set_fps(IDLE_FPS)
 
-    def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
+    def _on_key(self, _window: object, key: int, *_args: object) -> bool:
         # Escape (27) quits only outside kiosk mode; Kivy's exit_on_escape is off there too,
         # this also stops it reaching screens as "back".
         return bool(key == 27 and self.kiosk.settings.display.kiosk_mode)
@@ -220,7 +220,7 @@ class DartshipApp(App):
             return
         self.go(target)
 
-    def _show_result(self, *_args: Any) -> None:
+    def _show_result(self, *_args: object) -> None:
         self._result_event = None
         target = self.flow_screen()
         if (target in self._results and self.sm is not None
@@ -276,7 +276,7 @@ class DartshipApp(App):
         Clock.unschedule(self._hide_toast)
         Clock.schedule_once(self._hide_toast, seconds)
 
-    def _hide_toast(self, *_args: Any) -> None:
+    def _hide_toast(self, *_args: object) -> None:
         self.toast_panel.opacity = 0
 
     def set_language(self, language: str) -> None:

@@ -45,7 +45,7 @@ from kiosk.classic.match import (
 )
 from kiosk.classic.rooms import Membership, PhoneRooms, Role, RoomError, Table, clean_name
 from kiosk.classic.table import classic_of
-from kiosk.classic.wire import event_to_dict
+from kiosk.classic.wire import CLASSIC, event_to_dict
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import (
@@ -566,7 +566,7 @@ class ClassicApi:
 def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
     """The page's events of a service event; None for one that changes nothing on the page."""
     if isinstance(event, MatchUpdate):
-        return [event_to_dict(e) for e in event.events]
+        return [event_to_dict(e) for e in CLASSIC.events_of(event.events)]
     if isinstance(event, GameStarted):
         return []
     if isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):

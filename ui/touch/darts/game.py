@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.widget import Widget
 
 from kiosk.board import MISS, BullZone, Cell
 from kiosk.darts.kind import match_of
@@ -22,6 +23,7 @@ from kiosk.darts.match import Correct, Match, Next, Phase, RuleError, Undo, Undo
 from kiosk.game import Result
 from kiosk.i18n import _
 from kiosk.scatter import Skill
+from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
@@ -60,7 +62,7 @@ def radar_of(match: Match, team: int) -> tuple[dict[Cell, str], list[tuple[Cell,
 
 
 class GameScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         layer = FloatLayout()
@@ -127,10 +129,10 @@ class GameScreen(KioskScreen):
         self.announcement.clear()
         self.coach, self._coach_key = None, None
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.radar
 
-    def _place_overlays(self, *_args: Any) -> None:
+    def _place_overlays(self, *_args: object) -> None:
         self.coach_button.pos = (self.radar.x, self.radar.y)
         # x + width, not the cached `right` alias (stale inside a size callback).
         self.skill_button.pos = (self.radar.x + self.radar.width - self.skill_button.width,
@@ -190,7 +192,7 @@ class GameScreen(KioskScreen):
         self.radar.interactive = simulator and match.phase is Phase.THROWING
         self._show_coach(match, team)
 
-    def _fill_slot(self, widget: Any) -> None:
+    def _fill_slot(self, widget: Widget) -> None:
         if widget.parent is not self.slot:
             self.slot.clear_widgets()
             self.slot.add_widget(widget)
@@ -269,7 +271,7 @@ class GameScreen(KioskScreen):
         if hasattr(self, "radar"):
             self.refresh()
 
-    def on_update(self, update: Any) -> None:
+    def on_update(self, update: MatchUpdate) -> None:
         # The word first: it must be in the very next frame.
         match = match_of(self.app.service)
         words = words_for(update.events, (match.teams[0].name, match.teams[1].name)) if match else None
@@ -282,7 +284,7 @@ class GameScreen(KioskScreen):
 
     # -- commands --
 
-    def _submit(self, command: Any) -> None:
+    def _submit(self, command: object) -> None:
         try:
             self.app.service.submit(command)
         except (RuleError, ValueError) as err:
@@ -303,7 +305,7 @@ class GameScreen(KioskScreen):
         self.picker = CorrectPicker(last, match.board, lambda cell: self._submit(Correct(cell)))
         self.picker.open()
 
-    def _tapped(self, _view: Any, cell: Cell, zone: BullZone) -> None:
+    def _tapped(self, _view: object, cell: Cell, zone: BullZone) -> None:
         if self.app.kiosk.simulator is not None:
             self.app.kiosk.simulator.land(cell, "tap", zone)
 

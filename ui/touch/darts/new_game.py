@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
@@ -46,7 +44,7 @@ def split_players(text: str) -> tuple[str, ...]:
 
 
 class NewGameScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))

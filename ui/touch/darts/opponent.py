@@ -6,12 +6,11 @@ state: its seat, whether it holds after an Undo, where its virtual darts landed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
 from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, Seat, SoloMode, seat_of
 from ui.touch.phones import Names
+from ui.touch.screens.base import KioskApp
 from ui.touch.skills import skill_name
 
 __all__ = ["SKILL_ORDER", "pins", "player", "seat", "skill_name"]
@@ -21,7 +20,7 @@ def seat(match: Match | None) -> Seat | None:
     return seat_of(match.setup) if match is not None else None
 
 
-def player(app: Any, match: Match | None) -> ComputerPlayer | None:
+def player(app: KioskApp, match: Match | None) -> ComputerPlayer | None:
     """The computer player of this match, if the kiosk plays in it."""
     current = app.kiosk.participant(SoloMode).player
     if current is None or match is None or current.match is not match:
@@ -29,7 +28,7 @@ def player(app: Any, match: Match | None) -> ComputerPlayer | None:
     return current
 
 
-def pins(app: Any, match: Match) -> list[tuple[float, float]]:
+def pins(app: KioskApp, match: Match) -> list[tuple[float, float]]:
     """Where the kiosk's darts of the current visit landed (mm), oldest first."""
     current = player(app, match)
     if current is None:
@@ -37,7 +36,7 @@ def pins(app: Any, match: Match) -> list[tuple[float, float]]:
     return [(d.landing.x, d.landing.y) for d in current.darts if d.visit == match.visits]
 
 
-def dart_teams(app: Any) -> Names | None:
+def dart_teams(app: KioskApp) -> Names | None:
     """The dart game's teams (the kiosk's own team in solo has no link); None without a game."""
     match = match_of(app.service)
     if match is None:

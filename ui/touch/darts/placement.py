@@ -8,17 +8,18 @@ view comes back. Nothing here reads another team's fleet from the match.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from kiosk.board import BullZone, Cell
 from kiosk.darts.fleet import PlacementError
 from kiosk.darts.kind import match_of
-from kiosk.darts.match import Phase, Place, RuleError
+from kiosk.darts.match import Match, Phase, Place, RuleError, Seat
 from kiosk.i18n import _
+from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
 from ui.touch.darts.opponent import dart_teams, seat
@@ -30,7 +31,7 @@ from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
 class PlacementScreen(FollowsPhones, KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         self.team: int | None = None  # the team placing now; None: the hand-over is shown
         self.draft: FleetDraft | None = None
@@ -72,7 +73,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.step = None
         self.cover()
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.board_view if self.team is not None else None
 
     def cover(self) -> None:
@@ -113,7 +114,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             return
         self._build_handover()
 
-    def on_update(self, update: Any) -> None:
+    def on_update(self, update: MatchUpdate) -> None:
         self.refresh()
 
     def _build_handover(self) -> None:
@@ -183,7 +184,8 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         view.add_widget(middle)
         view.add_widget(self._status_row(match, placed, kiosk))
 
-    def _status_row(self, match: Any, placed: tuple[bool, bool], kiosk: Any) -> BoxLayout:
+    def _status_row(self, match: Match, placed: tuple[bool, bool], kiosk: Seat | None
+                    ) -> BoxLayout:
         """Each team's state in one line, and the way to move a team to another phone."""
         s = theme.sizes()
         row = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
@@ -263,11 +265,11 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             self.draft.choose(length)
             self._say(None)
 
-    def _tapped(self, _view: Any, cell: Cell, _zone: BullZone) -> None:
+    def _tapped(self, _view: object, cell: Cell, _zone: BullZone) -> None:
         if self.draft:
             self._say(self.draft.tap(cell))
 
-    def _dragged(self, _view: Any, cells: list[Cell]) -> None:
+    def _dragged(self, _view: object, cells: list[Cell]) -> None:
         if self.draft:
             self._say(self.draft.drag(cells))
 

@@ -3,8 +3,6 @@ visits; rematch and new game."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Phase, RuleError
 from kiosk.i18n import _
@@ -16,7 +14,7 @@ from ui.touch.table import percent
 
 
 class ResultScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         page, self.winner, self.length, self.table = result_page(
             (3, 1.2, 1.2, 1.4, 1.2, 1.2),

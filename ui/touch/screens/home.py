@@ -4,7 +4,6 @@ and the language."""
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -20,7 +19,7 @@ LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"))
 
 
 class HomeScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(48), s(14)), spacing=s(12))

@@ -14,6 +14,7 @@ from kiosk import config as config_module
 from kiosk.board import Profile
 from kiosk.config import InputKind
 from kiosk.i18n import _
+from kiosk.scatter import Skill
 from kiosk.sound import Sound
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
@@ -47,7 +48,7 @@ def yes_no(value: bool) -> str:
     return _("yes") if value else _("no")
 
 
-def value_label(key: str, value: Any) -> str:
+def value_label(key: str, value: object) -> str:
     """A setting's value in the owner's words and language; the file keeps its own spelling
     ("default", "normal", "simulator"), which only `dartship config` shows."""
     if isinstance(value, bool):
@@ -57,17 +58,16 @@ def value_label(key: str, value: Any) -> str:
         words = {"default": _("2, 3, 4, 5 (default)"),
                  "classic-five": _("5, 4, 3, 3, 2 (classic five)")}
     elif key == "rules.bull_off":
-        # By the values the option allows (its enum is the dart game's).
-        words = {"normal": _("closest to the bull"), "official": _("a bull starts (official)"),
-                 "off": _("first team named starts")}
-        return words.get(value.value, str(config_module.to_toml(value)))
+        words = {config_module.BullOffMode.NORMAL: _("closest to the bull"),
+                 config_module.BullOffMode.OFFICIAL: _("a bull starts (official)"),
+                 config_module.BullOffMode.OFF: _("first team named starts")}
     elif key == "board.input":
         words = {InputKind.SIMULATOR: _("simulator (no board)"),
                  InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix")}
     elif key == "board.profile":
         words = {Profile.FOUR_RING: _("four rings (81 cells)"),
                  Profile.THREE_RING: _("three rings (61 cells)")}
-    elif key == "simulator.skill":
+    elif key == "simulator.skill" and isinstance(value, Skill):
         return skill_name(value)
     elif key == "kiosk.language":
         words = dict(LANGUAGE_NAMES)  # each in its own language
@@ -75,7 +75,7 @@ def value_label(key: str, value: Any) -> str:
 
 
 class SettingsScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
@@ -114,7 +114,7 @@ class SettingsScreen(KioskScreen):
                 continue
             widget: Any
             if key == "rules.fleet":
-                choices = list(config_module.PRESET_NAMES)
+                choices: list[object] = list(config_module.PRESET_NAMES)
                 if value not in choices:
                     choices.append(value)
                 widget = ChoiceButton(choices, value, label=functools.partial(value_label, key))

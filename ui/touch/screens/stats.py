@@ -4,7 +4,6 @@ leaderboard from the database and its last games or its own columns."""
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
@@ -18,7 +17,7 @@ from ui.touch.screens.base import KioskApp, KioskScreen
 class StatsScreen(KioskScreen):
     """Per game (the games Home offers that keep statistics): its Stats page."""
 
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.pages: dict[str, StatsPage] = {
@@ -32,7 +31,7 @@ class StatsScreen(KioskScreen):
         page.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         self.add_widget(page)
 
-    def on_pre_enter(self, *args: Any) -> None:
+    def on_pre_enter(self, *args: object) -> None:
         # The statistics of the game last played (or in play) first.
         kind = self.app.service.kind
         if kind is not None and kind.name in self.pages:
