@@ -32,6 +32,7 @@ import tomlkit.exceptions
 import tomlkit.items
 
 from kiosk.board import Profile
+from kiosk.errors import DartshipError
 from kiosk.i18n import LANGUAGES, _
 from kiosk.scatter import Skill
 
@@ -76,7 +77,7 @@ class Problem:
         return f"{self.key}: {self.message}"
 
 
-class ConfigError(ValueError):
+class ConfigError(DartshipError, ValueError):
     """A config that cannot be used. `issues` lists every bad key with its message."""
 
     def __init__(self, issues: list[Problem]) -> None:

@@ -14,17 +14,18 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
+from kiosk.errors import RuleError
 from kiosk.i18n import _
 
 if TYPE_CHECKING:
     from kiosk.config import ConfigFile
-    from kiosk.service import ScriptRunner
+    from kiosk.service import GameService
     from kiosk.store import Store
 
 Answer = dict[str, Any]
 
 
-class WireError(ValueError):
+class WireError(RuleError):
     """A line or a JSON command that cannot be understood; the message says what is wrong."""
 
 
@@ -105,17 +106,14 @@ def with_store(name: str, db: str | None, play: Callable[[Store | None], int]) -
             store.close()
 
 
-def scripted(db: str | None, venue: str,
-             play: Callable[[ScriptRunner | None, Store | None], int]) -> int:
-    """A game's line protocol: in memory, or with `--db` through the service (every answer
-    committed first, the venue's game resumed)."""
-    from kiosk.service import GameService, ScriptRunner
+def scripted(db: str | None, venue: str, play: Callable[[GameService], int]) -> int:
+    """A game's line protocol through the service: in memory, or with `--db` every answer
+    committed first and the venue's game resumed."""
+    from kiosk.service import GameService
 
     def with_service(store: Store | None) -> int:
-        if store is None:
-            return play(None, None)
         service = GameService(store, venue=venue, follow_ups=False)
         service.resume(finished_within=None)  # finished or not: `state` answers as before
-        return play(ScriptRunner(service), store)
+        return play(service)
 
     return with_store(venue, db, with_service)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from kiosk.announce import buzzer_listener, sound_delay
 from kiosk.app.sdnotify import Notifier
 from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
+from kiosk.errors import DartshipError
 from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
 from kiosk.i18n import _, set_language
@@ -38,7 +39,7 @@ log = logging.getLogger("dartship")
 # crash or power cut right after the winning dart must not hide the result, nor the chance to
 # undo a misread winning dart); an older one is history (docs/decisions.md).
 RESULT_KEPT_SECONDS = 10 * 60
-class StartError(RuntimeError):
+class StartError(DartshipError, RuntimeError):
     """The kiosk cannot start (its port is taken, say); the message says what to do."""
 
 

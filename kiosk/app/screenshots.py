@@ -76,12 +76,13 @@ def render(out: Path, size: str, language: str) -> int:
     width, height, suffix = _size(size)
     with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
         from kiosk.app.root import build_offline
-        from ui.touch.tour import Tour
+        from kiosk.app.tour.driver import Tour
+        from kiosk.app.tour.walk import run_all
 
         kiosk, loop = build_offline(Path(tmp), language=language, size=(width, height))
         tour = Tour.start(kiosk, loop)
         try:
-            for name in tour.run_all(out, suffix):
+            for name in run_all(tour, out, suffix):
                 print(out / f"{name}{suffix}.png", flush=True)
         except Exception:
             # Kivy's logger takes over stderr when console logging is off: say it plainly.

@@ -15,12 +15,12 @@ from kiosk.rooms import LineProtocol, Room, Seating
 
 if TYPE_CHECKING:
     from kiosk.classic.ai import Computer
-    from kiosk.classic.match import Level
+    from kiosk.classic.match import ComputerLevel
     from kiosk.classic.wire import ClassicKind
     from kiosk.service import GameService, ServiceListener
 
 
-def computer(level: Level, rng: random.Random) -> Computer:
+def computer(level: ComputerLevel, rng: random.Random) -> Computer:
     """The classic computer of a level (`kiosk.classic.ai.Computer`): the AI, and numpy with
     it, is imported when the computer first plays, not at every start."""
     from kiosk.classic.ai import Computer
@@ -35,9 +35,9 @@ def _kind() -> ClassicKind:
 
 
 def _participants(seating: Seating) -> Sequence[ServiceListener]:
-    from kiosk.classic.computer import ComputerSeat, Pace, pool
+    from kiosk.classic.computer import ComputerSeat, ShotPace, pool
 
-    pace = Pace(shot=0 if seating.instant else seating.config.settings.solo.shot_seconds)
+    pace = ShotPace(shot=0 if seating.instant else seating.config.settings.solo.shot_seconds)
     return (ComputerSeat(seating.service, seating.loop, computer, pace=pace, rng=seating.rng,
                          executor=pool("choose", 2), ponder_executor=pool("ponder", 1)),)
 
@@ -54,12 +54,10 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
 def _referee(args: argparse.Namespace) -> int:
     from kiosk.classic.ai import Computer
-    from kiosk.classic.leaderboard import StoreLeaderboard
     from kiosk.classic.referee import main_stdio
     from kiosk.lines import scripted
 
-    return scripted(args.db, "classic", lambda runner, store: main_stdio(
-        Computer, runner=runner, leaderboard=StoreLeaderboard(store) if store else None))
+    return scripted(args.db, "classic", lambda service: main_stdio(Computer, service))
 
 
 ROOM = Room(

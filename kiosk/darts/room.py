@@ -40,12 +40,12 @@ def _kind() -> DartsKind:
 
 
 def _participants(seating: Seating) -> Sequence[ServiceListener]:
-    from kiosk.darts.solo import Pace, SoloMode
+    from kiosk.darts.solo import SoloMode, ThrowPace
     from kiosk.darts.takeout import TakeoutTimer
 
     settings = seating.config.settings
-    pace = (Pace(dart=0, takeout=0) if seating.instant
-            else Pace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds))
+    pace = (ThrowPace(dart=0, takeout=0) if seating.instant
+            else ThrowPace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds))
     return (SoloMode(seating.service, seating.loop, pace=pace, rng=seating.rng),
             TakeoutTimer(seating.service,
                          lambda: takeout_seconds(seating.config, seating.headless)))

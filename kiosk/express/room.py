@@ -38,9 +38,7 @@ def _referee(args: argparse.Namespace) -> int:
     from kiosk.express.referee import main_stdio
     from kiosk.lines import scripted
 
-    # The service answers any kind's events; this runner only ever holds an Express game.
-    return scripted(args.db, "express",
-                    lambda runner, _store: main_stdio(runner))  # type: ignore[arg-type]
+    return scripted(args.db, "express", main_stdio)
 
 
 ROOM = Room(

@@ -53,7 +53,7 @@ class Players:
         self.table.clear_widgets()
         self.table.add_row([_("Player"), _("Games"), _("Wins"), _("Hit rate")],
                            colour=theme.TEXT_DIM)
-        stats = store.player_stats(kind=self.kind, venue="kiosk")
+        stats = store.stats.player_stats(kind=self.kind, venue="kiosk")
         for row in stats:
             self.table.add_row([row.name, str(row.games), str(row.wins), percent(row.hit_rate)])
         if not stats:

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kiosk.classic.computer import Pace, ShooterFactory
+from kiosk.classic.computer import ShooterFactory, ShotPace
 from kiosk.classic.room import computer
 from kiosk.classic.rooms import PhoneRooms
 from ui.handheld.classic.api import ClassicApi, StartLimits
@@ -22,12 +22,12 @@ class ClassicPhones:
     `limits`: how many games a phone may start (tests open them up)."""
 
     computer: ShooterFactory = computer
-    pace: Pace | None = None
+    pace: ShotPace | None = None
     limits: StartLimits | None = None
 
     def parts(self, seats: Seats, context: PhoneContext) -> Sequence[PhonePart]:
         service = context.service
-        pace = self.pace or Pace(shot=0 if context.instant else context.settings.solo.shot_seconds)
+        pace = self.pace or ShotPace(shot=0 if context.instant else context.settings.solo.shot_seconds)
         rooms = PhoneRooms(service.store, asyncio.get_running_loop(), self.computer, pace=pace,
                            rng=random.Random(service.rng.getrandbits(64)))
         return (ClassicApi(seats, rooms, limits=self.limits),)

@@ -29,7 +29,7 @@ class ClassicStats:
 
     def fill(self, store: Store) -> None:
         self.players.fill(store)
-        rows = store.daily_board(date.today().isoformat())
+        rows = store.stats.daily_board(date.today().isoformat())
         self.daily.clear_widgets()
         self.daily.add_row([_("Player"), _("Shots")], colour=theme.TEXT_DIM)
         for rank, row in enumerate(rows[:DAILY_ROWS], start=1):

@@ -11,7 +11,7 @@ from kiosk.game import Result
 from kiosk.i18n import _
 
 if TYPE_CHECKING:
-    from kiosk.classic.match import Level
+    from kiosk.classic.match import ComputerLevel
 
 
 def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, str, int] | None:
@@ -34,7 +34,8 @@ def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, st
     return shown
 
 
-def level_name(level: Level) -> str:
-    from kiosk.classic.match import Level
+def level_name(level: ComputerLevel) -> str:
+    from kiosk.classic.match import ComputerLevel
 
-    return {Level.EASY: _("easy"), Level.NORMAL: _("normal"), Level.HARD: _("hard")}[level]
+    return {ComputerLevel.EASY: _("easy"), ComputerLevel.NORMAL: _("normal"),
+            ComputerLevel.HARD: _("hard")}[level]

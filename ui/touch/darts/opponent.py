@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
-from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, Seat, SoloMode, seat_of
+from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, KioskSeat, SoloMode, seat_of
 from ui.touch.phones import Names
 from ui.touch.screens.base import KioskApp
 from ui.touch.skills import skill_name
@@ -16,7 +16,7 @@ from ui.touch.skills import skill_name
 __all__ = ["SKILL_ORDER", "pins", "player", "seat", "skill_name"]
 
 
-def seat(match: Match | None) -> Seat | None:
+def seat(match: Match | None) -> KioskSeat | None:
     return seat_of(match.setup) if match is not None else None
 
 

@@ -15,9 +15,8 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.board import BullZone, Cell
-from kiosk.darts.fleet import PlacementError
 from kiosk.darts.kind import match_of
-from kiosk.darts.match import Match, Phase, Place, RuleError, Seat
+from kiosk.darts.match import KioskSeat, Match, Phase, Place, RuleError
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate
 from ui.touch import theme
@@ -184,7 +183,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         view.add_widget(middle)
         view.add_widget(self._status_row(match, placed, kiosk))
 
-    def _status_row(self, match: Match, placed: tuple[bool, bool], kiosk: Seat | None
+    def _status_row(self, match: Match, placed: tuple[bool, bool], kiosk: KioskSeat | None
                     ) -> BoxLayout:
         """Each team's state in one line, and the way to move a team to another phone."""
         s = theme.sizes()
@@ -293,7 +292,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         try:
             fleet = self.draft.fleet()
             self.app.service.submit(Place(self.team, fleet))
-        except (PlacementError, RuleError) as err:
+        except RuleError as err:
             self.message.text = str(err)
             return
         # Covered in the same callback, so no frame shows this fleet after the lock-in.

@@ -28,7 +28,7 @@ class DartStats:
         self.players.fill(store)
         self.games.clear_widgets()
         self.games.add_row([_("Date"), _("Teams"), _("Winner"), _("Visits")], colour=theme.TEXT_DIM)
-        for summary in store.last_games(kind=KIND, venue="kiosk"):
+        for summary in store.stats.last_games(kind=KIND, venue="kiosk"):
             self.games.add_row([played_on(summary.started),
                                 f"{summary.teams[0]} – {summary.teams[1]}",
                                 summary.winner or "–", str(summary.turns)])
