@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.board import Cell, Ring
 from kiosk.darts.kind import match_of
@@ -23,6 +23,10 @@ from kiosk.darts.match import Match
 from kiosk.darts.solo import SoloMode
 from kiosk.house import Kiosk
 from ui.touch.app import make_app
+
+if TYPE_CHECKING:
+    from kivy.uix.screenmanager import Screen
+    from kivy.uix.widget import Widget
 
 
 @dataclass
@@ -130,10 +134,10 @@ class Tour:
     # -- looking --
 
     @property
-    def root(self) -> Any:
+    def root(self) -> Widget:
         return self.app.root
 
-    def screen(self) -> Any:
+    def screen(self) -> Screen:
         return self.app.sm.current_screen
 
     def save(self, path: Path) -> Path:
@@ -151,7 +155,7 @@ class Tour:
         press(None, text)
         self.drain()
 
-    def tap_cell(self, view: Any, cell: Any) -> None:
+    def tap_cell(self, view: Widget, cell: object) -> None:
         """Tap a cell of the drawn board, or a square of a classic grid (`view.point_of`)."""
         from ui.touch.fingers import tap_at
 

@@ -60,8 +60,7 @@ from kiosk.service import (
 )
 from kiosk.store import RoomRow
 from ui.handheld import qr
-from ui.handheld.classic.views import game_view, member_view, room_view
-from ui.handheld.darts.views import PROTOCOL_VERSION
+from ui.handheld.classic.views import PROTOCOL_VERSION, game_view, member_view, room_view
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub
 from ui.handheld.phones import device_of
