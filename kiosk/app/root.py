@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 
 from kiosk.announce import buzzer_listener, sound_delay
 from kiosk.app.sdnotify import Notifier
-from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
+from kiosk.caller import Caller
+from kiosk.config import CallerOutput, ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.errors import DartshipError
 from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
@@ -45,14 +46,15 @@ class StartError(DartshipError, RuntimeError):
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
-                      instant: bool = False) -> Kiosk:
+                      instant: bool = False, voice_cache: Path | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
     themselves); `web` overrides `web.enabled`; `headless` prints the phone links (no screen
     shows them) and serves the host's desk; `instant`: the games' participants make no pauses
-    (the computer players' and the dice's; tests and screenshots). StartError (nothing left
-    running) when the phone page's port is taken: another kiosk runs, most likely.
+    (the computer players' and the dice's; tests and screenshots); `voice_cache` where the
+    caller's renderings go (the data folder's, or `build_offline`'s own folder). StartError
+    (nothing left running) when the phone page's port is taken: another kiosk runs, most likely.
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
@@ -76,7 +78,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         log.info("resumed game %s", service.game)
         REGISTRY.room(service.kind.name).resumed(service, service.rng)
     if devices:
-        _attach_devices(kiosk, loop)
+        _attach_devices(kiosk, loop, voice_cache)
     if server is not None:
         server.use_thrower(kiosk.simulator)  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
@@ -130,17 +132,20 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     loop), no pauses of the computer player, every random choice from `seed`, the database in
     `folder`, a window of `size` set as the live kiosk sets it (display.width and height)."""
     set_language(language)
+    # The caller's voice goes to the journal only: screenshots and tests make no sound.
     values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
+              "caller.output": CallerOutput.LOG,
               "kiosk.database": str(folder / "dartship.db"), "display.width": size[0],
               "display.height": size[1], "web.host": "127.0.0.1", "web.port": 0}
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
-                                                instant=True))
+                                                instant=True, voice_cache=folder / "voice-cache"))
     return kiosk, loop
 
 
-def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
+def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
+                    voice_cache: Path | None = None) -> None:
     """Real or simulated devices, as the settings say; their events reach the service's queue."""
     from hardware import factory
     from hardware.learn import LearnWizard
@@ -160,6 +165,13 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     if kiosk.buzzer is not None:
         kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
             kiosk.buzzer, kiosk.service, delay=sound_delay(kiosk.service.participants()))))
+    voice, speaker = factory.build_voice(settings, voice_cache)
+    caller = settings.caller
+    # The same delay as the buzzer's: voice and buzzer go with the word on the screen.
+    kiosk.caller = Caller(kiosk.service, voice, speaker, enabled=caller.enabled,
+                          volume=caller.volume / 100, say_cell=caller.say_cell,
+                          delay=sound_delay(kiosk.service.participants()),
+                          wait_for_face=True).attach()
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
@@ -169,3 +181,6 @@ def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
         kiosk.buzzer.muted = new.buzzer.mute
     if kiosk.simulator is not None:
         kiosk.simulator.skill = new.simulator.skill
+    if kiosk.caller is not None:
+        caller = new.caller
+        kiosk.caller.apply(caller.enabled, caller.volume / 100, caller.say_cell, caller.voices())
