@@ -183,8 +183,9 @@ class PhoneServer(Protocol):
     holds it; `move(team)` cuts that phone off at once and returns the team's new link (None:
     the team has no link); `subscribe(listener)` calls `listener()` on the loop whenever a link
     changes or a phone takes one, and returns the unsubscribe function; `qr_png` returns PNG
-    bytes of a QR code of `url`; `classic_url()` is the classic page any phone may open (its own
-    solo games, the daily challenge, rooms for friends). `stop()` closes every connection.
+    bytes of a QR code of `url`; `page_url(path)` is the address of a page any phone may open (a
+    game's own page, such as classic's solo games, daily challenge and rooms for friends).
+    `stop()` closes every connection.
     """
 
     @property
@@ -194,7 +195,7 @@ class PhoneServer(Protocol):
 
     def spectator_url(self) -> str | None: ...
 
-    def classic_url(self) -> str: ...
+    def page_url(self, path: str) -> str: ...
 
     def phone_held(self, team: int) -> bool: ...
 

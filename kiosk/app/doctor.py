@@ -471,8 +471,9 @@ def used_pins(cfg: config_module.Settings) -> dict[str, list[int]]:
         pins["matrix.rows"] = list(cfg.matrix.rows)
         pins["matrix.cols"] = list(cfg.matrix.cols)
     for key in ("buttons.next", "buttons.undo", "buttons.miss", "miss_sensor.pin"):
-        if cfg.get(key) >= 0:
-            pins[key] = [cfg.get(key)]
+        pin = cfg.get(key)
+        if isinstance(pin, int) and pin >= 0:
+            pins[key] = [pin]
     if cfg.buzzer.kind is not config_module.BuzzerKind.NONE and cfg.buzzer.pin >= 0:
         pins["buzzer.pin"] = [cfg.buzzer.pin]
     return pins

@@ -41,7 +41,7 @@ def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
     return int(player)
 
 
-def parse_date(value: Any) -> datetime.date:
+def parse_date(value: object) -> datetime.date:
     if isinstance(value, str):
         try:
             return datetime.date.fromisoformat(value)
@@ -50,7 +50,7 @@ def parse_date(value: Any) -> datetime.date:
     raise WireError(_("'date' must be a date like 2026-11-30, not {value!r}").format(value=value))
 
 
-def _names(value: Any, mode: Mode) -> tuple[str, ...]:
+def _names(value: object, mode: Mode) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
         raise WireError(_("'players' must be a list of names"))
     if mode is Mode.DUEL and len(value) != 2:

@@ -14,15 +14,15 @@ from kiosk import config as config_module
 from kiosk.board import Profile
 from kiosk.caller import test_call
 from kiosk.config import InputKind
-from kiosk.darts.match import BullOffMode
 from kiosk.i18n import _
+from kiosk.scatter import Skill
 from kiosk.sound import Sound
 from kiosk.speech import VOICE_CHOICES
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.darts.opponent import skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.screens.home import LANGUAGE_NAMES
+from ui.touch.skills import skill_name
 
 # What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
 # in the file.
@@ -55,7 +55,7 @@ def yes_no(value: bool) -> str:
     return _("yes") if value else _("no")
 
 
-def value_label(key: str, value: Any) -> str:
+def value_label(key: str, value: object) -> str:
     """A setting's value in the owner's words and language; the file keeps its own spelling
     ("default", "normal", "simulator"), which only `dartship config` shows."""
     if isinstance(value, bool):
@@ -65,16 +65,16 @@ def value_label(key: str, value: Any) -> str:
         words = {"default": _("2, 3, 4, 5 (default)"),
                  "classic-five": _("5, 4, 3, 3, 2 (classic five)")}
     elif key == "rules.bull_off":
-        words = {BullOffMode.NORMAL: _("closest to the bull"),
-                 BullOffMode.OFFICIAL: _("a bull starts (official)"),
-                 BullOffMode.OFF: _("first team named starts")}
+        words = {config_module.BullOffMode.NORMAL: _("closest to the bull"),
+                 config_module.BullOffMode.OFFICIAL: _("a bull starts (official)"),
+                 config_module.BullOffMode.OFF: _("first team named starts")}
     elif key == "board.input":
         words = {InputKind.SIMULATOR: _("simulator (no board)"),
                  InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix")}
     elif key == "board.profile":
         words = {Profile.FOUR_RING: _("four rings (81 cells)"),
                  Profile.THREE_RING: _("three rings (61 cells)")}
-    elif key == "simulator.skill":
+    elif key == "simulator.skill" and isinstance(value, Skill):
         return skill_name(value)
     elif key == "kiosk.language":
         words = dict(LANGUAGE_NAMES)  # each in its own language
@@ -82,7 +82,7 @@ def value_label(key: str, value: Any) -> str:
 
 
 class SettingsScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
@@ -122,7 +122,7 @@ class SettingsScreen(KioskScreen):
                 continue
             widget: Any
             if key == "rules.fleet":
-                choices = list(config_module.PRESET_NAMES)
+                choices: list[object] = list(config_module.PRESET_NAMES)
                 if value not in choices:
                     choices.append(value)
                 widget = ChoiceButton(choices, value, label=functools.partial(value_label, key))
