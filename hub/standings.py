@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import psycopg
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from kiosk.kinds import KINDS
+from kiosk.hosted import HOSTED
 
 
 class NotFound(LookupError):
@@ -158,7 +158,7 @@ _model = PlackettLuce()
 
 async def ratings(conn: psycopg.AsyncConnection, league: int, kind: str) -> Ratings:
     """Every person's rating in this league and kind of game (see the module's docstring)."""
-    if kind not in KINDS:
+    if kind not in HOSTED:
         raise NotFound(f"no kind of game {kind!r}")
     stamp_row = await (
         await conn.execute(

@@ -29,7 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 from hub import admin, ingest, kiosks, pages, standings
 from hub.kiosks import Refused
 from kiosk.bucket import Bucket
-from kiosk.kinds import KINDS
+from kiosk.hosted import HOSTED
 
 log = logging.getLogger("dartship.hub")
 
@@ -403,7 +403,7 @@ def _table_page(data: dict[str, Any]) -> str:
             raw=frozenset({1}),
         )
     )
-    nav = [(f"/leagues/{league}/ratings/{k}", f"Ratings: {k}") for k in KINDS]
+    nav = [(f"/leagues/{league}/ratings/{k}", f"Ratings: {k}") for k in HOSTED]
     return pages.page(
         f"{data['name']}: the table", body, [*nav, (f"/leagues/{league}/daily", "Daily challenge")]
     )
@@ -515,7 +515,7 @@ async def player_page(request: web.Request) -> web.Response:
     league, key = _int(request, "league"), request.match_info["key"]
     async with request.app[POOL].connection() as conn:
         name, games = await standings.player(conn, league, key)
-        rated = {kind: await standings.ratings(conn, league, kind) for kind in KINDS}
+        rated = {kind: await standings.ratings(conn, league, kind) for kind in HOSTED}
     data = {
         "league": league,
         "player": name,

@@ -32,6 +32,7 @@ from kiosk.classic.match import (
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
 from kiosk.lines import WireError, require
+from kiosk.speech import Phrasebook
 
 
 def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
@@ -41,7 +42,7 @@ def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
     return int(player)
 
 
-def parse_date(value: Any) -> datetime.date:
+def parse_date(value: object) -> datetime.date:
     if isinstance(value, str):
         try:
             return datetime.date.fromisoformat(value)
@@ -50,7 +51,7 @@ def parse_date(value: Any) -> datetime.date:
     raise WireError(_("'date' must be a date like 2026-11-30, not {value!r}").format(value=value))
 
 
-def _names(value: Any, mode: Mode) -> tuple[str, ...]:
+def _names(value: object, mode: Mode) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
         raise WireError(_("'players' must be a list of names"))
     if mode is Mode.DUEL and len(value) != 2:
@@ -184,6 +185,11 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
 
     def computer_sides(self, setup: Setup) -> frozenset[int]:
         return frozenset() if setup.computer is None else frozenset({setup.computer})
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.classic.calls import CLASSIC_CALLS
+
+        return CLASSIC_CALLS
 
 
 CLASSIC = ClassicKind()

@@ -34,6 +34,7 @@ from kiosk.i18n import _
 from kiosk.inputs import Button, ButtonInput, DartInput, InputEvent, MissInput
 from kiosk.service import GameService
 from kiosk.sound import Sound
+from kiosk.speech import Phrasebook
 
 _SOUND_OF = {Result.HIT: Sound.HIT, Result.MISS: Sound.MISS, Result.SUNK: Sound.SUNK,
              Result.REPEAT: Sound.REPEAT}
@@ -124,6 +125,11 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
 
     def computer_sides(self, setup: Setup) -> frozenset[int]:
         return frozenset() if setup.computer is None else frozenset({setup.computer.team})
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.darts.calls import DART_CALLS
+
+        return DART_CALLS
 
 
 DARTS = DartsKind()

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.game import PlayerResult, ReplayError, replay
-from kiosk.kinds import KINDS, kind_named
+from kiosk.hosted import HOSTED
+from kiosk.kinds import kind_named
 
 VERSION = 1
 MAX_COMMANDS = 20_000  # a long dart game is a few hundred; Express a few thousand at most
@@ -100,7 +101,7 @@ def parse(body: bytes) -> dict[str, Any]:
         ("results", list),
     ):
         _field(report, key, kind)
-    if report["kind"] not in KINDS:
+    if report["kind"] not in HOSTED:
         raise ReportError(f"unknown kind of game {report['kind']!r}")
     if len(report["log"]) > MAX_COMMANDS:
         raise ReportError(f"the log has more than {MAX_COMMANDS} commands")

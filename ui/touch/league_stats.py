@@ -34,7 +34,8 @@ def age_text(seconds: float) -> str:
 
 
 class LeagueColumns:
-    """The two columns of the league's page; `fill` brings them up to date from the store."""
+    """The league's page (a `ui.touch.games.StatsPage`): two columns, brought up to date from
+    the store by `fill`."""
 
     def __init__(self) -> None:
         s = theme.sizes()
@@ -55,7 +56,7 @@ class LeagueColumns:
             valign="middle",
         )
         self.age.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
-        self.columns = (
+        self._columns = (
             self._column(self.table_title, self.table, self.age),
             self._column(self.daily_title, self.daily, Label(size_hint_y=None, height=s(24))),
         )
@@ -70,6 +71,9 @@ class LeagueColumns:
         scroll.add_widget(table)
         column.add_widget(scroll)
         return column
+
+    def columns(self) -> tuple[BoxLayout, ...]:
+        return self._columns
 
     def fill(self, store: Store, now: datetime | None = None) -> None:
         kept = membership.boards(store.meta)
