@@ -9,10 +9,7 @@ import random
 
 from kiosk.app.league import pair
 from kiosk.app.root import build_kiosk
-from kiosk.classic.computer import ShotPace
 from kiosk.config import ConfigFile
-from kiosk.darts.solo import ThrowPace
-from kiosk.express.pace import Pace as ExpressPace
 from kiosk.house import Kiosk
 from kiosk.league import membership as members
 from kiosk.store import Store
@@ -26,13 +23,7 @@ async def _kiosk(folder, league: dict[str, object]) -> Kiosk:
         folder / "config.toml", {"kiosk.database": str(folder / "dartship.db"), "web.port": 0, **league}
     )
     return await build_kiosk(
-        config,
-        devices=False,
-        web=False,
-        rng=random.Random(1),
-        pace=ThrowPace(dart=0, takeout=0),
-        classic_pace=ShotPace(shot=0),
-        express_pace=ExpressPace.instant(),
+        config, devices=False, web=False, rng=random.Random(1), instant=True, voice_cache=folder / "voices"
     )
 
 
