@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import random
-import sys
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TextIO
 
@@ -44,7 +43,7 @@ from kiosk.classic.wire import (
 )
 from kiosk.game import RuleError
 from kiosk.i18n import _
-from kiosk.lines import Answer, WireError, command_name, command_of, error, serve
+from kiosk.lines import Answer, WireError, command_name, command_of, error, serve, stdio
 
 
 class Shooter(Protocol):
@@ -178,7 +177,7 @@ class ClassicReferee:
             events += self.runner.submit(Fire(1, square))
 
 
-def run(stdin: Iterable[str], stdout: TextIO, referee: ClassicReferee) -> int:
+def run(stdin: Iterable[str | bytes], stdout: TextIO, referee: ClassicReferee) -> int:
     return serve(stdin, stdout, referee.handle_line)
 
 
@@ -191,4 +190,5 @@ def main_stdio(computer: ComputerFactory, runner: Runner | None = None,
         runner, leaderboard = memory, leaderboard or memory
     if leaderboard is None:
         raise ValueError("a runner needs a leaderboard to go with it")
-    return run(sys.stdin, sys.stdout, ClassicReferee(runner, leaderboard, computer))
+    stdin, stdout = stdio()
+    return run(stdin, stdout, ClassicReferee(runner, leaderboard, computer))

@@ -29,11 +29,11 @@ import logging
 import random
 import secrets
 import sqlite3
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from kiosk import names
 from kiosk.classic.computer import ComputerSeat, Pace, ShooterFactory, pool
 from kiosk.classic.fleet import Fleet
 from kiosk.classic.leaderboard import PHONE_DAILY
@@ -65,12 +65,9 @@ class RoomError(RuleError):
 
 
 def clean_name(text: object) -> str | None:
-    """A player's name as a phone typed it: printable, trimmed, at most MAX_NAME characters;
-    None for no name (the game then says "Player 1")."""
-    if not isinstance(text, str):
-        return None
-    name = "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
-    return name[:MAX_NAME].strip() or None
+    """A player's name as a phone typed it (`kiosk.names.clean_name`), at most MAX_NAME
+    characters; None for no name (the game then says "Player 1")."""
+    return names.clean_name(text, MAX_NAME)
 
 
 @dataclass

@@ -30,7 +30,7 @@ from kiosk.classic.match import (
 )
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
-from kiosk.lines import WireError, require
+from kiosk.lines import WireError, name_list, require
 
 
 def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
@@ -50,13 +50,11 @@ def parse_date(value: Any) -> datetime.date:
 
 
 def _names(value: Any, mode: Mode) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
-        raise WireError(_("'players' must be a list of names"))
+    names = tuple(name_list(value, "players"))
     if mode is Mode.DUEL and len(value) != 2:
         raise WireError(_("'players' must be two names in a duel"))
     if mode is not Mode.DUEL and len(value) not in (1, 2):
         raise WireError(_("'players' must name the player (and may name the computer)"))
-    names = tuple(n.strip() for n in value)
     if len(set(names)) != len(names):
         raise WireError(_("the two players need different names"))
     return names
@@ -70,7 +68,8 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
     except ValueError:
         raise WireError(_("'mode' must be duel, solo or daily")) from None
     # No names (or an empty list, as a setup of default names is stored) means the defaults.
-    players = _names(obj["players"], mode) if obj.get("players") else ()
+    given = obj.get("players")
+    players = () if given is None or given == [] else _names(given, mode)
     first = obj.get("first", 0)
     if type(first) is not int or first not in (0, 1):
         raise WireError(_("'first' must be 0 or 1"))

@@ -12,7 +12,7 @@ referee does not know which it has.
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Iterable
 from typing import Any, Protocol, TextIO
 
 from kiosk.express.match import Command, Event, Match, Setup
@@ -28,7 +28,7 @@ from kiosk.express.wire import (
 )
 from kiosk.game import RuleError
 from kiosk.i18n import _
-from kiosk.lines import WireError, command_name, command_of, error, serve
+from kiosk.lines import WireError, command_name, command_of, error, serve, stdio
 
 
 class Runner(Protocol):
@@ -91,11 +91,13 @@ class Referee:
         return [event_to_dict(event) for event in self.runner.submit(command)]
 
 
-def run(stdin: TextIO, stdout: TextIO, runner: Runner | None = None, rules: Rules | None = None) -> int:
+def run(stdin: Iterable[str | bytes], stdout: TextIO, runner: Runner | None = None,
+        rules: Rules | None = None) -> int:
     referee = Referee(runner, rules)
     return serve(stdin, stdout, referee.handle_line)
 
 
 def main_stdio(runner: Runner | None = None, rules: Rules | None = None) -> int:
     """`dartship express`: stdin to stdout until end of input (status 0)."""
-    return run(sys.stdin, sys.stdout, runner, rules)
+    stdin, stdout = stdio()
+    return run(stdin, stdout, runner, rules)

@@ -198,7 +198,7 @@ class ClassicApi:
         if chosen is None:
             raise json_error(400, "bad_shape", _('send {"level": "easy" | "normal" | "hard"}'))
         with _refusals():
-            self.rooms.start_solo(device, chosen, clean_name(body.get("name")))
+            self.rooms.start_solo(device, chosen, _name(body))
         return _answer(self._owner_message(device))
 
     async def play_fire(self, request: web.Request) -> web.StreamResponse:
@@ -243,7 +243,7 @@ class ClassicApi:
         device = self._device(request)
         self._count_start(request)
         with _refusals():
-            self.rooms.duel(device, clean_name(body.get("name")))
+            self.rooms.duel(device, _name(body))
         self._changed_room(device)
         return _answer(self._owner_message(device))
 
@@ -283,7 +283,7 @@ class ClassicApi:
         device = self._device(request)
         self._count_start(request)
         with _refusals():
-            self.rooms.start_daily(device, self.today(), clean_name(body.get("name")))
+            self.rooms.start_daily(device, self.today(), _name(body))
         return _answer(self._daily_message(device))
 
     async def daily_fire(self, request: web.Request) -> web.StreamResponse:
@@ -300,7 +300,7 @@ class ClassicApi:
         body = await _body(request)
         device = self._device(request)
         with _refusals():
-            self.rooms.name_daily(device, clean_name(body.get("name")))
+            self.rooms.name_daily(device, _name(body))
         return _answer(self._daily_message(device))
 
     async def daily_socket(self, request: web.Request) -> web.StreamResponse:
@@ -365,7 +365,7 @@ class ClassicApi:
             raise json_error(403, "not_friend", _("only the friend who joined this room can say "
                                                   "Ready"))
         with _refusals():
-            room = self.rooms.ready(membership.room, device, clean_name(body.get("name")))
+            room = self.rooms.ready(membership.room, device, _name(body))
         self._changed_room(room.owner)
         return _answer(self._member_message(Membership(room, Role.FRIEND)))
 
@@ -574,6 +574,14 @@ async def _body(request: web.Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise json_error(400, "bad_shape", _("send a JSON object"))
     return body
+
+
+def _name(body: dict[str, Any]) -> str | None:
+    """The body's optional "name" (cleaned: `kiosk.names`); anything but a text is refused."""
+    text = body.get("name")
+    if text is not None and not isinstance(text, str):
+        raise json_error(400, "bad_shape", _('send {"name": "Ann"}'))
+    return clean_name(text)
 
 
 def _square(body: dict[str, Any]) -> Any:

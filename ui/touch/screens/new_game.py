@@ -14,6 +14,7 @@ from kiosk.darts.match import BullOffMode, HouseRules, RuleError, Seat, Setup, T
 from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _
+from kiosk.names import clean_name
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
@@ -42,7 +43,8 @@ def profile_text(profile: Profile) -> str:
 
 
 def split_players(text: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(p.strip() for p in text.replace(";", ",").split(",") if p.strip()))
+    names = (clean_name(p) for p in text.replace(";", ",").split(","))
+    return tuple(dict.fromkeys(n for n in names if n))
 
 
 class NewGameScreen(KioskScreen):
@@ -151,7 +153,7 @@ class NewGameScreen(KioskScreen):
 
     def setup(self) -> Setup:
         """The game as entered; ValueError says what is wrong."""
-        names = [f.text.strip() for f in self.names]
+        names = [clean_name(f.text) or "" for f in self.names]
         if not all(names):
             raise ValueError(_("give both teams a name"))
         if names[0].casefold() == names[1].casefold():
