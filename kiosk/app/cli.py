@@ -122,9 +122,11 @@ def _classic(args: argparse.Namespace) -> int:
     from kiosk.ai.classic import Computer
     from kiosk.classic.leaderboard import StoreLeaderboard
     from kiosk.classic.referee import main_stdio
+    from kiosk.secret import kiosk_secret
 
     return _scripted(args, "classic", lambda runner, store: main_stdio(
-        Computer, runner=runner, leaderboard=StoreLeaderboard(store) if store else None))
+        Computer, runner=runner, leaderboard=StoreLeaderboard(store) if store else None,
+        daily_key=kiosk_secret(store)))
 
 
 def _express(args: argparse.Namespace) -> int:

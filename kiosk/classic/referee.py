@@ -28,7 +28,9 @@ from kiosk.classic.match import (
     Mode,
     Place,
     Radar,
+    Ready,
     Setup,
+    daily_fleet,
 )
 from kiosk.classic.runner import Leaderboard, MemoryRunner, Runner
 from kiosk.classic.wire import (
@@ -70,14 +72,20 @@ class ClassicReferee:
     that names none."""
 
     def __init__(self, runner: Runner, leaderboard: Leaderboard, computer: ComputerFactory, *,
-                 today: Callable[[], datetime.date] = datetime.date.today) -> None:
+                 daily_key: bytes, today: Callable[[], datetime.date] = datetime.date.today
+                 ) -> None:
         self.runner = runner
         self.leaderboard = leaderboard
         self.make_computer = computer
+        self.daily_key = daily_key  # the kiosk's secret (`kiosk.secret`): the daily fleets
         self.today = today
         self._computer: Shooter | None = None
-        self._computer_rng: random.Random | None = None
-        self._ready = False
+        self._computer_rng = random.Random()
+
+    def resume(self) -> list[Answer]:
+        """A game resumed on the computer's turn (a power cut after the human's miss was
+        stored): the computer fires now, and these are its shots, to be written at once."""
+        return [event_to_dict(e) for e in self._computer_turn()]
 
     @property
     def match(self) -> Match | None:
@@ -121,28 +129,25 @@ class ClassicReferee:
 
     def _start(self, setup: Setup) -> None:
         self.runner.start(CLASSIC, setup)
-        self._ready = False
         self._computer = None
 
     def _new(self, obj: dict[str, Any]) -> list[Answer]:
         setup = setup_from_dict(obj, self.today())
         rng = _seed(obj)  # checked before anything changes
         self._start(setup)
-        self._computer_rng = rng
         if setup.mode is Mode.SOLO:
             self.runner.submit(Place(1, random_fleet(rng)))
+        elif setup.mode is Mode.DAILY and setup.date is not None:
+            self.runner.submit(Place(1, daily_fleet(self.daily_key, setup.date)))
         players = list(setup.players) or [setup.name(i) for i in (0, 1)
                                           if i == 0 or setup.mode is Mode.DUEL]
         return [{"event": "new", "mode": setup.mode.value, "players": players}]
 
     def _ready_for_duel(self, match: Match) -> list[Answer]:
-        if match.setup.mode is not Mode.SOLO:
-            raise RuleError(_("'ready' is for a friend watching a solo game"))
-        self._ready = True
-        return [{"event": "ready"}]
+        return [event_to_dict(e) for e in self.runner.submit(Ready())]
 
     def _duel(self, match: Match, obj: dict[str, Any]) -> list[Answer]:
-        if match.setup.mode is not Mode.SOLO or not self._ready:
+        if match.setup.mode is not Mode.SOLO or not match.friend_ready:
             raise RuleError(_("a duel starts from a solo game once the friend has tapped Ready"))
         players = obj.get("players")
         setup = setup_from_dict({"mode": "duel", "players": players if players is not None
@@ -171,18 +176,19 @@ class ClassicReferee:
             if match is None or not match.computer_to_move:
                 return events
             if self._computer is None:
-                self._computer = self.make_computer(match.setup.level,
-                                                    self._computer_rng or random.Random())
+                self._computer = self.make_computer(match.setup.level, self._computer_rng)
+            if match.decision_seed is not None:
+                self._computer_rng.seed(match.decision_seed)
             square = self._computer.choose(match.radar(1))
             events += self.runner.submit(Fire(1, square))
 
 
 def run(stdin: Iterable[str | bytes], stdout: TextIO, referee: ClassicReferee) -> int:
-    return serve(stdin, stdout, referee.handle_line)
+    return serve(stdin, stdout, referee.handle_line, first=referee.resume())
 
 
 def main_stdio(computer: ComputerFactory, runner: Runner | None = None,
-               leaderboard: Leaderboard | None = None) -> int:
+               leaderboard: Leaderboard | None = None, *, daily_key: bytes) -> int:
     """`dartship classic`: the in-memory runner unless the caller passes the durable one (and
     its store's leaderboard). `computer`: `kiosk.ai.classic.Computer`."""
     if runner is None:
@@ -191,4 +197,4 @@ def main_stdio(computer: ComputerFactory, runner: Runner | None = None,
     if leaderboard is None:
         raise ValueError("a runner needs a leaderboard to go with it")
     stdin, stdout = stdio()
-    return run(stdin, stdout, ClassicReferee(runner, leaderboard, computer))
+    return run(stdin, stdout, ClassicReferee(runner, leaderboard, computer, daily_key=daily_key))

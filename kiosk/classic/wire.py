@@ -18,11 +18,13 @@ from kiosk.classic.match import (
     Command,
     Event,
     Fire,
+    FriendReady,
     Level,
     Match,
     Mode,
     Place,
     Placed,
+    Ready,
     Setup,
     ShotFired,
     TurnPassed,
@@ -82,14 +84,18 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
         day = parse_date(obj["date"]) if obj.get("date") is not None else today
         if day is None:
             raise WireError(_("'date' is missing"))
-    return Setup(mode, players, first, level, day)
+    seed = obj.get("seed") if mode is Mode.SOLO else None
+    if seed is not None and type(seed) is not int:
+        raise WireError(_("'seed' must be a whole number"))
+    return Setup(mode, players, first, level, day, seed)
 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
     """The setup as stored beside the game (public: names, mode, level, date)."""
     return {"mode": setup.mode.value, "players": list(setup.players), "first": setup.first,
             "ai": setup.level.value,
-            "date": setup.date.isoformat() if setup.date is not None else None}
+            "date": setup.date.isoformat() if setup.date is not None else None,
+            **({"seed": setup.seed} if setup.seed is not None else {})}
 
 
 def command_from_dict(obj: Mapping[str, Any], turn: int | None = None,
@@ -105,6 +111,8 @@ def command_from_dict(obj: Mapping[str, Any], turn: int | None = None,
         if "player" in obj or turn is None:
             return Fire(player_of(obj), square)
         return Fire(turn, square)
+    if name == "ready":
+        return Ready()
     raise WireError(_("unknown command {name!r}").format(name=name))
 
 
@@ -114,6 +122,8 @@ def command_to_dict(command: Command) -> tuple[dict[str, Any], Secret | None]:
             return {"cmd": "place", "player": player}, Secret(player, fleet.code)
         case Fire(player, square):
             return {"cmd": "fire", "player": player, "cell": square.code}, None
+        case Ready():
+            return {"cmd": "ready"}, None
     raise TypeError(f"not a classic command: {command!r}")
 
 
@@ -132,6 +142,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             return {"event": "turn", "player": player}
         case Won(player):
             return {"event": "win", "player": player}
+        case FriendReady():
+            return {"event": "ready"}
     raise TypeError(f"not a classic event: {event!r}")
 
 
