@@ -29,7 +29,7 @@ from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
 from ui.handheld.darts.api import DartsApi
 from ui.handheld.darts.host import HostDesk
-from ui.handheld.phones import hand_over_key
+from ui.handheld.phones import DEVICE_KEYS, hand_over_key
 from ui.handheld.seats import MAX_BODY, PhonePart, Seats
 from ui.handheld.throttle import GuessThrottle
 
@@ -58,6 +58,7 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     # The throttle's waiting comes before any route that looks at a token (see throttle.py).
     app = web.Application(middlewares=[seats.guard, seats.throttle.middleware],
                           client_max_size=MAX_BODY)
+    app[DEVICE_KEYS] = seats.phones.keys
     app.add_routes(seats.routes())
     for part in parts:
         app.add_routes(part.routes())

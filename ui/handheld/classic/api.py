@@ -86,6 +86,9 @@ class StartLimits:
     capacity: float = 30
     per_minute: float = 30
     tracked: int = 4096
+    # Phones that may take on the daily challenge from one address in a day (docs/decisions.md:
+    # on a bar's Wi-Fi each phone has an address of its own; a few share one behind a router).
+    daily_per_address: int = 3
 
 
 class ClassicSides:
@@ -122,6 +125,7 @@ class ClassicApi:
         self._kiosk_tokens: GameTokens | None = api.tokens
         self._kiosk_game: int | None = api.service.game  # the game the team sockets follow
         self._starts: OrderedDict[str, Bucket] = OrderedDict()
+        self._daily_devices: OrderedDict[tuple[str, datetime.date], set[str]] = OrderedDict()
         rooms.on_table.append(self._watch)
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
         api.sides.append(ClassicSides())
@@ -301,9 +305,27 @@ class ClassicApi:
         body = await _body(request)
         device = self._device(request)
         self._count_start(request)
+        today = self.today()
+        match = classic_of(self.rooms.daily_table(device).service)
+        if match is None or match.setup.date != today:
+            self._count_daily(request, device, today)
         with _refusals():
-            self.rooms.start_daily(device, self.today(), _name(body))
+            self.rooms.start_daily(device, today, _name(body))
         return _answer(self._daily_message(device))
+
+    def _count_daily(self, request: web.Request, device: str, today: datetime.date) -> None:
+        """A new phone on today's challenge from this address: at most `daily_per_address` a
+        day (a new cookie is a new phone, so the address bounds what one person can enter)."""
+        place = (request.remote or "unknown", today)
+        devices = self._daily_devices.setdefault(place, set())
+        self._daily_devices.move_to_end(place)
+        while len(self._daily_devices) > self.limits.tracked:
+            self._daily_devices.popitem(last=False)
+        if device not in devices and len(devices) >= self.limits.daily_per_address:
+            raise json_error(429, "daily_taken", _("today's challenge has been played from this "
+                                                   "network address already: come back "
+                                                   "tomorrow"))
+        devices.add(device)
 
     async def daily_fire(self, request: web.Request) -> web.StreamResponse:
         command = _fire(await _body(request), 0)
