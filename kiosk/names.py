@@ -15,8 +15,9 @@ import unicodedata
 MAX_NAME = 32  # a team's name on the scoreboard; the phones keep theirs to 20
 
 # Letters and symbols that draw nothing (Unicode's default-ignorable fillers and blanks).
-BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u034f\u180b\u180c\u180d\u180f"
-                   "\u2063\u2064\u00ad\u061c\u200b")
+BLANKS = frozenset(
+    "\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u034f\u180b\u180c\u180d\u180f\u2063\u2064\u00ad\u061c\u200b"
+)
 _DROPPED = frozenset(("Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"))
 
 

@@ -41,8 +41,14 @@ SETUPS: dict[str, list[dict[str, Any]]] = {
 }
 TEMPLATES: dict[str, list[dict[str, Any]]] = {
     "referee": [
-        {"cmd": "new", "teams": ["A", "B"], "players": [["x"], ["y"]], "fleet": [5, 4, 3, 2],
-         "darts_per_visit": 3, "board": "four-ring"},
+        {
+            "cmd": "new",
+            "teams": ["A", "B"],
+            "players": [["x"], ["y"]],
+            "fleet": [5, 4, 3, 2],
+            "darts_per_visit": 3,
+            "board": "four-ring",
+        },
         {"cmd": "place", "team": 0, "fleet": "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"},
         {"cmd": "random_fleet", "team": 1, "seed": 7},
         {"cmd": "start", "first": 1},
@@ -63,11 +69,9 @@ TEMPLATES: dict[str, list[dict[str, Any]]] = {
         {"cmd": "leaderboard", "date": "2026-11-30"},
     ],
     "express": [
-        {"cmd": "new", "players": ["Ann", "Bo"], "game": "captain", "points_to_win": 2,
-         "seed": 5},
+        {"cmd": "new", "players": ["Ann", "Bo"], "game": "captain", "points_to_win": 2, "seed": 5},
         {"cmd": "dice", "faces": ["Carrier", "Burst"]},
-        {"cmd": "attack", "ship": "Destroyer", "target": {"player": 1, "ship": "Carrier"},
-         "player": 0},
+        {"cmd": "attack", "ship": "Destroyer", "target": {"player": 1, "ship": "Carrier"}, "player": 0},
         {"cmd": "attack", "ship": "Carrier", "move": True},
         {"cmd": "target", "target": {"player": 1, "ship": "Battleship"}},
     ],
@@ -82,9 +86,10 @@ CHECKS: dict[str, list[dict[str, Any]]] = {
 def _wrong(value: Any, rng: random.Random) -> Any:
     """A value of another JSON type than `value` (never null: null may mean "the default")."""
     choices: list[Any] = [17, -3, 2.5, "x", "", True, [], [1, [2]], {}, {"a": 1}, 10**20]
+
     def kind(v: Any) -> str:
-        return "bool" if isinstance(v, bool) else "num" if isinstance(v, int | float) \
-            else type(v).__name__
+        return "bool" if isinstance(v, bool) else "num" if isinstance(v, int | float) else type(v).__name__
+
     return rng.choice([c for c in choices if kind(c) != kind(value)])
 
 
@@ -93,8 +98,7 @@ def _hostile(game: str, rng: random.Random) -> bytes:
     template = dict(rng.choice(TEMPLATES[game]))
     how = rng.randrange(9)
     if how == 0:  # a number past Python's int-conversion limit
-        return (json.dumps(template)[:-1] + ', "n": ' + "9" * rng.choice((31, 4301, 9000)) + "}"
-                ).encode()
+        return (json.dumps(template)[:-1] + ', "n": ' + "9" * rng.choice((31, 4301, 9000)) + "}").encode()
     if how == 1:  # a lone surrogate, escaped
         key = rng.choice([k for k in template if k != "cmd"] or ["cmd"])
         template[key] = "a\ud800" if rng.random() < 0.5 else ["\udcff", "Bo"]
@@ -107,16 +111,15 @@ def _hostile(game: str, rng: random.Random) -> bytes:
         depth = rng.choice((40, 5000, 30000))
         return ('{"cmd": "state", "x": ' + "[" * depth + "]" * depth + "}").encode()
     if how == 4:  # not a number JSON knows
-        return (json.dumps(template)[:-1] + ', "seed": ' + rng.choice(("NaN", "Infinity"))
-                + "}").encode()
+        return (json.dumps(template)[:-1] + ', "seed": ' + rng.choice(("NaN", "Infinity")) + "}").encode()
     if how == 5:  # longer than any command
         return json.dumps({"cmd": "state", "pad": "x" * 70_000}).encode()
     if how == 6:  # not an object, or no cmd
-        return rng.choice((b"[1, 2]", b'"state"', b"17", b'{"cmd": null}', b'{"command": "x"}',
-                           b"{", b'{"cmd": "state",}'))
+        return rng.choice(
+            (b"[1, 2]", b'"state"', b"17", b'{"cmd": null}', b'{"command": "x"}', b"{", b'{"cmd": "state",}')
+        )
     if how == 7:  # an unknown command
-        return json.dumps({**template, "cmd": rng.choice(("fly", "STATE ", "", "\u2028"))}
-                          ).encode()
+        return json.dumps({**template, "cmd": rng.choice(("fly", "STATE ", "", "\u2028"))}).encode()
     # a field of the wrong type
     key = rng.choice(list(template))
     template[key] = _wrong(template[key], rng)
@@ -127,12 +130,16 @@ class _Raw:
     """One `dartship <game>` spoken to in bytes, under the C locale."""
 
     def __init__(self, game: str) -> None:
-        env = {**ENV, "LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii:strict",
-               "PYTHONUTF8": "0"}
+        env = {**ENV, "LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii:strict", "PYTHONUTF8": "0"}
         env.pop("LANGUAGE", None)
-        self.proc = subprocess.Popen(_command(game, None), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                                     env=env)
+        self.proc = subprocess.Popen(
+            _command(game, None),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=env,
+        )
 
     def ask(self, line: bytes, then: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
         """The answers to `line`, and to the check commands sent right after it."""
@@ -185,10 +192,12 @@ def test_the_issues_repros_answer_an_error_in_valid_utf8(game):
     proc = _Raw(game)
     for command in SETUPS[game]:
         proc.ask(json.dumps(command).encode(), [{"cmd": "state"}])
-    lines = [b'{"cmd":"state","n":' + b"1" * 5000 + b"}",
-             b'{"cmd":"new","players":["\\ud800","Bo"],"teams":["\\ud800","Bo"]}',
-             b'{"cmd":"new","players":["a\\udcffb","Bo"],"teams":["a\\udcffb","Bo"]}',
-             b'{"cmd":"new","players":["\xff","Bo"],"teams":["\xff","Bo"]}']
+    lines = [
+        b'{"cmd":"state","n":' + b"1" * 5000 + b"}",
+        b'{"cmd":"new","players":["\\ud800","Bo"],"teams":["\\ud800","Bo"]}',
+        b'{"cmd":"new","players":["a\\udcffb","Bo"],"teams":["a\\udcffb","Bo"]}',
+        b'{"cmd":"new","players":["\xff","Bo"],"teams":["\xff","Bo"]}',
+    ]
     for line in lines:
         answers, _ = proc.ask(line, [{"cmd": "state"}])
         assert [a["event"] for a in answers] == ["error"], (line[:80], answers)
@@ -199,8 +208,12 @@ def test_the_issues_repros_answer_an_error_in_valid_utf8(game):
 def test_the_c_locale_is_really_used():
     # The fuzz runs mean something only if the child would have choked on its own: Python's
     # text stdin under this environment is strict ASCII.
-    env = {**ENV, "LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii:strict",
-           "PYTHONUTF8": "0"}
-    done = subprocess.run([sys.executable, "-c", "import sys; sys.stdin.read()"],
-                          input=b"\xff\n", capture_output=True, env=env, timeout=30)
+    env = {**ENV, "LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii:strict", "PYTHONUTF8": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"],
+        input=b"\xff\n",
+        capture_output=True,
+        env=env,
+        timeout=30,
+    )
     assert done.returncode != 0 and b"UnicodeDecodeError" in done.stderr

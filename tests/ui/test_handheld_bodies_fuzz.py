@@ -50,21 +50,18 @@ async def test_hostile_bodies_get_one_json_error_and_change_nothing(tmp_path):
         match = play_match(classic, phone)
         await ok(await phone.post("/api/classic/play/fire", json={"cell": water(match, 0)[0]}))
         await ok(await phone.post("/api/classic/daily/start", json={}))
-        before = [await ok(await phone.get(p)) for p in ("/api/classic/play",
-                                                         "/api/classic/daily")]
+        before = [await ok(await phone.get(p)) for p in ("/api/classic/play", "/api/classic/daily")]
         rng = random.Random("bodies")
         statuses: set[int] = set()
         for _n in range(300):
             route = rng.choice(list(ROUTES))
             body = _hostile(route, rng)
-            answer = await phone.post(route, data=body,
-                                      headers={"Content-Type": "application/json"})
+            answer = await phone.post(route, data=body, headers={"Content-Type": "application/json"})
             raw = await answer.read()
             text = raw.decode("utf-8")  # strict: valid UTF-8 or this fails
             assert 400 <= answer.status < 500, (route, body[:100], answer.status, text)
             assert json.loads(text)["error"], text
             statuses.add(answer.status)
-        after = [await ok(await phone.get(p)) for p in ("/api/classic/play",
-                                                        "/api/classic/daily")]
+        after = [await ok(await phone.get(p)) for p in ("/api/classic/play", "/api/classic/daily")]
         assert after == before
         assert 400 in statuses

@@ -31,17 +31,15 @@ async def _enter(phone: TestClient, targets: list[str], name: str) -> int:
 async def test_one_address_gets_three_entries_however_many_cookies(tmp_path):
     async with classic_phones(tmp_path, 10, limits=LIMITS) as (phones, classic):
         store = classic.api.service.store
-        targets = [s.code for ship in daily_fleet(kiosk_secret(store), DAY).ships
-                   for s in ship.cells]
+        targets = [s.code for ship in daily_fleet(kiosk_secret(store), DAY).ships for s in ship.cells]
         statuses = [await _enter(phone, targets, f"Bot {n}") for n, phone in enumerate(phones)]
         assert statuses == [200] * 3 + [429] * 7
-        board = (await ok(await phones[0].get(f"/api/classic/leaderboard?date={DAY}")))
+        board = await ok(await phones[0].get(f"/api/classic/leaderboard?date={DAY}"))
         assert len(board["entries"]) == 3
         # A phone that already began today's challenge goes on with it, limit or not.
         again = await phones[0].post("/api/classic/daily/start", json={})
         assert again.status == 200
-        print(f"entries from one address with {len(phones)} cookie jars: "
-              f"{len(board['entries'])}")
+        print(f"entries from one address with {len(phones)} cookie jars: {len(board['entries'])}")
 
 
 async def test_a_made_up_device_key_is_no_key(tmp_path):
@@ -49,8 +47,12 @@ async def test_a_made_up_device_key_is_no_key(tmp_path):
         await ok(await honest.get("/api/classic/play"))
         real = next(c.value for c in honest.session.cookie_jar if c.key == COOKIE)
         body, _dot, _signature = real.partition(".")
-        made_up = [secrets.token_urlsafe(16) + "." + "A" * 22, body + "." + "B" * 22,
-                   secrets.token_urlsafe(16), "x" * 40]
+        made_up = [
+            secrets.token_urlsafe(16) + "." + "A" * 22,
+            body + "." + "B" * 22,
+            secrets.token_urlsafe(16),
+            "x" * 40,
+        ]
         for value in made_up:
             forger.session.cookie_jar.clear()
             forger.session.cookie_jar.update_cookies({COOKIE: value})
@@ -67,12 +69,11 @@ async def test_a_made_up_device_key_is_no_key(tmp_path):
 async def test_names_with_nothing_visible_are_refused_and_separators_dropped(tmp_path):
     async with classic_phones(tmp_path, 2, limits=LIMITS) as (phones, classic):
         store = classic.api.service.store
-        targets = [s.code for ship in daily_fleet(kiosk_secret(store), DAY).ships
-                   for s in ship.cells]
+        targets = [s.code for ship in daily_fleet(kiosk_secret(store), DAY).ships for s in ship.cells]
         assert await _enter(phones[0], targets, "\u3164") == 409
         for name in ("\u2800\u2800", "\u200b\u200e\u2061", " \u2028 ", "\u0301", "\x07"):
             answer = await phones[0].post("/api/classic/daily/name", json={"name": name})
             assert answer.status == 409, repr(name)
         assert await _enter(phones[1], targets, "Ann\u2028\u2029Lee\x07") == 200
-        board = (await ok(await phones[0].get(f"/api/classic/leaderboard?date={DAY}")))
+        board = await ok(await phones[0].get(f"/api/classic/leaderboard?date={DAY}"))
         assert [e["player"] for e in board["entries"]] == ["AnnLee"]

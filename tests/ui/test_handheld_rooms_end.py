@@ -21,8 +21,7 @@ class Clock:
 async def _open(phone) -> tuple[int, str | None]:
     answer = await phone.post("/api/classic/play/room", json={})
     body = await answer.json()
-    return answer.status, (body["room"]["link"].rsplit("/", 1)[1] if answer.status == 200
-                           else None)
+    return answer.status, (body["room"]["link"].rsplit("/", 1)[1] if answer.status == 200 else None)
 
 
 async def test_one_address_opens_four_rooms_however_many_cookies(tmp_path):

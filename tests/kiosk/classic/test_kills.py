@@ -12,8 +12,10 @@ from typing import Any
 
 from tests.line_game import LineGame, run_script
 
-SETUP = [{"cmd": "new", "mode": "solo", "players": ["Ann"], "ai": "easy", "seed": 3},
-         {"cmd": "random_fleet", "player": 0, "seed": 1}]
+SETUP = [
+    {"cmd": "new", "mode": "solo", "players": ["Ann"], "ai": "easy", "seed": 3},
+    {"cmd": "random_fleet", "player": 0, "seed": 1},
+]
 ORDER = [f"{c}{r}" for r in range(1, 11) for c in "ABCDEFGHIJ"]
 random.Random(8).shuffle(ORDER)  # the human's shots, the same in every run
 KILLS = 25
