@@ -51,7 +51,8 @@ def size(path: Path) -> int:
 
 def session(address: str, *, jar: bool = True) -> aiohttp.ClientSession:
     connector = aiohttp.TCPConnector(local_addr=(address, 0), force_close=True)
-    return aiohttp.ClientSession(connector=connector, cookie_jar=None if jar else aiohttp.DummyCookieJar())
+    return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.CookieJar(unsafe=True) if jar
+                                 else aiohttp.DummyCookieJar())
 
 
 async def run(minutes: int, phones: int, attack: int, seed: int) -> None:

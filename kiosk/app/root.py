@@ -61,11 +61,11 @@ def takeout_seconds(config: ConfigFile, headless: bool) -> float:
 
 
 def classic_computer(level: Level, rng: random.Random) -> Any:
-    """The classic computer of a level (`kiosk.classic.ai.Computer`): the AI, and numpy with
-    it, is imported when the computer first plays, not at every start."""
-    from kiosk.classic.ai import Computer
+    """The classic computer of a level, thinking in the worker processes every table shares
+    (`kiosk.classic.thinking`): the AI and numpy live there, started when it first plays."""
+    from kiosk.classic.thinking import RemoteComputer
 
-    return Computer(level, rng)
+    return RemoteComputer(level, rng)
 
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,

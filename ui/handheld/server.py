@@ -81,11 +81,11 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
 
 
 def classic_computer(level: Level, rng: random.Random) -> Any:
-    """The classic computer (`kiosk.classic.ai.Computer`), imported when it first plays: the
-    AI brings numpy, which a kiosk that only hosts darts never needs."""
-    from kiosk.classic.ai import Computer
+    """The classic computer, thinking in the worker processes all tables share
+    (`kiosk.classic.thinking`: the AI and its numpy live there, never in the loop's process)."""
+    from kiosk.classic.thinking import RemoteComputer
 
-    return Computer(level, rng)
+    return RemoteComputer(level, rng)
 
 
 class WebServer:
