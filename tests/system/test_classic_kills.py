@@ -7,7 +7,6 @@ more, and a game resumed on the computer's turn goes on by itself until the phon
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -16,7 +15,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.system.test_kiosk_headless import ROOT, Lines, _free_port
+from tests.system.test_kiosk_headless import Lines, _free_port
+from tests.system.test_phones_only import start_headless
 
 KILLS = 8
 ORDER = [f"{c}{r}" for r in range(1, 11) for c in "ABCDEFGHIJ"]
@@ -52,14 +52,7 @@ class Phone:
 class Kiosk:
     def __init__(self, tmp: Path, port: int) -> None:
         self.web = f"http://127.0.0.1:{port}"
-        config = tmp / "config.toml"
-        config.write_text(f"[web]\nhost = \"127.0.0.1\"\nport = {port}\n"
-                          "[solo]\nshot_seconds = 0.05\n")
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--simulator",
-             "--config", str(config), "--db", str(tmp / "kiosk.db")],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.proc = start_headless(tmp, port, "[solo]\nshot_seconds = 0.05\n")
         Lines(self.proc).wait_for(r"running headless", timeout=60)
 
     def kill(self) -> None:

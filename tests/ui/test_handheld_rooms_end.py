@@ -37,13 +37,20 @@ async def test_one_address_opens_four_rooms_however_many_cookies(tmp_path):
         assert rows == 5
 
 
+async def _room_with_friend(classic, owner, friend) -> tuple[Clock, str]:
+    """The owner plays solo and opens its room, the friend joins; the rooms' clock, the link."""
+    clock = Clock()
+    classic.rooms.clock = clock
+    await ok(await owner.post("/api/classic/play/solo", json={"level": "easy"}))
+    _status, token = await _open(owner)
+    assert token is not None
+    await ok(await friend.get(f"/api/classic/r/{token}"))
+    return clock, token
+
+
 async def test_an_idle_room_is_closed_and_its_link_dies(tmp_path):
     async with classic_phones(tmp_path, 2, limits=LIMITS) as ((owner, friend), classic):
-        clock = Clock()
-        classic.rooms.clock = clock
-        await ok(await owner.post("/api/classic/play/solo", json={"level": "easy"}))
-        _status, token = await _open(owner)
-        await ok(await friend.get(f"/api/classic/r/{token}"))
+        clock, token = await _room_with_friend(classic, owner, friend)
         clock.now += ROOM_IDLE - 60
         assert classic.rooms.sweep() == []
         match = play_match(classic, owner)
@@ -59,11 +66,7 @@ async def test_an_idle_room_is_closed_and_its_link_dies(tmp_path):
 
 async def test_a_duel_over_and_left_is_closed_after_duel_left(tmp_path):
     async with classic_phones(tmp_path, 2, limits=LIMITS) as ((owner, friend), classic):
-        clock = Clock()
-        classic.rooms.clock = clock
-        await ok(await owner.post("/api/classic/play/solo", json={"level": "easy"}))
-        _status, token = await _open(owner)
-        await ok(await friend.get(f"/api/classic/r/{token}"))
+        clock, token = await _room_with_friend(classic, owner, friend)
         await ok(await friend.post(f"/api/classic/r/{token}/ready", json={}))
         await ok(await owner.post("/api/classic/play/duel", json={}))
         match = play_match(classic, owner)
