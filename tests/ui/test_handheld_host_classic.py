@@ -63,3 +63,15 @@ async def test_the_desk_shows_a_classic_duel_and_moves_either_side(tmp_path):
         assert (await client.get(f"/api/classic/team/{old[0]}")).status == 404
     finally:
         await client.close()
+
+
+async def test_a_form_that_is_not_utf8_is_refused_not_a_failure(tmp_path):
+    service = GameService(Store(tmp_path / "d.db"))
+    start(service, Setup(Mode.DUEL, ("Ann", "Bo")), random.Random(3))
+    client, _api, desk = await _desk_client(service)
+    try:
+        answer = await client.post(f"{desk.path()}/move", data=b"team=\xff\xfe",
+                                   headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert answer.status == 400
+    finally:
+        await client.close()

@@ -107,7 +107,11 @@ class HostDesk:
 
     async def _form(self, request: web.Request) -> dict[str, str]:
         self._check(request)
-        form = await request.post()
+        try:
+            form = await request.post()
+        except (UnicodeDecodeError, ValueError):
+            # Bytes that are not UTF-8: a form no browser of ours sends.
+            raise web.HTTPBadRequest(text=_("the form could not be read")) from None
         return {k: str(v)[:MAX_FIELD] for k, v in form.items() if isinstance(v, str)}
 
     def _done(self) -> NoReturn:
