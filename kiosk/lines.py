@@ -20,7 +20,7 @@ import json
 import re
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, BinaryIO, TextIO
 
 from kiosk.i18n import _
@@ -155,14 +155,15 @@ def _written(answer: Answer) -> str:
 
 
 def serve(stdin: Iterable[str | bytes], stdout: TextIO,
-          handle_line: Callable[[str], list[Answer]], *, first: Iterable[Answer] = ()) -> int:
+          handle_line: Callable[[str], list[Answer]], *, first: Sequence[Answer] = ()) -> int:
     """Answer every non-blank line until the end of input (status 0), flushing after each. A
     line that is not UTF-8 or too long is answered with an error without reaching the game; a
     failure of the game's code is an error answer too (its traceback on standard error).
     `first`: what the game did by itself on resuming, written before any line is read."""
-    for answer in first:
-        stdout.write(_written(answer) + "\n")
-    stdout.flush()
+    if first:
+        for answer in first:
+            stdout.write(_written(answer) + "\n")
+        stdout.flush()
     for line in _lines(stdin):
         answers: list[Answer]
         if isinstance(line, _TooLong):

@@ -24,6 +24,7 @@ draws the same numbers as it would in the kiosk's process) and the radar as squa
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures
 import contextlib
 import multiprocessing
@@ -61,6 +62,8 @@ def _pool(name: str, nice: int) -> concurrent.futures.ProcessPoolExecutor:
         if name not in _pools:
             # Spawned, not forked: the kiosk's process has threads and a running loop.
             workers = max(1, (os.cpu_count() or 2) - 1) if name == "answers" else 1
+            if not _pools:
+                atexit.register(shutdown, wait=True)  # before the interpreter tears down
             _pools[name] = concurrent.futures.ProcessPoolExecutor(
                 workers,
                 mp_context=multiprocessing.get_context("spawn"),
@@ -70,11 +73,11 @@ def _pool(name: str, nice: int) -> concurrent.futures.ProcessPoolExecutor:
         return _pools[name]
 
 
-def shutdown() -> None:
-    """Stop the worker processes (the kiosk stops; a bench ends)."""
+def shutdown(*, wait: bool = False) -> None:
+    """Stop the worker processes (the kiosk stops; a bench ends; the interpreter exits)."""
     with _pools_lock:
         for pool in _pools.values():
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=wait, cancel_futures=True)
         _pools.clear()
 
 
