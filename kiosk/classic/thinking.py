@@ -27,9 +27,12 @@ from __future__ import annotations
 import atexit
 import concurrent.futures
 import contextlib
+import ctypes
+import ctypes.util
 import multiprocessing
 import os
 import random
+import signal
 import threading
 import time
 from typing import Any
@@ -42,6 +45,7 @@ from kiosk.game import Result
 PONDER_QUEUE = 4  # ponders waiting at once; beyond this a table does not ponder this turn
 QUEUED_BUDGET = 0.2  # seconds an answer may wait in the queue before hard thinks as normal
 ANSWER_NICE, PONDER_NICE = 5, 19
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 RadarWire = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
 RandomState = tuple[Any, ...]
@@ -51,10 +55,17 @@ _pools_lock = threading.Lock()
 _pondering = 0  # ponders sent and not yet back (all tables)
 
 
-def _lower_priority(nice: int) -> None:
+def _worker_start(nice: int) -> None:
+    """In each worker: a lower priority, and an end with the kiosk's process (a kiosk killed
+    with SIGKILL must leave no worker behind: Linux's parent-death signal)."""
     # Where that is not allowed the worker still works, at the kiosk's priority.
     with contextlib.suppress(OSError):
         os.nice(nice)
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() == 1:  # the kiosk died before the signal was asked for
+        os._exit(0)
 
 
 def _pool(name: str, nice: int) -> concurrent.futures.ProcessPoolExecutor:
@@ -67,7 +78,7 @@ def _pool(name: str, nice: int) -> concurrent.futures.ProcessPoolExecutor:
             _pools[name] = concurrent.futures.ProcessPoolExecutor(
                 workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=_worker_start,
                 initargs=(nice,),
             )
         return _pools[name]

@@ -59,3 +59,55 @@ def test_hard_pondering_comes_back_ready_and_is_skipped_when_the_queue_is_full(m
     monkeypatch.setattr(thinking, "_pondering", thinking.PONDER_QUEUE)
     busy.ponder(radar)
     assert not busy.answer_ready(radar)  # yielded: the answers' queue comes first
+
+
+def test_a_kiosk_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "a_kiosk.py"
+    script.write_text(
+        "import os, random, sys, time\n"
+        "from kiosk.classic.match import Level, Radar\n"
+        "from kiosk.classic.thinking import RemoteComputer\n"
+        "if __name__ == '__main__':\n"
+        "    RemoteComputer(Level.EASY, random.Random(1)).choose(Radar())\n"
+        "    print('thinking', flush=True)\n"
+        "    time.sleep(60)\n")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                            stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": root})
+    assert proc.stdout.readline().strip() == "thinking", proc.stderr.read()
+    workers = [int(d) for d in os.listdir("/proc") if d.isdigit() and _parent(int(d)) == proc.pid]
+    assert workers
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [p for p in workers if _state(p) not in (None, "Z")]
+    assert alive == []
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name (state, parent, ...)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat(pid)
+    return int(fields[1]) if fields else None
+
+
+def _state(pid: int) -> str | None:
+    fields = _stat(pid)
+    return fields[0] if fields else None
