@@ -31,10 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiohttp
 from aiohttp.test_utils import TestServer
 
-from kiosk.classic.computer import Pace
+from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import SQUARES
-from kiosk.classic.match import Level, ShotFired, TurnPassed
-from kiosk.classic.rooms import PhoneRooms, Table
+from kiosk.classic.match import ComputerLevel, ShotFired, TurnPassed
+from kiosk.classic.rooms import PhoneRooms, PhoneVenue
 from kiosk.classic.table import classic_of
 from kiosk.service import GameService, MatchUpdate, ServiceEvent
 from kiosk.store import Store
@@ -49,7 +49,9 @@ def p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def run(games: int, level: Level, think: float, seconds: float, local: bool, where: str | None) -> None:
+async def run(
+    games: int, level: ComputerLevel, think: float, seconds: float, local: bool, where: str | None
+) -> None:
     loop = asyncio.get_running_loop()
     store = Store(Path(tempfile.mkdtemp(prefix="dartship-load-", dir=where)) / "dartship.db")
     seats = Seats(GameService(store), GuessThrottle())
@@ -58,11 +60,11 @@ async def run(games: int, level: Level, think: float, seconds: float, local: boo
         from kiosk.classic.ai import Computer
 
         make = Computer
-    rooms = PhoneRooms(store, loop, make, pace=Pace(shot=0), rng=random.Random(1))
+    rooms = PhoneRooms(store, loop, make, pace=ShotPace(shot=0), rng=random.Random(1))
     waits: list[float] = []
     handed: dict[str, float] = {}
 
-    def watch(table: Table) -> None:
+    def watch(table: PhoneVenue) -> None:
         def heard(event: ServiceEvent) -> None:
             if not isinstance(event, MatchUpdate):
                 return
@@ -148,13 +150,13 @@ async def run(games: int, level: Level, think: float, seconds: float, local: boo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--level", choices=[lv.value for lv in Level], default="hard")
+    parser.add_argument("--level", choices=[lv.value for lv in ComputerLevel], default="hard")
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--local", action="store_true")
     parser.add_argument("--dir", help="where the database goes (default: the temporary folder)")
     args = parser.parse_args()
-    asyncio.run(run(args.games, Level(args.level), args.think, args.seconds, args.local, args.dir))
+    asyncio.run(run(args.games, ComputerLevel(args.level), args.think, args.seconds, args.local, args.dir))
     from kiosk.classic.thinking import shutdown
 
     shutdown()

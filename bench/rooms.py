@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiohttp
 from aiohttp.test_utils import TestServer
 
-from kiosk.classic.computer import Pace
+from kiosk.classic.computer import ShotPace
 from kiosk.classic.rooms import PhoneRooms
 from kiosk.service import GameService
 from kiosk.store import Store
@@ -51,8 +51,9 @@ def size(path: Path) -> int:
 
 def session(address: str, *, jar: bool = True) -> aiohttp.ClientSession:
     connector = aiohttp.TCPConnector(local_addr=(address, 0), force_close=True)
-    return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.CookieJar(unsafe=True) if jar
-                                 else aiohttp.DummyCookieJar())
+    return aiohttp.ClientSession(
+        connector=connector, cookie_jar=aiohttp.CookieJar(unsafe=True) if jar else aiohttp.DummyCookieJar()
+    )
 
 
 async def run(minutes: int, phones: int, attack: int, seed: int) -> None:
@@ -66,7 +67,7 @@ async def run(minutes: int, phones: int, attack: int, seed: int) -> None:
         store,
         asyncio.get_running_loop(),
         classic_computer,
-        pace=Pace(shot=0),
+        pace=ShotPace(shot=0),
         rng=random.Random(seed),
         clock=clock,
     )
@@ -123,7 +124,7 @@ async def run(minutes: int, phones: int, attack: int, seed: int) -> None:
             if minute % 5 == 0:
                 rows = store.db.execute("SELECT count(*) FROM rooms").fetchone()[0]
                 # Every honest room has a friend at once; the attacker's never get one.
-                held = sum(1 for room, _at in store.open_rooms() if room.friend is None)
+                held = sum(1 for room, _at in store.rooms.open_rooms() if room.friend is None)
                 print(f"{minute:>4} {rows:>10} {held:>14} {opened:>15} {refused:>8} {size(db) / 1024:>8.0f}")
     finally:
         for s in (*honest, *friends, attacker):

@@ -23,6 +23,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, BinaryIO, TextIO
 
+from kiosk.errors import RuleError
 from kiosk.i18n import _
 from kiosk.names import clean_name
 
@@ -34,7 +35,7 @@ MAX_DEPTH = 16  # the deepest command nests four levels (express lines, a target
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class WireError(ValueError):
+class WireError(RuleError):
     """A line or a JSON command that cannot be understood; the message says what is wrong."""
 
 

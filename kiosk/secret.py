@@ -24,10 +24,10 @@ def kiosk_secret(store: Store | None) -> bytes:
     """This kiosk's secret (made and stored on first use)."""
     if store is None:
         return _process_secret
-    kept = store.recall(KEY)
+    kept = store.meta.recall(KEY)
     if kept is None:
-        store.remember(KEY, secrets.token_hex(32))
-        kept = store.recall(KEY)
+        store.meta.remember(KEY, secrets.token_hex(32))
+        kept = store.meta.recall(KEY)
     assert kept is not None
     return bytes.fromhex(kept)
 

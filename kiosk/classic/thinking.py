@@ -39,7 +39,7 @@ from typing import Any
 
 from kiosk.classic.fleet import ShipClass, parse_ship
 from kiosk.classic.grid import Square, parse_square
-from kiosk.classic.match import Level, Radar
+from kiosk.classic.match import ComputerLevel, Radar
 from kiosk.game import Result
 
 PONDER_QUEUE = 4  # ponders waiting at once; beyond this a table does not ponder this turn
@@ -115,11 +115,11 @@ def _choose(level: str, state: RandomState, wire: RadarWire, sent: float) -> tup
 
     rng = random.Random()
     rng.setstate(state)
-    chosen = Level(level)
-    if chosen is Level.HARD and time.monotonic() - sent > QUEUED_BUDGET:
+    chosen = ComputerLevel(level)
+    if chosen is ComputerLevel.HARD and time.monotonic() - sent > QUEUED_BUDGET:
         # The queue is long (many tables at once): hard answers as normal does, a cheaper
         # estimate of the same heatmap that plays as well (docs/classic.md measures them level).
-        chosen = Level.NORMAL
+        chosen = ComputerLevel.NORMAL
     square = Computer(chosen, rng).choose(radar_of(wire))
     return square.code, rng.getstate()
 
@@ -129,7 +129,7 @@ def _ponder(state: RandomState, wire: RadarWire) -> list[tuple[RadarWire, str]]:
 
     rng = random.Random()
     rng.setstate(state)
-    computer = Computer(Level.HARD, rng)
+    computer = Computer(ComputerLevel.HARD, rng)
     return [(radar_wire(radar), square.code) for radar, square in computer.pondered(radar_of(wire))]
 
 
@@ -139,7 +139,7 @@ def _ponder(state: RandomState, wire: RadarWire) -> list[tuple[RadarWire, str]]:
 class RemoteComputer:
     """One table's computer (a level and its own randomness) thinking in the shared workers."""
 
-    def __init__(self, level: Level, rng: random.Random | None = None) -> None:
+    def __init__(self, level: ComputerLevel, rng: random.Random | None = None) -> None:
         self.level = level
         self.rng = rng or random.Random()
         self._ponder_rng = random.Random(self.rng.getrandbits(64))
@@ -150,7 +150,7 @@ class RemoteComputer:
         wire = radar_wire(radar)
         with self._lock:
             ready = self._ready.pop(wire, None)
-        if ready is not None and self.level is Level.HARD:
+        if ready is not None and self.level is ComputerLevel.HARD:
             return parse_square(ready)
         code, state = (
             _pool("answers", ANSWER_NICE)
@@ -167,7 +167,7 @@ class RemoteComputer:
     def ponder(self, radar: Radar) -> None:
         """Hard's thinking ahead, in the pondering worker; skipped when it is busy enough."""
         global _pondering
-        if self.level is not Level.HARD:
+        if self.level is not ComputerLevel.HARD:
             return
         with _pools_lock:
             if _pondering >= PONDER_QUEUE:

@@ -34,8 +34,7 @@ class Phone:
         headers = {"Content-Type": "application/json"}
         if self.cookie:
             headers["Cookie"] = self.cookie
-        request = urllib.request.Request(url, data=data, method="POST" if data else "GET",
-                                         headers=headers)
+        request = urllib.request.Request(url, data=data, method="POST" if data else "GET", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 self._keep(response.headers.get("Set-Cookie"))
@@ -97,12 +96,22 @@ def test_a_killed_kiosk_resumes_the_phones_solo_game_with_the_computers_turn(tmp
                 assert status == 200, body
                 answered = _settled(kiosk, phone)
                 continue
-            sender = subprocess.Popen([sys.executable, "-c", (
-                "import json, sys, urllib.request as u; u.urlopen(u.Request(sys.argv[1], "
-                "data=json.dumps({'cell': sys.argv[2]}).encode(), headers={'Content-Type': "
-                "'application/json', 'Cookie': sys.argv[3]}), timeout=5)"),
-                f"{kiosk.web}/api/classic/play/fire", cell, phone.cookie or ""],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            sender = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-c",
+                    (
+                        "import json, sys, urllib.request as u; u.urlopen(u.Request(sys.argv[1], "
+                        "data=json.dumps({'cell': sys.argv[2]}).encode(), headers={'Content-Type': "
+                        "'application/json', 'Cookie': sys.argv[3]}), timeout=5)"
+                    ),
+                    f"{kiosk.web}/api/classic/play/fire",
+                    cell,
+                    phone.cookie or "",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             time.sleep(rng.uniform(0.05, 0.25))  # the request on its way, or just answered
             kiosk.kill()
             sender.wait(timeout=10)

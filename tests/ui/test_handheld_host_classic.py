@@ -10,7 +10,7 @@ import re
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk.classic.computer import Pace
+from kiosk.classic.computer import ShotPace
 from kiosk.classic.match import Mode, Setup
 from kiosk.classic.rooms import PhoneRooms
 from kiosk.classic.table import start
@@ -28,11 +28,11 @@ async def _desk_client(service: GameService):
     api = Seats(service, GuessThrottle())
     darts = DartsApi(api)
     desk = HostDesk(darts)
-    rooms = PhoneRooms(service.store, asyncio.get_running_loop(), classic_computer,
-                       pace=Pace(shot=0))
+    rooms = PhoneRooms(service.store, asyncio.get_running_loop(), classic_computer, pace=ShotPace(shot=0))
     classic = ClassicApi(api, rooms)
-    desk.team_url = lambda team: (f"http://kiosk/team/{api.tokens.teams[team]}"
-                                  if api.tokens and not api.linkless(team) else None)
+    desk.team_url = lambda team: (
+        f"http://kiosk/team/{api.tokens.teams[team]}" if api.tokens and not api.linkless(team) else None
+    )
     server = TestServer(build_app(api, darts, classic, desk))
     await server.start_server(**runner_options())
     client = TestClient(server)
@@ -54,8 +54,7 @@ async def test_the_desk_shows_a_classic_duel_and_moves_either_side(tmp_path):
         assert not shown & squares
         old = api.tokens.teams
         for team in (0, 1):
-            moved = await client.post(f"{desk.path()}/move", data={"team": str(team)},
-                                      allow_redirects=False)
+            moved = await client.post(f"{desk.path()}/move", data={"team": str(team)}, allow_redirects=False)
             assert moved.status == 303, await moved.text()
             assert api.tokens.teams[team] != old[team]
             page = await (await client.get(f"{desk.path()}?team={team}")).text()
@@ -70,8 +69,11 @@ async def test_a_form_that_is_not_utf8_is_refused_not_a_failure(tmp_path):
     start(service, Setup(Mode.DUEL, ("Ann", "Bo")), random.Random(3))
     client, _api, desk = await _desk_client(service)
     try:
-        answer = await client.post(f"{desk.path()}/move", data=b"team=\xff\xfe",
-                                   headers={"Content-Type": "application/x-www-form-urlencoded"})
+        answer = await client.post(
+            f"{desk.path()}/move",
+            data=b"team=\xff\xfe",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
         assert answer.status == 400
     finally:
         await client.close()

@@ -11,7 +11,7 @@ import pytest
 from kiosk.classic import thinking
 from kiosk.classic.fleet import random_fleet
 from kiosk.classic.grid import SQUARES
-from kiosk.classic.match import Fire, Level, Match, Mode, Place, Setup
+from kiosk.classic.match import ComputerLevel, Fire, Match, Mode, Place, Setup
 from kiosk.classic.thinking import RemoteComputer, radar_of, radar_wire
 
 
@@ -37,7 +37,7 @@ def test_the_radar_crosses_to_the_worker_whole():
     assert dict(again.shots) == dict(radar.shots) and again.sunk == radar.sunk
 
 
-@pytest.mark.parametrize("level", list(Level))
+@pytest.mark.parametrize("level", list(ComputerLevel))
 def test_answers_are_squares_not_shot_yet_and_the_tables_randomness_moves_on(level):
     radar = _radar_after(25)
     rng = random.Random(7)
@@ -45,17 +45,17 @@ def test_answers_are_squares_not_shot_yet_and_the_tables_randomness_moves_on(lev
     before = rng.getstate()
     square = computer.choose(radar)
     assert square in SQUARES and square not in radar.shots
-    assert rng.getstate() != before or level is Level.HARD
+    assert rng.getstate() != before or level is ComputerLevel.HARD
 
 
 def test_hard_pondering_comes_back_ready_and_is_skipped_when_the_queue_is_full(monkeypatch):
     radar = _radar_after(10)
-    computer = RemoteComputer(Level.HARD, random.Random(2))
+    computer = RemoteComputer(ComputerLevel.HARD, random.Random(2))
     computer.ponder(radar)
     assert computer.answer_ready(radar)
     ready = computer._ready[radar_wire(radar)]
     assert computer.choose(radar).code == ready
-    busy = RemoteComputer(Level.HARD, random.Random(3))
+    busy = RemoteComputer(ComputerLevel.HARD, random.Random(3))
     monkeypatch.setattr(thinking, "_pondering", thinking.PONDER_QUEUE)
     busy.ponder(radar)
     assert not busy.answer_ready(radar)  # yielded: the answers' queue comes first
@@ -71,16 +71,21 @@ def test_a_kiosk_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
     script = tmp_path / "a_kiosk.py"
     script.write_text(
         "import os, random, sys, time\n"
-        "from kiosk.classic.match import Level, Radar\n"
+        "from kiosk.classic.match import ComputerLevel, Radar\n"
         "from kiosk.classic.thinking import RemoteComputer\n"
         "if __name__ == '__main__':\n"
-        "    RemoteComputer(Level.EASY, random.Random(1)).choose(Radar())\n"
+        "    RemoteComputer(ComputerLevel.EASY, random.Random(1)).choose(Radar())\n"
         "    print('thinking', flush=True)\n"
-        "    time.sleep(60)\n")
+        "    time.sleep(60)\n"
+    )
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
-                            stderr=subprocess.PIPE,
-                            env={**os.environ, "PYTHONPATH": root})
+    proc = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        text=True,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": root},
+    )
     assert proc.stdout.readline().strip() == "thinking", proc.stderr.read()
     workers = [int(d) for d in os.listdir("/proc") if d.isdigit() and _parent(int(d)) == proc.pid]
     assert workers
