@@ -34,13 +34,14 @@ from aiohttp.test_utils import TestServer
 from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import ComputerLevel, ShotFired, TurnPassed
+from kiosk.classic.room import computer as classic_computer
 from kiosk.classic.rooms import PhoneRooms, PhoneVenue
 from kiosk.classic.table import classic_of
 from kiosk.service import GameService, MatchUpdate, ServiceEvent
 from kiosk.store import Store
 from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.seats import Seats
-from ui.handheld.server import build_app, classic_computer, runner_options
+from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 
 

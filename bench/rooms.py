@@ -28,12 +28,13 @@ import aiohttp
 from aiohttp.test_utils import TestServer
 
 from kiosk.classic.computer import ShotPace
+from kiosk.classic.room import computer as classic_computer
 from kiosk.classic.rooms import PhoneRooms
 from kiosk.service import GameService
 from kiosk.store import Store
 from ui.handheld.classic.api import ClassicApi
 from ui.handheld.seats import Seats
-from ui.handheld.server import build_app, classic_computer, runner_options
+from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 
 

@@ -21,11 +21,16 @@ import re
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from kiosk.errors import RuleError
 from kiosk.i18n import _
 from kiosk.names import clean_name
+
+if TYPE_CHECKING:
+    from kiosk.config import ConfigFile
+    from kiosk.service import GameService
+    from kiosk.store import Store
 
 Answer = dict[str, Any]
 
@@ -191,3 +196,48 @@ def stdio() -> tuple[BinaryIO, TextIO]:
     out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", errors="replace",
                            newline="\n", write_through=True)
     return sys.stdin.buffer, out
+
+
+def read_config(path: str | None) -> ConfigFile | None:
+    """A line protocol's config file, or None after printing what is wrong with it."""
+    from kiosk import config
+
+    try:
+        return config.read(path)
+    except config.ConfigError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return None
+
+
+def with_store(name: str, db: str | None, play: Callable[[Store | None], int]) -> int:
+    """A line protocol's run: with `--db`, the store opened first and closed after; a file that
+    cannot be used (or whose last game cannot be read back) is said in one line, status 2."""
+    from kiosk.store import Store, StoreError
+
+    store = None
+    try:
+        if db:
+            store = Store(db)
+        return play(store)
+    except StoreError as err:
+        print(f"dartship {name}: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if store is not None:
+            store.close()
+
+
+def scripted(db: str | None, venue: str, play: Callable[[GameService], int]) -> int:
+    """A game's line protocol through the service: in memory, or with `--db` every answer
+    committed first and the venue's game resumed."""
+    from kiosk.service import GameService
+
+    def with_service(store: Store | None) -> int:
+        service = GameService(store, venue=venue, follow_ups=False)
+        service.resume(finished_within=None)  # finished or not: `state` answers as before
+        return play(service)
+
+    return with_store(venue, db, with_service)

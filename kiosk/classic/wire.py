@@ -33,6 +33,7 @@ from kiosk.classic.match import (
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
 from kiosk.lines import WireError, name_list, require
+from kiosk.speech import Phrasebook
 
 
 def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
@@ -42,7 +43,7 @@ def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
     return int(player)
 
 
-def parse_date(value: Any) -> datetime.date:
+def parse_date(value: object) -> datetime.date:
     if isinstance(value, str):
         try:
             return datetime.date.fromisoformat(value)
@@ -51,11 +52,11 @@ def parse_date(value: Any) -> datetime.date:
     raise WireError(_("'date' must be a date like 2026-11-30, not {value!r}").format(value=value))
 
 
-def _names(value: Any, mode: Mode) -> tuple[str, ...]:
+def _names(value: object, mode: Mode) -> tuple[str, ...]:
     names = tuple(name_list(value, "players"))
-    if mode is Mode.DUEL and len(value) != 2:
+    if mode is Mode.DUEL and len(names) != 2:
         raise WireError(_("'players' must be two names in a duel"))
-    if mode is not Mode.DUEL and len(value) not in (1, 2):
+    if mode is not Mode.DUEL and len(names) not in (1, 2):
         raise WireError(_("'players' must name the player (and may name the computer)"))
     if len(set(names)) != len(names):
         raise WireError(_("the two players need different names"))
@@ -185,6 +186,11 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
         return [Shot(e.player, e.name, e.number, e.square.code, e.result.value)
                 for e in events if isinstance(e, ShotFired)]
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.classic.calls import CLASSIC_CALLS
+
+        return CLASSIC_CALLS
 
 
 CLASSIC = ClassicKind()

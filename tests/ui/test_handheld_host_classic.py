@@ -12,6 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk.classic.computer import ShotPace
 from kiosk.classic.match import Mode, Setup
+from kiosk.classic.room import computer as classic_computer
 from kiosk.classic.rooms import PhoneRooms
 from kiosk.classic.table import start
 from kiosk.service import GameService
@@ -20,7 +21,7 @@ from ui.handheld.classic.api import ClassicApi
 from ui.handheld.darts.api import DartsApi
 from ui.handheld.darts.host import HostDesk
 from ui.handheld.seats import Seats
-from ui.handheld.server import build_app, classic_computer, runner_options
+from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 
 
