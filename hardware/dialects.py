@@ -53,9 +53,8 @@ class Dialect:
         """Whether this line is one this dialect's firmware prints (for `auto`)."""
         if _is_comment(text):
             return False
-        if self.quiet is not None and self.quiet.fullmatch(text):
-            return True
-        return not isinstance(read_line(self, text, board, board_map), BadLine | None)
+        # Not a bad line: a reading, or a word of the firmware's that means nothing (`u`).
+        return not isinstance(read_line(self, text, board, board_map), BadLine)
 
 
 # --- decoding -------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from hardware import boardmap
 from hardware.boardmap import BoardMap, BoardMapError
 from hardware.buttons import Buttons, MissSensor
 from hardware.buzzer import ActiveBuzzer, SimulatedBuzzer, TonalBuzzer
+from hardware.known_boards import KnownBoards
 from hardware.matrix import MatrixScanner
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
@@ -76,6 +77,11 @@ def load_map(settings: Settings, sink: Sink, path: str | None = None) -> BoardMa
     return board_map
 
 
+def known_boards(settings: Settings) -> KnownBoards:
+    """What `dialect = "auto"` found per port: boards.json beside the database."""
+    return KnownBoards(settings.database_path().parent / "boards.json")
+
+
 def build_simulator(settings: Settings, sink: Sink, *, interval: float | None = None,
                     seed: int | None = None, rng: random.Random | None = None) -> SimulatedBoard:
     """The virtual board: taps, typed cells, virtual throws (by itself every `interval` s)."""
@@ -99,7 +105,9 @@ def build_board_input(settings: Settings, sink: Sink, *, pin_factory: Any = None
     device: SerialReader | MatrixScanner
     if board.input is InputKind.SERIAL:
         device = SerialReader(board.port, board_sink, dialect_name=board.dialect.value,
-                              profile=board.profile, board_map=board_map, baud=board.baud)
+                              profile=board.profile, board_map=board_map, baud=board.baud,
+                              lockout_seconds=settings.matrix.lockout_ms / 1000,
+                              known=known_boards(settings))
     else:
         matrix = settings.matrix
         device = MatrixScanner(matrix.rows, matrix.cols, board_sink, board_map=board_map,
