@@ -1,0 +1,166 @@
+"""A fake Autodarts Board Manager (aiohttp): the frames and answers of the real one, for tests,
+the bench and demos (`dartship fake-autodarts`).
+
+The shapes follow what the public clients of the Board Manager document (PROTOCOLS.md 6):
+`{"type": "state", "data": {"connected", "running", "status", "event", "numThrows", "throws"}}`
+pushed on /api/events at every change, each throw `{"segment": {"name", "number", "bed",
+"multiplier"}, "coords": {"x", "y"}}`; other frame types (`motion_state`, `cam_state`,
+`stats`) arrive too; GET /api/state, GET /api/version, POST /api/reset. GET /api/config
+answers with a made-up cloud key and counts who asked (the kiosk must never).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+from aiohttp import web
+
+VERSION = "0.27.0"
+
+
+def segment(code: str) -> dict[str, Any]:
+    """The Board Manager's segment for a cell: `T20`, `D5`, `S20` (inner single), `L20`
+    (outer single), `B20` (a bare Single, as a scorer that does not tell them apart), `25`
+    and `50` (the bull, in the shapes seen), `SB`, `DB`, `MISS`."""
+    upper = code.upper()
+    if upper in ("MISS", "M", "OUT"):
+        return {"name": "M11", "number": 11, "bed": "Outside", "multiplier": 0}
+    if upper in ("25", "SB"):
+        return {"name": "25", "number": 25, "bed": "Single", "multiplier": 1}
+    if upper in ("50", "DB"):
+        return {"name": "Bull", "number": 25, "bed": "Double", "multiplier": 2}
+    if upper == "BULL":
+        return {"name": "25", "number": 25, "bed": "OuterBull", "multiplier": 1}
+    letter, number = upper[0], int(upper[1:])
+    beds = {"T": ("Triple", 3, "T"), "D": ("Double", 2, "D"), "S": ("SingleInner", 1, "S"),
+            "L": ("SingleOuter", 1, "S"), "B": ("Single", 1, "S")}
+    bed, multiplier, prefix = beds[letter]
+    return {"name": f"{prefix}{number}", "number": number, "bed": bed, "multiplier": multiplier}
+
+
+class FakeBoardManager:
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(1)
+        self.throws: list[dict[str, Any]] = []
+        self.status = "Throw"
+        self.running = True
+        self.event = "Started"
+        self.clients: set[web.WebSocketResponse] = set()
+        self.config_reads = 0
+        self.state_reads = 0
+        self.connections = 0
+        self.runner: web.AppRunner | None = None
+        self.url = ""
+        self.sent_at: list[float] = []  # loop time of every state frame pushed
+
+    # --- the server ----------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/api/events", self._events)
+        app.router.add_get("/api/state", self._state)
+        app.router.add_get("/api/version", self._version)
+        app.router.add_post("/api/reset", self._reset)
+        app.router.add_get("/api/config", self._config)
+        return app
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        self.runner = web.AppRunner(self.app())
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, host, port)
+        await site.start()
+        bound = site._server.sockets[0].getsockname()  # type: ignore[union-attr]
+        self.url = f"http://{host}:{bound[1]}"
+        return self.url
+
+    async def stop(self) -> None:
+        await self.drop_clients()
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
+
+    async def _events(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self.connections += 1
+        self.clients.add(ws)
+        try:
+            async for _message in ws:
+                pass  # the Board Manager reads nothing from its clients
+        finally:
+            self.clients.discard(ws)
+        return ws
+
+    async def _state(self, request: web.Request) -> web.Response:
+        self.state_reads += 1
+        return web.json_response(self.state())
+
+    async def _version(self, request: web.Request) -> web.Response:
+        return web.Response(text=VERSION)
+
+    async def _reset(self, request: web.Request) -> web.Response:
+        await self.takeout(event="Manual reset")
+        return web.Response(text="")
+
+    async def _config(self, request: web.Request) -> web.Response:
+        self.config_reads += 1
+        return web.json_response({"auth": {"board_id": "fake", "secret": "must-never-be-read"}})
+
+    # --- what it pushes ------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        return {"connected": True, "running": self.running, "status": self.status,
+                "event": self.event, "numThrows": len(self.throws),
+                "throws": [dict(t) for t in self.throws]}
+
+    async def push(self, message: dict[str, Any] | str) -> None:
+        text = message if isinstance(message, str) else json.dumps(message)
+        if isinstance(message, dict) and message.get("type") == "state":
+            self.sent_at.append(asyncio.get_running_loop().time())
+        for ws in list(self.clients):
+            try:
+                await ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                self.clients.discard(ws)
+
+    async def push_state(self) -> None:
+        await self.push({"type": "state", "data": self.state()})
+
+    async def throw(self, code: str) -> None:
+        self.throws.append({"segment": segment(code),
+                            "coords": {"x": round(self.rng.uniform(-1, 1), 4),
+                                       "y": round(self.rng.uniform(-1, 1), 4)}})
+        self.event = "Throw detected"
+        await self.push_state()
+
+    async def correct(self, index: int, code: str) -> None:
+        self.throws[index] = {"segment": segment(code), "coords": self.throws[index]["coords"]}
+        self.event = "Throw detected"
+        await self.push_state()
+
+    async def takeout(self, event: str = "Takeout finished") -> None:
+        self.status, self.event = "Takeout in progress", "Takeout started"
+        await self.push_state()
+        self.throws = []
+        self.status, self.event = "Throw", event
+        await self.push_state()
+
+    async def noise(self) -> None:
+        kind = self.rng.choice(("motion_state", "stats", "cam_state", "cam_stats"))
+        data = {"motion_state": {"motion": self.rng.random() < 0.5},
+                "stats": {"fps": round(self.rng.uniform(10, 30), 1)},
+                "cam_state": {"cams": [{"id": i, "running": True} for i in range(3)]},
+                "cam_stats": {"latency": self.rng.randint(20, 60)}}[kind]
+        await self.push({"type": kind, "data": data})
+
+    async def set_running(self, running: bool, status: str = "Throw") -> None:
+        self.running, self.status = running, status
+        await self.push_state()
+
+    async def drop_clients(self) -> None:
+        for ws in list(self.clients):
+            await ws.close()
+        self.clients.clear()
