@@ -213,18 +213,21 @@ class VisitFollower:
         return events
 
     def _read(self, throws: tuple[Any, ...]) -> tuple[list[Landed], list[InputEvent]]:
-        """The readable darts, oldest first, up to the first unreadable one (which is said
-        once and waited for: a later snapshot may fix it) and up to the visit's limit."""
+        """The visit's darts, oldest first, up to the visit's limit. One the kiosk cannot read
+        stands as a MISS in its place (said once: correct it on the kiosk), so the darts after
+        it keep their places and a later, readable snapshot of it is a correction."""
         seen: list[Landed] = []
         events: list[InputEvent] = []
         for index, segment in enumerate(throws):
             dart = landed(segment, self.board)
             if isinstance(dart, str):
-                key = (index, dart)
-                if key not in self._unreadable:
-                    self._unreadable.add(key)
-                    events.append(BadLine(printable(json.dumps(segment)[:60]), dart))
-                break
+                shown = printable(json.dumps(segment)[:60])
+                if (index, shown) not in self._unreadable:
+                    self._unreadable.add((index, shown))
+                    events.append(BadLine(shown, _(
+                        "dart {n} of the camera scorer cannot be read ({error}): counted as a "
+                        "miss, correct it on the kiosk").format(n=index + 1, error=dart)))
+                dart = Landed(MISS, BullZone.MISS, shown)
             if index >= self.darts_per_visit:
                 if index not in self._refused:
                     self._refused.add(index)
@@ -459,11 +462,13 @@ class AutodartsBoard:
         shot = frame(text)
         if shot is None:
             return  # motion_state, cam_state, stats ...: not ours
-        self._snapshot(shot)
+        self._snapshot(shot, text=text)
 
-    def _snapshot(self, shot: Snapshot | str, resync: bool = False) -> None:
+    def _snapshot(self, shot: Snapshot | str, resync: bool = False,
+                  text: str | bytes = "") -> None:
         if isinstance(shot, str):
-            self._pass(BadLine("", shot))
+            shown = text if isinstance(text, str) else text.decode("utf-8", "backslashreplace")
+            self._pass(BadLine(printable(shown[:60]), shot))
             return
         self.frames += 1
         self.last_snapshot = shot

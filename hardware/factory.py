@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from hardware import boardmap
+from hardware.autodarts import AutodartsBoard
 from hardware.boardmap import BoardMap, BoardMapError
 from hardware.buttons import Buttons, MissSensor
 from hardware.buzzer import ActiveBuzzer, SimulatedBuzzer, TonalBuzzer
@@ -91,11 +92,16 @@ def build_simulator(settings: Settings, sink: Sink, *, interval: float | None = 
 
 def build_board_input(settings: Settings, sink: Sink, *, pin_factory: Any = None,
                       rng: random.Random | None = None) -> BoardInput:
-    """The configured board input (serial, matrix or simulator), with the miss sensor if any.
+    """The configured board input (serial, matrix, Autodarts or simulator), with the miss
+    sensor if any.
     `rng` makes the simulator's scatter repeatable."""
     board = settings.board
     if board.input is InputKind.SIMULATOR:
         return build_simulator(settings, sink, rng=rng)
+    if board.input is InputKind.AUTODARTS:
+        # cameras see misses themselves: no miss sensor, no board map
+        return AutodartsBoard(board.autodarts, sink, profile=board.profile,
+                              darts_per_visit=settings.rules.darts_per_visit)
     sensor: MissSensor | None = None
     if settings.miss_sensor.pin >= 0:
         sensor = MissSensor(settings.miss_sensor.pin, sink, grace_ms=settings.miss_sensor.grace_ms,

@@ -164,3 +164,95 @@ class FakeBoardManager:
         for ws in list(self.clients):
             await ws.close()
         self.clients.clear()
+
+
+# --- `dartship fake-autodarts` -------------------------------------------------------------
+
+async def do(manager: FakeBoardManager, command: str) -> str | None:
+    """One command of a script or typed line; returns a message for a bad one.
+
+    `T20` (any cell: S20 inner, L20 outer, B20 a bare Single, SB, DB, 25, 50, MISS) a dart;
+    `correct N CELL` dart N (1-based) seen again; `takeout`; `stop` / `start` the cameras;
+    `drop` every WebSocket client; `garbage` a frame that is not JSON; `noise` one noise frame.
+    """
+    words = command.split()
+    if not words:
+        return None
+    head = words[0].lower()
+    try:
+        if head == "correct" and len(words) == 3:
+            await manager.correct(int(words[1]) - 1, words[2])
+        elif head == "takeout":
+            await manager.takeout()
+        elif head in ("stop", "start"):
+            await manager.set_running(head == "start", "Throw" if head == "start" else "Stopped")
+        elif head == "drop":
+            await manager.drop_clients()
+        elif head == "garbage":
+            await manager.push("{this is not json")
+        elif head == "noise":
+            await manager.noise()
+        elif len(words) == 1:
+            await manager.throw(words[0])
+        else:
+            return f"unknown command {command!r}"
+    except (ValueError, IndexError, KeyError) as err:
+        return f"{command!r}: {err}"
+    return None
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+    import sys
+    from pathlib import Path
+
+    from hardware.fake_board import read_script
+
+    p = argparse.ArgumentParser(prog="dartship fake-autodarts",
+                                description="a fake Autodarts Board Manager on a TCP port")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=3180)
+    p.add_argument("--script", help="file of '<seconds> <command>' lines to replay")
+    p.add_argument("--noise", type=float, default=20.0,
+                   help="noise frames (motion_state, stats, ...) a second (default 20)")
+    p.add_argument("--stay", action="store_true", help="keep serving after the script")
+    a = p.parse_args(argv)
+
+    async def run() -> int:
+        manager = FakeBoardManager()
+        print(await manager.start(a.host, a.port), flush=True)
+
+        async def chatter() -> None:
+            while a.noise > 0:
+                await manager.noise()
+                await asyncio.sleep(1 / a.noise)
+
+        noise = asyncio.create_task(chatter())
+        try:
+            if a.script:
+                steps, problems = read_script(
+                    Path(a.script).read_text(encoding="utf-8").splitlines(), a.script)
+                for problem in problems:
+                    print(problem, file=sys.stderr)
+                for step in steps:
+                    await asyncio.sleep(step.delay)
+                    print(await do(manager, step.command) or step.command, flush=True)
+                if a.stay:
+                    await asyncio.Event().wait()
+            else:
+                print("type T20, correct 1 S20, takeout, stop, start, drop, garbage; Ctrl+D ends",
+                      file=sys.stderr, flush=True)
+                loop = asyncio.get_running_loop()
+                while line := await loop.run_in_executor(None, sys.stdin.readline):
+                    problem = await do(manager, line.strip())
+                    if problem:
+                        print(problem, file=sys.stderr, flush=True)
+        finally:
+            noise.cancel()
+            await manager.stop()
+        return 0
+
+    try:
+        return asyncio.run(run())
+    except KeyboardInterrupt:
+        return 0

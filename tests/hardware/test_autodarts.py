@@ -186,12 +186,13 @@ def test_the_first_snapshot_of_a_visit_under_way_is_said_not_counted():
     assert said(f.follow(shot("T20", "S5", "D1"))) == ["D1"]
 
 
-def test_an_unreadable_dart_is_waited_for_and_the_order_kept():
+def test_an_unreadable_dart_is_a_miss_in_its_place_until_the_scorer_reads_it():
     f = follower()
     broken = Snapshot(True, "Throw", "", (segment("T20"), {"name": "?", "bed": "Nowhere"},
                                           segment("D5")))
-    assert said(f.follow(broken)) == ["bad", "T20"]  # said, and T20 counted
-    assert said(f.follow(shot("T20", "T7", "D5"))) == ["T7", "D5"]
+    assert said(f.follow(broken)) == ["bad", "T20", "MISS", "D5"]
+    assert said(f.follow(broken)) == []  # said once
+    assert said(f.follow(shot("T20", "T7", "D5"))) == ["undo", "undo", "T7", "D5"]
 
 
 # --- the client against the fake Board Manager ---------------------------------------------
