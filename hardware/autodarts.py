@@ -27,7 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from hardware.noise import BoardNoise
 from hardware.sink import deliver
-from kiosk.darts.board import BULL, MISS, Board, BullZone, Cell, CellError, Profile, board_for
+from kiosk.board import BULL, MISS, Board, BullZone, Cell, CellError, Profile, board_for
 from kiosk.i18n import _
 from kiosk.inputs import (
     BadLine,

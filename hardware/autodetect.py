@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from hardware.boardmap import BoardMap
 from hardware.dialects import DIALECTS, Dialect, effective_profile, read_line
-from kiosk.darts.board import Board, Profile, board_for
+from kiosk.board import Board, Profile, board_for
 from kiosk.i18n import _
 from kiosk.inputs import BadLine, InputEvent
 

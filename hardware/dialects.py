@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from hardware.boardmap import BoardMap, contact_key
 from hardware.granboard import granboard_table
-from kiosk.darts.board import BULL, Board, BullZone, Cell, CellError, Profile, Ring, bull_zone
+from kiosk.board import BULL, Board, BullZone, Cell, CellError, Profile, Ring, bull_zone
 from kiosk.i18n import _
 from kiosk.inputs import (
     BadLine,

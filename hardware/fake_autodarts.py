@@ -232,8 +232,8 @@ def main(argv: list[str]) -> int:
             if a.script:
                 steps, problems = read_script(
                     Path(a.script).read_text(encoding="utf-8").splitlines(), a.script)
-                for problem in problems:
-                    print(problem, file=sys.stderr)
+                for bad in problems:
+                    print(bad, file=sys.stderr)
                 for step in steps:
                     await asyncio.sleep(step.delay)
                     print(await do(manager, step.command) or step.command, flush=True)
@@ -244,9 +244,9 @@ def main(argv: list[str]) -> int:
                       file=sys.stderr, flush=True)
                 loop = asyncio.get_running_loop()
                 while line := await loop.run_in_executor(None, sys.stdin.readline):
-                    problem = await do(manager, line.strip())
-                    if problem:
-                        print(problem, file=sys.stderr, flush=True)
+                    said = await do(manager, line.strip())
+                    if said:
+                        print(said, file=sys.stderr, flush=True)
         finally:
             noise.cancel()
             await manager.stop()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 from hardware.boardmap import BoardMap, from_pairs
-from kiosk.darts.board import Profile
+from kiosk.board import Profile
 
 # number: the codes of its inner single, triple, outer single and double.
 _CODES: dict[int, tuple[str, str, str, str]] = {

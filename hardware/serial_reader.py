@@ -43,7 +43,7 @@ from hardware.known_boards import KnownBoard, KnownBoards
 from hardware.noise import BoardNoise
 from hardware.sink import deliver
 from hardware.stuck import REPEAT_SECONDS, RepeatWatch
-from kiosk.darts.board import Board, Profile, board_for
+from kiosk.board import Board, Profile, board_for
 from kiosk.i18n import _
 from kiosk.inputs import (
     BadLine,

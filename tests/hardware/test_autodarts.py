@@ -20,10 +20,9 @@ from hardware.autodarts import (
     probe,
 )
 from hardware.fake_autodarts import FakeBoardManager, segment
-from kiosk.darts.board import BullZone, Profile, board_for
+from kiosk.board import BullZone, Profile, board_for
 from kiosk.inputs import (
     BadLine,
-    Button,
     ButtonInput,
     Connected,
     CorrectInput,
