@@ -119,7 +119,8 @@ class SerialReader:
             self.detector = Detector(profile, board_map, bauds)
         self.baud = bauds[0]
         self._bauds = bauds
-        self._baud_known = bool(baud)
+        # a TCP bridge or a loop has no speed of its own to get wrong
+        self._baud_known = bool(baud) or url.lower().startswith(("socket://", "loop://"))
         self.dialect: Dialect | None = None
         self.board: Board = board_for(profile)
         self.profile_note: Info | None = None
@@ -343,10 +344,11 @@ class SerialReader:
         old = self.baud
         index = (self._bauds.index(old) + 1) % len(self._bauds)
         self.baud = self._bauds[index]
-        if said:
-            deliver(self.sink, Info(_(
+        if said:  # through the flood gate: a noisy line must not become a flood of these
+            self._pass(Info(_(
                 "nothing readable from {port} at {old} baud: listening at {new} baud now (throw "
-                "that dart again)").format(port=self.url, old=old, new=self.baud)))
+                "that dart again)").format(port=self.url, old=old, new=self.baud)),
+                time.monotonic())
         return self.baud
 
     @property

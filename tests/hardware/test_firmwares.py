@@ -150,3 +150,18 @@ def test_firmware_on_a_pty_at_its_own_speed_with_auto(firmware, tmp_path, inbox)
     assert remembered.dialect == firmware.dialect
     if firmware.baud is not None:
         assert remembered.baud == firmware.baud
+
+
+def test_bytes_at_another_speed_move_auto_to_the_next_speed(inbox):
+    from hardware.fake_board import garbled
+
+    reader = SerialReader("/dev/ttyUSB-none", inbox)  # never opened: lines fed by hand
+    assert reader.baud == 115200
+    assert reader.feed(garbled(b"320\r\n") + b"\n", now=1.0) == 9600  # a 9600 board's dart
+    assert reader.baud == 9600
+    assert reader.feed(b"320\r\n", now=3.0) is None
+    events = inbox.drain()
+    assert registered(events) == ["dart T20"]
+    assert any(isinstance(e, Info) and "listening at 9600 baud" in e.message for e in events)
+    # once the speed is known, bad bytes are bad lines, not another change of speed
+    assert reader.feed(b"\xfe\xff\n", now=4.0) is None and reader.baud == 9600
