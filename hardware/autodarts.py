@@ -355,6 +355,15 @@ async def probe(url: str, timeout: float = 3.0) -> Probe:
     return Probe(printable(version), printable(shot.status), shot.running, len(shot.throws))
 
 
+async def probe_text(url: str) -> str:
+    """`probe` as one line for the owner (a `ScorerProbe`): ValueError when it is not
+    scoring, OSError when it cannot be reached."""
+    found = await probe(url)
+    if not found.running:
+        raise ValueError(found.text)
+    return found.text
+
+
 class AutodartsBoard:
     """The Board Manager as a `BoardInput`. `start()` joins the running asyncio loop when it
     is called from one (the kiosk), else runs a loop in a thread of its own (board-test)."""

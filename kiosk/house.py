@@ -23,6 +23,7 @@ from kiosk.ports import (
     Device,
     LearnerFactory,
     PhoneServer,
+    ScorerProbe,
     Supervisor,
     Thrower,
     Unsupervised,
@@ -47,6 +48,7 @@ class Kiosk:
     buttons: Device | None = None
     buzzer: Buzzer | None = None
     learner: LearnerFactory | None = None  # the learn wizard, where hardware support is there
+    probe_scorer: ScorerProbe | None = None  # Settings' "test" of an Autodarts Board Manager
     web: PhoneServer | None = None
     supervisor: Supervisor = field(default_factory=Unsupervised)
     service_task: asyncio.Task[None] | None = None

@@ -142,12 +142,9 @@ def _probe_autodarts(url: str) -> str:
     """The Board Manager's version and state, as one line; raises OSError or ValueError."""
     import asyncio
 
-    from hardware.autodarts import probe
+    from hardware.autodarts import probe_text
 
-    found = asyncio.run(probe(url))
-    if not found.running:
-        raise ValueError(found.text)
-    return found.text
+    return asyncio.run(probe_text(url))
 
 
 def _known_board(cfg: config_module.Settings, port: str) -> tuple[str, int] | None:
