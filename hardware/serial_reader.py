@@ -68,6 +68,7 @@ LOCKOUT_SECONDS = 0.020  # as the GPIO matrix's matrix.lockout_ms
 # once, and again after the Mega's reset (bootloader ~1 s, then its setup blinks 2.5 s before
 # Serial.begin) has passed.
 HANDSHAKE_AT = (0.0, 4.5)
+BAUD_SWITCH_SECONDS = 0.5  # at most one change of speed in this long: not one per bad line
 _SILENT_FLUSH = 0.3  # s without bytes after which a partial line of unreadable bytes is judged
 
 
@@ -124,6 +125,8 @@ class SerialReader:
         self.dialect: Dialect | None = None
         self.board: Board = board_for(profile)
         self.profile_note: Info | None = None
+        self._read_well = False
+        self._retell: Detector | None = None
         if chosen is not None:
             self._choose(chosen)
         self.backoff = backoff
@@ -137,6 +140,7 @@ class SerialReader:
         self._lock = threading.Lock()
         self._buffer = bytearray()
         self._skipping = False  # inside the tail of an overlong line
+        self._switched = float("-inf")  # when the speed last changed
 
     def _remembered(self) -> KnownBoard | None:
         found = self.known.get(self.url) if self.known is not None else None
@@ -144,6 +148,8 @@ class SerialReader:
 
     def _choose(self, chosen: Dialect) -> None:
         self.dialect = chosen
+        self._read_well = False  # no line read well in this dialect yet
+        self._retell = None
         profile, self.profile_note = effective_profile(chosen, self.configured_profile,
                                                        self.board_map)
         self.board = board_for(profile)
@@ -315,7 +321,7 @@ class SerialReader:
         now = time.monotonic() if now is None else now
         text = decode(raw)
         if isinstance(text, BadLine):
-            new_baud = None if self._baud_known else self._next_baud()
+            new_baud = None if self._baud_known else self._next_baud(now=now)
             if new_baud is None:
                 self._pass(text, now)
             return new_baud
@@ -332,15 +338,20 @@ class SerialReader:
         if text and not self._baud_known:
             self._baud_known = True
         event = read_line(self.dialect, text, self.board, self.board_map)
-        if isinstance(event, BadLine) and self.auto:
-            event = self._retold(text) or event
+        if isinstance(event, BadLine):
+            if self.auto and not self._read_well:
+                event = self._retold(text) or event
+        elif event is not None:
+            self._read_well = True
         if event is not None:
             self._pass(event, now)
         return None
 
-    def _next_baud(self, said: bool = True) -> int | None:
-        if len(self._bauds) < 2:
-            return None
+    def _next_baud(self, said: bool = True, now: float | None = None) -> int | None:
+        now = time.monotonic() if now is None else now
+        if len(self._bauds) < 2 or now - self._switched < BAUD_SWITCH_SECONDS:
+            return None  # bytes still under way from the speed just left
+        self._switched = now
         old = self.baud
         index = (self._bauds.index(old) + 1) % len(self._bauds)
         self.baud = self._bauds[index]
@@ -368,9 +379,12 @@ class SerialReader:
             self.known.remember(self.url, KnownBoard(chosen.name, self.baud))
 
     def _retold(self, text: str) -> InputEvent | None:
-        """A remembered dialect that no longer reads the board: another board on the port?"""
-        detector = Detector(self.configured_profile, self.board_map, (self.baud,))
-        reading = detector.line(text)
+        """A remembered dialect that does not read the board's first lines: another board on
+        the port? (Only until the dialect has read a line well: a flood of bad lines later is
+        noise, not a new board, and must stay cheap.)"""
+        if self._retell is None:
+            self._retell = Detector(self.configured_profile, self.board_map, (self.baud,))
+        reading = self._retell.line(text)
         if reading.found is None or reading.found is self.dialect:
             return None
         self._found(reading.found)
