@@ -34,6 +34,7 @@ import tomlkit.items
 from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import PRESETS, PlacementError, fleet_problem, parse_lengths
 from kiosk.darts.match import BullOffMode, HouseRules
+from kiosk.errors import DartshipError
 from kiosk.i18n import LANGUAGES, _
 from kiosk.scatter import Skill
 
@@ -81,7 +82,7 @@ class Problem:
         return f"{self.key}: {self.message}"
 
 
-class ConfigError(ValueError):
+class ConfigError(DartshipError, ValueError):
     """A config that cannot be used. `issues` lists every bad key with its message."""
 
     def __init__(self, issues: list[Problem]) -> None:

@@ -132,7 +132,7 @@ class HostDesk:
     def _submit(self, command: Any) -> web.StreamResponse:
         try:
             self.api.service.submit(command, Source.HOST)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             return self._render(self.api.match, str(err), 409)
         return self._done()
 
@@ -330,7 +330,9 @@ class HostDesk:
             url = self.team_url(step)
             assert url is not None
             other = names[1 - step]
-            parts.append(f"<p class='ask'>{esc(_('{other}, look away – {team}, scan this with your team’s phone').format(other=other, team=names[step]))}</p>")  # noqa: E501
+            ask = _("{other}, look away – {team}, scan this with your team’s phone").format(
+                other=other, team=names[step])
+            parts.append(f"<p class='ask'>{esc(ask)}</p>")
             parts.append(self._link(url))
             for i in open_teams:
                 if i != step:
