@@ -424,7 +424,7 @@ def check_board(cfg: config_module.Settings, env: Environment, report: Report) -
     elif kind is config_module.InputKind.SERIAL:
         check_serial(cfg, env, report)
         last = report.findings[-1] if report.findings else None
-        if last is not None and last.check == "board" and last.level is Level.OK:
+        if last is not None and last.check == "board" and last.level is Severity.OK:
             # one finding for the board: where it is, and what it speaks
             report.findings[-1] = replace(last, message=f"{last.message}; {dialect_note(cfg, env)}")
     elif kind is config_module.InputKind.AUTODARTS:
@@ -439,15 +439,15 @@ def check_autodarts(cfg: config_module.Settings, env: Environment, report: Repor
     try:
         found = env.probe_autodarts(url)
     except OSError as err:
-        report.add("board", Level.FAIL, _("board.autodarts {url}: {error}").format(
+        report.add("board", Severity.FAIL, _("board.autodarts {url}: {error}").format(
             url=url, error=err), _(
             "start the Board Manager on the Autodarts machine and check that both are on the same "
             "network; its address is the one its own page is opened at (port 3180)"))
     except ValueError as err:
-        report.add("board", Level.WARN, _("board.autodarts {url}: {error}").format(
+        report.add("board", Severity.WARN, _("board.autodarts {url}: {error}").format(
             url=url, error=err), _("start the cameras in the Board Manager (Start button)"))
     else:
-        report.add("board", Level.OK, _("board.autodarts {url}: {found}").format(
+        report.add("board", Severity.OK, _("board.autodarts {url}: {found}").format(
             url=url, found=found))
 
 

@@ -476,7 +476,7 @@ def test_serial_board_names_the_dialect_and_speed_auto_found(machine: Machine) -
     kiosk_config(machine, f'[kiosk]\ndatabase = "{data / "dartship.db"}"\n'
                           f'[board]\ninput = "serial"\nport = "{port}"\n')
     (ok,) = findings(machine.run(), "board")
-    assert ok.level is Level.OK
+    assert ok.level is Severity.OK
     assert "speaks x at 9600 baud" in ok.message
     assert machine.serial_opened == [(str(port), 9600)]  # opened at the speed it was told
 
@@ -529,7 +529,7 @@ def test_autodarts_reachable_and_running(machine: Machine) -> None:
     try:
         kiosk_config(machine, f'[board]\ninput = "autodarts"\nautodarts = "{server.url}"\n')
         (ok,) = findings(machine.run(), "board")
-        assert ok.level is Level.OK and "0.27.0" in ok.message and "Throw" in ok.message
+        assert ok.level is Severity.OK and "0.27.0" in ok.message and "Throw" in ok.message
         assert server.manager.config_reads == 0  # the cloud key is never read
     finally:
         server.close()
@@ -540,9 +540,9 @@ def test_autodarts_stopped_is_a_warning_and_unreachable_a_failure(machine: Machi
     try:
         kiosk_config(machine, f'[board]\ninput = "autodarts"\nautodarts = "{server.url}"\n')
         (warn,) = findings(machine.run(), "board")
-        assert warn.level is Level.WARN and "Start" in warn.fix
+        assert warn.level is Severity.WARN and "Start" in warn.fix
     finally:
         server.close()
     kiosk_config(machine, f'[board]\ninput = "autodarts"\nautodarts = "{server.url}"\n')
     (fail,) = findings(machine.run(), "board")
-    assert fail.level is Level.FAIL and "cannot reach" in fail.message
+    assert fail.level is Severity.FAIL and "cannot reach" in fail.message
