@@ -223,13 +223,19 @@ async def noise(manager: FakeBoardManager, stop: asyncio.Event, per_second: int 
         await asyncio.sleep(1 / per_second)
 
 
+async def connected() -> tuple[FakeBoardManager, str, Collect, AutodartsBoard]:
+    """A fake Board Manager and the kiosk's client on it, started (quick retries)."""
+    manager = FakeBoardManager()
+    url = await manager.start()
+    got = Collect()
+    board = AutodartsBoard(url, got, backoff=(0.05, 0.2))
+    board.start()
+    return manager, url, got, board
+
+
 def test_a_visit_with_repeats_noise_garbage_corrections_and_a_reconnect():
     async def play() -> None:
-        manager = FakeBoardManager()
-        url = await manager.start()
-        got = Collect()
-        board = AutodartsBoard(url, got, backoff=(0.05, 0.2))
-        board.start()
+        manager, _url, got, board = await connected()
         stop = asyncio.Event()
         chatter = asyncio.create_task(noise(manager, stop))
         try:
@@ -264,11 +270,7 @@ def test_a_visit_with_repeats_noise_garbage_corrections_and_a_reconnect():
 
 def test_offline_is_shown_and_retried_until_the_scorer_is_back():
     async def play() -> None:
-        manager = FakeBoardManager()
-        url = await manager.start()
-        got = Collect()
-        board = AutodartsBoard(url, got, backoff=(0.05, 0.2))
-        board.start()
+        manager, url, got, board = await connected()
         try:
             await got.until(lambda g: any(isinstance(e, Connected) for e in g))
             await manager.set_running(False, "Stopped")
