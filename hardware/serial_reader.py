@@ -53,6 +53,7 @@ from kiosk.inputs import (
     Disconnected,
     Info,
     InputEvent,
+    MissInput,
     StuckInput,
 )
 from kiosk.ports import Sink
@@ -70,6 +71,7 @@ LOCKOUT_SECONDS = 0.020  # as the GPIO matrix's matrix.lockout_ms
 HANDSHAKE_AT = (0.0, 4.5)
 BAUD_SWITCH_SECONDS = 0.5  # at most one change of speed in this long: not one per bad line
 _SILENT_FLUSH = 0.3  # s without bytes after which a partial line of unreadable bytes is judged
+_BUTTON = "button "  # the repeat watch's keys of buttons
 
 
 def open_port(url: str, baud: int = 115200, timeout: float = 0.1) -> serial.SerialBase:
@@ -393,6 +395,9 @@ class SerialReader:
     def _pass(self, event: InputEvent, now: float) -> None:
         if isinstance(event, DartInput | ButtonInput) and self._held(event, now):
             return
+        if isinstance(event, DartInput | MissInput):
+            # another contact closed: a button pressed before it is a new press next time
+            self._repeats.end(_BUTTON)
         if self._noise.admit(event, now):  # a flood of noise is counted, not queued
             deliver(self.sink, event)
 
@@ -400,7 +405,7 @@ class SerialReader:
         """True for a line that is not a new dart or press: a held contact's or button's repeat,
         or a second segment within the lockout after a dart."""
         if isinstance(event, ButtonInput):
-            repeat, _tell = self._repeats.repeat("button " + event.button.value, now)
+            repeat, _tell = self._repeats.repeat(_BUTTON + event.button.value, now)
             if repeat:
                 log.debug("button %s held: one press", event.button.value)
             return repeat

@@ -70,6 +70,12 @@ class RepeatWatch:
         self._told.add(key)
         return True, tell
 
+    def end(self, prefix: str) -> None:
+        """The runs of these keys are over (a dart landed: a button held before it is let go)."""
+        for key in [k for k in self._seen if k.startswith(prefix)]:
+            del self._seen[key]
+            self._told.discard(key)
+
     def forget(self) -> None:
         self._seen.clear()
         self._told.clear()

@@ -59,6 +59,10 @@ def test_a_held_button_is_one_press_and_two_darts_a_second_apart_are_two(inbox):
         reader.feed(b"next\r\n", now=at)
     reader.feed(b"next\r\n", now=3.0)  # pressed again after a second's rest
     assert registered(inbox.drain()) == ["button next", "button next"]
+    # a dart between two presses: the button was let go, however quick the hand
+    reader.feed(b"miss\r\n", now=3.2)
+    reader.feed(b"next\r\n", now=3.4)
+    assert registered(inbox.drain()) == ["miss", "button next"]
     reader = SerialReader("loop://", inbox, dialect_name="x", baud=115200)
     reader.feed(b"5i\n", now=10.0)
     reader.feed(b"5i\n", now=11.0)
