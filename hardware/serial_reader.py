@@ -123,7 +123,8 @@ class SerialReader:
         self.baud = bauds[0]
         self._bauds = bauds
         # a TCP bridge or a loop has no speed of its own to get wrong
-        self._baud_known = bool(baud) or url.lower().startswith(("socket://", "loop://"))
+        self._socket = url.lower().startswith("socket://")
+        self._baud_known = bool(baud) or self._socket or url.lower().startswith("loop://")
         self.dialect: Dialect | None = None
         self.board: Board = board_for(profile)
         self.profile_note: Info | None = None
@@ -251,6 +252,8 @@ class SerialReader:
             try:
                 waiting = port.in_waiting
                 chunk = port.read(max(1, min(waiting, 4096)))
+                if len(chunk) == 1 and self._socket:
+                    chunk += self._rest(port)
             except Exception as err:
                 return _("the board went away: {error}").format(error=err)
             self.tick()
@@ -266,6 +269,16 @@ class SerialReader:
             quiet.heard = True
             self._set_baud(port, self.feed(chunk, now), quiet, now)
         return _("stopped")
+
+    def _rest(self, port: Any) -> bytes:
+        """What else a socket:// port holds: its `in_waiting` says only 0 or 1, so without this
+        a flood over TCP is read one byte per call."""
+        timeout = port.timeout
+        port.timeout = 0
+        try:
+            return bytes(port.read(4096))
+        finally:
+            port.timeout = timeout
 
     def feed(self, chunk: bytes, now: float | None = None) -> int | None:
         """Bytes as they come from the port: split into lines (at `\n`, and after `@` for
