@@ -10,11 +10,17 @@ to standard output.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kiosk.errors import RuleError
 from kiosk.i18n import _
+
+if TYPE_CHECKING:
+    from kiosk.config import ConfigFile
+    from kiosk.service import GameService
+    from kiosk.store import Store
 
 Answer = dict[str, Any]
 
@@ -66,3 +72,48 @@ def serve(stdin: Iterable[str], stdout: TextIO, handle_line: Callable[[str], lis
             stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
         stdout.flush()
     return 0
+
+
+def read_config(path: str | None) -> ConfigFile | None:
+    """A line protocol's config file, or None after printing what is wrong with it."""
+    from kiosk import config
+
+    try:
+        return config.read(path)
+    except config.ConfigError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return None
+
+
+def with_store(name: str, db: str | None, play: Callable[[Store | None], int]) -> int:
+    """A line protocol's run: with `--db`, the store opened first and closed after; a file that
+    cannot be used (or whose last game cannot be read back) is said in one line, status 2."""
+    from kiosk.store import Store, StoreError
+
+    store = None
+    try:
+        if db:
+            store = Store(db)
+        return play(store)
+    except StoreError as err:
+        print(f"dartship {name}: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if store is not None:
+            store.close()
+
+
+def scripted(db: str | None, venue: str, play: Callable[[GameService], int]) -> int:
+    """A game's line protocol through the service: in memory, or with `--db` every answer
+    committed first and the venue's game resumed."""
+    from kiosk.service import GameService
+
+    def with_service(store: Store | None) -> int:
+        service = GameService(store, venue=venue, follow_ups=False)
+        service.resume(finished_within=None)  # finished or not: `state` answers as before
+        return play(service)
+
+    return with_store(venue, db, with_service)

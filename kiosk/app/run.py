@@ -23,7 +23,7 @@ from kiosk.app import logs
 from kiosk.app.root import Kiosk, StartError, build_kiosk
 from kiosk.config import ConfigFile, InputKind
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Setup, Team
+from kiosk.darts.match import Setup, Team, house_rules
 from kiosk.i18n import _, set_language
 from kiosk.store import StoreError
 
@@ -89,7 +89,7 @@ async def run_headless(config: ConfigFile, teams: tuple[Team, Team]) -> int:
     try:
         # A just-finished game stays: the host page shows its result and starts the next.
         if kiosk.service.match is None:
-            kiosk.service.new_game(DARTS, Setup(teams, config.settings.house_rules()))
+            kiosk.service.new_game(DARTS, Setup(teams, house_rules(config.settings)))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -124,7 +124,7 @@ class ClassicReferee:
     # -- games --
 
     def _submit(self, command: Command) -> list[Event]:
-        return self.service.submit(command, Source.SYSTEM)
+        return list(CLASSIC.events_of(self.service.submit(command, Source.SYSTEM)))
 
     def _start(self, setup: Setup) -> None:
         self.service.new_game(CLASSIC, setup)

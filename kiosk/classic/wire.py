@@ -31,6 +31,7 @@ from kiosk.classic.match import (
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
 from kiosk.lines import WireError, require
+from kiosk.speech import Phrasebook
 
 
 def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
@@ -40,7 +41,7 @@ def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
     return int(player)
 
 
-def parse_date(value: Any) -> datetime.date:
+def parse_date(value: object) -> datetime.date:
     if isinstance(value, str):
         try:
             return datetime.date.fromisoformat(value)
@@ -49,7 +50,7 @@ def parse_date(value: Any) -> datetime.date:
     raise WireError(_("'date' must be a date like 2026-11-30, not {value!r}").format(value=value))
 
 
-def _names(value: Any, mode: Mode) -> tuple[str, ...]:
+def _names(value: object, mode: Mode) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
         raise WireError(_("'players' must be a list of names"))
     if mode is Mode.DUEL and len(value) != 2:
@@ -174,6 +175,11 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
         return [Shot(e.player, e.name, e.number, e.square.code, e.result.value)
                 for e in events if isinstance(e, ShotFired)]
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.classic.calls import CLASSIC_CALLS
+
+        return CLASSIC_CALLS
 
 
 CLASSIC = ClassicKind()

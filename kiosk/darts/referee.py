@@ -60,7 +60,7 @@ class Referee:
             command = self._random_fleet(obj)
         else:
             command = command_from_dict(obj, self.match.setup.rules)
-        events = self.service.submit(command, Source.SYSTEM)
+        events = DARTS.events_of(self.service.submit(command, Source.SYSTEM))
         return [event_to_dict(e) for e in events]
 
     def _new(self, obj: dict[str, Any]) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kiosk.board import BullZone, Profile, board_for, bull_zone
-from kiosk.darts.fleet import fleet_problem, parse_fleet, parse_lengths
+from kiosk.darts.fleet import Ship, fleet_problem, parse_fleet, parse_lengths
 from kiosk.darts.match import (
     BullOffAgain,
     BullOffCloser,
@@ -48,7 +48,7 @@ from kiosk.lines import WireError, require
 from kiosk.scatter import Skill
 
 
-def _sunk(event_dict: dict[str, Any], ship: Any) -> dict[str, Any]:
+def _sunk(event_dict: dict[str, Any], ship: Ship | None) -> dict[str, Any]:
     if ship is not None:
         event_dict["ship"] = ship.length
         event_dict["cells"] = [c.code for c in ship.cells]
@@ -153,7 +153,7 @@ def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) 
                  _computer(obj.get("computer")))
 
 
-def _computer(value: Any) -> KioskSeat | None:
+def _computer(value: object) -> KioskSeat | None:
     """Solo mode: {"team": 1, "skill": "pub"} names the team the kiosk plays."""
     if value is None:
         return None

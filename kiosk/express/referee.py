@@ -60,7 +60,8 @@ class Referee:
             raise WireError(_("no game yet: start one with {\"cmd\": \"new\", \"players\": [...]}"))
         if command is None:
             return [state_to_dict(match)]
-        return [event_to_dict(event) for event in self.service.submit(command, Source.SYSTEM)]
+        events = EXPRESS.events_of(self.service.submit(command, Source.SYSTEM))
+        return [event_to_dict(event) for event in events]
 
 
 def run(stdin: TextIO, stdout: TextIO, service: GameService | None = None,

@@ -73,14 +73,6 @@ class PhoneSides(Protocol):
         ...
 
 
-class PhonePart(Protocol):
-    """A part of the phone server beside the seats: a game's phone routes, the host's desk."""
-
-    def routes(self) -> list[web.AbstractRouteDef]: ...
-
-    async def close(self) -> None: ...
-
-
 class Seats:
     """The live links of the kiosk's game in play, the phones holding them, and their sockets'
     hub; `on_change` hears every change a page shows (a new game, a phone taking a link, a pause)."""

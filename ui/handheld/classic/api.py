@@ -45,7 +45,7 @@ from kiosk.classic.match import (
 )
 from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomError, clean_name
 from kiosk.classic.table import classic_of
-from kiosk.classic.wire import event_to_dict
+from kiosk.classic.wire import CLASSIC, event_to_dict
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import (
@@ -60,8 +60,7 @@ from kiosk.service import (
 )
 from kiosk.store import RoomRow
 from ui.handheld import qr
-from ui.handheld.classic.views import game_view, member_view, room_view
-from ui.handheld.darts.views import PROTOCOL_VERSION
+from ui.handheld.classic.views import PROTOCOL_VERSION, game_view, member_view, room_view
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub
 from ui.handheld.phones import device_of
@@ -566,7 +565,7 @@ class ClassicApi:
 def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
     """The page's events of a service event; None for one that changes nothing on the page."""
     if isinstance(event, MatchUpdate):
-        return [event_to_dict(e) for e in event.events]
+        return [event_to_dict(e) for e in CLASSIC.events_of(event.events)]
     if isinstance(event, GameStarted):
         return []
     if isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):

@@ -20,7 +20,7 @@ import html
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from aiohttp import web
 
@@ -129,7 +129,7 @@ class HostDesk:
         service.new_game(DARTS, match.setup)
         return self._done()
 
-    def _submit(self, command: Any) -> web.StreamResponse:
+    def _submit(self, command: object) -> web.StreamResponse:
         try:
             self.api.service.submit(command, Source.HOST)
         except RuleError as err:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from kiosk.board import Profile
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
-from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team
+from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team, house_rules
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _
 from kiosk.scatter import Skill
@@ -46,7 +44,7 @@ def split_players(text: str) -> tuple[str, ...]:
 
 
 class NewGameScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
@@ -101,7 +99,7 @@ class NewGameScreen(KioskScreen):
         self._prefill()
 
     def _prefill(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         teams = match.teams if match is not None else (Team(DEFAULT_NAMES[0], ()), Team(DEFAULT_NAMES[1], ()))
         kiosk = seat(match)
         for index, team in enumerate(teams):
@@ -145,7 +143,7 @@ class NewGameScreen(KioskScreen):
 
     def _config_rules(self) -> HouseRules:
         try:
-            return self.app.settings.house_rules()
+            return house_rules(self.app.settings)
         except (PlacementError, ValueError):
             return HouseRules()
 

@@ -13,22 +13,24 @@ from kivy.uix.scrollview import ScrollView
 
 from kiosk import config as config_module
 from kiosk.board import Profile
+from kiosk.caller import test_call
 from kiosk.config import InputKind, SerialDialect
-from kiosk.darts.match import BullOffMode
 from kiosk.i18n import _
+from kiosk.scatter import Skill
 from kiosk.sound import Sound
+from kiosk.speech import VOICE_CHOICES
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.darts.opponent import skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.screens.home import LANGUAGE_NAMES
+from ui.touch.skills import skill_name
 
 # What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
 # in the file.
 EDITABLE = ("rules.fleet", "rules.darts_per_visit", "rules.bull_off", "rules.takeout_seconds",
             "board.input", "board.port", "board.dialect", "board.autodarts", "board.profile",
-            "simulator.skill",
-            "buzzer.mute", "kiosk.language", "kiosk.pin")
+            "simulator.skill", "buzzer.mute", "caller.enabled", "caller.volume", "caller.say_cell",
+            "caller.voice_en", "caller.voice_de", "caller.voice_fi", "kiosk.language", "kiosk.pin")
 # Changes to these only take effect when the kiosk starts again (devices are built at start).
 RESTART_KEYS = ("board.input", "board.port", "board.dialect", "board.autodarts")
 
@@ -42,6 +44,10 @@ def label_for(key: str) -> str:
         "board.dialect": _("Serial dialect"), "board.autodarts": _("Autodarts Board Manager"),
         "board.profile": _("Board profile"),
         "simulator.skill": _("Virtual thrower"), "buzzer.mute": _("Buzzer muted"),
+        "caller.enabled": _("Caller's voice"), "caller.volume": _("Caller's volume (%)"),
+        "caller.say_cell": _("Caller says the cell"),
+        "caller.voice_en": _("Voice (English)"), "caller.voice_de": _("Voice (German)"),
+        "caller.voice_fi": _("Voice (Finnish)"),
         "kiosk.language": _("Language"), "kiosk.pin": _("PIN"),
     }
     return labels[key]
@@ -51,7 +57,7 @@ def yes_no(value: bool) -> str:
     return _("yes") if value else _("no")
 
 
-def value_label(key: str, value: Any) -> str:
+def value_label(key: str, value: object) -> str:
     """A setting's value in the owner's words and language; the file keeps its own spelling
     ("default", "normal", "simulator"), which only `dartship config` shows."""
     if isinstance(value, bool):
@@ -61,9 +67,9 @@ def value_label(key: str, value: Any) -> str:
         words = {"default": _("2, 3, 4, 5 (default)"),
                  "classic-five": _("5, 4, 3, 3, 2 (classic five)")}
     elif key == "rules.bull_off":
-        words = {BullOffMode.NORMAL: _("closest to the bull"),
-                 BullOffMode.OFFICIAL: _("a bull starts (official)"),
-                 BullOffMode.OFF: _("first team named starts")}
+        words = {config_module.BullOffMode.NORMAL: _("closest to the bull"),
+                 config_module.BullOffMode.OFFICIAL: _("a bull starts (official)"),
+                 config_module.BullOffMode.OFF: _("first team named starts")}
     elif key == "board.input":
         words = {InputKind.SIMULATOR: _("simulator (no board)"),
                  InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix"),
@@ -73,7 +79,7 @@ def value_label(key: str, value: Any) -> str:
     elif key == "board.profile":
         words = {Profile.FOUR_RING: _("four rings (81 cells)"),
                  Profile.THREE_RING: _("three rings (61 cells)")}
-    elif key == "simulator.skill":
+    elif key == "simulator.skill" and isinstance(value, Skill):
         return skill_name(value)
     elif key == "kiosk.language":
         words = dict(LANGUAGE_NAMES)  # each in its own language
@@ -81,7 +87,7 @@ def value_label(key: str, value: Any) -> str:
 
 
 class SettingsScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
@@ -97,6 +103,7 @@ class SettingsScreen(KioskScreen):
         actions.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Learn board"), lambda: app.go("learn"), colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Test buzzer"), self.test_buzzer, colour=theme.PANEL_LIGHT))
+        actions.add_widget(BigButton(_("Test voice"), self.test_voice, colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Save"), self.save, colour=theme.GO))
         page.add_widget(actions)
         self.add_widget(page)
@@ -121,7 +128,7 @@ class SettingsScreen(KioskScreen):
                 continue
             widget: Any
             if key == "rules.fleet":
-                choices = list(config_module.PRESET_NAMES)
+                choices: list[object] = list(config_module.PRESET_NAMES)
                 if value not in choices:
                     choices.append(value)
                 widget = ChoiceButton(choices, value, label=functools.partial(value_label, key))
@@ -132,6 +139,11 @@ class SettingsScreen(KioskScreen):
                                       label=functools.partial(value_label, key))
             elif key == "rules.darts_per_visit":
                 widget = ChoiceButton(list(range(1, 10)), value)
+            elif key == "caller.volume":
+                widget = ChoiceButton(sorted({*range(0, 101, 10), value}), value)
+            elif key.startswith("caller.voice_"):
+                voices = list(VOICE_CHOICES[key.removeprefix("caller.voice_")])
+                widget = ChoiceButton(voices if value in voices else [value, *voices], value)
             else:
                 widget = Field(str(value))
                 if key == "kiosk.pin":
@@ -230,3 +242,18 @@ class SettingsScreen(KioskScreen):
             return
         buzzer.play(Sound.HIT)
         self.show_message(_("Beep! You should hear the HIT sound."))
+
+    def test_voice(self) -> None:
+        caller = self.app.kiosk.caller
+        if caller is None:
+            self.show_message(_("This kiosk has no caller (built without devices)."), theme.WARN)
+            return
+        if not caller.enabled:
+            self.show_message(_("The caller is off: turn it on and save first."), theme.WARN)
+            return
+        if caller.silent:
+            self.show_message(_("No audio device: {reason}").format(reason=caller.silent),
+                              theme.WARN)
+            return
+        caller.say(test_call())
+        self.show_message(_("You should hear the caller now."))
