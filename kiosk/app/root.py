@@ -69,6 +69,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         service.host(room.name, room.participants(seating))
     kiosk = Kiosk(config, store, service, rooms=rooms, supervisor=Notifier())
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
+    kiosk.probe_scorer = _probe_scorer
     server = None
     if settings.web.enabled if web is None else web:
         # First: a port already taken (another kiosk) stops us before anything is resumed or
@@ -83,6 +84,13 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         server.use_thrower(kiosk.simulator)  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
     return kiosk
+
+
+async def _probe_scorer(url: str) -> str:
+    """Settings' test of an Autodarts Board Manager (hardware, imported when asked)."""
+    from hardware.autodarts import probe_text
+
+    return await probe_text(url)
 
 
 def open_store(settings: Settings) -> Store:
