@@ -20,6 +20,7 @@ from typing import Any
 import psycopg
 
 from hub.kiosks import Refused, Signer
+from kiosk.classic.match import daily_fleet
 from kiosk.league import report as reports
 
 log = logging.getLogger("dartship.hub")
@@ -62,7 +63,14 @@ def _daily(report: dict[str, Any], secret: str) -> datetime.date | None:
     setup = report["setup"]
     if report["kind"] == "classic" and setup.get("mode") == "daily" and setup.get("date"):
         day = datetime.date.fromisoformat(setup["date"])
-        if setup.get("fleet_seed") == daily_seed(secret, day):
+        league_fleet = daily_fleet(bytes.fromhex(daily_seed(secret, day)), day).code
+        # The computer's fleet is its `place` command's secret, put back in the report.
+        placed = [
+            entry["secret"]
+            for entry in report["log"]
+            if entry["body"].get("cmd") == "place" and entry["body"].get("player") == 1
+        ]
+        if placed and placed[-1] == league_fleet:
             return day
     return None
 

@@ -47,11 +47,13 @@ class InputKind(enum.Enum):
     SIMULATOR = "simulator"
     SERIAL = "serial"
     MATRIX = "matrix"
+    AUTODARTS = "autodarts"
 
 
 class SerialDialect(enum.Enum):
     """The serial boards' dialects (PROTOCOLS.md 1); hardware/dialects.py implements each."""
 
+    AUTO = "auto"
     DARTSHIP = "dartship"
     NUMERIC = "numeric"
     X = "x"
@@ -59,6 +61,7 @@ class SerialDialect(enum.Enum):
     COLON = "colon"
     RC = "rc"
     GRANBOARD = "granboard"
+    BRACKET = "bracket"
 
 
 class CallerOutput(enum.Enum):
@@ -107,6 +110,25 @@ def _range(lo: float, hi: float) -> Check:
     def check(value: float) -> str | None:
         return None if lo <= value <= hi else _("must be from {lo} to {hi}").format(lo=lo, hi=hi)
     return check
+
+
+def _baud(value: Any) -> str | None:
+    if value == 0 or 300 <= value <= 4_000_000:
+        return None
+    return _("must be 0 (told from the board) or from 300 to 4000000")
+
+
+def _http_url(value: Any) -> str | None:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(str(value).strip())
+        parts.port  # noqa: B018 (raises for a port that is not a number)
+    except ValueError as err:
+        return _("is not a URL: {error}").format(error=err)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return _("must be a URL like http://HOST:3180")
+    return None
 
 
 def _by_the_rooms(key: str) -> Check:
@@ -218,8 +240,12 @@ class BoardSettings:
     profile: Profile = setting(Profile.FOUR_RING, "what the board can report")
     port: str = setting("/dev/dartboard", "serial port: a device or any pyserial URL "
                         "(socket://host:port, loop://)")
-    baud: int = setting(115200, "serial speed", check=_range(300, 4_000_000))
-    dialect: SerialDialect = setting(SerialDialect.DARTSHIP, "the serial board's dialect")
+    baud: int = setting(0, "serial speed (0: told from the board's first lines, 115200 then 9600)",
+                        check=_baud)
+    dialect: SerialDialect = setting(SerialDialect.AUTO, "the serial board's dialect (auto: told "
+                                     "from its first lines and remembered for the port)")
+    autodarts: str = setting("http://localhost:3180", "the Autodarts Board Manager "
+                             "(board.input = autodarts)", check=_http_url)
     map: str = setting("", "board map file (raw contact -> cell), made by `dartship learn`")
 
 

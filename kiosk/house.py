@@ -21,6 +21,7 @@ from kiosk.ports import (
     Device,
     LearnerFactory,
     PhoneServer,
+    ScorerProbe,
     Supervisor,
     Thrower,
     Unsupervised,
@@ -46,6 +47,7 @@ class Kiosk:
     buzzer: Buzzer | None = None
     caller: Caller | None = None  # the voice: what the screen shows, said
     learner: LearnerFactory | None = None  # the learn wizard, where hardware support is there
+    probe_scorer: ScorerProbe | None = None  # Settings' "test" of an Autodarts Board Manager
     web: PhoneServer | None = None
     supervisor: Supervisor = field(default_factory=Unsupervised)
     service_task: asyncio.Task[None] | None = None

@@ -173,6 +173,17 @@ class Learner(Protocol):
 LearnerFactory = Callable[[Profile], Learner]
 
 
+class ScorerProbe(Protocol):
+    """Asks a camera scorer (the Autodarts Board Manager at `url`) what it is and how it is.
+
+    MUST: return one line for the owner (its version, whether it is scoring, the darts of the
+    visit); raise OSError when it cannot be reached and ValueError when what answers is not
+    one or is not scoring; never wait longer than a few seconds; never read its secrets.
+    """
+
+    async def __call__(self, url: str) -> str: ...
+
+
 class PhoneServer(Protocol):
     """The phone page as the touchscreen sees it: the links of the game in play, their QR
     codes, and which team's link a phone holds.

@@ -33,6 +33,7 @@ from kiosk.inputs import (
     BadLine,
     ButtonInput,
     Connected,
+    CorrectInput,
     DartInput,
     Disconnected,
     Info,
@@ -363,7 +364,7 @@ class GameService:
         if self._diversion is not None and self._diversion(event):
             return []
         match event:
-            case DartInput() | MissInput() | ButtonInput():
+            case DartInput() | MissInput() | ButtonInput() | CorrectInput():
                 if self.match is None or self.kind is None:
                     return []
                 meant = self.kind.command_for_input(self.match, event)

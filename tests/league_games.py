@@ -92,12 +92,15 @@ def play_classic(
     shots that `rng` decides; with `seed`, on the league's fleet of that day)."""
     from kiosk.classic.fleet import random_fleet
     from kiosk.classic.grid import SQUARES
-    from kiosk.classic.match import Fire, Match, Mode, Phase, Place, Setup
+    from kiosk.classic.match import Fire, Match, Mode, Phase, Place, Setup, daily_fleet
     from kiosk.classic.wire import CLASSIC
 
     if daily is not None:
-        setup = Setup(Mode.DAILY, (players[0],), 0, date=daily, fleet_seed=seed)
-        commands: list[Any] = []
+        setup = Setup(Mode.DAILY, (players[0],), 0, date=daily)
+        # The computer's fleet of the day: the league's (its key from the hub's seed) or a
+        # kiosk's own.
+        key = bytes.fromhex(seed) if seed else b"a kiosk's own secret"
+        commands: list[Any] = [Place(1, daily_fleet(key, daily))]
     else:
         setup = Setup(Mode.DUEL, tuple(players))
         commands = [Place(p, random_fleet(rng)) for p in (0, 1)]

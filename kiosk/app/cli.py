@@ -21,6 +21,8 @@ DELEGATED: dict[str, tuple[str, str]] = {
     "run": ("kiosk.app.run:main", "start the kiosk (simulator mode where no board is configured)"),
     "board-test": ("hardware.cli:board_test_main", "print every event of the board input as JSON"),
     "fake-board": ("hardware.cli:fake_board_main", "a simulated serial board on a pty or TCP port"),
+    "fake-autodarts": ("hardware.fake_autodarts:main",
+                       "a fake Autodarts Board Manager (camera scorer) on a TCP port"),
     "learn": ("hardware.cli:learn_main", "make a board map: throw at every cell in turn"),
     "doctor": ("kiosk.app.doctor:main", "check config, database, board, GPIO, display and network"),
     "backup": ("kiosk.app.backup:main", "copy the database (online backup), keep the newest N"),

@@ -75,6 +75,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         sync = league.start(store, settings.league.hub, settings.league.hold_seconds)
         if sync is not None:
             kiosk.on_stop.append(lambda: _cancel(sync))
+    kiosk.probe_scorer = _probe_scorer
     server = None
     if settings.web.enabled if web is None else web:
         # First: a port already taken (another kiosk) stops us before anything is resumed or
@@ -93,6 +94,13 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
 
 def _cancel(task: asyncio.Task[None]) -> None:
     task.cancel()
+
+
+async def _probe_scorer(url: str) -> str:
+    """Settings' test of an Autodarts Board Manager (hardware, imported when asked)."""
+    from hardware.autodarts import probe_text
+
+    return await probe_text(url)
 
 
 def open_store(settings: Settings) -> Store:

@@ -66,6 +66,16 @@ def keep_boards(memory: Memory, answer: dict[str, Any], now: datetime | None = N
     memory.remember(BOARDS, json.dumps({"fetched": fetched, **answer}))
 
 
+def daily_key(memory: Memory, day: date) -> bytes | None:
+    """The key of the league's daily fleet for `day` (`kiosk.classic.match.daily_fleet`), or
+    None (in no league, or the hub's seed of that day never fetched: the kiosk's own board)."""
+    seed = daily_seed(memory, day)
+    try:
+        return bytes.fromhex(seed) if seed else None
+    except ValueError:
+        return None
+
+
 def daily_seed(memory: Memory, day: date) -> str | None:
     """The league's daily challenge seed for `day`, as the hub gave it (today's and tomorrow's
     come with the boards, so a kiosk offline at midnight still plays the league's board)."""

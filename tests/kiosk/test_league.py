@@ -9,13 +9,12 @@ import random
 
 import pytest
 
-from kiosk.classic.match import Match, Mode, Setup, daily_fleet
-from kiosk.classic.wire import CLASSIC
+from kiosk.classic.match import daily_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Undo
 from kiosk.league import report as reports
 from kiosk.league.outbox import PENDING, Outbox, retry_delay
-from kiosk.lines import WireError
+from kiosk.secret import kiosk_secret
 from kiosk.store import Store
 from tests import league_games as games
 
@@ -124,21 +123,6 @@ def test_a_report_of_the_wrong_shape_is_refused(body):
         reports.parse(body)
 
 
-def test_the_leagues_daily_fleet_comes_from_its_seed():
-    own = daily_fleet(DAY)
-    league = daily_fleet(DAY, "ab" * 16)
-    assert league != own and league == daily_fleet(DAY, "ab" * 16)
-    assert daily_fleet(DAY, "cd" * 16) != league
-    setup = Setup(Mode.DAILY, ("Ann",), date=DAY, fleet_seed="ab" * 16)
-    assert Match(setup).fleet(1) == league
-    back = CLASSIC.setup_from_dict(CLASSIC.setup_to_dict(setup))
-    assert back == setup
-    assert "fleet_seed" not in CLASSIC.setup_to_dict(Setup(Mode.DAILY, ("Ann",), date=DAY))
-    assert "ab" * 16 not in json.dumps(Match(setup).public_view())
-    with pytest.raises(WireError, match="fleet_seed"):
-        CLASSIC.setup_from_dict({"mode": "duel", "fleet_seed": "ab" * 16})
-
-
 async def test_a_kiosk_in_a_league_starts_the_phones_daily_on_the_leagues_fleet(tmp_path):
     import asyncio
 
@@ -151,10 +135,13 @@ async def test_a_kiosk_in_a_league_starts_the_phones_daily_on_the_leagues_fleet(
 
     store = Store(tmp_path / "k.db")
     rooms = PhoneRooms(store, asyncio.get_running_loop(), Never)
-    assert rooms.start_daily("ann", DAY, "Ann").setup.fleet_seed is None  # in no league
+    own = rooms.start_daily("ann", DAY, "Ann").fleet(1)
+    assert own == daily_fleet(kiosk_secret(store), DAY)  # in no league: the kiosk's own board
     # The boards as the sync task keeps them, with the hub's seeds of the day and the next.
     membership.keep_boards(
         store.meta, {"table": {}, "daily": {}, "venue": {}, "daily_seeds": {"2026-12-02": "ab" * 16}}
     )
-    match = rooms.start_daily("bo", DAY + datetime.timedelta(days=1), "Bo")
-    assert match.setup.fleet_seed == "ab" * 16 and match.fleet(1) == daily_fleet(DAY, "ab" * 16)
+    tomorrow = DAY + datetime.timedelta(days=1)
+    match = rooms.start_daily("bo", tomorrow, "Bo")
+    assert match.fleet(1) == daily_fleet(bytes.fromhex("ab" * 16), tomorrow)
+    assert match.fleet(1) != daily_fleet(kiosk_secret(store), tomorrow)
