@@ -14,18 +14,19 @@ from kiosk.i18n import _
 from kiosk.rooms import LineProtocol, Room, Seating
 
 if TYPE_CHECKING:
-    from kiosk.classic.ai import Computer
     from kiosk.classic.match import ComputerLevel
+    from kiosk.classic.thinking import RemoteComputer
     from kiosk.classic.wire import ClassicKind
     from kiosk.service import GameService, ServiceListener
 
 
-def computer(level: ComputerLevel, rng: random.Random) -> Computer:
-    """The classic computer of a level (`kiosk.classic.ai.Computer`): the AI, and numpy with
-    it, is imported when the computer first plays, not at every start."""
-    from kiosk.classic.ai import Computer
+def computer(level: ComputerLevel, rng: random.Random) -> RemoteComputer:
+    """The classic computer of a level for the kiosk's tables, thinking in the worker
+    processes all of them share (`kiosk.classic.thinking`: the AI and numpy live there,
+    started when it first plays, never in the loop's process)."""
+    from kiosk.classic.thinking import RemoteComputer
 
-    return Computer(level, rng)
+    return RemoteComputer(level, rng)
 
 
 def _kind() -> ClassicKind:
@@ -56,8 +57,10 @@ def _referee(args: argparse.Namespace) -> int:
     from kiosk.classic.ai import Computer
     from kiosk.classic.referee import main_stdio
     from kiosk.lines import scripted
+    from kiosk.secret import kiosk_secret
 
-    return scripted(args.db, "classic", lambda service: main_stdio(Computer, service))
+    return scripted(args.db, "classic", lambda service: main_stdio(
+        Computer, service, daily_key=kiosk_secret(service.store)))
 
 
 ROOM = Room(

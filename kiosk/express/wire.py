@@ -28,7 +28,7 @@ from kiosk.express.match import (
 from kiosk.express.rules import FACES, FLEET, Face, Rules, Ship, Variant
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
-from kiosk.lines import WireError
+from kiosk.lines import WireError, name_list
 from kiosk.sound import Sound
 from kiosk.speech import Phrasebook
 
@@ -95,9 +95,7 @@ def _lines(value: object) -> list[tuple[Ship, ...]]:
 
 
 def _names(value: object) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise WireError(_("'players' must be a list of names"))
-    return list(value)
+    return name_list(value, "players")
 
 
 def _variant(value: object) -> Variant:

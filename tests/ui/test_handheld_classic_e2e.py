@@ -23,6 +23,7 @@ from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import GRID
 from kiosk.classic.match import Match, daily_fleet
 from kiosk.classic.table import classic_of
+from kiosk.secret import kiosk_secret
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_classic import enemy_squares, water
@@ -180,7 +181,7 @@ def _fits(match: Match, square) -> bool:
 
 async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (service, web), chromium() as browser:
-        fleet = daily_fleet(datetime.date.today())
+        fleet = daily_fleet(kiosk_secret(service.store), datetime.date.today())
         hits = [s.code for ship in fleet.ships for s in ship.cells]
         misses = [s.code for s in GRID.squares if s.code not in hits]
         # Another phone was faster today.

@@ -23,7 +23,7 @@ from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
 from ui.handheld.address import lan_address, url_host
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
-from ui.handheld.phones import hand_over_key
+from ui.handheld.phones import DEVICE_KEYS, hand_over_key
 from ui.handheld.rooms import PhoneContext, PhonePart, PhoneRoom
 from ui.handheld.seats import MAX_BODY, Seats
 from ui.handheld.throttle import GuessThrottle
@@ -55,6 +55,7 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     # The throttle's waiting comes before any route that looks at a token (see throttle.py).
     app = web.Application(middlewares=[seats.guard, seats.throttle.middleware],
                           client_max_size=MAX_BODY)
+    app[DEVICE_KEYS] = seats.phones.keys
     app.add_routes(seats.routes())
     for part in parts:
         app.add_routes(part.routes())

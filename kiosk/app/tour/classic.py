@@ -102,10 +102,12 @@ class ClassicWalk:
         import aiohttp
 
         from kiosk.classic.match import daily_fleet
+        from kiosk.secret import kiosk_secret
 
         web = self.tour.kiosk.web
         assert web is not None
-        targets = [s.code for ship in daily_fleet(datetime.date.today()).ships for s in ship.cells]
+        targets = [s.code for ship in daily_fleet(kiosk_secret(self.tour.kiosk.store),
+                                                  datetime.date.today()).ships for s in ship.cells]
         water = [s.code for s in GRID.squares if s.code not in targets]
 
         async def play(name: str, wasted: int) -> None:

@@ -11,6 +11,7 @@ from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team, house_rules
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _
+from kiosk.names import clean_name
 from kiosk.scatter import Skill
 from kiosk.store import StoreError
 from ui.touch import theme
@@ -40,7 +41,8 @@ def profile_text(profile: Profile) -> str:
 
 
 def split_players(text: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(p.strip() for p in text.replace(";", ",").split(",") if p.strip()))
+    names = (clean_name(p) for p in text.replace(";", ",").split(","))
+    return tuple(dict.fromkeys(n for n in names if n))
 
 
 class NewGameScreen(KioskScreen):
@@ -149,7 +151,7 @@ class NewGameScreen(KioskScreen):
 
     def setup(self) -> Setup:
         """The game as entered; RuleError says what is wrong."""
-        names = [f.text.strip() for f in self.names]
+        names = [clean_name(f.text) or "" for f in self.names]
         if not all(names):
             raise RuleError(_("give both teams a name"))
         if names[0].casefold() == names[1].casefold():
