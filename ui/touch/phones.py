@@ -65,7 +65,7 @@ def dart_teams(app: Any) -> Names | None:
     if match is None:
         return None
     kiosk = seat(match)
-    return [None if kiosk is not None and kiosk.team == index else team.name
+    return [None if kiosk is not None and kiosk.side == index else team.name
             for index, team in enumerate(match.teams)]
 
 

@@ -95,7 +95,7 @@ class ExpressTour:
         me = self.match.turn
         self.tap_ship(me, ship)
         if target is not None:
-            self.tap_ship(target.player, target.ship)
+            self.tap_ship(target.side, target.ship)
         self.roll()
 
     def play_a_turn(self, rng: Any) -> None:
@@ -106,7 +106,7 @@ class ExpressTour:
         match = self.match
         if match.phase is Phase.TARGET:
             target = rng.choice(match.targets(match.pending.ship))
-            self.tap_ship(target.player, target.ship)
+            self.tap_ship(target.side, target.ship)
             self.roll()
             return
         ship = rng.choice(match.line(match.turn))

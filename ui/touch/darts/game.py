@@ -165,7 +165,7 @@ class GameScreen(KioskScreen):
                 team=match.teams[team].name, enemy=match.teams[1 - team].name)
         self.scoreboard.show(match)
         kiosk, computer = seat(match), player(self.app, match)
-        kiosk_turn = kiosk is not None and match.turn == kiosk.team
+        kiosk_turn = kiosk is not None and match.turn == kiosk.side
         holding = computer is not None and computer.holding and kiosk_turn
         takeout = match.phase is Phase.TAKEOUT
         if takeout and kiosk_turn:
@@ -177,7 +177,7 @@ class GameScreen(KioskScreen):
         elif holding:
             self.prompt.text = _("You took back a dart of the kiosk: it waits")
         elif kiosk_turn and kiosk is not None and match.phase is Phase.THROWING:
-            self.prompt.text = _("{team} is throwing …").format(team=match.teams[kiosk.team].name)
+            self.prompt.text = _("{team} is throwing …").format(team=match.teams[kiosk.side].name)
         else:
             self.prompt.text = ""
         self.next_button.set_colour(theme.GO if takeout else theme.PANEL_LIGHT)
@@ -207,7 +207,7 @@ class GameScreen(KioskScreen):
         if not self.coach_on or match.phase is not Phase.THROWING or match.turn is None:
             return None
         kiosk = seat(match)
-        if kiosk is not None and kiosk.team == match.turn:
+        if kiosk is not None and kiosk.side == match.turn:
             return None
         return match.turn
 
