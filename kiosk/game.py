@@ -31,6 +31,7 @@ from kiosk.errors import DartshipError, ReplayError, RuleError
 from kiosk.i18n import _
 from kiosk.inputs import InputEvent
 from kiosk.sound import Sound
+from kiosk.speech import Phrasebook
 
 __all__ = ["DartshipError", "Game", "GameKind", "Outcome", "PlayerResult", "ReplayError",
            "RuleError", "Secret", "Shot", "replay"]
@@ -168,6 +169,10 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
 
     def sound_for(self, events: Iterable[E]) -> Sound | None:
         """The one sound a batch of events deserves (the buzzer), or None."""
+        return None
+
+    def phrasebook(self) -> Phrasebook | None:
+        """What the caller says for this kind's events (kiosk/<game>/calls.py), or None."""
         return None
 
 

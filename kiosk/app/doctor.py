@@ -38,7 +38,7 @@ from kiosk.store_faults import Verdict
 
 SERVICE_USER = "dartship"
 # The groups systemd/dartship.service gives the kiosk (SupplementaryGroups=).
-SERVICE_GROUPS = ("video", "render", "input", "gpio", "dialout")
+SERVICE_GROUPS = ("video", "render", "input", "gpio", "dialout", "audio")
 STATE_DIR = Path("/var/lib/dartship")
 
 
@@ -670,6 +670,18 @@ def run_checks(env: Environment, config_file: str | None = None) -> Report:
     return report
 
 
+def _settings_for_sound(env: Environment, given: str | None) -> config_module.Settings:
+    """The config's settings for the sound check (its defaults where the file is broken: the
+    config check above has said what is wrong)."""
+    path = config_path(env, given)
+    if path is None:
+        return config_module.Settings()
+    try:
+        return config_module.read(path, strict=False).settings
+    except (OSError, config_module.ConfigError):
+        return config_module.Settings()
+
+
 def render(findings: Iterable[Finding]) -> str:
     lines = []
     for f in findings:
@@ -684,9 +696,15 @@ def main(argv: Sequence[str], env: Environment | None = None) -> int:
         "Check the config, database, board, GPIO, display and network; say how to fix what is wrong."))
     parser.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
                                            "/etc/dartship/config.toml)"))
+    parser.add_argument("--sound", action="store_true", help=_(
+        "also check the caller: render and play a test phrase on the audio output"))
     args = parser.parse_args(list(argv))
     env = env or Environment.system()
     report = run_checks(env, args.config)
+    if args.sound:
+        from kiosk.app.sound_check import check_sound
+
+        check_sound(_settings_for_sound(env, args.config), report)
     print(_("Dartship doctor (checking as user {user})").format(user=env.identity.name))
     print(render(report.findings))
     problems = sum(f.level is Severity.FAIL for f in report.findings)

@@ -21,10 +21,11 @@ from typing import Any
 
 from kiosk.announce import buzzer_listener
 from kiosk.app.sdnotify import Notifier
+from kiosk.caller import Caller
 from kiosk.classic.computer import ComputerSeat, ShotPace, pool
 from kiosk.classic.match import ComputerLevel
 from kiosk.classic.table import ensure_fleets
-from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
+from kiosk.config import CallerOutput, ConfigFile, InputKind, Settings, SettingsChanged
 from kiosk.darts.solo import SoloMode, ThrowPace
 from kiosk.darts.takeout import TakeoutTimer
 from kiosk.errors import DartshipError
@@ -71,7 +72,8 @@ def classic_computer(level: ComputerLevel, rng: random.Random) -> Any:
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
                       pace: ThrowPace | None = None, classic_pace: ShotPace | None = None,
-                      express_pace: Pace | None = None) -> Kiosk:
+                      express_pace: Pace | None = None,
+                      voice_cache: Path | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
@@ -79,8 +81,9 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     shows them) and serves the host's desk; `pace` overrides the computer player's pauses (0 in
     tests and screenshots), `classic_pace` the classic computer's (screen and phone rooms),
     `express_pace` Battleship Express's (the table's beats: the screen's dice, its computer
-    seats and its buzzer keep one time). StartError (nothing left running) when the phone
-    page's port is taken: another kiosk runs, most likely.
+    seats and its buzzer keep one time); `voice_cache` where the caller's renderings go (the
+    data folder's, or `build_offline`'s own folder). StartError (nothing left running) when
+    the phone page's port is taken: another kiosk runs, most likely.
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
@@ -109,7 +112,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         log.info("resumed game %s", service.game)
         ensure_fleets(service, service.rng)  # a classic game a power cut left half placed
     if devices:
-        _attach_devices(kiosk, loop)
+        _attach_devices(kiosk, loop, voice_cache)
     if desk is not None:
         desk.thrower = kiosk.simulator  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
@@ -163,7 +166,9 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     loop), no pauses of the computer player, every random choice from `seed`, the database in
     `folder`, a window of `size` set as the live kiosk sets it (display.width and height)."""
     set_language(language)
+    # The caller's voice goes to the journal only: screenshots and tests make no sound.
     values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
+              "caller.output": CallerOutput.LOG,
               "kiosk.database": str(folder / "dartship.db"), "display.width": size[0],
               "display.height": size[1], "web.host": "127.0.0.1", "web.port": 0}
     config = ConfigFile(folder / "config.toml", values)
@@ -171,11 +176,13 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
                                                 pace=ThrowPace(dart=0, takeout=0),
                                                 classic_pace=ShotPace(shot=0),
-                                                express_pace=Pace.instant()))
+                                                express_pace=Pace.instant(),
+                                                voice_cache=folder / "voice-cache"))
     return kiosk, loop
 
 
-def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
+def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
+                    voice_cache: Path | None = None) -> None:
     """Real or simulated devices, as the settings say; their events reach the service's queue."""
     from hardware import factory
     from hardware.learn import LearnWizard
@@ -195,6 +202,12 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     if kiosk.buzzer is not None:
         kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
             kiosk.buzzer, kiosk.service, delay=kiosk.express_seats.sound_delay)))
+    voice, speaker = factory.build_voice(settings, voice_cache)
+    caller = settings.caller
+    # The same delay as the buzzer's: voice and buzzer go with the word on the screen.
+    kiosk.caller = Caller(kiosk.service, voice, speaker, enabled=caller.enabled,
+                          volume=caller.volume / 100, say_cell=caller.say_cell,
+                          delay=kiosk.express_seats.sound_delay, wait_for_face=True).attach()
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
@@ -204,3 +217,6 @@ def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
         kiosk.buzzer.muted = new.buzzer.mute
     if kiosk.simulator is not None:
         kiosk.simulator.skill = new.simulator.skill
+    if kiosk.caller is not None:
+        caller = new.caller
+        kiosk.caller.apply(caller.enabled, caller.volume / 100, caller.say_cell, caller.voices())

@@ -31,6 +31,7 @@ from kiosk.classic.match import (
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
 from kiosk.lines import WireError, require
+from kiosk.speech import Phrasebook
 
 
 def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
@@ -174,6 +175,11 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
         return [Shot(e.side, e.name, e.number, e.square.code, e.result.value)
                 for e in events if isinstance(e, ShotFired)]
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.classic.calls import CLASSIC_CALLS
+
+        return CLASSIC_CALLS
 
 
 CLASSIC = ClassicKind()
