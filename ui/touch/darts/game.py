@@ -212,8 +212,9 @@ class GameScreen(KioskScreen):
         return match.turn
 
     def _show_coach(self, match: Match, viewer: int | None) -> None:
-        kiosk_pins = pins(self.app, match) if viewer is not None and viewer == getattr(
-            seat(match), "team", None) else []
+        kiosk = seat(match)
+        kiosk_pins = pins(self.app, match) if (
+            viewer is not None and kiosk is not None and viewer == kiosk.side) else []
         self.coach_button.set_colour(theme.ACCENT if self.coach_on else theme.PANEL_LIGHT)
         self.skill_button.opacity = 1 if self.coach_on else 0
         self.skill_button.disabled = not self.coach_on
