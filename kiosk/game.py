@@ -25,7 +25,7 @@ import abc
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from kiosk.errors import DartshipError, ReplayError, RuleError
 from kiosk.i18n import _
@@ -155,6 +155,11 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
     def shots(self, events: Iterable[E]) -> Iterable[Shot]:
         """The shots among these events, for the statistics' shot log."""
         return ()
+
+    def events_of(self, events: Sequence[object]) -> tuple[E, ...]:
+        """A batch of this kind's events, typed: the service's updates carry any kind's events,
+        and a listener that knows the game in play is of this kind reads them through here."""
+        return cast("tuple[E, ...]", tuple(events))
 
     def follow_up(self, game: G, events: Sequence[E]) -> C | None:
         """A command that follows by itself once these events happened (the dart game starts
