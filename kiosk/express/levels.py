@@ -53,7 +53,7 @@ class Computer:
     def decide(self, view: Mapping[str, Any]) -> Attack | Declare:
         pos = Position.from_view(view)
         if view["phase"] == "target":
-            return Declare(self._declare(pos), player=pos.turn)
+            return Declare(self._declare(pos), side=pos.turn)
         return self._attack(pos).command(pos.turn)
 
     def line(self, variant: Variant, rules: Rules | None = None) -> Line:
@@ -135,12 +135,12 @@ class Judge:
         lines = list(self.lines)
         lines[me] = line
         sunk = INDEX[target.ship]
-        lines[target.player] = tuple(s for s in lines[target.player] if s != sunk)
+        lines[target.side] = tuple(s for s in lines[target.side] if s != sunk)
         points = list(pos.points)
         points[me] += 1
         if points[me] >= pos.points_to_win or not any(lines[p] for p in range(len(lines)) if p != me):
             return 1.0
-        if (not lines[target.player] and not pos.rules.fleetless_skipped) or self._stalemate(lines):
+        if (not lines[target.side] and not pos.rules.fleetless_skipped) or self._stalemate(lines):
             return 1.0 if points[me] == max(points) else 0.0  # the game ends: the most points win
         mover = me if pos.rules.sinker_goes_again else _next(lines, me)
         return self.standing(tuple(lines), tuple(points), mover)

@@ -74,7 +74,7 @@ class Option:
 
     def command(self, player: int) -> Attack:
         moved = self.line[0] is self.ship
-        return Attack(self.ship, self.target, move=moved and self.target is None, player=player)
+        return Attack(self.ship, self.target, move=moved and self.target is None, side=player)
 
 
 def moved_to_front(line: Line, ship: Ship) -> Line:

@@ -76,7 +76,7 @@ def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, 
                     board.press(Button.NEXT)  # the darts are out: the Jets' visit
                     await _until(lambda: service.match.phase is Phase.THROWING)
                     board.press(Button.NEXT)  # the Jets throw nothing: three misses, padded
-                    await _until(lambda: service.match.state().team == 0)
+                    await _until(lambda: service.match.state().side == 0)
                 await _until(caller.idle)
             assert service.match.phase is Phase.OVER
             await _until(caller.idle)

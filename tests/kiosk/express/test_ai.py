@@ -69,7 +69,7 @@ def test_normal_declares_the_likeliest_target_for_the_roll():
     m.apply(QueueDice(faces("PPXSSD")))  # two Patrol Boat faces and a Burst: 3 hits on it
     m.apply(Attack(C))
     command = Computer(Strategy.NORMAL, 1).decide(m.public_view())
-    assert command == Declare(command.target, player=0) and command.target.ship is P
+    assert command == Declare(command.target, side=0) and command.target.ship is P
 
 
 def test_normal_takes_the_best_chance_to_sink():
