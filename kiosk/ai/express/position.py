@@ -15,10 +15,13 @@ from typing import Any
 import numpy as np
 
 from kiosk.express import odds
-from kiosk.express.match import Attack, Target, open_targets
+from kiosk.express.match import EXPOSED, Attack, Target, open_targets
 from kiosk.express.rules import FACES, FLEET, Face, Rules, Ship, ShipRules, Variant
 
 Line = tuple[Ship, ...]
+Lines = tuple[tuple[int, ...], ...]  # every player's line as ship indices (`FLEET` order)
+# A player's best attacks: the line after each and what it may sink (victim, ship, chance).
+Shots = tuple[tuple[tuple[int, ...], tuple[tuple[int, int, float], ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,12 @@ class Tables:
         self.can_sink = [[a.can_sink(t.defense) for t in ships] for a in ships]
         self.anywhere = [a.anywhere for a in ships]
         self.roll_first = [a.roll_first for a in ships]
+        self.stays = [a.stays for a in ships]
+        # by bit mask of target ships: each one's chance to be declared and sunk, the Carrier
+        # declaring the likeliest target after its roll (ties shared)
+        self.split: dict[int, tuple[tuple[int, float], ...]] = {}
+        self._greedy: dict[tuple[Lines, int], Shots] = {}
+        self.best: list[list[float]] = []  # by ship and bit mask of targets: its best chance
         carrier = ships[CARRIER]
         self.declared: dict[int, float] = {}  # by bit mask of target ships
         self.weights = np.zeros(0)
@@ -136,11 +145,64 @@ class Tables:
             for mask in range(1, 1 << len(FLEET)):
                 targets = [(FLEET[i], ships[i].defense) for i in range(len(FLEET)) if mask >> i & 1]
                 self.declared[mask] = float(odds.best_declared(carrier, targets))
+                held = [i for i in range(len(FLEET)) if mask >> i & 1]
+                after = np.stack([self.after_roll[i] for i in held])
+                top = after >= after.max(axis=0) - 1e-12
+                shares = top / top.sum(axis=0)
+                self.split[mask] = tuple((i, float((self.weights * after[k] * shares[k]).sum()))
+                                         for k, i in enumerate(held))
+        masks = range(1 << len(FLEET))
+        self.best = [[0.0] + [self.declared[mask] if self.roll_first[ship] else
+                              max(self.chance[ship][i] for i in range(len(FLEET)) if mask >> i & 1)
+                              for mask in masks[1:]] for ship in range(len(FLEET))]
+
+    def greedy(self, lines: Lines, mover: int) -> Shots:
+        """The attacks with the best chance to sink of `mover` (what the normal level plays):
+        for each, the mover's line after it and every (victim, ship, chance to sink it)."""
+        key = (lines, mover)
+        found = self._greedy.get(key)
+        if found is None:
+            if len(self._greedy) > 100_000:
+                self._greedy.clear()
+            found = self._greedy[key] = self._greedy_shots(lines, mover)
+        return found
+
+    def _greedy_shots(self, lines: Lines, mover: int) -> Shots:
+        exposed: dict[int, list[int]] = {}  # target ship -> the players it can be shot at
+        anywhere: dict[int, list[int]] = {}
+        for player, line in enumerate(lines):
+            if player != mover:
+                for place, ship in enumerate(line):
+                    anywhere.setdefault(ship, []).append(player)
+                    if place < EXPOSED:
+                        exposed.setdefault(ship, []).append(player)
+        shots: list[tuple[float, tuple[int, ...], tuple[tuple[int, int, float], ...]]] = []
+        line = lines[mover]
+        for ship in line:
+            targets = anywhere if self.anywhere[ship] else exposed
+            if not targets:
+                continue
+            afters = [(ship, *(s for s in line if s != ship))]
+            if self.stays[ship] and line[0] != ship:
+                afters.append(line)
+            if self.roll_first[ship]:
+                mask = sum(1 << target for target in targets)
+                sinks = tuple((player, target, share / len(targets[target]))
+                              for target, share in self.split[mask] for player in targets[target])
+                shots.extend((self.declared[mask], after, sinks) for after in afters)
+            else:
+                row = self.chance[ship]
+                shots.extend((row[target], after, ((player, target, row[target]),))
+                             for target, players in targets.items() for player in players
+                             for after in afters)
+        if not shots:
+            return ()
+        top = max(chance for chance, _l, _s in shots)
+        return tuple((after, sinks) for chance, after, sinks in shots if chance >= top - 1e-12)
 
 
 CARRIER = FLEET.index(Ship.CARRIER)
 INDEX = {ship: i for i, ship in enumerate(FLEET)}
-Lines = tuple[tuple[int, ...], ...]
 
 
 @lru_cache(maxsize=16)

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from kiosk.ai.express import Computer, Level, coach
-from kiosk.ai.express.levels import guarded_line
-from kiosk.ai.express.position import Position, declarations, options
+from kiosk.ai.express.levels import Judge, Lookahead, guarded_line, judge_for
+from kiosk.ai.express.position import Position, declarations, options, tables
 from kiosk.ai.express.race import HORIZON, Runner, finished_by, win_chances
 from kiosk.express import odds
 from kiosk.express.match import Attack, Declare, Match, Phase, QueueDice, Setup
@@ -156,3 +156,65 @@ def test_a_player_without_ships_never_wins_and_the_closest_is_favoured():
     chances = win_chances([Runner(3, 0.6, 0.6), Runner(1, 0.6, 0.6), Runner(2, 0.0, 0.0, afloat=False)],
                           mover=0)
     assert chances[2] == 0 and chances[1] > chances[0] and sum(chances) == pytest.approx(1)
+
+
+# ---- hard with three and four players: the lookahead -------------------------------------
+
+
+def test_the_race_is_the_turn_by_turn_sum():
+    """win_chances against the plain sum over turns and places it stands for."""
+    rng = random.Random(4)
+    for _case in range(200):
+        count = rng.randint(2, 4)
+        runners = [Runner(rng.randint(0, 4), rng.random(), rng.random(), rng.random() < 0.9)
+                   for _ in range(count)]
+        mover, again = rng.randrange(count), rng.random() < 0.5
+        curves = [finished_by(r.needs, r.first, r.later, again) if r.afloat and r.needs > 0 else
+                  (1.0 if r.needs <= 0 else 0.0,) * (HORIZON + 1) for r in runners]
+        order = [(mover + k) % count for k in range(count)]
+        wins = [0.0] * count
+        for turn in range(1, HORIZON + 1):
+            for place, player in enumerate(order):
+                now = curves[player][turn] - curves[player][turn - 1]
+                for other_place, other in enumerate(order):
+                    if other != player:
+                        now *= 1 - curves[other][turn if other_place < place else turn - 1]
+                wins[player] += now
+        total = sum(wins)
+        expected = [w / total for w in wins] if total > 1e-12 else [1 / count] * count
+        assert win_chances(runners, mover, again) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_lookaheads_rivals_play_as_the_normal_level():
+    """The rival model of hard's lookahead (`Tables.greedy`) holds exactly the attacks normal
+    chooses among, and each one's chances to sink add up to its chance."""
+    rng = random.Random(9)
+    for seed in range(60):
+        players = 3 + seed % 2
+        variant = VARIANTS[seed % 2]
+        m = Match(Setup.create([f"P{n}" for n in range(players)], variant=variant, seed=seed))
+        for _step in range(rng.randrange(30)):  # somewhere into a game of normal players
+            if m.phase is Phase.OVER:
+                break
+            m.apply(Computer(Level.NORMAL, seed).decide(m.public_view()))
+        if m.phase is not Phase.ATTACK:
+            continue
+        pos = Position.from_view(m.public_view())
+        t = tables(pos.variant, pos.rules)
+        lines = tuple(tuple(FLEET.index(s) for s in line) for line in pos.lines)
+        shots = t.greedy(lines, pos.turn)
+        best = max(o.chance for o in options(pos))
+        for _line, sinks in shots:
+            assert sum(chance for _v, _s, chance in sinks) == pytest.approx(best, abs=1e-12)
+        normal = {(o.ship, o.line) for o in options(pos) if o.chance >= best - 1e-12}
+        assert {tuple(FLEET[i] for i in line) for line, _s in shots} == {line for _s, line in normal}
+
+
+def test_the_lookahead_without_depth_is_the_race():
+    m = Match(Setup.create(["A", "B", "C"], seed=4))
+    pos = Position.from_view(m.public_view())
+    race, none, deep = Judge(pos), Lookahead(pos, depth=0), Lookahead(pos)
+    for option in options(pos):
+        assert none.attack(option) == pytest.approx(race.attack(option), abs=1e-12)
+        assert 0 <= deep.attack(option) <= 1
+    assert isinstance(judge_for(pos), Lookahead)
