@@ -40,11 +40,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from kiosk.ai.express import Computer, Level
-from kiosk.ai.express.levels import judge_for, prepare
-from kiosk.ai.express.position import Position, options
+from kiosk.express.ai import Computer, Strategy
 from kiosk.express.duel import BEST, FULL, LINES, STATES, Duel, Policy, ships
+from kiosk.express.levels import judge_for, prepare
 from kiosk.express.match import Match, Phase, Setup
+from kiosk.express.position import Position, options
 from kiosk.express.rules import FLEET, Ship, Variant
 
 PAIRINGS = ("normal-easy", "hard-normal", "hard-easy")
@@ -70,7 +70,7 @@ def play(batch: Batch) -> tuple[Batch, int, dict[str, list[float]]]:
     """Play one batch; A's wins and every decision's time (seconds) per level."""
     variant = Variant(batch.variant)
     prepare(variant)
-    a, b = (Level(name) for name in batch.pairing.split("-"))
+    a, b = (Strategy(name) for name in batch.pairing.split("-"))
     wins = 0
     times: dict[str, list[float]] = defaultdict(list)
     for number in range(batch.first, batch.first + batch.count):
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     variants = args.variants.split(",")
     pairings = args.only.split(",")
     for pairing in pairings:
-        if any(name not in {level.value for level in Level} for name in pairing.split("-")):
+        if any(name not in {level.value for level in Strategy} for name in pairing.split("-")):
             parser.error(f"unknown pairing {pairing!r}")
     batches = [Batch(n, v, pairing, seat, first, min(args.chunk, args.games - first), args.seed)
                for n in players for v in variants for pairing in pairings for seat in range(n)
@@ -239,7 +239,7 @@ def exact(variant: Variant) -> None:
     easy, normal, hard = bench.easy(), bench.normal(), bench.hard()
     value = game.solve()
     perfect = game.perfect(value)
-    own = tuple(FLEET.index(s) for s in Computer(Level.HARD).line(variant, players=2))
+    own = tuple(FLEET.index(s) for s in Computer(Strategy.HARD).line(variant, players=2))
     levels = {"easy": easy, "normal": normal, "hard": hard, "minimax": perfect}
     print(f"{variant.value}: exact two-player chances of A against B, both seats, B's line at "
           f"random, A's at random, hard's ({''.join(FLEET[i].name[0] for i in own)}) or A's best; "

@@ -31,11 +31,12 @@ import tomlkit
 import tomlkit.exceptions
 import tomlkit.items
 
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import PRESETS, PlacementError, fleet_problem, parse_lengths
 from kiosk.darts.match import BullOffMode, HouseRules
-from kiosk.darts.scatter import Skill
+from kiosk.errors import DartshipError
 from kiosk.i18n import LANGUAGES, _
+from kiosk.scatter import Skill
 
 SYSTEM_CONFIG = Path("/etc/dartship/config.toml")
 MAX_DEPTH = 2  # `section.key`: the option table has no deeper tables
@@ -78,7 +79,7 @@ class Problem:
         return f"{self.key}: {self.message}"
 
 
-class ConfigError(ValueError):
+class ConfigError(DartshipError, ValueError):
     """A config that cannot be used. `issues` lists every bad key with its message."""
 
     def __init__(self, issues: list[Problem]) -> None:

@@ -17,7 +17,7 @@ from kiosk.i18n import _
 
 if TYPE_CHECKING:
     from kiosk.config import ConfigFile
-    from kiosk.service import ScriptRunner
+    from kiosk.service import GameService
     from kiosk.store import Store
 
 # Subcommands that parse their own arguments: name -> ("module:function", one-line help).
@@ -102,35 +102,30 @@ def _referee(args: argparse.Namespace) -> int:
     return _with_store("referee", args.db, lambda store: main_stdio(store, rules))
 
 
-def _scripted(args: argparse.Namespace, venue: str,
-              play: Callable[[ScriptRunner | None, Store | None], int]) -> int:
-    """A game's line protocol: in memory, or with `--db` through the service (every answer
-    committed first, the venue's game resumed)."""
-    from kiosk.service import GameService, ScriptRunner
+def _scripted(args: argparse.Namespace, venue: str, play: Callable[[GameService], int]) -> int:
+    """A game's line protocol through the service: in memory, or with `--db` every answer
+    committed first and the venue's game resumed."""
+    from kiosk.service import GameService
 
     def with_service(store: Store | None) -> int:
-        if store is None:
-            return play(None, None)
         service = GameService(store, venue=venue, follow_ups=False)
         service.resume(finished_within=None)  # finished or not: `state` answers as before
-        return play(ScriptRunner(service), store)
+        return play(service)
 
     return _with_store(venue, args.db, with_service)
 
 
 def _classic(args: argparse.Namespace) -> int:
-    from kiosk.ai.classic import Computer
-    from kiosk.classic.leaderboard import StoreLeaderboard
+    from kiosk.classic.ai import Computer
     from kiosk.classic.referee import main_stdio
 
-    return _scripted(args, "classic", lambda runner, store: main_stdio(
-        Computer, runner=runner, leaderboard=StoreLeaderboard(store) if store else None))
+    return _scripted(args, "classic", lambda service: main_stdio(Computer, service))
 
 
 def _express(args: argparse.Namespace) -> int:
     from kiosk.express.referee import main_stdio
 
-    return _scripted(args, "express", lambda runner, _store: main_stdio(runner))
+    return _scripted(args, "express", main_stdio)
 
 
 def _config(args: argparse.Namespace) -> int:

@@ -21,14 +21,14 @@ from typing import Any
 
 from kiosk.announce import buzzer_listener
 from kiosk.app.sdnotify import Notifier
-from kiosk.classic.computer import ComputerSeat, pool
-from kiosk.classic.computer import Pace as ClassicPace
-from kiosk.classic.match import Level
+from kiosk.classic.computer import ComputerSeat, ShotPace, pool
+from kiosk.classic.match import ComputerLevel
 from kiosk.classic.table import ensure_fleets
 from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
-from kiosk.darts.solo import Pace, SoloMode
+from kiosk.darts.solo import SoloMode, ThrowPace
 from kiosk.darts.takeout import TakeoutTimer
-from kiosk.express.pace import Pace as ExpressPace
+from kiosk.errors import DartshipError
+from kiosk.express.pace import Pace
 from kiosk.express.seats import ComputerSeats
 from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
@@ -47,7 +47,7 @@ RESULT_KEPT_SECONDS = 10 * 60
 HEADLESS_TAKEOUT_SECONDS = 30
 
 
-class StartError(RuntimeError):
+class StartError(DartshipError, RuntimeError):
     """The kiosk cannot start (its port is taken, say); the message says what to do."""
 
 
@@ -60,18 +60,18 @@ def takeout_seconds(config: ConfigFile, headless: bool) -> float:
     return seconds
 
 
-def classic_computer(level: Level, rng: random.Random) -> Any:
-    """The classic computer of a level (`kiosk.ai.classic.Computer`): the AI, and numpy with
+def classic_computer(level: ComputerLevel, rng: random.Random) -> Any:
+    """The classic computer of a level (`kiosk.classic.ai.Computer`): the AI, and numpy with
     it, is imported when the computer first plays, not at every start."""
-    from kiosk.ai.classic import Computer
+    from kiosk.classic.ai import Computer
 
     return Computer(level, rng)
 
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
-                      pace: Pace | None = None, classic_pace: ClassicPace | None = None,
-                      express_pace: ExpressPace | None = None) -> Kiosk:
+                      pace: ThrowPace | None = None, classic_pace: ShotPace | None = None,
+                      express_pace: Pace | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
@@ -86,12 +86,12 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     loop = asyncio.get_running_loop()
     store = open_store(settings)
     service = GameService(store, rng=rng or random.Random())
-    pace = pace or Pace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
+    pace = pace or ThrowPace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
     # Before resume: a solo game picked up after a power cut gets its computer player back.
     solo = SoloMode(service, loop, pace=pace,
                     rng=random.Random(service.rng.getrandbits(64))).attach()
     takeout = TakeoutTimer(service, lambda: takeout_seconds(config, headless)).attach()
-    classic_pace = classic_pace or ClassicPace(shot=settings.solo.shot_seconds)
+    classic_pace = classic_pace or ShotPace(shot=settings.solo.shot_seconds)
     classic = ComputerSeat(service, loop, classic_computer, pace=classic_pace,
                            rng=random.Random(service.rng.getrandbits(64)),
                            executor=pool("choose", 2), ponder_executor=pool("ponder", 1)).attach()
@@ -135,7 +135,7 @@ def open_store(settings: Settings) -> Store:
         return Store(fallback)
 
 
-async def _start_web(kiosk: Kiosk, headless: bool, classic_pace: ClassicPace) -> Any:
+async def _start_web(kiosk: Kiosk, headless: bool, classic_pace: ShotPace) -> Any:
     """The phone page (and, headless, the host's desk, returned); StartError if it cannot
     listen, with everything built so far stopped."""
     from ui.handheld.server import start_web
@@ -169,9 +169,9 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
-                                                pace=Pace(dart=0, takeout=0),
-                                                classic_pace=ClassicPace(shot=0),
-                                                express_pace=ExpressPace.instant()))
+                                                pace=ThrowPace(dart=0, takeout=0),
+                                                classic_pace=ShotPace(shot=0),
+                                                express_pace=Pace.instant()))
     return kiosk, loop
 
 

@@ -16,9 +16,9 @@ from kiosk.classic.fleet import parse_fleet
 from kiosk.classic.grid import parse_square
 from kiosk.classic.match import (
     Command,
+    ComputerLevel,
     Event,
     Fire,
-    Level,
     Match,
     Mode,
     Place,
@@ -75,7 +75,7 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
     if type(first) is not int or first not in (0, 1):
         raise WireError(_("'first' must be 0 or 1"))
     try:
-        level = Level(obj.get("ai", obj.get("level", "normal")))
+        level = ComputerLevel(obj.get("ai", obj.get("level", "normal")))
     except ValueError:
         raise WireError(_("'ai' must be easy, normal or hard")) from None
     day = None

@@ -4,7 +4,7 @@ Pure logic, no Kivy. `SoloMode` is attached to the service once (by the composit
 every game (new or resumed) it looks at the setup and, when one team is the kiosk, runs a
 `ComputerPlayer` for it until the game ends or another one starts.
 
-Which team is the kiosk is part of the game itself (`Setup.computer`, a `Seat`), stored with
+Which team is the kiosk is part of the game itself (`Setup.computer`, a `KioskSeat`), stored with
 the game's setup, so that a resumed game (after a power cut) picks it up again.
 
 The computer player sees only public information: `Record.from_match(match, team)` (its own
@@ -18,7 +18,7 @@ Flow (all on the service's asyncio loop; the AI's decision runs in an executor):
 * bull-off: after a pause it throws one virtual dart at the bull (the players see where it
   landed, so "who was closer?" can still be answered by them);
 * its visit: for each dart, a decision in the executor, a pause so that the players see the
-  darts one by one, then a throw with the skill's scatter (`kiosk.darts.scatter.throw`) submitted as
+  darts one by one, then a throw with the skill's scatter (`kiosk.scatter.throw`) submitted as
   a dart from source "kiosk";
 * after its visit: there is nothing to pull out, so after `Pace.takeout` seconds it presses Next
   itself (the players may tap Next sooner);
@@ -38,27 +38,27 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kiosk.darts.board import BULL
+from kiosk.board import BULL
 from kiosk.darts.fleet import random_fleet
-from kiosk.darts.geometry import cell_centre
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import (
     BullOffDart,
     Command,
+    KioskSeat,
     Match,
     Next,
     Phase,
     Place,
     RuleError,
-    Seat,
     Setup,
     Team,
     Throw,
     Undone,
     VisitStarted,
 )
-from kiosk.darts.scatter import Landing, Skill, throw
+from kiosk.geometry import cell_centre
 from kiosk.later import Later
+from kiosk.scatter import Landing, Skill, throw
 from kiosk.service import (
     GameService,
     GameStarted,
@@ -69,7 +69,7 @@ from kiosk.service import (
 )
 
 if TYPE_CHECKING:
-    from kiosk.ai import Decision
+    from kiosk.darts.decision import Decision
 
 log = logging.getLogger("dartship.solo")
 
@@ -82,13 +82,13 @@ def kiosk_team(name: str) -> Team:
     return Team(name, (name,))
 
 
-def seat_of(setup: Setup) -> Seat | None:
+def seat_of(setup: Setup) -> KioskSeat | None:
     """The kiosk's seat in a game, or None for a game of two human teams."""
     return setup.computer
 
 
 @dataclass(frozen=True)
-class Pace:
+class ThrowPace:
     """Seconds the kiosk waits, so that people can follow it (all 0 in tests)."""
 
     dart: float = 1.2  # before each dart (and its bull-off dart)
@@ -110,8 +110,8 @@ class KioskDart:
 class ComputerPlayer:
     """Plays one team of one match by virtual darts. Created and stopped by `SoloMode`."""
 
-    def __init__(self, service: GameService, match: Match, seat: Seat, *,
-                 loop: asyncio.AbstractEventLoop, rng: random.Random, pace: Pace = Pace(),
+    def __init__(self, service: GameService, match: Match, seat: KioskSeat, *,
+                 loop: asyncio.AbstractEventLoop, rng: random.Random, pace: ThrowPace = ThrowPace(),
                  executor: concurrent.futures.Executor | None = None) -> None:
         self.service = service
         self.match = match
@@ -250,7 +250,8 @@ class ComputerPlayer:
 
     def _think(self) -> None:
         # The AI brings numpy: loaded when the kiosk first plays, not at every start.
-        from kiosk.ai import Record, decide
+        from kiosk.ai import Record
+        from kiosk.darts.decision import decide
 
         match = self.match
         version = match.version
@@ -311,7 +312,7 @@ class ComputerPlayer:
         the next match update wakes the kiosk again."""
         try:
             self.service.submit(command, SOURCE)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             log.warning("the kiosk's %s was refused: %s", type(command).__name__, err)
             return False
         return True
@@ -326,7 +327,7 @@ class SoloMode(ServiceListener):
 
     service: GameService
     loop: asyncio.AbstractEventLoop
-    pace: Pace = Pace()
+    pace: ThrowPace = ThrowPace()
     rng: random.Random = field(default_factory=random.Random)
     executor: concurrent.futures.Executor | None = None
     player: ComputerPlayer | None = None
@@ -335,7 +336,7 @@ class SoloMode(ServiceListener):
     def _let_go(self) -> None:
         self._set_player(None)
 
-    def seat(self) -> Seat | None:
+    def seat(self) -> KioskSeat | None:
         """The kiosk's seat in the running game (None: no game, or two human teams)."""
         match = match_of(self.service)
         return seat_of(match.setup) if match is not None else None

@@ -10,7 +10,7 @@ fixed point of perfect play for today's rules and that the line is the best one.
 Other house rules (another points target, a sinker passing the dice, another
 table) are solved on first use by a background process at low priority and cached in the data
 directory (`<data>/express-solved/`); until its file is there the hard computer judges by its
-race model (`kiosk.ai.express.levels.Judge`), so no decision ever waits for a solve.
+race model (`kiosk.express.levels.Judge`), so no decision ever waits for a solve.
 
     python -m kiosk.express.solved            # write the shipped files for today's defaults
     python -m kiosk.express.solved --game admiral --points 3 --rules rules.json --out FILE

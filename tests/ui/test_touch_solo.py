@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.darts.board import Cell, Ring
-from kiosk.darts.match import Match, Phase, Result
-from kiosk.darts.scatter import Skill
-from kiosk.darts.solo import Seat
+from kiosk.board import Cell, Ring
+from kiosk.darts.match import Match, Phase
+from kiosk.darts.solo import KioskSeat
+from kiosk.game import Result
+from kiosk.scatter import Skill
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +37,7 @@ def test_solo_setup_places_only_the_players_fleet(tour, artefacts: Path) -> None
     assert screen.solo.value and screen.players[1].disabled and screen.names[1].text == "Kiosk"
     tour.press("Place fleets")
     service = tour.kiosk.service
-    assert tour.kiosk.solo.seat() == Seat(1, Skill.PUB)
+    assert tour.kiosk.solo.seat() == KioskSeat(1, Skill.PUB)
     assert tour.pump()
     match = service.match
     assert match.state().placed == (False, True)

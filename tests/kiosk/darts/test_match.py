@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.darts.board import BULL, MISS, BullZone, Profile, board_for
+from kiosk.board import BULL, MISS, BullZone, Profile, board_for
 from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import (
     BullOffAgain,
     BullOffCloser,
@@ -23,7 +24,6 @@ from kiosk.darts.match import (
     Next,
     Phase,
     Place,
-    Result,
     RuleError,
     Setup,
     Start,
@@ -37,6 +37,7 @@ from kiosk.darts.match import (
     VisitStarted,
     Won,
 )
+from kiosk.game import Result, replay
 from tests.kiosk.conftest import SHARK_FLEET, make_match, snapshot
 
 FOUR = board_for(Profile.FOUR_RING)
@@ -250,7 +251,7 @@ def test_darts_per_visit_house_rule():
 def test_three_ring_game_refuses_large_single():
     rules = HouseRules(profile=Profile.THREE_RING)
     m = make_match(rules=rules, start=0)
-    from kiosk.darts.board import Cell, Ring
+    from kiosk.board import Cell, Ring
     with pytest.raises(RuleError):
         m.apply(Throw(Cell(Ring.LARGE, 20)))
     m.apply(Throw(board_for("three-ring").parse("L20")))  # read as the merged single
@@ -331,10 +332,10 @@ def test_undo_after_any_dart_equals_the_state_before_it(actions, seed):
 
     def check(match: Match, cell) -> None:
         before = snapshot(match)
-        replay = Match.replay(match.setup, list(match.log))
+        again = replay(DARTS, match.setup, list(match.log))
         match.apply(Throw(cell))
         match.apply(Undo())
-        assert snapshot(match) == before == snapshot(replay)
+        assert snapshot(match) == before == snapshot(again)
 
     _play(m, actions, on_throw=check)
 
@@ -344,7 +345,7 @@ def test_undo_after_any_dart_equals_the_state_before_it(actions, seed):
 def test_replaying_the_log_gives_the_same_state(actions, seed):
     m = make_match(seed=seed, start=1)
     _play(m, actions)
-    assert snapshot(Match.replay(m.setup, m.log)) == snapshot(m)
+    assert snapshot(replay(DARTS, m.setup, m.log)) == snapshot(m)
 
 
 def test_random_full_games_finish():
@@ -375,7 +376,7 @@ def test_unplace_until_both_are_locked_in():
     m.apply(Place(1, fleet))
     with pytest.raises(RuleError, match="locked in"):
         m.apply(Unplace(1))
-    assert snapshot(Match.replay(m.setup, m.log)) == snapshot(m)
+    assert snapshot(replay(DARTS, m.setup, m.log)) == snapshot(m)
 
 
 @pytest.mark.parametrize("mode", [BullOffMode.NORMAL, BullOffMode.OFFICIAL])

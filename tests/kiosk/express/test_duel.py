@@ -14,12 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kiosk.ai.express import Computer, Level
-from kiosk.ai.express.levels import Perfect, guarded_line, judge_for
-from kiosk.ai.express.position import Position, options
 from kiosk.express import odds, solved
+from kiosk.express.ai import Computer, Strategy
 from kiosk.express.duel import FULL, STATES, Duel, ships, state
+from kiosk.express.levels import Perfect, guarded_line, judge_for
 from kiosk.express.match import Match, Phase, Setup
+from kiosk.express.position import Position, options
 from kiosk.express.rules import FACES, FLEET, Rules, Ship, Variant
 
 from .conftest import B, C, D, P, S
@@ -125,7 +125,8 @@ def test_the_exact_figures_agree_with_real_games(exact):
     for number in range(games):
         lines = [rng.sample(FLEET, 5), rng.sample(FLEET, 5)]
         chance = float(win_a[state(*(tuple(FLEET.index(s) for s in line) for line in lines))])
-        computers = [Computer(Level.NORMAL, rng.getrandbits(32)), Computer(Level.EASY, rng.getrandbits(32))]
+        computers = [Computer(Strategy.NORMAL, rng.getrandbits(32)),
+                     Computer(Strategy.EASY, rng.getrandbits(32))]
         match = Match(Setup.create(["A", "B"], lines=lines, seed=number + 1))
         while match.phase is not Phase.OVER:
             match.apply(computers[match.turn].decide(match.public_view()))
@@ -176,7 +177,7 @@ def test_hard_takes_the_best_attack_of_perfect_play(variant):
         pos = Position(variant, rules, (ships(mine), ships(theirs)), (5 - len(theirs), 5 - len(mine)),
                        5, 0)
         assert isinstance(judge_for(pos), Perfect)
-        command = Computer(Level.HARD, checked).decide(_view(pos))
+        command = Computer(Strategy.HARD, checked).decide(_view(pos))
         moved = command.ship is ships(mine)[0] or command.move or not rules.ship(variant, command.ship).stays
         target = -1 if command.target is None else FLEET.index(command.target.ship)
         chosen = [r for r in rows if FLEET[game.ship[r]] is command.ship and bool(game.moved[r]) == moved
@@ -195,8 +196,8 @@ def _view(pos: Position) -> dict:
 def test_hard_lays_the_solved_line_with_two_players_only():
     for variant in Variant:
         line = tuple(FLEET[i] for i in solved.solution(variant, Rules(), 5, build=False).line)
-        assert Computer(Level.HARD, 3).line(variant, players=2) == line
-        assert Computer(Level.HARD, 3).line(variant, players=3) == guarded_line(variant, Rules())
+        assert Computer(Strategy.HARD, 3).line(variant, players=2) == line
+        assert Computer(Strategy.HARD, 3).line(variant, players=3) == guarded_line(variant, Rules())
         assert sorted(line, key=FLEET.index) == list(FLEET)
 
 

@@ -9,7 +9,7 @@ Three ways in, one set of plays:
 * **A room link** (`/classic/r/<token>`, API `/api/classic/r/<token>`): the owner's table as
   its friend (the first other device to use the link) or a spectator (any later one) sees it.
 * **A team link of the kiosk's classic duel** (`/team/<token>`, API `/api/classic/team/<token>`):
-  the same one-phone-per-link rules as the dart game's (`HandheldApi.claim`).
+  the same one-phone-per-link rules as the dart game's (`Seats.claim`).
 
 Hidden information: a page gets its own player's private view, every other page the public one
 (`views.py`); sockets are grouped per table and audience (`Hub`), and every message is made for
@@ -35,15 +35,15 @@ from kiosk.classic.grid import SquareError, parse_square
 from kiosk.classic.match import (
     AlreadyFiredError,
     Command,
+    ComputerLevel,
     Fire,
     FleetLockedError,
-    Level,
     Match,
     Mode,
     NotYourTurnError,
     Place,
 )
-from kiosk.classic.rooms import Membership, PhoneRooms, Role, RoomError, Table, clean_name
+from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomError, clean_name
 from kiosk.classic.table import classic_of
 from kiosk.classic.wire import event_to_dict
 from kiosk.game import RuleError
@@ -60,13 +60,13 @@ from kiosk.service import (
 )
 from kiosk.store import RoomRow
 from ui.handheld import qr
-from ui.handheld.api import HandheldApi, json_body, serve_socket
 from ui.handheld.classic.views import game_view, member_view, room_view
+from ui.handheld.darts.views import PROTOCOL_VERSION
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub
 from ui.handheld.phones import device_of
+from ui.handheld.seats import Seats, json_body, serve_socket
 from ui.handheld.tokens import GameTokens
-from ui.handheld.views import PROTOCOL_VERSION
 
 log = logging.getLogger("dartship.handheld.classic")
 
@@ -88,10 +88,28 @@ class StartLimits:
     tracked: int = 4096
 
 
+class ClassicSides:
+    """Classic's sides as the phone seats see them: only a duel's two teams have links (a solo
+    game's team is on the touchscreen, the computer's fleet is nobody's)."""
+
+    page = "classic.html"
+
+    def owns(self, match: object) -> bool:
+        return isinstance(match, Match)
+
+    def linkless(self, match: object, side: int) -> bool:
+        assert isinstance(match, Match)
+        return match.setup.mode is not Mode.DUEL
+
+    def side_name(self, match: object, side: int) -> str:
+        assert isinstance(match, Match)
+        return match.setup.name(side)
+
+
 class ClassicApi:
     """The classic routes and sockets of one kiosk (see the module's docstring)."""
 
-    def __init__(self, api: HandheldApi, rooms: PhoneRooms, *, limits: StartLimits | None = None,
+    def __init__(self, api: Seats, rooms: PhoneRooms, *, limits: StartLimits | None = None,
                  today: Callable[[], datetime.date] = datetime.date.today,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.api = api
@@ -106,6 +124,7 @@ class ClassicApi:
         self._starts: OrderedDict[str, Bucket] = OrderedDict()
         rooms.on_table.append(self._watch)
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
+        api.sides.append(ClassicSides())
         self._unsubscribe = api.service.subscribe(self._kiosk_heard)
         api.on_new_tokens.append(self._kiosk_links)
         # A phone taking its team's link lets the other team's phone fire: tell both.
@@ -192,7 +211,7 @@ class ClassicApi:
         self._count_start(request)
         level = body.get("level", "normal")
         try:
-            chosen = Level(level) if isinstance(level, str) else None
+            chosen = ComputerLevel(level) if isinstance(level, str) else None
         except ValueError:
             chosen = None
         if chosen is None:
@@ -250,7 +269,7 @@ class ClassicApi:
     async def play_socket(self, request: web.Request) -> web.StreamResponse:
         return await self._own_socket(request, self.rooms.table, self._owner_message)
 
-    async def _own_socket(self, request: web.Request, table_of: Callable[[str], Table],
+    async def _own_socket(self, request: web.Request, table_of: Callable[[str], PhoneVenue],
                           message: Callable[[str], dict[str, Any]]) -> web.StreamResponse:
         """A socket of the phone's own table (or daily table): the device from its cookie."""
         device = device_of(request, issue=False)
@@ -321,7 +340,7 @@ class ClassicApi:
 
     def leaderboard_of(self, day: datetime.date) -> list[dict[str, Any]]:
         store = self.api.service.store
-        rows = store.daily_board(day.isoformat()) if store is not None else []
+        rows = store.stats.daily_board(day.isoformat()) if store is not None else []
         return [{"player": r.player, "shots": r.shots} for r in rows]
 
     # -- a room link --
@@ -458,10 +477,10 @@ class ClassicApi:
             hub = self.hubs[venue] = Hub(spectators=ROOM_SPECTATORS, per_team=ROOM_PLAYER_SOCKETS)
         return hub
 
-    def _watch(self, table: Table) -> None:
+    def _watch(self, table: PhoneVenue) -> None:
         table.service.subscribe(lambda event: self._table_heard(table, event))
 
-    def _table_heard(self, table: Table, event: ServiceEvent) -> None:
+    def _table_heard(self, table: PhoneVenue, event: ServiceEvent) -> None:
         events = _events_of(event)
         if events is not None:
             self._broadcast(table, events)
@@ -469,7 +488,7 @@ class ClassicApi:
     def _changed_room(self, owner: str) -> None:
         self._broadcast(self.rooms.table(owner), [])
 
-    def _broadcast(self, table: Table, events: list[dict[str, Any]]) -> None:
+    def _broadcast(self, table: PhoneVenue, events: list[dict[str, Any]]) -> None:
         hub = self.hubs.get(table.venue)
         if hub is None:
             return

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kiosk.classic.match import Result, ShotFired, Won
+from kiosk.classic.match import ShotFired, Won
+from kiosk.game import Result
 from kiosk.i18n import _
 
 
@@ -31,6 +32,7 @@ def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, st
 
 
 def level_name(level: Any) -> str:
-    from kiosk.classic.match import Level
+    from kiosk.classic.match import ComputerLevel
 
-    return {Level.EASY: _("easy"), Level.NORMAL: _("normal"), Level.HARD: _("hard")}[level]
+    return {ComputerLevel.EASY: _("easy"), ComputerLevel.NORMAL: _("normal"),
+            ComputerLevel.HARD: _("hard")}[level]

@@ -3,7 +3,7 @@
 their own. Tap a ship, then another of the same line: they swap. Start begins the game.
 
 The computer's lines (the hard level's is worked out from the exact odds) and the tables every
-computer decision needs (`kiosk.ai.express.prepare`, about a second) are made in a worker while
+computer decision needs (`kiosk.express.ai.prepare`, about a second) are made in a worker while
 the people arrange theirs; Start waits for them.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.express.match import Setup, SetupError
+from kiosk.express.match import Setup
 from kiosk.express.rules import FLEET, Rules, Ship, Variant
 from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError
@@ -37,11 +37,11 @@ def computer_lines(variant: Variant, levels: Sequence[str | None], seed: int,
                    points_to_win: int | None = None) -> list[tuple[Ship, ...] | None]:
     """In a worker: each computer seat's line (None for a person's), and the exact tables its
     decisions will need."""
-    from kiosk.ai.express import Computer, Level, prepare
+    from kiosk.express.ai import Computer, Strategy, prepare
 
     prepare(variant, players=len(levels), points_to_win=points_to_win)
     rng = random.Random(seed)
-    return [None if level is None else Computer(Level(level), rng.getrandbits(64)).line(
+    return [None if level is None else Computer(Strategy(level), rng.getrandbits(64)).line(
         variant, players=len(levels), points_to_win=points_to_win) for level in levels]
 
 
@@ -169,5 +169,5 @@ class ExpressLineupScreen(KioskScreen):
             return
         try:
             self.app.service.new_game(EXPRESS, self.setup())
-        except (SetupError, RuleError, ValueError, StoreError) as err:
+        except (RuleError, StoreError) as err:
             self.app.toast(str(err))

@@ -24,7 +24,7 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
     players.clear_widgets()
     players.add_row([_("Player"), _("Games"), _("Wins"), _("Sunk"), _("Sink rate")],
                     colour=theme.TEXT_DIM)
-    stats = store.player_stats(kind=KIND)
+    stats = store.stats.player_stats(kind=KIND)
     for row in stats:
         # The store's shots of an Express player are its attacks.
         players.add_row([row.name, str(row.games), str(row.wins), str(row.sunk),
@@ -33,6 +33,6 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
         players.add_row([_("no games yet"), "", "", "", ""], colour=theme.TEXT_DIM)
     games.clear_widgets()
     games.add_row([_("Date"), _("Players"), _("Winner"), _("Turns")], colour=theme.TEXT_DIM)
-    for game in store.last_games(kind=KIND):
+    for game in store.stats.last_games(kind=KIND):
         games.add_row([played_on(game.started), ", ".join(game.teams), game.winner or "–",
                        str(game.turns)])

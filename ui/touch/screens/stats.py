@@ -105,7 +105,7 @@ class StatsScreen(KioskScreen):
         self.players.add_row([_("Player"), _("Games"), _("Wins"), _("Hit rate")], colour=theme.TEXT_DIM)
         # The kiosk's own games: the phones' games have their result cards and the daily
         # challenge its leaderboard.
-        stats = store.player_stats(kind=self.kind, venue="kiosk")
+        stats = store.stats.player_stats(kind=self.kind, venue="kiosk")
         for row in stats:
             self.players.add_row([row.name, str(row.games), str(row.wins), percent(row.hit_rate)])
         if not stats:
@@ -122,14 +122,14 @@ class StatsScreen(KioskScreen):
         store = self.app.kiosk.store
         self.games.clear_widgets()
         self.games.add_row([_("Date"), _("Teams"), _("Winner"), _("Visits")], colour=theme.TEXT_DIM)
-        for summary in store.last_games(kind=self.kind, venue="kiosk"):
+        for summary in store.stats.last_games(kind=self.kind, venue="kiosk"):
             self.games.add_row([played_on(summary.started),
                                 f"{summary.teams[0]} – {summary.teams[1]}",
                                 summary.winner or "–", str(summary.turns)])
 
     def _daily(self) -> None:
         """Classic: today's challenge (phones), best first."""
-        rows = self.app.kiosk.store.daily_board(date.today().isoformat())
+        rows = self.app.kiosk.store.stats.daily_board(date.today().isoformat())
         self.daily.clear_widgets()
         self.daily.add_row([_("Player"), _("Shots")], colour=theme.TEXT_DIM)
         for rank, row in enumerate(rows[:DAILY_ROWS], start=1):

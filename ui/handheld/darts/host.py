@@ -1,0 +1,397 @@
+"""The host's desk of a kiosk without a screen (`dartship run --headless`, a phones-only bar).
+
+Without a touchscreen, everything the touchscreen decides has to be decided here, so that a game
+never stalls: the team links (one team's QR code at a time, as on the touchscreen's hand-over,
+and "move to another phone"), "who was closer?" (with where each bull-off dart landed), Next,
+Undo and Correct, and in simulator mode a throw pad (type a cell, tap the drawn board, or a
+virtual throw). Once a game is over it starts the next one with the same teams.
+
+The desk is one page behind a secret of its own, printed once in the terminal (or the journal)
+when the kiosk starts; wrong desk secrets are throttled exactly like wrong team tokens. It shows
+no cell of any fleet: only what the whole bar may know (the darts, the sunk ships' lengths).
+The page works without script (forms that post to the desk and come back); `static/host.js`
+adds the drawn board to the throw pad and reloads the page when the game changes.
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from aiohttp import web
+
+from kiosk.board import BULL, MISS, CellError
+from kiosk.darts.describe import bull_off_dart, cell_text
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import BullOffCloser, Correct, DartThrown, Match, Next, Phase, RuleError, Undo, Undone
+from kiosk.game import Result
+from kiosk.i18n import _
+from kiosk.ports import Thrower
+from kiosk.service import GameStarted, MatchUpdate, ServiceEvent, Source
+from ui.handheld import qr
+from ui.handheld.darts.api import DartsApi
+from ui.handheld.tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES
+
+log = logging.getLogger("dartship.handheld")
+
+# The desk posts forms to itself (the phone pages' policy forbids forms altogether); its one
+# script is our own file.
+_DESK_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+REFRESH_SECONDS = 10  # without script only: with it, the page reloads when the game changes
+RECENT = 6
+MAX_FIELD = 16
+
+
+class HostDesk:
+    def __init__(self, api: DartsApi, thrower: Thrower | None = None) -> None:
+        self.api = api
+        self.thrower = thrower  # the simulated board (simulator mode), whose darts the pad throws
+        self.secret = secrets.token_urlsafe(TOKEN_BYTES)
+        # Filled by the server once it knows its address: (team) -> link, () -> spectator link.
+        self.team_url: Callable[[int], str | None] = lambda _team: None
+        self.spectator_url: Callable[[], str | None] = lambda: None
+        self.recent: list[str] = []  # the last darts, newest first (public: announced to all)
+        self._unsubscribe = api.service.subscribe(self._heard)
+
+    async def close(self) -> None:
+        self._unsubscribe()
+
+    def routes(self) -> list[web.AbstractRouteDef]:
+        return [web.get("/host/{secret}", self.page),
+                web.post("/host/{secret}/next", self.next_game),
+                web.post("/host/{secret}/visit", self.next_visit),
+                web.post("/host/{secret}/undo", self.undo),
+                web.post("/host/{secret}/correct", self.correct),
+                web.post("/host/{secret}/closer", self.closer),
+                web.post("/host/{secret}/throw", self.throw),
+                web.post("/host/{secret}/virtual", self.virtual),
+                web.post("/host/{secret}/move", self.move)]
+
+    def path(self) -> str:
+        return f"/host/{self.secret}"
+
+    # -- what the desk hears --
+
+    def _heard(self, event: ServiceEvent) -> None:
+        if isinstance(event, GameStarted) and not event.resumed:
+            self.recent = []
+        elif isinstance(event, MatchUpdate) and event.game == self.api.service.game:
+            match = self.api.match
+            for e in event.events:
+                if isinstance(e, DartThrown) and not e.padded and match is not None:
+                    self.recent.insert(0, _("{team} · {player}: {cell} {result}").format(
+                        team=match.teams[e.team].name, player=e.player, cell=cell_text(e.cell),
+                        result=_result_word(e.result)))
+                elif isinstance(e, Undone) and self.recent:
+                    self.recent.pop(0)
+            del self.recent[RECENT:]
+
+    # -- requests --
+
+    def _check(self, request: web.Request) -> None:
+        client = request.remote or "unknown"
+        throttle = self.api.seats.throttle
+        if not throttle.may_try(client):
+            raise web.HTTPTooManyRequests(text=_("too many wrong links from this phone: wait a minute"))
+        given = request.match_info.get("secret", "")
+        if (not given or len(given) > MAX_TOKEN_LENGTH or not given.isascii()
+                or not hmac.compare_digest(given.encode(), self.secret.encode())):
+            throttle.failed(client)
+            raise web.HTTPNotFound()
+        throttle.succeeded(client)
+
+    async def _form(self, request: web.Request) -> dict[str, str]:
+        self._check(request)
+        form = await request.post()
+        return {k: str(v)[:MAX_FIELD] for k, v in form.items() if isinstance(v, str)}
+
+    def _done(self) -> NoReturn:
+        """Back to the desk (a reload then does not post again)."""
+        raise web.HTTPSeeOther(self.path())
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        self._check(request)
+        return self._render(self.api.match, team=_team_field(request.query.get("team")))
+
+    async def next_game(self, request: web.Request) -> web.StreamResponse:
+        await self._form(request)
+        service = self.api.service
+        match = self.api.match
+        if match is not None and match.phase is not Phase.OVER:
+            return self._render(match, _("The game is still running: finish it first."), 409)
+        if match is None:
+            return self._render(None, _("No game to repeat: start the kiosk with --teams."), 409)
+        service.new_game(DARTS, match.setup)
+        return self._done()
+
+    def _submit(self, command: Any) -> web.StreamResponse:
+        try:
+            self.api.service.submit(command, Source.HOST)
+        except RuleError as err:
+            return self._render(self.api.match, str(err), 409)
+        return self._done()
+
+    async def next_visit(self, request: web.Request) -> web.StreamResponse:
+        await self._form(request)
+        return self._submit(Next())
+
+    async def undo(self, request: web.Request) -> web.StreamResponse:
+        await self._form(request)
+        return self._submit(Undo())
+
+    async def correct(self, request: web.Request) -> web.StreamResponse:
+        form = await self._form(request)
+        match = self.api.match
+        if match is None:
+            return self._render(None, _("No game is running."), 409)
+        try:
+            cell = match.board.parse(form.get("cell", ""))
+        except CellError as err:
+            return self._render(match, str(err), 400)
+        return self._submit(Correct(cell))
+
+    async def closer(self, request: web.Request) -> web.StreamResponse:
+        """The host answers "who was closer?" alone: the host is the referee."""
+        form = await self._form(request)
+        team = _team_field(form.get("team"))
+        if team is None:
+            return self._render(self.api.match, _("team must be 0 or 1"), 400)
+        return self._submit(BullOffCloser(team))
+
+    async def move(self, request: web.Request) -> web.StreamResponse:
+        form = await self._form(request)
+        team = _team_field(form.get("team"))
+        if team is None or self.api.seats.move(team, by="host page") is None:
+            return self._render(self.api.match, _("This team has no phone link."), 409)
+        raise web.HTTPSeeOther(f"{self.path()}?team={team}")
+
+    async def throw(self, request: web.Request) -> web.StreamResponse:
+        """A typed (or, with script, tapped) cell, as if a dart had landed exactly there."""
+        form = await self._form(request)
+        if self.thrower is None:
+            return self._render(self.api.match, _("Darts come from the board, not from here."), 409)
+        error = self.thrower.enter(form.get("cell", ""))
+        if error:
+            return self._render(self.api.match, error, 400)
+        return self._done()
+
+    async def virtual(self, request: web.Request) -> web.StreamResponse:
+        """A dart with the virtual thrower's scatter: at the typed cell, else at the bull in a
+        bull-off, else at a cell the team has not shot yet."""
+        form = await self._form(request)
+        match = self.api.match
+        if self.thrower is None or match is None:
+            return self._render(match, _("Darts come from the board, not from here."), 409)
+        text = form.get("cell", "").strip()
+        if text:
+            try:
+                aim = match.board.parse(text)
+            except CellError as err:
+                return self._render(match, str(err), 400)
+        elif match.phase is Phase.BULL_OFF:
+            aim = BULL
+        else:
+            team = match.turn
+            shot = match.shots(team) if team is not None else {}
+            fresh = [c for c in match.board.cells if c not in shot]
+            aim = self.api.service.rng.choice(fresh) if fresh else MISS
+        self.thrower.throw_at(aim)
+        return self._done()
+
+    # -- the page --
+
+    def _render(self, match: Match | None, message: str = "", status: int = 200,
+                team: int | None = None) -> web.Response:
+        body = self._html(match, message, team)
+        response = web.Response(text=body, status=status, content_type="text/html")
+        response.headers["Content-Security-Policy"] = _DESK_POLICY
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    def _html(self, match: Match | None, message: str, team: int | None) -> str:
+        esc = html.escape
+        parts = [
+            "<!doctype html><html><head><meta charset='utf-8'>",
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+            f"<noscript><meta http-equiv='refresh' content='{REFRESH_SECONDS}'></noscript>",
+            "<link rel='stylesheet' href='/static/board.css'>",
+            "<link rel='stylesheet' href='/static/host.css'>",
+            "<script type='module' src='/static/host.js'></script>",
+            f"<title>{esc(_('Dartship: host'))}</title></head>",
+            f"<body data-live='{esc(str(match.version) if match else '')}'>",
+            f"<h1>{esc(_('Dartship: host'))}</h1>",
+        ]
+        if message:
+            parts.append(f"<p class='message' role='alert'>{esc(message)}</p>")
+        if match is None:
+            parts.append(f"<p>{esc(_('No game is running.'))}</p></body></html>")
+            return "".join(parts)
+        parts.append(f"<p class='status' id='status'>{esc(self._status(match))}</p>")
+        if match.phase is Phase.BULL_OFF:
+            parts.append(self._bull_off(match))
+        if match.phase in (Phase.THROWING, Phase.TAKEOUT, Phase.OVER):
+            parts.append(self._play(match))
+        if self.thrower is not None and (match.phase is Phase.THROWING or (
+                match.phase is Phase.BULL_OFF and not match.bull_off_undecided)):
+            parts.append(self._pad(match))
+        if self.recent:
+            items = "".join(f"<li>{esc(line)}</li>" for line in self.recent)
+            parts.append(f"<section><h2>{esc(_('Last darts'))}</h2>"
+                         f"<ul class='recent'>{items}</ul></section>")
+        parts.append(self._phones(match, team))
+        if match.phase is Phase.OVER:
+            parts.append(self._form_html("next", _("Next game, same teams"), cls="go"))
+        parts.append("</body></html>")
+        return "".join(parts)
+
+    def _form_html(self, action: str, label: str, *, fields: dict[str, str] | None = None,
+                   cls: str = "") -> str:
+        esc = html.escape
+        hidden = "".join(f"<input type='hidden' name='{esc(k)}' value='{esc(v)}'>"
+                         for k, v in (fields or {}).items())
+        return (f"<form method='post' action='{esc(self.path())}/{action}'>{hidden}"
+                f"<button class='{cls}'>{esc(label)}</button></form>")
+
+    def _bull_off(self, match: Match) -> str:
+        esc = html.escape
+        names = [t.name for t in match.teams]
+        darts = "".join(
+            f"<li><b>{esc(names[i])}</b>: {esc(bull_off_dart(zone, cell))}</li>"
+            for i, (zone, cell) in enumerate(zip(match.bull_off_zones(), match.bull_off_cells(),
+                                                 strict=True)))
+        parts = [f"<section id='bull-off'><h2>{esc(_('Bull-off'))}</h2><ul>{darts}</ul>"]
+        if match.bull_off_undecided:
+            votes = self.api.closer.votes()
+            said = "".join(
+                f"<li>{esc(_('{team} say: {closer}').format(team=names[i], closer=names[v]))}</li>"
+                for i, v in enumerate(votes) if v is not None)
+            parts.append(f"<p class='ask'>{esc(_('The board cannot tell: who was closer?'))}</p>")
+            if said:
+                parts.append(f"<ul class='votes'>{said}</ul>")
+            parts.append("<div class='row'>" + "".join(
+                self._form_html("closer", name, fields={"team": str(i)}, cls=f"team{i}")
+                for i, name in enumerate(names)) + "</div>")
+        parts.append("</section>")
+        return "".join(parts)
+
+    def _play(self, match: Match) -> str:
+        esc = html.escape
+        parts = ["<section id='play'><div class='row'>"]
+        if match.phase in (Phase.THROWING, Phase.TAKEOUT):
+            parts.append(self._form_html("visit", _("Next"),
+                                         cls="go" if match.phase is Phase.TAKEOUT else ""))
+        if match.last_dart() is not None:
+            parts.append(self._form_html("undo", _("Undo")))
+        parts.append("</div>")
+        last = match.last_dart()
+        if last is not None:
+            parts.append(
+                f"<form method='post' action='{esc(self.path())}/correct' class='row'>"
+                f"<label>{esc(_('Correct the last dart ({cell}) to').format(cell=cell_text(last)))}"
+                f" <input name='cell' size='6' maxlength='{MAX_FIELD}' autocomplete='off' "
+                f"placeholder='{esc(_('e.g. T20'))}'></label>"
+                f"<button>{esc(_('Correct'))}</button></form>")
+        parts.append("</section>")
+        return "".join(parts)
+
+    def _pad(self, match: Match) -> str:
+        """The simulator's darts: type a cell or tap the drawn board (host.js), or throw one
+        with the virtual thrower's scatter."""
+        esc = html.escape
+        return (
+            f"<section id='pad'><h2>{esc(_('Throw (simulator)'))}</h2>"
+            f"<form method='post' action='{esc(self.path())}/throw' id='throw'>"
+            f"<div id='pad-board' data-profile='{esc(match.setup.rules.profile.value)}'"
+            f" data-label='{esc(_('Dartboard'))}'></div>"
+            f"<div class='row'><input name='cell' id='cell' size='6' maxlength='{MAX_FIELD}'"
+            f" autocomplete='off' placeholder='{esc(_('e.g. T20'))}'>"
+            f"<button>{esc(_('Throw'))}</button>"
+            f"<button formaction='{esc(self.path())}/virtual'>{esc(_('Virtual throw'))}</button>"
+            "</div></form></section>")
+
+    def _phones(self, match: Match, chosen: int | None) -> str:
+        """The links, as the touchscreen's hand-over gives them: one team's QR code at a time
+        (the first team no phone holds yet, or the one asked for), the others as a status."""
+        esc = html.escape
+        names = [t.name for t in match.teams]
+        placed = match.state().placed
+        free = [i for i in (0, 1) if self.team_url(i) is not None and not self.api.seats.phone_held(i)]
+        # A team whose fleet is in and no phone holds its link gets its code only when the host
+        # asks for it (after Move): whoever scanned it would see that fleet.
+        open_teams = [i for i in free if not placed[i]]
+        step = chosen if chosen in free else (open_teams[0] if open_teams else None)
+        parts = [f"<section id='phones'><h2>{esc(_('Phones'))}</h2>"]
+        if step is not None:
+            url = self.team_url(step)
+            assert url is not None
+            other = names[1 - step]
+            ask = _("{other}, look away – {team}, scan this with your team’s phone").format(
+                other=other, team=names[step])
+            parts.append(f"<p class='ask'>{esc(ask)}</p>")
+            parts.append(self._link(url))
+            for i in open_teams:
+                if i != step:
+                    parts.append(f"<p><a href='{esc(self.path())}?team={i}'>"
+                                 f"{esc(_('Show the code of {team} instead').format(team=names[i]))}"
+                                 "</a></p>")
+        for i in (0, 1):
+            if self.team_url(i) is None:
+                parts.append(f"<p><b>{esc(names[i])}</b>: {esc(_('the kiosk plays'))}</p>")
+                continue
+            held = self.api.seats.phone_held(i)
+            state = (_("on a phone ✓") if held else _("no phone yet")) + (
+                " · " + _("fleet locked in ✓") if placed[i] and match.phase is Phase.PLACING
+                else "")
+            parts.append(f"<div class='row'><p><b>{esc(names[i])}</b>: {esc(state)}</p>")
+            if held or placed[i]:
+                # A new link, the old phone cut off; its code then shows on this team's step.
+                parts.append(self._form_html(
+                    "move", _("Move to another phone") if held else _("Play on a phone"),
+                    fields={"team": str(i)}))
+            parts.append("</div>")
+        spectators = self.spectator_url()
+        if spectators:
+            parts.append(f"<p>{esc(_('Spectators'))}: <a href='{esc(spectators)}'>"
+                         f"{esc(spectators)}</a></p>")
+        parts.append("</section>")
+        return "".join(parts)
+
+    @staticmethod
+    def _link(url: str) -> str:
+        esc = html.escape
+        svg = qr.qr_svg(url, scale=6).decode()
+        return (f"<div class='qr'>{svg}</div>"
+                f"<p><a href='{esc(url)}'>{esc(url)}</a></p>")
+
+    @staticmethod
+    def _status(match: Match) -> str:
+        names = [t.name for t in match.teams]
+        if match.winner is not None:
+            return _("Victory for {team}!").format(team=names[match.winner])
+        if match.phase is Phase.PLACING:
+            return _("Placing the fleets: each team scans its code.")
+        if match.phase is Phase.BULL_OFF:
+            if match.bull_off_undecided:
+                return _("Bull-off: who was closer?")
+            return _("Bull-off: one dart each at the bull.")
+        team, player, dart = match.up_next()
+        if team is None:
+            return ""
+        who = names[team] if player in (None, names[team]) else f"{names[team]} ({player})"
+        if match.phase is Phase.TAKEOUT:
+            return _("Pull the darts out, then Next. Next: {who}").format(who=who)
+        return _("In play: {who}, dart {dart}").format(who=who, dart=dart)
+
+
+def _result_word(result: Result) -> str:
+    return {Result.HIT: _("HIT"), Result.MISS: _("MISS"), Result.SUNK: _("SUNK!"),
+            Result.REPEAT: _("REPEAT")}[result]
+
+
+def _team_field(value: str | None) -> int | None:
+    return {"0": 0, "1": 1}.get((value or "").strip())
