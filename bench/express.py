@@ -247,17 +247,19 @@ def exact(variant: Variant) -> None:
           f"best line", flush=True)
     print(f"  {'A':<8} {'B':<8} {'random line':>11} {'hard line':>10} {'best line':>10} "
           f"{'ceiling':>8} {'A first':>8} {'A second':>9}", flush=True)
-    pairs = {"easy": ("normal", "hard"), "normal": ("normal", "hard"), "minimax": ("hard",)}
+    pairs = {"normal": ("hard", "normal"), "minimax": ("hard",), "easy": ("hard", "normal")}
     for b_name, a_names in pairs.items():
         b = levels[b_name]
-        ceiling = bench.best_line(*bench.duel(BEST, b))
+        # against perfect play the best response is perfect play: its best line is the ceiling
+        ceiling = None if b_name == "minimax" else bench.best_line(*bench.duel(BEST, b))
         for a_name in a_names:
             win_a, win_b = bench.duel(levels[a_name], b)
             first, second = game.seats(win_a, win_b)
             mine = game.seats(win_a, win_b, own)
             best = bench.best_line(win_a, win_b)
+            top = 50 * sum(ceiling or best)
             print(f"  {a_name:<8} {b_name:<8} {50 * (first + second):>10.3f}% "
-                  f"{50 * sum(mine):>9.3f}% {50 * sum(best):>9.3f}% {50 * sum(ceiling):>7.3f}% "
+                  f"{50 * sum(mine):>9.3f}% {50 * sum(best):>9.3f}% {top:>7.3f}% "
                   f"{100 * first:>7.3f}% {100 * second:>8.3f}%", flush=True)
     print(f"  ({time.time() - started:.0f} s)")
 
