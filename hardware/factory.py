@@ -6,6 +6,7 @@ The composition root calls, with `sink = lambda ev: loop.call_soon_threadsafe(qu
     board = build_board_input(settings, sink)    # a BoardInput (a Thrower in simulator mode)
     buttons = build_buttons(settings, sink)      # a Device, or None (no button pins)
     buzzer = build_buzzer(settings)              # a Buzzer, or None (no buzzer)
+    voice, speaker = build_voice(settings)       # the caller's Voice and Speaker
     learner = LearnWizard                        # a LearnerFactory
 
 Nothing here raises for a broken map or a missing device: the problem reaches the sink as an
@@ -16,21 +17,26 @@ from __future__ import annotations
 
 import logging
 import random
+from pathlib import Path
 from typing import Any
 
 from hardware import boardmap
+from hardware.autodarts import AutodartsBoard
 from hardware.boardmap import BoardMap, BoardMapError
 from hardware.buttons import Buttons, MissSensor
 from hardware.buzzer import ActiveBuzzer, SimulatedBuzzer, TonalBuzzer
+from hardware.known_boards import KnownBoards
 from hardware.matrix import MatrixScanner
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
 from hardware.sink import deliver
+from hardware.speaker import SdlSpeaker, SimulatedSpeaker
+from hardware.voice import EspeakVoice
 from kiosk.board import Profile
-from kiosk.config import BuzzerKind, InputKind, Settings
+from kiosk.config import BuzzerKind, CallerOutput, InputKind, Settings, voice_cache_dir
 from kiosk.i18n import _
 from kiosk.inputs import Button, Info
-from kiosk.ports import BoardInput, Buzzer, Device, Sink
+from kiosk.ports import BoardInput, Buzzer, Device, Sink, Speaker, Voice
 
 log = logging.getLogger("dartship.hardware")
 
@@ -76,6 +82,11 @@ def load_map(settings: Settings, sink: Sink, path: str | None = None) -> BoardMa
     return board_map
 
 
+def known_boards(settings: Settings) -> KnownBoards:
+    """What `dialect = "auto"` found per port: boards.json beside the database."""
+    return KnownBoards(settings.database_path().parent / "boards.json")
+
+
 def build_simulator(settings: Settings, sink: Sink, *, interval: float | None = None,
                     seed: int | None = None, rng: random.Random | None = None) -> SimulatedBoard:
     """The virtual board: taps, typed cells, virtual throws (by itself every `interval` s)."""
@@ -85,11 +96,16 @@ def build_simulator(settings: Settings, sink: Sink, *, interval: float | None = 
 
 def build_board_input(settings: Settings, sink: Sink, *, pin_factory: Any = None,
                       rng: random.Random | None = None) -> BoardInput:
-    """The configured board input (serial, matrix or simulator), with the miss sensor if any.
+    """The configured board input (serial, matrix, Autodarts or simulator), with the miss
+    sensor if any.
     `rng` makes the simulator's scatter repeatable."""
     board = settings.board
     if board.input is InputKind.SIMULATOR:
         return build_simulator(settings, sink, rng=rng)
+    if board.input is InputKind.AUTODARTS:
+        # cameras see misses themselves: no miss sensor, no board map
+        return AutodartsBoard(board.autodarts, sink, profile=board.profile,
+                              darts_per_visit=settings.rules.darts_per_visit)
     sensor: MissSensor | None = None
     if settings.miss_sensor.pin >= 0:
         sensor = MissSensor(settings.miss_sensor.pin, sink, grace_ms=settings.miss_sensor.grace_ms,
@@ -99,7 +115,9 @@ def build_board_input(settings: Settings, sink: Sink, *, pin_factory: Any = None
     device: SerialReader | MatrixScanner
     if board.input is InputKind.SERIAL:
         device = SerialReader(board.port, board_sink, dialect_name=board.dialect.value,
-                              profile=board.profile, board_map=board_map, baud=board.baud)
+                              profile=board.profile, board_map=board_map, baud=board.baud,
+                              lockout_seconds=settings.matrix.lockout_ms / 1000,
+                              known=known_boards(settings))
     else:
         matrix = settings.matrix
         device = MatrixScanner(matrix.rows, matrix.cols, board_sink, board_map=board_map,
@@ -136,3 +154,16 @@ def build_buzzer(settings: Settings, *, pin_factory: Any = None) -> Buzzer | Non
     except Exception as err:  # no GPIO here, or no PWM on this pin
         log.warning(_("the buzzer on GPIO%s is unusable (%s): it is simulated"), pin, err)
         return SimulatedBuzzer(muted=muted)
+
+
+def build_voice(settings: Settings, cache: Path | None = None) -> tuple[Voice, Speaker]:
+    """The caller's voice (recordings, else espeak-ng through the cache: `cache`, else the
+    data folder's) and where it is heard (SDL2 audio, or nothing but the journal with
+    `caller.output = "log"`). Nothing is opened here: the caller opens the speaker on its own
+    thread."""
+    caller = settings.caller
+    cache = cache or voice_cache_dir()
+    voice = EspeakVoice(cache, caller.recordings_path(), caller.voices())
+    if caller.output is CallerOutput.LOG:
+        return voice, SimulatedSpeaker()
+    return voice, SdlSpeaker(cache)

@@ -13,12 +13,14 @@ or a widget. Tests pass `queue.Queue().put`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 from kiosk.board import BullZone, Cell, Profile
 from kiosk.inputs import Button, InputEvent
 from kiosk.scatter import Landing, Skill
 from kiosk.sound import Sound
+from kiosk.speech import Words
 
 Sink = Callable[[InputEvent], None]
 
@@ -90,6 +92,51 @@ class Buzzer(Protocol):
     def close(self) -> None: ...
 
 
+class Voice(Protocol):
+    """The caller's voice: a WAV file for each piece of a call (`kiosk.speech.Words`), in a
+    language.
+
+    MUST: `find(words, language)` answers at once, without rendering: the bar's own recording
+    of `words.phrase` where there is one, else the synthetic rendering already in the cache,
+    else None; `render(words, language)` makes the rendering (a subprocess: it blocks, so it is
+    called from a thread, never the loop) and returns its path, or None when it cannot (said in
+    the journal once, never raised); `problem()` is why it cannot speak at all (None: it can);
+    `voices` is the voice of each language (changing it takes effect at the next rendering).
+    Every method is safe from several threads at once. MAY: render ahead what it is given.
+    """
+
+    voices: dict[str, str]
+
+    def find(self, words: Words, language: str) -> Path | None: ...
+
+    def render(self, words: Words, language: str) -> Path | None: ...
+
+    def problem(self) -> str | None: ...
+
+
+class Speaker(Protocol):
+    """Where the caller's sound comes out: the audio output.
+
+    MUST: `open()` readies the audio device and returns None, or one line saying why there is
+    none (every `play` then returns False at once); `play(path, volume)` plays one WAV file at
+    `volume` (0 to 1) and returns True once it has played, or at once after `stop()` (called
+    from another thread); it never raises (a file it cannot play is False) and blocks, so it is
+    called from the caller's own thread, never the loop; `close()` lets the device go. MAY:
+    keep recently played files loaded.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def open(self) -> str | None: ...
+
+    def play(self, path: Path, volume: float) -> bool: ...
+
+    def stop(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class LearnAnswer(Protocol):
     @property
     def message(self) -> str: ...
@@ -126,6 +173,17 @@ class Learner(Protocol):
 LearnerFactory = Callable[[Profile], Learner]
 
 
+class ScorerProbe(Protocol):
+    """Asks a camera scorer (the Autodarts Board Manager at `url`) what it is and how it is.
+
+    MUST: return one line for the owner (its version, whether it is scoring, the darts of the
+    visit); raise OSError when it cannot be reached and ValueError when what answers is not
+    one or is not scoring; never wait longer than a few seconds; never read its secrets.
+    """
+
+    async def __call__(self, url: str) -> str: ...
+
+
 class PhoneServer(Protocol):
     """The phone page as the touchscreen sees it: the links of the game in play, their QR
     codes, and which team's link a phone holds.
@@ -136,8 +194,9 @@ class PhoneServer(Protocol):
     holds it; `move(team)` cuts that phone off at once and returns the team's new link (None:
     the team has no link); `subscribe(listener)` calls `listener()` on the loop whenever a link
     changes or a phone takes one, and returns the unsubscribe function; `qr_png` returns PNG
-    bytes of a QR code of `url`; `classic_url()` is the classic page any phone may open (its own
-    solo games, the daily challenge, rooms for friends). `stop()` closes every connection.
+    bytes of a QR code of `url`; `page_url(path)` is the address of a page any phone may open (a
+    game's own page, such as classic's solo games, daily challenge and rooms for friends).
+    `stop()` closes every connection.
     """
 
     @property
@@ -147,7 +206,7 @@ class PhoneServer(Protocol):
 
     def spectator_url(self) -> str | None: ...
 
-    def classic_url(self) -> str: ...
+    def page_url(self, path: str) -> str: ...
 
     def phone_held(self, team: int) -> bool: ...
 

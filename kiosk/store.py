@@ -490,10 +490,9 @@ class Rooms(_Part):
     the names phones gave their won daily challenges."""
 
     def open_room(self, owner: str, token: str) -> RoomRow:
-        """A new room of the device `owner` with this link; its older open room is closed."""
+        """A new room of the device `owner` with this link; its older room is closed."""
         with self._transaction():
-            self.db.execute("UPDATE rooms SET closed=? WHERE owner=? AND closed IS NULL",
-                            [now_iso(), owner])
+            self.db.execute("DELETE FROM rooms WHERE owner=?", [owner])
             cursor = self._insert("rooms", {"token": token, "owner": owner, "friend": None,
                                             "ready": 0, "created": now_iso(), "closed": None})
         return RoomRow(int(cursor.lastrowid), token, owner, None, False)  # type: ignore[arg-type]
@@ -518,9 +517,19 @@ class Rooms(_Part):
                             [room.friend, int(room.ready), room.id])
 
     def close_room(self, room: int) -> None:
+        """A closed room is gone: its row is deleted (its link answers 404 like any unknown
+        one), so the table holds the open rooms only and the file stays bounded."""
         with self._transaction():
-            self.db.execute("UPDATE rooms SET closed=? WHERE id=? AND closed IS NULL",
-                            [now_iso(), room])
+            self.db.execute("DELETE FROM rooms WHERE id=?", [room])
+
+    def open_rooms(self) -> list[tuple[RoomRow, str]]:
+        """Every open room with when it was opened (ISO time), oldest first; rooms closed by
+        an older kiosk (kept with a `closed` time) are deleted on the way."""
+        with self._transaction():
+            self.db.execute("DELETE FROM rooms WHERE closed IS NOT NULL")
+        rows = self.db.execute("SELECT id, token, owner, friend, ready, created FROM rooms "
+                               "ORDER BY id").fetchall()
+        return [(RoomRow(int(r[0]), r[1], r[2], r[3], bool(r[4])), str(r[5])) for r in rows]
 
     def name_daily(self, game: int, name: str) -> None:
         """The name a phone gave its won daily challenge (once: the first name stands)."""

@@ -15,6 +15,7 @@ from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.match import (
     BullOffDart,
     Command,
+    Correct,
     Corrected,
     DartThrown,
     Event,
@@ -31,9 +32,10 @@ from kiosk.darts.match import (
 from kiosk.darts.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
 from kiosk.game import GameKind, Result, Secret, Shot
 from kiosk.i18n import _
-from kiosk.inputs import Button, ButtonInput, DartInput, InputEvent, MissInput
+from kiosk.inputs import Button, ButtonInput, CorrectInput, DartInput, InputEvent, MissInput
 from kiosk.service import GameService
 from kiosk.sound import Sound
+from kiosk.speech import Phrasebook
 
 _SOUND_OF = {Result.HIT: Sound.HIT, Result.MISS: Sound.MISS, Result.SUNK: Sound.SUNK,
              Result.REPEAT: Sound.REPEAT}
@@ -55,6 +57,10 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
     """What a board input means now (see `GameKind.command_for_input`)."""
     if isinstance(event, ButtonInput):
         return _BUTTON[event.button]
+    if isinstance(event, CorrectInput):
+        # a camera scorer correcting the last dart it reported: only darts of a visit have one
+        return Correct(event.cell) if match.phase in (Phase.THROWING, Phase.TAKEOUT,
+                                                      Phase.OVER) else None
     if isinstance(event, DartInput):
         cell, zone = event.cell, event.zone
     elif isinstance(event, MissInput):
@@ -121,6 +127,11 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
 
     def sound_for(self, events: Iterable[Event]) -> Sound | None:
         return sound_for(events)
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.darts.calls import DART_CALLS
+
+        return DART_CALLS
 
 
 DARTS = DartsKind()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
+from kiosk.config import BullOffMode, Settings
 from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
 from kiosk.game import Outcome, PlayerResult, ReplayError, Result, RuleError
 from kiosk.i18n import _
@@ -28,12 +29,6 @@ class Phase(enum.Enum):
     THROWING = "throwing"
     TAKEOUT = "takeout"
     OVER = "over"
-
-
-class BullOffMode(enum.Enum):
-    NORMAL = "normal"
-    OFFICIAL = "official"
-    OFF = "off"
 
 
 class BullOffOutcome(enum.Enum):
@@ -61,6 +56,15 @@ class HouseRules:
     @property
     def board(self) -> Board:
         return board_for(self.profile)
+
+
+def house_rules(settings: Settings) -> HouseRules:
+    """The house rules a new dart game starts with: the settings' `rules` and board profile."""
+    from kiosk.darts.fleet import parse_lengths
+
+    return HouseRules(fleet=parse_lengths(settings.rules.fleet),
+                      darts_per_visit=settings.rules.darts_per_visit,
+                      bull_off=settings.rules.bull_off, profile=settings.board.profile)
 
 
 @dataclass(frozen=True)

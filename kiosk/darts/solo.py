@@ -7,7 +7,7 @@ every game (new or resumed) it looks at the setup and, when one team is the kios
 Which team is the kiosk is part of the game itself (`Setup.computer`, a `KioskSeat`), stored with
 the game's setup, so that a resumed game (after a power cut) picks it up again.
 
-The computer player sees only public information: `Record.from_match(match, team)` (its own
+The computer player sees only public information: `record_of(match, team)` (its own
 shots and the human ships it has sunk) and the match's public state. It never calls
 `match.fleet()` of any team; its own fleet is placed through the service like a human team's
 and is as secret as theirs (the placements table, never a log line).
@@ -250,12 +250,11 @@ class ComputerPlayer:
 
     def _think(self) -> None:
         # The AI brings numpy: loaded when the kiosk first plays, not at every start.
-        from kiosk.ai import Record
-        from kiosk.darts.decision import decide
+        from kiosk.darts.decision import decide, record_of
 
         match = self.match
         version = match.version
-        record = Record.from_match(match, self.team)  # public: own shots, enemy ships sunk
+        record = record_of(match, self.team)  # public: own shots, enemy ships sunk
         lengths = tuple(match.setup.rules.fleet)
         # A generator of its own for the executor: the shared one is used only on the loop.
         rng = random.Random(self.rng.getrandbits(64))

@@ -28,8 +28,9 @@ from kiosk.express.match import (
 from kiosk.express.rules import FACES, FLEET, Face, Rules, Ship, Variant
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
-from kiosk.lines import WireError
+from kiosk.lines import WireError, name_list
 from kiosk.sound import Sound
+from kiosk.speech import Phrasebook
 
 E = TypeVar("E", Ship, Face)
 
@@ -38,7 +39,7 @@ E = TypeVar("E", Ship, Face)
 # ---- values -----------------------------------------------------------------------------
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -56,7 +57,7 @@ def _int(obj: Mapping[str, Any], key: str) -> int:
     return int(obj[key])
 
 
-def _named(value: Any, members: Sequence[E], refusal: str) -> E:
+def _named(value: object, members: Sequence[E], refusal: str) -> E:
     """The member whose English name is `value` (any case), as the protocol writes them;
     otherwise `refusal` (with {value} and {names}) as a `WireError`."""
     if isinstance(value, str):
@@ -66,15 +67,15 @@ def _named(value: Any, members: Sequence[E], refusal: str) -> E:
     raise WireError(refusal.format(value=value, names=", ".join(m.value for m in members)))
 
 
-def ship_from_name(value: Any) -> Ship:
+def ship_from_name(value: object) -> Ship:
     return _named(value, FLEET, _("{value!r} is not a ship: one of {names}"))
 
 
-def face_from_name(value: Any) -> Face:
+def face_from_name(value: object) -> Face:
     return _named(value, FACES, _("{value!r} is not a face of the dice: one of {names}"))
 
 
-def _target(value: Any) -> Target:
+def _target(value: object) -> Target:
     if not isinstance(value, dict):
         raise WireError(_("'target' must be like {\"player\": 1, \"ship\": \"Carrier\"}"))
     _keys(value, ("player", "ship"), "'target'")
@@ -87,19 +88,17 @@ def _player(obj: Mapping[str, Any]) -> int | None:
     return _int(obj, "player") if "player" in obj else None
 
 
-def _lines(value: Any) -> list[tuple[Ship, ...]]:
+def _lines(value: object) -> list[tuple[Ship, ...]]:
     if not isinstance(value, list) or not all(isinstance(line, list) for line in value):
         raise WireError(_("'lines' must be a list of lines, each a list of ship names"))
     return [tuple(ship_from_name(name) for name in line) for line in value]
 
 
-def _names(value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise WireError(_("'players' must be a list of names"))
-    return list(value)
+def _names(value: object) -> list[str]:
+    return name_list(value, "players")
 
 
-def _variant(value: Any) -> Variant:
+def _variant(value: object) -> Variant:
     try:
         return Variant(value)
     except ValueError:
@@ -283,6 +282,11 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
         if any(isinstance(e, Rolled) and e.hits is not None for e in batch):
             return Sound.MISS
         return None
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.express.calls import EXPRESS_CALLS
+
+        return EXPRESS_CALLS
 
 
 EXPRESS = ExpressKind()

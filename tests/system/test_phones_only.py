@@ -23,19 +23,24 @@ import pytest
 from tests.system.test_kiosk_headless import JETS, ROOT, SHARKS, Lines, _free_port, _http, phone
 
 
+def start_headless(tmp: Path, port: int, config: str, *args: str) -> subprocess.Popen:
+    """`dartship run --headless --simulator` on 127.0.0.1:`port` with the database in `tmp`
+    and `config` (TOML) after the [web] section."""
+    path = tmp / "config.toml"
+    path.write_text(f"[web]\nhost = \"127.0.0.1\"\nport = {port}\n{config}")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--simulator",
+         "--config", str(path), "--db", str(tmp / "kiosk.db"), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+
+
 class HeadlessKiosk:
     def __init__(self, tmp: Path) -> None:
         port = _free_port()
         self.web = f"http://127.0.0.1:{port}"
-        config = tmp / "config.toml"
-        config.write_text(f"[web]\nhost = \"127.0.0.1\"\nport = {port}\n"
-                          "[rules]\nbull_off = \"normal\"\n")
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--simulator",
-             "--config", str(config), "--db", str(tmp / "kiosk.db"),
-             "--players", "Anna,Ben;Cleo"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.proc = start_headless(tmp, port, "[rules]\nbull_off = \"normal\"\n",
+                                   "--players", "Anna,Ben;Cleo")
         self.out = Lines(self.proc)
         self.host = self.out.wait_for(r"Host page .*: (http\S+)").group(1)
         self.out.wait_for(r"running headless")

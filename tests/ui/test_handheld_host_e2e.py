@@ -18,6 +18,7 @@ from tests.ui.conftest_handheld import (
     place,
 )
 from tests.ui.test_handheld_e2e import WAIT_MS, browser_page, running_kiosk, shot
+from ui.handheld.darts.host import HostDesk
 
 
 async def tap_cell(page, code: str) -> None:
@@ -33,8 +34,9 @@ async def test_the_desk_on_a_phone(tmp_path, language, chromium):
         async with running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web), \
                 chromium() as browser:
             new_game(service)
-            assert web.desk is not None
-            desk = await browser_page(browser, web.base_url + web.desk.path())
+            host = web.part(HostDesk)
+            assert host is not None
+            desk = await browser_page(browser, web.base_url + host.path())
             await expect(desk.locator("#phones .qr")).to_have_count(1)
             await shot(desk, f"host-placing-{language}")
             # The phones lock in: the desk follows by itself (no reload by hand).

@@ -75,3 +75,64 @@ def test_values_and_the_saved_note_in_german(tour, owners_config):
     finally:
         set_language("en")
         tour.app.rebuild("home")
+
+
+def test_autodarts_is_offered_and_its_test_button_asks_the_board_manager(tour, tmp_path):
+    """The board input offers Autodarts; Test asks the Board Manager at the address as typed
+    (a fake one of ours on the kiosk's own loop) and says its version and status."""
+    from hardware.fake_autodarts import FakeBoardManager
+
+    manager = FakeBoardManager()
+    url = tour.loop.run_until_complete(manager.start())
+    try:
+        tour.app.go("settings")
+        screen = tour.screen()
+        choice = screen.inputs["board.input"]
+        choice.set_value(config.InputKind.AUTODARTS)
+        assert choice.text == "Autodarts (cameras)"
+        screen.inputs["board.autodarts"].text = url
+        screen.scroll.scroll_to(screen.test_button, animate=False)
+        tour.pump(seconds=0.3)
+        tour.press("Test")
+        assert tour.pump(lambda: "0.27.0" in screen.message.text), screen.message.text
+        assert "Throw" in screen.message.text and "0 darts" in screen.message.text
+        tour.save(tmp_path / "settings_autodarts.png")
+        tour.save(Path("/tmp/boards_settings_autodarts.png"))
+        tour.loop.run_until_complete(manager.stop())
+        tour.press("Test")
+        assert tour.pump(lambda: "Not reachable" in screen.message.text), screen.message.text
+        assert manager.config_reads == 0
+    finally:
+        tour.loop.run_until_complete(manager.stop())
+        tour.app.go("home")
+
+
+def test_the_caller_s_settings_change_at_once_and_test_voice_speaks(tour, artefacts):
+    """On the kiosk's own config (its root hears the saves): the caller follows at once."""
+    tour.app.go("settings")
+    screen = tour.screen()
+    caller = tour.kiosk.caller
+    assert caller is not None and caller.enabled and not caller.say_cell
+    assert screen.inputs["caller.volume"].text == "80"
+    assert screen.inputs["caller.voice_en"].text == "en-gb"
+    try:
+        screen.inputs["caller.volume"].set_value(50)
+        screen.inputs["caller.say_cell"].set_value(True)
+        screen.inputs["caller.voice_de"].set_value("de+f3")
+        tour.press("Save")
+        saved = tour.kiosk.config.save_path().read_text()
+        assert "[caller]" in saved and "volume = 50" in saved and "say_cell = true" in saved
+        assert caller.volume == 0.5 and caller.say_cell and caller.voice.voices["de"] == "de+f3"
+        tour.press("Test voice")
+        assert screen.message.text == "You should hear the caller now."
+        assert caller.wait_idle(10)
+        screen.form.parent.scroll_to(screen.inputs["caller.voice_fi"], animate=False)
+        tour.save(artefacts / "settings-caller.png")
+        screen.inputs["caller.enabled"].set_value(False)
+        tour.press("Save")
+        assert not caller.enabled
+        tour.press("Test voice")
+        assert screen.message.text == "The caller is off: turn it on and save first."
+    finally:
+        tour.kiosk.config.save({"caller.volume": 80, "caller.say_cell": False,
+                                "caller.voice_de": "de", "caller.enabled": True})

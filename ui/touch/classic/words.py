@@ -4,11 +4,14 @@ name, the victory. Only what the rules tell: a hit never says which ship."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.classic.match import ShotFired, Won
 from kiosk.game import Result
 from kiosk.i18n import _
+
+if TYPE_CHECKING:
+    from kiosk.classic.match import ComputerLevel
 
 
 def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, str, int] | None:
@@ -31,7 +34,7 @@ def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, st
     return shown
 
 
-def level_name(level: Any) -> str:
+def level_name(level: ComputerLevel) -> str:
     from kiosk.classic.match import ComputerLevel
 
     return {ComputerLevel.EASY: _("easy"), ComputerLevel.NORMAL: _("normal"),

@@ -8,18 +8,20 @@ view comes back. Nothing here reads another team's fleet from the match.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from kiosk.board import BullZone, Cell
-from kiosk.darts.match import Phase, Place, RuleError
+from kiosk.darts.kind import match_of
+from kiosk.darts.match import KioskSeat, Match, Phase, Place, RuleError
 from kiosk.i18n import _
+from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
-from ui.touch.darts.opponent import seat
+from ui.touch.darts.opponent import dart_teams, seat
 from ui.touch.darts.page import board_page
 from ui.touch.darts.placing import FleetDraft
 from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
@@ -28,7 +30,7 @@ from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
 class PlacementScreen(FollowsPhones, KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         self.team: int | None = None  # the team placing now; None: the hand-over is shown
         self.draft: FleetDraft | None = None
@@ -70,7 +72,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.step = None
         self.cover()
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.board_view if self.team is not None else None
 
     def cover(self) -> None:
@@ -85,7 +87,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.refresh()
 
     def open_for(self, team: int) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None or match.phase is not Phase.PLACING:
             return
         kiosk = seat(match)
@@ -101,7 +103,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self._show_draft()
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None:
             return
         if self.team is not None:
@@ -111,7 +113,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             return
         self._build_handover()
 
-    def on_update(self, update: Any) -> None:
+    def on_update(self, update: MatchUpdate) -> None:
         self.refresh()
 
     def _build_handover(self) -> None:
@@ -119,7 +121,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         this team's QR code is shown (the first phone to open a link holds it, so a code shown
         to both teams could be taken by the wrong one). Once a phone holds a team's link, its
         code is gone and the next team's step comes."""
-        match = self.app.match
+        match = match_of(self.app.service)
         s = theme.sizes()
         view = self.handover
         view.clear_widgets()
@@ -181,7 +183,8 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         view.add_widget(middle)
         view.add_widget(self._status_row(match, placed, kiosk))
 
-    def _status_row(self, match: Any, placed: tuple[bool, bool], kiosk: Any) -> BoxLayout:
+    def _status_row(self, match: Match, placed: tuple[bool, bool], kiosk: KioskSeat | None
+                    ) -> BoxLayout:
         """Each team's state in one line, and the way to move a team to another phone."""
         s = theme.sizes()
         row = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
@@ -209,7 +212,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.refresh()
 
     def open_phones(self) -> None:
-        PhonesPopup(self.app).open()
+        PhonesPopup(self.app, lambda: dart_teams(self.app)).open()
 
     def _team_url(self, team: int) -> str | None:
         web = self.app.kiosk.web
@@ -223,7 +226,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
     # -- placing --
 
     def _show_draft(self) -> None:
-        draft, match = self.draft, self.app.match
+        draft, match = self.draft, match_of(self.app.service)
         if draft is None or self.team is None or match is None:
             return
         s = theme.sizes()
@@ -261,11 +264,11 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             self.draft.choose(length)
             self._say(None)
 
-    def _tapped(self, _view: Any, cell: Cell, _zone: BullZone) -> None:
+    def _tapped(self, _view: object, cell: Cell, _zone: BullZone) -> None:
         if self.draft:
             self._say(self.draft.tap(cell))
 
-    def _dragged(self, _view: Any, cells: list[Cell]) -> None:
+    def _dragged(self, _view: object, cells: list[Cell]) -> None:
         if self.draft:
             self._say(self.draft.drag(cells))
 

@@ -18,7 +18,7 @@ from ui.touch.darts.opponent import skill_name
 class ShipsRow(BoxLayout):
     """One team's own fleet as numbers, crossed out when the enemy sank them (public)."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(spacing=theme.sizes()(6), **kwargs)
 
     def show(self, lengths: tuple[int, ...], sunk: tuple[int, ...]) -> None:
@@ -60,7 +60,7 @@ class TeamColumn(Panel):
 
 
 class Scoreboard(BoxLayout):
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(orientation="vertical", spacing=theme.sizes().gap, **kwargs)
         s = theme.sizes()
         columns = BoxLayout(spacing=s.gap, size_hint_y=None, height=s(124))

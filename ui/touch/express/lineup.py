@@ -46,7 +46,7 @@ def computer_lines(variant: Variant, levels: Sequence[str | None], seed: int,
 
 
 class ExpressLineupScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(12), s(8)), spacing=s(6))

@@ -25,6 +25,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.widget import Widget
 
 from kiosk.express.match import (
     Attack,
@@ -42,7 +43,7 @@ from kiosk.express.match import (
 from kiosk.express.pace import Beat, Pace, Step, script
 from kiosk.express.rolls import last_attack, typed
 from kiosk.express.rules import Face, Ship
-from kiosk.express.seats import express_match
+from kiosk.express.seats import ComputerSeats, express_match
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate, Source
@@ -75,7 +76,7 @@ class Entry:
 
 
 class ExpressScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         layer = FloatLayout()
@@ -155,12 +156,12 @@ class ExpressScreen(KioskScreen):
 
     @property
     def pace(self) -> Pace:
-        return self.pace_override or self.app.kiosk.express_seats.pace
+        return self.pace_override or self.app.kiosk.participant(ComputerSeats).pace
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.tray  # over the dice: the lines stay readable while it shows
 
-    def _place_overlays(self, *_args: Any) -> None:
+    def _place_overlays(self, *_args: object) -> None:
         box = self.rows_box
         self.announcement.size = (box.width, box.height * 0.86)
         self.announcement.pos = (box.x, box.y + box.height * 0.07)
@@ -198,7 +199,7 @@ class ExpressScreen(KioskScreen):
             self.tray.clear()
             self.attack_caption.text = ""
 
-    def _row_heights(self, *_args: Any) -> None:
+    def _row_heights(self, *_args: object) -> None:
         s = theme.sizes()
         spacing = self.rows_box.spacing * (len(self.rows) + 1)
         height = min(s(150), (self.rows_box.height - spacing) / max(len(self.rows), 1))
@@ -268,7 +269,7 @@ class ExpressScreen(KioskScreen):
             return set(match.targets(self.attacker))
         return None
 
-    def _show_tile(self, tile: Any, player: int, ship: Ship, wreck: bool) -> None:
+    def _show_tile(self, tile: Widget, player: int, ship: Ship, wreck: bool) -> None:
         match = self.match
         assert match is not None
         rules = match.setup.ship(ship)
@@ -644,7 +645,7 @@ class ExpressScreen(KioskScreen):
         self._result_event = Clock.schedule_once(self._show_result,
                                                  getattr(self.app, "result_delay", 3.0))
 
-    def _show_result(self, *_args: Any) -> None:
+    def _show_result(self, *_args: object) -> None:
         self._result_event = None
         if self.manager is not None and self.manager.current == self.name:
             self.app.go("express_result")
