@@ -348,12 +348,26 @@ class KioskSettings:
     database: str = setting("", "SQLite file (empty: dartship.db in the data folder)")
 
 
+def _hub_url(value: Any) -> str | None:
+    if value == "" or re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", value):
+        return None
+    return _("must be the hub's address, like https://league.example.org (empty: no league)")
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    hub: str = setting("", "the league hub's address, set by `dartship league join` (empty: "
+                       "the kiosk is in no league)", check=_hub_url)
+    hold_seconds: int = setting(120, "a finished game goes to the league after this long (the "
+                                "time to undo a misread winning dart)", check=_range(0, 3600))
+
+
 SECTIONS: dict[str, type] = {
     "rules": RulesSettings, "board": BoardSettings, "matrix": MatrixSettings,
     "buttons": ButtonsSettings, "miss_sensor": MissSensorSettings, "buzzer": BuzzerSettings,
     "caller": CallerSettings, "simulator": SimulatorSettings, "solo": SoloSettings,
     "display": DisplaySettings,
-    "web": WebSettings, "kiosk": KioskSettings,
+    "web": WebSettings, "kiosk": KioskSettings, "league": LeagueSettings,
 }
 
 
@@ -373,6 +387,7 @@ class Settings:
     display: DisplaySettings = field(default_factory=DisplaySettings)
     web: WebSettings = field(default_factory=WebSettings)
     kiosk: KioskSettings = field(default_factory=KioskSettings)
+    league: LeagueSettings = field(default_factory=LeagueSettings)
 
     def get(self, key: str) -> object:
         """A value by its dotted key (the Settings screen and `config show` go by key)."""

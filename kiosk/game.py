@@ -176,6 +176,11 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         """The one sound a batch of events deserves (the buzzer), or None."""
         return None
 
+    def computer_sides(self, setup: S) -> frozenset[int]:
+        """The sides the kiosk's computer plays in a game of this setup (the league counts
+        only people)."""
+        return frozenset()
+
     def phrasebook(self) -> Phrasebook | None:
         """What the caller says for this kind's events (kiosk/<game>/calls.py), or None."""
         return None

@@ -27,6 +27,7 @@ from kiosk import store_faults
 from kiosk.errors import DartshipError
 from kiosk.game import Game, GameKind
 from kiosk.i18n import _
+from kiosk.league import outbox
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "DailyResult", "GameLog",
@@ -179,7 +180,7 @@ def _migrate_6(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, outbox.migrate)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -219,6 +220,9 @@ class Store:
         it is inspected through a read-only connection first, and only then opened for writing
         (WAL mode, migrations). `timeout`: how long to wait for another program's lock."""
         self.path = Path(path)
+        # The league's outbox, set by the shell on a kiosk paired with a hub: every game that
+        # ends is queued in the transaction that ends it.
+        self.outbox: outbox.Outbox | None = None
         created = self._check_place()
         found = store_faults.inspect(self.path, SCHEMA_VERSION)
         refusal = store_faults.refusal(found, self.path, SCHEMA_VERSION)
@@ -373,6 +377,8 @@ class GameLog(_Part):
                 self._insert("results", {"game": game, "side": r.side, "player": r.player,
                                          "shots": r.shots, "hits": r.hits, "sunk": r.sunk,
                                          "turns": r.turns, "won": int(r.won)})
+            if self._store.outbox is not None:
+                self._store.outbox.game_changed(game, outcome.over)
 
     def unfinished(self, venue: str = "kiosk") -> int | None:
         """The game in play at this venue, if any."""

@@ -27,6 +27,8 @@ DELEGATED: dict[str, tuple[str, str]] = {
     "doctor": ("kiosk.app.doctor:main", "check config, database, board, GPIO, display and network"),
     "backup": ("kiosk.app.backup:main", "copy the database (online backup), keep the newest N"),
     "screenshots": ("kiosk.app.screenshots:main", "render every kiosk screen to DIR/<screen>.png"),
+    "hub": ("hub.cli:main", "the league's hub (a server: PostgreSQL), its demo and its admin"),
+    "league": ("kiosk.app.league:main", "join this kiosk to a league: league join CODE --hub URL"),
     "caller": ("kiosk.app.caller_cli:main", "render the caller's phrases ahead, or list them"),
 }
 

@@ -20,6 +20,7 @@ from typing import Any
 from kiosk.classic.fleet import Fleet, random_fleet
 from kiosk.classic.match import Match, Mode, Place, Setup, daily_fleet
 from kiosk.classic.wire import CLASSIC
+from kiosk.league import membership
 from kiosk.secret import kiosk_secret
 from kiosk.service import GameService, Source
 
@@ -59,7 +60,9 @@ def _place_missing(service: GameService, rng: random.Random, source: Source,
 
 def _fleet_of(service: GameService, setup: Setup, side: int, rng: random.Random) -> Fleet:
     if setup.mode is Mode.DAILY and setup.date is not None:
-        return daily_fleet(kiosk_secret(service.store), setup.date)
+        # A kiosk in a league plays the league's board of the day (its key from the hub).
+        league = membership.daily_key(service.store.meta, setup.date) if service.store else None
+        return daily_fleet(league or kiosk_secret(service.store), setup.date)
     return random_fleet(rng)
 
 

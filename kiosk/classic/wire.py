@@ -187,6 +187,9 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
         return [Shot(e.side, e.name, e.number, e.square.code, e.result.value)
                 for e in events if isinstance(e, ShotFired)]
 
+    def computer_sides(self, setup: Setup) -> frozenset[int]:
+        return frozenset() if setup.computer is None else frozenset({setup.computer})
+
     def phrasebook(self) -> Phrasebook:
         from kiosk.classic.calls import CLASSIC_CALLS
 

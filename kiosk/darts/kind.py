@@ -128,6 +128,9 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
     def sound_for(self, events: Iterable[Event]) -> Sound | None:
         return sound_for(events)
 
+    def computer_sides(self, setup: Setup) -> frozenset[int]:
+        return frozenset() if setup.computer is None else frozenset({setup.computer.team})
+
     def phrasebook(self) -> Phrasebook:
         from kiosk.darts.calls import DART_CALLS
 

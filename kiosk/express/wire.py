@@ -283,6 +283,9 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
             return Sound.MISS
         return None
 
+    def computer_sides(self, setup: Setup) -> frozenset[int]:
+        return frozenset(side for side, level in enumerate(setup.computers) if level is not None)
+
     def phrasebook(self) -> Phrasebook:
         from kiosk.express.calls import EXPRESS_CALLS
 

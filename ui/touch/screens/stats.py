@@ -8,7 +8,7 @@ import functools
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.i18n import _
-from ui.touch import theme
+from ui.touch import league_stats, theme
 from ui.touch.controls import BigButton
 from ui.touch.games import StatsPage, offered
 from ui.touch.screens.base import KioskApp, KioskScreen
@@ -27,6 +27,8 @@ class StatsScreen(KioskScreen):
         self.kinds = BoxLayout(spacing=s(8), size_hint_y=None, height=s(48))
         page.add_widget(self.kinds)
         self.columns = BoxLayout(spacing=s(20))
+        # The league's page, beside the games' own, on a kiosk that joined a league.
+        self.league = league_stats.LeagueColumns()
         page.add_widget(self.columns)
         page.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         self.add_widget(page)
@@ -52,8 +54,14 @@ class StatsScreen(KioskScreen):
                     game.title(), functools.partial(self.choose, game.kind), font_units=20,
                     height=s(48), colour=theme.ACCENT if game.kind == self.kind
                     else theme.PANEL_LIGHT))
+        store = self.app.kiosk.store
+        if league_stats.in_league(store, self.app.kiosk.settings.league.hub):
+            self.kinds.add_widget(BigButton(
+                _("League"), functools.partial(self.choose, league_stats.KIND), font_units=20,
+                height=s(48), colour=theme.ACCENT if self.kind == league_stats.KIND
+                else theme.PANEL_LIGHT))
         self.columns.clear_widgets()
-        page = self.pages.get(self.kind)
+        page = self.league if self.kind == league_stats.KIND else self.pages.get(self.kind)
         if page is None:
             return
         for column in page.columns():
