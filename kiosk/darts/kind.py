@@ -129,7 +129,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
         return sound_for(events)
 
     def computer_sides(self, setup: Setup) -> frozenset[int]:
-        return frozenset() if setup.computer is None else frozenset({setup.computer.team})
+        return frozenset() if setup.computer is None else frozenset({setup.computer.side})
 
     def phrasebook(self) -> Phrasebook:
         from kiosk.darts.calls import DART_CALLS
