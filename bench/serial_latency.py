@@ -8,7 +8,7 @@ the reader's lockout (two segments within 20 ms are one dart touching both, as o
 matrix) and its repeat window (a contact printed again within 0.75 s is a held one) are set to
 0 for the bench: their checks still run on every dart, they only never drop one.
 
-    /work/venv/bin/python bench/serial_latency.py [--lines 2000] [--dialect dartship]
+    /work/venv/bin/python bench/serial_latency.py [--lines 2000] [--dialect dartship|auto|x ...]
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ async def measure(lines: int, dialect_name: str) -> list[float]:
     queue: asyncio.Queue = asyncio.Queue()
     master, slave = os.openpty()
     tty.setraw(slave)
-    chosen = dialect(dialect_name)
+    # "auto": the board speaks dartship and the reader tells it from the first line
+    chosen = dialect("dartship" if dialect_name == "auto" else dialect_name)
     board = board_for(chosen.profile or "four-ring")
     board_map = demo_map(board.profile)
     reader = SerialReader(os.ttyname(slave),

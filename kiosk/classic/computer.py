@@ -120,7 +120,7 @@ class ComputerSeat(ServiceListener):
             if self.match is not self.service.match:
                 self._sync()
                 return
-            if any(isinstance(e, TurnPassed) and e.player == 0 for e in event.events):
+            if any(isinstance(e, TurnPassed) and e.side == 0 for e in event.events):
                 self._ponder()  # the human thinks now: so may the computer
             self.poke()
 

@@ -108,13 +108,13 @@ def daily_fleet(key: bytes, day: datetime.date) -> Fleet:
 class Place:
     """A player's fleet (again, to re-place it before the shooting reaches it)."""
 
-    player: int
+    side: int
     fleet: Fleet
 
 
 @dataclass(frozen=True)
 class Fire:
-    player: int
+    side: int
     square: Square
 
 
@@ -132,7 +132,7 @@ Command = Place | Fire | Ready
 
 @dataclass(frozen=True)
 class Placed:
-    player: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ class ShotFired:
     """One shot and what it is told. `number`: the shot of this turn (1, 2, ..). `ship`: only
     on SUNK, the ship revealed (named and outlined)."""
 
-    player: int
+    side: int
     name: str
     number: int
     square: Square
@@ -152,12 +152,12 @@ class ShotFired:
 class TurnPassed:
     """A miss: `player` fires next."""
 
-    player: int
+    side: int
 
 
 @dataclass(frozen=True)
 class Won:
-    player: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -368,7 +368,7 @@ class Match:
                                    .format(name=self.setup.name(side)))
 
     def _place(self, command: Place) -> list[Event]:
-        side = _check_player(command.player)
+        side = _check_player(command.side)
         if not isinstance(command.fleet, Fleet):
             raise RuleError(_("a fleet is needed"))
         self._check_may_place(side)
@@ -376,7 +376,7 @@ class Match:
         return [Placed(side)]
 
     def _fire(self, command: Fire) -> list[Event]:
-        side = _check_player(command.player)
+        side = _check_player(command.side)
         square = command.square
         if square not in GRID:
             raise RuleError(_("{square} is not a square (A1 to J10)").format(square=square))

@@ -184,7 +184,7 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
         return command_from_dict(body, secret=secret)
 
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
-        return [Shot(e.player, e.name, e.number, e.square.code, e.result.value)
+        return [Shot(e.side, e.name, e.number, e.square.code, e.result.value)
                 for e in events if isinstance(e, ShotFired)]
 
     def computer_sides(self, setup: Setup) -> frozenset[int]:

@@ -72,7 +72,7 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
         zones = match.bull_off_zones()
         # The first team named throws first; in solo mode every board dart is the players'.
         waiting = [t for t in (0, 1) if zones[t] is None
-                   and (computer is None or computer.team != t)]
+                   and (computer is None or computer.side != t)]
         if match.bull_off_undecided:
             # Said, not dropped silently: until someone answers, darts change nothing.
             return _("who was closer? Answer on the kiosk, on both teams' phones or on the host "
@@ -82,7 +82,7 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
         return BullOffDart(waiting[0], zone, cell)
     if match.phase is Phase.PLACING:
         return None  # warming-up darts before the game: nothing to referee
-    if computer is not None and match.turn == computer.team:
+    if computer is not None and match.turn == computer.side:
         return _("the kiosk is throwing: wait for your visit")
     return Throw(cell)
 
@@ -102,7 +102,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
     def command_to_dict(self, command: Command) -> tuple[dict[str, Any], Secret | None]:
         if isinstance(command, Place):
             # The fleet is the team's secret: the log says only that the team placed.
-            return {"cmd": "place", "team": command.team}, Secret(command.team, command.fleet.code)
+            return {"cmd": "place", "team": command.side}, Secret(command.side, command.fleet.code)
         return command_to_dict(command), None
 
     def command_from_dict(self, body: Mapping[str, Any], setup: Setup,
@@ -115,7 +115,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
         for e in events:
             if isinstance(e, DartThrown):
-                yield Shot(e.team, e.player, e.dart, e.cell.code, e.result.value)
+                yield Shot(e.side, e.player, e.dart, e.cell.code, e.result.value)
 
     def follow_up(self, game: Match, events: Sequence[Event]) -> Command | None:
         if game.phase is Phase.PLACING and all(game.state().placed):
@@ -129,7 +129,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
         return sound_for(events)
 
     def computer_sides(self, setup: Setup) -> frozenset[int]:
-        return frozenset() if setup.computer is None else frozenset({setup.computer.team})
+        return frozenset() if setup.computer is None else frozenset({setup.computer.side})
 
     def phrasebook(self) -> Phrasebook:
         from kiosk.darts.calls import DART_CALLS

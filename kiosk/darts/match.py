@@ -71,7 +71,7 @@ def house_rules(settings: Settings) -> HouseRules:
 class KioskSeat:
     """The kiosk itself playing one team (solo mode): which team, and how well it throws."""
 
-    team: int
+    side: int
     skill: Skill
 
     @property
@@ -91,7 +91,7 @@ class Setup:
 
 @dataclass(frozen=True)
 class Place:
-    team: int
+    side: int
     fleet: Fleet
 
 
@@ -99,7 +99,7 @@ class Place:
 class Unplace:
     """A team takes its fleet back to change it (only while the other is not locked in too)."""
 
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class BullOffDart:
     """A team's bull-off dart: `zone` decides; `cell` is where it landed, when the board said
     (shown to the players who must tell who was closer)."""
 
-    team: int
+    side: int
     zone: BullZone
     cell: Cell | None = None
 
@@ -123,7 +123,7 @@ class BullOffDart:
 class BullOffCloser:
     """The players' answer to "who was closer?"."""
 
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -154,17 +154,17 @@ Command = Place | Unplace | Start | BullOffDart | BullOffCloser | Throw | Next |
 
 @dataclass(frozen=True)
 class Placed:
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
 class Unplaced:
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
 class BullOffThrown:
-    team: int
+    side: int
     zone: BullZone
     cell: Cell | None = None
 
@@ -181,14 +181,14 @@ class BullOffAgain:
 
 @dataclass(frozen=True)
 class VisitStarted:
-    team: int
+    side: int
     player: str
     visit: int  # 1-based, counted over both teams
 
 
 @dataclass(frozen=True)
 class DartThrown:
-    team: int
+    side: int
     player: str
     dart: int
     cell: Cell
@@ -199,12 +199,12 @@ class DartThrown:
 
 @dataclass(frozen=True)
 class Won:
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
 class TakeoutNeeded:
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -255,7 +255,7 @@ class MatchState:
     """Everything the scoreboard shows; equal states compare equal."""
 
     phase: Phase
-    team: int | None
+    side: int | None
     player: str | None
     dart: int | None
     sunk: tuple[tuple[int, ...], tuple[int, ...]]
@@ -299,7 +299,7 @@ class Match:
         if not 1 <= setup.rules.darts_per_visit <= 9:
             raise RuleError(_("darts per visit must be 1 to 9"))
         seat = setup.computer
-        if seat is not None and (seat.team not in (0, 1) or not isinstance(seat.skill, Skill)):
+        if seat is not None and (seat.side not in (0, 1) or not isinstance(seat.skill, Skill)):
             raise RuleError(_("the kiosk plays team 0 or 1 at a skill of {skills}").format(
                 skills=", ".join(s.value for s in Skill)))
         self.setup = setup
@@ -352,7 +352,7 @@ class Match:
             "rules": {"fleet": list(rules.fleet), "darts_per_visit": rules.darts_per_visit,
                       "board": rules.profile.value},
             "state": {
-                "phase": state.phase.value, "team": state.team,
+                "phase": state.phase.value, "team": state.side,
                 # Whose visit it is, or was until the darts are out (takeout): `team` is then
                 # the next one. The phones' Next is for this team.
                 "turn": self.turn, "player": state.player,
@@ -398,7 +398,7 @@ class Match:
         team, player, dart = self.up_next()
         return MatchState(
             phase=self._phase,
-            team=team,
+            side=team,
             player=player,
             dart=dart,
             sunk=(self.sunk_lengths(0), self.sunk_lengths(1)),
@@ -516,13 +516,13 @@ class Match:
         if isinstance(command, Place):
             return self._place(command)
         if isinstance(command, Unplace):
-            return self._unplace(command.team)
+            return self._unplace(command.side)
         if isinstance(command, Start):
             return self._start(command.first)
         if isinstance(command, BullOffDart):
             return self._bull_off_dart(command)
         if isinstance(command, BullOffCloser):
-            return self._bull_off_closer(command.team)
+            return self._bull_off_closer(command.side)
         if isinstance(command, Throw):
             return self._throw(command.cell)
         if isinstance(command, Next):
@@ -535,7 +535,7 @@ class Match:
         return team
 
     def _place(self, command: Place) -> list[Event]:
-        team = self._check_team(command.team)
+        team = self._check_team(command.side)
         if self._phase is not Phase.PLACING:
             raise RuleError(_("the game has started: fleets can no longer be placed"))
         if all(side.fleet is not None for side in self._sides):
@@ -583,7 +583,7 @@ class Match:
         return self._new_visit()
 
     def _bull_off_dart(self, command: BullOffDart) -> list[Event]:
-        team = self._check_team(command.team)
+        team = self._check_team(command.side)
         if self._phase is not Phase.BULL_OFF:
             raise RuleError(_("there is no bull-off now"))
         if not isinstance(command.zone, BullZone):

@@ -133,7 +133,7 @@ class ComputerPlayer:
 
     @property
     def team(self) -> int:
-        return self.seat.team
+        return self.seat.side
 
     @property
     def idle(self) -> bool:
@@ -363,7 +363,7 @@ class SoloMode(ServiceListener):
             self._set_player(None)
         if (self.player is None and match is not None and seat is not None
                 and match.phase is not Phase.OVER):
-            log.info("the kiosk plays team %d at skill %s", seat.team + 1, seat.skill)
+            log.info("the kiosk plays team %d at skill %s", seat.side + 1, seat.skill)
             self._set_player(ComputerPlayer(self.service, match, seat, loop=self.loop,
                                             rng=random.Random(self.rng.getrandbits(64)),
                                             pace=self.pace, executor=self.executor))

@@ -95,7 +95,7 @@ def state_to_dict(match: Match) -> dict[str, Any]:
     return {
         "event": "state",
         "phase": state.phase.value,
-        "team": state.team,
+        "team": state.side,
         "player": state.player,
         "dart": state.dart,
         "sunk": [list(s) for s in state.sunk],
@@ -174,7 +174,7 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
         "darts_per_visit": rules.darts_per_visit,
         "bull_off": rules.bull_off.value,
         "board": rules.profile.value,
-        **({"computer": {"team": setup.computer.team, "skill": setup.computer.skill.value}}
+        **({"computer": {"team": setup.computer.side, "skill": setup.computer.skill.value}}
            if setup.computer else {}),
     }
 

@@ -56,7 +56,7 @@ def _decide(computer: Computer, view: Mapping[str, Any]) -> Attack | Declare:
     from kiosk.express.position import Position
 
     position = Position.from_view(view)
-    prepare(position.variant, position.rules)
+    prepare(position.variant, position.rules, position.players, position.points_to_win)
     return computer.decide(view)
 
 

@@ -183,7 +183,7 @@ def command_from_dict(obj: Mapping[str, Any]) -> Command:
 
 
 def _target_dict(target: Target) -> dict[str, Any]:
-    return {"player": target.player, "ship": target.ship.value}
+    return {"player": target.side, "ship": target.ship.value}
 
 
 def command_to_dict(command: Command) -> dict[str, Any]:
@@ -266,8 +266,8 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
         """Every roll, once, as it was thrown, with its faces (the audit of the dice). The
         Carrier's first roll is logged when thrown (no target yet: ""); its recount is not a
         new roll."""
-        return [Shot(side=e.player, player=e.name, number=e.roll,
-                     target="" if e.target is None else f"{e.target.player}:{e.target.ship.value}",
+        return [Shot(side=e.side, player=e.name, number=e.roll,
+                     target="" if e.target is None else f"{e.target.side}:{e.target.ship.value}",
                      result=",".join(face.value for face in e.faces))
                 for e in events if isinstance(e, Rolled) and not e.recount]
 

@@ -158,9 +158,9 @@ def test_a_dart_game_of_schema_3_resumes_exactly_after_the_migration(tmp_path):
         match.apply(command)
         body = command_to_dict(command)
         if body["cmd"] == "place":
-            body = {"cmd": "place", "team": command.team}
+            body = {"cmd": "place", "team": command.side}
             conn.execute("INSERT OR REPLACE INTO placements VALUES (1, ?, ?, 'then')",
-                         [command.team, command.fleet.code])
+                         [command.side, command.fleet.code])
         conn.execute("INSERT INTO commands VALUES (1, ?, 'then', ?)", [seq, json.dumps(body)])
     conn.close()
     store = Store(path)

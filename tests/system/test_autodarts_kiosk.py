@@ -142,11 +142,11 @@ def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
         return thrown, corrected, won, manager
 
     thrown, corrected, won, manager = asyncio.run(play())
-    assert [w.team for w in won] == [0]
-    hit = {d.cell for d in thrown if d.team == 0 and d.result.value in ("hit", "sunk")}
+    assert [w.side for w in won] == [0]
+    hit = {d.cell for d in thrown if d.side == 0 and d.result.value in ("hit", "sunk")}
     assert len(corrected) == 1 and corrected[0].old.code == "MISS"
     assert hit | {corrected[0].new} == enemy  # every ship cell, each from the cameras
-    assert all(d.result.value == "miss" for d in thrown if d.team == 1)
+    assert all(d.result.value == "miss" for d in thrown if d.side == 1)
     assert not any(d.result.value == "repeat" for d in thrown)  # no dart counted twice
     assert manager.config_reads == 0
     assert manager.connections >= 2  # the reconnect happened

@@ -224,7 +224,7 @@ class Tour:
     def kiosk_turn(self) -> bool:
         match = self.match
         seat = self.solo.seat()
-        return seat is not None and match.turn == seat.team
+        return seat is not None and match.turn == seat.side
 
     def play_to_the_end(self) -> None:
         """Both teams throw at the enemy fleet (with a miss in every visit) until one wins."""

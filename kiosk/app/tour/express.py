@@ -104,7 +104,7 @@ class ExpressTour:
         me = self.match.turn
         self.tap_ship(me, ship)
         if target is not None:
-            self.tap_ship(target.player, target.ship)
+            self.tap_ship(target.side, target.ship)
         self.roll()
 
     def play_a_turn(self, rng: random.Random) -> None:
@@ -116,7 +116,7 @@ class ExpressTour:
         if match.phase is Phase.TARGET:
             assert match.pending is not None
             target = rng.choice(match.targets(match.pending.ship))
-            self.tap_ship(target.player, target.ship)
+            self.tap_ship(target.side, target.ship)
             self.roll()
             return
         ship = rng.choice(match.line(match.turn))

@@ -184,7 +184,7 @@ def test_replay_through_the_store_form_keeps_the_fleet_secret():
     bodies = [CLASSIC.command_to_dict(c) for c in match.log]
     for (body, secret), command in zip(bodies, match.log, strict=True):
         if isinstance(command, Place):
-            assert secret is not None and secret.side == command.player
+            assert secret is not None and secret.side == command.side
             assert not re.search(r"[A-J]\d", json.dumps(body))  # no square of the fleet
         else:
             assert secret is None

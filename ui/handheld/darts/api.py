@@ -41,7 +41,7 @@ class DartSides:
     def linkless(self, match: object, side: int) -> bool:
         assert isinstance(match, Match)
         computer = match.setup.computer
-        return computer is not None and computer.team == side
+        return computer is not None and computer.side == side
 
     def side_name(self, match: object, side: int) -> str:
         assert isinstance(match, Match)
@@ -113,7 +113,7 @@ class DartsApi:
         """Solo mode: the team the kiosk plays has no phone (its fleet is nobody's to see)."""
         match = self.match
         seat = match.setup.computer if match is not None else None
-        return seat.team if seat is not None else None
+        return seat.side if seat is not None else None
 
     def _seat(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int, Match]:
         """`claim`, for the dart game's routes: (team, game, match)."""

@@ -85,7 +85,7 @@ class HostDesk:
             for e in event.events:
                 if isinstance(e, DartThrown) and not e.padded and match is not None:
                     self.recent.insert(0, _("{team} · {player}: {cell} {result}").format(
-                        team=match.teams[e.team].name, player=e.player, cell=cell_text(e.cell),
+                        team=match.teams[e.side].name, player=e.player, cell=cell_text(e.cell),
                         result=_result_word(e.result)))
                 elif isinstance(e, Undone) and self.recent:
                     self.recent.pop(0)

@@ -70,7 +70,7 @@ class ClassicScreen(KioskScreen):
         if match is not None:
             for event in update.events:
                 if isinstance(event, ShotFired):
-                    self.last[event.player] = event.square
+                    self.last[event.side] = event.square
             words = words_for(update.events, self.names(match))
             if words is not None:
                 word, line, kind, shooter = words

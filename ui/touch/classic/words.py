@@ -20,17 +20,17 @@ def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, st
     shown: tuple[str, str, str, int] | None = None
     for event in events:
         if isinstance(event, Won):
-            return (_("SUNK!"), _("Victory for {team}!").format(team=names[event.player]), "win",
-                    event.player)
+            return (_("SUNK!"), _("Victory for {team}!").format(team=names[event.side]), "win",
+                    event.side)
         if isinstance(event, ShotFired):
-            where = f"{names[event.player]}: {event.square.code}"
+            where = f"{names[event.side]}: {event.square.code}"
             if event.result is Result.SUNK and event.ship is not None:
                 shown = (_("SUNK!"), _("{ship} sunk").format(ship=event.ship.kind.label), "sunk",
-                         event.player)
+                         event.side)
             elif event.result is Result.HIT:
-                shown = (_("HIT"), where, "hit", event.player)
+                shown = (_("HIT"), where, "hit", event.side)
             else:
-                shown = (_("MISS"), where, "miss", event.player)
+                shown = (_("MISS"), where, "miss", event.side)
     return shown
 
 

@@ -72,14 +72,14 @@ class BullOffScreen(KioskScreen):
         # The kiosk's virtual dart: drawn where it landed, with its distance, so the players can
         # still say who was closer.
         landing = computer.bull_off if computer is not None and kiosk is not None and zones[
-            kiosk.team] is not None else None
+            kiosk.side] is not None else None
         for index, team in enumerate(match.teams):
             panel = Panel(orientation="vertical", radius=s(10))
             panel.add_widget(Caption(team.name, font_units=24, bold=True, halign="center",
                                      colour=theme.TEAM_COLOURS[index]))
             # Where it landed, so that the players can say who was closer.
             text = bull_off_dart(zones[index], cells[index])
-            if landing is not None and kiosk is not None and kiosk.team == index:
+            if landing is not None and kiosk is not None and kiosk.side == index:
                 # Its distance says more than "not the bull" (and the panel is narrow).
                 where = (landing.cell.code if zones[index] is BullZone.OTHER
                          else zone_text(zones[index]))
@@ -102,8 +102,8 @@ class BullOffScreen(KioskScreen):
                                                  font_units=26))
         else:
             thrower = 0 if zones[0] is None else 1
-            if kiosk is not None and zones[1 - kiosk.team] is None:
-                thrower = 1 - kiosk.team  # the kiosk throws by itself: the players are asked
+            if kiosk is not None and zones[1 - kiosk.side] is None:
+                thrower = 1 - kiosk.side  # the kiosk throws by itself: the players are asked
             self.prompt.text = (self.notice + "\n" if self.notice else "") + _(
                 "{team}: one dart at the bull").format(team=match.teams[thrower].name)
         self.board_view.interactive = self.app.simulator and not match.bull_off_undecided

@@ -168,7 +168,7 @@ class GameScreen(KioskScreen):
                 team=match.teams[team].name, enemy=match.teams[1 - team].name)
         self.scoreboard.show(match)
         kiosk, computer = seat(match), player(self.app, match)
-        kiosk_turn = kiosk is not None and match.turn == kiosk.team
+        kiosk_turn = kiosk is not None and match.turn == kiosk.side
         holding = computer is not None and computer.holding and kiosk_turn
         takeout = match.phase is Phase.TAKEOUT
         if takeout and kiosk_turn:
@@ -180,7 +180,7 @@ class GameScreen(KioskScreen):
         elif holding:
             self.prompt.text = _("You took back a dart of the kiosk: it waits")
         elif kiosk_turn and kiosk is not None and match.phase is Phase.THROWING:
-            self.prompt.text = _("{team} is throwing …").format(team=match.teams[kiosk.team].name)
+            self.prompt.text = _("{team} is throwing …").format(team=match.teams[kiosk.side].name)
         else:
             self.prompt.text = ""
         self.next_button.set_colour(theme.GO if takeout else theme.PANEL_LIGHT)
@@ -210,13 +210,14 @@ class GameScreen(KioskScreen):
         if not self.coach_on or match.phase is not Phase.THROWING or match.turn is None:
             return None
         kiosk = seat(match)
-        if kiosk is not None and kiosk.team == match.turn:
+        if kiosk is not None and kiosk.side == match.turn:
             return None
         return match.turn
 
     def _show_coach(self, match: Match, viewer: int | None) -> None:
-        kiosk_pins = pins(self.app, match) if viewer is not None and viewer == getattr(
-            seat(match), "team", None) else []
+        kiosk = seat(match)
+        kiosk_pins = pins(self.app, match) if (
+            viewer is not None and kiosk is not None and viewer == kiosk.side) else []
         self.coach_button.set_colour(theme.ACCENT if self.coach_on else theme.PANEL_LIGHT)
         self.skill_button.opacity = 1 if self.coach_on else 0
         self.skill_button.disabled = not self.coach_on

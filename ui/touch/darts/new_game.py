@@ -107,8 +107,8 @@ class NewGameScreen(KioskScreen):
         for index, team in enumerate(teams):
             self.names[index].text = team.name
             players = [p for p in team.players if p != team.name]
-            self.players[index].text = "" if kiosk and kiosk.team == index else ", ".join(players)
-        if kiosk is not None and kiosk.team == 1:
+            self.players[index].text = "" if kiosk and kiosk.side == index else ", ".join(players)
+        if kiosk is not None and kiosk.side == 1:
             self._human_names = (DEFAULT_NAMES[1], "")
             self.players[1].disabled = True  # keeps the kiosk team's own name
             self.skill.set_value(kiosk.skill)

@@ -42,5 +42,5 @@ def dart_teams(app: KioskApp) -> Names | None:
     if match is None:
         return None
     kiosk = seat(match)
-    return [None if kiosk is not None and kiosk.team == index else team.name
+    return [None if kiosk is not None and kiosk.side == index else team.name
             for index, team in enumerate(match.teams)]

@@ -91,7 +91,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         if match is None or match.phase is not Phase.PLACING:
             return
         kiosk = seat(match)
-        if kiosk is not None and kiosk.team == team:
+        if kiosk is not None and kiosk.side == team:
             return  # the kiosk's fleet is placed by the kiosk and never drawn
         self.team = team
         self.draft = FleetDraft(match.board, match.setup.rules.fleet)
@@ -131,7 +131,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         names = [t.name for t in match.teams]
         kiosk = seat(match)
         # Solo: the kiosk places its own fleet (never on this screen), only the players are asked.
-        waiting = [i for i in (0, 1) if not placed[i] and (kiosk is None or i != kiosk.team)]
+        waiting = [i for i in (0, 1) if not placed[i] and (kiosk is None or i != kiosk.side)]
         if not waiting:
             view.add_widget(heading(_("Both fleets are locked in")))
             return
@@ -190,7 +190,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         row = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         web = self.app.kiosk.web
         for index, team in enumerate(match.teams):
-            if kiosk is not None and kiosk.team == index:
+            if kiosk is not None and kiosk.side == index:
                 text = (_("{team} has hidden its fleet ✓") if placed[index]
                         else _("{team} is placing its fleet")).format(team=team.name)
             elif placed[index]:

@@ -55,7 +55,7 @@ class TeamColumn(Panel):
         tally = match.tally(self.index)
         self.player.text = _("hits {hits} · darts {darts}").format(hits=tally.hits, darts=tally.darts)
         state = match.state()
-        playing = state.team == self.index and match.phase in (Phase.THROWING, Phase.TAKEOUT)
+        playing = state.side == self.index and match.phase in (Phase.THROWING, Phase.TAKEOUT)
         self.background = list(theme.PANEL_LIGHT if playing else theme.PANEL)
 
 
@@ -81,7 +81,7 @@ class Scoreboard(BoxLayout):
             column.show(match, lengths)
         team, player, dart = match.up_next()
         seat = match.setup.computer
-        if player is not None and seat is not None and seat.team == team:
+        if player is not None and seat is not None and seat.side == team:
             player = skill_name(seat.skill)  # "Kiosk: pro throws"
         if match.phase is Phase.THROWING and team is not None:
             self.turn.text = _("{team}: {player} throws").format(team=match.teams[team].name,

@@ -282,7 +282,7 @@ class ExpressScreen(KioskScreen):
         chosen = player == turn and not wreck and (
             ship is self.attacker or (pending is not None and ship is pending.ship)
             or (self.playback.busy and self.showing is not None
-                and self.showing.player == player and self.showing.ship is ship))
+                and self.showing.side == player and self.showing.ship is ship))
         aimed = target == self.target or (
             self.playback.busy and self.showing is not None and self.showing.target == target)
         dim = legal is not None and player != turn and target not in legal
@@ -350,9 +350,9 @@ class ExpressScreen(KioskScreen):
     def _sank_and_goes_again(self) -> bool:
         """The last attack shown sank its target and its attacker is up again."""
         last, match = self.showing, self.match
-        if last is None or last.target is None or match is None or last.player != match.turn:
+        if last is None or last.target is None or match is None or last.side != match.turn:
             return False
-        return last.target.ship.value not in self.shown["lines"][last.target.player]
+        return last.target.ship.value not in self.shown["lines"][last.target.side]
 
     def _fill_move_slot(self, show: bool) -> None:
         s = theme.sizes()
@@ -390,10 +390,10 @@ class ExpressScreen(KioskScreen):
             if player == turn:
                 self.app.toast(_("your Carrier has rolled: tap the ship it attacks"), 3)
             else:
-                self._aim(Declare(Target(player, ship), player=turn))
+                self._aim(Declare(Target(player, ship), side=turn))
             return
         if player == turn:
-            refusal = match.refusal(Attack(ship, player=turn))
+            refusal = match.refusal(Attack(ship, side=turn))
             if isinstance(refusal, AttackerError):
                 self.app.toast(str(refusal), 3)
                 return
@@ -406,7 +406,7 @@ class ExpressScreen(KioskScreen):
         if self.attacker is None:
             self.app.toast(_("first tap one of your ships: it attacks"), 3)
             return
-        self._aim(Attack(self.attacker, Target(player, ship), player=turn))
+        self._aim(Attack(self.attacker, Target(player, ship), side=turn))
 
     def _aim(self, command: Attack | Declare) -> None:
         assert self.match is not None
@@ -429,14 +429,14 @@ class ExpressScreen(KioskScreen):
             return None
         turn = match.turn
         if match.phase is Phase.TARGET:
-            return None if self.target is None else Declare(self.target, player=turn)
+            return None if self.target is None else Declare(self.target, side=turn)
         if match.phase is not Phase.ATTACK or self.attacker is None:
             return None
         if match.setup.ship(self.attacker).roll_first:
-            return Attack(self.attacker, move=self.move, player=turn)
+            return Attack(self.attacker, move=self.move, side=turn)
         if self.target is None:
             return None
-        return Attack(self.attacker, self.target, player=turn)
+        return Attack(self.attacker, self.target, side=turn)
 
     def roll(self) -> None:
         command = self.command()
@@ -587,8 +587,8 @@ class ExpressScreen(KioskScreen):
             marks = counting(event, setup)
             if beat.step is Step.MOVE:
                 self.showing = event
-                shown["turn"] = event.player
-                shown["lines"][event.player] = list(after["lines"][event.player])
+                shown["turn"] = event.side
+                shown["lines"][event.side] = list(after["lines"][event.side])
                 self.tray.clear()
                 self.attack_caption.text = caption_of(event, setup)
                 self.draw()
@@ -605,24 +605,24 @@ class ExpressScreen(KioskScreen):
                 self.tray.set_aside(marks, beat.seconds)
                 self.tray.set_count(event.total, defense_of(event, setup))
         elif isinstance(event, Sunk):
-            shown["lines"][event.player] = [n for n in shown["lines"][event.player]
+            shown["lines"][event.side] = [n for n in shown["lines"][event.side]
                                             if n != event.ship.value]
-            shown["sunk"][event.player] = [*shown["sunk"][event.player], event.ship.value]
+            shown["sunk"][event.side] = [*shown["sunk"][event.side], event.ship.value]
             shown["points"] = list(event.points)
             self.announcement.announce(_("SUNK!"), _("{name}'s {ship}").format(
-                name=setup.players[event.player], ship=event.ship.label), "sunk")
+                name=setup.players[event.side], ship=event.ship.label), "sunk")
             self.draw()
         elif isinstance(event, Won):
             self.announcement.announce(_("SUNK!"), _("{name} wins!").format(
-                name=setup.players[event.player]), "win")
+                name=setup.players[event.side]), "win")
         elif isinstance(event, TurnPassed) and beat.seconds > 0 and self.showing is not None:
             # An attack that sank nothing: said once, as the dice come to rest.
             self.announcement.announce(_("MISS"), _("{ship} holds").format(
                 ship=self.showing.target.ship.label if self.showing.target else ""), "miss")
-            shown["turn"] = event.player
+            shown["turn"] = event.side
             self.draw()
         elif isinstance(event, TurnPassed):
-            shown["turn"] = event.player
+            shown["turn"] = event.side
             self.draw()
 
     def _settle(self, after: dict[str, Any]) -> None:
