@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.errors import DartshipError
 from kiosk.game import PlayerResult, ReplayError, replay
 from kiosk.hosted import HOSTED
 from kiosk.kinds import kind_named
@@ -22,7 +23,7 @@ MAX_COMMANDS = 20_000  # a long dart game is a few hundred; Express a few thousa
 FIGURES = ("shots", "hits", "sunk", "turns")
 
 
-class ReportError(ValueError):
+class ReportError(DartshipError, ValueError):
     """A report that cannot be accepted; the message says what is wrong and where."""
 
 

@@ -15,6 +15,8 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from kiosk.errors import DartshipError
+
 WINDOW_SECONDS = 300
 KIOSK = "X-Dartship-Kiosk"
 TIME = "X-Dartship-Time"
@@ -56,7 +58,7 @@ class Claim:
     signature: str
 
 
-class SignatureError(ValueError):
+class SignatureError(DartshipError, ValueError):
     """A request that is not signed as it must be; the message says what is wrong."""
 
 
