@@ -248,7 +248,8 @@ def _classic_games(mode: Mode, seed: int, options: CallOptions):
     players = ("Sharks", "Jets") if mode is Mode.DUEL else ("Ann",)
     day = datetime.date(2026, 12, 1) if mode is Mode.DAILY else None
     match = ClassicMatch(ClassicSetup(mode, players, date=day))
-    for side in (0, 1) if mode is not Mode.DAILY else (0,):
+    # A daily game's computer fleet comes as its own (secret) Place, as the kiosk sends it.
+    for side in (0, 1):
         match.apply(ClassicPlace(side, classic_fleet(rng)))
     fired: dict[int, list] = {0: list(SQUARES), 1: list(SQUARES)}
     for side in fired:
