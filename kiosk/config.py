@@ -122,7 +122,7 @@ def _pin(value: Any) -> str | None:
 
 
 def _port(value: Any) -> str | None:
-    return None if 1 <= value <= 65535 else _("must be a TCP port 1 to 65535")
+    return None if 0 <= value <= 65535 else _("must be a TCP port 1 to 65535, or 0 for any free one")
 
 
 def _pin_code(value: Any) -> str | None:
@@ -241,7 +241,8 @@ class DisplaySettings:
 class WebSettings:
     enabled: bool = setting(True, "serve the phone page")
     host: str = setting("0.0.0.0", "address the phone page listens on", check=_host)
-    port: int = setting(8080, "port of the phone page", check=_port)
+    port: int = setting(8080, "port of the phone page (0: any free one, printed at start)",
+                         check=_port)
 
 
 @dataclass(frozen=True)

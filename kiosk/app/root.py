@@ -18,6 +18,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from kiosk.announce import buzzer_listener
 from kiosk.app.sdnotify import Notifier
@@ -35,6 +36,7 @@ from kiosk.house import Kiosk
 from kiosk.i18n import _, set_language
 from kiosk.service import GameService
 from kiosk.store import Store, StoreError
+from kiosk.tenant import DatabaseLock
 
 log = logging.getLogger("dartship")
 
@@ -84,7 +86,8 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
-    store = open_store(settings)
+    port = settings.web.port if (settings.web.enabled if web is None else web) else None
+    store, lock = open_store(settings, port)  # refused here if another kiosk holds it
     service = GameService(store, rng=rng or random.Random())
     pace = pace or Pace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
     # Before resume: a solo game picked up after a power cut gets its computer player back.
@@ -98,13 +101,14 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     express_seats = ComputerSeats(service, loop, pace=express_pace,
                                   rng=random.Random(service.rng.getrandbits(64))).attach()
     kiosk = Kiosk(config, store, service, solo, takeout, express_seats, classic=classic,
-                  supervisor=Notifier())
+                  supervisor=Notifier(), lock=lock)
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
     desk = None
     if settings.web.enabled if web is None else web:
         # First: a port already taken (another kiosk) stops us before anything is resumed or
         # any board is opened twice.
         desk = await _start_web(kiosk, headless, classic_pace)
+        lock.set_port(_port_of(kiosk.web.base_url) if kiosk.web is not None else None)
     if service.resume(finished_within=RESULT_KEPT_SECONDS):
         log.info("resumed game %s", service.game)
         ensure_fleets(service, service.rng)  # a classic game a power cut left half placed
@@ -116,14 +120,18 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     return kiosk
 
 
-def open_store(settings: Settings) -> Store:
-    """The configured database; one that cannot be used (read-only, not ours, newer, a folder
-    that does not exist) falls back to the default one, saying why, so a bad kiosk.database
-    never keeps the kiosk from starting. The default one failing too is an error to show."""
+def open_store(settings: Settings, port: int | None = None) -> tuple[Store, DatabaseLock]:
+    """The configured database, and the lock that makes it this kiosk's (`DatabaseInUse`,
+    naming the other kiosk, when one holds it: taken before anything is read or written). One
+    that cannot be used otherwise (read-only, not ours, newer, a folder that does not exist)
+    falls back to the default one, saying why, so a bad kiosk.database never keeps the kiosk
+    from starting. The default one failing too is an error to show."""
     path = settings.database_path()
+    lock = DatabaseLock(path, "dartship run", port)
     try:
-        return Store(path)
+        return Store(path), lock
     except StoreError as err:
+        lock.release()
         if not settings.kiosk.database:
             raise
         default = replace(settings.kiosk, database="")
@@ -132,7 +140,16 @@ def open_store(settings: Settings) -> Store:
             raise
         log.error("kiosk.database: %s; the kiosk uses %s instead (check it: dartship config "
                   "check)", err, fallback)
-        return Store(fallback)
+    lock = DatabaseLock(fallback, "dartship run", port)
+    try:
+        return Store(fallback), lock
+    except StoreError:
+        lock.release()
+        raise
+
+
+def _port_of(url: str) -> int | None:
+    return urlsplit(url).port
 
 
 async def _start_web(kiosk: Kiosk, headless: bool, classic_pace: ClassicPace) -> Any:

@@ -20,15 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.test_kiosk_headless import JETS, ROOT, SHARKS, Lines, _free_port, _http, phone
+from tests.system.test_kiosk_headless import JETS, ROOT, SHARKS, Lines, _http, phone
 
 
 class HeadlessKiosk:
     def __init__(self, tmp: Path) -> None:
-        port = _free_port()
-        self.web = f"http://127.0.0.1:{port}"
         config = tmp / "config.toml"
-        config.write_text(f"[web]\nhost = \"127.0.0.1\"\nport = {port}\n"
+        config.write_text("[web]\nhost = \"127.0.0.1\"\nport = 0\n"  # the system picks
                           "[rules]\nbull_off = \"normal\"\n")
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
@@ -38,6 +36,7 @@ class HeadlessKiosk:
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.out = Lines(self.proc)
         self.host = self.out.wait_for(r"Host page .*: (http\S+)").group(1)
+        self.web = self.host.split("/host/")[0]
         self.out.wait_for(r"running headless")
         self.links = [self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1)
                       for name in ("Sharks", "Jets")]

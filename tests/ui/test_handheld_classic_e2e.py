@@ -26,7 +26,7 @@ from kiosk.classic.table import classic_of
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_classic import enemy_squares, water
-from tests.ui.conftest_handheld import ARTEFACTS, free_port, settings
+from tests.ui.conftest_handheld import ARTEFACTS, settings
 from tests.ui.test_handheld_e2e import PHONE, WAIT_MS, browser_page, chromium
 from ui.handheld.classic.api import StartLimits
 from ui.handheld.phones import COOKIE
@@ -41,7 +41,7 @@ LANDSCAPE = {"width": 844, "height": 390}
 @contextlib.asynccontextmanager
 async def classic_kiosk(tmp_path) -> AsyncIterator[tuple[GameService, WebServer]]:
     """The phone page as the kiosk serves it, its computer at a quick pace."""
-    config = settings(web__host="127.0.0.1", web__port=free_port())
+    config = settings(web__host="127.0.0.1", web__port=0)
     service = GameService(Store(tmp_path / "dartship.db"))
     web = await start_web(service, config, classic_pace=Pace(shot=0.05),
                           classic_limits=StartLimits(capacity=1000, per_minute=1000))

@@ -22,7 +22,6 @@ from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
     fleet,
-    free_port,
     make_service,
     new_game,
     settings,
@@ -38,7 +37,7 @@ async def running_kiosk(tmp_path, bull_off: str = "off", headless: bool = False
                         ) -> AsyncIterator[tuple[object, WebServer]]:
     """The phone page on the service's loop; `headless`: as `dartship run --headless
     --simulator` serves it, with the host's desk and its throw pad (darts via the queue)."""
-    config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=free_port())
+    config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=0)
     service = make_service(tmp_path, config)
     thrower = None
     if headless:

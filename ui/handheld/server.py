@@ -12,6 +12,7 @@ import logging
 import random
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -104,6 +105,11 @@ class WebServer:
         self._accept_errors = accept_errors
         self.desk = desk  # the host's desk of a headless kiosk
         self.classic: ClassicApi | None = None  # the classic page's routes
+
+    @property
+    def port(self) -> int:
+        """The port it listens on (the one the system picked, for web.port = 0)."""
+        return urlsplit(self.base_url).port or 0
 
     async def stop(self) -> None:
         await self._runner.cleanup()
