@@ -49,7 +49,7 @@ async def test_a_refused_phone_stops_the_bench_with_a_reason(tmp_path):
         inbox: asyncio.Queue = asyncio.Queue()
         async with ClientSession() as session:  # no device key: the link is not this phone's
             await bench._phone(session, f"{base}/api/team/not-a-token/ws", inbox)
-        with pytest.raises(bench.ClientRefused, match="404|403"):
+        with pytest.raises(bench.ClientRefused, match=r"404|403"):
             await bench._until(inbox, '"type":"view"')
     finally:
         await kiosk.stop()

@@ -417,7 +417,8 @@ function noteLine() {
 }
 
 function tally(view, player) {
-  return t("c_tally", { shots: view.shots[player], hits: view.hits[player] });
+  const counts = { shots: view.shots[player], hits: view.hits[player] };
+  return `${t("c_n_shots", counts)}, ${t("c_n_hits", counts)}`;
 }
 
 // ---- blocks -----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, HouseRules, RuleError, Seat, Setup, Team
 from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import kiosk_team
-from kiosk.i18n import _
+from kiosk.i18n import _, ngettext
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
@@ -73,7 +73,8 @@ class NewGameScreen(KioskScreen):
         rules = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         self.fleet = ChoiceButton([DEFAULT_FLEET], DEFAULT_FLEET, label=fleet_label)  # see refresh
         self.darts = ChoiceButton(list(range(1, 10)), 3,
-                                  label=lambda n: _("{n} darts per visit").format(n=n))
+                                  label=lambda n: ngettext("{n} dart per visit", "{n} darts per visit",
+                                                           n).format(n=n))
         self.bull_off = ChoiceButton(list(BullOffMode), BullOffMode.NORMAL, label=bull_off_label)
         for widget in (self.fleet, self.darts, self.bull_off):
             rules.add_widget(widget)

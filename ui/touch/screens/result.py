@@ -7,7 +7,7 @@ from typing import Any
 
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase, RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, ngettext
 from ui.touch import theme
 from ui.touch.controls import BigButton
 from ui.touch.result_card import result_page
@@ -33,7 +33,8 @@ class ResultScreen(KioskScreen):
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
         self.winner.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
-        self.length.text = _("{visits} visits").format(visits=match.visits)
+        self.length.text = ngettext("{visits} visit", "{visits} visits",
+                                    match.visits).format(visits=match.visits)
         self.table.clear_widgets()
         self.table.add_row([_("Player"), _("Darts"), _("Hits"), _("Hit rate"), _("Sunk"), _("Visits")],
                            colour=theme.TEXT_DIM)
