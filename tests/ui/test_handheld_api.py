@@ -235,3 +235,12 @@ async def test_phones_show_a_pause_when_the_kiosk_cannot_save_and_its_end(tmp_pa
         del store.append, store.probe
         placed = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
         assert placed.status == 200 and (await placed.json())["view"]["paused"] is None
+
+
+async def test_the_favicon_every_browser_asks_for_is_the_pages_icon(tmp_path):
+    service = make_service(tmp_path)
+    async with api_client(service) as (client, _api):
+        response = await client.get("/favicon.ico")
+        assert response.status == 200
+        assert response.headers["Content-Type"] == "image/svg+xml"
+        assert (await response.read()).lstrip().startswith(b"<svg")

@@ -231,6 +231,7 @@ class HostDesk:
             f"<noscript><meta http-equiv='refresh' content='{REFRESH_SECONDS}'></noscript>",
             "<link rel='stylesheet' href='/static/board.css'>",
             "<link rel='stylesheet' href='/static/host.css'>",
+            "<link rel='icon' href='/static/icon.svg' type='image/svg+xml'>",
             "<script type='module' src='/static/host.js'></script>",
             f"<title>{esc(_('Dartship: host'))}</title></head>",
             f"<body data-live='{esc(str(match.version) if match else '')}'>",

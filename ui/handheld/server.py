@@ -10,7 +10,7 @@ import asyncio
 import errno
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,6 +31,7 @@ from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
 from ui.handheld.host import HostDesk
 from ui.handheld.phones import hand_over_key
+from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 
 log = logging.getLogger("dartship.handheld")
@@ -51,6 +52,19 @@ def runner_options() -> dict[str, Any]:
             "shutdown_timeout": 2.0, "keepalive_timeout": HEADER_SECONDS}
 
 
+def favicon(static: StaticFiles) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """`/favicon.ico`, which every browser asks for whatever the page links: the page's own
+    icon (an SVG, which browsers take as a favicon), so no phone page logs a 404 for it."""
+    icon = static.get("icon.svg")
+    assert icon is not None, "ui/handheld/static/icon.svg is missing from the package"
+
+    async def serve(_request: web.Request) -> web.Response:
+        return web.Response(body=icon.body, headers={"Content-Type": "image/svg+xml",
+                                                     "Cache-Control": "max-age=86400"})
+
+    return serve
+
+
 def build_app(api: HandheldApi, desk: HostDesk | None = None,
               classic: ClassicApi | None = None) -> web.Application:
     """The aiohttp application (tests drive it through aiohttp's TestServer); `classic`: the
@@ -59,6 +73,7 @@ def build_app(api: HandheldApi, desk: HostDesk | None = None,
     app = web.Application(middlewares=[api.guard, api.throttle.middleware],
                           client_max_size=MAX_BODY)
     app.add_routes(api.routes())
+    app.add_routes([web.get("/favicon.ico", favicon(api.static))])
     if desk is not None:
         app.add_routes(desk.routes())
     if classic is not None:
