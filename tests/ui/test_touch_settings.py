@@ -75,3 +75,19 @@ def test_values_and_the_saved_note_in_german(tour, owners_config):
     finally:
         set_language("en")
         tour.app.rebuild("home")
+
+
+def test_renew_host_link_asks_first_then_keeps_a_new_secret(tour):
+    from kiosk import hostlink
+
+    store = tour.kiosk.store
+    before = hostlink.host_secret(store)
+    tour.app.go("settings")
+    screen = tour.screen()
+    tour.press("Renew host link")
+    assert "again" in screen.message.text and hostlink.host_secret(store) == before
+    tour.press("Renew host link")
+    after = store.recall(hostlink.KEY)
+    assert after and after != before
+    assert f"/host/{after}" in screen.message.text and "no longer works" in screen.message.text
+    tour.app.go("home")

@@ -84,7 +84,7 @@ class HandheldApi:
         self.closer.on_change.append(lambda: self._broadcast([]))
         self.phones.on_change.append(lambda: self._broadcast([]))
         if service.game is not None:
-            self.tokens = self._tokens_for(service.game)
+            self.tokens = self._tokens_for(service.game)[0]
 
     # -- the app --
 
@@ -142,9 +142,9 @@ class HandheldApi:
             # The same game rebuilt (after a failed save): its links, moves included, stand.
             self._broadcast([])
             return
-        self.tokens = self._tokens_for(game)
+        self.tokens, kept = self._tokens_for(game)
         self.throttle.new_game(old.teams if old is not None and old != self.tokens else ())
-        if old == self.tokens:
+        if old == self.tokens or (old is None and kept):
             log.info("game %s: the phone links stay as they were", game)
         else:
             if old is not None:
@@ -155,24 +155,24 @@ class HandheldApi:
             callback(self.tokens)
         self._broadcast([])
 
-    def _tokens_for(self, game: int) -> GameTokens:
-        """The game's links: those kept in the database (a restart keeps the phones' links
-        working), else new ones, kept there. If they cannot be kept, they still work until the
-        kiosk stops."""
+    def _tokens_for(self, game: int) -> tuple[GameTokens, bool]:
+        """The game's links, and whether they are the ones kept in the database (a restart
+        keeps the phones' links working); else new ones, kept there. If they cannot be kept,
+        they still work until the kiosk stops."""
         tokens = None
         store = self.service.store
         if store is None:
-            return GameTokens.issue(game)
+            return GameTokens.issue(game), False
         try:
             kept = store.links(game)
             if kept is not None:
-                return GameTokens(game, kept)
+                return GameTokens(game, kept), True
             tokens = GameTokens.issue(game)
             store.keep_links(game, tokens.teams)
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: the phone links could not be kept in the database (%s); "
                         "they will change at the next start", game, err)
-        return tokens or GameTokens.issue(game)
+        return tokens or GameTokens.issue(game), False
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
         match, game = self.match, self.service.game

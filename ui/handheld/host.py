@@ -6,9 +6,11 @@ and "move to another phone"), "who was closer?" (with where each bull-off dart l
 Undo and Correct, and in simulator mode a throw pad (type a cell, tap the drawn board, or a
 virtual throw). Once a game is over it starts the next one with the same teams.
 
-The desk is one page behind a secret of its own, printed once in the terminal (or the journal)
-when the kiosk starts; wrong desk secrets are throttled exactly like wrong team tokens. It shows
-no cell of any fleet: only what the whole bar may know (the darts, the sunk ships' lengths).
+The desk is one page behind a secret of its own, printed in the terminal (or the journal) when
+the kiosk starts and kept in the database (`kiosk.hostlink`: the link survives restarts until
+the owner renews it; `dartship host-link` prints it again); wrong desk secrets are throttled
+exactly like wrong team tokens. It shows no cell of any fleet: only what the whole bar may know
+(the darts, the sunk ships' lengths).
 The page works without script (forms that post to the desk and come back); `static/host.js`
 adds the drawn board to the throw pad and reloads the page when the game changes.
 """
@@ -18,12 +20,13 @@ from __future__ import annotations
 import hmac
 import html
 import logging
-import secrets
+import sqlite3
 from collections.abc import Callable
 from typing import Any, NoReturn
 
 from aiohttp import web
 
+from kiosk import hostlink
 from kiosk.darts.board import BULL, MISS, CellError
 from kiosk.darts.describe import bull_off_dart, cell_text
 from kiosk.darts.kind import DARTS
@@ -42,9 +45,10 @@ from kiosk.darts.match import (
 from kiosk.i18n import _
 from kiosk.ports import Thrower
 from kiosk.service import GameStarted, MatchUpdate, ServiceEvent, Source
+from kiosk.store import Store, StoreError
 from ui.handheld import qr
 from ui.handheld.api import HandheldApi
-from ui.handheld.tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES
+from ui.handheld.tokens import MAX_TOKEN_LENGTH
 
 log = logging.getLogger("dartship.handheld")
 
@@ -57,11 +61,21 @@ RECENT = 6
 MAX_FIELD = 16
 
 
+def _kept_secret(store: Store | None) -> str:
+    """The host link's secret from the database (it survives restarts until renewed)."""
+    try:
+        return hostlink.host_secret(store)
+    except (sqlite3.Error, StoreError) as err:
+        log.warning("the host link could not be kept in the database (%s); it changes at the "
+                    "next start", err)
+        return hostlink.renew(None)
+
+
 class HostDesk:
     def __init__(self, api: HandheldApi, thrower: Thrower | None = None) -> None:
         self.api = api
         self.thrower = thrower  # the simulated board (simulator mode), whose darts the pad throws
-        self.secret = secrets.token_urlsafe(TOKEN_BYTES)
+        self.secret = _kept_secret(api.service.store)
         # Filled by the server once it knows its address: (team) -> link, () -> spectator link.
         self.team_url: Callable[[int], str | None] = lambda _team: None
         self.spectator_url: Callable[[], str | None] = lambda: None
@@ -70,6 +84,16 @@ class HostDesk:
 
     def close(self) -> None:
         self._unsubscribe()
+
+    def renew(self) -> str:
+        """A new secret (kept for the next starts): the old host link is dead at once."""
+        try:
+            self.secret = hostlink.renew(self.api.service.store)
+        except (sqlite3.Error, StoreError) as err:
+            log.warning("the new host link could not be kept in the database (%s); it changes "
+                        "again at the next start", err)
+            self.secret = hostlink.renew(None)
+        return self.secret
 
     def routes(self) -> list[web.AbstractRouteDef]:
         return [web.get("/host/{secret}", self.page),

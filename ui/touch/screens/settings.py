@@ -4,6 +4,7 @@ file after validation (every bad key is listed, nothing is saved then)."""
 from __future__ import annotations
 
 import functools
+import sqlite3
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -11,11 +12,13 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from kiosk import config as config_module
+from kiosk import hostlink
 from kiosk.config import InputKind
 from kiosk.darts.board import Profile
 from kiosk.darts.match import BullOffMode
 from kiosk.i18n import _
 from kiosk.sound import Sound
+from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.opponent import skill_name
@@ -91,7 +94,10 @@ class SettingsScreen(KioskScreen):
         actions.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Learn board"), lambda: app.go("learn"), colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Test buzzer"), self.test_buzzer, colour=theme.PANEL_LIGHT))
+        actions.add_widget(BigButton(_("Renew host link"), self.renew_host_link,
+                                     colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Save"), self.save, colour=theme.GO))
+        self.renew_asked = False
         page.add_widget(actions)
         self.add_widget(page)
         self.inputs: dict[str, Any] = {}
@@ -178,6 +184,26 @@ class SettingsScreen(KioskScreen):
     def show_message(self, text: str, colour: theme.RGBA = theme.GO) -> None:
         self.message.text = text
         self.message.color = colour
+        self.renew_asked = False
+
+    def renew_host_link(self) -> None:
+        """The host page's link (phones-only play, `--headless`) is kept until renewed: a first
+        tap asks, a second renews it (the old link is dead from then on)."""
+        if not self.renew_asked:
+            self.show_message(_("Tap Renew host link again: the host page (for --headless) gets "
+                                "a new link and the old one stops working."), theme.WARN)
+            self.renew_asked = True
+            return
+        try:
+            secret = hostlink.renew(self.app.kiosk.store)
+        except (sqlite3.Error, StoreError) as err:
+            self.show_message(_("Could not renew the host link: {error}").format(error=err),
+                              theme.DANGER)
+            return
+        web = self.app.kiosk.web
+        where = f"{web.base_url}/host/{secret}" if web is not None else f"/host/{secret}"
+        self.show_message(_("New host link (keep it to yourself): {url}. The old one no longer "
+                            "works.").format(url=where))
 
     def test_buzzer(self) -> None:
         buzzer = self.app.kiosk.buzzer
