@@ -27,12 +27,13 @@ from typing import Any, NoReturn
 from aiohttp import web
 
 from kiosk import hostlink
-from kiosk.darts.board import BULL, MISS, CellError
+from kiosk.darts.board import BULL, MISS, Cell, CellError
 from kiosk.darts.describe import bull_off_dart, cell_text
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import (
     BullOffCloser,
     Correct,
+    Corrected,
     DartThrown,
     Match,
     Next,
@@ -79,7 +80,8 @@ class HostDesk:
         # Filled by the server once it knows its address: (team) -> link, () -> spectator link.
         self.team_url: Callable[[int], str | None] = lambda _team: None
         self.spectator_url: Callable[[], str | None] = lambda: None
-        self.recent: list[str] = []  # the last darts, newest first (public: announced to all)
+        # The last darts, newest first (public: announced to all): team, player, cell, result.
+        self._darts: list[tuple[str, str, Cell, Result]] = []
         self._unsubscribe = api.service.subscribe(self._heard)
 
     def close(self) -> None:
@@ -113,17 +115,26 @@ class HostDesk:
 
     def _heard(self, event: ServiceEvent) -> None:
         if isinstance(event, GameStarted) and not event.resumed:
-            self.recent = []
+            self._darts = []
         elif isinstance(event, MatchUpdate) and event.game == self.api.service.game:
             match = self.api.match
             for e in event.events:
                 if isinstance(e, DartThrown) and not e.padded and match is not None:
-                    self.recent.insert(0, _("{team} · {player}: {cell} {result}").format(
-                        team=match.teams[e.team].name, player=e.player, cell=cell_text(e.cell),
-                        result=_result_word(e.result)))
-                elif isinstance(e, Undone) and self.recent:
-                    self.recent.pop(0)
-            del self.recent[RECENT:]
+                    self._darts.insert(0, (match.teams[e.team].name, e.player, e.cell, e.result))
+                elif isinstance(e, Undone) and self._darts:
+                    self._darts.pop(0)
+                elif isinstance(e, Corrected) and self._darts:
+                    # Correct changes the last dart: the list shows what counts now.
+                    team, player, _old, _result = self._darts[0]
+                    self._darts[0] = (team, player, e.new, e.result)
+            del self._darts[RECENT:]
+
+    @property
+    def recent(self) -> list[str]:
+        """The last darts as the desk lists them, newest first."""
+        return [_("{team} · {player}: {cell} {result}").format(
+            team=team, player=player, cell=cell_text(cell), result=_result_word(result))
+            for team, player, cell, result in self._darts]
 
     # -- requests --
 

@@ -118,6 +118,10 @@ async function receive(view, events) {
     // A padded miss (Next before the visit's last dart) was never thrown: not a "recent dart".
     if (e.event === "dart" && !e.padded) page.recent.unshift(e);
     if (e.event === "undone") page.recent.shift();
+    // Correct changes the last dart: it reads as corrected, not as first announced.
+    if (e.event === "corrected" && page.recent.length) {
+      page.recent[0] = { ...page.recent[0], cell: e.to, result: e.result, ship: e.ship };
+    }
   }
   page.recent = page.recent.slice(0, 6);
   if (previous && previous.game !== view?.game) page.recent = [];
