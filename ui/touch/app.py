@@ -40,6 +40,7 @@ def _kivy_app_class() -> type:
     from kivy.uix.screenmanager import NoTransition, ScreenManager
 
     from ui.touch.controls import Panel
+    from ui.touch.quit import EscapeKey
 
     class DartshipApp(App):
         # A game's last dart stays on screen a moment before the result card replaces it.
@@ -88,6 +89,7 @@ def _kivy_app_class() -> type:
             self._unsubscribe = self.service.subscribe(self.on_service_event)
             Clock.schedule_interval(lambda _dt: self.kiosk.heartbeat(), HEARTBEAT_SECONDS)
             Window.bind(on_flip=self._first_frame)
+            self.escape = EscapeKey(lambda: self.kiosk.settings.display.kiosk_mode, self.stop)
             Window.bind(on_keyboard=self._on_key)
             for touch_event in ("on_touch_down", "on_touch_move", "on_touch_up"):
                 Window.bind(**{touch_event: self.wake})
@@ -176,9 +178,9 @@ def _kivy_app_class() -> type:
             set_fps(IDLE_FPS)
 
         def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
-            # Escape (27) quits only outside kiosk mode; Kivy's exit_on_escape is off there too,
-            # this also stops it reaching screens as "back".
-            return bool(key == 27 and self.kiosk.settings.display.kiosk_mode)
+            # Kivy's exit_on_escape is off: Escape asks first (ui/touch/quit.py), and never
+            # reaches screens as "back".
+            return self.escape.pressed(key)
 
         def on_stop(self) -> None:
             if self._unsubscribe is not None:
