@@ -8,8 +8,9 @@ the honest phones are this process, on loopback, each "phone" from its own 127.x
 * slowloris: 1100 connections from one address each send half a request and wait; meanwhile
   5 honest requests from another address: how many are served, and how fast.
 * guesses: 250 addresses send 1000 wrong team links (4 each), then keep guessing; meanwhile
-  fresh phones (new addresses) open their team link for the first time (the page, the API and
-  the team socket's first message): how many get in, and how fast.
+  the team's phone (its link is bound to its device key) opens its link 20 times, each time
+  from an address not seen before (the page, the API and the team socket's first message):
+  how often it gets in, and how fast.
 * spectators: 256 spectator sockets (from 8 addresses), then a team phone's socket: accepted,
   and its first view how fast; and the 257th spectator is turned away.
 
@@ -166,24 +167,28 @@ async def guesses(kiosk: Kiosk, addresses: int = 250, first: int = 4, seconds: f
     stream = [asyncio.create_task(guesser(a)) for a in guessers]
     outcomes: list[tuple[bool, float]] = []
     token = kiosk.tokens[0]
+    # The team's phone (one device key: the link is bound to it), each time from an address
+    # the kiosk has not seen, as a phone that roams between access points.
+    jar = CookieJar(unsafe=True)
     for n in range(phones):
         await asyncio.sleep(seconds / phones)
-        outcomes.append(await _fresh_phone(kiosk.port, token, f"127.0.9.{n + 1}"))
+        outcomes.append(await _fresh_phone(kiosk.port, token, f"127.0.9.{n + 1}", jar))
     stop.set()
     for task in stream:
         task.cancel()
     await asyncio.gather(*stream, return_exceptions=True)
     good = [t for ok, t in outcomes if ok]
     print(f"guesses: {sum(statuses.values())} wrong links from {addresses} addresses "
-          f"({statuses}), then {sent[0]} more during {seconds:g} s; fresh phones that opened "
-          f"their team link (page, API, socket): {len(good)} of {phones} ({_ms(good)})")
+          f"({statuses}), then {sent[0]} more during {seconds:g} s; the team's phone "
+          f"opening its link from fresh addresses (page, API, socket): {len(good)} of {phones} ({_ms(good)})")
 
 
-def _phone_session(source: str) -> ClientSession:
+def _phone_session(source: str, jar: CookieJar | None = None) -> ClientSession:
     """A phone: its own address and its own cookies (the device key its team link is bound
-    to; the jar must take cookies from an IP address)."""
+    to; the jar must take cookies from an IP address). The same `jar` again: the same phone
+    from another address (it roams between access points)."""
     return ClientSession(connector=TCPConnector(local_addr=(source, 0)),
-                         cookie_jar=CookieJar(unsafe=True))
+                         cookie_jar=jar if jar is not None else CookieJar(unsafe=True))
 
 
 async def _team_socket(phone: ClientSession, url: str, token: str) -> ClientWebSocketResponse:
@@ -196,13 +201,14 @@ async def _team_socket(phone: ClientSession, url: str, token: str) -> ClientWebS
     return await phone.ws_connect(f"{url}/api/team/{token}/ws")
 
 
-async def _fresh_phone(port: int, token: str, source: str) -> tuple[bool, float]:
+async def _fresh_phone(port: int, token: str, source: str,
+                       jar: CookieJar | None = None) -> tuple[bool, float]:
     start = time.perf_counter()
     page, _t = await _request(port, f"/team/{token}", source)
     ok = page == 200
     if ok:
         try:
-            async with _phone_session(source) as phone:
+            async with _phone_session(source, jar) as phone:
                 ws = await _team_socket(phone, f"http://127.0.0.1:{port}", token)
                 first = await ws.receive(timeout=30)
                 ok = json.loads(first.data)["type"] == "view"

@@ -100,7 +100,7 @@ async def test_next_undo_correct_and_the_pad(tmp_path):
 async def test_without_the_simulator_the_pad_is_not_there(tmp_path):
     service, client, _api, desk = await _desk(tmp_path, simulator=False)
     try:
-        assert "Throw (simulator)" not in await (await client.get(desk.path())).text()
+        assert "Score a dart (manual scoring)" not in await (await client.get(desk.path())).text()
         refused = await _post(client, desk, "throw", cell="T20")
         assert refused.status == 409 and service.match.darts_thrown == 0
     finally:

@@ -350,7 +350,7 @@ class HostDesk:
         with the virtual thrower's scatter."""
         esc = html.escape
         return (
-            f"<section id='pad'><h2>{esc(_('Throw (simulator)'))}</h2>"
+            f"<section id='pad'><h2>{esc(_('Score a dart (manual scoring)'))}</h2>"
             f"<form method='post' action='{esc(self.path())}/throw' id='throw'>"
             f"<div id='pad-board' data-profile='{esc(match.setup.rules.profile.value)}'"
             f" data-label='{esc(_('Dartboard'))}'></div>"

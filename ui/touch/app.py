@@ -121,8 +121,9 @@ def _kivy_app_class() -> type:
                                 pos_hint={"x": 0, "top": 1}, padding=(s(8), 0))
             self.banner_label = Label(font_size=s(22), bold=True, color=theme.TEXT)
             self.banner.add_widget(self.banner_label)
-            self.badge = Label(text=_("SIMULATOR"), font_size=s(14), bold=True, color=theme.WARN,
-                               size_hint=(None, None), size=(s(110), s(22)),
+            # No sensor: the players score each dart by tapping where it landed.
+            self.badge = Label(text=_("MANUAL SCORING"), font_size=s(14), bold=True,
+                               color=theme.WARN, size_hint=(None, None), size=(s(170), s(22)),
                                pos_hint={"x": 0.005, "top": 0.995})
             self.toast_panel = Panel(background=theme.PANEL_LIGHT, size_hint=(None, None),
                                      height=s(52), radius=s(8))
