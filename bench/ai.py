@@ -24,23 +24,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kiosk.ai import classic
-from kiosk.ai.decision import decide
-from kiosk.ai.heatmap import choose_target
 from kiosk.ai.record import Record
 from kiosk.ai.selfplay import play
-from kiosk.ai.strategies import (
-    HeatShots,
-    HuntTarget,
-    Perfect,
-    RandomShots,
-    grid_parity,
-)
+from kiosk.ai.strategies import HuntTarget, Perfect, RandomShots, grid_parity
+from kiosk.board import Board, Profile, board_for
+from kiosk.classic import ai as classic
 from kiosk.classic import fleet as classic_fleet
-from kiosk.darts.board import Board, Profile, board_for
+from kiosk.darts.decision import decide
 from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet
-from kiosk.darts.geometry import cell_centre
-from kiosk.darts.scatter import throw
+from kiosk.darts.heatmap import choose_target
+from kiosk.darts.shooters import HeatShots
+from kiosk.geometry import cell_centre
+from kiosk.scatter import throw
 
 SIGMA = 30.0
 DARTBOARD = ("random", "hunt_target", "heatmap", "sigma30_naive", "sigma30_aimed")

@@ -35,14 +35,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kiosk.ai import classic
-from kiosk.ai.heatmap import board_estimate, choose_target, space_for
 from kiosk.ai.posterior import Estimate, Space
 from kiosk.ai.record import Record
 from kiosk.ai.selfplay import fire
+from kiosk.board import Profile, board_for
+from kiosk.classic import ai as classic
 from kiosk.classic import fleet as classic_fleet
-from kiosk.darts.board import Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet
+from kiosk.darts.heatmap import board_estimate, choose_target, space_for
 
 RESOLVE_DARTS = 0.1  # the size of difference a rollout player has to tell apart
 SURE = 0.999  # heat of a sure hit: no decision to make

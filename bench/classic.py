@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kiosk.ai.classic import Computer
+from kiosk.classic.ai import Computer
 from kiosk.classic.count import count_fleets
 from kiosk.classic.fleet import LENGTHS, random_fleet
 from kiosk.classic.grid import SQUARES

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kiosk.ai.classic import Computer
+from kiosk.classic.ai import Computer
 from kiosk.classic.computer import ComputerSeat, Pace, pool
 from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import Fire, Level, Mode, Setup, ShotFired

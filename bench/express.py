@@ -41,11 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from kiosk.ai.express import Computer, Level
-from kiosk.ai.express.levels import Judge, prepare
-from kiosk.ai.express.position import Position, options
 from kiosk.express import odds
+from kiosk.express.ai import Computer, Level
+from kiosk.express.levels import Judge, prepare
 from kiosk.express.match import Match, Phase, Setup, stalemate
+from kiosk.express.position import Position, options
 from kiosk.express.rules import FLEET, Rules, Ship, ShipRules, Variant
 
 PAIRINGS = ("normal-easy", "hard-normal", "hard-easy")

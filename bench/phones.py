@@ -21,8 +21,8 @@ from pathlib import Path
 from aiohttp import ClientError, ClientSession, CookieJar, WSMsgType
 
 from kiosk.app.root import build_kiosk
+from kiosk.board import board_for
 from kiosk.config import ConfigFile, InputKind
-from kiosk.darts.board import board_for
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, Place, Setup, Team

@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kiosk.app import logs
 from kiosk.app.root import build_kiosk
+from kiosk.board import Profile, board_for
 from kiosk.config import ConfigFile, check_values
-from kiosk.darts.board import Profile, board_for
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import DartThrown, HouseRules, Next, Place, Setup, TakeoutNeeded, Team

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hardware.boardmap import demo_map
 from hardware.dialects import dialect, encode
 from hardware.serial_reader import SerialReader
-from kiosk.darts.board import BullZone, board_for
+from kiosk.board import BullZone, board_for
 from kiosk.inputs import Connected, DartInput
 
 

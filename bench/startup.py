@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kiosk.darts.board import board_for  # noqa: E402
+from kiosk.board import board_for  # noqa: E402
 from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet  # noqa: E402
 
 DARTSHIP = [sys.executable, "-m", "kiosk.app.cli"]

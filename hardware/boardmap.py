@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.darts.board import Board, BullZone, Cell, CellError, Profile, board_for, bull_zone
+from kiosk.board import Board, BullZone, Cell, CellError, Profile, board_for, bull_zone
 from kiosk.i18n import _
 
 _NUMBER = re.compile(r"\d+")

@@ -17,7 +17,7 @@ from pathlib import Path
 from hardware import boardmap
 from hardware.dialects import DIALECTS
 from kiosk import config as config_module
-from kiosk.darts.board import Profile
+from kiosk.board import Profile
 from kiosk.i18n import _, set_language
 from kiosk.ports import BoardInput, Sink
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hardware.boardmap import BoardMap, contact_key
-from kiosk.darts.board import BULL, Board, BullZone, Cell, CellError, Profile, Ring, bull_zone
+from kiosk.board import BULL, Board, BullZone, Cell, CellError, Profile, Ring, bull_zone
 from kiosk.i18n import _
 from kiosk.inputs import (
     BadLine,

@@ -26,8 +26,8 @@ from hardware.matrix import MatrixScanner
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
 from hardware.sink import deliver
+from kiosk.board import Profile
 from kiosk.config import BuzzerKind, InputKind, Settings
-from kiosk.darts.board import Profile
 from kiosk.i18n import _
 from kiosk.inputs import Button, Info
 from kiosk.ports import BoardInput, Buzzer, Device, Sink

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from hardware.boardmap import BoardMap, demo_map
 from hardware.dialects import PROTOCOL_VERSION, Dialect, dialect, encode
 from hardware.simulator import VirtualThrower
-from kiosk.darts.board import Board, BullZone, CellError, Profile, board_for, bull_zone
+from kiosk.board import Board, BullZone, CellError, Profile, board_for, bull_zone
 from kiosk.i18n import _
 
 log = logging.getLogger("dartship.fake_board")

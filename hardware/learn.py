@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from hardware.boardmap import BoardMap, Target, contact_key, from_pairs
-from kiosk.darts.board import BULL, Profile, board_for
+from kiosk.board import BULL, Profile, board_for
 from kiosk.i18n import _
 from kiosk.inputs import DartInput, Disconnected, Info, UnmappedInput
 

@@ -25,7 +25,7 @@ from hardware.boardmap import BoardMap
 from hardware.dialects import mapped_contact
 from hardware.sink import MultipleContacts, deliver
 from hardware.stuck import STUCK_SECONDS, StuckWatch
-from kiosk.darts.board import Profile
+from kiosk.board import Profile
 from kiosk.i18n import _
 from kiosk.inputs import Connected, DartInput, Disconnected, Info, InputEvent, StuckInput
 from kiosk.ports import Sink

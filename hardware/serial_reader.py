@@ -21,7 +21,7 @@ from hardware.dialects import MAX_LINE, Dialect, decode, dialect, effective_prof
 from hardware.noise import BoardNoise
 from hardware.sink import deliver
 from hardware.stuck import STUCK_SECONDS, StuckWatch
-from kiosk.darts.board import Board, Profile, board_for
+from kiosk.board import Board, Profile, board_for
 from kiosk.i18n import _
 from kiosk.inputs import BadLine, Connected, DartInput, Disconnected, StuckInput
 from kiosk.ports import Sink

@@ -1,7 +1,7 @@
 """The virtual thrower: a board input without a board.
 
 The one simulator (the touchscreen, `board-test`, `fake-board` and the tests all use it): it
-aims at a cell's centre and lands with the 2-D Gaussian scatter of `kiosk.darts.scatter` on the
+aims at a cell's centre and lands with the 2-D Gaussian scatter of `kiosk.scatter` on the
 real board geometry (off the board is a MISS), takes taps and typed cells. With an `interval` it
 throws by itself (board-test, demos); otherwise the screen or a test calls it.
 """
@@ -14,12 +14,12 @@ import threading
 
 from hardware.dialects import DIALECTS, encode
 from hardware.sink import deliver
-from kiosk.darts.board import BULL, Board, BullZone, Cell, CellError, Profile, board_for, bull_zone
-from kiosk.darts.geometry import cell_centre
-from kiosk.darts.scatter import Landing, Skill, sigma_for, throw
+from kiosk.board import BULL, Board, BullZone, Cell, CellError, Profile, board_for, bull_zone
+from kiosk.geometry import cell_centre
 from kiosk.i18n import _
 from kiosk.inputs import Button, ButtonInput, Connected, DartInput, MissInput
 from kiosk.ports import Sink
+from kiosk.scatter import Landing, Skill, sigma_for, throw
 
 log = logging.getLogger("dartship.simulator")
 

@@ -31,11 +31,11 @@ import tomlkit
 import tomlkit.exceptions
 import tomlkit.items
 
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import PRESETS, PlacementError, fleet_problem, parse_lengths
 from kiosk.darts.match import BullOffMode, HouseRules
-from kiosk.darts.scatter import Skill
 from kiosk.i18n import LANGUAGES, _
+from kiosk.scatter import Skill
 
 SYSTEM_CONFIG = Path("/etc/dartship/config.toml")
 MAX_DEPTH = 2  # `section.key`: the option table has no deeper tables

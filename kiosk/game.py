@@ -22,6 +22,7 @@ from the command log and read back only to replay), and how to build a game from
 from __future__ import annotations
 
 import abc
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -49,6 +50,20 @@ class PlayerResult:
     sunk: int  # enemy ships sunk
     turns: int  # visits or turns played
     won: bool
+
+
+class Result(enum.Enum):
+    """What one shot did, in every game that shoots (a dart, a classic shot): the word the
+    kiosk announces. REPEAT: a cell already shot (the dart game counts it; classic refuses it)."""
+
+    MISS = "miss"
+    HIT = "hit"
+    SUNK = "sunk"
+    REPEAT = "repeat"
+
+    @property
+    def scores(self) -> bool:
+        return self in (Result.HIT, Result.SUNK)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from kiosk.darts.board import BullZone, Cell
+from kiosk.board import BullZone, Cell
 
 
 class Button(enum.Enum):

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from kiosk.darts.board import BullZone, Cell, Profile
-from kiosk.darts.scatter import Landing, Skill
+from kiosk.board import BullZone, Cell, Profile
 from kiosk.inputs import Button, InputEvent
+from kiosk.scatter import Landing, Skill
 from kiosk.sound import Sound
 
 Sink = Callable[[InputEvent], None]

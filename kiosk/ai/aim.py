@@ -7,7 +7,7 @@ from "aim at the centre of the likeliest cell": a triple at 0.5 loses to a big s
 
 For each (profile, sigma) a landing table is built once: for every aim point of a 2 mm grid on
 the board, the probability of landing in each cell. Cells are rasterised at 1 mm with
-`kiosk.darts.geometry.cell_at` itself, so the table agrees with what the referee scores; the Gaussian is
+`kiosk.geometry.cell_at` itself, so the table agrees with what the referee scores; the Gaussian is
 separable, so each cell's column is two small matrix products. A decision is then one
 matrix-vector product.
 """
@@ -22,9 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from kiosk.ai.heatmap import cell_index
-from kiosk.darts.board import Board, Cell, Profile, board_for
-from kiosk.darts.geometry import DOUBLE_OUTER_R, cell_at, cell_centre
+from kiosk.board import Board, Cell, Profile, board_for
+from kiosk.geometry import DOUBLE_OUTER_R, cell_at, cell_centre
 
 PIXEL_MM = 1.0
 AIM_STEP_MM = 2.0
@@ -39,6 +38,11 @@ class Aim(NamedTuple):
     x: float
     y: float
     p_hit: float
+
+
+@functools.cache
+def cell_index(board: Board) -> dict[Cell, int]:
+    return {cell: i for i, cell in enumerate(board.cells)}
 
 
 @dataclass(frozen=True, eq=False)

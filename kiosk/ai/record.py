@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kiosk.darts.match import Result
+from kiosk.game import Result
 
 if TYPE_CHECKING:
     from kiosk.darts.match import Match

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 
 from kiosk.ai.record import HasCells, Record
-from kiosk.darts.match import Result
+from kiosk.game import Result
 
 
 def fire(ships: Sequence[HasCells], record: Record, cell: Hashable

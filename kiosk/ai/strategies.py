@@ -1,9 +1,10 @@
-"""Shooters to measure the engine against, and the two ways to throw at its choice.
+"""Shooters to measure the engine against, on any grid of cells (the dart game's own, which
+throw under scatter, are in `kiosk.darts.shooters`).
 
 A shooter maps what is known (a `Record`) to the cell it wants next. The baselines are the
 usual yardsticks: random, hunt/target (random until a hit, then its neighbours) and, on the
 grid, parity hunt/target (hunt on one colour of the checkerboard: every ship of length >= 2
-covers both colours). A thrower turns a wanted cell into where the dart lands.
+covers both colours). `Perfect` throws exactly at what a shooter wants.
 """
 
 from __future__ import annotations
@@ -12,12 +13,7 @@ import random
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
-from kiosk.ai.aim import best_aim
-from kiosk.ai.heatmap import choose_target, heatmap
 from kiosk.ai.record import Record
-from kiosk.darts.board import Board, Cell
-from kiosk.darts.geometry import cell_centre
-from kiosk.darts.scatter import throw
 
 
 def _open(cells: Iterable[Hashable], record: Record) -> list[Hashable]:
@@ -64,17 +60,6 @@ class HuntTarget:
         return rng.choice(open_)
 
 
-@dataclass(frozen=True)
-class HeatShots:
-    """The engine: the unshot dartboard cell with the most heat."""
-
-    board: Board
-    lengths: tuple[int, ...]
-
-    def __call__(self, record: Record, rng: random.Random) -> Hashable:
-        return choose_target(self.board, record, self.lengths, rng)
-
-
 # ---- throwers: where the dart really lands -------------------------------------------------
 
 
@@ -86,33 +71,6 @@ class Perfect:
 
     def __call__(self, record: Record, rng: random.Random) -> Hashable:
         return self.shooter(record, rng)
-
-
-@dataclass(frozen=True)
-class NaiveAim:
-    """Aims at the centre of the engine's cell, with Gaussian scatter `sigma` (mm)."""
-
-    board: Board
-    lengths: tuple[int, ...]
-    sigma: float
-
-    def __call__(self, record: Record, rng: random.Random) -> Cell:
-        cell = choose_target(self.board, record, self.lengths, rng)
-        return throw(self.board, cell_centre(cell, self.board), self.sigma, rng).cell
-
-
-@dataclass(frozen=True)
-class BestAim:
-    """Aims where the heat spread by the scatter is highest (`best_aim`)."""
-
-    board: Board
-    lengths: tuple[int, ...]
-    sigma: float
-
-    def __call__(self, record: Record, rng: random.Random) -> Cell:
-        heat = heatmap(self.board, record, self.lengths, rng)
-        aim = best_aim(self.board, heat, self.sigma, rng)
-        return throw(self.board, (aim.x, aim.y), self.sigma, rng).cell
 
 
 def grid_parity(square: Hashable) -> bool:

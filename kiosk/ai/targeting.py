@@ -10,7 +10,7 @@ import numpy as np
 
 from kiosk.ai.posterior import Estimate, Method, Space, evidence_of, marginals
 from kiosk.ai.record import Record
-from kiosk.darts.match import Result
+from kiosk.game import Result
 
 # Heat differences below this are sampling noise, not a reason to prefer a cell.
 TIE = 1e-9

@@ -129,7 +129,7 @@ def _scripted(args: argparse.Namespace, venue: str,
 
 
 def _classic(args: argparse.Namespace) -> int:
-    from kiosk.ai.classic import Computer
+    from kiosk.classic.ai import Computer
     from kiosk.classic.leaderboard import StoreLeaderboard
     from kiosk.classic.referee import main_stdio
 

@@ -63,9 +63,9 @@ def takeout_seconds(config: ConfigFile, headless: bool) -> float:
 
 
 def classic_computer(level: Level, rng: random.Random) -> Any:
-    """The classic computer of a level (`kiosk.ai.classic.Computer`): the AI, and numpy with
+    """The classic computer of a level (`kiosk.classic.ai.Computer`): the AI, and numpy with
     it, is imported when the computer first plays, not at every start."""
-    from kiosk.ai.classic import Computer
+    from kiosk.classic.ai import Computer
 
     return Computer(level, rng)
 

@@ -116,8 +116,8 @@ def render_resumed(out: Path, size: str, language: str, express: bool = False) -
 
 def _game_in_play(db: Path) -> None:
     """A stored game some darts in, left as a power cut leaves it."""
+    from kiosk.board import BULL
     from kiosk.config import Settings
-    from kiosk.darts.board import BULL
     from kiosk.darts.fleet import random_fleet
     from kiosk.darts.kind import DARTS
     from kiosk.darts.match import Next, Place, Setup, Start, Team, Throw

@@ -2,7 +2,7 @@
 
 Attached to a `GameService` (the kiosk's, and each phone room's); on every game it looks at the
 setup and, in a solo game, fires the computer's shots until the game ends or another starts.
-The rules room imports no AI: the computer itself (`kiosk.ai.classic.Computer`) is handed in as
+The rules room imports no AI: the computer itself (`kiosk.classic.ai.Computer`) is handed in as
 a factory by whoever builds the seat (the composition root, the phone rooms).
 
 Never on the loop's time: `choose` runs in an executor and its answer comes back to the loop,
@@ -48,7 +48,7 @@ SOURCE = Source.COMPUTER
 
 
 class Shooter(Protocol):
-    """The computer as the seat drives it (`kiosk.ai.classic.Computer`)."""
+    """The computer as the seat drives it (`kiosk.classic.ai.Computer`)."""
 
     def choose(self, radar: Radar) -> Square: ...
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from kiosk.classic.fleet import CLASSES, Fleet, Ship, random_fleet
 from kiosk.classic.grid import GRID, Square
-from kiosk.game import Outcome, PlayerResult, RuleError
+from kiosk.game import Outcome, PlayerResult, Result, RuleError
 from kiosk.i18n import _
 
 COMPUTER = "Computer"  # the computer's name in results when the front end names none
@@ -49,12 +49,6 @@ class Phase(enum.Enum):
     PLACING = "placing"
     PLAYING = "playing"
     OVER = "over"
-
-
-class Result(enum.Enum):
-    MISS = "miss"
-    HIT = "hit"
-    SUNK = "sunk"
 
 
 class AlreadyFiredError(RuleError):

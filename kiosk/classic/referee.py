@@ -48,7 +48,7 @@ from kiosk.lines import Answer, WireError, command_name, command_of, error, serv
 
 
 class Shooter(Protocol):
-    """The computer as the referee drives it (`kiosk.ai.classic.Computer`): a square from its
+    """The computer as the referee drives it (`kiosk.classic.ai.Computer`): a square from its
     own radar. The rules room does not import the AI; the composition root hands it in."""
 
     def choose(self, radar: Radar) -> Square: ...
@@ -185,7 +185,7 @@ def run(stdin: Iterable[str], stdout: TextIO, referee: ClassicReferee) -> int:
 def main_stdio(computer: ComputerFactory, runner: Runner | None = None,
                leaderboard: Leaderboard | None = None) -> int:
     """`dartship classic`: the in-memory runner unless the caller passes the durable one (and
-    its store's leaderboard). `computer`: `kiosk.ai.classic.Computer`."""
+    its store's leaderboard). `computer`: `kiosk.classic.ai.Computer`."""
     if runner is None:
         memory = MemoryRunner()
         runner, leaderboard = memory, leaderboard or memory

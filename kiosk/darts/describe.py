@@ -3,7 +3,7 @@ and the host page of a headless kiosk say the same thing the same way)."""
 
 from __future__ import annotations
 
-from kiosk.darts.board import BullZone, Cell
+from kiosk.board import BullZone, Cell
 from kiosk.i18n import _
 
 

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kiosk.darts.board import NUMBER_INDEX, NUMBERS, Board, Cell, CellError, Ring
+from kiosk.board import NUMBER_INDEX, NUMBERS, Board, Cell, CellError, Ring
 from kiosk.i18n import _
 
 MIN_SHIP, MAX_SHIP = 2, 5

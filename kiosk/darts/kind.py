@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kiosk.darts.board import MISS, BullZone
+from kiosk.board import MISS, BullZone
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.match import (
     BullOffDart,
@@ -22,7 +22,6 @@ from kiosk.darts.match import (
     Next,
     Phase,
     Place,
-    Result,
     Setup,
     Start,
     Throw,
@@ -30,7 +29,7 @@ from kiosk.darts.match import (
     Won,
 )
 from kiosk.darts.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
-from kiosk.game import GameKind, Secret, Shot
+from kiosk.game import GameKind, Result, Secret, Shot
 from kiosk.i18n import _
 from kiosk.inputs import Button, ButtonInput, DartInput, InputEvent, MissInput
 from kiosk.service import GameService

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.darts.board import MISS, Board, BullZone, Cell, Profile, board_for
+from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
-from kiosk.darts.scatter import Skill
-from kiosk.game import Outcome, PlayerResult, ReplayError, RuleError
+from kiosk.game import Outcome, PlayerResult, ReplayError, Result, RuleError
 from kiosk.i18n import _
+from kiosk.scatter import Skill
 
 __all__ = ["ReplayError", "RuleError"]  # the house's errors, re-exported for the dart game's users
 
@@ -29,17 +29,6 @@ class Phase(enum.Enum):
     THROWING = "throwing"
     TAKEOUT = "takeout"
     OVER = "over"
-
-
-class Result(enum.Enum):
-    MISS = "miss"
-    HIT = "hit"
-    SUNK = "sunk"
-    REPEAT = "repeat"
-
-    @property
-    def scores(self) -> bool:
-        return self in (Result.HIT, Result.SUNK)
 
 
 class BullOffMode(enum.Enum):

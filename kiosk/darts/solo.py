@@ -18,7 +18,7 @@ Flow (all on the service's asyncio loop; the AI's decision runs in an executor):
 * bull-off: after a pause it throws one virtual dart at the bull (the players see where it
   landed, so "who was closer?" can still be answered by them);
 * its visit: for each dart, a decision in the executor, a pause so that the players see the
-  darts one by one, then a throw with the skill's scatter (`kiosk.darts.scatter.throw`) submitted as
+  darts one by one, then a throw with the skill's scatter (`kiosk.scatter.throw`) submitted as
   a dart from source "kiosk";
 * after its visit: there is nothing to pull out, so after `Pace.takeout` seconds it presses Next
   itself (the players may tap Next sooner);
@@ -38,9 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kiosk.darts.board import BULL
+from kiosk.board import BULL
 from kiosk.darts.fleet import random_fleet
-from kiosk.darts.geometry import cell_centre
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import (
     BullOffDart,
@@ -57,8 +56,9 @@ from kiosk.darts.match import (
     Undone,
     VisitStarted,
 )
-from kiosk.darts.scatter import Landing, Skill, throw
+from kiosk.geometry import cell_centre
 from kiosk.later import Later
+from kiosk.scatter import Landing, Skill, throw
 from kiosk.service import (
     GameService,
     GameStarted,
@@ -69,7 +69,7 @@ from kiosk.service import (
 )
 
 if TYPE_CHECKING:
-    from kiosk.ai import Decision
+    from kiosk.darts.decision import Decision
 
 log = logging.getLogger("dartship.solo")
 
@@ -250,7 +250,8 @@ class ComputerPlayer:
 
     def _think(self) -> None:
         # The AI brings numpy: loaded when the kiosk first plays, not at every start.
-        from kiosk.ai import Record, decide
+        from kiosk.ai import Record
+        from kiosk.darts.decision import decide
 
         match = self.match
         version = match.version

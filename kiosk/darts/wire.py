@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kiosk.darts.board import BullZone, Profile, board_for, bull_zone
+from kiosk.board import BullZone, Profile, board_for, bull_zone
 from kiosk.darts.fleet import fleet_problem, parse_fleet, parse_lengths
 from kiosk.darts.match import (
     BullOffAgain,
@@ -43,9 +43,9 @@ from kiosk.darts.match import (
     VisitStarted,
     Won,
 )
-from kiosk.darts.scatter import Skill
 from kiosk.i18n import _
 from kiosk.lines import WireError, require
+from kiosk.scatter import Skill
 
 
 def _sunk(event_dict: dict[str, Any], ship: Any) -> dict[str, Any]:

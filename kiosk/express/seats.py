@@ -7,7 +7,7 @@ it is up, through the same commands as a person: `Attack`, and the Carrier's `De
 
 At a readable pace: after every update it waits until the table has shown it (the dice of
 the last attack roll by roll, `kiosk.express.pace`) and then `Pace.think` more, so the players
-see each attack start, roll and end. The decision (`kiosk.ai.express.Computer.decide`; the first
+see each attack start, roll and end. The decision (`kiosk.express.ai.Computer.decide`; the first
 one builds the exact tables, about a second) runs in an executor: the loop, and with it the
 screen, never waits for it. A decision made for a game that changed meanwhile is dropped.
 """
@@ -36,7 +36,7 @@ from kiosk.service import (
 )
 
 if TYPE_CHECKING:
-    from kiosk.ai.express import Computer
+    from kiosk.express.ai import Computer
 
 log = logging.getLogger("dartship.express")
 
@@ -51,8 +51,8 @@ def express_match(service: GameService) -> Match | None:
 
 def _decide(computer: Computer, view: Mapping[str, Any]) -> Attack | Declare:
     """In the executor: the exact tables of the game's rules (built once), then the decision."""
-    from kiosk.ai.express import prepare
-    from kiosk.ai.express.position import Position
+    from kiosk.express.ai import prepare
+    from kiosk.express.position import Position
 
     position = Position.from_view(view)
     prepare(position.variant, position.rules)
@@ -127,7 +127,7 @@ class ComputerSeats(ServiceListener):
         self.match, self.computers = match, {}
         if match is None:
             return
-        from kiosk.ai.express import Computer, Level  # numpy: only once a computer plays
+        from kiosk.express.ai import Computer, Level  # numpy: only once a computer plays
 
         for player in range(len(match.players)):
             level = match.setup.computer(player)

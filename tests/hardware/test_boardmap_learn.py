@@ -9,7 +9,7 @@ import pytest
 from hardware import boardmap
 from hardware.boardmap import BoardMapError, contact_key, demo_map, from_pairs
 from hardware.learn import LearnWizard, Outcome, run_terminal, steps_for
-from kiosk.darts.board import BULL, BullZone, Profile, board_for
+from kiosk.board import BULL, BullZone, Profile, board_for
 from kiosk.inputs import UnmappedInput
 
 

@@ -21,7 +21,7 @@ from hardware.matrix import MatrixScanner
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
 from kiosk import config
-from kiosk.darts.board import MISS, Profile, board_for
+from kiosk.board import MISS, Profile, board_for
 from kiosk.inputs import DartInput, Info, MissInput
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware.buttons import Buttons, MissJudge, MissSensor
 from hardware.buzzer import PATTERNS, ActiveBuzzer, SimulatedBuzzer, TonalBuzzer
-from kiosk.darts.board import Cell, Ring
+from kiosk.board import Cell, Ring
 from kiosk.inputs import Button, ButtonInput, DartInput, Info, MissInput
 from kiosk.sound import Sound
 

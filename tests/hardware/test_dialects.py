@@ -17,7 +17,7 @@ from hardware.dialects import (
     hello,
     read_line,
 )
-from kiosk.darts.board import BULL, BullZone, Cell, Profile, Ring, board_for
+from kiosk.board import BULL, BullZone, Cell, Profile, Ring, board_for
 from kiosk.inputs import (
     BadLine,
     Button,

@@ -13,7 +13,7 @@ import serial
 
 from hardware.boardmap import from_pairs
 from hardware.serial_reader import SerialReader
-from kiosk.darts.board import BullZone, Profile
+from kiosk.board import BullZone, Profile
 from kiosk.inputs import (
     BadLine,
     Connected,

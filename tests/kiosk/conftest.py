@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import parse_fleet, random_fleet
 from kiosk.darts.match import HouseRules, Match, Place, Setup, Start, Team
 

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from kiosk.ai import best_aim, hit_chance
-from kiosk.darts.board import Profile, board_for
-from kiosk.darts.geometry import cell_centre
-from kiosk.darts.scatter import Skill, land, sigma_for, throw
+from kiosk.board import Profile, board_for
+from kiosk.geometry import cell_centre
+from kiosk.scatter import Skill, land, sigma_for, throw
 
 
 def _rate(board, heat, aim, sigma, rng, darts=6000):
@@ -71,9 +71,10 @@ def test_scatter_presets_and_landing():
 
 
 def test_one_decision_gives_heat_target_and_aim():
-    from kiosk.ai import Record, decide
+    from kiosk.ai import Record
+    from kiosk.darts.decision import decide
     from kiosk.darts.fleet import DEFAULT_FLEET
-    from kiosk.darts.match import Result
+    from kiosk.game import Result
 
     board = board_for(Profile.FOUR_RING)
     record = Record({board.parse("T20"): Result.HIT, board.parse("BULL"): Result.MISS})

@@ -8,15 +8,15 @@ import typing
 
 import pytest
 
-from kiosk.ai import Method, Record, classic
-from kiosk.ai.classic import Computer
+from kiosk.ai import Method, Record
 from kiosk.ai.selfplay import play
 from kiosk.ai.strategies import HuntTarget, RandomShots, grid_parity
+from kiosk.classic import ai as classic
+from kiosk.classic.ai import Computer
 from kiosk.classic.fleet import LENGTHS, random_fleet
 from kiosk.classic.grid import GRID, SQUARES, parse_square
 from kiosk.classic.match import Fire, Level, Match, Mode, Phase, Place, Radar, Setup
-from kiosk.classic.match import Result as ShotResult
-from kiosk.darts.match import Result
+from kiosk.game import Result
 
 
 def _record_after(fleet, squares) -> Record:
@@ -133,20 +133,20 @@ def test_the_computer_cannot_tell_two_human_fleets_apart(level):
 
 def test_hard_ponders_its_next_turn_along_the_line_of_hits():
     computer = Computer(Level.HARD, random.Random(3))
-    radar = Radar({parse_square("E5"): ShotResult.MISS})
+    radar = Radar({parse_square("E5"): Result.MISS})
     assert not computer.answer_ready(radar)
     computer.ponder(radar)
     assert computer.answer_ready(radar)
     first = computer.choose(radar)
     assert not computer.answer_ready(radar)  # each answer is used once
-    after_hit = Radar({**radar.shots, first: ShotResult.HIT})
+    after_hit = Radar({**radar.shots, first: Result.HIT})
     assert computer.answer_ready(after_hit)
     assert computer.choose(after_hit) not in after_hit.shots
-    assert not computer.answer_ready(Radar({**radar.shots, first: ShotResult.MISS}))
+    assert not computer.answer_ready(Radar({**radar.shots, first: Result.MISS}))
 
 
 def test_pondering_keeps_a_seeded_computer_repeatable():
-    radar = Radar({parse_square("E5"): ShotResult.MISS})
+    radar = Radar({parse_square("E5"): Result.MISS})
     answers = []
     for _ in range(2):
         computer = Computer(Level.HARD, random.Random(8))

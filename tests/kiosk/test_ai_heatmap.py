@@ -8,14 +8,16 @@ import random
 import numpy as np
 import pytest
 
-from kiosk.ai import Method, Record, board_estimate, choose_target, heatmap
-from kiosk.ai.heatmap import cell_index, space_for
+from kiosk.ai import Method, Record
+from kiosk.ai.aim import cell_index
 from kiosk.ai.posterior import Evidence, Space, _find_covers, evidence_of, marginals
 from kiosk.ai.selfplay import fire, play
-from kiosk.ai.strategies import HeatShots, Perfect
-from kiosk.darts.board import Profile, board_for
+from kiosk.ai.strategies import Perfect
+from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, make_ship, random_fleet
-from kiosk.darts.match import Result
+from kiosk.darts.heatmap import board_estimate, choose_target, heatmap, space_for
+from kiosk.darts.shooters import HeatShots
+from kiosk.game import Result
 
 
 def _grid_space(width: int) -> Space:

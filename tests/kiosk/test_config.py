@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from kiosk import config
-from kiosk.darts.board import Profile
+from kiosk.board import Profile
 from kiosk.darts.match import BullOffMode
-from kiosk.darts.scatter import Skill
+from kiosk.scatter import Skill
 
 ROOT = Path(__file__).resolve().parents[2]
 

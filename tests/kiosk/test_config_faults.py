@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from kiosk import config
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 
 ROOT = Path(__file__).resolve().parents[2]
 

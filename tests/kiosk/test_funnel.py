@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 from kiosk.funnel import InputFunnel
 from kiosk.inputs import BadLine, DartInput, Info, InputEvent
 

@@ -5,13 +5,13 @@ import asyncio
 import pytest
 
 from kiosk import config
-from kiosk.darts.board import BULL, MISS, BullZone, Profile, board_for
+from kiosk.board import BULL, MISS, BullZone, Profile, board_for
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import DartThrown, HouseRules, Phase, Place, Setup, Team, VisitStarted
-from kiosk.darts.scatter import Skill
 from kiosk.darts.takeout import TakeoutTimer
 from kiosk.inputs import BadLine, Button, ButtonInput, Connected, DartInput, Disconnected, MissInput
+from kiosk.scatter import Skill
 from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind, Source
 from kiosk.store import Store
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Next, Throw
 from kiosk.store import SCHEMA_VERSION, Store, StoreError

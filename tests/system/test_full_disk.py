@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.app.root import build_kiosk
+from kiosk.board import Profile, board_for
 from kiosk.config import ConfigFile, check_values
-from kiosk.darts.board import Profile, board_for
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import DartThrown, HouseRules, Place, Setup, Team

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from kiosk.app import logs
-from kiosk.darts.board import board_for
+from kiosk.board import board_for
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.match import Place
 

@@ -12,8 +12,8 @@ import threading
 
 from kiosk.app import logs
 from kiosk.app.root import build_kiosk
+from kiosk.board import Profile, board_for
 from kiosk.config import ConfigFile, check_values
-from kiosk.darts.board import Profile, board_for
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import DartThrown, HouseRules, Place, Setup, Team

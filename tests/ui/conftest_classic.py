@@ -21,9 +21,10 @@ from kiosk.classic.table import classic_of
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_handheld import OPEN_LIMITS
-from ui.handheld.api import HandheldApi
 from ui.handheld.classic.api import ClassicApi, StartLimits
+from ui.handheld.darts.api import DartsApi
 from ui.handheld.phones import COOKIE
+from ui.handheld.seats import Seats
 from ui.handheld.server import build_app, classic_computer, runner_options
 from ui.handheld.throttle import GuessThrottle
 
@@ -38,11 +39,11 @@ async def classic_phones(tmp_path: Path, count: int = 3, *, limits: StartLimits 
     """`count` phones (a cookie jar each) on a test server of the phone API with the classic
     routes; the computer shoots at once (no pace); today is DAY."""
     service = service or GameService(Store(tmp_path / "dartship.db"))
-    api = HandheldApi(service, GuessThrottle(OPEN_LIMITS))
+    api = Seats(service, GuessThrottle(OPEN_LIMITS))
     rooms = PhoneRooms(service.store, asyncio.get_running_loop(), classic_computer,
                        pace=Pace(shot=0), rng=random.Random(5))
     classic = ClassicApi(api, rooms, limits=limits, today=lambda: DAY)
-    server = TestServer(build_app(api, classic=classic))
+    server = TestServer(build_app(api, DartsApi(api), classic))
     await server.start_server(**runner_options())
     phones = [TestClient(server) for _ in range(count)]
     for phone in phones:

@@ -10,13 +10,14 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk import config
-from kiosk.darts.board import board_for
+from kiosk.board import board_for
 from kiosk.darts.fleet import Fleet, parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Place, Setup, Team
 from kiosk.service import GameService, Source
 from kiosk.store import Store
-from ui.handheld.api import HandheldApi
+from ui.handheld.darts.api import DartsApi
+from ui.handheld.seats import Seats
 from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle, Limits
 
@@ -76,7 +77,7 @@ def place(service: GameService, team: int, chosen: Fleet) -> None:
 
 @contextlib.asynccontextmanager
 async def api_client(service: GameService, limits: Limits | None = None
-                     ) -> AsyncIterator[tuple[TestClient, HandheldApi]]:
+                     ) -> AsyncIterator[tuple[TestClient, Seats]]:
     """One phone (one cookie jar) on a test server of the phone API."""
     async with api_phones(service, limits) as (phones, api):
         yield phones[0], api
@@ -84,11 +85,11 @@ async def api_client(service: GameService, limits: Limits | None = None
 
 @contextlib.asynccontextmanager
 async def api_phones(service: GameService, limits: Limits | None = None, count: int = 2
-                     ) -> AsyncIterator[tuple[list[TestClient], HandheldApi]]:
+                     ) -> AsyncIterator[tuple[list[TestClient], Seats]]:
     """`count` phones, each with a cookie jar of its own (a team link is held by one phone:
     a test playing both teams needs two)."""
-    api = HandheldApi(service, GuessThrottle(limits))
-    server = TestServer(build_app(api))
+    api = Seats(service, GuessThrottle(limits))
+    server = TestServer(build_app(api, DartsApi(api)))
     await server.start_server(**runner_options())  # the redacting access log, as in production
     phones = [TestClient(server) for _ in range(count)]
     for phone in phones:

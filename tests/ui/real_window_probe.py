@@ -28,8 +28,8 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kiosk.app.root import build_kiosk
+from kiosk.board import BULL, Cell, Ring
 from kiosk.config import ConfigFile, Settings, check_values
-from kiosk.darts.board import BULL, Cell, Ring
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Place, Setup, Start, Team
@@ -124,7 +124,7 @@ async def look(app: Any, frames: Frames, kiosk: Any) -> dict[str, Any]:
     """Photograph the current board screen, then tap the middle of the drawn board."""
     from kivy.core.window import Window
 
-    from ui.touch.dartboard import DOUBLE_OUTER_R
+    from ui.touch.darts.dartboard import DOUBLE_OUTER_R
     from ui.touch.fingers import tap_at
 
     await frames.wait()

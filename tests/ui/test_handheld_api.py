@@ -6,11 +6,11 @@ import json
 
 from aiohttp import WSMsgType
 
-from kiosk.darts.board import board_for
+from kiosk.board import board_for
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase
-from kiosk.darts.scatter import Skill
 from kiosk.inputs import DartInput
+from kiosk.scatter import Skill
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 import pytest
 from playwright.async_api import Page, async_playwright, expect
 
-from kiosk.darts.board import board_for
+from kiosk.board import board_for
 from kiosk.darts.match import Phase
 from kiosk.inputs import Button, ButtonInput, DartInput
 from tests.ui.conftest_handheld import (

@@ -9,21 +9,23 @@ from aiohttp.test_utils import TestClient, TestServer
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
-from kiosk.darts.scatter import Skill
+from kiosk.scatter import Skill
 from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game, place
-from ui.handheld.api import HandheldApi
-from ui.handheld.host import HostDesk
+from ui.handheld.darts.api import DartsApi
+from ui.handheld.darts.host import HostDesk
+from ui.handheld.seats import Seats
 from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 
 
 async def _desk_client(service, thrower=None):
-    api = HandheldApi(service, GuessThrottle())
-    desk = HostDesk(api, thrower)
+    api = Seats(service, GuessThrottle())
+    darts = DartsApi(api)
+    desk = HostDesk(darts, thrower)
     desk.team_url = lambda team: (f"http://kiosk/team/{api.tokens.teams[team]}"
-                                  if api.tokens and team != api.kiosk_team() else None)
+                                  if api.tokens and not api.linkless(team) else None)
     desk.spectator_url = lambda: "http://kiosk/watch"
-    server = TestServer(build_app(api, desk))
+    server = TestServer(build_app(api, darts, desk))
     await server.start_server(**runner_options())
     client = TestClient(server)
     await client.start_server()
@@ -74,7 +76,7 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
                 assert not re.search(rf"\b{cell.code}\b", text), cell.code
         # Play the game out: the Sharks sink everything while the Jets pass.
         if service.match.phase is Phase.BULL_OFF:
-            from kiosk.darts.board import BullZone
+            from kiosk.board import BullZone
             from kiosk.darts.match import BullOffDart
             service.submit(BullOffDart(0, BullZone.INNER))
             service.submit(BullOffDart(1, BullZone.OTHER))

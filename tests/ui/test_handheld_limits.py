@@ -24,7 +24,7 @@ from kiosk import config
 from kiosk.app.run import FILES_WANTED, raise_file_limit
 from kiosk.service import GameService
 from tests.system.test_pi_units import directives
-from ui.handheld import api as api_module
+from ui.handheld import seats as api_module
 from ui.handheld import server as server_module
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate
 from ui.handheld.server import WebServer, start_web

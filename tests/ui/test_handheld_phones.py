@@ -9,7 +9,7 @@ import json
 import pytest
 from aiohttp import WSServerHandshakeError
 
-from kiosk.darts.board import BullZone, board_for
+from kiosk.board import BullZone, board_for
 from kiosk.darts.match import Phase
 from kiosk.inputs import DartInput
 from tests.ui.conftest_handheld import (

@@ -12,7 +12,7 @@ import asyncio
 import pytest
 from playwright.async_api import Page, expect
 
-from kiosk.darts.board import BullZone, board_for
+from kiosk.board import BullZone, board_for
 from kiosk.darts.match import Next, Phase, Throw
 from kiosk.inputs import DartInput, MissInput
 from tests.ui.conftest_handheld import (

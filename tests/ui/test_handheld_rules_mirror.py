@@ -6,7 +6,7 @@ import random
 
 from playwright.async_api import async_playwright
 
-from kiosk.darts.board import Profile, board_for
+from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import PlacementError, make_ship, ship_placements
 from tests.ui.conftest_handheld import CHROMIUM_ARGS, api_client, make_service
 

@@ -10,7 +10,7 @@ import secrets
 import yarl
 from aiohttp import WSServerHandshakeError
 
-from kiosk.darts.board import board_for
+from kiosk.board import board_for
 from kiosk.darts.match import Phase
 from kiosk.inputs import DartInput
 from tests.ui.conftest_handheld import (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.darts.board import MISS, Cell, Ring
+from kiosk.board import MISS, Cell, Ring
 from kiosk.darts.match import Phase
 from kiosk.sound import Sound
 
@@ -124,7 +124,7 @@ def test_radar_never_shows_unsunk_enemy_ships(tour) -> None:
     match = tour.kiosk.service.match
     screen = tour.app.screen("game")
     for team in (0, 1):
-        from ui.touch.screens.game import radar_of
+        from ui.touch.darts.game import radar_of
 
         marks, outlines = radar_of(match, team)
         hidden = set(match.fleet(1 - team).cells) - set(match.shots(team))

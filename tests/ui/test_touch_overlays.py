@@ -22,7 +22,7 @@ def _overlap(a, b) -> bool:
 
 
 def test_toasts_and_the_announcement_leave_the_controls_and_the_scoreboard_free(tour) -> None:
-    from kiosk.darts.board import Cell, Ring
+    from kiosk.board import Cell, Ring
     from ui.touch.fingers import frames
 
     tour.new_game()

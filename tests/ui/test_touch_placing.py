@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from kiosk.darts.board import BULL, Cell, Ring, board_for
+from kiosk.board import BULL, Cell, Ring, board_for
 from kiosk.darts.fleet import PlacementError
-from ui.touch.placing import FleetDraft
+from ui.touch.darts.placing import FleetDraft
 
 BOARD = board_for()
 D = lambda n: Cell(Ring.DOUBLE, n)  # noqa: E731

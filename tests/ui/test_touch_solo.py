@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.darts.board import Cell, Ring
-from kiosk.darts.match import Match, Phase, Result
-from kiosk.darts.scatter import Skill
+from kiosk.board import Cell, Ring
+from kiosk.darts.match import Match, Phase
 from kiosk.darts.solo import Seat
+from kiosk.game import Result
+from kiosk.scatter import Skill
 
 pytestmark = pytest.mark.slow
 

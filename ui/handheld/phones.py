@@ -10,7 +10,7 @@ team's link cannot take the other team's too.
 
 Only a use of the API claims a link, never the page itself: a link previewer or a QR scanner's
 prefetch (no script) cannot take a team's seat. A team whose phone is lost or flat is moved to
-another phone from the touchscreen or the host page (`HandheldApi.move`): its link is replaced and
+another phone from the touchscreen or the host page (`Seats.move`): its link is replaced and
 the seat is free again, so the old phone is cut off at once.
 """
 

@@ -26,11 +26,12 @@ from kiosk.service import GameService
 from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
 from ui.handheld.address import lan_address, url_host
-from ui.handheld.api import MAX_BODY, HandheldApi
 from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
-from ui.handheld.host import HostDesk
+from ui.handheld.darts.api import DartsApi
+from ui.handheld.darts.host import HostDesk
 from ui.handheld.phones import hand_over_key
+from ui.handheld.seats import MAX_BODY, PhonePart, Seats
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 
@@ -65,28 +66,24 @@ def favicon(static: StaticFiles) -> Callable[[web.Request], Awaitable[web.Respon
     return serve
 
 
-def build_app(api: HandheldApi, desk: HostDesk | None = None,
-              classic: ClassicApi | None = None) -> web.Application:
-    """The aiohttp application (tests drive it through aiohttp's TestServer); `classic`: the
-    classic page's routes (phone rooms, the kiosk's classic duel)."""
+def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
+    """The aiohttp application (tests drive it through aiohttp's TestServer): the phone seats'
+    routes, then each part's (a game's phone routes, the host's desk), closed in turn at
+    shutdown."""
     # The throttle's waiting comes before any route that looks at a token (see throttle.py).
-    app = web.Application(middlewares=[api.guard, api.throttle.middleware],
+    app = web.Application(middlewares=[seats.guard, seats.throttle.middleware],
                           client_max_size=MAX_BODY)
-    app.add_routes(api.routes())
-    app.add_routes([web.get("/favicon.ico", favicon(api.static))])
-    if desk is not None:
-        app.add_routes(desk.routes())
-    if classic is not None:
-        app.add_routes(classic.routes())
-    unsubscribe = api.service.subscribe(api.on_service_event)
+    app.add_routes(seats.routes())
+    app.add_routes([web.get("/favicon.ico", favicon(seats.static))])
+    for part in parts:
+        app.add_routes(part.routes())
+    unsubscribe = seats.service.subscribe(seats.on_service_event)
 
     async def closing(_app: web.Application) -> None:
         unsubscribe()
-        if desk is not None:
-            desk.close()
-        if classic is not None:
-            await classic.close()
-        await api.hub.close_all()
+        for part in parts:
+            await part.close()
+        await seats.hub.close_all()
 
     async def anonymous(_request: web.Request, response: web.StreamResponse) -> None:
         # aiohttp would name itself and its version (of use only to an attacker).
@@ -99,9 +96,9 @@ def build_app(api: HandheldApi, desk: HostDesk | None = None,
 
 
 def classic_computer(level: Level, rng: random.Random) -> Any:
-    """The classic computer (`kiosk.ai.classic.Computer`), imported when it first plays: the
+    """The classic computer (`kiosk.classic.ai.Computer`), imported when it first plays: the
     AI brings numpy, which a kiosk that only hosts darts never needs."""
-    from kiosk.ai.classic import Computer
+    from kiosk.classic.ai import Computer
 
     return Computer(level, rng)
 
@@ -109,7 +106,7 @@ def classic_computer(level: Level, rng: random.Random) -> Any:
 class WebServer:
     """The running server: its address, the current game's links and their QR codes."""
 
-    def __init__(self, api: HandheldApi, runner: web.AppRunner, base_url: str,
+    def __init__(self, api: Seats, runner: web.AppRunner, base_url: str,
                  gate: ConnectionGate | None = None,
                  accept_errors: AcceptErrorLog | None = None,
                  desk: HostDesk | None = None) -> None:
@@ -180,14 +177,12 @@ class WebServer:
 
     def print_links(self) -> None:
         """The links in the terminal (headless kiosks have no screen to show QR codes)."""
-        match = self.api.match
-        if match is None:
+        links = [(self.api.side_name(team), url) for team in (0, 1)
+                 if (url := self.team_url(team)) is not None]
+        if not links:
             return
         lines = [_("Phone links for game {game}:").format(game=self.api.service.game)]
-        for team in (0, 1):
-            url = self.team_url(team)
-            if url is not None:
-                lines.append(f"  {match.teams[team].name}: {url}")
+        lines += [f"  {name}: {url}" for name, url in links]
         lines.append(f"  {_('Spectators')}: {self.spectator_url()}")
         print("\n".join(lines), flush=True)
 
@@ -203,14 +198,15 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
     connections than the defaults, for tests and benches; `thrower`: the simulated board, whose
     darts the host's desk of a headless kiosk throws; `computer`, `classic_pace`: the classic
     computer of the phones' solo games and its pace)."""
-    api = HandheldApi(service, throttle)
+    seats = Seats(service, throttle)
+    darts = DartsApi(seats)
     # Headless (links printed), nobody has a screen: the host's desk hands out links and games.
-    desk = HostDesk(api, thrower) if print_links else None
+    desk = HostDesk(darts, thrower) if print_links else None
     rooms = PhoneRooms(service.store, asyncio.get_running_loop(), computer or classic_computer,
                        pace=classic_pace or Pace(shot=settings.solo.shot_seconds),
                        rng=random.Random(service.rng.getrandbits(64)))
-    classic = ClassicApi(api, rooms, limits=classic_limits)
-    app = build_app(api, desk, classic)
+    classic = ClassicApi(seats, rooms, limits=classic_limits)
+    app = build_app(seats, darts, classic, *([desk] if desk is not None else []))
     runner = web.AppRunner(app, **runner_options())
     await runner.setup()
     gate = gate or ConnectionGate()
@@ -221,7 +217,7 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
                       "nor on any fallback")
     accept_errors = AcceptErrorLog(asyncio.get_running_loop())
     accept_errors.install()
-    server = WebServer(api, runner, f"http://{url_host(lan_address(site.host))}:{site.port}", gate,
+    server = WebServer(seats, runner, f"http://{url_host(lan_address(site.host))}:{site.port}", gate,
                        accept_errors, desk)
     server.classic = classic
     log.info("phone page on %s (at most %d connections, %d per address)", server.base_url,
@@ -231,7 +227,7 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
         print(_("Host page (keep it to yourself): {url}").format(url=server.base_url + desk.path()),
               flush=True)
     if print_links:
-        api.on_new_tokens.append(lambda _tokens: server.print_links())
+        seats.on_new_tokens.append(lambda _tokens: server.print_links())
         server.print_links()
     return server
 

@@ -35,11 +35,11 @@ class GameChoice:
 
 
 def _dart_screens() -> list[tuple[type, str]]:
-    from ui.touch.screens.bull_off import BullOffScreen
-    from ui.touch.screens.game import GameScreen
-    from ui.touch.screens.new_game import NewGameScreen
-    from ui.touch.screens.placement import PlacementScreen
-    from ui.touch.screens.result import ResultScreen
+    from ui.touch.darts.bull_off import BullOffScreen
+    from ui.touch.darts.game import GameScreen
+    from ui.touch.darts.new_game import NewGameScreen
+    from ui.touch.darts.placement import PlacementScreen
+    from ui.touch.darts.result import ResultScreen
 
     return [(NewGameScreen, "new_game"), (PlacementScreen, "placement"),
             (BullOffScreen, "bull_off"), (GameScreen, "game"), (ResultScreen, "result")]

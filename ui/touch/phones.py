@@ -22,7 +22,7 @@ from kiosk.i18n import _
 from kiosk.ports import PhoneServer
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel, with_symbols
-from ui.touch.opponent import seat
+from ui.touch.darts.opponent import seat
 from ui.touch.qr import qr_texture
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.darts.board import BULL, Cell, Ring
+from kiosk.board import BULL, Cell, Ring
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
 from kiosk.house import Kiosk

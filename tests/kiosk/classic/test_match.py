@@ -25,7 +25,6 @@ from kiosk.classic.match import (
     Phase,
     Place,
     Placed,
-    Result,
     Setup,
     ShotFired,
     TurnPassed,
@@ -33,7 +32,7 @@ from kiosk.classic.match import (
     daily_fleet,
 )
 from kiosk.classic.wire import CLASSIC
-from kiosk.game import ReplayError, RuleError, replay
+from kiosk.game import ReplayError, Result, RuleError, replay
 
 from .conftest import ANN, BO, DAY, duel
 

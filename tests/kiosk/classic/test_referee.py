@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from kiosk.ai.classic import Computer
+from kiosk.classic.ai import Computer
 from kiosk.classic.referee import ClassicReferee, run
 from kiosk.classic.runner import MemoryRunner
 

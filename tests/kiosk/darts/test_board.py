@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from kiosk.darts.board import (
+from kiosk.board import (
     BULL,
     MISS,
     NUMBERS,
@@ -16,7 +16,7 @@ from kiosk.darts.board import (
     board_for,
     bull_zone,
 )
-from kiosk.darts.geometry import (
+from kiosk.geometry import (
     DOUBLE_OUTER_R,
     cell_at,
     cell_centre,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.darts.board import BULL, BullZone, Cell, Ring, board_for
+from kiosk.board import BULL, BullZone, Cell, Ring, board_for
 from kiosk.darts.closer import CloserVotes, Vote
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS, command_for_input

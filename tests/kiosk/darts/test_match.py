@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.darts.board import BULL, MISS, BullZone, Profile, board_for
+from kiosk.board import BULL, MISS, BullZone, Profile, board_for
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.match import (
     BullOffAgain,
@@ -23,7 +23,6 @@ from kiosk.darts.match import (
     Next,
     Phase,
     Place,
-    Result,
     RuleError,
     Setup,
     Start,
@@ -37,6 +36,7 @@ from kiosk.darts.match import (
     VisitStarted,
     Won,
 )
+from kiosk.game import Result
 from tests.kiosk.conftest import SHARK_FLEET, make_match, snapshot
 
 FOUR = board_for(Profile.FOUR_RING)
@@ -250,7 +250,7 @@ def test_darts_per_visit_house_rule():
 def test_three_ring_game_refuses_large_single():
     rules = HouseRules(profile=Profile.THREE_RING)
     m = make_match(rules=rules, start=0)
-    from kiosk.darts.board import Cell, Ring
+    from kiosk.board import Cell, Ring
     with pytest.raises(RuleError):
         m.apply(Throw(Cell(Ring.LARGE, 20)))
     m.apply(Throw(board_for("three-ring").parse("L20")))  # read as the merged single

@@ -14,7 +14,7 @@ import pytest
 
 import kiosk.darts.kind
 from kiosk import config
-from kiosk.darts.board import BullZone
+from kiosk.board import BullZone
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import (
@@ -31,9 +31,9 @@ from kiosk.darts.match import (
     Team,
     Undo,
 )
-from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import SOURCE, Pace, Seat, SoloMode, kiosk_team, seat_of
 from kiosk.darts.wire import setup_from_dict, setup_to_dict
+from kiosk.scatter import Skill
 from kiosk.service import GameService
 from kiosk.store import Store
 

@@ -9,12 +9,12 @@ import random
 
 import pytest
 
-from kiosk.ai.express import Computer, Level, coach
-from kiosk.ai.express.levels import guarded_line
-from kiosk.ai.express.position import Position, declarations, options
-from kiosk.ai.express.race import HORIZON, Runner, finished_by, win_chances
 from kiosk.express import odds
+from kiosk.express.ai import Computer, Level, coach
+from kiosk.express.levels import guarded_line
 from kiosk.express.match import Attack, Declare, Match, Phase, QueueDice, Setup
+from kiosk.express.position import Position, declarations, options
+from kiosk.express.race import HORIZON, Runner, finished_by, win_chances
 from kiosk.express.rules import FLEET, Rules, Variant
 
 from .conftest import ANN, BO, B, C, D, P, S, faces

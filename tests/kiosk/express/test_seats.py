@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from kiosk.ai.express import Computer, Level
+from kiosk.express.ai import Computer, Level
 from kiosk.express.match import (
     COMPUTER_LEVELS,
     Attack,

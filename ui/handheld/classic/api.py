@@ -9,7 +9,7 @@ Three ways in, one set of plays:
 * **A room link** (`/classic/r/<token>`, API `/api/classic/r/<token>`): the owner's table as
   its friend (the first other device to use the link) or a spectator (any later one) sees it.
 * **A team link of the kiosk's classic duel** (`/team/<token>`, API `/api/classic/team/<token>`):
-  the same one-phone-per-link rules as the dart game's (`HandheldApi.claim`).
+  the same one-phone-per-link rules as the dart game's (`Seats.claim`).
 
 Hidden information: a page gets its own player's private view, every other page the public one
 (`views.py`); sockets are grouped per table and audience (`Hub`), and every message is made for
@@ -60,13 +60,13 @@ from kiosk.service import (
 )
 from kiosk.store import RoomRow
 from ui.handheld import qr
-from ui.handheld.api import HandheldApi, json_body, serve_socket
 from ui.handheld.classic.views import game_view, member_view, room_view
+from ui.handheld.darts.views import PROTOCOL_VERSION
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub
 from ui.handheld.phones import device_of
+from ui.handheld.seats import Seats, json_body, serve_socket
 from ui.handheld.tokens import GameTokens
-from ui.handheld.views import PROTOCOL_VERSION
 
 log = logging.getLogger("dartship.handheld.classic")
 
@@ -88,10 +88,28 @@ class StartLimits:
     tracked: int = 4096
 
 
+class ClassicSides:
+    """Classic's sides as the phone seats see them: only a duel's two teams have links (a solo
+    game's team is on the touchscreen, the computer's fleet is nobody's)."""
+
+    page = "classic.html"
+
+    def owns(self, match: object) -> bool:
+        return isinstance(match, Match)
+
+    def linkless(self, match: object, side: int) -> bool:
+        assert isinstance(match, Match)
+        return match.setup.mode is not Mode.DUEL
+
+    def side_name(self, match: object, side: int) -> str:
+        assert isinstance(match, Match)
+        return match.setup.name(side)
+
+
 class ClassicApi:
     """The classic routes and sockets of one kiosk (see the module's docstring)."""
 
-    def __init__(self, api: HandheldApi, rooms: PhoneRooms, *, limits: StartLimits | None = None,
+    def __init__(self, api: Seats, rooms: PhoneRooms, *, limits: StartLimits | None = None,
                  today: Callable[[], datetime.date] = datetime.date.today,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.api = api
@@ -106,6 +124,7 @@ class ClassicApi:
         self._starts: OrderedDict[str, Bucket] = OrderedDict()
         rooms.on_table.append(self._watch)
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
+        api.sides.append(ClassicSides())
         self._unsubscribe = api.service.subscribe(self._kiosk_heard)
         api.on_new_tokens.append(self._kiosk_links)
         # A phone taking its team's link lets the other team's phone fire: tell both.

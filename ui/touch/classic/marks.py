@@ -8,7 +8,8 @@ is that side's own: the touchscreen in solo (the team against the computer), nev
 from __future__ import annotations
 
 from kiosk.classic.grid import Square
-from kiosk.classic.match import Match, Result
+from kiosk.classic.match import Match
+from kiosk.game import Result
 
 Marks = dict[Square, str]
 Cells = tuple[Square, ...]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kiosk.classic.match import Result, ShotFired, Won
+from kiosk.classic.match import ShotFired, Won
+from kiosk.game import Result
 from kiosk.i18n import _
 
 

@@ -1,5 +1,5 @@
 """The coach's numbers for the table: every legal attacker/target pair with its exact chance to
-sink (`kiosk.ai.express.coach`), arranged the way the tiles show them.
+sink (`kiosk.express.ai.coach`), arranged the way the tiles show them.
 
 No Kivy here: `chances(view)` is pure (the tests compare it and the tiles with the exact odds),
 and `ask(view, answer)` runs it in a worker thread: the first question of a game builds the
@@ -32,8 +32,8 @@ def chances(view: Mapping[str, Any]) -> Chances:
     """Every attack the player on turn may make now, each with its exact chance to sink. The
     Admiral's Carrier picks its target after rolling: before, its chance counts that choice
     (no pair); after, each target's chance given the dice (`declared`)."""
-    from kiosk.ai.express import coach, declarations
-    from kiosk.ai.express.position import Position
+    from kiosk.express.ai import coach, declarations
+    from kiosk.express.position import Position
 
     found = Chances(int(view["version"]))
     if view["phase"] == "target":

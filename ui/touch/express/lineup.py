@@ -3,7 +3,7 @@
 their own. Tap a ship, then another of the same line: they swap. Start begins the game.
 
 The computer's lines (the hard level's is worked out from the exact odds) and the tables every
-computer decision needs (`kiosk.ai.express.prepare`, about a second) are made in a worker while
+computer decision needs (`kiosk.express.ai.prepare`, about a second) are made in a worker while
 the people arrange theirs; Start waits for them.
 """
 
@@ -37,7 +37,7 @@ def computer_lines(variant: Variant, levels: Sequence[str | None],
                    seed: int) -> list[tuple[Ship, ...] | None]:
     """In a worker: each computer seat's line (None for a person's), and the exact tables its
     decisions will need."""
-    from kiosk.ai.express import Computer, Level, prepare
+    from kiosk.express.ai import Computer, Level, prepare
 
     prepare(variant)
     rng = random.Random(seed)

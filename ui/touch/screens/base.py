@@ -6,13 +6,10 @@ import random
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.graphics import Color, Rectangle
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from kiosk.darts.board import board_for
 from ui.touch import theme
-from ui.touch.dartboard import DartboardView
 
 if TYPE_CHECKING:
     from kiosk.config import Settings
@@ -83,15 +80,3 @@ def heading(text: str, units: float = 30, **kwargs: Any) -> Label:
                   height=s(units * 1.6), halign="left", valign="middle", **kwargs)
     label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
     return label
-
-
-def board_page(app: KioskApp, spacing: float) -> tuple[BoxLayout, DartboardView]:
-    """A page with the game's board (the default board before any game) as a square on its
-    left, as tall as the page; the caller adds the side column."""
-    s = theme.sizes()
-    page = BoxLayout(padding=s(8), spacing=s(spacing))
-    match = app.match
-    view = DartboardView(match.board if match else board_for(), size_hint_x=None)
-    page.bind(height=lambda _w, h: setattr(view, "width", h - 2 * s(8)))
-    page.add_widget(view)
-    return page, view

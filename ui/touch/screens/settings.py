@@ -13,15 +13,15 @@ from kivy.uix.scrollview import ScrollView
 
 from kiosk import config as config_module
 from kiosk import hostlink
+from kiosk.board import Profile
 from kiosk.config import InputKind
-from kiosk.darts.board import Profile
 from kiosk.darts.match import BullOffMode
 from kiosk.i18n import _
 from kiosk.sound import Sound
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.opponent import skill_name
+from ui.touch.darts.opponent import skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.screens.home import LANGUAGE_NAMES
 

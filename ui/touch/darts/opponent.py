@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.darts.match import Match
-from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, Seat, seat_of
 from kiosk.i18n import _
+from kiosk.scatter import Skill
 
 __all__ = ["SKILL_ORDER", "pins", "player", "seat", "skill_name"]
 

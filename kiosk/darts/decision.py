@@ -10,11 +10,11 @@ from types import MappingProxyType
 import numpy as np
 
 from kiosk.ai.aim import Aim, best_aim
-from kiosk.ai.heatmap import board_estimate
 from kiosk.ai.posterior import Method
 from kiosk.ai.record import Record
 from kiosk.ai.targeting import pick
-from kiosk.darts.board import Board, Cell
+from kiosk.board import Board, Cell
+from kiosk.darts.heatmap import board_estimate
 
 
 @dataclass(frozen=True)

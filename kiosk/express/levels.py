@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from kiosk.ai.express.position import (
+from kiosk.express.match import EXPOSED, Attack, Declare, Target
+from kiosk.express.position import (
     INDEX,
     Line,
     Lines,
@@ -30,8 +31,7 @@ from kiosk.ai.express.position import (
     options,
     tables,
 )
-from kiosk.ai.express.race import Runner, win_chances
-from kiosk.express.match import EXPOSED, Attack, Declare, Target
+from kiosk.express.race import Runner, win_chances
 from kiosk.express.rules import FLEET, Rules, Ship, Variant
 
 T = TypeVar("T")

@@ -1,4 +1,4 @@
-"""Targeting on the dartboard: the probability that each cell holds an unsunk enemy ship.
+"""The dart game's targeting: the probability that each cell holds an unsunk enemy ship.
 
 Both board profiles and any fleet: the placements come from `kiosk.darts.fleet.ship_placements`, so
 the engine plays by exactly the rules the referee enforces.
@@ -12,10 +12,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from kiosk.ai.aim import cell_index
 from kiosk.ai.posterior import Estimate, Method, Space
 from kiosk.ai.record import Record
 from kiosk.ai.targeting import estimate, pick
-from kiosk.darts.board import Board, Cell
+from kiosk.board import Board, Cell
 from kiosk.darts.fleet import MAX_SHIP, MIN_SHIP, ship_placements
 
 
@@ -27,11 +28,6 @@ def space_for(board: Board) -> Space:
         for n in range(MIN_SHIP, MAX_SHIP + 1)
     }
     return Space(len(board.cells), placements)
-
-
-@functools.cache
-def cell_index(board: Board) -> dict[Cell, int]:
-    return {cell: i for i, cell in enumerate(board.cells)}
 
 
 def board_estimate(board: Board, record: Record, lengths: Sequence[int], rng: random.Random, *,

@@ -10,8 +10,8 @@ import enum
 import random
 from dataclasses import dataclass
 
-from kiosk.darts.board import Board, BullZone, Cell
-from kiosk.darts.geometry import landing
+from kiosk.board import Board, BullZone, Cell
+from kiosk.geometry import landing
 from kiosk.i18n import _
 
 

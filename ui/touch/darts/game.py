@@ -16,21 +16,24 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
-from kiosk.darts.board import MISS, BullZone, Cell
-from kiosk.darts.match import Correct, Match, Next, Phase, Result, RuleError, Undo, Undone
-from kiosk.darts.scatter import Skill
+from kiosk.board import MISS, BullZone, Cell
+from kiosk.darts.match import Correct, Match, Next, Phase, RuleError, Undo, Undone
+from kiosk.game import Result
 from kiosk.i18n import _
+from kiosk.scatter import Skill
 from ui.touch import theme
-from ui.touch.announcement import Announcement, words_for
+from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.correct_picker import CorrectPicker
-from ui.touch.opponent import SKILL_ORDER, pins, player, seat, skill_name
+from ui.touch.darts.correct_picker import CorrectPicker
+from ui.touch.darts.opponent import SKILL_ORDER, pins, player, seat, skill_name
+from ui.touch.darts.page import board_page
+from ui.touch.darts.scoreboard import Scoreboard
+from ui.touch.darts.words import words_for
 from ui.touch.phones import PhonesPopup
-from ui.touch.scoreboard import Scoreboard
-from ui.touch.screens.base import KioskApp, KioskScreen, board_page
+from ui.touch.screens.base import KioskApp, KioskScreen
 
 if TYPE_CHECKING:
-    from kiosk.ai import Decision
+    from kiosk.darts.decision import Decision
 
 _coach_pool: concurrent.futures.ThreadPoolExecutor | None = None
 
@@ -236,7 +239,8 @@ class GameScreen(KioskScreen):
         """The decision runs in a worker thread; its answer comes back on Kivy's clock."""
         self._coach_key = key
         self.coach = None
-        from kiosk.ai import Record, decide  # numpy: loaded when the coach is first asked
+        from kiosk.ai import Record  # numpy: loaded when the coach is first asked
+        from kiosk.darts.decision import decide
 
         record = Record.from_match(match, team)  # public: the team's shots, enemy ships sunk
         rng = random.Random(self.app.rng.getrandbits(64))

@@ -7,17 +7,17 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from kiosk.darts.board import Profile
+from kiosk.board import Profile
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, HouseRules, RuleError, Seat, Setup, Team
-from kiosk.darts.scatter import Skill
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _, ngettext
+from kiosk.scatter import Skill
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.opponent import SKILL_ORDER, seat, skill_name
+from ui.touch.darts.opponent import SKILL_ORDER, seat, skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 DEFAULT_NAMES = ("Sharks", "Jets")

@@ -14,8 +14,8 @@ from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
 from kivy.uix.widget import Widget
 
-from kiosk.darts.board import NUMBERS, Board, BullZone, Cell, Ring
-from kiosk.darts.geometry import DOUBLE_OUTER_R, WEDGE_DEG, Sector, cell_sectors, landing, wedge_angles
+from kiosk.board import NUMBERS, Board, BullZone, Cell, Ring
+from kiosk.geometry import DOUBLE_OUTER_R, WEDGE_DEG, Sector, cell_sectors, landing, wedge_angles
 from ui.touch import theme
 
 # The number ring sits outside the doubles; the widget fits this radius (mm) into itself.
@@ -106,7 +106,7 @@ class DartboardView(Widget):
 
     def point_of(self, cell: Cell) -> tuple[float, float]:
         """Screen point inside a cell (tests and the demo tap here)."""
-        from kiosk.darts.geometry import cell_centre
+        from kiosk.geometry import cell_centre
 
         return self.mm_to_px(*cell_centre(cell, self.board))
 
@@ -209,7 +209,7 @@ class DartboardView(Widget):
 
     def _grid_lines(self, width: float) -> None:
         Color(*theme.BOARD_LINE)
-        from kiosk.darts.geometry import OUTER_BULL_R
+        from kiosk.geometry import OUTER_BULL_R
 
         for number in NUMBERS:
             start, _end = wedge_angles(number)

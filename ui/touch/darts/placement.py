@@ -14,17 +14,18 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 
-from kiosk.darts.board import BullZone, Cell
+from kiosk.board import BullZone, Cell
 from kiosk.darts.fleet import PlacementError
 from kiosk.darts.match import Phase, Place, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
-from ui.touch.opponent import seat
+from ui.touch.darts.opponent import seat
+from ui.touch.darts.page import board_page
+from ui.touch.darts.placing import FleetDraft
 from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
-from ui.touch.placing import FleetDraft
 from ui.touch.qr import qr_texture
-from ui.touch.screens.base import KioskApp, KioskScreen, board_page, heading
+from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
 class PlacementScreen(FollowsPhones, KioskScreen):

@@ -1,9 +1,15 @@
-"""The HTTP and WebSocket routes of the phone page (docs/handheld-api.md describes them).
+"""The phones' seats at the kiosk's game in play, for every kind of game: its team links
+(tokens, kept in the store so a restart keeps them), which phone holds each (device keys,
+`ui/handheld/phones.py`), a team moved to another phone, the guard every route goes through
+(security headers, JSON errors), the page files, request bodies and sockets.
 
 Every route that takes a team token goes through `token_team`: rate limited per address, compared
 in constant time, and a wrong or dead token gets the same bare 404 as a path that does not exist.
-The team's API then goes through `_seat`: only the phone that holds the link gets in
-(`ui/handheld/phones.py`); any other gets 403 and nothing of the fleet.
+A game's team routes then go through `claim`: only the phone that holds the link gets in; any
+other gets 403 and nothing of the fleet.
+
+Which sides of a game have a link, and what a side is called, the game says: each game's phone
+room hands in its `PhoneSides` (`Seats.sides`); this module names no game.
 """
 
 from __future__ import annotations
@@ -13,29 +19,12 @@ import json
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Protocol
 
 from aiohttp import WSMsgType, web
 
-from kiosk.classic.match import Match as ClassicMatch
-from kiosk.classic.match import Mode as ClassicMode
-from kiosk.darts.board import CellError, Profile, board_for
-from kiosk.darts.closer import CloserVotes
-from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
-from kiosk.darts.kind import match_of
-from kiosk.darts.match import Match, Next, Phase, Place, RuleError, Unplace
-from kiosk.darts.wire import event_to_dict
 from kiosk.i18n import _
-from kiosk.service import (
-    GameService,
-    GameStarted,
-    MatchUpdate,
-    Notice,
-    NoticeKind,
-    NotSaved,
-    ServiceEvent,
-    Source,
-)
+from kiosk.service import GameService, GameStarted, Notice, NoticeKind, ServiceEvent
 from kiosk.store import StoreError
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
@@ -43,14 +32,11 @@ from ui.handheld.phones import COOKIE, PhoneSeats, Seat, give_key
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 from ui.handheld.tokens import GameTokens
-from ui.handheld.views import board_description, public_view, team_view
 
 log = logging.getLogger("dartship.handheld")
 
 MAX_BODY = 4096  # a fleet of ten 5-cell ships is well under 1 KiB
 BODY_SECONDS = 10.0  # the whole body must arrive within this after the headers
-MAX_SHIPS = 10
-MAX_CELL_TEXT = 8
 WS_MAX_MESSAGE = 1024  # phones only ever send pings
 WS_HEARTBEAT = 20.0
 
@@ -66,8 +52,38 @@ _SECURITY_HEADERS = {
 }
 
 
-class HandheldApi:
-    """The routes, the live tokens and the open sockets of one kiosk."""
+class PhoneSides(Protocol):
+    """What a game tells the phone seats about its sides (one per game that phones play at the
+    kiosk; `Seats.sides`)."""
+
+    def owns(self, match: object) -> bool:
+        """Whether `match` is a game of this kind."""
+        ...
+
+    def linkless(self, match: object, side: int) -> bool:
+        """Whether no phone may open `side`'s link (a side the kiosk plays, or one on the
+        touchscreen)."""
+        ...
+
+    def side_name(self, match: object, side: int) -> str: ...
+
+    @property
+    def page(self) -> str:
+        """The page file a team link of this kind opens (index.html, classic.html)."""
+        ...
+
+
+class PhonePart(Protocol):
+    """A part of the phone server beside the seats: a game's phone routes, the host's desk."""
+
+    def routes(self) -> list[web.AbstractRouteDef]: ...
+
+    async def close(self) -> None: ...
+
+
+class Seats:
+    """The live links of the kiosk's game in play, the phones holding them, and their sockets'
+    hub; `on_change` hears every change a page shows (a new game, a phone taking a link, a pause)."""
 
     def __init__(self, service: GameService, throttle: GuessThrottle | None = None,
                  static: StaticFiles | None = None) -> None:
@@ -76,34 +92,18 @@ class HandheldApi:
         self.static = static or StaticFiles()
         self.hub = Hub()
         self.tokens: GameTokens | None = None
+        self.sides: list[PhoneSides] = []
         self.on_new_tokens: list[Callable[[GameTokens], None]] = []
+        self.on_change: list[Callable[[], None]] = []
         self.phones = PhoneSeats(service.store)
-        self.closer = CloserVotes(service)
-        # Both phones see each other's answer to "who was closer?" as it comes; the host's desk
-        # (on the spectators' feed) sees a phone take a link.
-        self.closer.on_change.append(lambda: self._broadcast([]))
-        self.phones.on_change.append(lambda: self._broadcast([]))
+        self.phones.on_change.append(self.changed)
         if service.game is not None:
             self.tokens = self._tokens_for(service.game)[0]
 
-    # -- the app --
-
     def routes(self) -> list[web.AbstractRouteDef]:
         return [
-            web.get("/", self.root),
-            web.get("/watch", self.spectator_page),
             web.get("/team/{token}", self.team_page),
             web.get("/static/{name:.+}", self.static_file),
-            web.get("/api/board/{profile}", self.board),
-            web.get("/api/game", self.game_view),
-            web.get("/api/game/ws", self.spectator_socket),
-            web.get("/api/team/{token}", self.team_state),
-            web.post("/api/team/{token}/fleet", self.place_fleet),
-            web.delete("/api/team/{token}/fleet", self.unplace_fleet),
-            web.post("/api/team/{token}/random", self.random_fleet),
-            web.post("/api/team/{token}/closer", self.closer_vote),
-            web.post("/api/team/{token}/next", self.next_visit),
-            web.get("/api/team/{token}/ws", self.team_socket),
         ]
 
     @web.middleware
@@ -125,22 +125,21 @@ class HandheldApi:
             _secure(response, request)
         return response
 
-    # -- service events --
-
     def on_service_event(self, event: ServiceEvent) -> None:
         if isinstance(event, GameStarted):
             self._new_game(event.game)
-        elif (isinstance(event, MatchUpdate) and event.game == self.service.game
-              and self.match is not None):  # the dart game's pages follow only the dart game
-            self._broadcast([event_to_dict(e, detail=True) for e in event.events])
         elif isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):
-            self._broadcast([])  # every page shows the pause, and its end
+            self.changed()  # every page shows the pause, and its end
+
+    def changed(self) -> None:
+        for callback in list(self.on_change):
+            callback()
 
     def _new_game(self, game: int) -> None:
         old = self.tokens
         if old is not None and old.game == game:
             # The same game rebuilt (after a failed save): its links, moves included, stand.
-            self._broadcast([])
+            self.changed()
             return
         self.tokens, kept = self._tokens_for(game)
         self.throttle.new_game(old.teams if old is not None and old != self.tokens else ())
@@ -153,7 +152,7 @@ class HandheldApi:
             log.info("game %s: new phone links issued", game)
         for callback in self.on_new_tokens:
             callback(self.tokens)
-        self._broadcast([])
+        self.changed()
 
     def _tokens_for(self, game: int) -> tuple[GameTokens, bool]:
         """The game's links, and whether they are the ones kept in the database (a restart
@@ -173,18 +172,6 @@ class HandheldApi:
             log.warning("game %s: the phone links could not be kept in the database (%s); "
                         "they will change at the next start", game, err)
         return tokens or GameTokens.issue(game), False
-
-    def _broadcast(self, events: list[dict[str, Any]]) -> None:
-        match, game = self.match, self.service.game
-        if match is None or game is None:
-            return
-        self.hub.send(Audience.SPECTATOR, _view_message(self._public_view(match, game), events))
-        for team in (0, 1):
-            audience = Audience.of_team(team)
-            if self.hub.listening(audience):
-                self.hub.send(audience, _view_message(self._team_view(match, game, team), events))
-
-    # -- moving a team to another phone --
 
     def phone_held(self, team: int) -> bool:
         tokens = self.tokens
@@ -216,35 +203,22 @@ class HandheldApi:
             callback(renewed)
         return renewed
 
-    @property
-    def match(self) -> Match | None:
-        """The dart game in play (the phone page follows only the dart game)."""
-        return match_of(self.service)
-
-    # -- tokens --
-
-    def kiosk_team(self) -> int | None:
-        """Solo mode: the team the kiosk plays has no phone (its fleet is nobody's to see)."""
-        match = self.match
-        seat = match.setup.computer if match is not None else None
-        return seat.team if seat is not None else None
+    def _sides_of(self, match: object) -> PhoneSides | None:
+        return next((sides for sides in self.sides if sides.owns(match)), None)
 
     def linkless(self, team: int) -> bool:
-        """Whether no phone may open `team`'s link: the kiosk's own team in a dart solo game,
-        and both sides of a classic game on the touchscreen that is not a duel (its team's
-        fleet is on the touchscreen, the computer's is nobody's)."""
+        """Whether no phone may open `team`'s link in the kiosk's game (its game says: the
+        kiosk's own team in a dart solo game, both sides of a classic game on the touchscreen
+        that is not a duel). A game no phone room claims has no links."""
         match = self.service.match
-        if isinstance(match, ClassicMatch):
-            return match.setup.mode is not ClassicMode.DUEL
-        return team == self.kiosk_team()
+        sides = self._sides_of(match)
+        return sides is None or sides.linkless(match, team)
 
     def side_name(self, team: int) -> str:
         """A side's name in the kiosk's game (a team of the dart game, a classic player)."""
         match = self.service.match
-        if isinstance(match, ClassicMatch):
-            return match.setup.name(team)
-        dart = self.match
-        return dart.teams[team].name if dart is not None else str(team + 1)
+        sides = self._sides_of(match)
+        return sides.side_name(match, team) if sides is not None else str(team + 1)
 
     def token_team(self, request: web.Request) -> tuple[int, int]:
         """(team, game) for a valid token of the kiosk's game in play (of any kind), or a bare
@@ -279,18 +253,7 @@ class HandheldApi:
             give_key(request, admission.new_key)
         return team, game
 
-    def _seat(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int, Match]:
-        """`claim`, for the dart game's routes: (team, game, match)."""
-        team, game = self.claim(request, may_issue=may_issue)
-        match = self.match
-        if match is None:
-            raise web.HTTPNotFound()
-        return team, game, match
-
     # -- pages and files --
-
-    async def root(self, request: web.Request) -> web.StreamResponse:
-        raise web.HTTPFound("/watch")
 
     def _page(self, status: int = 200) -> web.Response:
         return self.page("index.html", status)
@@ -302,22 +265,18 @@ class HandheldApi:
         return web.Response(body=page.body, status=status, content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-store"})
 
-    async def spectator_page(self, request: web.Request) -> web.StreamResponse:
-        return self._page()
-
     async def team_page(self, request: web.Request) -> web.StreamResponse:
         # The same public page either way; only the status tells a live link from a dead one,
         # and the page then says "scan the new QR code" in the phone's language. A link of the
-        # kiosk's classic duel opens the classic page.
+        # kiosk's game opens that game's page (the classic duel's: the classic page).
         try:
             self.token_team(request)
         except web.HTTPNotFound:
             return self._page(404)
         except web.HTTPTooManyRequests:
             return self._page(429)
-        if isinstance(self.service.match, ClassicMatch):
-            return self.page("classic.html")
-        return self._page()
+        sides = self._sides_of(self.service.match)
+        return self.page(sides.page) if sides is not None else self._page()
 
     async def static_file(self, request: web.Request) -> web.StreamResponse:
         found = self.static.get(request.match_info["name"])
@@ -325,141 +284,6 @@ class HandheldApi:
             raise web.HTTPNotFound()
         return web.Response(body=found.body, headers={"Content-Type": found.content_type,
                                                       "Cache-Control": "no-cache"})
-
-    # -- public API --
-
-    async def board(self, request: web.Request) -> web.StreamResponse:
-        try:
-            profile = Profile(request.match_info["profile"])
-        except ValueError:
-            raise json_error(404, "unknown_board",
-                             _("unknown board profile: use four-ring or three-ring")) from None
-        return web.json_response(board_description(board_for(profile)),
-                                 headers={"Cache-Control": "max-age=3600"})
-
-    async def game_view(self, request: web.Request) -> web.StreamResponse:
-        match, game = self.match, self.service.game
-        body = self._public_view(match, game) if match is not None and game is not None else None
-        return web.json_response({"view": body}, headers={"Cache-Control": "no-store"})
-
-    async def spectator_socket(self, request: web.Request) -> web.StreamResponse:
-        return await self._socket(request, Audience.SPECTATOR, self.service.game or 0,
-                                  lambda: self._current_view(None))
-
-    # -- a team's API --
-
-    @staticmethod
-    def _team_answer(body: dict[str, Any]) -> web.Response:
-        return web.json_response(body, headers={"Cache-Control": "no-store"})
-
-    def _public_view(self, match: Match, game: int) -> dict[str, Any]:
-        return public_view(match, game, self.closer.votes(), self.service.paused)
-
-    def _team_view(self, match: Match, game: int, team: int) -> dict[str, Any]:
-        return team_view(match, game, team, self.closer.votes(), self.service.paused)
-
-    async def team_state(self, request: web.Request) -> web.StreamResponse:
-        team, game, match = self._seat(request)
-        return self._team_answer({"view": self._team_view(match, game, team)})
-
-    async def random_fleet(self, request: web.Request) -> web.StreamResponse:
-        _team, _game, match = self._seat(request)
-        _refuse_after_start(match)
-        rules = match.setup.rules
-        fleet = random_fleet(rules.board, rules.fleet, self.service.rng)
-        return self._team_answer(
-            {"ships": [[c.code for c in ship.cells] for ship in fleet.ships]})
-
-    async def closer_vote(self, request: web.Request) -> web.StreamResponse:
-        """The team's answer to "who was closer?": `{"team": 0 | 1}`."""
-        team, game, _match = self._seat(request)
-        body = await json_body(request)
-        closer = body.get("team") if isinstance(body, dict) else None
-        if type(closer) is not int or closer not in (0, 1):
-            raise json_error(400, "bad_shape", _('send {"team": 0} or {"team": 1}'))
-        if self.service.game != game:
-            raise web.HTTPNotFound()
-        try:
-            outcome = self.closer.vote(team, closer)
-        except NotSaved as err:
-            raise json_error(409, "refused", str(err)) from None
-        except RuleError as err:
-            raise json_error(409, "not_asked", str(err)) from None
-        current = self.match
-        assert current is not None
-        return self._team_answer({"vote": outcome.value,
-                                  "view": self._team_view(current, game, team)})
-
-    async def next_visit(self, request: web.Request) -> web.StreamResponse:
-        """Next from the phone of the team whose visit it is (darts out; early: the darts not
-        thrown count as missed, as on the touchscreen)."""
-        team, game, match = self._seat(request)
-        if match.phase not in (Phase.THROWING, Phase.TAKEOUT) or match.turn != team:
-            raise json_error(409, "not_your_visit", _("Next is for the team whose visit it is"))
-        try:
-            self.service.submit(Next(), Source.PHONE)
-        except RuleError as err:
-            raise json_error(409, "refused", str(err)) from None
-        current = self.match or match
-        return self._team_answer({"view": self._team_view(current, game, team)})
-
-    async def place_fleet(self, request: web.Request) -> web.StreamResponse:
-        team, game, match = self._seat(request)
-        body = await json_body(request)
-        # Reading the body yielded to the loop: the game may have moved on meanwhile.
-        if self.service.game != game or self.match is not match:
-            raise web.HTTPNotFound()
-        rows = _ship_rows(body)
-        board = match.board
-        ships = []
-        for row in rows:
-            try:
-                cells = [board.parse(text, allow_miss=False) for text in row]
-            except CellError as err:
-                raise json_error(400, "bad_cell", str(err)) from None
-            try:
-                ships.append(make_ship(cells, board))
-            except PlacementError as err:
-                raise json_error(422, "bad_ship", str(err)) from None
-        try:
-            fleet = make_fleet(ships, match.setup.rules.fleet)
-        except PlacementError as err:
-            raise json_error(422, "bad_fleet", str(err)) from None
-        _refuse_after_start(match)
-        try:
-            self.service.submit(Place(team, fleet), Source.PHONE)
-        except (RuleError, PlacementError) as err:
-            raise json_error(409, "refused", str(err)) from None
-        current = self.match or match
-        return self._team_answer({"view": self._team_view(current, game, team)})
-
-    async def unplace_fleet(self, request: web.Request) -> web.StreamResponse:
-        """The team changes its fleet again: not ready until it locks in anew."""
-        team, game, match = self._seat(request)
-        _refuse_after_start(match)
-        try:
-            self.service.submit(Unplace(team), Source.PHONE)
-        except RuleError as err:
-            raise json_error(409, "refused", str(err)) from None
-        return self._team_answer({"view": self._team_view(self.match or match, game, team)})
-
-    async def team_socket(self, request: web.Request) -> web.StreamResponse:
-        team, game, _match = self._seat(request, may_issue=False)
-        return await self._socket(request, Audience.of_team(team), game,
-                                  lambda: self._current_view(team))
-
-    # -- sockets --
-
-    def _current_view(self, team: int | None) -> str:
-        match, game = self.match, self.service.game
-        if match is None or game is None:
-            return json.dumps({"type": "view", "view": None, "events": []})
-        view = self._public_view(match, game) if team is None else self._team_view(match, game, team)
-        return _view_message(view, [])
-
-    async def _socket(self, request: web.Request, audience: Audience, game: int,
-                      first: Callable[[], str]) -> web.StreamResponse:
-        return await serve_socket(self.hub, request, audience, game, first)
 
 
 async def serve_socket(hub: Hub, request: web.Request, audience: Audience, game: int,
@@ -487,18 +311,7 @@ async def serve_socket(hub: Hub, request: web.Request, audience: Audience, game:
     return socket
 
 
-def _view_message(view: dict[str, Any], events: list[dict[str, Any]]) -> str:
-    return json.dumps({"type": "view", "view": view, "events": events}, separators=(",", ":"))
-
-
-def _refuse_after_start(match: Match) -> None:
-    if match.phase is not Phase.PLACING:
-        raise json_error(409, "game_started", _("the game has started: fleets can no longer be placed"))
-    if all(match.state().placed):
-        raise json_error(409, "locked", _("both fleets are locked in"))
-
-
-async def json_body(request: web.Request) -> Any:
+async def json_body(request: web.Request) -> object:
     """A request's JSON body: small, whole within BODY_SECONDS, valid, or a JSON error."""
     if request.content_type != "application/json":
         raise json_error(415, "not_json", _("send the fleet as JSON (Content-Type: application/json)"))
@@ -518,18 +331,6 @@ async def json_body(request: web.Request) -> Any:
     except (UnicodeDecodeError, ValueError, RecursionError):
         # 4 KiB of "[" nests deeper than Python's parser goes: bad JSON too, for a fleet.
         raise json_error(400, "bad_json", _("the request is not valid JSON")) from None
-
-
-def _ship_rows(body: Any) -> list[list[str]]:
-    """The {"ships": [["T20", "T1"], ...]} shape, checked before any cell is read."""
-    rows = body.get("ships") if isinstance(body, dict) else None
-    if (not isinstance(rows, list) or not rows or len(rows) > MAX_SHIPS
-            or not all(isinstance(row, list) and 0 < len(row) <= MAX_SHIP for row in rows)
-            or not all(isinstance(text, str) and 0 < len(text) <= MAX_CELL_TEXT
-                       for row in rows for text in row)):
-        raise json_error(400, "bad_shape", _('send {"ships": [["T20", "T1"], ...]}: a list of '
-                                             "ships, each a list of 2 to 5 cell codes"))
-    return rows
 
 
 def _as_json(err: web.HTTPException) -> web.HTTPException:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kiosk.ai.express.levels import Computer, Level, prepare
-from kiosk.ai.express.position import Option, Position, declarations, options
+from kiosk.express.levels import Computer, Level, prepare
+from kiosk.express.position import Option, Position, declarations, options
 
 
 def coach(view: Mapping[str, Any]) -> list[Option]:

@@ -8,14 +8,15 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.darts.board import BULL, BullZone, Cell
+from kiosk.board import BULL, BullZone, Cell
 from kiosk.darts.describe import bull_off_dart, zone_text
 from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
-from ui.touch.opponent import player, seat
-from ui.touch.screens.base import KioskApp, KioskScreen, board_page, heading
+from ui.touch.darts.opponent import player, seat
+from ui.touch.darts.page import board_page
+from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
 class BullOffScreen(KioskScreen):

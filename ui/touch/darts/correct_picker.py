@@ -11,7 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
-from kiosk.darts.board import MISS, RADIAL_ORDER, Board, Cell, CellError
+from kiosk.board import MISS, RADIAL_ORDER, Board, Cell, CellError
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Field, Panel

@@ -33,8 +33,7 @@ from kiosk.ai.targeting import estimate, pick
 from kiosk.classic.fleet import LENGTHS, Ship
 from kiosk.classic.grid import GRID, SQUARES, Square
 from kiosk.classic.match import Level, Radar
-from kiosk.classic.match import Result as ShotResult
-from kiosk.darts.match import Result
+from kiosk.game import Result
 
 CLASSIC_FLEET: tuple[int, ...] = LENGTHS
 
@@ -42,9 +41,6 @@ CLASSIC_FLEET: tuple[int, ...] = LENGTHS
 HARD_SAMPLES, HARD_EXACT = 3_000, 20_000
 PONDER_SAMPLES, PONDER_EXACT = 30_000, 300_000
 PONDER_DEPTH = 3  # answers worked out ahead: the first of a turn and two after hits
-
-_RESULTS = {ShotResult.MISS: Result.MISS, ShotResult.HIT: Result.HIT, ShotResult.SUNK: Result.SUNK}
-
 
 def neighbours(square: Hashable) -> tuple[Square, ...]:
     assert isinstance(square, Square)
@@ -57,7 +53,7 @@ _INDEX: Mapping[Hashable, int] = dict(GRID.index.items())
 
 def record_of(radar: Radar) -> Record:
     """The targeting engine's record of a radar."""
-    return Record({s: _RESULTS[r] for s, r in radar.shots.items()}, radar.sunk)
+    return Record(radar.shots, radar.sunk)
 
 
 @functools.cache
@@ -101,7 +97,7 @@ def _sharp_target(record: Record, rng: random.Random, samples: int, exact: int) 
     return square
 
 
-RadarKey = tuple[frozenset[tuple[Square, ShotResult]], tuple[Ship, ...]]
+RadarKey = tuple[frozenset[tuple[Square, Result]], tuple[Ship, ...]]
 
 
 def _key(radar: Radar) -> RadarKey:
@@ -163,4 +159,4 @@ class Computer:
                                    PONDER_EXACT)
             with self._lock:
                 self._ready[_key(radar)] = square  # usable at once, before the rest is done
-            radar = Radar({**radar.shots, square: ShotResult.HIT}, radar.sunk)
+            radar = Radar({**radar.shots, square: Result.HIT}, radar.sunk)

@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from kiosk.darts.board import Board, Cell
+from kiosk.board import Board, Cell
 from kiosk.darts.fleet import (
     Fleet,
     PlacementError,

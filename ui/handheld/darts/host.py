@@ -27,7 +27,7 @@ from typing import Any, NoReturn
 from aiohttp import web
 
 from kiosk import hostlink
-from kiosk.darts.board import BULL, MISS, Cell, CellError
+from kiosk.board import BULL, MISS, Cell, CellError
 from kiosk.darts.describe import bull_off_dart, cell_text
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import (
@@ -38,17 +38,17 @@ from kiosk.darts.match import (
     Match,
     Next,
     Phase,
-    Result,
     RuleError,
     Undo,
     Undone,
 )
+from kiosk.game import Result
 from kiosk.i18n import _
 from kiosk.ports import Thrower
 from kiosk.service import GameStarted, MatchUpdate, ServiceEvent, Source
 from kiosk.store import Store, StoreError
 from ui.handheld import qr
-from ui.handheld.api import HandheldApi
+from ui.handheld.darts.api import DartsApi
 from ui.handheld.tokens import MAX_TOKEN_LENGTH
 
 log = logging.getLogger("dartship.handheld")
@@ -73,7 +73,7 @@ def _kept_secret(store: Store | None) -> str:
 
 
 class HostDesk:
-    def __init__(self, api: HandheldApi, thrower: Thrower | None = None) -> None:
+    def __init__(self, api: DartsApi, thrower: Thrower | None = None) -> None:
         self.api = api
         self.thrower = thrower  # the simulated board (simulator mode), whose darts the pad throws
         self.secret = _kept_secret(api.service.store)
@@ -84,7 +84,7 @@ class HostDesk:
         self._darts: list[tuple[str, str, Cell, Result]] = []
         self._unsubscribe = api.service.subscribe(self._heard)
 
-    def close(self) -> None:
+    async def close(self) -> None:
         self._unsubscribe()
 
     def renew(self) -> str:
@@ -140,7 +140,7 @@ class HostDesk:
 
     def _check(self, request: web.Request) -> None:
         client = request.remote or "unknown"
-        throttle = self.api.throttle
+        throttle = self.api.seats.throttle
         if not throttle.may_try(client):
             raise web.HTTPTooManyRequests(text=_("too many wrong links from this phone: wait a minute"))
         given = request.match_info.get("secret", "")
@@ -211,7 +211,7 @@ class HostDesk:
     async def move(self, request: web.Request) -> web.StreamResponse:
         form = await self._form(request)
         team = _team_field(form.get("team"))
-        if team is None or self.api.move(team, by="host page") is None:
+        if team is None or self.api.seats.move(team, by="host page") is None:
             return self._render(self.api.match, _("This team has no phone link."), 409)
         raise web.HTTPSeeOther(f"{self.path()}?team={team}")
 
@@ -366,7 +366,7 @@ class HostDesk:
         esc = html.escape
         names = [t.name for t in match.teams]
         placed = match.state().placed
-        free = [i for i in (0, 1) if self.team_url(i) is not None and not self.api.phone_held(i)]
+        free = [i for i in (0, 1) if self.team_url(i) is not None and not self.api.seats.phone_held(i)]
         # A team whose fleet is in and no phone holds its link gets its code only when the host
         # asks for it (after Move): whoever scanned it would see that fleet.
         open_teams = [i for i in free if not placed[i]]
@@ -387,7 +387,7 @@ class HostDesk:
             if self.team_url(i) is None:
                 parts.append(f"<p><b>{esc(names[i])}</b>: {esc(_('the kiosk plays'))}</p>")
                 continue
-            held = self.api.phone_held(i)
+            held = self.api.seats.phone_held(i)
             state = (_("on a phone ✓") if held else _("no phone yet")) + (
                 " · " + _("fleet locked in ✓") if placed[i] and match.phase is Phase.PLACING
                 else "")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.darts.board import NUMBERS, Board
-from kiosk.darts.geometry import (
+from kiosk.board import NUMBERS, Board
+from kiosk.darts.match import Match
+from kiosk.geometry import (
     DOUBLE_INNER_R,
     DOUBLE_OUTER_R,
     OUTER_BULL_R,
@@ -17,7 +18,6 @@ from kiosk.darts.geometry import (
     TRIPLE_OUTER_R,
     cell_sectors,
 )
-from kiosk.darts.match import Match
 
 PROTOCOL_VERSION = 1
 

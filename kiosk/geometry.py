@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from kiosk.darts.board import BULL, MISS, NUMBER_INDEX, NUMBERS, Board, BullZone, Cell, Profile, Ring
+from kiosk.board import BULL, MISS, NUMBER_INDEX, NUMBERS, Board, BullZone, Cell, Profile, Ring
 
 # Regulation radii (mm from the centre).
 INNER_BULL_R = 6.35

@@ -12,7 +12,7 @@ from kiosk.darts.match import Match, Phase
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import Panel
-from ui.touch.opponent import skill_name
+from ui.touch.darts.opponent import skill_name
 
 
 class ShipsRow(BoxLayout):
