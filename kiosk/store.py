@@ -105,6 +105,7 @@ class GameSummary:
     teams: tuple[str, ...]
     winner: str | None
     turns: int
+    abandoned: bool = False  # ended by staff (or by a new game) without a winner
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -345,6 +346,13 @@ class Store:
                                          "shots": r.shots, "hits": r.hits, "sunk": r.sunk,
                                          "turns": r.turns, "won": int(r.won)})
 
+    def abandon(self, game: int) -> None:
+        """The game ends without a winner (staff abandoned it): no longer resumed, and the
+        statistics list it as abandoned."""
+        with self._transaction():
+            self.db.execute("UPDATE games SET status='abandoned', finished=? "
+                            "WHERE id=? AND status='playing'", [now_iso(), game])
+
     def _insert(self, table: str, row: dict[str, Any], replace: bool = False) -> sqlite3.Cursor:
         # Plain SQL: sqlite-utils' insert helpers commit on their own, which would end our
         # explicit transaction half way.
@@ -542,14 +550,14 @@ class Store:
     def last_games(self, limit: int = 10, kind: str = "darts",
                    venue: str | None = None) -> list[GameSummary]:
         rows = self.db.execute(
-            """SELECT id, started, finished, setup, winner, turns FROM games
-               WHERE status='over' AND kind=? AND (? IS NULL OR venue = ?)
+            """SELECT id, started, finished, setup, winner, turns, status FROM games
+               WHERE status IN ('over', 'abandoned') AND kind=? AND (? IS NULL OR venue = ?)
                ORDER BY id DESC LIMIT ?""", [kind, venue, venue, limit]).fetchall()
         games = []
-        for gid, started, finished, setup_text, winner, turns in rows:
+        for gid, started, finished, setup_text, winner, turns, status in rows:
             setup = json.loads(setup_text)
             names = tuple(str(n) for n in setup.get("teams") or setup.get("players") or ())
             games.append(GameSummary(gid, started, finished, names,
                                      names[winner] if winner is not None and winner < len(names)
-                                     else None, turns))
+                                     else None, turns or 0, status == "abandoned"))
         return games

@@ -130,6 +130,10 @@ class Seats:
             self._new_game(event.game)
         elif isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):
             self.changed()  # every page shows the pause, and its end
+        elif isinstance(event, Notice) and event.kind is NoticeKind.ABANDONED:
+            # Staff ended the game: its team links are dead, every page shows no game.
+            self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
+            self.changed()
 
     def changed(self) -> None:
         for callback in list(self.on_change):

@@ -250,6 +250,11 @@ def _kivy_app_class() -> type:
                 if current.name in self.flow_names:
                     current.on_update(event)
                 self.follow_phase()
+            elif isinstance(event, Notice) and event.kind is NoticeKind.ABANDONED:
+                for name in self.flow_names:
+                    self.screen(name).reset()
+                if self.sm.current in self.flow_names:
+                    self.go("home")
             elif isinstance(event, Notice):
                 if event.kind in (NoticeKind.CONNECTED, NoticeKind.DISCONNECTED,
                                   NoticeKind.PAUSED, NoticeKind.RESUMED):

@@ -8,6 +8,8 @@ from typing import Any
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
+from kiosk.i18n import _
+from kiosk.store import GameSummary
 from ui.touch import theme
 
 
@@ -42,3 +44,11 @@ class Table(GridLayout):
 
 def percent(rate: float) -> str:
     return f"{rate * 100:.0f}%"
+
+
+def winner_cell(game: GameSummary) -> tuple[str, theme.RGBA]:
+    """A last game's winner as the Stats tables show it, and its row's colour: an abandoned
+    game says so, dimmed."""
+    if game.abandoned:
+        return _("abandoned"), theme.TEXT_DIM
+    return game.winner or "–", theme.TEXT

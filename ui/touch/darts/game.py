@@ -26,7 +26,7 @@ from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.darts.correct_picker import CorrectPicker
 from ui.touch.darts.opponent import SKILL_ORDER, pins, player, seat, skill_name
-from ui.touch.darts.page import board_page
+from ui.touch.darts.page import board_page, with_home
 from ui.touch.darts.scoreboard import Scoreboard
 from ui.touch.darts.words import words_for
 from ui.touch.phones import PhonesPopup
@@ -68,7 +68,7 @@ class GameScreen(KioskScreen):
         side = BoxLayout(orientation="vertical", spacing=s(6))
         self.radar_title = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None,
                                    shorten=True)
-        side.add_widget(self.radar_title)
+        side.add_widget(with_home(app, self.radar_title))
         self.scoreboard = Scoreboard(size_hint_y=None, height=s(124 + 36 + 44 + 16))
         side.add_widget(self.scoreboard)
         self.prompt = Caption(font_units=22, bold=True, colour=theme.WARN, size_hint_y=None,

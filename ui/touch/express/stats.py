@@ -8,7 +8,7 @@ from collections.abc import Callable
 from kiosk.i18n import _
 from kiosk.store import Store
 from ui.touch import theme
-from ui.touch.table import Table, percent
+from ui.touch.table import Table, percent, winner_cell
 
 KIND = "express"
 
@@ -34,5 +34,6 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
     games.clear_widgets()
     games.add_row([_("Date"), _("Players"), _("Winner"), _("Turns")], colour=theme.TEXT_DIM)
     for game in store.last_games(kind=KIND):
-        games.add_row([played_on(game.started), ", ".join(game.teams), game.winner or "–",
-                       str(game.turns)])
+        winner, colour = winner_cell(game)
+        games.add_row([played_on(game.started), ", ".join(game.teams), winner, str(game.turns)],
+                      colour=colour)

@@ -16,6 +16,7 @@ from kiosk import hostlink
 from kiosk.board import Profile
 from kiosk.config import InputKind
 from kiosk.darts.match import BullOffMode
+from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.sound import Sound
 from kiosk.store import StoreError
@@ -94,15 +95,22 @@ class SettingsScreen(KioskScreen):
         actions.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Learn board"), lambda: app.go("learn"), colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Test buzzer"), self.test_buzzer, colour=theme.PANEL_LIGHT))
-        actions.add_widget(BigButton(_("Renew host link"), self.renew_host_link,
-                                     colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Save"), self.save, colour=theme.GO))
-        self.renew_asked = False
+        # The owner's rarer actions, each asking first: they cannot be undone.
+        owner = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        self.abandon_button = BigButton(_("Abandon game"), self.abandon_game, colour=theme.DANGER)
+        owner.add_widget(self.abandon_button)
+        owner.add_widget(BigButton(_("Renew host link"), self.renew_host_link,
+                                   colour=theme.PANEL_LIGHT))
+        page.add_widget(owner)
+        self.asked: str | None = None  # the action tapped once, waiting for its second tap
         page.add_widget(actions)
         self.add_widget(page)
+        self.refresh_owner()
         self.inputs: dict[str, Any] = {}
 
     def refresh(self) -> None:
+        self.refresh_owner()
         config = self.app.kiosk.config
         settings = config.settings
         self.form.clear_widgets()
@@ -184,15 +192,47 @@ class SettingsScreen(KioskScreen):
     def show_message(self, text: str, colour: theme.RGBA = theme.GO) -> None:
         self.message.text = text
         self.message.color = colour
-        self.renew_asked = False
+        self.asked = None
+
+    def _ask(self, action: str, question: str) -> bool:
+        """True on the second tap of `action` in a row; the first shows `question`."""
+        if self.asked == action:
+            return True
+        self.show_message(question, theme.WARN)
+        self.asked = action
+        return False
+
+    def refresh_owner(self) -> None:
+        service = self.app.kiosk.service
+        playing = service.match is not None and not service.match.outcome().over
+        self.abandon_button.disabled = not playing
+        self.abandon_button.opacity = 1 if playing else 0.45
+
+    def abandon_game(self) -> None:
+        """Staff end a game a team walked away from: asked first, stored as abandoned (the
+        statistics list it so), and the kiosk no longer resumes it."""
+        service = self.app.kiosk.service
+        if service.match is None or service.match.outcome().over:
+            self.show_message(_("No game is in play."), theme.WARN)
+            self.refresh_owner()
+            return
+        if not self._ask("abandon", _("Tap Abandon game again: the game in play ends with no "
+                                      "winner and cannot be continued.")):
+            return
+        try:
+            game = service.abandon()
+        except RuleError as err:
+            self.show_message(str(err), theme.DANGER)
+            return
+        self.show_message(_("Game {game} abandoned: it is stored so, with no winner (Stats list "
+                            "it as abandoned).").format(game=game))
+        self.refresh_owner()
 
     def renew_host_link(self) -> None:
         """The host page's link (phones-only play, `--headless`) is kept until renewed: a first
         tap asks, a second renews it (the old link is dead from then on)."""
-        if not self.renew_asked:
-            self.show_message(_("Tap Renew host link again: the host page (for --headless) gets "
-                                "a new link and the old one stops working."), theme.WARN)
-            self.renew_asked = True
+        if not self._ask("renew", _("Tap Renew host link again: the host page (for --headless) "
+                                    "gets a new link and the old one stops working.")):
             return
         try:
             secret = hostlink.renew(self.app.kiosk.store)

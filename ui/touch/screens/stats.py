@@ -16,7 +16,7 @@ from ui.touch.controls import BigButton
 from ui.touch.express import stats as express_stats
 from ui.touch.games import offered
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
-from ui.touch.table import Table, percent
+from ui.touch.table import Table, percent, winner_cell
 
 STATS_KINDS = ("darts", "classic", express_stats.KIND)  # the games whose results the Stats screen shows
 DAILY_ROWS = 20
@@ -123,9 +123,10 @@ class StatsScreen(KioskScreen):
         self.games.clear_widgets()
         self.games.add_row([_("Date"), _("Teams"), _("Winner"), _("Visits")], colour=theme.TEXT_DIM)
         for summary in store.last_games(kind=self.kind, venue="kiosk"):
+            winner, colour = winner_cell(summary)
             self.games.add_row([played_on(summary.started),
-                                f"{summary.teams[0]} – {summary.teams[1]}",
-                                summary.winner or "–", str(summary.turns)])
+                                f"{summary.teams[0]} – {summary.teams[1]}", winner,
+                                str(summary.turns)], colour=colour)
 
     def _daily(self) -> None:
         """Classic: today's challenge (phones), best first."""
