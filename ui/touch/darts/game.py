@@ -66,8 +66,9 @@ class GameScreen(KioskScreen):
         page, self.radar = board_page(app, spacing=10)
         self.radar.bind(on_cell=self._tapped)
         side = BoxLayout(orientation="vertical", spacing=s(6))
-        self.radar_title = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None,
-                                   shorten=True)
+        # Two lines beside Home: "Radar of Sharks, / firing at Jets".
+        self.radar_title = Caption(font_units=16, colour=theme.TEXT_DIM, size_hint_y=None,
+                                   height=s(42), max_lines=2, shorten=True)
         side.add_widget(with_home(app, self.radar_title))
         self.scoreboard = Scoreboard(size_hint_y=None, height=s(124 + 36 + 44 + 16))
         side.add_widget(self.scoreboard)

@@ -21,7 +21,7 @@ from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
 from ui.touch.darts.opponent import seat
-from ui.touch.darts.page import board_page, home_button, with_home
+from ui.touch.darts.page import board_page, home_button
 from ui.touch.darts.placing import FleetDraft
 from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
 from ui.touch.qr import qr_texture
@@ -40,7 +40,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.board_view.bind(on_cell=self._tapped, on_drag=self._dragged)
         side = BoxLayout(orientation="vertical", spacing=s(8))
         self.placing_title = heading("", 26)
-        side.add_widget(with_home(app, self.placing_title))
+        side.add_widget(self.placing_title)
         side.add_widget(Caption(_("Tap a cell: the ship starts there. Turn changes its direction. "
                                   "Or drag along a ring or a spoke. Tap a ship to pick it up."),
                                 font_units=16, colour=theme.TEXT_DIM, size_hint_y=None))
@@ -58,6 +58,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         side.add_widget(row1)
         row2 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         row2.add_widget(BigButton(_("Hide"), self.cover, colour=theme.PANEL_LIGHT))
+        row2.add_widget(home_button(app, height=s.touch, font_units=22))
         self.lock_button = BigButton(_("Lock in"), self._lock_in, colour=theme.GO)
         row2.add_widget(self.lock_button)
         side.add_widget(row2)
