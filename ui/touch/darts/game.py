@@ -58,6 +58,17 @@ def radar_of(match: Match, team: int) -> tuple[dict[Cell, str], list[tuple[Cell,
     return marks, sunk
 
 
+def own_last_dart(match: Match, team: int) -> Cell | None:
+    """The cell to outline on `team`'s radar: its own last dart of the visit in play (or of the
+    visit just ended, at takeout); none at the start of its visit, when the last dart of the
+    game is the other team's, which would read as its own shot."""
+    if match.turn != team:
+        return None
+    if match.phase is Phase.THROWING and match.up_next()[2] == 1:
+        return None
+    return match.last_dart()
+
+
 class GameScreen(KioskScreen):
     def __init__(self, app: KioskApp, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
@@ -160,8 +171,7 @@ class GameScreen(KioskScreen):
             self.radar.show({})
         else:
             marks, sunk = radar_of(match, team)
-            last = match.last_dart() if match.turn == team else None
-            self.radar.show(marks, sunk, last)
+            self.radar.show(marks, sunk, own_last_dart(match, team))
             self.radar_title.text = _("Radar of {team}, firing at {enemy}").format(
                 team=match.teams[team].name, enemy=match.teams[1 - team].name)
         self.scoreboard.show(match)
