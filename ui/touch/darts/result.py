@@ -28,6 +28,10 @@ class ResultScreen(KioskScreen):
     def reset(self) -> None:
         pass
 
+    def toast_anchor(self) -> Any:
+        # A dart thrown now ("the game is over") shows over the table, not over the buttons.
+        return self.table.parent
+
     def refresh(self) -> None:
         match = self.app.match
         if match is None or match.phase is not Phase.OVER or match.winner is None:
