@@ -93,3 +93,24 @@ def test_renew_host_link_asks_first_then_keeps_a_new_secret(tour):
     assert after and after != before
     assert f"/host/{after}" in screen.message.text and "no longer works" in screen.message.text
     tour.app.go("home")
+
+
+def test_the_language_chosen_on_home_is_kept_for_the_next_start(tour, tmp_path):
+    from kiosk.i18n import set_language
+
+    path = tmp_path / "owner.toml"
+    path.write_text("# the owner's notes\n")
+    before = tour.kiosk.config
+    tour.kiosk.config = config.read(path)
+    try:
+        tour.app.go("home")
+        tour.press("Suomi")
+        assert tour.kiosk.settings.kiosk.language == "fi"
+        assert config.read(path).settings.kiosk.language == "fi"  # what the next start reads
+        assert path.read_text().startswith("# the owner's notes")
+        tour.press("English")
+        assert config.read(path).settings.kiosk.language == "en"
+    finally:
+        tour.kiosk.config = before
+        set_language("en")
+        tour.app.rebuild("home")

@@ -11,7 +11,7 @@ import logging
 import random
 from typing import TYPE_CHECKING, Any
 
-from kiosk.config import Settings
+from kiosk.config import ConfigError, Settings
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
 from kiosk.i18n import _, set_language
@@ -292,6 +292,18 @@ def _kivy_app_class() -> type:
         def set_language(self, language: str) -> None:
             set_language(language)
             self.rebuild(self.sm.current if self.sm else "home")
+
+        def choose_language(self, language: str) -> None:
+            """Home's language buttons: the choice is kept (kiosk.language, saved as Settings
+            saves it) and is the kiosk's language after a restart too."""
+            config = self.kiosk.config
+            if not config.overridden("kiosk.language") and language != self.settings.kiosk.language:
+                try:
+                    config.save({"kiosk.language": language})
+                except (ConfigError, OSError) as err:
+                    log.warning("the language %s could not be kept for the next start: %s",
+                                language, err)
+            self.set_language(language)
 
     return DartshipApp
 

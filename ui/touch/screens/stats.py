@@ -10,13 +10,14 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scrollview import ScrollView
 
+from kiosk.classic.match import COMPUTER as CLASSIC_COMPUTER
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton
 from ui.touch.express import stats as express_stats
 from ui.touch.games import offered
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
-from ui.touch.table import Table, percent, winner_cell
+from ui.touch.table import Table, heading_row, percent, winner_cell
 
 STATS_KINDS = ("darts", "classic", express_stats.KIND)  # the games whose results the Stats screen shows
 DAILY_ROWS = 20
@@ -59,7 +60,7 @@ class StatsScreen(KioskScreen):
         self.kinds = BoxLayout(spacing=s(8), size_hint_y=None, height=s(48))
         page.add_widget(self.kinds)
         self.columns = BoxLayout(spacing=s(20))
-        self.players = Table((3, 1.2, 1.2, 1.5), font_units=18)
+        self.players = Table((2.4, 1.1, 1.1, 2.0), font_units=18)  # room for "Trefferquote"
         self.games = Table((1.4, 3.2, 2, 1), font_units=18)
         self.daily = Table((3.4, 1.2), font_units=18)
         self.players_column, self.games_column, self.daily_column = (
@@ -102,14 +103,15 @@ class StatsScreen(KioskScreen):
             express_stats.fill(self.express_players, self.express_games, store, played_on)
             return
         self.players.clear_widgets()
-        self.players.add_row([_("Player"), _("Games"), _("Wins"), _("Hit rate")], colour=theme.TEXT_DIM)
+        heading_row(self.players, [_("Player"), _("Games"), _("Wins"), _("Hit rate")])
         # The kiosk's own games: the phones' games have their result cards and the daily
-        # challenge its leaderboard.
-        stats = store.player_stats(kind=self.kind, venue="kiosk")
+        # challenge its leaderboard. The classic computer is no player of the bar's.
+        stats = [row for row in store.player_stats(kind=self.kind, venue="kiosk")
+                 if not (self.kind == "classic" and row.name == CLASSIC_COMPUTER)]
         for row in stats:
             self.players.add_row([row.name, str(row.games), str(row.wins), percent(row.hit_rate)])
         if not stats:
-            self.players.add_row([_("no games yet"), "", "", ""], colour=theme.TEXT_DIM)
+            self.players.add_row([_("no games yet"), "", "", ""], colour=theme.TEXT_DIM, lines=2)
         self.columns.add_widget(self.players_column)
         if self.kind == "classic":
             self.columns.add_widget(self.daily_column)
@@ -121,7 +123,7 @@ class StatsScreen(KioskScreen):
     def _last_games(self) -> None:
         store = self.app.kiosk.store
         self.games.clear_widgets()
-        self.games.add_row([_("Date"), _("Teams"), _("Winner"), _("Visits")], colour=theme.TEXT_DIM)
+        heading_row(self.games, [_("Date"), _("Teams"), _("Winner"), _("Visits")])
         for summary in store.last_games(kind=self.kind, venue="kiosk"):
             winner, colour = winner_cell(summary)
             self.games.add_row([played_on(summary.started),
@@ -132,9 +134,9 @@ class StatsScreen(KioskScreen):
         """Classic: today's challenge (phones), best first."""
         rows = self.app.kiosk.store.daily_board(date.today().isoformat())
         self.daily.clear_widgets()
-        self.daily.add_row([_("Player"), _("Shots")], colour=theme.TEXT_DIM)
+        heading_row(self.daily, [_("Player"), _("Shots")])
         for rank, row in enumerate(rows[:DAILY_ROWS], start=1):
             self.daily.add_row([f"{rank}. {row.player}", str(row.shots)],
                                colour=theme.WARN if rank == 1 else theme.TEXT)
         if not rows:
-            self.daily.add_row([_("nobody yet"), ""], colour=theme.TEXT_DIM)
+            self.daily.add_row([_("nobody yet"), ""], colour=theme.TEXT_DIM, lines=2)
