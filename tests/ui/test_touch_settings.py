@@ -43,7 +43,7 @@ def test_save_keeps_the_owners_file_and_never_writes_the_command_line(tour, owne
     tour.app.go("settings")
     screen = tour.screen()
     text = _text(tour)
-    assert "manual scoring (no sensor: tap where the dart landed) (set on the command line)" in text
+    assert "manual scoring (no sensor) (set on the command line)" in text
     assert "board.input" not in screen.inputs  # shown, not editable
     assert screen.inputs["rules.bull_off"].text == "closest to the bull"
     assert screen.inputs["rules.fleet"].text == "2, 3, 4, 5 (default)"
@@ -69,10 +69,10 @@ def test_values_and_the_saved_note_in_german(tour, owners_config):
         assert tour.app.sm.current == "settings"
         assert screen.message.text.startswith("Gespeichert in")
         text = _text(tour)
-        manual = "manual scoring (no sensor: tap where the dart landed)"
+        manual = "manual scoring (no sensor)"
         for english in ("default", "normal", manual, "four-ring"):
             assert english not in text.split("\n"), english
-        assert ("manuelle Wertung (kein Sensor: tippe, wo der Dart steckt) "
+        assert ("manuelle Wertung (ohne Sensor) "
                 "(auf der Befehlszeile gesetzt)") in text
     finally:
         set_language("en")

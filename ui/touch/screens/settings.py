@@ -66,7 +66,7 @@ def value_label(key: str, value: Any) -> str:
                  BullOffMode.OFFICIAL: _("a bull starts (official)"),
                  BullOffMode.OFF: _("first team named starts")}
     elif key == "board.input":
-        words = {InputKind.SIMULATOR: _("manual scoring (no sensor: tap where the dart landed)"),
+        words = {InputKind.SIMULATOR: _("manual scoring (no sensor)"),
                  InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix")}
     elif key == "board.profile":
         words = {Profile.FOUR_RING: _("four rings (81 cells)"),
