@@ -263,7 +263,15 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
         await crowd.goto(link)
         await expect(crowd.locator("#watching")).to_be_visible(timeout=WAIT_MS)
 
+        # The owner's solo game is under way (a shot fired): the duel asks first.
         await owner.locator("#start-duel").tap()
+        await expect(owner.locator("#message")).to_contain_text("Start the duel again")
+        assert (await table_match(web, owner)).setup.players != ("Anna", "Bo")  # not yet
+        await owner.locator("#start-duel").tap()
+        await expect(owner.locator("#message")).to_contain_text(
+            "your game against the computer has ended", timeout=WAIT_MS)
+        await expect(owner.locator("#friend-state")).to_have_text(
+            "The duel with your friend is on", timeout=WAIT_MS)
         await expect(friend.locator("#fleet")).to_be_visible(timeout=WAIT_MS)  # its own fleet
         duel = await table_match(web, owner)
         assert duel.setup.players == ("Anna", "Bo") and duel.fleet(0) == kept
@@ -325,6 +333,31 @@ async def test_a_closed_room_tells_its_friend_and_the_link_dies(tmp_path):
         late = await browser_page(browser, link or "")
         await expect(late.locator("#expired")).to_be_visible(timeout=WAIT_MS)
         await asyncio.sleep(0)
+
+
+async def test_closing_the_room_mid_duel_asks_first_and_says_the_duel_ended(tmp_path):
+    async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
+        owner = await browser_page(browser, web.classic_url())
+        await owner.locator("[data-level='easy']").tap()
+        await owner.locator("#open-room").tap()
+        link = await owner.locator("#room-link").text_content()
+        friend = await browser_page(browser, link or "")
+        await friend.locator("#ready").tap()
+        await owner.locator("#start-duel").tap()  # nothing fired yet: no question
+        await expect(friend.locator("#fleet")).to_be_visible(timeout=WAIT_MS)
+        await expect(owner.locator("#friend-state")).to_have_text(
+            "The duel with your friend is on", timeout=WAIT_MS)
+        await owner.locator("#close-room").tap()
+        await expect(owner.locator("#message")).to_contain_text("ends the duel")
+        assert (await table_match(web, owner)).setup.mode.value == "duel"  # still on
+        await shot(owner, "room-close-asks")
+        await owner.locator("#close-room").tap()
+        await expect(friend.locator("#closed")).to_be_visible(timeout=WAIT_MS)
+        await expect(owner.locator("#message")).to_contain_text("the duel has ended",
+                                                                 timeout=WAIT_MS)
+        await shot(owner, "room-closed-duel-ended")
+        for page in (owner, friend):
+            assert page.errors == []  # type: ignore[attr-defined]
 
 
 async def test_the_kiosks_duel_on_the_teams_phones(tmp_path):
