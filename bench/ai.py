@@ -11,6 +11,7 @@ figures do not depend on how games are spread over the workers.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import multiprocessing
@@ -19,7 +20,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -129,6 +130,17 @@ def _game(task: tuple[str, str, int, int, int]) -> tuple[str, str, int, list[flo
     return game, name, darts, shooter.times if timed else []
 
 
+@contextlib.contextmanager
+def _pool(workers: int) -> Iterator[Callable]:
+    """`imap_unordered` of a fork pool, or plain `map` in this process for one worker: a fork
+    from a process with threads (pytest's, Kivy's) can deadlock a child on a lock it inherited."""
+    if workers <= 1:
+        yield lambda fn, tasks, _chunk: map(fn, tasks)
+        return
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        yield pool.imap_unordered
+
+
 def run(games: int, seed: int, workers: int, progress: bool,
         only: frozenset[str] | None = None) -> dict:
     """`only`: a subset of "game/strategy" names (for tuning runs); the table needs them all."""
@@ -142,8 +154,8 @@ def run(games: int, seed: int, workers: int, progress: bool,
     times: list[float] = []  # decide() in the aimed games: the kiosk's decision
     chooses: list[float] = []  # the perfect thrower's choose_target, both games
     start = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for done, (game, name, n, t) in enumerate(pool.imap_unordered(_game, tasks, 8), 1):
+    with _pool(workers) as imap:
+        for done, (game, name, n, t) in enumerate(imap(_game, tasks, 8), 1):
             darts.setdefault((game, name), []).append(n)
             if name == "sigma30_aimed":
                 times += t
