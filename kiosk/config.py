@@ -234,7 +234,7 @@ class DisplaySettings:
     width: int = setting(1280, "window width when not fullscreen", check=_range(320, 7680))
     height: int = setting(720, "window height when not fullscreen", check=_range(240, 4320))
     rotation: int = setting(0, "screen rotation in degrees", choices=(0, 90, 180, 270))
-    kiosk_mode: bool = setting(False, "hide the cursor, ignore Escape")
+    kiosk_mode: bool = setting(False, "hide the cursor, ignore Escape (else Escape asks before quitting)")
 
 
 @dataclass(frozen=True)
