@@ -319,29 +319,31 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
             assert page.errors == []  # type: ignore[attr-defined]
 
 
+async def room_with_a_friend(browser, web: WebServer) -> tuple[Page, Page, str]:
+    """An owner's solo game (easy), its room opened, and a friend's phone on the link."""
+    owner = await browser_page(browser, web.classic_url())
+    await owner.locator("[data-level='easy']").tap()
+    await owner.locator("#open-room").tap()
+    link = await owner.locator("#room-link").text_content() or ""
+    friend = await browser_page(browser, link)
+    await expect(friend.locator("#ready")).to_be_visible(timeout=WAIT_MS)
+    return owner, friend, link
+
+
 async def test_a_closed_room_tells_its_friend_and_the_link_dies(tmp_path):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
-        owner = await browser_page(browser, web.classic_url())
-        await owner.locator("[data-level='easy']").tap()
-        await owner.locator("#open-room").tap()
-        link = await owner.locator("#room-link").text_content()
-        friend = await browser_page(browser, link or "")
-        await expect(friend.locator("#ready")).to_be_visible(timeout=WAIT_MS)
+        owner, friend, link = await room_with_a_friend(browser, web)
         await owner.locator("#close-room").tap()
         await expect(friend.locator("#closed")).to_be_visible(timeout=WAIT_MS)
         await shot(friend, "room-closed")
-        late = await browser_page(browser, link or "")
+        late = await browser_page(browser, link)
         await expect(late.locator("#expired")).to_be_visible(timeout=WAIT_MS)
         await asyncio.sleep(0)
 
 
 async def test_closing_the_room_mid_duel_asks_first_and_says_the_duel_ended(tmp_path):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
-        owner = await browser_page(browser, web.classic_url())
-        await owner.locator("[data-level='easy']").tap()
-        await owner.locator("#open-room").tap()
-        link = await owner.locator("#room-link").text_content()
-        friend = await browser_page(browser, link or "")
+        owner, friend, _link = await room_with_a_friend(browser, web)
         await friend.locator("#ready").tap()
         await owner.locator("#start-duel").tap()  # nothing fired yet: no question
         await expect(friend.locator("#fleet")).to_be_visible(timeout=WAIT_MS)

@@ -28,20 +28,12 @@ def _nearest(colour: tuple[int, int, int], **named: tuple[float, ...]) -> str:
     return min(named, key=lambda name: distance(named[name]))
 
 
-def _to_bull_off(tour) -> None:
-    tour.new_game()
-    for team in ("Sharks", "Jets"):
-        tour.press(f"{team}: place on this screen")
-        tour.press("Random fleet")
-        tour.press("Lock in")
-    assert tour.app.sm.current == "bull_off"
-
-
 def test_both_bulls_are_drawn_and_taps_on_each_count_as_that_bull(tour):
     from kiosk.geometry import INNER_BULL_R, OUTER_BULL_R
     from ui.touch import theme
 
-    _to_bull_off(tour)
+    tour.to_bull_off()
+    assert tour.app.sm.current == "bull_off"
     view = tour.screen().board_view
     middle = (INNER_BULL_R + OUTER_BULL_R) / 2
     inner_xy = view.to_window(*view.to_px(0, 0))

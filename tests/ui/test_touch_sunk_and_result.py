@@ -13,11 +13,7 @@ pytestmark = pytest.mark.slow
 
 
 def _to_play(tour) -> None:
-    tour.new_game()
-    for team in ("Sharks", "Jets"):
-        tour.press(f"{team}: place on this screen")
-        tour.press("Random fleet")
-        tour.press("Lock in")
+    tour.to_bull_off()
     bull = tour.screen().board_view
     tour.tap_cell(bull, BULL)
     tour.tap_cell(bull, Cell(Ring.SMALL, 20))

@@ -175,6 +175,14 @@ class Tour:
             screen.players[index].text = players[index]
         self.press(_label("Place fleets"))
 
+    def to_bull_off(self) -> None:
+        """A new game whose two fleets are placed at random and locked in, by touch."""
+        self.new_game()
+        for team in ("Sharks", "Jets"):
+            self.press(_label("{team}: place on this screen").format(team=team))
+            self.press(_label("Random fleet"))
+            self.press(_label("Lock in"))
+
     def place_by_taps(self, team_name: str) -> None:
         """Open the placement for a team and put every ship down by tapping cells."""
         self.press(_label("{team}: place on this screen").format(team=team_name))
