@@ -33,7 +33,7 @@ from kiosk.classic.ai import Computer
 from kiosk.classic.count import count_fleets
 from kiosk.classic.fleet import LENGTHS, random_fleet
 from kiosk.classic.grid import SQUARES
-from kiosk.classic.match import Fire, Level, Match, Mode, Phase, Place, Radar, Setup
+from kiosk.classic.match import ComputerLevel, Fire, Match, Mode, Phase, Place, Radar, Setup
 
 Timing = list[float]
 
@@ -42,7 +42,7 @@ def _game(task: tuple[str, int, int]) -> tuple[str, int, Timing, Timing, Timing]
     """One game: (level, computer's shots, first answers of its turns (ms), its other answers,
     its ponders)."""
     level_name, index, seed = task
-    level = Level(level_name)
+    level = ComputerLevel(level_name)
     target = random_fleet(random.Random(f"{seed}:board:{index}"))  # the same for every level
     computers = random_fleet(random.Random(f"{seed}:other:{index}"))
     water = iter([s for s in SQUARES if s not in computers.cells])
@@ -74,7 +74,7 @@ def _game(task: tuple[str, int, int]) -> tuple[str, int, Timing, Timing, Timing]
 def _warm_up() -> None:
     """Build each worker's caches (placements, numpy) before anything is timed: a kiosk does
     this once at start, not per decision."""
-    for level in Level:
+    for level in ComputerLevel:
         computer = Computer(level, random.Random(0))
         computer.ponder(Radar())
         computer.choose(Radar())
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--count", action="store_true",
                         help="also count the legal fleets on 10 x 10 exactly (about 2 s)")
     args = parser.parse_args(argv)
-    levels = [Level(name).value for name in args.levels.split(",")]
+    levels = [ComputerLevel(name).value for name in args.levels.split(",")]
     result = run(args.games, args.seed, args.workers, levels)
     if args.count:
         start = time.perf_counter()

@@ -26,9 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kiosk.classic.ai import Computer
-from kiosk.classic.computer import ComputerSeat, Pace, pool
+from kiosk.classic.computer import ComputerSeat, ShotPace, pool
 from kiosk.classic.grid import SQUARES
-from kiosk.classic.match import Fire, Level, Mode, Setup, ShotFired
+from kiosk.classic.match import ComputerLevel, Fire, Mode, Setup, ShotFired
 from kiosk.classic.table import classic_of, start
 from kiosk.service import GameService, MatchUpdate
 
@@ -40,7 +40,7 @@ def p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(rooms: int, level: Level, think: float, seconds: float, seed: int) -> dict:
+async def run(rooms: int, level: ComputerLevel, think: float, seconds: float, seed: int) -> dict:
     loop = asyncio.get_running_loop()
     rng = random.Random(seed)
     seats: list[ComputerSeat] = []
@@ -59,7 +59,7 @@ async def run(rooms: int, level: Level, think: float, seconds: float, seed: int)
     for index in range(rooms):
         service = GameService(None, venue=f"bench:{index}")
         service.subscribe(listen(index, service))
-        seat = ComputerSeat(service, loop, Computer, pace=Pace(shot=0),
+        seat = ComputerSeat(service, loop, Computer, pace=ShotPace(shot=0),
                             rng=random.Random(rng.getrandbits(64)), executor=pool("choose", 2),
                             ponder_executor=pool("ponder", 1)).attach()
         start(service, Setup(Mode.SOLO, ("Human",), level=level), random.Random(rng.getrandbits(64)))
@@ -105,12 +105,12 @@ async def run(rooms: int, level: Level, think: float, seconds: float, seed: int)
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rooms", default="1,4,8")
-    parser.add_argument("--level", default="hard", choices=[lv.value for lv in Level])
+    parser.add_argument("--level", default="hard", choices=[lv.value for lv in ComputerLevel])
     parser.add_argument("--think", type=float, default=0.3)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    level = Level(args.level)
+    level = ComputerLevel(args.level)
     print(f"classic computer seats, level {level.value}, human thinks {args.think} s, "
           f"{args.seconds:.0f} s per row")
     print("rooms  decisions  choose p50 / p99 / max (ms)   shot after the miss p50 / p99 (ms)"

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 
 from kiosk.express import odds
-from kiosk.express.ai import Computer, Level
+from kiosk.express.ai import Computer, Strategy
 from kiosk.express.levels import Judge, prepare
 from kiosk.express.match import Match, Phase, Setup, stalemate
 from kiosk.express.position import Position, options
@@ -71,7 +71,7 @@ def play(batch: Batch) -> tuple[Batch, int, dict[str, list[float]]]:
     """Play one batch; A's wins and every decision's time (seconds) per level."""
     variant = Variant(batch.variant)
     prepare(variant)
-    a, b = (Level(name) for name in batch.pairing.split("-"))
+    a, b = (Strategy(name) for name in batch.pairing.split("-"))
     wins = 0
     times: dict[str, list[float]] = defaultdict(list)
     for number in range(batch.first, batch.first + batch.count):
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     variants = args.variants.split(",")
     pairings = args.only.split(",")
     for pairing in pairings:
-        if any(name not in {level.value for level in Level} for name in pairing.split("-")):
+        if any(name not in {level.value for level in Strategy} for name in pairing.split("-")):
             parser.error(f"unknown pairing {pairing!r}")
     batches = [Batch(n, v, pairing, seat, first, min(args.chunk, args.games - first), args.seed)
                for n in players for v in variants for pairing in pairings for seat in range(n)
@@ -395,7 +395,7 @@ def exact(variant: Variant) -> None:
     game = TwoPlayers(variant)
     easy, normal, hard, perfect = game.easy(), game.normal(), game.hard(), game.minimax()
     best: tuple[Weights, np.ndarray | None] = (None, None)
-    guarded = tuple(FLEET.index(s) for s in Computer(Level.HARD).line(variant))
+    guarded = tuple(FLEET.index(s) for s in Computer(Strategy.HARD).line(variant))
     rows = [("normal", "easy", normal, easy), ("hard", "easy", hard, easy),
             ("hard", "normal", hard, normal), ("best response", "easy", best, easy),
             ("best response", "normal", best, normal), ("minimax", "normal", perfect, normal),

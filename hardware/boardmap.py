@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.board import Board, BullZone, Cell, CellError, Profile, board_for, bull_zone
+from kiosk.errors import DartshipError
 from kiosk.i18n import _
 
 _NUMBER = re.compile(r"\d+")
 
 
-class BoardMapError(ValueError):
+class BoardMapError(DartshipError, ValueError):
     """A map file that cannot be used at all (unreadable, not TOML). `problems` says why."""
 
     def __init__(self, problems: list[str]) -> None:

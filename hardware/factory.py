@@ -6,6 +6,7 @@ The composition root calls, with `sink = lambda ev: loop.call_soon_threadsafe(qu
     board = build_board_input(settings, sink)    # a BoardInput (a Thrower in simulator mode)
     buttons = build_buttons(settings, sink)      # a Device, or None (no button pins)
     buzzer = build_buzzer(settings)              # a Buzzer, or None (no buzzer)
+    voice, speaker = build_voice(settings)       # the caller's Voice and Speaker
     learner = LearnWizard                        # a LearnerFactory
 
 Nothing here raises for a broken map or a missing device: the problem reaches the sink as an
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import random
+from pathlib import Path
 from typing import Any
 
 from hardware import boardmap
@@ -26,11 +28,13 @@ from hardware.matrix import MatrixScanner
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
 from hardware.sink import deliver
+from hardware.speaker import SdlSpeaker, SimulatedSpeaker
+from hardware.voice import EspeakVoice
 from kiosk.board import Profile
-from kiosk.config import BuzzerKind, InputKind, Settings
+from kiosk.config import BuzzerKind, CallerOutput, InputKind, Settings, voice_cache_dir
 from kiosk.i18n import _
 from kiosk.inputs import Button, Info
-from kiosk.ports import BoardInput, Buzzer, Device, Sink
+from kiosk.ports import BoardInput, Buzzer, Device, Sink, Speaker, Voice
 
 log = logging.getLogger("dartship.hardware")
 
@@ -136,3 +140,16 @@ def build_buzzer(settings: Settings, *, pin_factory: Any = None) -> Buzzer | Non
     except Exception as err:  # no GPIO here, or no PWM on this pin
         log.warning(_("the buzzer on GPIO%s is unusable (%s): it is simulated"), pin, err)
         return SimulatedBuzzer(muted=muted)
+
+
+def build_voice(settings: Settings, cache: Path | None = None) -> tuple[Voice, Speaker]:
+    """The caller's voice (recordings, else espeak-ng through the cache: `cache`, else the
+    data folder's) and where it is heard (SDL2 audio, or nothing but the journal with
+    `caller.output = "log"`). Nothing is opened here: the caller opens the speaker on its own
+    thread."""
+    caller = settings.caller
+    cache = cache or voice_cache_dir()
+    voice = EspeakVoice(cache, caller.recordings_path(), caller.voices())
+    if caller.output is CallerOutput.LOG:
+        return voice, SimulatedSpeaker()
+    return voice, SdlSpeaker(cache)

@@ -10,6 +10,7 @@ import enum
 import functools
 from dataclasses import dataclass
 
+from kiosk.errors import CellError
 from kiosk.i18n import _
 
 # Clockwise from the top.
@@ -52,10 +53,6 @@ class BullZone(enum.Enum):
     BULL = "bull"  # the bull, but the board cannot say which part
     OTHER = "other"  # any other cell
     MISS = "miss"
-
-
-class CellError(ValueError):
-    """A cell code that is not a cell of this board. The message names the bad token."""
 
 
 @dataclass(frozen=True)

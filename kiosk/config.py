@@ -34,8 +34,10 @@ import tomlkit.items
 from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import PRESETS, PlacementError, fleet_problem, parse_lengths
 from kiosk.darts.match import BullOffMode, HouseRules
+from kiosk.errors import DartshipError
 from kiosk.i18n import LANGUAGES, _
 from kiosk.scatter import Skill
+from kiosk.speech import DEFAULT_VOICES, VOICE_NAME
 
 SYSTEM_CONFIG = Path("/etc/dartship/config.toml")
 MAX_DEPTH = 2  # `section.key`: the option table has no deeper tables
@@ -61,6 +63,13 @@ class SerialDialect(enum.Enum):
     GRANBOARD = "granboard"
 
 
+class CallerOutput(enum.Enum):
+    """Where the caller's voice goes."""
+
+    AUDIO = "audio"  # the audio device (HDMI or headphones), through SDL2
+    LOG = "log"  # the journal only: what it would say, no sound
+
+
 class BuzzerKind(enum.Enum):
     NONE = "none"
     ACTIVE = "active"
@@ -78,7 +87,7 @@ class Problem:
         return f"{self.key}: {self.message}"
 
 
-class ConfigError(ValueError):
+class ConfigError(DartshipError, ValueError):
     """A config that cannot be used. `issues` lists every bad key with its message."""
 
     def __init__(self, issues: list[Problem]) -> None:
@@ -213,6 +222,35 @@ class BuzzerSettings:
     mute: bool = setting(False, "silence the buzzer")
 
 
+def _voice(value: Any) -> str | None:
+    if VOICE_NAME.match(value):
+        return None
+    return _("must be an espeak-ng voice like en-gb, de or fi+f3 (see espeak-ng --voices)")
+
+
+@dataclass(frozen=True)
+class CallerSettings:
+    enabled: bool = setting(True, "speak the calls (hit, sunk, whose turn) on the audio output")
+    volume: int = setting(80, "the caller's volume in percent", check=_range(0, 100))
+    say_cell: bool = setting(False, "say the thrown cell before its result (\"T20, hit\")")
+    voice_en: str = setting(DEFAULT_VOICES["en"], "espeak-ng voice for English", check=_voice)
+    voice_de: str = setting(DEFAULT_VOICES["de"], "espeak-ng voice for German", check=_voice)
+    voice_fi: str = setting(DEFAULT_VOICES["fi"], "espeak-ng voice for Finnish", check=_voice)
+    recordings: str = setting("", "folder of recorded WAVs named by phrase, said instead of the "
+                              "synthetic voice (empty: recordings/ in the data folder)")
+    output: CallerOutput = setting(CallerOutput.AUDIO, "where the voice goes: the audio "
+                                   "device, or only the journal")
+
+    def voice(self, language: str) -> str:
+        return str(getattr(self, f"voice_{language}", DEFAULT_VOICES["en"]))
+
+    def voices(self) -> dict[str, str]:
+        return {language: self.voice(language) for language in DEFAULT_VOICES}
+
+    def recordings_path(self) -> Path:
+        return Path(self.recordings).expanduser() if self.recordings else data_dir() / "recordings"
+
+
 @dataclass(frozen=True)
 class SimulatorSettings:
     skill: Skill = setting(Skill.PUB, "scatter of the virtual thrower")
@@ -255,7 +293,8 @@ class KioskSettings:
 SECTIONS: dict[str, type] = {
     "rules": RulesSettings, "board": BoardSettings, "matrix": MatrixSettings,
     "buttons": ButtonsSettings, "miss_sensor": MissSensorSettings, "buzzer": BuzzerSettings,
-    "simulator": SimulatorSettings, "solo": SoloSettings, "display": DisplaySettings,
+    "caller": CallerSettings, "simulator": SimulatorSettings, "solo": SoloSettings,
+    "display": DisplaySettings,
     "web": WebSettings, "kiosk": KioskSettings,
 }
 
@@ -270,6 +309,7 @@ class Settings:
     buttons: ButtonsSettings = field(default_factory=ButtonsSettings)
     miss_sensor: MissSensorSettings = field(default_factory=MissSensorSettings)
     buzzer: BuzzerSettings = field(default_factory=BuzzerSettings)
+    caller: CallerSettings = field(default_factory=CallerSettings)
     simulator: SimulatorSettings = field(default_factory=SimulatorSettings)
     solo: SoloSettings = field(default_factory=SoloSettings)
     display: DisplaySettings = field(default_factory=DisplaySettings)
@@ -451,6 +491,12 @@ def data_dir() -> Path:
         except RuntimeError:  # no home directory at all ($HOME unset, no passwd entry)
             return Path.cwd() / "dartship-data"
     return Path(base) / "dartship"
+
+
+def voice_cache_dir() -> Path:
+    """Where the caller's rendered phrases are kept: in the data folder (install.sh renders them
+    there as the kiosk's user)."""
+    return data_dir() / "voice-cache"
 
 
 def candidates() -> tuple[Path, ...]:

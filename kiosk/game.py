@@ -27,16 +27,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from kiosk.errors import DartshipError, ReplayError, RuleError
+from kiosk.i18n import _
 from kiosk.inputs import InputEvent
 from kiosk.sound import Sound
+from kiosk.speech import Phrasebook
 
-
-class RuleError(ValueError):
-    """A command the rules do not allow now; the game is unchanged. The message says why."""
-
-
-class ReplayError(RuntimeError):
-    """A stored command log no longer replays: the game cannot be rebuilt exactly."""
+__all__ = ["DartshipError", "Game", "GameKind", "Outcome", "PlayerResult", "ReplayError",
+           "RuleError", "Secret", "Shot", "replay"]
 
 
 @dataclass(frozen=True)
@@ -173,16 +171,22 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         """The one sound a batch of events deserves (the buzzer), or None."""
         return None
 
+    def phrasebook(self) -> Phrasebook | None:
+        """What the caller says for this kind's events (kiosk/<game>/calls.py), or None."""
+        return None
+
 
 def replay(kind: GameKind[S, C, E, G], setup: S, log: Iterable[C]) -> G:
-    """Build a game from its setup and command log; a command that no longer applies is an error,
-    never skipped (a game rebuilt with a hole in it would not be the game that was played)."""
+    """The one replay of every game: build a game from its setup and command log (a resumed game,
+    a copy to try a command on). A command that no longer applies is a `ReplayError`, never
+    skipped: a game rebuilt with a hole in it would not be the game that was played. The message
+    names the command by its type only (a placement's fleet is secret)."""
     game = kind.new(setup)
     for number, command in enumerate(log, start=1):
         try:
             game.apply(command)
         except RuleError as err:
-            raise ReplayError(f"{kind.name} game: command {number} ({command!r}) no longer "
-                              f"applies: {err}") from err
+            raise ReplayError(_("command {number} ({command}) no longer applies: {error}").format(
+                number=number, command=type(command).__name__, error=err)) from err
     return game
 

@@ -11,6 +11,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kiosk.caller import Caller
 from kiosk.classic.computer import ComputerSeat
 from kiosk.config import ConfigFile, Settings
 from kiosk.darts.solo import SoloMode
@@ -47,6 +48,7 @@ class Kiosk:
     simulator: Thrower | None = None  # the board, when it is the simulator
     buttons: Device | None = None
     buzzer: Buzzer | None = None
+    caller: Caller | None = None  # the voice: what the screen shows, said
     learner: LearnerFactory | None = None  # the learn wizard, where hardware support is there
     web: PhoneServer | None = None
     supervisor: Supervisor = field(default_factory=Unsupervised)
@@ -61,6 +63,8 @@ class Kiosk:
     def ready(self) -> None:
         """The screen (or, headless, the web server) is up: tell systemd."""
         self.supervisor.ready(_("kiosk running"))
+        if self.caller is not None:
+            self.caller.face_up()  # Kivy and SDL are set up: the caller may open the audio
 
     def heartbeat(self) -> None:
         """Called from the loop that must stay alive (Kivy's clock on a screen): WATCHDOG=1.
@@ -87,6 +91,9 @@ class Kiosk:
         if self.buzzer is not None:
             with contextlib.suppress(Exception):
                 self.buzzer.close()
+        if self.caller is not None:
+            with contextlib.suppress(Exception):
+                self.caller.close()
         if self.web is not None:
             with contextlib.suppress(Exception):
                 await self.web.stop()

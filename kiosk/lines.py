@@ -13,12 +13,13 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
+from kiosk.errors import RuleError
 from kiosk.i18n import _
 
 Answer = dict[str, Any]
 
 
-class WireError(ValueError):
+class WireError(RuleError):
     """A line or a JSON command that cannot be understood; the message says what is wrong."""
 
 

@@ -43,7 +43,7 @@ class PinGuard:
         if self.store is None:
             return self._fresh()
         try:
-            kept = self.store.recall(_KEY)
+            kept = self.store.meta.recall(_KEY)
             if kept is None:
                 return self._fresh()
             data = json.loads(kept)
@@ -59,7 +59,7 @@ class PinGuard:
         if self.store is None:
             return
         try:
-            self.store.remember(_KEY, json.dumps({"level": self.tries.level,
+            self.store.meta.remember(_KEY, json.dumps({"level": self.tries.level,
                                                   "at": self.tries.stamp}))
         except (sqlite3.Error, StoreError) as err:
             log.warning("the Settings PIN's count of wrong tries cannot be kept (%s)", err)

@@ -13,12 +13,14 @@ or a widget. Tests pass `queue.Queue().put`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 from kiosk.board import BullZone, Cell, Profile
 from kiosk.inputs import Button, InputEvent
 from kiosk.scatter import Landing, Skill
 from kiosk.sound import Sound
+from kiosk.speech import Words
 
 Sink = Callable[[InputEvent], None]
 
@@ -86,6 +88,51 @@ class Buzzer(Protocol):
     muted: bool
 
     def play(self, sound: Sound) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Voice(Protocol):
+    """The caller's voice: a WAV file for each piece of a call (`kiosk.speech.Words`), in a
+    language.
+
+    MUST: `find(words, language)` answers at once, without rendering: the bar's own recording
+    of `words.phrase` where there is one, else the synthetic rendering already in the cache,
+    else None; `render(words, language)` makes the rendering (a subprocess: it blocks, so it is
+    called from a thread, never the loop) and returns its path, or None when it cannot (said in
+    the journal once, never raised); `problem()` is why it cannot speak at all (None: it can);
+    `voices` is the voice of each language (changing it takes effect at the next rendering).
+    Every method is safe from several threads at once. MAY: render ahead what it is given.
+    """
+
+    voices: dict[str, str]
+
+    def find(self, words: Words, language: str) -> Path | None: ...
+
+    def render(self, words: Words, language: str) -> Path | None: ...
+
+    def problem(self) -> str | None: ...
+
+
+class Speaker(Protocol):
+    """Where the caller's sound comes out: the audio output.
+
+    MUST: `open()` readies the audio device and returns None, or one line saying why there is
+    none (every `play` then returns False at once); `play(path, volume)` plays one WAV file at
+    `volume` (0 to 1) and returns True once it has played, or at once after `stop()` (called
+    from another thread); it never raises (a file it cannot play is False) and blocks, so it is
+    called from the caller's own thread, never the loop; `close()` lets the device go. MAY:
+    keep recently played files loaded.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def open(self) -> str | None: ...
+
+    def play(self, path: Path, volume: float) -> bool: ...
+
+    def stop(self) -> None: ...
 
     def close(self) -> None: ...
 

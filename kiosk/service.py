@@ -152,7 +152,7 @@ class GameService:
         match = kind.new(setup)
         if self.store is not None:
             try:
-                game = self.store.new_game(kind, setup, venue=self.venue)
+                game = self.store.games.new_game(kind, setup, venue=self.venue)
             except _STORE_ERRORS as err:
                 raise NotSaved(_("cannot save: {reason}").format(reason=self._why(err))) from None
         else:
@@ -172,7 +172,7 @@ class GameService:
         self._check_writable()
         if self.store is not None:
             try:
-                self.store.abandon(game)
+                self.store.games.abandon(game)
             except _STORE_ERRORS as err:
                 raise NotSaved(_("cannot save: {reason}").format(reason=self._why(err))) from None
         self.kind = self.match = self.game = None
@@ -192,7 +192,7 @@ class GameService:
             raise StoreError(self._why(err)) from None
 
     def _resume(self, store: Store, finished_within: float | None) -> bool:
-        last = store.last_game(self.venue)
+        last = store.games.last_game(self.venue)
         if last is None:
             return False
         game, status, finished = last
@@ -204,7 +204,8 @@ class GameService:
                 return False
         elif status != "playing" and status != "over":
             return False
-        self.kind, self.match, self.game = store.kind_of(game), store.load(game), game
+        self.kind, self.match = store.games.restore(game)
+        self.game = game
         self.tell(GameStarted(game, resumed=True))
         return True
 
@@ -220,7 +221,7 @@ class GameService:
             return events  # accepted, changed nothing (a dart while the darts come out)
         if self.store is not None:
             try:
-                self.store.append(self.game, self.kind, command, events, match)
+                self.store.games.append(self.game, self.kind, command, events, match)
             except _STORE_ERRORS as err:
                 self._pause(err)
                 raise NotSaved(self.paused or "") from None
@@ -234,7 +235,7 @@ class GameService:
         """Submit, telling a refusal to everyone instead of raising (inputs nobody waits on)."""
         try:
             return self.submit(command, source)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             self.tell(Notice(NoticeKind.REFUSED, str(err)))
             return []
 
@@ -263,7 +264,7 @@ class GameService:
         assert self.game is not None and self.kind is not None and self.match is not None
         try:
             assert self.store is not None
-            self.match = self.store.load(self.game)
+            self.match = self.store.games.load(self.game)
         except (*_STORE_ERRORS, ValueError) as err:
             # The store cannot even be read: what it holds is every command but the last (each
             # earlier one was committed before it was announced), so replay those.
@@ -280,7 +281,7 @@ class GameService:
             return True
         try:
             assert self.store is not None
-            self.store.probe()
+            self.store.meta.probe()
         except _STORE_ERRORS as err:
             log.debug("the store still cannot save: %s", err)
             return False
@@ -398,22 +399,3 @@ class ServiceListener(abc.ABC):
             self._unsubscribe()
             self._unsubscribe = None
         self._let_go()
-
-
-class ScriptRunner:
-    """The service as a line protocol (`dartship classic`, `dartship express`) drives it: the
-    game in play, `start` and `submit`. Every accepted command is committed before the answer
-    is written, as on the kiosk."""
-
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-
-    @property
-    def game(self) -> Any:
-        return self.service.match
-
-    def start(self, kind: GameKind[Any, Any, Any, Any], setup: Any) -> None:
-        self.service.new_game(kind, setup)
-
-    def submit(self, command: Any) -> list[Any]:
-        return self.service.submit(command, Source.SYSTEM)

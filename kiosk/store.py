@@ -14,7 +14,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,17 +24,19 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 from kiosk import store_faults
+from kiosk.errors import DartshipError
 from kiosk.game import Game, GameKind
 from kiosk.i18n import _
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "DailyResult", "GameSummary",
-           "PlayerStats", "RoomRow", "Store", "StoreError"]
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "DailyResult", "GameLog",
+           "GameSummary", "Meta", "Phones", "PlayerStats", "RoomRow", "Rooms", "Stats", "Store",
+           "StoreError"]
 
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
-class StoreError(RuntimeError):
+class StoreError(DartshipError, RuntimeError):
     """The database file cannot be used; the message says why and what to do."""
 
 
@@ -200,6 +202,17 @@ def _sqlite_utils() -> Any:
 
 
 class Store:
+    """The database: one connection (sqlite-utils over sqlite3, WAL, synchronous=FULL), the one
+    `_transaction` every write goes through, the migrations, and its parts, each a small class
+    over that same connection:
+
+    * `games`  (`GameLog`): games, their command logs and secrets (new_game, append, load...)
+    * `phones` (`Phones`): the dart game's phone links and the phones that hold them
+    * `rooms`  (`Rooms`): classic's phone rooms and the names of won daily challenges
+    * `stats`  (`Stats`): what the Stats screens and leaderboards read (never a secret)
+    * `meta`   (`Meta`): the schema version and the kiosk's own small state (remember/recall)
+    """
+
     def __init__(self, path: Path | str, *, timeout: float = 5.0) -> None:
         """Open (or create) the database at `path`; StoreError says why it cannot be used.
 
@@ -216,7 +229,7 @@ class Store:
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                    timeout=timeout)
-            self.db = _sqlite_utils().Database(conn)
+            self.db: sqlite_utils.Database = _sqlite_utils().Database(conn)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -229,6 +242,11 @@ class Store:
             if isinstance(err, StoreError):
                 raise
             raise StoreError(store_faults.explain(err, self.path)) from None
+        self.games = GameLog(self)
+        self.phones = Phones(self)
+        self.rooms = Rooms(self)
+        self.stats = Stats(self)
+        self.meta = Meta(self)
 
     def close(self) -> None:
         self.db.conn.close()
@@ -284,25 +302,36 @@ class Store:
                 self.db.execute("ROLLBACK")
             raise
 
-    def schema_version(self) -> int:
-        row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        return int(row[0])
+    def _insert(self, table: str, row: dict[str, Any], replace: bool = False) -> sqlite3.Cursor:
+        # Plain SQL: sqlite-utils' insert helpers commit on their own, which would end our
+        # explicit transaction half way.
+        verb = "INSERT OR REPLACE" if replace else "INSERT"
+        names = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        return self.db.execute(f"{verb} INTO {table} ({names}) VALUES ({marks})", list(row.values()))
 
-    def remember(self, key: str, value: str) -> None:
-        """Keep a small piece of the kiosk's own state across restarts (not a game's)."""
-        with self._transaction():
-            self._insert("meta", {"key": f"kiosk.{key}", "value": value}, replace=True)
 
-    def recall(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key=?", [f"kiosk.{key}"]).fetchone()
-        return str(row[0]) if row else None
+class _Part:
+    """One part of the store: its tables, read and written on the store's one connection, every
+    write inside the store's one `_transaction`."""
 
-    def probe(self) -> None:
-        """A real write and commit, to see whether writing works again (after a full disk)."""
-        with self._transaction():
-            self._insert("meta", {"key": "probe", "value": now_iso()}, replace=True)
+    def __init__(self, store: Store) -> None:
+        self._store = store
 
-    # -- games --
+    @property
+    def db(self) -> sqlite_utils.Database:
+        return self._store.db
+
+    def _transaction(self) -> AbstractContextManager[None]:
+        return self._store._transaction()
+
+    def _insert(self, table: str, row: dict[str, Any], replace: bool = False) -> sqlite3.Cursor:
+        return self._store._insert(table, row, replace)
+
+
+class GameLog(_Part):
+    """Every game of every kind: its row (kind, venue, setup, outcome), its command log with the
+    secrets apart, its shots and results. A command is committed before it is announced."""
 
     def new_game(self, kind: GameKind[Any, Any, Any, Any], setup: Any, *, venue: str = "kiosk",
                  at: str | None = None) -> int:
@@ -353,14 +382,6 @@ class Store:
             self.db.execute("UPDATE games SET status='abandoned', finished=? "
                             "WHERE id=? AND status='playing'", [now_iso(), game])
 
-    def _insert(self, table: str, row: dict[str, Any], replace: bool = False) -> sqlite3.Cursor:
-        # Plain SQL: sqlite-utils' insert helpers commit on their own, which would end our
-        # explicit transaction half way.
-        verb = "INSERT OR REPLACE" if replace else "INSERT"
-        names = ", ".join(row)
-        marks = ", ".join("?" for _ in row)
-        return self.db.execute(f"{verb} INTO {table} ({names}) VALUES ({marks})", list(row.values()))
-
     def unfinished(self, venue: str = "kiosk") -> int | None:
         """The game in play at this venue, if any."""
         row = self.db.execute(
@@ -382,16 +403,24 @@ class Store:
     def kind_of(self, game: int) -> GameKind[Any, Any, Any, Any]:
         from kiosk.kinds import kind_named
 
-        row = self.db.execute("SELECT kind FROM games WHERE id=?", [game]).fetchone()
-        if row is None:
-            raise StoreError(_("no game {game} in the database").format(game=game))
-        return kind_named(row[0])
+        return kind_named(self._row(game, "kind")["kind"])
 
     def setup(self, game: int) -> Any:
-        row = self.db.execute("SELECT setup FROM games WHERE id=?", [game]).fetchone()
+        return self._kind_and_setup(game)[1]
+
+    def _kind_and_setup(self, game: int) -> tuple[GameKind[Any, Any, Any, Any], Any]:
+        """The game's kind and its setup, from one read of its row."""
+        from kiosk.kinds import kind_named
+
+        row = self._row(game, "kind, setup")
+        kind = kind_named(row["kind"])
+        return kind, kind.setup_from_dict(json.loads(row["setup"]))
+
+    def _row(self, game: int, columns: str) -> dict[str, Any]:
+        row = next(self.db.table("games").rows_where("id = ?", [game], select=columns), None)
         if row is None:
             raise StoreError(_("no game {game} in the database").format(game=game))
-        return self.kind_of(game).setup_from_dict(json.loads(row[0]))
+        return row
 
     def secret(self, game: int, side: int) -> str | None:
         """PRIVATE: a side's latest secret (its fleet as written). Only that side's own views
@@ -400,36 +429,11 @@ class Store:
                               "ORDER BY seq DESC LIMIT 1", [game, side]).fetchone()
         return row[0] if row else None
 
-    def links(self, game: int) -> tuple[str, str] | None:
-        """SECRET: the phone links' tokens of `game`, if they were kept."""
-        row = self.db.execute("SELECT team0, team1 FROM links WHERE game=?", [game]).fetchone()
-        return (row[0], row[1]) if row else None
-
-    def keep_links(self, game: int, tokens: tuple[str, str]) -> None:
-        """Keep `game`'s phone link tokens; those of every other game are deleted (dead anyway),
-        and so are the phones that held them."""
-        with self._transaction():
-            self.db.execute("DELETE FROM links")
-            self.db.execute("DELETE FROM phones WHERE game != ?", [game])
-            self._insert("links", {"game": game, "team0": tokens[0], "team1": tokens[1]})
-
-    def phones(self, game: int) -> dict[int, str]:
-        """SECRET: team -> the device digest of the phone holding that team's link."""
-        rows = self.db.execute("SELECT team, device FROM phones WHERE game=?", [game]).fetchall()
-        return {int(team): str(device) for team, device in rows}
-
-    def keep_phone(self, game: int, team: int, device: str | None) -> None:
-        """The phone (a device digest) that holds `team`'s link now; None: no phone does."""
-        with self._transaction():
-            self.db.execute("DELETE FROM phones WHERE game=? AND team=?", [game, team])
-            if device is not None:
-                self._insert("phones", {"game": game, "team": team, "device": device,
-                                        "at": now_iso()})
-
     def commands(self, game: int) -> list[Any]:
         """The game's command log, rebuilt (secrets put back) for a replay."""
-        kind = self.kind_of(game)
-        setup = self.setup(game)
+        return self._commands(game, *self._kind_and_setup(game))
+
+    def _commands(self, game: int, kind: GameKind[Any, Any, Any, Any], setup: Any) -> list[Any]:
         rows = self.db.execute(
             "SELECT c.seq, c.body, s.text FROM commands c LEFT JOIN secrets s "
             "ON s.game = c.game AND s.seq = c.seq WHERE c.game=? ORDER BY c.seq", [game]).fetchall()
@@ -444,16 +448,54 @@ class Store:
 
     def load(self, game: int) -> Any:
         """Rebuild a stored game exactly by replaying its command log."""
+        return self.restore(game)[1]
+
+    def restore(self, game: int) -> tuple[GameKind[Any, Any, Any, Any], Any]:
+        """A stored game's kind and the game rebuilt (its kind read once)."""
         from kiosk.game import ReplayError, replay
 
-        kind = self.kind_of(game)
+        kind, setup = self._kind_and_setup(game)
         try:
-            return replay(kind, self.setup(game), self.commands(game))
+            return kind, replay(kind, setup, self._commands(game, kind, setup))
         except ReplayError as err:
             raise StoreError(_("game {game} cannot be rebuilt: {error}").format(
                 game=game, error=err)) from None
 
-    # -- phone rooms (classic) --
+
+class Phones(_Part):
+    """SECRET: the dart game's phone links (one per team of the game in play) and which phone
+    (a device digest) holds each, so that a restart breaks neither."""
+
+    def links(self, game: int) -> tuple[str, str] | None:
+        """SECRET: the phone links' tokens of `game`, if they were kept."""
+        row = self.db.execute("SELECT team0, team1 FROM links WHERE game=?", [game]).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def keep_links(self, game: int, tokens: tuple[str, str]) -> None:
+        """Keep `game`'s phone link tokens; those of every other game are deleted (dead anyway),
+        and so are the phones that held them."""
+        with self._transaction():
+            self.db.execute("DELETE FROM links")
+            self.db.execute("DELETE FROM phones WHERE game != ?", [game])
+            self._insert("links", {"game": game, "team0": tokens[0], "team1": tokens[1]})
+
+    def devices(self, game: int) -> dict[int, str]:
+        """SECRET: team -> the device digest of the phone holding that team's link."""
+        rows = self.db.execute("SELECT team, device FROM phones WHERE game=?", [game]).fetchall()
+        return {int(team): str(device) for team, device in rows}
+
+    def keep_phone(self, game: int, team: int, device: str | None) -> None:
+        """The phone (a device digest) that holds `team`'s link now; None: no phone does."""
+        with self._transaction():
+            self.db.execute("DELETE FROM phones WHERE game=? AND team=?", [game, team])
+            if device is not None:
+                self._insert("phones", {"game": game, "team": team, "device": device,
+                                        "at": now_iso()})
+
+
+class Rooms(_Part):
+    """SECRET: classic's phone rooms (a link for a friend, the two devices it is bound to) and
+    the names phones gave their won daily challenges."""
 
     def open_room(self, owner: str, token: str) -> RoomRow:
         """A new room of the device `owner` with this link; its older open room is closed."""
@@ -488,8 +530,6 @@ class Store:
             self.db.execute("UPDATE rooms SET closed=? WHERE id=? AND closed IS NULL",
                             [now_iso(), room])
 
-    # -- the daily challenge (classic) --
-
     def name_daily(self, game: int, name: str) -> None:
         """The name a phone gave its won daily challenge (once: the first name stands)."""
         with self._transaction():
@@ -499,6 +539,11 @@ class Store:
     def daily_name(self, game: int) -> str | None:
         row = self.db.execute("SELECT name FROM daily_names WHERE game=?", [game]).fetchone()
         return str(row[0]) if row else None
+
+
+class Stats(_Part):
+    """What the statistics read (public: never a secret): finished games, players' totals, the
+    daily challenge's board."""
 
     def daily_board(self, day: str, phone_venues: str = "daily:") -> list[DailyResult]:
         """The won daily challenges of `day` (an ISO date), fewest shots first, ties to whoever
@@ -515,8 +560,6 @@ class Store:
                ORDER BY r.shots, g.finished, g.id""",
             [day, len(phone_venues), phone_venues]).fetchall()
         return [DailyResult(str(r[0]), int(r[1]), int(r[2])) for r in rows]
-
-    # -- statistics (public: never reads secrets) --
 
     def finished_games(self, kind: str, **setup: Any) -> list[FinishedGame]:
         """The finished games of a kind whose stored setup has these values (`mode="daily",
@@ -561,3 +604,25 @@ class Store:
                                      names[winner] if winner is not None and winner < len(names)
                                      else None, turns or 0, status == "abandoned"))
         return games
+
+
+class Meta(_Part):
+    """The schema's version and the kiosk's own small state across restarts (not a game's)."""
+
+    def schema_version(self) -> int:
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        return int(row[0])
+
+    def remember(self, key: str, value: str) -> None:
+        """Keep a small piece of the kiosk's own state across restarts (not a game's)."""
+        with self._transaction():
+            self._insert("meta", {"key": f"kiosk.{key}", "value": value}, replace=True)
+
+    def recall(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", [f"kiosk.{key}"]).fetchone()
+        return str(row[0]) if row else None
+
+    def probe(self) -> None:
+        """A real write and commit, to see whether writing works again (after a full disk)."""
+        with self._transaction():
+            self._insert("meta", {"key": "probe", "value": now_iso()}, replace=True)

@@ -23,7 +23,7 @@ CONF=$CONF_DIR/config.toml
 UNIT_DIR=/etc/systemd/system
 RULE=/etc/udev/rules.d/99-dartboard.rules
 DOC_DIR=/usr/share/doc/dartship
-GROUPS_NEEDED=(video render input gpio dialout)
+GROUPS_NEEDED=(video render input gpio dialout audio)
 UNITS=(dartship.service dartship-backup.service dartship-backup.timer)
 # The pi extra's lgpio. On Bookworm (Python 3.11, glibc 2.36) pip takes PyPI's aarch64 wheel
 # (manylinux_2_34, the lg C library linked in). Where there is no wheel (Python 3.13, an older
@@ -39,6 +39,8 @@ APT_PACKAGES=(
   libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri libegl-mesa0 libmtdev1
   # To build lgpio, gpiozero's pin library for the Pi 4/5, where pip finds no wheel (LGPIO below).
   swig
+  # The caller's voice: espeak-ng renders its phrases (played through SDL2's audio above).
+  espeak-ng
   sqlite3
 )
 KIVY_BUILD_PACKAGES=(
@@ -260,6 +262,12 @@ else
     | write_file "$CONF" 0640 "$USER_NAME:$USER_NAME"
   "$VENV/bin/dartship" config check --config "$CONF"
 fi
+
+step "The caller's voice: its phrases rendered into $STATE_DIR/voice-cache"
+# Once per language and voice, as the kiosk's user (the kiosk renders the rest on first use and
+# a game's names when it starts). Without espeak-ng (--no-apt) it says so; the kiosk still runs.
+run runuser -u "$USER_NAME" -- env STATE_DIRECTORY="$STATE_DIR" DARTSHIP_CONFIG="$CONF" \
+  "$VENV/bin/dartship" caller build
 
 step "The units and the udev rule"
 for unit in "${UNITS[@]}"; do

@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from kiosk import config as config_module
+from kiosk.errors import DartshipError
 from kiosk.i18n import _
 from kiosk.store import APPLICATION_ID, SQLITE_HEADER
 
@@ -28,7 +29,7 @@ DEFAULT_KEEP = 14
 NAME = re.compile(r"^dartship-(\d{8}-\d{6})(?:-(\d+))?\.db$")
 
 
-class BackupError(RuntimeError):
+class BackupError(DartshipError, RuntimeError):
     """The backup could not be made; the message says why and what to do."""
 
 

@@ -17,7 +17,7 @@ from kiosk.i18n import _
 
 if TYPE_CHECKING:
     from kiosk.config import ConfigFile
-    from kiosk.service import ScriptRunner
+    from kiosk.service import GameService
     from kiosk.store import Store
 
 # Subcommands that parse their own arguments: name -> ("module:function", one-line help).
@@ -29,6 +29,7 @@ DELEGATED: dict[str, tuple[str, str]] = {
     "doctor": ("kiosk.app.doctor:main", "check config, database, board, GPIO, display and network"),
     "backup": ("kiosk.app.backup:main", "copy the database (online backup), keep the newest N"),
     "screenshots": ("kiosk.app.screenshots:main", "render every kiosk screen to DIR/<screen>.png"),
+    "caller": ("kiosk.app.caller_cli:main", "render the caller's phrases ahead, or list them"),
 }
 
 
@@ -112,35 +113,30 @@ def _referee(args: argparse.Namespace) -> int:
     return _with_store("referee", args.db, lambda store: main_stdio(store, rules))
 
 
-def _scripted(args: argparse.Namespace, venue: str,
-              play: Callable[[ScriptRunner | None, Store | None], int]) -> int:
-    """A game's line protocol: in memory, or with `--db` through the service (every answer
-    committed first, the venue's game resumed)."""
-    from kiosk.service import GameService, ScriptRunner
+def _scripted(args: argparse.Namespace, venue: str, play: Callable[[GameService], int]) -> int:
+    """A game's line protocol through the service: in memory, or with `--db` every answer
+    committed first and the venue's game resumed."""
+    from kiosk.service import GameService
 
     def with_service(store: Store | None) -> int:
-        if store is None:
-            return play(None, None)
         service = GameService(store, venue=venue, follow_ups=False)
         service.resume(finished_within=None)  # finished or not: `state` answers as before
-        return play(ScriptRunner(service), store)
+        return play(service)
 
     return _with_store(venue, args.db, with_service)
 
 
 def _classic(args: argparse.Namespace) -> int:
     from kiosk.classic.ai import Computer
-    from kiosk.classic.leaderboard import StoreLeaderboard
     from kiosk.classic.referee import main_stdio
 
-    return _scripted(args, "classic", lambda runner, store: main_stdio(
-        Computer, runner=runner, leaderboard=StoreLeaderboard(store) if store else None))
+    return _scripted(args, "classic", lambda service: main_stdio(Computer, service))
 
 
 def _express(args: argparse.Namespace) -> int:
     from kiosk.express.referee import main_stdio
 
-    return _scripted(args, "express", lambda runner, _store: main_stdio(runner))
+    return _scripted(args, "express", main_stdio)
 
 
 def _host_link(args: argparse.Namespace) -> int:
@@ -173,11 +169,11 @@ def _host_link(args: argparse.Namespace) -> int:
         store = Store(db)
         try:
             if args.renew:
-                secret: str | None = hostlink.renew(store)
+                secret: str | None = hostlink.renew(store.meta)
             elif lock is not None:
-                secret = hostlink.host_secret(store)  # kept for the kiosk's next start
+                secret = hostlink.host_secret(store.meta)  # kept for the kiosk's next start
             else:
-                secret = store.recall(hostlink.KEY)
+                secret = store.meta.recall(hostlink.KEY)
         finally:
             store.close()
     except StoreError as err:

@@ -38,11 +38,11 @@ from kiosk.store_faults import Verdict
 
 SERVICE_USER = "dartship"
 # The groups systemd/dartship.service gives the kiosk (SupplementaryGroups=).
-SERVICE_GROUPS = ("video", "render", "input", "gpio", "dialout")
+SERVICE_GROUPS = ("video", "render", "input", "gpio", "dialout", "audio")
 STATE_DIR = Path("/var/lib/dartship")
 
 
-class Level(enum.Enum):
+class Severity(enum.Enum):
     OK = "ok"
     WARN = "warn"
     FAIL = "FAIL"
@@ -51,7 +51,7 @@ class Level(enum.Enum):
 @dataclass(frozen=True)
 class Finding:
     check: str
-    level: Level
+    level: Severity
     message: str
     fix: str = ""
 
@@ -178,12 +178,12 @@ class Environment:
 class Report:
     findings: list[Finding] = field(default_factory=list)
 
-    def add(self, check: str, level: Level, message: str, fix: str = "") -> None:
+    def add(self, check: str, level: Severity, message: str, fix: str = "") -> None:
         self.findings.append(Finding(check, level, message, fix))
 
     @property
     def failed(self) -> bool:
-        return any(f.level is Level.FAIL for f in self.findings)
+        return any(f.level is Severity.FAIL for f in self.findings)
 
 
 # -- config --
@@ -201,7 +201,7 @@ def check_config(env: Environment, report: Report,
                  given: str | None = None) -> config_module.Settings | None:
     path = config_path(env, given)
     if path is None:
-        report.add("config", Level.OK, _("no config file: built-in defaults (simulated board, "
+        report.add("config", Severity.OK, _("no config file: built-in defaults (simulated board, "
                                          "window)"),
                    _("the install script writes /etc/dartship/config.toml; "
                      "`dartship config show` prints every key"))
@@ -212,14 +212,14 @@ def check_config(env: Environment, report: Report,
         cfg = config_module.load(path)
     except config_module.ConfigError as err:
         for problem in err.problems:
-            report.add("config", Level.FAIL, problem,
+            report.add("config", Severity.FAIL, problem,
                        _("edit {path}; `dartship config show` prints every key with its default "
                          "and what it allows").format(path=path))
         if path.exists() and not os.access(path, os.R_OK):
-            report.add("config", Level.FAIL, _("{path} is readable by the kiosk's user only")
+            report.add("config", Severity.FAIL, _("{path} is readable by the kiosk's user only")
                        .format(path=path), _("run the doctor with sudo: sudo dartship doctor"))
         return None
-    report.add("config", Level.OK, _("{path}: every key is valid").format(path=path))
+    report.add("config", Severity.OK, _("{path}: every key is valid").format(path=path))
     check_pin(cfg, path, report)
     return cfg
 
@@ -230,7 +230,7 @@ def check_pin(cfg: config_module.Settings, path: Path | None, report: Report) ->
     if cfg.kiosk.pin == config_module.OPTION_BY_KEY["kiosk.pin"].default:
         fix = (_("set kiosk.pin in {path}, or change it in Settings").format(path=path) if path
                else _("change it in Settings, or set kiosk.pin in a config file"))
-        report.add("config", Level.WARN, _("the Settings PIN is still the default one: anybody "
+        report.add("config", Severity.WARN, _("the Settings PIN is still the default one: anybody "
                                            "at the bar can open Settings"), fix)
 
 
@@ -261,22 +261,22 @@ def check_database(cfg: config_module.Settings, env: Environment, report: Report
     who = env.identity.name
     if not path.exists():
         if path.is_symlink():
-            report.add("database", Level.FAIL, _("{path} is a broken link").format(path=path),
+            report.add("database", Severity.FAIL, _("{path} is a broken link").format(path=path),
                        _("remove the link or set kiosk.database"))
             return
         parent = _nearest_existing(path.parent)
         if parent.is_dir() and env.identity.can(parent, os.W_OK | os.X_OK):
-            report.add("database", Level.OK, _("{path} does not exist yet: the kiosk creates it "
+            report.add("database", Severity.OK, _("{path} does not exist yet: the kiosk creates it "
                                                "at its first start").format(path=path))
         else:
-            report.add("database", Level.FAIL, _("{path} cannot be created: {user} may not write "
+            report.add("database", Severity.FAIL, _("{path} cannot be created: {user} may not write "
                                                  "in {folder}").format(path=path, user=who,
                                                                       folder=parent),
                        _("sudo install -d -o {user} {folder} (or set kiosk.database to a writable "
                          "place)").format(user=who, folder=path.parent))
         return
     if path.is_dir():
-        report.add("database", Level.FAIL, _("{path} is a folder, not a database file").format(
+        report.add("database", Severity.FAIL, _("{path} is a folder, not a database file").format(
             path=path), _("set kiosk.database to a file name"))
         return
     if not _inspect_database(path, report):
@@ -287,11 +287,11 @@ def check_database(cfg: config_module.Settings, env: Environment, report: Report
         if extra.exists() and not env.identity.can(extra, os.R_OK | os.W_OK):
             problems.append(extra)
     if problems:
-        report.add("database", Level.FAIL, _("{user} cannot write {paths}").format(
+        report.add("database", Severity.FAIL, _("{user} cannot write {paths}").format(
             user=who, paths=", ".join(str(p) for p in problems)),
             _("sudo chown {user}: {paths}").format(user=who, paths=" ".join(str(p) for p in problems)))
         return
-    report.add("database", Level.OK, _("{path}: a Dartship database, writable by {user}").format(
+    report.add("database", Severity.OK, _("{path}: a Dartship database, writable by {user}").format(
         path=path, user=who))
 
 
@@ -300,11 +300,11 @@ def _inspect_database(path: Path, report: Report) -> bool:
     found = store_faults.inspect(path, SCHEMA_VERSION)
     verdict = found.verdict
     if verdict is Verdict.UNREADABLE:
-        report.add("database", Level.FAIL, _("{path}: cannot read: {error}").format(
+        report.add("database", Severity.FAIL, _("{path}: cannot read: {error}").format(
             path=path, error=found.detail), _("run the doctor with sudo"))
         return False
     if verdict is Verdict.NOT_SQLITE or (verdict is Verdict.FOREIGN and _foreign_header(path)):
-        report.add("database", Level.FAIL, _("{path} is not a Dartship database; the kiosk will "
+        report.add("database", Severity.FAIL, _("{path} is not a Dartship database; the kiosk will "
                                              "refuse it").format(path=path),
                    _("move it away (sudo mv {path} {path}.old); the kiosk starts a new one").format(
                        path=path))
@@ -312,7 +312,7 @@ def _inspect_database(path: Path, report: Report) -> bool:
     if verdict is Verdict.DAMAGED:
         # A kiosk writing meanwhile can make a page look damaged for a moment.
         wal = Path(f"{path}-wal")
-        level = Level.WARN if wal.exists() and wal.stat().st_size > 0 else Level.FAIL
+        level = Severity.WARN if wal.exists() and wal.stat().st_size > 0 else Severity.FAIL
         report.add("database", level, _("{path} is damaged ({error})").format(
             path=path, error=found.detail),
                    _("stop the kiosk and run the doctor again; if it stays damaged, move the file "
@@ -320,11 +320,11 @@ def _inspect_database(path: Path, report: Report) -> bool:
                        folder=path.parent / "backups"))
         return False
     if verdict is Verdict.FOREIGN:
-        report.add("database", Level.FAIL, _("{path} is an SQLite database of another program").format(
+        report.add("database", Severity.FAIL, _("{path} is an SQLite database of another program").format(
             path=path), _("set kiosk.database to another file"))
         return False
     if verdict is Verdict.NEWER:
-        report.add("database", Level.FAIL, _("{path} was written by a newer Dartship (schema "
+        report.add("database", Severity.FAIL, _("{path} was written by a newer Dartship (schema "
                                              "{found}, this one knows {known})").format(
             path=path, found=found.version, known=SCHEMA_VERSION), _("install the newer Dartship again"))
         return False
@@ -395,17 +395,17 @@ def check_board(cfg: config_module.Settings, env: Environment, report: Report) -
     if cfg.board.map:
         board_map = Path(cfg.board.map).expanduser()
         if not env.identity.can(board_map, os.R_OK):
-            report.add("board", Level.FAIL, _("board.map: {path} is missing or unreadable for "
+            report.add("board", Severity.FAIL, _("board.map: {path} is missing or unreadable for "
                                               "{user}").format(path=board_map, user=env.identity.name),
                        _("make one with `dartship learn` and keep it in /etc/dartship"))
     if kind is config_module.InputKind.SIMULATOR:
-        report.add("board", Level.OK, _("board.input = simulator: darts come from the virtual "
+        report.add("board", Severity.OK, _("board.input = simulator: darts come from the virtual "
                                         "thrower"),
                    _("set board.input to serial or matrix for a real board"))
     elif kind is config_module.InputKind.SERIAL:
         check_serial(cfg, env, report)
     else:
-        report.add("board", Level.OK, _("board.input = matrix: the dartboard is wired to the GPIO "
+        report.add("board", Severity.OK, _("board.input = matrix: the dartboard is wired to the GPIO "
                                         "pins (see the gpio check)"))
 
 
@@ -415,10 +415,10 @@ def check_serial(cfg: config_module.Settings, env: Environment, report: Report) 
         try:
             env.open_serial(port, baud)
         except Exception as err:  # pyserial raises SerialException, ValueError or OSError
-            report.add("board", Level.FAIL, _("board.port {port}: cannot connect: {error}").format(
+            report.add("board", Severity.FAIL, _("board.port {port}: cannot connect: {error}").format(
                 port=port, error=err), _("check the address and that the board's bridge is running"))
         else:
-            report.add("board", Level.OK, _("board.port {port}: connected").format(port=port))
+            report.add("board", Severity.OK, _("board.port {port}: connected").format(port=port))
         return
     device = Path(port)
     if not device.exists():
@@ -430,7 +430,7 @@ def check_serial(cfg: config_module.Settings, env: Environment, report: Report) 
                  "`udevadm info -q property -n /dev/ttyUSB0 | grep -E 'ID_VENDOR_ID|ID_MODEL_ID'` "
                  "and run `sudo systemd/install.sh --board-port /dev/ttyUSB0`, or set board.port "
                  "to a /dev/serial/by-id/ name").format(port=port))
-        report.add("board", Level.FAIL, _("board.port {port} does not exist; {seen}").format(
+        report.add("board", Severity.FAIL, _("board.port {port} does not exist; {seen}").format(
             port=port, seen=seen), fix)
         return
     real = os.path.realpath(device)
@@ -438,27 +438,27 @@ def check_serial(cfg: config_module.Settings, env: Environment, report: Report) 
     others = [h for h in held if not _is_kiosk(h)]
     if others:
         names = ", ".join(f"{h.pid} ({h.command})" for h in others)
-        report.add("board", Level.FAIL, _("{port} is held by another program: {names}").format(
+        report.add("board", Severity.FAIL, _("{port} is held by another program: {names}").format(
             port=port, names=names),
             _("stop that program; ModemManager grabs USB serial boards: sudo apt purge modemmanager"))
         return
     if not env.identity.can(device, os.R_OK | os.W_OK):
-        report.add("board", Level.FAIL, _("{user} may not open {port}").format(
+        report.add("board", Severity.FAIL, _("{user} may not open {port}").format(
             user=env.identity.name, port=port),
             _("the kiosk needs the group of {port} (usually dialout): sudo usermod -aG dialout "
               "{user}").format(port=port, user=env.identity.name))
         return
     if held:
-        report.add("board", Level.OK, _("{port}: in use by the running kiosk (pid {pid})").format(
+        report.add("board", Severity.OK, _("{port}: in use by the running kiosk (pid {pid})").format(
             port=port, pid=held[0].pid))
         return
     try:
         env.open_serial(str(device), baud)
     except Exception as err:  # SerialException, OSError: the message is what the owner needs
-        report.add("board", Level.FAIL, _("{port}: cannot open: {error}").format(port=port, error=err),
+        report.add("board", Severity.FAIL, _("{port}: cannot open: {error}").format(port=port, error=err),
                    _("unplug and replug the board; check `dmesg | tail` for USB errors"))
         return
-    report.add("board", Level.OK, _("{port} ({real}) opens at {baud} baud").format(
+    report.add("board", Severity.OK, _("{port} ({real}) opens at {baud} baud").format(
         port=port, real=real, baud=baud))
 
 
@@ -490,33 +490,33 @@ BUSES: tuple[tuple[frozenset[int], str, str], ...] = (
 def check_gpio(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     pins = used_pins(cfg)
     if not pins:
-        report.add("gpio", Level.OK, _("no GPIO pin is used"))
+        report.add("gpio", Severity.OK, _("no GPIO pin is used"))
         return
     owner: dict[int, str] = {}
     for key, numbers in pins.items():
         for pin in numbers:
             if pin in owner and owner[pin] != key:
-                report.add("gpio", Level.FAIL, _("GPIO {pin} is used by both {a} and {b}").format(
+                report.add("gpio", Severity.FAIL, _("GPIO {pin} is used by both {a} and {b}").format(
                     pin=pin, a=owner[pin], b=key), _("give one of them another pin"))
             owner.setdefault(pin, key)
     for bus, device, fix in BUSES:
         taken = sorted(set(owner) & bus)
         if taken and any(env.dev.glob(device)):
-            report.add("gpio", Level.FAIL, _("GPIO {pins} belong to {device} while it is switched on")
+            report.add("gpio", Severity.FAIL, _("GPIO {pins} belong to {device} while it is switched on")
                        .format(pins=", ".join(map(str, taken)), device=device.rstrip("*")), _(fix))
     chips = sorted(env.dev.glob("gpiochip*"))
     if not chips:
-        report.add("gpio", Level.FAIL, _("no /dev/gpiochip* device: GPIO pins cannot be used here"),
+        report.add("gpio", Severity.FAIL, _("no /dev/gpiochip* device: GPIO pins cannot be used here"),
                    _("on a Raspberry Pi with Raspberry Pi OS Bookworm it is always there; elsewhere "
                      "set board.input = serial or simulator and the pins to -1"))
         return
     if not _may_open(env, report, "gpio", chips, "gpio"):
         return
     if not env.has_module("lgpio"):
-        report.add("gpio", Level.FAIL, _("the lgpio module is missing: gpiozero cannot drive the pins"),
+        report.add("gpio", Severity.FAIL, _("the lgpio module is missing: gpiozero cannot drive the pins"),
                    _("sudo /opt/dartship/venv/bin/pip install '/path/to/dartship[pi]'"))
         return
-    report.add("gpio", Level.OK, _("{count} pins ({keys}) on {chips}").format(
+    report.add("gpio", Severity.OK, _("{count} pins ({keys}) on {chips}").format(
         count=len(owner), keys=", ".join(pins), chips=", ".join(c.name for c in chips)))
 
 
@@ -524,7 +524,7 @@ def _may_open(env: Environment, report: Report, area: str, devices: list[Path], 
     """True when the user can open at least one of the devices; else a FAIL naming the group."""
     if any(env.identity.can(d, os.R_OK | os.W_OK) for d in devices):
         return True
-    report.add(area, Level.FAIL, _("{user} may not open {devices}").format(
+    report.add(area, Severity.FAIL, _("{user} may not open {devices}").format(
         user=env.identity.name, devices=", ".join(str(d) for d in devices)),
         _("add the kiosk's user to the {group} group: sudo usermod -aG {group} {user}").format(
             group=group, user=env.identity.name))
@@ -537,12 +537,12 @@ def _may_open(env: Environment, report: Report, area: str, devices: list[Path], 
 def check_display(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     for name in ("WAYLAND_DISPLAY", "DISPLAY"):
         if env.env.get(name):
-            report.add("display", Level.OK, _("desktop session: {name}={value}").format(
+            report.add("display", Severity.OK, _("desktop session: {name}={value}").format(
                 name=name, value=env.env[name]))
             return
     cards = sorted(env.dev.glob("dri/card*"))
     if not cards:
-        report.add("display", Level.FAIL, _("no screen device (/dev/dri/card*) and no desktop session"),
+        report.add("display", Severity.FAIL, _("no screen device (/dev/dri/card*) and no desktop session"),
                    _("Raspberry Pi OS Bookworm has KMS on by default: check that "
                      "/boot/firmware/config.txt has dtoverlay=vc4-kms-v3d, then reboot"))
         return
@@ -554,18 +554,18 @@ def check_display(cfg: config_module.Settings, env: Environment, report: Report)
             if status.read_text().strip() == "connected":
                 connected.append(status.parent.name)
     if not connected:
-        report.add("display", Level.WARN, _("no screen is connected to {cards}").format(
+        report.add("display", Severity.WARN, _("no screen is connected to {cards}").format(
             cards=", ".join(c.name for c in cards)),
             _("plug the screen in before powering the Pi (HDMI next to the USB-C socket, or the DSI "
               "ribbon)"))
     else:
-        report.add("display", Level.OK, _("screen connected: {names}").format(names=", ".join(connected)))
+        report.add("display", Severity.OK, _("screen connected: {names}").format(names=", ".join(connected)))
     touch = [d for d in sorted(env.sys.glob("class/input/event*")) if _has_abs(d)]
     if not touch:
-        report.add("display", Level.WARN, _("no touchscreen found among the input devices"),
+        report.add("display", Severity.WARN, _("no touchscreen found among the input devices"),
                    _("check the touchscreen's USB cable or DSI ribbon"))
     if not (cfg.display.fullscreen and cfg.display.kiosk_mode):
-        report.add("display", Level.WARN, _("display.fullscreen and display.kiosk_mode should be "
+        report.add("display", Severity.WARN, _("display.fullscreen and display.kiosk_mode should be "
                                             "true on the kiosk"),
                    _("set both to true in the config file"))
 
@@ -597,16 +597,16 @@ def _listeners(env: Environment, port: int) -> list[str]:
 
 def check_network(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     if not cfg.web.enabled:
-        report.add("network", Level.OK, _("web.enabled = false: no phone page"))
+        report.add("network", Severity.OK, _("web.enabled = false: no phone page"))
         return
     host, port = cfg.web.host, cfg.web.port
     if host in ("127.0.0.1", "localhost", "::1"):
-        report.add("network", Level.FAIL, _("web.host = {host}: phones cannot reach the page").format(
+        report.add("network", Severity.FAIL, _("web.host = {host}: phones cannot reach the page").format(
             host=host), _('set web.host = "0.0.0.0"'))
         return
     address = host if host not in ("0.0.0.0", "::", "") else env.lan_ip()
     if address is None:
-        report.add("network", Level.FAIL, _("no network: the Pi has no address phones can reach"),
+        report.add("network", Severity.FAIL, _("no network: the Pi has no address phones can reach"),
                    _("connect it: sudo nmtui (Wi-Fi) or a network cable; phones must be on the same "
                      "network"))
     url = f"http://{address}:{port}/" if address else ""
@@ -614,14 +614,14 @@ def check_network(cfg: config_module.Settings, env: Environment, report: Report)
     if inodes:
         held = [h for inode in inodes for h in holders(env, f"socket:[{inode}]")]
         if held and all(_is_kiosk(h) for h in held):
-            report.add("network", Level.OK, _("port {port} is served by the running kiosk (pid {pid})")
+            report.add("network", Severity.OK, _("port {port} is served by the running kiosk (pid {pid})")
                        .format(port=port, pid=held[0].pid))
         elif held:
-            report.add("network", Level.FAIL, _("port {port} is taken by {names}").format(
+            report.add("network", Severity.FAIL, _("port {port} is taken by {names}").format(
                 port=port, names=", ".join(f"{h.pid} ({h.command})" for h in held)),
                 _("stop that program or set web.port to a free port"))
         else:
-            report.add("network", Level.WARN, _("port {port} is taken by a program the doctor cannot "
+            report.add("network", Severity.WARN, _("port {port} is taken by a program the doctor cannot "
                                                 "see (the kiosk itself, if it runs)").format(port=port),
                        _("run the doctor with sudo to see which program it is"))
     else:
@@ -630,12 +630,12 @@ def check_network(cfg: config_module.Settings, env: Environment, report: Report)
         except OSError as err:
             fix = (_("ports below 1024 need root: use 8080") if err.errno == errno.EACCES
                    else _("set web.port to a free port, or web.host to an address of this Pi"))
-            report.add("network", Level.FAIL, _("cannot listen on {host}:{port}: {error}").format(
+            report.add("network", Severity.FAIL, _("cannot listen on {host}:{port}: {error}").format(
                 host=host, port=port, error=err.strerror or err), fix)
             return
-        report.add("network", Level.OK, _("port {port} is free").format(port=port))
+        report.add("network", Severity.OK, _("port {port} is free").format(port=port))
     if url:
-        report.add("network", Level.OK, _("phones will use {url}").format(url=url))
+        report.add("network", Severity.OK, _("phones will use {url}").format(url=url))
 
 
 # -- the kiosk's user --
@@ -645,7 +645,7 @@ def check_service(env: Environment, report: Report) -> None:
     if not env.installed:
         return
     for name in env.missing_groups:
-        report.add("service", Level.FAIL, _("group {group} does not exist: dartship.service will "
+        report.add("service", Severity.FAIL, _("group {group} does not exist: dartship.service will "
                                             "not start (status 216/GROUP)").format(group=name),
                    _("sudo groupadd --system {group}").format(group=name))
 
@@ -659,7 +659,7 @@ def run_checks(env: Environment, config_file: str | None = None) -> Report:
     cfg = check_config(env, report, config_file)
     if cfg is None:
         check_display(config_module.Settings(), env, report)
-        report.add("doctor", Level.WARN, _("database, board, GPIO and network were not checked: "
+        report.add("doctor", Severity.WARN, _("database, board, GPIO and network were not checked: "
                                            "the config must be fixed first"))
         return report
     check_database(cfg, env, report)
@@ -670,11 +670,23 @@ def run_checks(env: Environment, config_file: str | None = None) -> Report:
     return report
 
 
+def _settings_for_sound(env: Environment, given: str | None) -> config_module.Settings:
+    """The config's settings for the sound check (its defaults where the file is broken: the
+    config check above has said what is wrong)."""
+    path = config_path(env, given)
+    if path is None:
+        return config_module.Settings()
+    try:
+        return config_module.read(path, strict=False).settings
+    except (OSError, config_module.ConfigError):
+        return config_module.Settings()
+
+
 def render(findings: Iterable[Finding]) -> str:
     lines = []
     for f in findings:
         lines.append(f"{f.level.value:<5} {f.check:<9} {f.message}")
-        if f.fix and f.level is not Level.OK:
+        if f.fix and f.level is not Severity.OK:
             lines.append(f"{'':<16}{_('fix:')} {f.fix}")
     return "\n".join(lines)
 
@@ -684,13 +696,19 @@ def main(argv: Sequence[str], env: Environment | None = None) -> int:
         "Check the config, database, board, GPIO, display and network; say how to fix what is wrong."))
     parser.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
                                            "/etc/dartship/config.toml)"))
+    parser.add_argument("--sound", action="store_true", help=_(
+        "also check the caller: render and play a test phrase on the audio output"))
     args = parser.parse_args(list(argv))
     env = env or Environment.system()
     report = run_checks(env, args.config)
+    if args.sound:
+        from kiosk.app.sound_check import check_sound
+
+        check_sound(_settings_for_sound(env, args.config), report)
     print(_("Dartship doctor (checking as user {user})").format(user=env.identity.name))
     print(render(report.findings))
-    problems = sum(f.level is Level.FAIL for f in report.findings)
-    warnings = sum(f.level is Level.WARN for f in report.findings)
+    problems = sum(f.level is Severity.FAIL for f in report.findings)
+    warnings = sum(f.level is Severity.WARN for f in report.findings)
     print(summary(problems, warnings))
     return 1 if problems else 0
 

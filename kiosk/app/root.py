@@ -22,14 +22,15 @@ from urllib.parse import urlsplit
 
 from kiosk.announce import buzzer_listener
 from kiosk.app.sdnotify import Notifier
-from kiosk.classic.computer import ComputerSeat, pool
-from kiosk.classic.computer import Pace as ClassicPace
-from kiosk.classic.match import Level
+from kiosk.caller import Caller
+from kiosk.classic.computer import ComputerSeat, ShotPace, pool
+from kiosk.classic.match import ComputerLevel
 from kiosk.classic.table import ensure_fleets
-from kiosk.config import ConfigFile, InputKind, Settings, SettingsChanged
-from kiosk.darts.solo import Pace, SoloMode
+from kiosk.config import CallerOutput, ConfigFile, InputKind, Settings, SettingsChanged
+from kiosk.darts.solo import SoloMode, ThrowPace
 from kiosk.darts.takeout import TakeoutTimer
-from kiosk.express.pace import Pace as ExpressPace
+from kiosk.errors import DartshipError
+from kiosk.express.pace import Pace
 from kiosk.express.seats import ComputerSeats
 from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
@@ -49,7 +50,7 @@ RESULT_KEPT_SECONDS = 10 * 60
 HEADLESS_TAKEOUT_SECONDS = 30
 
 
-class StartError(RuntimeError):
+class StartError(DartshipError, RuntimeError):
     """The kiosk cannot start (its port is taken, say); the message says what to do."""
 
 
@@ -62,7 +63,7 @@ def takeout_seconds(config: ConfigFile, headless: bool) -> float:
     return seconds
 
 
-def classic_computer(level: Level, rng: random.Random) -> Any:
+def classic_computer(level: ComputerLevel, rng: random.Random) -> Any:
     """The classic computer of a level (`kiosk.classic.ai.Computer`): the AI, and numpy with
     it, is imported when the computer first plays, not at every start."""
     from kiosk.classic.ai import Computer
@@ -72,8 +73,9 @@ def classic_computer(level: Level, rng: random.Random) -> Any:
 
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
-                      pace: Pace | None = None, classic_pace: ClassicPace | None = None,
-                      express_pace: ExpressPace | None = None) -> Kiosk:
+                      pace: ThrowPace | None = None, classic_pace: ShotPace | None = None,
+                      express_pace: Pace | None = None,
+                      voice_cache: Path | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
@@ -81,20 +83,21 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     shows them) and serves the host's desk; `pace` overrides the computer player's pauses (0 in
     tests and screenshots), `classic_pace` the classic computer's (screen and phone rooms),
     `express_pace` Battleship Express's (the table's beats: the screen's dice, its computer
-    seats and its buzzer keep one time). StartError (nothing left running) when the phone
-    page's port is taken: another kiosk runs, most likely.
+    seats and its buzzer keep one time); `voice_cache` where the caller's renderings go (the
+    data folder's, or `build_offline`'s own folder). StartError (nothing left running) when
+    the phone page's port is taken: another kiosk runs, most likely.
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
     port = settings.web.port if (settings.web.enabled if web is None else web) else None
     store, lock = open_store(settings, port)  # refused here if another kiosk holds it
     service = GameService(store, rng=rng or random.Random())
-    pace = pace or Pace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
+    pace = pace or ThrowPace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
     # Before resume: a solo game picked up after a power cut gets its computer player back.
     solo = SoloMode(service, loop, pace=pace,
                     rng=random.Random(service.rng.getrandbits(64))).attach()
     takeout = TakeoutTimer(service, lambda: takeout_seconds(config, headless)).attach()
-    classic_pace = classic_pace or ClassicPace(shot=settings.solo.shot_seconds)
+    classic_pace = classic_pace or ShotPace(shot=settings.solo.shot_seconds)
     classic = ComputerSeat(service, loop, classic_computer, pace=classic_pace,
                            rng=random.Random(service.rng.getrandbits(64)),
                            executor=pool("choose", 2), ponder_executor=pool("ponder", 1)).attach()
@@ -113,7 +116,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         log.info("resumed game %s", service.game)
         ensure_fleets(service, service.rng)  # a classic game a power cut left half placed
     if devices:
-        _attach_devices(kiosk, loop)
+        _attach_devices(kiosk, loop, voice_cache)
     if desk is not None:
         desk.thrower = kiosk.simulator  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
@@ -152,7 +155,7 @@ def _port_of(url: str) -> int | None:
     return urlsplit(url).port
 
 
-async def _start_web(kiosk: Kiosk, headless: bool, classic_pace: ClassicPace) -> Any:
+async def _start_web(kiosk: Kiosk, headless: bool, classic_pace: ShotPace) -> Any:
     """The phone page (and, headless, the host's desk, returned); StartError if it cannot
     listen, with everything built so far stopped."""
     from ui.handheld.server import start_web
@@ -180,19 +183,23 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     loop), no pauses of the computer player, every random choice from `seed`, the database in
     `folder`, a window of `size` set as the live kiosk sets it (display.width and height)."""
     set_language(language)
+    # The caller's voice goes to the journal only: screenshots and tests make no sound.
     values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
+              "caller.output": CallerOutput.LOG,
               "kiosk.database": str(folder / "dartship.db"), "display.width": size[0],
               "display.height": size[1], "web.host": "127.0.0.1", "web.port": 0}
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
-                                                pace=Pace(dart=0, takeout=0),
-                                                classic_pace=ClassicPace(shot=0),
-                                                express_pace=ExpressPace.instant()))
+                                                pace=ThrowPace(dart=0, takeout=0),
+                                                classic_pace=ShotPace(shot=0),
+                                                express_pace=Pace.instant(),
+                                                voice_cache=folder / "voice-cache"))
     return kiosk, loop
 
 
-def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
+def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
+                    voice_cache: Path | None = None) -> None:
     """Real or simulated devices, as the settings say; their events reach the service's queue."""
     from hardware import factory
     from hardware.learn import LearnWizard
@@ -212,6 +219,12 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop) -> None:
     if kiosk.buzzer is not None:
         kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
             kiosk.buzzer, kiosk.service, delay=kiosk.express_seats.sound_delay)))
+    voice, speaker = factory.build_voice(settings, voice_cache)
+    caller = settings.caller
+    # The same delay as the buzzer's: voice and buzzer go with the word on the screen.
+    kiosk.caller = Caller(kiosk.service, voice, speaker, enabled=caller.enabled,
+                          volume=caller.volume / 100, say_cell=caller.say_cell,
+                          delay=kiosk.express_seats.sound_delay, wait_for_face=True).attach()
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
@@ -221,3 +234,6 @@ def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
         kiosk.buzzer.muted = new.buzzer.mute
     if kiosk.simulator is not None:
         kiosk.simulator.skill = new.simulator.skill
+    if kiosk.caller is not None:
+        caller = new.caller
+        kiosk.caller.apply(caller.enabled, caller.volume / 100, caller.say_cell, caller.voices())

@@ -75,12 +75,13 @@ def render(out: Path, size: str, language: str) -> int:
     width, height, suffix = _size(size)
     with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
         from kiosk.app.root import build_offline
-        from ui.touch.tour import Tour
+        from kiosk.app.tour.driver import Tour
+        from kiosk.app.tour.walk import run_all
 
         kiosk, loop = build_offline(Path(tmp), language=language, size=(width, height))
         tour = Tour.start(kiosk, loop)
         try:
-            for name in tour.run_all(out, suffix):
+            for name in run_all(tour, out, suffix):
                 print(out / f"{name}{suffix}.png", flush=True)
         except Exception:
             # Kivy's logger takes over stderr when console logging is off: say it plainly.
@@ -170,11 +171,11 @@ def express_in_play(db: Path, stage: str) -> list[str]:
 
 async def _photograph_live(config: ConfigFile, path: Path) -> None:
     from kiosk.app.root import build_kiosk
-    from kiosk.darts.solo import Pace
+    from kiosk.darts.solo import ThrowPace
     from ui.touch.app import make_app
     from ui.touch.fingers import drawn_frames, photograph
 
-    kiosk = await build_kiosk(config, rng=random.Random(7), pace=Pace(dart=0, takeout=0))
+    kiosk = await build_kiosk(config, rng=random.Random(7), pace=ThrowPace(dart=0, takeout=0))
     app = make_app(kiosk, headless=True)
     shown = asyncio.Event()
     kiosk.ready = shown.set  # type: ignore[method-assign]  # told after the first frame

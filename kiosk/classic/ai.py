@@ -32,7 +32,7 @@ from kiosk.ai.strategies import HuntTarget
 from kiosk.ai.targeting import estimate, pick
 from kiosk.classic.fleet import LENGTHS, Ship
 from kiosk.classic.grid import GRID, SQUARES, Square
-from kiosk.classic.match import Level, Radar
+from kiosk.classic.match import ComputerLevel, Radar
 from kiosk.game import Result
 
 CLASSIC_FLEET: tuple[int, ...] = LENGTHS
@@ -117,7 +117,7 @@ class Computer:
     not ready yet is worked out on the spot. Thread-safe.
     """
 
-    def __init__(self, level: Level, rng: random.Random | None = None) -> None:
+    def __init__(self, level: ComputerLevel, rng: random.Random | None = None) -> None:
         self.level = level
         self.rng = rng or random.Random()
         # Pondering runs in another thread: its own randomness keeps the computer repeatable.
@@ -133,9 +133,9 @@ class Computer:
         with self._lock:
             ready = self._ready.pop(_key(radar), None)
         record = record_of(radar)
-        if self.level is Level.EASY:
+        if self.level is ComputerLevel.EASY:
             square = self._hunt(record, self.rng)
-        elif self.level is Level.NORMAL:
+        elif self.level is ComputerLevel.NORMAL:
             square = choose_target(record, CLASSIC_FLEET, self.rng)
         elif ready is not None:
             square = ready
@@ -150,7 +150,7 @@ class Computer:
             return _key(radar) in self._ready
 
     def ponder(self, radar: Radar) -> None:
-        if self.level is not Level.HARD or not isinstance(radar, Radar):
+        if self.level is not ComputerLevel.HARD or not isinstance(radar, Radar):
             return
         with self._lock:
             self._ready = {}

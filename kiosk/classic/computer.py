@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from kiosk.classic.grid import SQUARES, Square
-from kiosk.classic.match import Fire, Level, Match, Mode, Radar, TurnPassed
+from kiosk.classic.match import ComputerLevel, Fire, Match, Mode, Radar, TurnPassed
 from kiosk.classic.table import classic_of
 from kiosk.game import RuleError
 from kiosk.later import Later
@@ -55,11 +55,11 @@ class Shooter(Protocol):
     def ponder(self, radar: Radar) -> None: ...
 
 
-ShooterFactory = Callable[[Level, random.Random], Shooter]
+ShooterFactory = Callable[[ComputerLevel, random.Random], Shooter]
 
 
 @dataclass(frozen=True)
-class Pace:
+class ShotPace:
     """Seconds between the computer's shots, so that people see each land (0 in tests)."""
 
     shot: float = 1.0
@@ -81,7 +81,7 @@ class ComputerSeat(ServiceListener):
     """Plays player 1 of the service's classic solo games (see the module's docstring)."""
 
     def __init__(self, service: GameService, loop: asyncio.AbstractEventLoop,
-                 make: ShooterFactory, *, pace: Pace = Pace(), rng: random.Random | None = None,
+                 make: ShooterFactory, *, pace: ShotPace = ShotPace(), rng: random.Random | None = None,
                  executor: concurrent.futures.Executor | None = None,
                  ponder_executor: concurrent.futures.Executor | None = None) -> None:
         self.service = service
@@ -215,7 +215,7 @@ class ComputerSeat(ServiceListener):
 
     def _ponder(self) -> None:
         match, shooter = self.match, self.shooter
-        if match is None or shooter is None or match.setup.level is not Level.HARD:
+        if match is None or shooter is None or match.setup.level is not ComputerLevel.HARD:
             return
         try:
             future = self.loop.run_in_executor(self.ponder_executor, shooter.ponder,

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kiosk.classic.grid import GRID, Grid, Square, loose_square
-from kiosk.game import RuleError
+from kiosk.errors import PlacementError, RuleError
 from kiosk.i18n import _
 
 
@@ -56,10 +56,6 @@ _LENGTHS = {ShipClass.CARRIER: 5, ShipClass.BATTLESHIP: 4, ShipClass.CRUISER: 3,
             ShipClass.SUBMARINE: 3, ShipClass.DESTROYER: 2}
 CLASSES: tuple[ShipClass, ...] = tuple(ShipClass)
 LENGTHS: tuple[int, ...] = tuple(kind.length for kind in CLASSES)  # 5, 4, 3, 3, 2
-
-
-class PlacementError(RuleError):
-    """A ship or fleet that breaks a placement rule."""
 
 
 class NotationError(PlacementError):

@@ -37,7 +37,7 @@ class Mode(enum.Enum):
     DAILY = "daily"  # the date's fleet, a shooting gallery: the computer does not shoot
 
 
-class Level(enum.Enum):
+class ComputerLevel(enum.Enum):
     """How well the computer shoots in `solo` (docs/classic.md has each level's measured mean)."""
 
     EASY = "easy"
@@ -72,7 +72,7 @@ class Setup:
     mode: Mode = Mode.DUEL
     players: tuple[str, ...] = ()
     first: int = 0
-    level: Level = Level.NORMAL
+    level: ComputerLevel = ComputerLevel.NORMAL
     date: datetime.date | None = None
 
     @property
@@ -216,13 +216,6 @@ class Match:
             raise RuleError(_("unknown command"))
         self._log.append(command)
         return events
-
-    @classmethod
-    def replay(cls, setup: Setup, log: Sequence[Command]) -> Match:
-        match = cls(setup)
-        for command in log:
-            match.apply(command)
-        return match
 
     def public_view(self) -> dict[str, Any]:
         """What anyone may see: both radars (shots, hits, sunk ships), the turn, the tallies."""

@@ -4,10 +4,11 @@ One JSON object per input line; each is answered with a list of JSON objects, wr
 before the next line is read. Anything invalid (bad JSON, an unknown command, a bad square, an
 illegal fleet, the wrong phase) gets one `{"event": "error", "message": ...}` and changes nothing.
 
-Every change goes through the injected runner (`kiosk.classic.runner.Runner`): in-memory without
-`--db`, the durable service with it. The referee is also the computer's driver in `solo`: after
-each accepted command, while it is the computer's turn, it asks the computer for a square (from
-the computer's own radar only) and submits that shot like any other.
+Every change goes through the service that runs every game (`kiosk.service.GameService`):
+without a store without `--db`, with it and its every answer committed first. The referee is
+also the computer's driver in `solo`: after each accepted command, while it is the computer's
+turn, it asks the computer for a square (from the computer's own radar only) and submits that
+shot like any other.
 """
 
 from __future__ import annotations
@@ -20,18 +21,18 @@ from typing import Any, Protocol, TextIO
 
 from kiosk.classic.fleet import random_fleet
 from kiosk.classic.grid import Square
+from kiosk.classic.leaderboard import Leaderboard, leaderboard_of
 from kiosk.classic.match import (
     Command,
+    ComputerLevel,
     Event,
     Fire,
-    Level,
     Match,
     Mode,
     Place,
     Radar,
     Setup,
 )
-from kiosk.classic.runner import Leaderboard, MemoryRunner, Runner
 from kiosk.classic.wire import (
     CLASSIC,
     command_from_dict,
@@ -45,6 +46,7 @@ from kiosk.classic.wire import (
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.lines import Answer, WireError, command_name, command_of, error, serve
+from kiosk.service import GameService, Source
 
 
 class Shooter(Protocol):
@@ -54,7 +56,7 @@ class Shooter(Protocol):
     def choose(self, radar: Radar) -> Square: ...
 
 
-ComputerFactory = Callable[[Level, random.Random], Shooter]
+ComputerFactory = Callable[[ComputerLevel, random.Random], Shooter]
 
 
 
@@ -66,14 +68,15 @@ def _seed(obj: dict[str, Any]) -> random.Random:
 
 
 class ClassicReferee:
-    """Answers protocol lines for the runner's game. `computer` makes the solo computer of a
+    """Answers protocol lines for the service's game. `computer` makes the solo computer of a
     level (with its randomness); `today` gives the date of a `daily` game or a `leaderboard`
-    that names none."""
+    that names none; `leaderboard`: the service's store's, or one in memory."""
 
-    def __init__(self, runner: Runner, leaderboard: Leaderboard, computer: ComputerFactory, *,
+    def __init__(self, service: GameService, computer: ComputerFactory, *,
+                 leaderboard: Leaderboard | None = None,
                  today: Callable[[], datetime.date] = datetime.date.today) -> None:
-        self.runner = runner
-        self.leaderboard = leaderboard
+        self.service = service
+        self.leaderboard = leaderboard or leaderboard_of(service)
         self.make_computer = computer
         self.today = today
         self._computer: Shooter | None = None
@@ -82,13 +85,13 @@ class ClassicReferee:
 
     @property
     def match(self) -> Match | None:
-        game = self.runner.game
+        game = self.service.match
         return game if isinstance(game, Match) else None
 
     def handle_line(self, line: str) -> list[Answer]:
         try:
             return self.handle(command_of(line))
-        except (RuleError, WireError) as err:
+        except RuleError as err:
             return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[Answer]:
@@ -115,13 +118,16 @@ class ClassicReferee:
             command = Place(player_of(obj), random_fleet(_seed(obj)))
         else:
             command = command_from_dict(obj, turn=match.turn)
-        events = list(self.runner.submit(command))
+        events = list(self._submit(command))
         return [event_to_dict(e) for e in [*events, *self._computer_turn()]]
 
     # -- games --
 
+    def _submit(self, command: Command) -> list[Event]:
+        return self.service.submit(command, Source.SYSTEM)
+
     def _start(self, setup: Setup) -> None:
-        self.runner.start(CLASSIC, setup)
+        self.service.new_game(CLASSIC, setup)
         self._ready = False
         self._computer = None
 
@@ -131,7 +137,7 @@ class ClassicReferee:
         self._start(setup)
         self._computer_rng = rng
         if setup.mode is Mode.SOLO:
-            self.runner.submit(Place(1, random_fleet(rng)))
+            self._submit(Place(1, random_fleet(rng)))
         players = list(setup.players) or [setup.name(i) for i in (0, 1)
                                           if i == 0 or setup.mode is Mode.DUEL]
         return [{"event": "new", "mode": setup.mode.value, "players": players}]
@@ -151,7 +157,7 @@ class ClassicReferee:
         rng = _seed(obj)
         kept = match.fleet(0) or random_fleet(rng)
         self._start(setup)
-        events = [*self.runner.submit(Place(0, kept)), *self.runner.submit(Place(1, random_fleet(rng)))]
+        events = [*self._submit(Place(0, kept)), *self._submit(Place(1, random_fleet(rng)))]
         return [{"event": "new", "mode": "duel", "players": list(setup.players)},
                 *(event_to_dict(e) for e in events)]
 
@@ -175,20 +181,15 @@ class ClassicReferee:
                 self._computer = self.make_computer(match.setup.level,
                                                     self._computer_rng or random.Random())
             square = self._computer.choose(match.radar(1))
-            events += self.runner.submit(Fire(1, square))
+            events += self._submit(Fire(1, square))
 
 
 def run(stdin: Iterable[str], stdout: TextIO, referee: ClassicReferee) -> int:
     return serve(stdin, stdout, referee.handle_line)
 
 
-def main_stdio(computer: ComputerFactory, runner: Runner | None = None,
-               leaderboard: Leaderboard | None = None) -> int:
-    """`dartship classic`: the in-memory runner unless the caller passes the durable one (and
-    its store's leaderboard). `computer`: `kiosk.classic.ai.Computer`."""
-    if runner is None:
-        memory = MemoryRunner()
-        runner, leaderboard = memory, leaderboard or memory
-    if leaderboard is None:
-        raise ValueError("a runner needs a leaderboard to go with it")
-    return run(sys.stdin, sys.stdout, ClassicReferee(runner, leaderboard, computer))
+def main_stdio(computer: ComputerFactory, service: GameService | None = None) -> int:
+    """`dartship classic`: a service without a store unless the caller passes the durable one.
+    `computer`: `kiosk.classic.ai.Computer`."""
+    service = service or GameService(None, venue="classic", follow_ups=False)
+    return run(sys.stdin, sys.stdout, ClassicReferee(service, computer))

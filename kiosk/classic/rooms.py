@@ -34,10 +34,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from kiosk.classic.computer import ComputerSeat, Pace, ShooterFactory, pool
+from kiosk.classic.computer import ComputerSeat, ShooterFactory, ShotPace, pool
 from kiosk.classic.fleet import Fleet
 from kiosk.classic.leaderboard import PHONE_DAILY
-from kiosk.classic.match import Level, Match, Mode, Setup
+from kiosk.classic.match import ComputerLevel, Match, Mode, Setup
 from kiosk.classic.table import classic_of, ensure_fleets, start
 from kiosk.game import RuleError
 from kiosk.i18n import _
@@ -74,7 +74,7 @@ def clean_name(text: object) -> str | None:
 
 
 @dataclass
-class Table:
+class PhoneVenue:
     """One venue of one phone: its service and, for solo games, the computer's seat."""
 
     venue: str
@@ -94,32 +94,32 @@ class PhoneRooms:
     """The phones' tables and rooms of one kiosk (see the module's docstring)."""
 
     def __init__(self, store: Store | None, loop: asyncio.AbstractEventLoop,
-                 make_computer: ShooterFactory, *, pace: Pace | None = None,
+                 make_computer: ShooterFactory, *, pace: ShotPace | None = None,
                  rng: random.Random | None = None, max_tables: int = MAX_TABLES) -> None:
         self.store = store
         self.loop = loop
         self.make_computer = make_computer
-        self.pace = pace or Pace()
+        self.pace = pace or ShotPace()
         self.rng = rng or random.Random()
         self.max_tables = max_tables
-        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._tables: OrderedDict[str, PhoneVenue] = OrderedDict()
         self._rooms: dict[int, RoomRow] = {}  # rooms whose state changed here (no store: all)
         self._friend_names: dict[int, str] = {}
         # Told of every table made (the web layer listens to its service), and asked before one
         # is let go (False: a phone still listens to it).
-        self.on_table: list[Callable[[Table], None]] = []
-        self.in_use: Callable[[Table], bool] = lambda _table: False
+        self.on_table: list[Callable[[PhoneVenue], None]] = []
+        self.in_use: Callable[[PhoneVenue], bool] = lambda _table: False
 
     # -- tables --
 
-    def table(self, device: str) -> Table:
+    def table(self, device: str) -> PhoneVenue:
         """The device's own table (solo games, and duels as the owner of a room)."""
         return self._table(f"phone:{device}")
 
-    def daily_table(self, device: str) -> Table:
+    def daily_table(self, device: str) -> PhoneVenue:
         return self._table(f"{PHONE_DAILY}{device}")
 
-    def _table(self, venue: str) -> Table:
+    def _table(self, venue: str) -> PhoneVenue:
         found = self._tables.get(venue)
         if found is not None:
             self._tables.move_to_end(venue)
@@ -130,7 +130,7 @@ class PhoneRooms:
                             rng=random.Random(self.rng.getrandbits(64)),
                             executor=pool("choose", 2), ponder_executor=pool("ponder", 1))
         seat.attach()
-        table = Table(venue, service, seat)
+        table = PhoneVenue(venue, service, seat)
         try:
             # However long ago it ended: a phone comes back to its last result card.
             if service.resume(finished_within=None):
@@ -155,7 +155,7 @@ class PhoneRooms:
 
     # -- games --
 
-    def start_solo(self, device: str, level: Level, name: str | None) -> Match:
+    def start_solo(self, device: str, level: ComputerLevel, name: str | None) -> Match:
         """A new solo game against the computer on the device's table (a game in play there is
         left unfinished, as on the kiosk)."""
         table = self.table(device)
@@ -183,18 +183,18 @@ class PhoneRooms:
             raise RoomError(_("enter a name for the leaderboard"))
         if self.store is None:
             raise RoomError(_("this kiosk keeps no leaderboard"))
-        self.store.name_daily(game, name)
-        return self.store.daily_name(game) or name
+        self.store.rooms.name_daily(game, name)
+        return self.store.rooms.daily_name(game) or name
 
     def daily_name(self, device: str) -> str | None:
         table = self.daily_table(device)
         game = table.service.game
         if self.store is None or game is None:
             return None
-        return self.store.daily_name(game)
+        return self.store.rooms.daily_name(game)
 
     @staticmethod
-    def _match(table: Table) -> Match:
+    def _match(table: PhoneVenue) -> Match:
         match = classic_of(table.service)
         assert match is not None
         return match
@@ -205,7 +205,7 @@ class PhoneRooms:
         """The device's open room, as its owner."""
         if self.store is None:
             return next((r for r in self._rooms.values() if r.owner == device), None)
-        return self.store.room_of(device)
+        return self.store.rooms.room_of(device)
 
     def open_room(self, device: str) -> RoomRow:
         """The device's room (its link for a friend): the open one, or a new one."""
@@ -214,7 +214,7 @@ class PhoneRooms:
             return found
         token = secrets.token_urlsafe(TOKEN_BYTES)
         if self.store is not None:
-            room = self.store.open_room(device, token)
+            room = self.store.rooms.open_room(device, token)
         else:
             room = RoomRow(len(self._rooms) + 1, token, device, None, False)
         self._rooms[room.id] = room
@@ -229,14 +229,14 @@ class PhoneRooms:
         if room is None:
             return None
         if self.store is not None:
-            self.store.close_room(room.id)
+            self.store.rooms.close_room(room.id)
         self._rooms.pop(room.id, None)
         self._friend_names.pop(room.id, None)
         table = self.table(device)
         match = classic_of(table.service)
         if match is not None and match.setup.mode is Mode.DUEL:
             owner = match.setup.players[0] if match.setup.players else None
-            self.start_solo(device, Level.NORMAL, owner)
+            self.start_solo(device, ComputerLevel.NORMAL, owner)
         log.info("a phone closed its room")
         return room
 
@@ -246,7 +246,7 @@ class PhoneRooms:
             return None
         room: RoomRow | None
         if self.store is not None:
-            room = self.store.room_by_token(token)
+            room = self.store.rooms.room_by_token(token)
         else:
             room = next((r for r in self._rooms.values() if r.token == token), None)
         if room is None:
@@ -298,7 +298,7 @@ class PhoneRooms:
     def _keep(self, room: RoomRow) -> RoomRow:
         self._rooms[room.id] = room
         if self.store is not None:
-            self.store.keep_room(room)
+            self.store.rooms.keep_room(room)
         return room
 
     def side_of(self, membership: Membership) -> int | None:

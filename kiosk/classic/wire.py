@@ -16,9 +16,9 @@ from kiosk.classic.fleet import parse_fleet
 from kiosk.classic.grid import parse_square
 from kiosk.classic.match import (
     Command,
+    ComputerLevel,
     Event,
     Fire,
-    Level,
     Match,
     Mode,
     Place,
@@ -31,6 +31,7 @@ from kiosk.classic.match import (
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
 from kiosk.lines import WireError, require
+from kiosk.speech import Phrasebook
 
 
 def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
@@ -75,7 +76,7 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
     if type(first) is not int or first not in (0, 1):
         raise WireError(_("'first' must be 0 or 1"))
     try:
-        level = Level(obj.get("ai", obj.get("level", "normal")))
+        level = ComputerLevel(obj.get("ai", obj.get("level", "normal")))
     except ValueError:
         raise WireError(_("'ai' must be easy, normal or hard")) from None
     day = None
@@ -174,6 +175,11 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
         return [Shot(e.player, e.name, e.number, e.square.code, e.result.value)
                 for e in events if isinstance(e, ShotFired)]
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.classic.calls import CLASSIC_CALLS
+
+        return CLASSIC_CALLS
 
 
 CLASSIC = ClassicKind()

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kiosk.board import NUMBER_INDEX, NUMBERS, Board, Cell, CellError, Ring
+from kiosk.errors import PlacementError
 from kiosk.i18n import _
 
 MIN_SHIP, MAX_SHIP = 2, 5
@@ -24,10 +25,6 @@ PRESETS: dict[str, tuple[int, ...]] = {
     "classic-five": (5, 4, 3, 3, 2),
 }
 DEFAULT_FLEET = PRESETS["default"]
-
-
-class PlacementError(ValueError):
-    """A placement that breaks a rule. The message says which rule and which ship."""
 
 
 class Orientation(enum.Enum):

@@ -34,6 +34,7 @@ from kiosk.i18n import _
 from kiosk.inputs import Button, ButtonInput, DartInput, InputEvent, MissInput
 from kiosk.service import GameService
 from kiosk.sound import Sound
+from kiosk.speech import Phrasebook
 
 _SOUND_OF = {Result.HIT: Sound.HIT, Result.MISS: Sound.MISS, Result.SUNK: Sound.SUNK,
              Result.REPEAT: Sound.REPEAT}
@@ -121,6 +122,11 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
 
     def sound_for(self, events: Iterable[Event]) -> Sound | None:
         return sound_for(events)
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.darts.calls import DART_CALLS
+
+        return DART_CALLS
 
 
 DARTS = DartsKind()

@@ -10,7 +10,6 @@ through `apply` rebuilds the same match (that is how a stored game is resumed).
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,7 +75,7 @@ class HouseRules:
 
 
 @dataclass(frozen=True)
-class Seat:
+class KioskSeat:
     """The kiosk itself playing one team (solo mode): which team, and how well it throws."""
 
     team: int
@@ -91,7 +90,7 @@ class Seat:
 class Setup:
     teams: tuple[Team, Team]
     rules: HouseRules = HouseRules()
-    computer: Seat | None = None  # solo mode: the team the kiosk plays
+    computer: KioskSeat | None = None  # solo mode: the team the kiosk plays
 
 
 # ---- commands ---------------------------------------------------------------------------
@@ -347,19 +346,6 @@ class Match:
     def version(self) -> int:
         """Changes with every accepted command: pending work for an older version is stale."""
         return len(self.log)
-
-    @classmethod
-    def replay(cls, setup: Setup, log: Sequence[Command]) -> Match:
-        """The match after these commands; a command that no longer applies is a ReplayError."""
-        match = cls(setup)
-        for number, command in enumerate(log, start=1):
-            try:
-                match.apply(command)
-            except RuleError as err:
-                raise ReplayError(_("command {number} ({command}) no longer applies: {error}")
-                                  .format(number=number, command=type(command).__name__,
-                                          error=err)) from err
-        return match
 
     # -- the views every game has (kiosk/game.py) --
 

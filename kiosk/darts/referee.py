@@ -10,7 +10,7 @@ import random
 import sys
 from typing import Any, TextIO
 
-from kiosk.darts.fleet import PlacementError, random_fleet
+from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Command, HouseRules, Match, Place, RuleError
 from kiosk.darts.wire import (
@@ -44,7 +44,7 @@ class Referee:
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:
             return self.handle(command_of(line))
-        except (RuleError, WireError, PlacementError) as err:
+        except RuleError as err:
             return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[dict[str, Any]]:

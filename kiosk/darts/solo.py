@@ -4,7 +4,7 @@ Pure logic, no Kivy. `SoloMode` is attached to the service once (by the composit
 every game (new or resumed) it looks at the setup and, when one team is the kiosk, runs a
 `ComputerPlayer` for it until the game ends or another one starts.
 
-Which team is the kiosk is part of the game itself (`Setup.computer`, a `Seat`), stored with
+Which team is the kiosk is part of the game itself (`Setup.computer`, a `KioskSeat`), stored with
 the game's setup, so that a resumed game (after a power cut) picks it up again.
 
 The computer player sees only public information: `Record.from_match(match, team)` (its own
@@ -44,12 +44,12 @@ from kiosk.darts.kind import match_of
 from kiosk.darts.match import (
     BullOffDart,
     Command,
+    KioskSeat,
     Match,
     Next,
     Phase,
     Place,
     RuleError,
-    Seat,
     Setup,
     Team,
     Throw,
@@ -82,13 +82,13 @@ def kiosk_team(name: str) -> Team:
     return Team(name, (name,))
 
 
-def seat_of(setup: Setup) -> Seat | None:
+def seat_of(setup: Setup) -> KioskSeat | None:
     """The kiosk's seat in a game, or None for a game of two human teams."""
     return setup.computer
 
 
 @dataclass(frozen=True)
-class Pace:
+class ThrowPace:
     """Seconds the kiosk waits, so that people can follow it (all 0 in tests)."""
 
     dart: float = 1.2  # before each dart (and its bull-off dart)
@@ -110,8 +110,8 @@ class KioskDart:
 class ComputerPlayer:
     """Plays one team of one match by virtual darts. Created and stopped by `SoloMode`."""
 
-    def __init__(self, service: GameService, match: Match, seat: Seat, *,
-                 loop: asyncio.AbstractEventLoop, rng: random.Random, pace: Pace = Pace(),
+    def __init__(self, service: GameService, match: Match, seat: KioskSeat, *,
+                 loop: asyncio.AbstractEventLoop, rng: random.Random, pace: ThrowPace = ThrowPace(),
                  executor: concurrent.futures.Executor | None = None) -> None:
         self.service = service
         self.match = match
@@ -312,7 +312,7 @@ class ComputerPlayer:
         the next match update wakes the kiosk again."""
         try:
             self.service.submit(command, SOURCE)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             log.warning("the kiosk's %s was refused: %s", type(command).__name__, err)
             return False
         return True
@@ -327,7 +327,7 @@ class SoloMode(ServiceListener):
 
     service: GameService
     loop: asyncio.AbstractEventLoop
-    pace: Pace = Pace()
+    pace: ThrowPace = ThrowPace()
     rng: random.Random = field(default_factory=random.Random)
     executor: concurrent.futures.Executor | None = None
     player: ComputerPlayer | None = None
@@ -336,7 +336,7 @@ class SoloMode(ServiceListener):
     def _let_go(self) -> None:
         self._set_player(None)
 
-    def seat(self) -> Seat | None:
+    def seat(self) -> KioskSeat | None:
         """The kiosk's seat in the running game (None: no game, or two human teams)."""
         match = match_of(self.service)
         return seat_of(match.setup) if match is not None else None

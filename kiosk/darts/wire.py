@@ -25,12 +25,12 @@ from kiosk.darts.match import (
     Event,
     HouseRules,
     Ignored,
+    KioskSeat,
     Match,
     Next,
     Place,
     Placed,
     RuleError,
-    Seat,
     Setup,
     Start,
     TakeoutNeeded,
@@ -153,7 +153,7 @@ def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) 
                  _computer(obj.get("computer")))
 
 
-def _computer(value: Any) -> Seat | None:
+def _computer(value: Any) -> KioskSeat | None:
     """Solo mode: {"team": 1, "skill": "pub"} names the team the kiosk plays."""
     if value is None:
         return None
@@ -164,7 +164,7 @@ def _computer(value: Any) -> Seat | None:
     if skill not in {s.value for s in Skill}:
         raise WireError(_("'skill' must be one of {skills}").format(
             skills=", ".join(s.value for s in Skill)))
-    return Seat(team, Skill(skill))
+    return KioskSeat(team, Skill(skill))
 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
@@ -223,7 +223,7 @@ def command_from_dict(obj: Mapping[str, Any], rules: HouseRules) -> Command:
                 return Undo()
             case "correct":
                 return Correct(board.parse(require(obj, "cell", str)))
-    except (RuleError, WireError):
+    except RuleError:
         raise
     except ValueError as err:
         raise WireError(str(err)) from None

@@ -31,13 +31,13 @@ from kiosk.express.position import (
     options,
     tables,
 )
-from kiosk.express.race import Runner, win_chances
+from kiosk.express.race import Racer, win_chances
 from kiosk.express.rules import FLEET, Rules, Ship, Variant
 
 T = TypeVar("T")
 
 
-class Level(enum.Enum):
+class Strategy(enum.Enum):
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
@@ -46,7 +46,7 @@ class Level(enum.Enum):
 class Computer:
     """One computer seat: `decide(view)` gives the command for the player on turn."""
 
-    def __init__(self, level: Level, seed: int | None = None) -> None:
+    def __init__(self, level: Strategy, seed: int | None = None) -> None:
         self.level = level
         self.rng = random.Random(seed)
 
@@ -58,7 +58,7 @@ class Computer:
 
     def line(self, variant: Variant, rules: Rules | None = None) -> Line:
         """How this level lays out its ships before the game (front first)."""
-        if self.level is Level.HARD:
+        if self.level is Strategy.HARD:
             return guarded_line(variant, rules or Rules())
         ships = list(FLEET)
         self.rng.shuffle(ships)
@@ -68,19 +68,19 @@ class Computer:
 
     def _attack(self, pos: Position) -> Option:
         found = options(pos)
-        if self.level is Level.EASY:
+        if self.level is Strategy.EASY:
             ship = self.rng.choice(pos.lines[pos.turn])
             return self.rng.choice([o for o in found if o.ship is ship])
-        if self.level is Level.NORMAL:
+        if self.level is Strategy.NORMAL:
             return self._best(found, [o.chance for o in found])
         judge = Judge(pos)
         return self._best(found, [judge.attack(o) for o in found])
 
     def _declare(self, pos: Position) -> Target:
         found = declarations(pos)
-        if self.level is Level.EASY:
+        if self.level is Strategy.EASY:
             return self.rng.choice(found)[0]
-        if self.level is Level.NORMAL:
+        if self.level is Strategy.NORMAL:
             return self._best([t for t, _c in found], [c for _t, c in found])
         judge = Judge(pos)
         return self._best([t for t, _c in found], [judge.declared(t, c) for t, c in found])
@@ -171,13 +171,13 @@ class Judge:
             enemies = [ship for p, other in enumerate(lines) if p != player for ship in other]
             needs = min(self.pos.points_to_win - points[player], len(enemies))
             if not line or not enemies:
-                runners.append(Runner(needs, 0.0, 0.0, afloat=bool(line)))
+                runners.append(Racer(needs, 0.0, 0.0, afloat=bool(line)))
                 continue
             # Its next attack against what is exposed now; every later one by fleets alone: its
             # best ship against an average enemy ship (blending in the exposure measured worse).
             first = self._exposed_rate(lines, player)
             later = max(sum(chances[ship][enemy] for enemy in enemies) for ship in line) / len(enemies)
-            runners.append(Runner(needs, first, later))
+            runners.append(Racer(needs, first, later))
         return win_chances(runners, mover, self.pos.rules.sinker_goes_again)[self.me]
 
     def _exposed_rate(self, lines: Lines, player: int) -> float:

@@ -32,7 +32,7 @@ from kiosk.game import Outcome, PlayerResult, RuleError
 from kiosk.i18n import _
 
 EXPOSED = 2  # only the first two ships of a line can be targeted (the seed's rule)
-# The computer's levels by name (`kiosk.express.ai.Level` plays them; a test ties the two). A
+# The computer's levels by name (`kiosk.express.ai.Strategy` plays them; a test ties the two). A
 # seat's level is stored with the setup, so a game resumed after a power cut gets its computer
 # players back; the rules themselves never look at it.
 COMPUTER_LEVELS = ("easy", "normal", "hard")
@@ -275,13 +275,6 @@ class Match:
                          lost=[[] for _p in range(count)], tallies=[Tally() for _p in range(count)],
                          cup=DiceCup(setup.seed))
         self._s.tallies[0] = Tally(turns=1)
-
-    @classmethod
-    def replay(cls, setup: Setup, log: Sequence[Command]) -> Match:
-        match = cls(setup)
-        for command in log:
-            match.apply(command)
-        return match
 
     # -- reading --
 

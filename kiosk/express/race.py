@@ -21,7 +21,7 @@ HORIZON = 40  # turns each; a race still open after that is shared in proportion
 
 
 @dataclass(frozen=True)
-class Runner:
+class Racer:
     """One player in the race."""
 
     needs: int  # points still needed (0: has won; no ships: never scores)
@@ -59,7 +59,7 @@ def finished_by(needs: int, first: float, later: float, again: bool) -> tuple[fl
     return tuple(done)
 
 
-def win_chances(runners: Sequence[Runner], mover: int, again: bool = True) -> tuple[float, ...]:
+def win_chances(runners: Sequence[Racer], mover: int, again: bool = True) -> tuple[float, ...]:
     """Each player's chance to win, `mover` on turn (its current turn is its first)."""
     count = len(runners)
     order = [(mover + k) % count for k in range(count)]

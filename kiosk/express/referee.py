@@ -4,22 +4,20 @@ One JSON object per input line, answered by JSON objects written and flushed bef
 line is read. Anything invalid (bad JSON, an unknown command or key, a move the rules refuse)
 gets one `{"event": "error", "message": ...}` and changes nothing.
 
-Every change of the game goes through a *runner*: `start(kind, setup)`, `submit(command) ->
-events` and `game` (the current game or None). `MemoryRunner` keeps the game in memory; the
-kiosk's `GameService` offers the same three with the SQLite store behind them (`--db`), so the
-referee does not know which it has.
+Every change of the game goes through the service that runs every game
+(`kiosk.service.GameService`): without a store, or with the SQLite store behind it (`--db`),
+every answer committed first; the referee does not know which it has.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
-from kiosk.express.match import Command, Event, Match, Setup
+from kiosk.express.match import Match
 from kiosk.express.rules import Rules
 from kiosk.express.wire import (
     EXPRESS,
-    ExpressKind,
     command_from_dict,
     event_to_dict,
     new_to_dict,
@@ -29,58 +27,32 @@ from kiosk.express.wire import (
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.lines import WireError, command_name, command_of, error, serve
-
-
-class Runner(Protocol):
-    """What the referee needs of whoever keeps the game (in memory, or durably)."""
-
-    @property
-    def game(self) -> Any: ...  # the current game (a `Match` here), or None
-
-    def start(self, kind: ExpressKind, setup: Setup) -> None: ...
-
-    def submit(self, command: Command) -> list[Event]: ...
-
-
-class MemoryRunner:
-    """Keeps one game in memory: what `dartship express` uses without `--db`."""
-
-    def __init__(self) -> None:
-        self.game: Match | None = None
-
-    def start(self, kind: ExpressKind, setup: Setup) -> None:
-        self.game = kind.new(setup)
-
-    def submit(self, command: Command) -> list[Event]:
-        if self.game is None:
-            raise RuleError(_("no game yet"))
-        return self.game.apply(command)
-
+from kiosk.service import GameService, Source
 
 
 class Referee:
-    """Answers the protocol's commands for the runner's game."""
+    """Answers the protocol's commands for the service's game."""
 
-    def __init__(self, runner: Runner | None = None, rules: Rules | None = None) -> None:
-        self.runner: Runner = runner if runner is not None else MemoryRunner()
+    def __init__(self, service: GameService | None = None, rules: Rules | None = None) -> None:
+        self.service = service or GameService(None, venue="express", follow_ups=False)
         self.rules = rules or Rules()
 
     @property
     def match(self) -> Match | None:
-        game = self.runner.game
+        game = self.service.match
         return game if isinstance(game, Match) else None
 
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:
             return self.handle(command_of(line))
-        except (RuleError, WireError) as err:
+        except RuleError as err:
             return [error(str(err))]
 
     def handle(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
         name = command_name(obj)
         if name == "new":
             setup = setup_from_new(obj, self.rules)
-            self.runner.start(EXPRESS, setup)
+            self.service.new_game(EXPRESS, setup)
             return [new_to_dict(setup)]
         command = None if name == "state" else command_from_dict(obj)
         match = self.match
@@ -88,14 +60,15 @@ class Referee:
             raise WireError(_("no game yet: start one with {\"cmd\": \"new\", \"players\": [...]}"))
         if command is None:
             return [state_to_dict(match)]
-        return [event_to_dict(event) for event in self.runner.submit(command)]
+        return [event_to_dict(event) for event in self.service.submit(command, Source.SYSTEM)]
 
 
-def run(stdin: TextIO, stdout: TextIO, runner: Runner | None = None, rules: Rules | None = None) -> int:
-    referee = Referee(runner, rules)
+def run(stdin: TextIO, stdout: TextIO, service: GameService | None = None,
+        rules: Rules | None = None) -> int:
+    referee = Referee(service, rules)
     return serve(stdin, stdout, referee.handle_line)
 
 
-def main_stdio(runner: Runner | None = None, rules: Rules | None = None) -> int:
+def main_stdio(service: GameService | None = None, rules: Rules | None = None) -> int:
     """`dartship express`: stdin to stdout until end of input (status 0)."""
-    return run(sys.stdin, sys.stdout, runner, rules)
+    return run(sys.stdin, sys.stdout, service, rules)

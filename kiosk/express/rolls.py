@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from kiosk.express.match import Attack, Declare, Match, QueueDice, Rolled
 from kiosk.express.rules import Face
+from kiosk.express.wire import EXPRESS
+from kiosk.game import replay
 
 
 def _thrown(events: Sequence[object]) -> list[Rolled]:
@@ -25,7 +27,7 @@ def typed(match: Match, command: Attack | Declare,
     `command`, and how many dice its next roll throws (None when those decide it: the target
     sunk, the rolls or dice used up, or the Carrier's first roll in, its target next). Raises
     the rules' error for a command they refuse. Nothing changes: a copy of the game is asked."""
-    trial = Match.replay(match.setup, match.log)
+    trial = replay(EXPRESS, match.setup, match.log)
     if entered:
         trial.apply(QueueDice(tuple(entered)))
     given = match.queued + len(entered)  # faces typed in earlier (before a restart) come first
@@ -50,6 +52,6 @@ def last_attack(match: Match) -> list[Rolled]:
     log = list(match.log)
     for index in range(len(log) - 1, -1, -1):
         if isinstance(log[index], Attack | Declare):
-            trial = Match.replay(match.setup, log[:index])
+            trial = replay(EXPRESS, match.setup, log[:index])
             return [e for e in trial.apply(log[index]) if isinstance(e, Rolled)]
     return []

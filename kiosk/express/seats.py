@@ -127,12 +127,12 @@ class ComputerSeats(ServiceListener):
         self.match, self.computers = match, {}
         if match is None:
             return
-        from kiosk.express.ai import Computer, Level  # numpy: only once a computer plays
+        from kiosk.express.ai import Computer, Strategy  # numpy: only once a computer plays
 
         for player in range(len(match.players)):
             level = match.setup.computer(player)
             if level is not None:
-                self.computers[player] = Computer(Level(level), self.rng.getrandbits(64))
+                self.computers[player] = Computer(Strategy(level), self.rng.getrandbits(64))
         if self.computers:
             log.info("the kiosk plays seats %s", sorted(self.computers))
             self._schedule(self.pace.think)
@@ -194,7 +194,7 @@ class ComputerSeats(ServiceListener):
         self.decisions += 1
         try:
             self.service.submit(command, SOURCE)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             # Never retried in a loop: the next update wakes the seat again.
             log.warning("the computer's %s was refused: %s", type(command).__name__, err)
 

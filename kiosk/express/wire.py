@@ -30,6 +30,7 @@ from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
 from kiosk.lines import WireError
 from kiosk.sound import Sound
+from kiosk.speech import Phrasebook
 
 E = TypeVar("E", Ship, Face)
 
@@ -283,6 +284,11 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
         if any(isinstance(e, Rolled) and e.hits is not None for e in batch):
             return Sound.MISS
         return None
+
+    def phrasebook(self) -> Phrasebook:
+        from kiosk.express.calls import EXPRESS_CALLS
+
+        return EXPRESS_CALLS
 
 
 EXPRESS = ExpressKind()

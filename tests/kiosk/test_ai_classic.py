@@ -15,7 +15,7 @@ from kiosk.classic import ai as classic
 from kiosk.classic.ai import Computer
 from kiosk.classic.fleet import LENGTHS, random_fleet
 from kiosk.classic.grid import GRID, SQUARES, parse_square
-from kiosk.classic.match import Fire, Level, Match, Mode, Phase, Place, Radar, Setup
+from kiosk.classic.match import ComputerLevel, Fire, Match, Mode, Phase, Place, Radar, Setup
 from kiosk.game import Result
 
 
@@ -76,7 +76,7 @@ def test_games_finish_for_every_shooter():
         assert 17 <= darts <= 100
 
 
-def _solo_game(level: Level, seed: int) -> Match:
+def _solo_game(level: ComputerLevel, seed: int) -> Match:
     """A whole solo game: the human fires at random, the computer at its level, through the
     match's commands only."""
     rng = random.Random(seed)
@@ -101,7 +101,7 @@ def _solo_game(level: Level, seed: int) -> Match:
     return match
 
 
-@pytest.mark.parametrize("level", list(Level))
+@pytest.mark.parametrize("level", list(ComputerLevel))
 def test_every_level_plays_legal_games_to_the_end(level, monkeypatch):
     monkeypatch.setattr(classic, "PONDER_SAMPLES", 500)  # the same code, quicker
     for seed in range(25):
@@ -116,10 +116,10 @@ def test_the_computer_is_given_its_radar_only():
     assert set(inspect.signature(Computer.choose).parameters) == {"self", "radar"}
     assert {f for f in Radar.__dataclass_fields__} == {"shots", "sunk"}
     with pytest.raises(TypeError):
-        Computer(Level.NORMAL).choose(random_fleet(random.Random(1)))  # type: ignore[arg-type]
+        Computer(ComputerLevel.NORMAL).choose(random_fleet(random.Random(1)))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("level", list(Level))
+@pytest.mark.parametrize("level", list(ComputerLevel))
 def test_the_computer_cannot_tell_two_human_fleets_apart(level):
     """Same radar, different hidden fleets: the same choices (it has no way to read them)."""
     choices = []
@@ -132,7 +132,7 @@ def test_the_computer_cannot_tell_two_human_fleets_apart(level):
 
 
 def test_hard_ponders_its_next_turn_along_the_line_of_hits():
-    computer = Computer(Level.HARD, random.Random(3))
+    computer = Computer(ComputerLevel.HARD, random.Random(3))
     radar = Radar({parse_square("E5"): Result.MISS})
     assert not computer.answer_ready(radar)
     computer.ponder(radar)
@@ -149,13 +149,13 @@ def test_pondering_keeps_a_seeded_computer_repeatable():
     radar = Radar({parse_square("E5"): Result.MISS})
     answers = []
     for _ in range(2):
-        computer = Computer(Level.HARD, random.Random(8))
+        computer = Computer(ComputerLevel.HARD, random.Random(8))
         computer.ponder(radar)
         answers.append((computer.choose(radar), computer.choose(radar)))
     assert answers[0] == answers[1]
 
 
-@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
+@pytest.mark.parametrize("level", [ComputerLevel.EASY, ComputerLevel.NORMAL])
 def test_only_hard_ponders(level):
     computer = Computer(level, random.Random(3))
     computer.ponder(Radar())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -32,21 +33,22 @@ RULES = HouseRules(bull_off=BullOffMode.OFF)
 
 
 class FailingStore(Store):
-    """A store whose writes fail while `full` is set, as SQLite fails on a full disk."""
+    """A store whose writes of a command and probes fail while `full` is set, as SQLite fails
+    on a full disk."""
 
     full = False
 
-    def _fail(self) -> None:
-        if self.full:
-            raise sqlite3.OperationalError("database or disk is full")
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.games.append = self._failing(self.games.append)  # type: ignore[method-assign]
+        self.meta.probe = self._failing(self.meta.probe)  # type: ignore[method-assign]
 
-    def append(self, *args: Any, **kwargs: Any) -> None:
-        self._fail()
-        super().append(*args, **kwargs)
-
-    def probe(self) -> None:
-        self._fail()
-        super().probe()
+    def _failing(self, write: Callable[..., None]) -> Callable[..., None]:
+        def fails_while_full(*args: Any, **kwargs: Any) -> None:
+            if self.full:
+                raise sqlite3.OperationalError("database or disk is full")
+            write(*args, **kwargs)
+        return fails_while_full
 
 
 def _playing(tmp_path) -> tuple[GameService, FailingStore, list[ServiceEvent]]:
@@ -83,7 +85,7 @@ def test_a_failed_commit_is_not_done_and_the_game_is_the_stored_one(tmp_path):
     with pytest.raises(NotSaved, match="disk is full"):
         service.submit(Throw(board.parse("T1")))
     # Not done: the game is the one in the store, rebuilt (a new object), and nothing announced.
-    assert _match(service).state() == before == store.load(service.game).state()
+    assert _match(service).state() == before == store.games.load(service.game).state()
     assert not [e for e in heard if isinstance(e, MatchUpdate)]
     notices = [e for e in heard if isinstance(e, Notice)]
     assert [n.kind for n in notices] == [NoticeKind.PAUSED]
@@ -123,7 +125,7 @@ def test_play_resumes_once_saving_works_and_nothing_shown_is_lost(tmp_path):
     shown = [d.cell.code for d in _announced_darts(heard)]
     assert shown == ["T20", "T18"]
     # Everything announced is stored: a restart gives the same game.
-    again = Store(tmp_path / "k.db").load(service.game)
+    again = Store(tmp_path / "k.db").games.load(service.game)
     assert again.state() == _match(service).state()
     stored = [r[0] for r in store.db.execute("SELECT target FROM shots ORDER BY id").fetchall()]
     assert stored == shown
@@ -155,7 +157,7 @@ def test_a_store_that_cannot_even_be_read_falls_back_to_the_committed_commands(t
         raise sqlite3.OperationalError("disk I/O error")
 
     store.full = True
-    store.load = unreadable  # type: ignore[method-assign]
+    store.games.load = unreadable  # type: ignore[method-assign]
     with pytest.raises(NotSaved):
         service.submit(Throw(board.parse("T1")))
     assert _match(service).state() == before

@@ -39,6 +39,6 @@ def test_a_clock_set_back_never_shortens_a_lock(tmp_path):
 
 def test_an_unreadable_count_starts_afresh(tmp_path):
     store = Store(tmp_path / "k.db")
-    store.remember("pin_lock", "{not json")
+    store.meta.remember("pin_lock", "{not json")
     guard = PinGuard(store)
     assert guard.locked_for() == 0 and guard.tries.level == TRIES

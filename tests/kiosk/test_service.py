@@ -155,19 +155,19 @@ def test_new_game_abandons_the_unfinished_one(tmp_path):
     _placed(service)
     first = service.game
     _placed(service)
-    assert service.store.unfinished() == service.game != first
+    assert service.store.games.unfinished() == service.game != first
     status = service.store.db.execute("SELECT status FROM games WHERE id=?", [first]).fetchone()[0]
     assert status == "abandoned"
 
 
 def test_solo_board_darts_belong_to_the_players_only(tmp_path):
-    from kiosk.darts.match import BullOffDart, Next, Seat
+    from kiosk.darts.match import BullOffDart, KioskSeat, Next
 
     service = _service(tmp_path)
     notices = []
     service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
     service.new_game(DARTS, Setup((Team("Kiosk", ("Kiosk",)), Team("Jets", ("Cy",))),
-                                  HouseRules(), Seat(0, Skill.PRO)))
+                                  HouseRules(), KioskSeat(0, Skill.PRO)))
     for team in (0, 1):
         service.submit(Place(team, random_fleet(FOUR, (2, 3, 4, 5), service.rng)))
     # The bull-off: the first board dart is the Jets' although the kiosk is named first.

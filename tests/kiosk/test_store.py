@@ -22,15 +22,15 @@ def _stored_game(store: Store):
     """A game with both fleets placed, every command committed as the kiosk does."""
     template = make_match(start=None)
     match = type(template)(template.setup)
-    game = store.new_game(DARTS, match.setup)
+    game = store.games.new_game(DARTS, match.setup)
     for command in template.log:
-        store.append(game, DARTS, command, match.apply(command), match)
+        store.games.append(game, DARTS, command, match.apply(command), match)
     return game, match
 
 
 def _apply(store, game, match, command):
     events = match.apply(command)
-    store.append(game, DARTS, command, events, match)
+    store.games.append(game, DARTS, command, events, match)
     return events
 
 
@@ -58,15 +58,15 @@ def test_resume_replays_exactly(tmp_path):
     _apply(store, game, match, Next())
     store.close()
     again = Store(tmp_path / "d.db")
-    assert again.unfinished() == game
-    assert snapshot(again.load(game)) == snapshot(match)
+    assert again.games.unfinished() == game
+    assert snapshot(again.games.load(game)) == snapshot(match)
 
 
 def test_wal_and_full_sync(tmp_path):
     store = Store(tmp_path / "d.db")
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    assert store.schema_version() == SCHEMA_VERSION
+    assert store.meta.schema_version() == SCHEMA_VERSION
 
 
 def test_placements_stay_out_of_the_public_tables(tmp_path):
@@ -78,7 +78,7 @@ def test_placements_stay_out_of_the_public_tables(tmp_path):
         assert not any(code in body for code in fleet_cells), body
     setup_text = store.db.execute("SELECT setup FROM games").fetchone()[0]
     assert not any(code in setup_text for code in fleet_cells)
-    assert store.secret(game, 0) == match.fleet(0).code
+    assert store.games.secret(game, 0) == match.fleet(0).code
 
 
 def test_junk_file_refused_and_untouched(tmp_path):
@@ -134,7 +134,7 @@ def test_migration_from_version_1(tmp_path):
     path = tmp_path / "d.db"
     _old_database(path, 1)
     store = Store(path)
-    assert store.schema_version() == SCHEMA_VERSION
+    assert store.meta.schema_version() == SCHEMA_VERSION
     assert "idx_darts_game" in {i.name for i in store.db["shots"].indexes}
     assert "placements" not in store.db.table_names()
 
@@ -164,9 +164,9 @@ def test_a_dart_game_of_schema_3_resumes_exactly_after_the_migration(tmp_path):
         conn.execute("INSERT INTO commands VALUES (1, ?, 'then', ?)", [seq, json.dumps(body)])
     conn.close()
     store = Store(path)
-    assert store.unfinished() == 1 and store.kind_of(1) is DARTS
-    assert snapshot(store.load(1)) == snapshot(match)
-    assert store.secret(1, 1) == match.fleet(1).code
+    assert store.games.unfinished() == 1 and store.games.kind_of(1) is DARTS
+    assert snapshot(store.games.load(1)) == snapshot(match)
+    assert store.games.secret(1, 1) == match.fleet(1).code
 
 
 def test_stats_after_a_finished_game(tmp_path):
@@ -176,24 +176,24 @@ def test_stats_after_a_finished_game(tmp_path):
     store = Store(tmp_path / "d.db")
     setup = Setup((Team("Sharks", ("Ann", "Bo")), Team("Jets", ("Cy",))), HouseRules(fleet=(2,)))
     match = Match(setup)
-    game = store.new_game(DARTS, setup)
+    game = store.games.new_game(DARTS, setup)
     for command in (Place(0, parse_fleet("T20-T1", FOUR, (2,))),
                     Place(1, parse_fleet("D3-D19", FOUR, (2,))), Start(0),
                     Throw(FOUR.parse("D3")), Throw(FOUR.parse("T5")), Throw(FOUR.parse("T6")),
                     Next(), Throw(FOUR.parse("T20")), Next(), Throw(FOUR.parse("D19"))):
         _apply(store, game, match, command)
     assert match.winner == 0
-    stats = {s.name: s for s in store.player_stats()}
+    stats = {s.name: s for s in store.stats.player_stats()}
     assert stats["Bo"].wins == 1 and stats["Bo"].hits == 1 and stats["Bo"].darts == 1
     assert stats["Ann"].darts == 3 and stats["Ann"].hits == 1 and stats["Ann"].games == 1
     assert stats["Cy"].wins == 0 and stats["Cy"].hits == 1
-    last = store.last_games()
+    last = store.stats.last_games()
     assert last[0].winner == "Sharks" and last[0].teams == ("Sharks", "Jets")
-    assert store.unfinished() is None
+    assert store.games.unfinished() is None
     # an undo of the winning dart puts the game back in play and takes the result back
     from kiosk.darts.match import Undo
     _apply(store, game, match, Undo())
-    assert store.unfinished() == game and store.player_stats() == []
+    assert store.games.unfinished() == game and store.stats.player_stats() == []
 
 
 def test_sigkill_mid_game_then_resume_loses_nothing(tmp_path):
@@ -222,14 +222,14 @@ def test_sigkill_mid_game_then_resume_loses_nothing(tmp_path):
 def test_phone_links_are_kept_for_the_game_in_play_only(tmp_path):
     store = Store(tmp_path / "d.db")
     first, _ = _stored_game(store)
-    assert store.links(first) is None
-    store.keep_links(first, ("aaa", "bbb"))
+    assert store.phones.links(first) is None
+    store.phones.keep_links(first, ("aaa", "bbb"))
     store.close()
     store = Store(tmp_path / "d.db")
-    assert store.links(first) == ("aaa", "bbb")
+    assert store.phones.links(first) == ("aaa", "bbb")
     second, _ = _stored_game(store)
-    store.keep_links(second, ("ccc", "ddd"))
-    assert store.links(first) is None and store.links(second) == ("ccc", "ddd")
+    store.phones.keep_links(second, ("ccc", "ddd"))
+    assert store.phones.links(first) is None and store.phones.links(second) == ("ccc", "ddd")
     assert store.db.execute("SELECT COUNT(*) FROM links").fetchone()[0] == 1
 
 
@@ -237,27 +237,27 @@ def test_migration_from_version_2_adds_the_links_table(tmp_path):
     path = tmp_path / "d.db"
     _old_database(path, 2)
     store = Store(path)
-    assert store.schema_version() == SCHEMA_VERSION
+    assert store.meta.schema_version() == SCHEMA_VERSION
     game, _ = _stored_game(store)
-    assert store.links(game) is None
-    store.keep_links(game, ("x", "y"))
-    assert store.links(game) == ("x", "y")
+    assert store.phones.links(game) is None
+    store.phones.keep_links(game, ("x", "y"))
+    assert store.phones.links(game) == ("x", "y")
 
 
 def test_migration_from_version_5_adds_the_phones_rooms_and_daily_names(tmp_path):
     path = tmp_path / "d.db"
     _old_database(path, 5)
     store = Store(path)
-    assert store.schema_version() == SCHEMA_VERSION >= 6
+    assert store.meta.schema_version() == SCHEMA_VERSION >= 6
     assert {"rooms", "daily_names"} <= set(store.db.table_names())
-    room = store.open_room("device-a", "token-a")
-    assert store.room_of("device-a") == room and store.room_by_token("token-a") == room
-    store.keep_room(replace(room, friend="device-b", ready=True))
-    assert store.room_by_token("token-a").friend == "device-b"
-    again = store.open_room("device-a", "token-b")  # a device has one open room: the old dies
-    assert store.room_by_token("token-a") is None and store.room_of("device-a") == again
-    store.close_room(again.id)
-    assert store.room_of("device-a") is None and store.room_by_token("token-b") is None
+    room = store.rooms.open_room("device-a", "token-a")
+    assert store.rooms.room_of("device-a") == room and store.rooms.room_by_token("token-a") == room
+    store.rooms.keep_room(replace(room, friend="device-b", ready=True))
+    assert store.rooms.room_by_token("token-a").friend == "device-b"
+    again = store.rooms.open_room("device-a", "token-b")  # a device has one open room: the old dies
+    assert store.rooms.room_by_token("token-a") is None and store.rooms.room_of("device-a") == again
+    store.rooms.close_room(again.id)
+    assert store.rooms.room_of("device-a") is None and store.rooms.room_by_token("token-b") is None
 
 
 def test_the_daily_board_ranks_won_challenges_and_phones_once_named(tmp_path):
@@ -287,9 +287,9 @@ def test_the_daily_board_ranks_won_challenges_and_phones_once_named(tmp_path):
     play("daily:def", None, 1)  # never named: not on the board
     unfinished = GameService(store, venue="daily:ghi")
     start(unfinished, Setup(Mode.DAILY, ("Slow",), date=day), random.Random(1))
-    assert [(r.player, r.shots) for r in store.daily_board(day.isoformat())] == [("Script", 22)]
-    store.name_daily(phone, "Ann")
-    store.name_daily(phone, "Not Ann")  # the first name stands
-    assert [(r.player, r.shots) for r in store.daily_board(day.isoformat())] == [
+    assert [(r.player, r.shots) for r in store.stats.daily_board(day.isoformat())] == [("Script", 22)]
+    store.rooms.name_daily(phone, "Ann")
+    store.rooms.name_daily(phone, "Not Ann")  # the first name stands
+    assert [(r.player, r.shots) for r in store.stats.daily_board(day.isoformat())] == [
         ("Ann", 17), ("Script", 22)]
-    assert store.daily_board("2026-12-01") == []
+    assert store.stats.daily_board("2026-12-01") == []

@@ -131,7 +131,7 @@ def test_the_kiosk_pauses_on_a_full_disk_and_resumes_by_itself(tmp_path):
 
         asyncio.run(play())
         store = Store(db)
-        game = store.unfinished()
+        game = store.games.unfinished()
         assert game is not None
         stored = [e for e in _replayed_darts(store, game)]
         store.close()
@@ -149,10 +149,10 @@ def _replayed_darts(store: Store, game: int) -> list[tuple[str, Any]]:
     """The darts the stored command log holds, with their results, by replaying it."""
     from kiosk.game import replay
 
-    kind = store.kind_of(game)
-    match = kind.new(store.setup(game))
+    kind = store.games.kind_of(game)
+    match = kind.new(store.games.setup(game))
     darts: list[tuple[str, Any]] = []
-    for command in store.commands(game):
+    for command in store.games.commands(game):
         darts += [(e.cell.code, e.result) for e in match.apply(command) if isinstance(e, DartThrown)]
-    assert replay(kind, store.setup(game), store.commands(game)).state() == match.state()
+    assert replay(kind, store.games.setup(game), store.games.commands(game)).state() == match.state()
     return darts

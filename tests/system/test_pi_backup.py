@@ -21,7 +21,7 @@ T0 = datetime(2026, 3, 1, 6, 0, tzinfo=UTC)
 @pytest.fixture
 def store(tmp_path: Path):
     s = Store(tmp_path / "dartship.db")
-    s.new_game(DARTS, SETUP)
+    s.games.new_game(DARTS, SETUP)
     yield s
     s.close()
 
@@ -32,15 +32,15 @@ def test_copy_is_a_dartship_database_with_the_games(store: Store, tmp_path: Path
     assert result.removed == ()
     copy = Store(result.copy)
     try:
-        assert copy.unfinished() == store.unfinished()
-        assert copy.setup(copy.unfinished()) == SETUP
+        assert copy.games.unfinished() == store.games.unfinished()
+        assert copy.games.setup(copy.games.unfinished()) == SETUP
     finally:
         copy.close()
 
 
 def test_copy_made_while_the_kiosk_holds_the_database_open_sees_committed_games(
         store: Store, tmp_path: Path) -> None:
-    store.new_game(DARTS, SETUP)  # committed in WAL, not yet checkpointed into the main file
+    store.games.new_game(DARTS, SETUP)  # committed in WAL, not yet checkpointed into the main file
     result = backup(store.path, tmp_path / "b", now=T0)
     conn = sqlite3.connect(result.copy)
     try:

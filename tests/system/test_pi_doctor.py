@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.app import doctor
-from kiosk.app.doctor import Environment, Identity, Level
+from kiosk.app.doctor import Environment, Identity, Severity
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Setup, Team
 from kiosk.store import Store
@@ -98,7 +98,7 @@ def machine(tmp_path: Path) -> Machine:
     return m
 
 
-def findings(report: doctor.Report, check: str, level: Level | None = None) -> list[doctor.Finding]:
+def findings(report: doctor.Report, check: str, level: Severity | None = None) -> list[doctor.Finding]:
     return [f for f in report.findings if f.check == check and (level is None or f.level is level)]
 
 
@@ -123,35 +123,35 @@ def healthy(machine: Machine) -> None:
 def test_broken_config_names_every_bad_key_and_stops_the_dependent_checks(machine: Machine) -> None:
     machine.write_config('[board]\ninput = "usb"\n[web]\nport = 99999\nfavourite = 1\n')
     report = machine.run()
-    messages = [f.message for f in findings(report, "config", Level.FAIL)]
+    messages = [f.message for f in findings(report, "config", Severity.FAIL)]
     assert any("board.input" in m and "usb" in m for m in messages)
     assert any(m.startswith("web.port") for m in messages)
     assert any("web.favourite" in m for m in messages)
-    assert all(str(machine.config) in f.fix for f in findings(report, "config", Level.FAIL))
+    assert all(str(machine.config) in f.fix for f in findings(report, "config", Severity.FAIL))
     assert not findings(report, "database") and not findings(report, "board")
-    assert findings(report, "doctor", Level.WARN)
+    assert findings(report, "doctor", Severity.WARN)
     assert report.failed
 
 
 def test_the_default_pin_is_a_warning_naming_the_file(machine: Machine) -> None:
     machine.write_config('[display]\nfullscreen = true\n')
-    warnings = findings(machine.run(), "config", Level.WARN)
+    warnings = findings(machine.run(), "config", Severity.WARN)
     assert len(warnings) == 1 and "default" in warnings[0].message
     assert str(machine.config) in warnings[0].fix
     kiosk_config(machine)
-    assert not findings(machine.run(), "config", Level.WARN)
+    assert not findings(machine.run(), "config", Severity.WARN)
 
 
 def test_config_that_is_not_toml(machine: Machine) -> None:
     machine.write_config("[board\ninput = serial\n")
     report = machine.run()
-    assert "not valid TOML" in findings(report, "config", Level.FAIL)[0].message
+    assert "not valid TOML" in findings(report, "config", Severity.FAIL)[0].message
 
 
 def test_missing_config_file_named_by_environment(machine: Machine) -> None:
     machine.env["DARTSHIP_CONFIG"] = str(machine.root / "etc" / "nope.toml")
     report = machine.run()
-    assert "no such config file" in findings(report, "config", Level.FAIL)[0].message
+    assert "no such config file" in findings(report, "config", Severity.FAIL)[0].message
 
 
 def test_healthy_kiosk_passes_and_tells_the_phone_address(machine: Machine, capsys) -> None:
@@ -170,7 +170,7 @@ def test_database_that_does_not_exist_yet_will_be_created(machine: Machine) -> N
     healthy(machine)
     report = machine.run()
     (ok,) = findings(report, "database")
-    assert ok.level is Level.OK and "creates it" in ok.message
+    assert ok.level is Severity.OK and "creates it" in ok.message
     assert str(machine.root / "state" / "dartship.db") in ok.message
     assert not (machine.root / "state" / "dartship.db").exists()  # the doctor created nothing
 
@@ -180,7 +180,7 @@ def test_unwritable_database_folder(machine: Machine) -> None:
     locked.mkdir(mode=0o755)
     kiosk_config(machine, f'[kiosk]\ndatabase = "{locked / "games" / "dartship.db"}"\n')
     report = machine.run()
-    (fail,) = findings(report, "database", Level.FAIL)
+    (fail,) = findings(report, "database", Severity.FAIL)
     assert "cannot be created" in fail.message and str(locked) in fail.message
     assert "sudo install -d -o dartship" in fail.fix
     assert report.failed
@@ -195,7 +195,7 @@ def test_unwritable_database_file(machine: Machine) -> None:
     (folder / "dartship.db").chmod(0o644)
     kiosk_config(machine, f'[kiosk]\ndatabase = "{folder / "dartship.db"}"\n')
     report = machine.run()
-    (fail,) = findings(report, "database", Level.FAIL)
+    (fail,) = findings(report, "database", Severity.FAIL)
     assert "cannot write" in fail.message and "sudo chown dartship:" in fail.fix
 
 
@@ -204,13 +204,13 @@ def test_good_database_is_read_without_leaving_files_behind(machine: Machine) ->
     folder.mkdir()
     folder.chmod(0o777)
     store = Store(folder / "dartship.db")
-    store.new_game(DARTS, Setup((Team("A", ("a",)), Team("B", ("b",)))))
+    store.games.new_game(DARTS, Setup((Team("A", ("a",)), Team("B", ("b",)))))
     store.close()
     (folder / "dartship.db").chmod(0o666)
     kiosk_config(machine, f'[kiosk]\ndatabase = "{folder / "dartship.db"}"\n')
     report = machine.run()
     (ok,) = findings(report, "database")
-    assert ok.level is Level.OK, ok
+    assert ok.level is Severity.OK, ok
     assert sorted(p.name for p in folder.iterdir()) == ["dartship.db"]
 
 
@@ -221,7 +221,7 @@ def test_database_of_another_program(machine: Machine) -> None:
     conn.commit()
     conn.close()
     kiosk_config(machine, f'[kiosk]\ndatabase = "{other}"\n')
-    (fail,) = findings(machine.run(), "database", Level.FAIL)
+    (fail,) = findings(machine.run(), "database", Severity.FAIL)
     assert "another program" in fail.message
 
 
@@ -229,7 +229,7 @@ def test_damaged_database(machine: Machine) -> None:
     path = machine.root / "dartship.db"
     path.write_bytes(b"this was never SQLite" * 10)
     kiosk_config(machine, f'[kiosk]\ndatabase = "{path}"\n')
-    (fail,) = findings(machine.run(), "database", Level.FAIL)
+    (fail,) = findings(machine.run(), "database", Severity.FAIL)
     assert "not a Dartship database" in fail.message and "mv" in fail.fix
 
 
@@ -245,7 +245,7 @@ def test_missing_serial_port_lists_what_is_there_and_how_to_fix(machine: Machine
     machine.device("ttyACM0")
     serial_config(machine, machine.dev / "dartboard")
     report = machine.run()
-    (fail,) = findings(report, "board", Level.FAIL)
+    (fail,) = findings(report, "board", Severity.FAIL)
     assert "does not exist" in fail.message and str(machine.dev / "ttyACM0") in fail.message
     assert "udevadm info" in fail.fix and "--board-port" in fail.fix
     assert machine.serial_opened == []
@@ -254,7 +254,7 @@ def test_missing_serial_port_lists_what_is_there_and_how_to_fix(machine: Machine
 
 def test_missing_serial_port_and_no_device_at_all(machine: Machine) -> None:
     serial_config(machine, machine.dev / "dartboard")
-    (fail,) = findings(machine.run(), "board", Level.FAIL)
+    (fail,) = findings(machine.run(), "board", Severity.FAIL)
     assert "no USB serial device" in fail.message
 
 
@@ -264,7 +264,7 @@ def test_serial_port_that_opens(machine: Machine) -> None:
     link.symlink_to(port)
     serial_config(machine, link)
     (ok,) = findings(machine.run(), "board")
-    assert ok.level is Level.OK and "opens at 115200 baud" in ok.message
+    assert ok.level is Severity.OK and "opens at 115200 baud" in ok.message
     assert machine.serial_opened == [(str(link), 115200)]
 
 
@@ -272,14 +272,14 @@ def test_serial_port_that_fails_to_open(machine: Machine) -> None:
     port = machine.device("ttyUSB0")
     machine.serial_error = OSError(errno.EIO, "Input/output error")
     serial_config(machine, port)
-    (fail,) = findings(machine.run(), "board", Level.FAIL)
+    (fail,) = findings(machine.run(), "board", Severity.FAIL)
     assert "cannot open" in fail.message and "Input/output error" in fail.message
 
 
 def test_serial_port_without_permission(machine: Machine) -> None:
     port = machine.device("ttyUSB0", mode=0o600)
     serial_config(machine, port)
-    (fail,) = findings(machine.run(), "board", Level.FAIL)
+    (fail,) = findings(machine.run(), "board", Severity.FAIL)
     assert "may not open" in fail.message and "dialout" in fail.fix
     assert machine.serial_opened == []
 
@@ -288,7 +288,7 @@ def test_serial_port_held_by_modemmanager(machine: Machine) -> None:
     port = machine.device("ttyACM0")
     machine.process(612, "/usr/sbin/ModemManager", str(port))
     serial_config(machine, port)
-    (fail,) = findings(machine.run(), "board", Level.FAIL)
+    (fail,) = findings(machine.run(), "board", Severity.FAIL)
     assert "612 (/usr/sbin/ModemManager)" in fail.message and "modemmanager" in fail.fix
     assert machine.serial_opened == []
 
@@ -299,13 +299,13 @@ def test_serial_port_held_by_the_kiosk_is_fine_and_not_reopened(machine: Machine
                     str(port))
     serial_config(machine, port)
     (ok,) = findings(machine.run(), "board")
-    assert ok.level is Level.OK and "running kiosk (pid 700)" in ok.message
+    assert ok.level is Severity.OK and "running kiosk (pid 700)" in ok.message
     assert machine.serial_opened == []  # opening it would reset an Arduino mid-game
 
 
 def test_board_map_missing(machine: Machine) -> None:
     kiosk_config(machine, f'[board]\nmap = "{machine.root / "map.toml"}"\n')
-    (fail,) = findings(machine.run(), "board", Level.FAIL)
+    (fail,) = findings(machine.run(), "board", Severity.FAIL)
     assert "board.map" in fail.message and "dartship learn" in fail.fix
 
 
@@ -314,7 +314,7 @@ def test_board_map_missing(machine: Machine) -> None:
 
 def test_matrix_without_gpio_chip(machine: Machine) -> None:
     kiosk_config(machine, '[board]\ninput = "matrix"\n')
-    (fail,) = findings(machine.run(), "gpio", Level.FAIL)
+    (fail,) = findings(machine.run(), "gpio", Severity.FAIL)
     assert "gpiochip" in fail.message
 
 
@@ -322,20 +322,20 @@ def test_matrix_with_gpio_chip_of_the_kiosks_group(machine: Machine) -> None:
     machine.device("gpiochip0", mode=0o660)
     kiosk_config(machine, '[board]\ninput = "matrix"\n')
     (ok,) = findings(machine.run(), "gpio")
-    assert ok.level is Level.OK and "17 pins" in ok.message
+    assert ok.level is Severity.OK and "17 pins" in ok.message
 
 
 def test_gpio_chip_without_permission(machine: Machine) -> None:
     machine.device("gpiochip0", mode=0o600)
     kiosk_config(machine, '[board]\ninput = "matrix"\n')
-    (fail,) = findings(machine.run(), "gpio", Level.FAIL)
+    (fail,) = findings(machine.run(), "gpio", Severity.FAIL)
     assert "may not open" in fail.message and "gpio" in fail.fix
 
 
 def test_pin_used_twice(machine: Machine) -> None:
     machine.device("gpiochip0")
     kiosk_config(machine, '[board]\ninput = "matrix"\n[buttons]\nnext = 5\n')
-    fails = findings(machine.run(), "gpio", Level.FAIL)
+    fails = findings(machine.run(), "gpio", Severity.FAIL)
     assert any("GPIO 5" in f.message and "matrix.rows" in f.message and "buttons.next" in f.message
                for f in fails)
 
@@ -344,7 +344,7 @@ def test_buttons_need_gpio_even_with_a_serial_board(machine: Machine) -> None:
     machine.device("gpiochip0")
     machine.modules = set()
     kiosk_config(machine, '[buttons]\nundo = 23\n')
-    (fail,) = findings(machine.run(), "gpio", Level.FAIL)
+    (fail,) = findings(machine.run(), "gpio", Severity.FAIL)
     assert "lgpio" in fail.message
 
 
@@ -353,7 +353,7 @@ def test_buttons_need_gpio_even_with_a_serial_board(machine: Machine) -> None:
 
 def test_no_screen_device(machine: Machine) -> None:
     kiosk_config(machine)
-    (fail,) = findings(machine.run(), "display", Level.FAIL)
+    (fail,) = findings(machine.run(), "display", Severity.FAIL)
     assert "/dev/dri/card" in fail.message and "vc4-kms-v3d" in fail.fix
 
 
@@ -361,13 +361,13 @@ def test_desktop_session_is_enough(machine: Machine) -> None:
     kiosk_config(machine)
     machine.env["WAYLAND_DISPLAY"] = "wayland-1"
     (ok,) = findings(machine.run(), "display")
-    assert ok.level is Level.OK and "wayland-1" in ok.message
+    assert ok.level is Severity.OK and "wayland-1" in ok.message
 
 
 def test_screen_not_connected_and_window_settings(machine: Machine) -> None:
     machine.screen(connected=False)
     machine.write_config("")
-    warnings = [f.message for f in findings(machine.run(), "display", Level.WARN)]
+    warnings = [f.message for f in findings(machine.run(), "display", Severity.WARN)]
     assert any("no screen is connected" in w for w in warnings)
     assert any("display.fullscreen" in w for w in warnings)
 
@@ -375,7 +375,7 @@ def test_screen_not_connected_and_window_settings(machine: Machine) -> None:
 def test_screen_connected(machine: Machine) -> None:
     healthy(machine)
     (ok,) = findings(machine.run(), "display")
-    assert ok.level is Level.OK and "card1-HDMI-A-1" in ok.message
+    assert ok.level is Severity.OK and "card1-HDMI-A-1" in ok.message
 
 
 # -- network --
@@ -384,7 +384,7 @@ def test_screen_connected(machine: Machine) -> None:
 def test_no_network(machine: Machine) -> None:
     healthy(machine)
     machine.ip = None
-    (fail,) = findings(machine.run(), "network", Level.FAIL)
+    (fail,) = findings(machine.run(), "network", Severity.FAIL)
     assert "no network" in fail.message and "nmtui" in fail.fix
 
 
@@ -392,7 +392,7 @@ def test_port_taken_by_another_program(machine: Machine) -> None:
     healthy(machine)
     machine.listening(8080, 5555)
     machine.process(900, "nginx: master process", "socket:[5555]")
-    (fail,) = findings(machine.run(), "network", Level.FAIL)
+    (fail,) = findings(machine.run(), "network", Severity.FAIL)
     assert "900 (nginx: master process)" in fail.message
 
 
@@ -409,20 +409,20 @@ def test_port_served_by_the_running_kiosk(machine: Machine) -> None:
 def test_port_taken_by_an_invisible_program(machine: Machine) -> None:
     healthy(machine)
     machine.listening(8080, 5555)
-    (warn,) = findings(machine.run(), "network", Level.WARN)
+    (warn,) = findings(machine.run(), "network", Severity.WARN)
     assert "sudo" in warn.fix
 
 
 def test_port_cannot_be_bound(machine: Machine) -> None:
     healthy(machine)
     machine.bind_error = OSError(errno.EADDRINUSE, "Address already in use")
-    (fail,) = findings(machine.run(), "network", Level.FAIL)
+    (fail,) = findings(machine.run(), "network", Severity.FAIL)
     assert "Address already in use" in fail.message
 
 
 def test_phone_page_on_localhost_only(machine: Machine) -> None:
     kiosk_config(machine, '[web]\nhost = "127.0.0.1"\n')
-    (fail,) = findings(machine.run(), "network", Level.FAIL)
+    (fail,) = findings(machine.run(), "network", Severity.FAIL)
     assert "0.0.0.0" in fail.fix
 
 
@@ -432,7 +432,7 @@ def test_phone_page_on_localhost_only(machine: Machine) -> None:
 def test_missing_group_stops_the_unit(machine: Machine) -> None:
     healthy(machine)
     machine.installed, machine.missing_groups = True, ("gpio",)
-    (fail,) = findings(machine.run(), "service", Level.FAIL)
+    (fail,) = findings(machine.run(), "service", Severity.FAIL)
     assert "216/GROUP" in fail.message and "groupadd --system gpio" in fail.fix
 
 
@@ -459,5 +459,5 @@ def test_spi_switched_on_takes_matrix_pins(machine: Machine) -> None:
     machine.device("gpiochip0")
     machine.device("spidev0.0")
     kiosk_config(machine, '[board]\ninput = "matrix"\n')
-    fails = findings(machine.run(), "gpio", Level.FAIL)
+    fails = findings(machine.run(), "gpio", Severity.FAIL)
     assert any("7, 8, 9, 10, 11" in f.message and "do_spi 1" in f.fix for f in fails)

@@ -4,13 +4,13 @@ warnings as well as the problems."""
 from __future__ import annotations
 
 from kiosk.app import doctor
-from kiosk.app.doctor import Level
+from kiosk.app.doctor import Severity
 from tests.system.test_pi_doctor import Machine, findings, healthy, machine  # noqa: F401
 
 
 def test_no_config_file_means_the_default_pin_and_says_so(machine: Machine) -> None:  # noqa: F811
     report = machine.run()  # no file anywhere: the built-in defaults
-    warnings = [f for f in findings(report, "config", Level.WARN) if "PIN" in f.message]
+    warnings = [f for f in findings(report, "config", Severity.WARN) if "PIN" in f.message]
     assert len(warnings) == 1 and "Settings" in warnings[0].fix
 
 
@@ -18,7 +18,7 @@ def test_the_summary_counts_warnings(machine: Machine, capsys) -> None:  # noqa:
     healthy(machine)
     machine.write_config('[display]\nfullscreen = true\nkiosk_mode = true\n')  # the default PIN
     report = machine.run()
-    warned = sum(f.level is Level.WARN for f in report.findings)
+    warned = sum(f.level is Severity.WARN for f in report.findings)
     assert warned >= 1 and not report.failed
     assert doctor.main([], machine.environment()) == 0
     assert f"No problems; warnings: {warned}." in capsys.readouterr().out

@@ -67,7 +67,7 @@ def test_dry_run_install_prints_every_step_and_changes_nothing(stubs) -> None:
         assert text in out, text
     # The kiosk's user: created, or (when it exists here) given its groups.
     assert ("+ useradd --system" in out) or ("+ usermod --append --groups" in out)
-    assert "video,render,input,gpio,dialout" in out
+    assert "video,render,input,gpio,dialout,audio" in out
     # The config is written only when absent, from the defaults with the kiosk switches on.
     config_lines = [line for line in out.splitlines() if "/etc/dartship/config.toml" in line]
     assert any("kept" in line for line in config_lines) or any(

@@ -65,7 +65,7 @@ def test_kiosk_unit_runs_on_tty1_with_kms_as_a_user() -> None:
     for key, wanted in expected.items():
         assert service[key] == [wanted], key
     assert set(value("dartship.service", "Service", "SupplementaryGroups").split()) == {
-        "video", "render", "input", "gpio", "dialout"}
+        "video", "render", "input", "gpio", "dialout", "audio"}
     assert int(service["WatchdogSec"][0]) >= 10
     assert unit["Install"]["WantedBy"] == ["multi-user.target"]
 

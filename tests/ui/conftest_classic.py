@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from kiosk.classic.computer import Pace
+from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import Match
 from kiosk.classic.rooms import PhoneRooms
@@ -41,7 +41,7 @@ async def classic_phones(tmp_path: Path, count: int = 3, *, limits: StartLimits 
     service = service or GameService(Store(tmp_path / "dartship.db"))
     api = Seats(service, GuessThrottle(OPEN_LIMITS))
     rooms = PhoneRooms(service.store, asyncio.get_running_loop(), classic_computer,
-                       pace=Pace(shot=0), rng=random.Random(5))
+                       pace=ShotPace(shot=0), rng=random.Random(5))
     classic = ClassicApi(api, rooms, limits=limits, today=lambda: DAY)
     server = TestServer(build_app(api, DartsApi(api), classic))
     await server.start_server(**runner_options())

@@ -26,7 +26,7 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kiosk.app.root import build_kiosk
 from kiosk.classic.grid import GRID, parse_square
-from kiosk.classic.match import Fire, Level, Mode, Setup
+from kiosk.classic.match import ComputerLevel, Fire, Mode, Setup
 from kiosk.classic.table import classic_of, start
 from kiosk.config import ConfigFile, check_values
 from kiosk.service import GameService
@@ -44,7 +44,7 @@ WATERS = (WATER, tuple(round(w * DIMMED + b * (1 - DIMMED)) for w, b in zip(WATE
 def prepare(db: Path, case: str) -> None:
     service = GameService(Store(db))
     if case == "solo":
-        start(service, Setup(Mode.SOLO, ("Sharks",), level=Level.EASY), random.Random(3))
+        start(service, Setup(Mode.SOLO, ("Sharks",), level=ComputerLevel.EASY), random.Random(3))
         match = classic_of(service)
         assert match is not None and match.fleet(1) is not None
         ships = {s for ship in match.fleet(1).ships for s in ship.cells}

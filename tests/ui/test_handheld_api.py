@@ -200,11 +200,11 @@ async def test_web_server_contract_links_qr_codes_and_printed_links(tmp_path, ca
 
 
 async def test_solo_game_has_no_phone_for_the_kiosk_team(tmp_path):
-    from kiosk.darts.match import HouseRules, Seat, Setup, Team
+    from kiosk.darts.match import HouseRules, KioskSeat, Setup, Team
 
     service = make_service(tmp_path)
     service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
-                           Seat(1, Skill.PUB)))
+                           KioskSeat(1, Skill.PUB)))
     async with api_client(service) as (client, api):
         assert (await client.get(f"/api/team/{token(api, 0)}")).status == 200
         kiosk = await client.get(f"/api/team/{token(api, 1)}")
@@ -224,15 +224,15 @@ async def test_phones_show_a_pause_when_the_kiosk_cannot_save_and_its_end(tmp_pa
         raise sqlite3.OperationalError("database or disk is full")
 
     async with api_client(service) as (client, api):
-        store.append = full
-        store.probe = full
+        store.games.append = full
+        store.meta.probe = full
         refused = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
         assert refused.status == 409 and "cannot save" in (await refused.json())["message"]
         view = (await (await client.get(f"/api/team/{token(api, 0)}")).json())["view"]
         assert "disk is full" in view["paused"] and view["fleet"] == []
         public = (await (await client.get("/api/game")).json())["view"]
         assert public["paused"] == view["paused"]
-        del store.append, store.probe
+        del store.games.append, store.meta.probe
         placed = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
         assert placed.status == 200 and (await placed.json())["view"]["paused"] is None
 

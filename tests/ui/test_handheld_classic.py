@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from kiosk.classic.match import Level, Mode
+from kiosk.classic.match import ComputerLevel, Mode
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_classic import (
@@ -60,7 +60,7 @@ async def test_a_phone_plays_solo_against_the_computer_to_the_win(tmp_path):
         assert view["hits"][0] == 17 and len(view["sunk"][1]) == 5  # sunk[i]: i's own ships
         assert [e["event"] for e in answer["events"]] == []  # the answer is the view
         store: Store = classic.api.service.store
-        game = store.finished_games("classic", mode="solo")[-1]
+        game = store.stats.finished_games("classic", mode="solo")[-1]
         assert [r.player for r in game.results] == ["Ann", "Computer"] and game.results[0].won
 
 
@@ -240,7 +240,7 @@ async def test_a_restarted_kiosk_gives_every_phone_its_game_back(tmp_path):
             phone.session.cookie_jar.update_cookies(jar)
         after = (await ok(await owner2.get("/api/classic/play")))
         assert after["view"] == before and after["room"]["ready"] is True
-        assert play_match(classic2, owner2).setup.level is Level.HARD
+        assert play_match(classic2, owner2).setup.level is ComputerLevel.HARD
         friend_view = await ok(await friend2.get(f"/api/classic/r/{token}"))
         assert friend_view["room"]["role"] == "friend"
         duel = (await ok(await owner2.post("/api/classic/play/duel", json={})))["view"]
@@ -312,7 +312,7 @@ async def test_a_phone_game_runs_beside_the_kiosks_own(tmp_path):
         await start_solo(phone)
         assert service.game == kiosk_game and service.match.public_view()["phase"] == "playing"
         assert classic.rooms.table(device(phone)).service.game != kiosk_game
-        assert service.store.unfinished("kiosk") == kiosk_game
+        assert service.store.games.unfinished("kiosk") == kiosk_game
 
 
 async def test_the_kiosks_dart_game_passes_the_classic_routes_by(tmp_path, caplog):

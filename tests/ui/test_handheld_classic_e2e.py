@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 import pytest
 from playwright.async_api import Page, expect
 
-from kiosk.classic.computer import Pace
+from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import GRID
 from kiosk.classic.match import Match, daily_fleet
 from kiosk.classic.table import classic_of
@@ -27,7 +27,7 @@ from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_classic import enemy_squares, water
 from tests.ui.conftest_handheld import ARTEFACTS, settings
-from tests.ui.test_handheld_e2e import PHONE, WAIT_MS, browser_page, chromium
+from tests.ui.test_handheld_e2e import PHONE, WAIT_MS, browser_page
 from ui.handheld.classic.api import StartLimits
 from ui.handheld.phones import COOKIE
 from ui.handheld.server import WebServer, start_web
@@ -43,7 +43,7 @@ async def classic_kiosk(tmp_path) -> AsyncIterator[tuple[GameService, WebServer]
     """The phone page as the kiosk serves it, its computer at a quick pace."""
     config = settings(web__host="127.0.0.1", web__port=0)
     service = GameService(Store(tmp_path / "dartship.db"))
-    web = await start_web(service, config, classic_pace=Pace(shot=0.05),
+    web = await start_web(service, config, classic_pace=ShotPace(shot=0.05),
                           classic_limits=StartLimits(capacity=1000, per_minute=1000))
     try:
         yield service, web
@@ -102,7 +102,7 @@ async def my_turn(page: Page) -> None:
     await expect(page.locator("#turn.mine")).to_be_visible(timeout=WAIT_MS)
 
 
-async def test_solo_against_the_computer_to_the_win(tmp_path):
+async def test_solo_against_the_computer_to_the_win(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
         page = await browser_page(browser, web.classic_url())
         await expect(page.locator("[data-level='easy']")).to_be_visible(timeout=WAIT_MS)
@@ -174,7 +174,7 @@ def _fits(match: Match, square) -> bool:
     return square != fleet.ships[-1].bow
 
 
-async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk(tmp_path):
+async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (service, web), chromium() as browser:
         fleet = daily_fleet(datetime.date.today())
         hits = [s.code for ship in fleet.ships for s in ship.cells]
@@ -209,7 +209,7 @@ async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk
         await shot(page, "daily-board-de")
         # The kiosk's screen reads the same board.
         assert service.store is not None
-        assert [(r.player, r.shots) for r in service.store.daily_board(
+        assert [(r.player, r.shots) for r in service.store.stats.daily_board(
             datetime.date.today().isoformat())] == [("Bo", 17), ("Anna", 20)]
         # One entry per phone and day: the same phone again gets its result, not a second try.
         await page.reload()
@@ -218,7 +218,7 @@ async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk
         assert page.errors == [] and rival.errors == []  # type: ignore[attr-defined]
 
 
-async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_win(tmp_path):
+async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_win(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
         owner = await browser_page(browser, web.classic_url())
         await owner.locator("#solo-name").fill("Anna")
@@ -330,7 +330,7 @@ async def room_with_a_friend(browser, web: WebServer) -> tuple[Page, Page, str]:
     return owner, friend, link
 
 
-async def test_a_closed_room_tells_its_friend_and_the_link_dies(tmp_path):
+async def test_a_closed_room_tells_its_friend_and_the_link_dies(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
         owner, friend, link = await room_with_a_friend(browser, web)
         await owner.locator("#close-room").tap()
@@ -341,7 +341,7 @@ async def test_a_closed_room_tells_its_friend_and_the_link_dies(tmp_path):
         await asyncio.sleep(0)
 
 
-async def test_closing_the_room_mid_duel_asks_first_and_says_the_duel_ended(tmp_path):
+async def test_closing_the_room_mid_duel_asks_first_and_says_the_duel_ended(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
         owner, friend, _link = await room_with_a_friend(browser, web)
         await friend.locator("#ready").tap()
@@ -362,7 +362,7 @@ async def test_closing_the_room_mid_duel_asks_first_and_says_the_duel_ended(tmp_
             assert page.errors == []  # type: ignore[attr-defined]
 
 
-async def test_the_kiosks_duel_on_the_teams_phones(tmp_path):
+async def test_the_kiosks_duel_on_the_teams_phones(tmp_path, chromium):
     """The kiosk plays a classic duel: each team's link opens the classic page with that team's
     fleet only; shots wait until both phones hold their links; then a team fires from its phone
     and the other team's phone sees it land on its own fleet."""

@@ -11,14 +11,13 @@ import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
-from playwright.async_api import Page, async_playwright, expect
+from playwright.async_api import Page, expect
 
 from kiosk.board import board_for
 from kiosk.darts.match import Phase
 from kiosk.inputs import Button, ButtonInput, DartInput
 from tests.ui.conftest_handheld import (
     ARTEFACTS,
-    CHROMIUM_ARGS,
     FLEET_A,
     FLEET_B,
     fleet,
@@ -54,16 +53,6 @@ async def running_kiosk(tmp_path, bull_off: str = "off", headless: bool = False
             await runner
         await web.stop()
         service.store.close()
-
-
-@contextlib.asynccontextmanager
-async def chromium() -> AsyncIterator[object]:
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
 
 
 async def browser_page(browser, url: str, locale: str = "en-US") -> Page:
@@ -107,7 +96,7 @@ def press_next(service) -> None:
 
 
 @pytest.mark.slow
-async def test_two_phones_place_by_tapping_and_follow_the_game_live(tmp_path):
+async def test_two_phones_place_by_tapping_and_follow_the_game_live(tmp_path, chromium):
     async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
         new_game(service)
         sharks = await phone(browser, web.team_url(0))
@@ -180,7 +169,7 @@ async def test_two_phones_place_by_tapping_and_follow_the_game_live(tmp_path):
             assert page.errors == []  # type: ignore[attr-defined]
 
 
-async def test_a_dead_link_says_so_and_a_new_game_ends_the_old_page(tmp_path):
+async def test_a_dead_link_says_so_and_a_new_game_ends_the_old_page(tmp_path, chromium):
     async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
         new_game(service)
         page = await phone(browser, web.team_url(0))
@@ -196,7 +185,7 @@ async def test_a_dead_link_says_so_and_a_new_game_ends_the_old_page(tmp_path):
 
 
 @pytest.mark.slow
-async def test_a_reload_keeps_a_placed_fleet_that_is_not_locked_in(tmp_path):
+async def test_a_reload_keeps_a_placed_fleet_that_is_not_locked_in(tmp_path, chromium):
     """Placed, not yet locked in, the page reloaded (a phone's browser does that when it comes
     back from the background): the ships are where they were, on this phone only."""
     async with running_kiosk(tmp_path) as (service, web), chromium() as browser:

@@ -8,7 +8,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import HouseRules, Next, Phase, Seat, Setup, Team, Throw
+from kiosk.darts.match import HouseRules, KioskSeat, Next, Phase, Setup, Team, Throw
 from kiosk.scatter import Skill
 from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game, place
 from ui.handheld.darts.api import DartsApi
@@ -102,7 +102,7 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
 async def test_solo_desk_offers_no_link_for_the_kiosk(tmp_path):
     service = make_service(tmp_path)
     service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
-                           Seat(1, Skill.PUB)))
+                           KioskSeat(1, Skill.PUB)))
     client, api, desk = await _desk_client(service)
     try:
         text = await (await client.get(desk.path())).text()

@@ -17,7 +17,7 @@ from tests.ui.conftest_handheld import (
     new_game,
     place,
 )
-from tests.ui.test_handheld_e2e import WAIT_MS, browser_page, chromium, running_kiosk, shot
+from tests.ui.test_handheld_e2e import WAIT_MS, browser_page, running_kiosk, shot
 
 
 async def tap_cell(page, code: str) -> None:
@@ -27,7 +27,7 @@ async def tap_cell(page, code: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "de", "fi"])
-async def test_the_desk_on_a_phone(tmp_path, language):
+async def test_the_desk_on_a_phone(tmp_path, language, chromium):
     set_language(language)
     try:
         async with running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web), \
@@ -60,7 +60,7 @@ async def test_the_desk_on_a_phone(tmp_path, language):
 
 
 @pytest.mark.slow
-async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(tmp_path):
+async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(tmp_path, chromium):
     """Issue 20, point 11: the outer bull for one team, the inner for the other: the inner
     starts (normal bull-off), where one drawn bull used to count every tap alike."""
     from kiosk.board import BullZone

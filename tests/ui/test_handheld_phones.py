@@ -132,7 +132,7 @@ async def test_move_cuts_the_old_phone_off_at_once(tmp_path):
         assert answer.status == 200 and cells_in(await answer.text(), A_CELLS) == A_CELLS
         for other in (old, someone):
             assert (await other.get(new_link)).status == 403
-        assert service.store.links(service.game)[0] == api.tokens.teams[0]  # kept for a restart
+        assert service.store.phones.links(service.game)[0] == api.tokens.teams[0]  # kept for a restart
         assert api.move(5, by="test") is None
 
 

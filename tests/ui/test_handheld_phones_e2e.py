@@ -27,7 +27,6 @@ from tests.ui.test_handheld_e2e import (
     PHONE,
     WAIT_MS,
     browser_page,
-    chromium,
     phone,
     running_kiosk,
     shot,
@@ -51,7 +50,7 @@ async def private_cells(page: Page) -> set[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("locale", ["en-US", "de-DE", "fi-FI"])
-async def test_a_second_phone_on_a_team_link_sees_nothing_private(tmp_path, locale):
+async def test_a_second_phone_on_a_team_link_sees_nothing_private(tmp_path, locale, chromium):
     async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
         new_game(service)
         sharks = await phone(browser, web.team_url(0), locale)
@@ -74,7 +73,7 @@ async def test_a_second_phone_on_a_team_link_sees_nothing_private(tmp_path, loca
 
 
 @pytest.mark.slow
-async def test_after_move_the_old_phone_is_cut_off_and_its_socket_closes(tmp_path):
+async def test_after_move_the_old_phone_is_cut_off_and_its_socket_closes(tmp_path, chromium):
     async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
         new_game(service)
         place(service, 0, fleet(FLEET_A))
@@ -113,7 +112,7 @@ async def test_after_move_the_old_phone_is_cut_off_and_its_socket_closes(tmp_pat
 
 @pytest.mark.slow
 @pytest.mark.parametrize("locale", ["en-US", "de-DE", "fi-FI"])
-async def test_who_was_closer_and_next_from_the_phones(tmp_path, locale):
+async def test_who_was_closer_and_next_from_the_phones(tmp_path, locale, chromium):
     async with running_kiosk(tmp_path, bull_off="normal") as (service, web), \
             chromium() as browser:
         new_game(service)
@@ -159,7 +158,7 @@ async def test_who_was_closer_and_next_from_the_phones(tmp_path, locale):
 
 
 @pytest.mark.slow
-async def test_the_phone_says_a_miss_off_the_board_and_the_winner_once_in_german(tmp_path):
+async def test_the_phone_says_a_miss_off_the_board_and_the_winner_once_in_german(tmp_path, chromium):
     async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
         new_game(service)
         place(service, 0, fleet(FLEET_A))

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import random
 
-from playwright.async_api import async_playwright
-
 from kiosk.board import Profile, board_for
 from kiosk.darts.fleet import PlacementError, make_ship, ship_placements
-from tests.ui.conftest_handheld import CHROMIUM_ARGS, api_client, make_service
+from tests.ui.conftest_handheld import api_client, make_service
 
 JUDGE = """async ([profile, samples]) => {
   const { makeRules } = await import("/static/rules.js");
@@ -59,25 +57,21 @@ def _python_verdict(cells: list[str], profile: Profile) -> bool:
     return all(board.parse(c).code == c for c in cells)
 
 
-async def test_rules_js_agrees_with_the_core_on_every_ship_and_thousands_of_non_ships(tmp_path):
+async def test_rules_js_agrees_with_the_core_on_every_ship_and_thousands_of_non_ships(tmp_path, chromium):
     rng = random.Random(5)
-    async with api_client(make_service(tmp_path)) as (client, _api), async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page()
-            await page.goto(str(client.make_url("/watch")))
-            for profile in Profile:
-                samples = _samples(profile, rng)
-                answer = await page.evaluate(JUDGE, [profile.value, samples])
-                board = board_for(profile)
-                for length in (2, 3, 4, 5):
-                    core = {s.code for s in ship_placements(board, length)}
-                    assert set(answer["placements"][str(length)]) == core, (profile, length)
-                    assert len(answer["placements"][str(length)]) == len(core)
-                disagreements = [
-                    (cells, verdict) for cells, verdict in zip(samples, answer["verdicts"], strict=True)
-                    if (verdict is None) != _python_verdict(cells, profile)
-                ]
-                assert disagreements == [], (profile, disagreements[:5])
-        finally:
-            await browser.close()
+    async with api_client(make_service(tmp_path)) as (client, _api), chromium() as browser:
+        page = await browser.new_page()
+        await page.goto(str(client.make_url("/watch")))
+        for profile in Profile:
+            samples = _samples(profile, rng)
+            answer = await page.evaluate(JUDGE, [profile.value, samples])
+            board = board_for(profile)
+            for length in (2, 3, 4, 5):
+                core = {s.code for s in ship_placements(board, length)}
+                assert set(answer["placements"][str(length)]) == core, (profile, length)
+                assert len(answer["placements"][str(length)]) == len(core)
+            disagreements = [
+                (cells, verdict) for cells, verdict in zip(samples, answer["verdicts"], strict=True)
+                if (verdict is None) != _python_verdict(cells, profile)
+            ]
+            assert disagreements == [], (profile, disagreements[:5])

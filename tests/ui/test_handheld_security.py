@@ -233,7 +233,7 @@ async def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
     service = make_service(tmp_path)
     new_game(service)
     place(service, 0, fleet(FLEET_A))
-    before = (list(service.match.log), service.match.fleet(0), service.store.secret(1, 0))
+    before = (list(service.match.log), service.match.fleet(0), service.store.games.secret(1, 0))
     async with api_phones(service) as (phones, api):
         for team in (0, 1):
             client = phones[team]  # each team's link on its own phone
@@ -252,7 +252,7 @@ async def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
 
         response = await client.post(url, data=endless(), headers={"Content-Type": "application/json"})
         assert response.status == 413
-    assert (list(service.match.log), service.match.fleet(0), service.store.secret(1, 0)) == before
+    assert (list(service.match.log), service.match.fleet(0), service.store.games.secret(1, 0)) == before
     assert service.match.state().placed == (True, False)
 
 
@@ -325,4 +325,4 @@ async def test_a_restart_keeps_the_phone_links_of_the_game_in_play(tmp_path):
         new_game(again, ("Owls", "Cats"))
         assert set(api.tokens.teams).isdisjoint(before)
         assert (await client.get(f"/api/team/{before[1]}")).status == 404
-    assert again.store.links(again.game) == api.tokens.teams
+    assert again.store.phones.links(again.game) == api.tokens.teams

@@ -32,7 +32,7 @@ def test_both_bulls_are_drawn_and_taps_on_each_count_as_that_bull(tour):
     from kiosk.geometry import INNER_BULL_R, OUTER_BULL_R
     from ui.touch import theme
 
-    tour.to_bull_off()
+    tour.at("bull_off")
     assert tour.app.sm.current == "bull_off"
     view = tour.screen().board_view
     middle = (INNER_BULL_R + OUTER_BULL_R) / 2
@@ -53,6 +53,7 @@ def test_both_bulls_are_drawn_and_taps_on_each_count_as_that_bull(tour):
 
 
 def test_after_next_the_new_radar_outlines_nothing_of_the_other_team(tour):
+    tour.at("game")
     match = tour.match
     assert match.phase is Phase.THROWING
     screen = tour.screen()

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.app.tour.classic import ClassicWalk
 from kiosk.classic.fleet import CLASSES
 from kiosk.classic.grid import GRID, parse_square
-from kiosk.classic.match import Level, Mode
-from ui.touch.classic.walk import ClassicWalk
+from kiosk.classic.match import ComputerLevel, Mode
 from ui.touch.games import GAMES, offered
 
 pytestmark = pytest.mark.slow
@@ -42,11 +42,11 @@ def test_home_offers_each_game_whose_screens_exist(tour) -> None:
 def test_solo_stands_a_random_fleet_at_once_and_re_places_it_by_touch(tour) -> None:
     walk = ClassicWalk(tour)
     screen = tour.app.screen("classic_new")
-    screen.level.set_value(Level.EASY)
+    screen.level.set_value(ComputerLevel.EASY)
     walk.start_solo("Sharks")
     assert tour.app.sm.current == "classic_solo"
     match = walk.match
-    assert match.setup.mode is Mode.SOLO and match.setup.level is Level.EASY
+    assert match.setup.mode is Mode.SOLO and match.setup.level is ComputerLevel.EASY
     assert match.public_view()["placed"] == [True, True] and match.turn == 0
     solo = tour.screen()
     own = {s for ship in walk.fleet(0).ships for s in ship.cells}

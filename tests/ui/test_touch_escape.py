@@ -22,6 +22,7 @@ def _question(tour):
 def test_escape_asks_first_and_quit_is_logged(tour, caplog):
     from kivy.core.window import Window
 
+    tour.at("home")
     stopped = []
     tour.app.escape._stop = lambda: stopped.append(True)
     assert Window.dispatch("on_keyboard", 27, 0, None, [])  # handled: Kivy does not quit
@@ -38,6 +39,7 @@ def test_escape_asks_first_and_quit_is_logged(tour, caplog):
 def test_stay_keeps_the_kiosk_and_kiosk_mode_ignores_escape(tour):
     from kivy.core.window import Window
 
+    tour.at("home")
     stopped = []
     tour.app.escape._stop = lambda: stopped.append(True)
     Window.dispatch("on_keyboard", 27, 0, None, [])

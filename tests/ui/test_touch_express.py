@@ -1,4 +1,4 @@
-"""Battleship Express on the touchscreen, headless, driven by simulated touches (ui/touch/tour.py).
+"""Battleship Express on the touchscreen, headless, driven by simulated touches (kiosk/app/tour/).
 
 One window per process: these tests share the session's `tour` and run in order, each picking up
 where the last one left the kiosk; the module ends on Home, as the dart game's tests expect.
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.app.tour.express import ExpressTour
 from kiosk.express import odds
 from kiosk.express.luck import luck
 from kiosk.express.match import Phase, QueueDice, Rolled, Sunk, Target
@@ -43,7 +44,7 @@ def home_afterwards(tour):
 
 @pytest.fixture
 def x(tour):
-    return tour.express
+    return ExpressTour(tour)
 
 
 def test_setup_refuses_what_makes_no_game_and_lays_out_lines(tour, x, artefacts: Path) -> None:

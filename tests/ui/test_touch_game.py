@@ -1,7 +1,8 @@
 """A whole game on the touchscreen, headless, driven by simulated touches in simulator mode.
 
-One window per process: every test here shares the session's `tour` and they run in order,
-each picking up where the last one left the kiosk. Screenshots go to the artefacts folder.
+One window per process: every test here shares the session's `tour`, and each builds the game
+it needs first (`tour.at(stage)`: a command script replayed into a new game), so each passes
+alone and in any order. Screenshots go to the artefacts folder.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ def labels_text(root) -> str:
 
 
 def test_home_then_new_game_by_touch(tour, artefacts: Path) -> None:
+    tour.at("home")
     assert tour.app.sm.current == "home"
     tour.save(artefacts / "home.png")
     tour.choose_game("darts")
@@ -40,6 +42,7 @@ def test_home_then_new_game_by_touch(tour, artefacts: Path) -> None:
 
 
 def test_placement_by_taps_and_random_with_privacy(tour, artefacts: Path) -> None:
+    tour.at("placement")
     screen = tour.screen()
     assert screen.team is None and "Jets, look away" in labels_text(tour.root)
     tour.place_by_taps("Sharks")
@@ -64,6 +67,7 @@ def test_placement_by_taps_and_random_with_privacy(tour, artefacts: Path) -> Non
 
 
 def test_bull_off_by_tapping_the_board_then_who_was_closer(tour, artefacts: Path) -> None:
+    tour.at("bull_off")
     screen = tour.screen()
     tour.tap_cell(screen.board_view, Cell(Ring.SMALL, 20))
     tour.tap_cell(screen.board_view, Cell(Ring.SMALL, 3))  # both "not the bull": undecided
@@ -75,6 +79,7 @@ def test_bull_off_by_tapping_the_board_then_who_was_closer(tour, artefacts: Path
 
 
 def test_darts_by_tap_and_typing_announce_in_the_next_frame(tour, artefacts: Path) -> None:
+    tour.at("game")
     match = tour.kiosk.service.match
     target = tour.enemy_cells(0)[0]
     screen = tour.screen()
@@ -91,6 +96,7 @@ def test_darts_by_tap_and_typing_announce_in_the_next_frame(tour, artefacts: Pat
 
 
 def test_undo_and_correct_with_neighbours_first(tour) -> None:
+    tour.at("visit")
     match = tour.kiosk.service.match
     last = match.last_dart()
     tour.press("Undo")
@@ -107,6 +113,7 @@ def test_undo_and_correct_with_neighbours_first(tour) -> None:
 
 
 def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path) -> None:
+    tour.at("visit")
     match = tour.kiosk.service.match
     tour.throw_typed("miss")
     assert match.phase is Phase.TAKEOUT
@@ -121,6 +128,7 @@ def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path
 
 
 def test_radar_never_shows_unsunk_enemy_ships(tour) -> None:
+    tour.at("visit")
     match = tour.kiosk.service.match
     screen = tour.app.screen("game")
     for team in (0, 1):
@@ -138,7 +146,8 @@ def test_radar_never_shows_unsunk_enemy_ships(tour) -> None:
 
 
 def test_the_game_plays_to_the_result_card_and_stats(tour, artefacts: Path) -> None:
-    tour._play_to_the_end()
+    tour.at("game")
+    tour.play_to_the_end()
     match = tour.kiosk.service.match
     assert match.phase is Phase.OVER
     assert tour.app.sm.current == "result"
@@ -154,6 +163,7 @@ def test_the_game_plays_to_the_result_card_and_stats(tour, artefacts: Path) -> N
 
 
 def test_pin_keypad_locks_after_wrong_tries_and_opens_again_later(tour) -> None:
+    tour.at("home")
     from kiosk import pin as pin_module
 
     tour.app.go("home")
@@ -188,6 +198,7 @@ def test_pin_keypad_locks_after_wrong_tries_and_opens_again_later(tour) -> None:
 
 
 def test_settings_behind_the_pin_validate_and_save(tour, tmp_path: Path) -> None:
+    tour.at("home")
     tour.press("Settings")
     for key in "9999":
         tour.press(key)
@@ -226,6 +237,7 @@ def test_settings_behind_the_pin_validate_and_save(tour, tmp_path: Path) -> None
 
 
 def test_rematch_and_language_switch(tour) -> None:
+    tour.at("over")
     from kiosk.i18n import set_language
 
     tour.app.go("result")
@@ -245,6 +257,7 @@ def test_rematch_and_language_switch(tour) -> None:
 
 
 def test_disconnect_banner_and_refused_input_do_not_crash(tour) -> None:
+    tour.at("game")
     from kiosk.inputs import Connected, Disconnected
 
     service = tour.kiosk.service
@@ -258,6 +271,7 @@ def test_disconnect_banner_and_refused_input_do_not_crash(tour) -> None:
 
 
 def test_a_store_that_cannot_save_pauses_the_screen_until_it_can(tour, artefacts: Path) -> None:
+    tour.at("home")
     import sqlite3
 
     from kiosk.inputs import Connected
@@ -281,9 +295,9 @@ def test_a_store_that_cannot_save_pauses_the_screen_until_it_can(tour, artefacts
     def full(*_args: object, **_kwargs: object) -> None:
         raise sqlite3.OperationalError("database or disk is full")
 
-    original = store.probe
-    store.append = full  # type: ignore[method-assign]
-    store.probe = full  # type: ignore[method-assign]
+    original = store.meta.probe
+    store.games.append = full  # type: ignore[method-assign]
+    store.meta.probe = full  # type: ignore[method-assign]
     try:
         tour.throw_typed("T20")
         assert tour.match.darts_thrown == darts  # not counted: it could not be stored
@@ -292,8 +306,8 @@ def test_a_store_that_cannot_save_pauses_the_screen_until_it_can(tour, artefacts
         assert "disk is full" in tour.app.banner_label.text
         tour.save(artefacts / "game_paused.png")
     finally:
-        del store.append
-        store.probe = original  # type: ignore[method-assign]
+        del store.games.append
+        store.meta.probe = original  # type: ignore[method-assign]
     assert tour.pump(lambda: service.paused is None)  # it tries again by itself
     assert tour.app.banner.opacity == 0
     tour.throw_typed("T20")
@@ -301,6 +315,7 @@ def test_a_store_that_cannot_save_pauses_the_screen_until_it_can(tour, artefacts
 
 
 def test_the_screen_dozes_when_nothing_happens_and_wakes_at_a_touch(tour) -> None:
+    tour.at("home")
     from kivy.clock import Clock
 
     from kiosk.inputs import Info

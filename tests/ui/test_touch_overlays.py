@@ -25,7 +25,11 @@ def test_toasts_and_the_announcement_leave_the_controls_and_the_scoreboard_free(
     from kiosk.board import Cell, Ring
     from ui.touch.fingers import frames
 
-    tour.to_bull_off()
+    tour.new_game()
+    for team in ("Sharks", "Jets"):
+        tour.press(f"{team}: place on this screen")
+        tour.press("Random fleet")
+        tour.press("Lock in")
     screen = tour.screen()
     if screen.name == "bull_off":
         tour.tap_cell(screen.board_view, Cell(Ring.DOUBLE, 1))

@@ -124,3 +124,20 @@ def test_a_classic_duel_shows_both_radars_once_both_phones_hold_their_links(
     assert [(r["screen"], r["grid"]) for r in reports] == [("classic_duel", 0), ("classic_duel", 1)]
     for report in reports:
         _grid_drawn_where_it_is(report)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_the_caller_speaks_through_kivy_s_audio_in_the_live_app(tmp_path, monkeypatch):
+    """The live app's loop and Kivy's clock with the caller's thread playing a tapped dart's
+    call through SDL2's audio (SDL's disk driver writes what would be heard to a file)."""
+    import array
+
+    heard = tmp_path / "heard.raw"
+    monkeypatch.setenv("SDL_AUDIODRIVER", "disk")  # the probe's environment is ours
+    monkeypatch.setenv("SDL_DISKAUDIOFILE", str(heard))
+    [report] = _reports(tmp_path, "throwing", (800, 480), "tests.ui.real_window_caller_probe")
+    assert report["silent"] is None and report["dart"] == "T20"
+    assert report["said"][-1] in ("caller: Treble 20 Hit", "caller: Treble 20 Miss",
+                                  "caller: Treble 20 Sunk! A ship of two")
+    samples = array.array("h", heard.read_bytes())
+    assert sum(abs(v) > 300 for v in samples) > 44100 // 4  # a quarter second of speech, at least

@@ -83,13 +83,13 @@ def test_renew_host_link_asks_first_then_keeps_a_new_secret(tour):
     from kiosk import hostlink
 
     store = tour.kiosk.store
-    before = hostlink.host_secret(store)
+    before = hostlink.host_secret(store.meta)
     tour.app.go("settings")
     screen = tour.screen()
     tour.press("Renew host link")
-    assert "again" in screen.message.text and hostlink.host_secret(store) == before
+    assert "again" in screen.message.text and hostlink.host_secret(store.meta) == before
     tour.press("Renew host link")
-    after = store.recall(hostlink.KEY)
+    after = store.meta.recall(hostlink.KEY)
     assert after and after != before
     assert f"/host/{after}" in screen.message.text and "no longer works" in screen.message.text
     tour.app.go("home")
@@ -114,3 +114,34 @@ def test_the_language_chosen_on_home_is_kept_for_the_next_start(tour, tmp_path):
         tour.kiosk.config = before
         set_language("en")
         tour.app.rebuild("home")
+
+
+def test_the_caller_s_settings_change_at_once_and_test_voice_speaks(tour, artefacts):
+    """On the kiosk's own config (its root hears the saves): the caller follows at once."""
+    tour.app.go("settings")
+    screen = tour.screen()
+    caller = tour.kiosk.caller
+    assert caller is not None and caller.enabled and not caller.say_cell
+    assert screen.inputs["caller.volume"].text == "80"
+    assert screen.inputs["caller.voice_en"].text == "en-gb"
+    try:
+        screen.inputs["caller.volume"].set_value(50)
+        screen.inputs["caller.say_cell"].set_value(True)
+        screen.inputs["caller.voice_de"].set_value("de+f3")
+        tour.press("Save")
+        saved = tour.kiosk.config.save_path().read_text()
+        assert "[caller]" in saved and "volume = 50" in saved and "say_cell = true" in saved
+        assert caller.volume == 0.5 and caller.say_cell and caller.voice.voices["de"] == "de+f3"
+        tour.press("Test voice")
+        assert screen.message.text == "You should hear the caller now."
+        assert caller.wait_idle(10)
+        screen.form.parent.scroll_to(screen.inputs["caller.voice_fi"], animate=False)
+        tour.save(artefacts / "settings-caller.png")
+        screen.inputs["caller.enabled"].set_value(False)
+        tour.press("Save")
+        assert not caller.enabled
+        tour.press("Test voice")
+        assert screen.message.text == "The caller is off: turn it on and save first."
+    finally:
+        tour.kiosk.config.save({"caller.volume": 80, "caller.say_cell": False,
+                                "caller.voice_de": "de", "caller.enabled": True})

@@ -13,7 +13,7 @@ import pytest
 
 from kiosk.board import Cell, Ring
 from kiosk.darts.match import Match, Phase
-from kiosk.darts.solo import Seat
+from kiosk.darts.solo import KioskSeat
 from kiosk.game import Result
 from kiosk.scatter import Skill
 
@@ -37,7 +37,7 @@ def test_solo_setup_places_only_the_players_fleet(tour, artefacts: Path) -> None
     assert screen.solo.value and screen.players[1].disabled and screen.names[1].text == "Kiosk"
     tour.press("Place fleets")
     service = tour.kiosk.service
-    assert tour.kiosk.solo.seat() == Seat(1, Skill.PUB)
+    assert tour.kiosk.solo.seat() == KioskSeat(1, Skill.PUB)
     assert tour.pump()
     match = service.match
     assert match.state().placed == (False, True)

@@ -19,6 +19,7 @@ def test_stats_headings_are_whole_words(tour, language):
 
     from kiosk.i18n import set_language
 
+    tour.at("home")
     set_language(language)
     tour.app.rebuild("home")
     try:
@@ -44,9 +45,10 @@ def test_stats_headings_are_whole_words(tour, language):
 def test_the_classic_computer_is_no_player_of_the_bar(tour):
     from kivy.uix.label import Label
 
+    from kiosk.app.tour.classic import ClassicWalk
     from kiosk.classic.match import COMPUTER
-    from ui.touch.classic.walk import ClassicWalk
 
+    tour.at("home")
     walk = ClassicWalk(tour)  # a solo game won on the touchscreen, by touch
     walk.start_solo()
     screen = tour.screen()
@@ -55,7 +57,7 @@ def test_the_classic_computer_is_no_player_of_the_bar(tour):
             tour.pump(walk.computer_done)
             walk.fire(screen.big, square)
     assert classic_winner(tour) == 0
-    rows = {row.name for row in tour.kiosk.store.player_stats(kind="classic", venue="kiosk")}
+    rows = {row.name for row in tour.kiosk.store.stats.player_stats(kind="classic", venue="kiosk")}
     assert COMPUTER in rows and "Sharks" in rows  # stored, as the results of any game are
     tour.app.go("stats")
     tour.screen().choose("classic")

@@ -6,22 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.board import BULL, Cell, Ring
 from kiosk.darts.match import Phase
 
 pytestmark = pytest.mark.slow
 
 
-def _to_play(tour) -> None:
-    tour.to_bull_off()
-    bull = tour.screen().board_view
-    tour.tap_cell(bull, BULL)
-    tour.tap_cell(bull, Cell(Ring.SMALL, 20))
-    assert tour.match.phase is Phase.THROWING
-
-
 def test_the_sunk_pop_never_leaves_the_board(tour):
-    _to_play(tour)
+    tour.at("game")
+    assert tour.match.phase is Phase.THROWING
     screen = tour.screen()
     card = screen.announcement
     card.announce("VERSENKT!", "ein Schiff der Länge 3 ist untergegangen", "sunk")
@@ -34,9 +26,7 @@ def test_the_sunk_pop_never_leaves_the_board(tour):
 
 
 def test_a_dart_on_the_result_card_says_the_game_is_over_above_the_buttons(tour):
-    _to_play(tour)
-    tour._play_to_the_end()
-    tour.app._show_result()
+    tour.at("over")
     assert tour.app.sm.current == "result"
     assert tour.kiosk.simulator.enter("T20") is None
     tour.drain()

@@ -27,6 +27,7 @@ def _status(tour, game: int) -> str:
 
 
 def test_home_on_every_dart_game_screen_then_abandon_behind_the_pin(tour):
+    tour.at("home")
     tour.new_game()
     game = tour.kiosk.service.game
     _home_and_back(tour, "placement")  # the hand-over
@@ -56,7 +57,7 @@ def test_home_on_every_dart_game_screen_then_abandon_behind_the_pin(tour):
     assert "abandoned" in settings.message.text and settings.abandon_button.disabled
     tour.app.go("home")
     assert tour.screen().continue_button.parent is None  # nothing to continue
-    summary = tour.kiosk.store.last_games()[0]
+    summary = tour.kiosk.store.stats.last_games()[0]
     assert summary.id == game and summary.abandoned and summary.winner is None
     tour.app.go("stats")
     from kivy.uix.label import Label

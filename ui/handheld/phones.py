@@ -39,7 +39,7 @@ COOKIE_MAX_AGE = 365 * 24 * 3600
 _KEY_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 
-class Seat(enum.Enum):
+class Claim(enum.Enum):
     """What a device gets when it uses a team's link."""
 
     HELD = "held"  # it holds the link (from before, or from now on)
@@ -50,7 +50,7 @@ class Seat(enum.Enum):
 
 @dataclass(frozen=True)
 class Admission:
-    seat: Seat
+    seat: Claim
     new_key: str | None = None  # a device key to hand over in a cookie (the device had none)
 
 
@@ -116,7 +116,7 @@ class PhoneSeats:
         if self.store is None:
             return
         try:
-            self._holders = self.store.phones(game)
+            self._holders = self.store.phones.devices(game)
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: the phones holding the links cannot be read (%s): the first "
                         "phone to open each link holds it", game, err)
@@ -125,7 +125,7 @@ class PhoneSeats:
         if self.store is None:
             return
         try:
-            self.store.keep_phone(game, team, self._holders.get(team))
+            self.store.phones.keep_phone(game, team, self._holders.get(team))
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: which phone holds a link cannot be saved (%s); it holds until "
                         "the kiosk stops", game, err)
@@ -144,22 +144,22 @@ class PhoneSeats:
         holder = self._holders.get(team)
         if holder is not None:
             if digest is not None and hmac.compare_digest(holder, digest):
-                return Admission(Seat.HELD)
-            return Admission(Seat.OTHER_PHONE)
+                return Admission(Claim.HELD)
+            return Admission(Claim.OTHER_PHONE)
         other = self._holders.get(1 - team)
         if digest is not None and other is not None and hmac.compare_digest(other, digest):
-            return Admission(Seat.OTHER_TEAM)
+            return Admission(Claim.OTHER_TEAM)
         new_key = None
         if digest is None:
             if not may_issue:
-                return Admission(Seat.NO_KEY)
+                return Admission(Claim.NO_KEY)
             new_key = secrets.token_urlsafe(KEY_BYTES)
             digest = _digest(new_key)
         self._holders[team] = digest
         self._keep(game, team)
         log.info("game %s: team %s's link is now held by a phone", game, team + 1)
         self._changed()
-        return Admission(Seat.HELD, new_key)
+        return Admission(Claim.HELD, new_key)
 
     def release(self, game: int, team: int) -> None:
         """No phone holds `team`'s link any more (the team moves to another phone)."""

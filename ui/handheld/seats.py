@@ -28,7 +28,7 @@ from kiosk.service import GameService, GameStarted, Notice, NoticeKind, ServiceE
 from kiosk.store import StoreError
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub, Subscriber
-from ui.handheld.phones import COOKIE, PhoneSeats, Seat, give_key
+from ui.handheld.phones import COOKIE, Claim, PhoneSeats, give_key
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 from ui.handheld.tokens import GameTokens
@@ -167,11 +167,11 @@ class Seats:
         if store is None:
             return GameTokens.issue(game), False
         try:
-            kept = store.links(game)
+            kept = store.phones.links(game)
             if kept is not None:
                 return GameTokens(game, kept), True
             tokens = GameTokens.issue(game)
-            store.keep_links(game, tokens.teams)
+            store.phones.keep_links(game, tokens.teams)
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: the phone links could not be kept in the database (%s); "
                         "they will change at the next start", game, err)
@@ -193,7 +193,7 @@ class Seats:
         store = self.service.store
         if store is not None:
             try:
-                store.keep_links(renewed.game, renewed.teams)
+                store.phones.keep_links(renewed.game, renewed.teams)
             except (sqlite3.Error, StoreError) as err:
                 log.warning("game %s: the new link cannot be kept in the database (%s); it "
                             "works until the kiosk stops", renewed.game, err)
@@ -248,9 +248,9 @@ class Seats:
         team, game = self.token_team(request)
         admission = self.phones.admit(game, team, request.cookies.get(COOKIE),
                                       may_issue=may_issue)
-        if admission.seat is Seat.OTHER_PHONE or admission.seat is Seat.NO_KEY:
+        if admission.seat is Claim.OTHER_PHONE or admission.seat is Claim.NO_KEY:
             raise json_error(403, "other_phone", _("this team is playing on another phone"))
-        if admission.seat is Seat.OTHER_TEAM:
+        if admission.seat is Claim.OTHER_TEAM:
             raise json_error(403, "other_team", _("this phone already plays for the other team: "
                                                   "each team plays on its own phone"))
         if admission.new_key is not None:

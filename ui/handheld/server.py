@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from kiosk.classic.computer import Pace, ShooterFactory
-from kiosk.classic.match import Level
+from kiosk.classic.computer import ShooterFactory, ShotPace
+from kiosk.classic.match import ComputerLevel
 from kiosk.classic.rooms import PhoneRooms
 from kiosk.config import Settings, WebSettings
 from kiosk.i18n import _
@@ -95,7 +95,7 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     return app
 
 
-def classic_computer(level: Level, rng: random.Random) -> Any:
+def classic_computer(level: ComputerLevel, rng: random.Random) -> Any:
     """The classic computer (`kiosk.classic.ai.Computer`), imported when it first plays: the
     AI brings numpy, which a kiosk that only hosts darts never needs."""
     from kiosk.classic.ai import Computer
@@ -192,7 +192,7 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
                     gate: ConnectionGate | None = None,
                     thrower: Thrower | None = None,
                     computer: ShooterFactory | None = None,
-                    classic_pace: Pace | None = None,
+                    classic_pace: ShotPace | None = None,
                     classic_limits: StartLimits | None = None) -> WebServer:
     """Serve the phone page on web.host:web.port in the running loop (`gate`: other limits on
     connections than the defaults, for tests and benches; `thrower`: the simulated board, whose
@@ -203,7 +203,7 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
     # Headless (links printed), nobody has a screen: the host's desk hands out links and games.
     desk = HostDesk(darts, thrower) if print_links else None
     rooms = PhoneRooms(service.store, asyncio.get_running_loop(), computer or classic_computer,
-                       pace=classic_pace or Pace(shot=settings.solo.shot_seconds),
+                       pace=classic_pace or ShotPace(shot=settings.solo.shot_seconds),
                        rng=random.Random(service.rng.getrandbits(64)))
     classic = ClassicApi(seats, rooms, limits=classic_limits)
     app = build_app(seats, darts, classic, *([desk] if desk is not None else []))

@@ -29,10 +29,11 @@ class Table(GridLayout):
             child.width = usable * self.weights[i % self.cols] / total
 
     def add_row(self, cells: Sequence[str], colour: theme.RGBA = theme.TEXT, bold: bool = False,
-                font_units: float | None = None, lines: int = 1) -> None:
+                font_units: float | None = None, lines: int = 1, fit: bool = False) -> None:
         """`font_units`: this row's own size (a heading row of long words, smaller); `lines`:
         the lines a cell may wrap to before it is shortened (a heading: "Treffer-/quote",
-        "Osuma-/prosentti" are cut to "Treffer…" in one line of a narrow column)."""
+        "Osuma-/prosentti" are cut to "Treffer…" in one line of a narrow column); `fit`: a word
+        wider than its column gets a smaller font (as a heading's do) before it is shortened."""
         s = theme.sizes()
         units = font_units or self.font_units
         for i, text in enumerate(cells):
@@ -42,7 +43,7 @@ class Table(GridLayout):
                           # Kivy shortens to one line: a cell of more lines wraps instead.
                           shorten=lines == 1, shorten_from="right", max_lines=lines)
             label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
-            if lines > 1:
+            if lines > 1 or fit:
                 # A word wider than its column ("Trefferquote") gets a smaller font, never "…".
                 base = s(units)
                 label.bind(width=lambda w, width, base=base: setattr(

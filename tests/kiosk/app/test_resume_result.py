@@ -61,7 +61,7 @@ def test_the_touchscreen_starts_on_the_result_card(tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         from pathlib import Path
         from kiosk.app.root import build_offline
-        from ui.touch.tour import Tour
+        from kiosk.app.tour.driver import Tour
         kiosk, loop = build_offline(Path({str(tmp_path)!r}))
         tour = Tour.start(kiosk, loop)
         print("screen:", tour.app.sm.current)

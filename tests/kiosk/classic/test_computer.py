@@ -9,10 +9,10 @@ import concurrent.futures
 import random
 import threading
 
-from kiosk.classic.computer import ComputerSeat, Pace
+from kiosk.classic.computer import ComputerSeat, ShotPace
 from kiosk.classic.fleet import parse_fleet
 from kiosk.classic.grid import GRID, Square
-from kiosk.classic.match import Fire, Level, Mode, Place, Radar, Setup
+from kiosk.classic.match import ComputerLevel, Fire, Mode, Place, Radar, Setup
 from kiosk.classic.table import classic_of, ensure_fleets, start
 from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService, MatchUpdate, Source
@@ -24,7 +24,7 @@ class Recorder:
     """A shooter that says where it was asked and what it was given: the first square of the
     grid not yet fired at."""
 
-    def __init__(self, level: Level, rng: random.Random) -> None:
+    def __init__(self, level: ComputerLevel, rng: random.Random) -> None:
         self.level = level
         self.given: list[object] = []
         self.threads: list[str] = []
@@ -40,10 +40,10 @@ class Recorder:
 
 
 def _seat(service: GameService, made: list[Recorder], **pools) -> ComputerSeat:
-    def make(level: Level, rng: random.Random) -> Recorder:
+    def make(level: ComputerLevel, rng: random.Random) -> Recorder:
         made.append(Recorder(level, rng))
         return made[-1]
-    return ComputerSeat(service, asyncio.get_running_loop(), make, pace=Pace(shot=0),
+    return ComputerSeat(service, asyncio.get_running_loop(), make, pace=ShotPace(shot=0),
                         rng=random.Random(1), **pools).attach()
 
 
@@ -55,7 +55,7 @@ async def _settle(seat: ComputerSeat) -> None:
     raise AssertionError("the computer never settled")
 
 
-def _solo(service: GameService, level: Level = Level.NORMAL, first: int = 0) -> None:
+def _solo(service: GameService, level: ComputerLevel = ComputerLevel.NORMAL, first: int = 0) -> None:
     """Ann (ANN's fleet) against the computer (BO's), placed as `kiosk.classic.table.start`
     would, with fleets the test knows."""
     service.new_game(CLASSIC, Setup(Mode.SOLO, ("Ann",), first=first, level=level))
@@ -93,7 +93,7 @@ async def test_hard_ponders_in_its_own_executor_while_the_team_thinks(tmp_path):
     ponder = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="test-ponder")
     choose = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="test-choose")
     seat = _seat(service, made, executor=choose, ponder_executor=ponder)
-    _solo(service, Level.HARD)
+    _solo(service, ComputerLevel.HARD)
     await _settle(seat)
     for _ in range(200):
         if made[-1].pondered:
@@ -125,7 +125,7 @@ async def test_no_computer_in_a_duel_or_a_daily_challenge(tmp_path):
 async def test_a_game_resumed_in_the_computers_turn_goes_on_by_itself(tmp_path):
     db = tmp_path / "k.db"
     service = GameService(Store(db))
-    _solo(service, Level.EASY)
+    _solo(service, ComputerLevel.EASY)
     service.submit(Fire(0, Square(9, 10)))  # the power goes now: the computer's turn
     assert classic_of(service).computer_to_move
     service.store.close()
@@ -150,10 +150,10 @@ async def test_a_new_game_drops_a_decision_on_its_way(tmp_path):
             gate.wait(5)
             return super().choose(radar)
 
-    def make(level: Level, rng: random.Random) -> Recorder:
+    def make(level: ComputerLevel, rng: random.Random) -> Recorder:
         made.append(Slow(level, rng))
         return made[-1]
-    seat = ComputerSeat(service, asyncio.get_running_loop(), make, pace=Pace(shot=0)).attach()
+    seat = ComputerSeat(service, asyncio.get_running_loop(), make, pace=ShotPace(shot=0)).attach()
     _solo(service, first=1)  # the computer opens: its decision is on its way
     await asyncio.sleep(0.01)
     assert not seat.idle

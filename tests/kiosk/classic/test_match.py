@@ -16,9 +16,9 @@ from kiosk.classic.fleet import parse_fleet, random_fleet
 from kiosk.classic.grid import SQUARES, parse_square
 from kiosk.classic.match import (
     AlreadyFiredError,
+    ComputerLevel,
     Fire,
     FleetLockedError,
-    Level,
     Match,
     Mode,
     NotYourTurnError,
@@ -191,8 +191,8 @@ def test_replay_through_the_store_form_keeps_the_fleet_secret():
 
 
 @pytest.mark.parametrize("setup", [
-    Setup(), Setup(Mode.SOLO, level=Level.EASY, first=1), Setup(Mode.DAILY, date=DAY),
-    Setup(Mode.SOLO, ("Ann", "HAL"), level=Level.HARD), Setup(Mode.DUEL, ("Ann", "Bo"), 1)])
+    Setup(), Setup(Mode.SOLO, level=ComputerLevel.EASY, first=1), Setup(Mode.DAILY, date=DAY),
+    Setup(Mode.SOLO, ("Ann", "HAL"), level=ComputerLevel.HARD), Setup(Mode.DUEL, ("Ann", "Bo"), 1)])
 def test_every_setup_survives_the_store_form(setup):
     assert CLASSIC.setup_from_dict(json.loads(json.dumps(CLASSIC.setup_to_dict(setup)))) == setup
 

@@ -11,14 +11,14 @@ import pytest
 
 from kiosk.classic.ai import Computer
 from kiosk.classic.referee import ClassicReferee, run
-from kiosk.classic.runner import MemoryRunner
+from kiosk.service import GameService
 
 from .conftest import ANN, BO, DAY
 
 
 def referee(today: datetime.date = DAY) -> ClassicReferee:
-    runner = MemoryRunner()
-    return ClassicReferee(runner, runner, Computer, today=lambda: today)
+    service = GameService(None, venue="classic", follow_ups=False)
+    return ClassicReferee(service, Computer, today=lambda: today)
 
 
 def ask(ref: ClassicReferee, obj) -> list[dict]:

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from kiosk.classic.computer import Pace
-from kiosk.classic.match import Fire, Level, Mode, Radar
+from kiosk.classic.computer import ShotPace
+from kiosk.classic.match import ComputerLevel, Fire, Mode, Radar
 from kiosk.classic.rooms import PhoneRooms, Role, RoomError, clean_name, duel_names
 from kiosk.classic.table import classic_of
 from kiosk.store import Store
@@ -33,30 +33,31 @@ class Never:
 
 def _rooms(tmp_path, **kwargs) -> PhoneRooms:
     return PhoneRooms(Store(tmp_path / "k.db"), asyncio.get_running_loop(), Never,
-                      pace=Pace(0), rng=random.Random(1), **kwargs)
+                      pace=ShotPace(0), rng=random.Random(1), **kwargs)
 
 
 async def test_each_phone_plays_on_venues_of_its_own(tmp_path):
     rooms = _rooms(tmp_path)
-    rooms.start_solo("ann", Level.EASY, "Ann")
-    rooms.start_solo("bo", Level.HARD, None)
+    rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
+    rooms.start_solo("bo", ComputerLevel.HARD, None)
     rooms.start_daily("ann", DAY, None)
     venues = {t.venue for t in rooms._tables.values()}
     assert venues == {"phone:ann", "phone:bo", "daily:ann"}
     assert rooms.table("ann").service.game != rooms.table("bo").service.game
     assert classic_of(rooms.table("ann").service).setup.players == ("Ann",)
     assert classic_of(rooms.table("bo").service).setup.name(0) == "Player 1"
-    assert rooms.store.unfinished("phone:ann") is not None and rooms.store.unfinished("kiosk") is None
+    games = rooms.store.games
+    assert games.unfinished("phone:ann") is not None and games.unfinished("kiosk") is None
     rooms.close()
 
 
 async def test_a_table_let_go_comes_back_from_the_store(tmp_path):
     rooms = _rooms(tmp_path, max_tables=2)
-    rooms.start_solo("ann", Level.EASY, "Ann")
+    rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
     match = classic_of(rooms.table("ann").service)
     rooms.table("ann").service.submit(Fire(0, next(iter(match.fleet(1).cells))))
-    rooms.start_solo("bo", Level.EASY, None)
-    rooms.start_solo("cy", Level.EASY, None)
+    rooms.start_solo("bo", ComputerLevel.EASY, None)
+    rooms.start_solo("cy", ComputerLevel.EASY, None)
     assert "phone:ann" not in rooms._tables  # the least recently used, with no socket
     again = classic_of(rooms.table("ann").service)
     assert again is not match and again.log == match.log and again.shots(0) == 1
@@ -65,7 +66,7 @@ async def test_a_table_let_go_comes_back_from_the_store(tmp_path):
 
 async def test_the_first_other_device_is_the_friend_the_rest_watch(tmp_path):
     rooms = _rooms(tmp_path)
-    rooms.start_solo("ann", Level.EASY, "Ann")
+    rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
     room = rooms.open_room("ann")
     assert rooms.open_room("ann") == room  # one open room a phone
     assert rooms.join(room, "ann").role is Role.OWNER

@@ -98,7 +98,7 @@ def test_bull_off_darts_keep_their_cell_in_the_view_the_log_and_the_events(tmp_p
     assert view["bull_off"] == {"darts": [{"zone": "other", "cell": "S20"},
                                           {"zone": "other", "cell": "T3"}], "undecided": True}
     # Stored with the command and read back: a restart shows the same.
-    again = service.store.load(service.game)
+    again = service.store.games.load(service.game)
     assert again.bull_off_cells() == match.bull_off_cells()
     dart = BullOffDart(0, BullZone.OTHER, FOUR.parse("S20"))
     body = command_to_dict(dart)

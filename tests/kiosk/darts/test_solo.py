@@ -31,13 +31,13 @@ from kiosk.darts.match import (
     Team,
     Undo,
 )
-from kiosk.darts.solo import SOURCE, Pace, Seat, SoloMode, kiosk_team, seat_of
+from kiosk.darts.solo import SOURCE, KioskSeat, SoloMode, ThrowPace, kiosk_team, seat_of
 from kiosk.darts.wire import setup_from_dict, setup_to_dict
 from kiosk.scatter import Skill
 from kiosk.service import GameService
 from kiosk.store import Store
 
-FAST = Pace(dart=0, takeout=0)
+FAST = ThrowPace(dart=0, takeout=0)
 
 
 def _fleet(service: GameService):
@@ -70,7 +70,7 @@ def _setup(skill: Skill = Skill.PRO, kiosk: int = 1, rules: HouseRules | None = 
     human = Team("Sharks", ("Anna", "Ben"))
     machine = kiosk_team("Kiosk")
     teams = (human, machine) if kiosk == 1 else (machine, human)
-    return Setup(teams, rules or HouseRules(), Seat(kiosk, skill))
+    return Setup(teams, rules or HouseRules(), KioskSeat(kiosk, skill))
 
 
 async def _settle(mode: SoloMode) -> None:
@@ -105,13 +105,13 @@ async def _play(service: GameService, mode: SoloMode, human: int, *, rounds: int
 
 
 def test_the_setup_names_the_kiosk_team_and_survives_storage() -> None:
-    assert seat_of(_setup(Skill.CASUAL, kiosk=0)) == Seat(0, Skill.CASUAL)
-    assert seat_of(_setup(Skill.NOVICE, kiosk=1)) == Seat(1, Skill.NOVICE)
+    assert seat_of(_setup(Skill.CASUAL, kiosk=0)) == KioskSeat(0, Skill.CASUAL)
+    assert seat_of(_setup(Skill.NOVICE, kiosk=1)) == KioskSeat(1, Skill.NOVICE)
     assert seat_of(Setup((Team("Sharks", ("A",)), Team("Jets", ("B",))))) is None
-    assert Seat(1, Skill.NOVICE).sigma > Seat(1, Skill.PRO).sigma
-    assert setup_from_dict(setup_to_dict(_setup(Skill.PUB, kiosk=0))).computer == Seat(0, Skill.PUB)
+    assert KioskSeat(1, Skill.NOVICE).sigma > KioskSeat(1, Skill.PRO).sigma
+    assert setup_from_dict(setup_to_dict(_setup(Skill.PUB, kiosk=0))).computer == KioskSeat(0, Skill.PUB)
     with pytest.raises(RuleError):
-        Match(Setup(_setup().teams, HouseRules(), Seat(1, "wizard")))
+        Match(Setup(_setup().teams, HouseRules(), KioskSeat(1, "wizard")))
 
 
 def test_a_whole_solo_game_finishes_and_never_reads_a_fleet(tmp_path, guarded, caplog) -> None:
@@ -122,7 +122,7 @@ def test_a_whole_solo_game_finishes_and_never_reads_a_fleet(tmp_path, guarded, c
         mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST,
                         rng=random.Random(5)).attach()
         service.new_game(DARTS, _setup(Skill.PRO))
-        assert mode.player is not None and mode.player.seat == Seat(1, Skill.PRO)
+        assert mode.player is not None and mode.player.seat == KioskSeat(1, Skill.PRO)
         await _play(service, mode, human=0)
         return service.match, mode
 
@@ -164,7 +164,7 @@ def test_undo_of_a_kiosk_dart_holds_the_kiosk_instead_of_throwing_again(tmp_path
 
     async def main() -> None:
         service = _service(tmp_path / "k.db")
-        mode = SoloMode(service, asyncio.get_running_loop(), pace=Pace(dart=0, takeout=None),
+        mode = SoloMode(service, asyncio.get_running_loop(), pace=ThrowPace(dart=0, takeout=None),
                         rng=random.Random(9)).attach()
         service.new_game(DARTS, _setup(Skill.CASUAL, kiosk=0, rules=rules))
         service.submit(Place(1, _fleet(service)))
@@ -195,7 +195,7 @@ def test_undo_of_a_kiosk_dart_holds_the_kiosk_instead_of_throwing_again(tmp_path
 def test_a_new_game_stops_the_old_player_and_two_human_teams_get_none(tmp_path) -> None:
     async def main() -> None:
         service = _service(tmp_path / "k.db")
-        mode = SoloMode(service, asyncio.get_running_loop(), pace=Pace(dart=5, takeout=5),
+        mode = SoloMode(service, asyncio.get_running_loop(), pace=ThrowPace(dart=5, takeout=5),
                         rng=random.Random(1)).attach()
         service.new_game(DARTS, _setup(Skill.PUB))
         first = mode.player
@@ -205,7 +205,7 @@ def test_a_new_game_stops_the_old_player_and_two_human_teams_get_none(tmp_path) 
         service.new_game(DARTS, Setup((Team("Sharks", ("A",)), Team("Jets", ("B",)))))
         assert first.stopped and first.idle and mode.player is None
         service.new_game(DARTS, _setup(Skill.NOVICE, kiosk=0))
-        assert mode.player is not None and mode.player.seat == Seat(0, Skill.NOVICE)
+        assert mode.player is not None and mode.player.seat == KioskSeat(0, Skill.NOVICE)
         mode.close()
         assert mode.player is None
 
@@ -233,7 +233,7 @@ def test_a_resumed_solo_game_keeps_its_computer_player(tmp_path) -> None:
         kiosk = await build_kiosk(cfg, devices=False)
         try:
             assert kiosk.service.match.darts_thrown == darts
-            assert kiosk.solo.player is not None and kiosk.solo.player.seat == Seat(1, Skill.PRO)
+            assert kiosk.solo.player is not None and kiosk.solo.player.seat == KioskSeat(1, Skill.PRO)
             kiosk.solo.player.pace = FAST  # the kiosk's own pauses are for people
             kiosk.solo.player.poke()
             await _play(kiosk.service, kiosk.solo, human=0)

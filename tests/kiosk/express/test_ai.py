@@ -10,11 +10,11 @@ import random
 import pytest
 
 from kiosk.express import odds
-from kiosk.express.ai import Computer, Level, coach
+from kiosk.express.ai import Computer, Strategy, coach
 from kiosk.express.levels import guarded_line
 from kiosk.express.match import Attack, Declare, Match, Phase, QueueDice, Setup
 from kiosk.express.position import Position, declarations, options
-from kiosk.express.race import HORIZON, Runner, finished_by, win_chances
+from kiosk.express.race import HORIZON, Racer, finished_by, win_chances
 from kiosk.express.rules import FLEET, Rules, Variant
 
 from .conftest import ANN, BO, B, C, D, P, S, faces
@@ -22,7 +22,7 @@ from .conftest import ANN, BO, B, C, D, P, S, faces
 VARIANTS = list(Variant)
 
 
-def play(levels: list[Level], variant: Variant, seed: int, rules: Rules | None = None,
+def play(levels: list[Strategy], variant: Variant, seed: int, rules: Rules | None = None,
          points: int | None = None) -> Match:
     """A whole game between computers through the real rules; any refused command fails."""
     computers = [Computer(level, seed * 7 + seat) for seat, level in enumerate(levels)]
@@ -40,13 +40,13 @@ def play(levels: list[Level], variant: Variant, seed: int, rules: Rules | None =
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("level", list(Level))
+@pytest.mark.parametrize("level", list(Strategy))
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_level_plays_only_legal_commands_to_the_end(level, variant):
     rng = random.Random(f"{level.value}-{variant.value}")
     for game in range(12):
         players = 2 + game % 3
-        levels = [level] + [rng.choice(list(Level)) for _ in range(players - 1)]
+        levels = [level] + [rng.choice(list(Strategy)) for _ in range(players - 1)]
         rng.shuffle(levels)
         rules = Rules(sinker_goes_again=rng.random() < 0.8, fleetless_skipped=rng.random() < 0.8)
         points = rng.randint(1, 5 * (players - 1))
@@ -55,7 +55,7 @@ def test_every_level_plays_only_legal_commands_to_the_end(level, variant):
 
 
 def test_the_carriers_second_step_is_a_legal_declaration():
-    for level in Level:
+    for level in Strategy:
         setup = Setup.create(["Ann", "Bo"], lines=[ANN, BO], seed=3)
         m = Match(setup)
         m.apply(QueueDice(faces("PPXSSD")))
@@ -68,7 +68,7 @@ def test_normal_declares_the_likeliest_target_for_the_roll():
     m = Match(Setup.create(["Ann", "Bo"], lines=[ANN, (B, P, D, C, S)], seed=3))
     m.apply(QueueDice(faces("PPXSSD")))  # two Patrol Boat faces and a Burst: 3 hits on it
     m.apply(Attack(C))
-    command = Computer(Level.NORMAL, 1).decide(m.public_view())
+    command = Computer(Strategy.NORMAL, 1).decide(m.public_view())
     assert command == Declare(command.target, player=0) and command.target.ship is P
 
 
@@ -78,14 +78,14 @@ def test_normal_takes_the_best_chance_to_sink():
         view = m.public_view()
         pos = Position.from_view(view)
         best = max(o.chance for o in options(pos))
-        command = Computer(Level.NORMAL, seed).decide(view)
+        command = Computer(Strategy.NORMAL, seed).decide(view)
         chosen = [o for o in options(pos) if o.command(0) == command]
         assert chosen and chosen[0].chance == best
 
 
 def test_easy_tries_every_ship_sooner_or_later():
     m = Match(Setup.create(["Ann", "Bo"], seed=5))
-    computer = Computer(Level.EASY, 2)
+    computer = Computer(Strategy.EASY, 2)
     assert {computer.decide(m.public_view()).ship for _ in range(200)} == set(FLEET)
 
 
@@ -120,7 +120,7 @@ def test_declarations_are_the_odds_after_the_roll():
                                                 (Variant.CAPTAIN, (B, S, P, C, D))])
 def test_hard_lays_the_line_the_exact_solution_found_best(variant, line):
     assert guarded_line(variant, Rules()) == line
-    assert Computer(Level.HARD).line(variant) == line
+    assert Computer(Strategy.HARD).line(variant) == line
 
 
 # ---- the race model ----------------------------------------------------------------------
@@ -128,7 +128,7 @@ def test_hard_lays_the_line_the_exact_solution_found_best(variant, line):
 
 def test_one_point_each_has_the_closed_form():
     for r, q in itertools.product((0.1, 0.5, 0.9), repeat=2):
-        mover, other = win_chances([Runner(1, r, r), Runner(1, q, q)], mover=0)
+        mover, other = win_chances([Racer(1, r, r), Racer(1, q, q)], mover=0)
         assert mover == pytest.approx(r / (1 - (1 - r) * (1 - q)), abs=1e-9)
         assert mover + other == pytest.approx(1)
 
@@ -153,6 +153,6 @@ def test_the_next_attack_alone_uses_the_exposure():
 
 
 def test_a_player_without_ships_never_wins_and_the_closest_is_favoured():
-    chances = win_chances([Runner(3, 0.6, 0.6), Runner(1, 0.6, 0.6), Runner(2, 0.0, 0.0, afloat=False)],
+    chances = win_chances([Racer(3, 0.6, 0.6), Racer(1, 0.6, 0.6), Racer(2, 0.0, 0.0, afloat=False)],
                           mover=0)
     assert chances[2] == 0 and chances[1] > chances[0] and sum(chances) == pytest.approx(1)

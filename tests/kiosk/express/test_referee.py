@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from kiosk.express.referee import MemoryRunner, Referee, run
+from kiosk.express.referee import Referee, run
+from kiosk.service import GameService
 
 ANN = ["Carrier", "Battleship", "Destroyer", "Submarine", "Patrol Boat"]
 BO = ["Battleship", "Destroyer", "Carrier", "Submarine", "Patrol Boat"]
@@ -336,7 +337,7 @@ def test_run_answers_line_by_line_and_skips_blank_lines():
                        "", json.dumps({"cmd": "dice", "faces": ["Burst"]}), "oops",
                        json.dumps({"cmd": "state"})]) + "\n"
     out = io.StringIO()
-    assert run(io.StringIO(lines), out, MemoryRunner()) == 0
+    assert run(io.StringIO(lines), out, GameService(None, follow_ups=False)) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["event"] for a in answers] == ["new", "dice", "error", "state"]
 

@@ -81,7 +81,7 @@ def test_random_games_keep_the_invariants_and_replay_exactly(setup, data):
         except RuleError:
             assert snapshot(m) == before
         check_invariants(m)
-    again = Match.replay(setup, m.log)
+    again = replay(EXPRESS, setup, m.log)
     assert snapshot(again) == snapshot(m)
     # The way the store keeps it: setup and commands as JSON, rebuilt by the kind.
     stored_setup = EXPRESS.setup_from_dict(EXPRESS.setup_to_dict(setup))

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from kiosk.express.ai import Computer, Level
+from kiosk.express.ai import Computer, Strategy
 from kiosk.express.match import (
     COMPUTER_LEVELS,
     Attack,
@@ -36,7 +36,7 @@ FAST = Pace.instant()
 
 
 def test_the_levels_the_setup_knows_are_the_computers_levels():
-    assert tuple(level.value for level in Level) == COMPUTER_LEVELS
+    assert tuple(level.value for level in Strategy) == COMPUTER_LEVELS
 
 
 def test_computer_seats_are_stored_with_the_setup():
@@ -139,7 +139,7 @@ def test_a_resumed_game_gets_its_computer_players_back(tmp_path):
         assert again.resume()
         seats = ComputerSeats(again, asyncio.get_running_loop(), pace=FAST).attach()
         assert seats.plays(2) and not seats.plays(0) and not seats.plays(1)
-        people = Computer(Level.EASY, 1)  # the people's taps, chosen at random
+        people = Computer(Strategy.EASY, 1)  # the people's taps, chosen at random
         match = again.match
         for _ in range(500):
             await seats.settled()

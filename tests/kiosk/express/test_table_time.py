@@ -10,10 +10,11 @@ import pytest
 from kiosk import announce
 from kiosk.express import odds
 from kiosk.express.luck import expected_sinks, luck
-from kiosk.express.match import Attack, Declare, Match, QueueDice, Rolled, Target, TargetError
+from kiosk.express.match import Attack, Declare, QueueDice, Rolled, Target, TargetError
 from kiosk.express.pace import Pace, Step, climax, length, script
 from kiosk.express.rolls import last_attack, next_roll, typed
 from kiosk.express.wire import EXPRESS
+from kiosk.game import replay
 from kiosk.service import GameService, MatchUpdate, Source
 from kiosk.sound import Sound
 
@@ -151,5 +152,5 @@ def test_replaying_the_match_gives_the_same_match():
     m = game()
     queue(m, "XXXXDDSS XXXXXX DDSSSS")
     m.apply(Attack(B, Target(1, D)))
-    assert Match.replay(m.setup, m.log).public_view() == m.public_view()
+    assert replay(EXPRESS, m.setup, m.log).public_view() == m.public_view()
     assert ANN and BO

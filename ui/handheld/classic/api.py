@@ -35,15 +35,15 @@ from kiosk.classic.grid import SquareError, parse_square
 from kiosk.classic.match import (
     AlreadyFiredError,
     Command,
+    ComputerLevel,
     Fire,
     FleetLockedError,
-    Level,
     Match,
     Mode,
     NotYourTurnError,
     Place,
 )
-from kiosk.classic.rooms import Membership, PhoneRooms, Role, RoomError, Table, clean_name
+from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomError, clean_name
 from kiosk.classic.table import classic_of
 from kiosk.classic.wire import event_to_dict
 from kiosk.game import RuleError
@@ -211,7 +211,7 @@ class ClassicApi:
         self._count_start(request)
         level = body.get("level", "normal")
         try:
-            chosen = Level(level) if isinstance(level, str) else None
+            chosen = ComputerLevel(level) if isinstance(level, str) else None
         except ValueError:
             chosen = None
         if chosen is None:
@@ -269,7 +269,7 @@ class ClassicApi:
     async def play_socket(self, request: web.Request) -> web.StreamResponse:
         return await self._own_socket(request, self.rooms.table, self._owner_message)
 
-    async def _own_socket(self, request: web.Request, table_of: Callable[[str], Table],
+    async def _own_socket(self, request: web.Request, table_of: Callable[[str], PhoneVenue],
                           message: Callable[[str], dict[str, Any]]) -> web.StreamResponse:
         """A socket of the phone's own table (or daily table): the device from its cookie."""
         device = device_of(request, issue=False)
@@ -340,7 +340,7 @@ class ClassicApi:
 
     def leaderboard_of(self, day: datetime.date) -> list[dict[str, Any]]:
         store = self.api.service.store
-        rows = store.daily_board(day.isoformat()) if store is not None else []
+        rows = store.stats.daily_board(day.isoformat()) if store is not None else []
         return [{"player": r.player, "shots": r.shots} for r in rows]
 
     # -- a room link --
@@ -477,10 +477,10 @@ class ClassicApi:
             hub = self.hubs[venue] = Hub(spectators=ROOM_SPECTATORS, per_team=ROOM_PLAYER_SOCKETS)
         return hub
 
-    def _watch(self, table: Table) -> None:
+    def _watch(self, table: PhoneVenue) -> None:
         table.service.subscribe(lambda event: self._table_heard(table, event))
 
-    def _table_heard(self, table: Table, event: ServiceEvent) -> None:
+    def _table_heard(self, table: PhoneVenue, event: ServiceEvent) -> None:
         events = _events_of(event)
         if events is not None:
             self._broadcast(table, events)
@@ -488,7 +488,7 @@ class ClassicApi:
     def _changed_room(self, owner: str) -> None:
         self._broadcast(self.rooms.table(owner), [])
 
-    def _broadcast(self, table: Table, events: list[dict[str, Any]]) -> None:
+    def _broadcast(self, table: PhoneVenue, events: list[dict[str, Any]]) -> None:
         hub = self.hubs.get(table.venue)
         if hub is None:
             return

@@ -233,7 +233,7 @@ class DartsApi:
         _refuse_after_start(match)
         try:
             self.service.submit(Place(team, fleet), Source.PHONE)
-        except (RuleError, PlacementError) as err:
+        except RuleError as err:
             raise json_error(409, "refused", str(err)) from None
         current = self.match or match
         return self._team_answer({"view": self._team_view(current, game, team)})

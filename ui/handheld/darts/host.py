@@ -65,7 +65,7 @@ MAX_FIELD = 16
 def _kept_secret(store: Store | None) -> str:
     """The host link's secret from the database (it survives restarts until renewed)."""
     try:
-        return hostlink.host_secret(store)
+        return hostlink.host_secret(store.meta if store is not None else None)
     except (sqlite3.Error, StoreError) as err:
         log.warning("the host link could not be kept in the database (%s); it changes at the "
                     "next start", err)
@@ -90,7 +90,8 @@ class HostDesk:
     def renew(self) -> str:
         """A new secret (kept for the next starts): the old host link is dead at once."""
         try:
-            self.secret = hostlink.renew(self.api.service.store)
+            store = self.api.service.store
+            self.secret = hostlink.renew(store.meta if store is not None else None)
         except (sqlite3.Error, StoreError) as err:
             log.warning("the new host link could not be kept in the database (%s); it changes "
                         "again at the next start", err)
@@ -177,7 +178,7 @@ class HostDesk:
     def _submit(self, command: Any) -> web.StreamResponse:
         try:
             self.api.service.submit(command, Source.HOST)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             return self._render(self.api.match, str(err), 409)
         return self._done()
 
@@ -376,7 +377,9 @@ class HostDesk:
             url = self.team_url(step)
             assert url is not None
             other = names[1 - step]
-            parts.append(f"<p class='ask'>{esc(_('{other}, look away – {team}, scan this with your team’s phone').format(other=other, team=names[step]))}</p>")  # noqa: E501
+            ask = _("{other}, look away – {team}, scan this with your team’s phone").format(
+                other=other, team=names[step])
+            parts.append(f"<p class='ask'>{esc(ask)}</p>")
             parts.append(self._link(url))
             for i in open_teams:
                 if i != step:

@@ -11,7 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.scrollview import ScrollView
 
-from kiosk.classic.match import Level, Mode, Setup
+from kiosk.classic.match import ComputerLevel, Mode, Setup
 from kiosk.classic.rooms import clean_name, duel_names
 from kiosk.classic.table import start
 from kiosk.game import RuleError
@@ -24,7 +24,7 @@ from ui.touch.qr import qr_texture
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.table import Table
 
-LEVELS = (Level.EASY, Level.NORMAL, Level.HARD)
+LEVELS = (ComputerLevel.EASY, ComputerLevel.NORMAL, ComputerLevel.HARD)
 DEFAULT_NAMES = ("Sharks", "Jets")
 BOARD_ROWS = 5  # today's leaderboard on the kiosk: the best few
 
@@ -32,7 +32,7 @@ BOARD_ROWS = 5  # today's leaderboard on the kiosk: the best few
 def daily_board(app: KioskApp, day: datetime.date | None = None) -> list[tuple[str, int]]:
     """Today's challenge, best first: (player, shots)."""
     store = app.kiosk.store
-    rows = store.daily_board((day or datetime.date.today()).isoformat())
+    rows = store.stats.daily_board((day or datetime.date.today()).isoformat())
     return [(row.player, row.shots) for row in rows]
 
 
@@ -66,7 +66,7 @@ class ClassicNewScreen(KioskScreen):
                                 size_hint_y=None))
         row = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         self.solo_name = Field(DEFAULT_NAMES[0], hint=_("team name"))
-        self.level = ChoiceButton(list(LEVELS), Level.NORMAL, label=lambda level: _(
+        self.level = ChoiceButton(list(LEVELS), ComputerLevel.NORMAL, label=lambda level: _(
             "computer: {level}").format(level=level_name(level)), font_units=18,
                                   size_hint_x=0.8)
         row.add_widget(self.solo_name)

@@ -32,6 +32,7 @@ def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, st
 
 
 def level_name(level: Any) -> str:
-    from kiosk.classic.match import Level
+    from kiosk.classic.match import ComputerLevel
 
-    return {Level.EASY: _("easy"), Level.NORMAL: _("normal"), Level.HARD: _("hard")}[level]
+    return {ComputerLevel.EASY: _("easy"), ComputerLevel.NORMAL: _("normal"),
+            ComputerLevel.HARD: _("hard")}[level]

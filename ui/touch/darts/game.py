@@ -295,7 +295,7 @@ class GameScreen(KioskScreen):
     def _submit(self, command: Any) -> None:
         try:
             self.app.service.submit(command)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             self.app.toast(str(err))
 
     def _undo(self) -> None:

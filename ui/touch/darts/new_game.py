@@ -10,7 +10,7 @@ from kivy.uix.gridlayout import GridLayout
 from kiosk.board import Profile
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffMode, HouseRules, RuleError, Seat, Setup, Team
+from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _, ngettext
 from kiosk.scatter import Skill
@@ -151,12 +151,12 @@ class NewGameScreen(KioskScreen):
             return HouseRules()
 
     def setup(self) -> Setup:
-        """The game as entered; ValueError says what is wrong."""
+        """The game as entered; RuleError says what is wrong."""
         names = [f.text.strip() for f in self.names]
         if not all(names):
-            raise ValueError(_("give both teams a name"))
+            raise RuleError(_("give both teams a name"))
         if names[0].casefold() == names[1].casefold():
-            raise ValueError(_("the two teams need different names"))
+            raise RuleError(_("the two teams need different names"))
         teams = []
         for index, name in enumerate(names):
             # A team without named players is one player of the team's name.
@@ -165,7 +165,7 @@ class NewGameScreen(KioskScreen):
         computer = None
         if self.solo.value:
             teams[1] = kiosk_team(names[1])
-            computer = Seat(1, self.skill.value)
+            computer = KioskSeat(1, self.skill.value)
         rules = HouseRules(fleet=parse_lengths(self.fleet.value), darts_per_visit=self.darts.value,
                            bull_off=self.bull_off.value, profile=self._config_rules().profile)
         return Setup((teams[0], teams[1]), rules, computer)
@@ -174,5 +174,5 @@ class NewGameScreen(KioskScreen):
         try:
             setup = self.setup()
             self.app.service.new_game(DARTS, setup)
-        except (ValueError, RuleError, PlacementError, StoreError) as err:
+        except (RuleError, StoreError) as err:
             self.message.text = str(err)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.darts.match import Match
-from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, Seat, seat_of
+from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, KioskSeat, seat_of
 from kiosk.i18n import _
 from kiosk.scatter import Skill
 
@@ -21,7 +21,7 @@ def skill_name(skill: Skill) -> str:
             Skill.PRO: _("pro")}[skill]
 
 
-def seat(match: Match | None) -> Seat | None:
+def seat(match: Match | None) -> KioskSeat | None:
     return seat_of(match.setup) if match is not None else None
 
 

@@ -15,7 +15,6 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 
 from kiosk.board import BullZone, Cell
-from kiosk.darts.fleet import PlacementError
 from kiosk.darts.match import Phase, Place, RuleError
 from kiosk.i18n import _
 from ui.touch import theme
@@ -292,7 +291,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         try:
             fleet = self.draft.fleet()
             self.app.service.submit(Place(self.team, fleet))
-        except (PlacementError, RuleError) as err:
+        except RuleError as err:
             self.message.text = str(err)
             return
         # Covered in the same callback, so no frame shows this fleet after the lock-in.

@@ -57,5 +57,5 @@ class ResultScreen(KioskScreen):
             return
         try:
             self.app.service.new_game(DARTS, match.setup)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             self.app.toast(str(err))

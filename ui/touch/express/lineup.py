@@ -17,7 +17,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.express.match import Setup, SetupError
+from kiosk.express.match import Setup
 from kiosk.express.rules import FLEET, Rules, Ship, Variant
 from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError
@@ -37,11 +37,11 @@ def computer_lines(variant: Variant, levels: Sequence[str | None],
                    seed: int) -> list[tuple[Ship, ...] | None]:
     """In a worker: each computer seat's line (None for a person's), and the exact tables its
     decisions will need."""
-    from kiosk.express.ai import Computer, Level, prepare
+    from kiosk.express.ai import Computer, Strategy, prepare
 
     prepare(variant)
     rng = random.Random(seed)
-    return [None if level is None else Computer(Level(level), rng.getrandbits(64)).line(variant)
+    return [None if level is None else Computer(Strategy(level), rng.getrandbits(64)).line(variant)
             for level in levels]
 
 
@@ -168,5 +168,5 @@ class ExpressLineupScreen(KioskScreen):
             return
         try:
             self.app.service.new_game(EXPRESS, self.setup())
-        except (SetupError, RuleError, ValueError, StoreError) as err:
+        except (RuleError, StoreError) as err:
             self.app.toast(str(err))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.express.luck import luck
-from kiosk.express.match import Match, Phase, Setup, SetupError
+from kiosk.express.match import Match, Phase, Setup
 from kiosk.express.seats import express_match
 from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError
@@ -86,5 +86,5 @@ class ExpressResultScreen(KioskScreen):
             return
         try:
             self.app.service.new_game(EXPRESS, rematch_setup(match.setup))
-        except (SetupError, RuleError, ValueError, StoreError) as err:
+        except (RuleError, StoreError) as err:
             self.app.toast(str(err))

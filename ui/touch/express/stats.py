@@ -23,7 +23,7 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
     """`played_on(started)`: the Stats screen's short date of a game."""
     players.clear_widgets()
     heading_row(players, [_("Player"), _("Games"), _("Wins"), _("Sunk"), _("Sink rate")])
-    stats = store.player_stats(kind=KIND)
+    stats = store.stats.player_stats(kind=KIND)
     for row in stats:
         # The store's shots of an Express player are its attacks.
         players.add_row([row.name, str(row.games), str(row.wins), str(row.sunk),
@@ -32,7 +32,7 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
         players.add_row([_("no games yet"), "", "", "", ""], colour=theme.TEXT_DIM, lines=2)
     games.clear_widgets()
     heading_row(games, [_("Date"), _("Players"), _("Winner"), _("Turns")])
-    for game in store.last_games(kind=KIND):
+    for game in store.stats.last_games(kind=KIND):
         winner, colour = winner_cell(game)
         games.add_row([played_on(game.started), ", ".join(game.teams), winner, str(game.turns)],
-                      colour=colour)
+                      colour=colour, fit=True)

@@ -453,7 +453,7 @@ class ExpressScreen(KioskScreen):
         try:
             for command in commands:
                 self.app.service.submit(command, Source.TOUCH)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             self.attacker, self.target, self.move = kept
             self.app.toast(str(err))
             self.draw()
@@ -471,7 +471,7 @@ class ExpressScreen(KioskScreen):
         assert match is not None
         try:
             _rolls, wanted = typed(match, command, ())
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             self.app.toast(str(err))
             return
         if wanted is None:  # the Carrier's first roll, counted now, decides it
@@ -506,7 +506,7 @@ class ExpressScreen(KioskScreen):
             return
         try:
             rolls, wanted = typed(match, entry.command, entry.entered)
-        except (RuleError, ValueError) as err:
+        except RuleError as err:
             self.app.toast(str(err))
             self._cancel_entry()
             return

@@ -14,11 +14,13 @@ from kivy.uix.scrollview import ScrollView
 from kiosk import config as config_module
 from kiosk import hostlink
 from kiosk.board import Profile
+from kiosk.caller import test_call
 from kiosk.config import InputKind
 from kiosk.darts.match import BullOffMode
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.sound import Sound
+from kiosk.speech import VOICE_CHOICES
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
@@ -30,7 +32,8 @@ from ui.touch.screens.home import LANGUAGE_NAMES
 # in the file.
 EDITABLE = ("rules.fleet", "rules.darts_per_visit", "rules.bull_off", "rules.takeout_seconds",
             "board.input", "board.port", "board.dialect", "board.profile", "simulator.skill",
-            "buzzer.mute", "kiosk.language", "kiosk.pin")
+            "buzzer.mute", "caller.enabled", "caller.volume", "caller.say_cell",
+            "caller.voice_en", "caller.voice_de", "caller.voice_fi", "kiosk.language", "kiosk.pin")
 # Changes to these only take effect when the kiosk starts again (devices are built at start).
 RESTART_KEYS = ("board.input", "board.port", "board.dialect")
 
@@ -43,6 +46,10 @@ def label_for(key: str) -> str:
         "board.input": _("Board input"), "board.port": _("Serial port"),
         "board.dialect": _("Serial dialect"), "board.profile": _("Board profile"),
         "simulator.skill": _("Virtual thrower"), "buzzer.mute": _("Buzzer muted"),
+        "caller.enabled": _("Caller's voice"), "caller.volume": _("Caller's volume (%)"),
+        "caller.say_cell": _("Caller says the cell"),
+        "caller.voice_en": _("Voice (English)"), "caller.voice_de": _("Voice (German)"),
+        "caller.voice_fi": _("Voice (Finnish)"),
         "kiosk.language": _("Language"), "kiosk.pin": _("PIN"),
     }
     return labels[key]
@@ -95,6 +102,7 @@ class SettingsScreen(KioskScreen):
         actions.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Learn board"), lambda: app.go("learn"), colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Test buzzer"), self.test_buzzer, colour=theme.PANEL_LIGHT))
+        actions.add_widget(BigButton(_("Test voice"), self.test_voice, colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Save"), self.save, colour=theme.GO))
         # The owner's rarer actions, each asking first: they cannot be undone.
         owner = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
@@ -139,6 +147,11 @@ class SettingsScreen(KioskScreen):
                                       label=functools.partial(value_label, key))
             elif key == "rules.darts_per_visit":
                 widget = ChoiceButton(list(range(1, 10)), value)
+            elif key == "caller.volume":
+                widget = ChoiceButton(sorted({*range(0, 101, 10), value}), value)
+            elif key.startswith("caller.voice_"):
+                voices = list(VOICE_CHOICES[key.removeprefix("caller.voice_")])
+                widget = ChoiceButton(voices if value in voices else [value, *voices], value)
             else:
                 widget = Field(str(value))
                 if key == "kiosk.pin":
@@ -235,7 +248,7 @@ class SettingsScreen(KioskScreen):
                                     "gets a new link and the old one stops working.")):
             return
         try:
-            secret = hostlink.renew(self.app.kiosk.store)
+            secret = hostlink.renew(self.app.kiosk.store.meta)
         except (sqlite3.Error, StoreError) as err:
             self.show_message(_("Could not renew the host link: {error}").format(error=err),
                               theme.DANGER)
@@ -255,3 +268,18 @@ class SettingsScreen(KioskScreen):
             return
         buzzer.play(Sound.HIT)
         self.show_message(_("Beep! You should hear the HIT sound."))
+
+    def test_voice(self) -> None:
+        caller = self.app.kiosk.caller
+        if caller is None:
+            self.show_message(_("This kiosk has no caller (built without devices)."), theme.WARN)
+            return
+        if not caller.enabled:
+            self.show_message(_("The caller is off: turn it on and save first."), theme.WARN)
+            return
+        if caller.silent:
+            self.show_message(_("No audio device: {reason}").format(reason=caller.silent),
+                              theme.WARN)
+            return
+        caller.say(test_call())
+        self.show_message(_("You should hear the caller now."))

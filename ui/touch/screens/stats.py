@@ -106,7 +106,7 @@ class StatsScreen(KioskScreen):
         heading_row(self.players, [_("Player"), _("Games"), _("Wins"), _("Hit rate")])
         # The kiosk's own games: the phones' games have their result cards and the daily
         # challenge its leaderboard. The classic computer is no player of the bar's.
-        stats = [row for row in store.player_stats(kind=self.kind, venue="kiosk")
+        stats = [row for row in store.stats.player_stats(kind=self.kind, venue="kiosk")
                  if not (self.kind == "classic" and row.name == CLASSIC_COMPUTER)]
         for row in stats:
             self.players.add_row([row.name, str(row.games), str(row.wins), percent(row.hit_rate)])
@@ -124,15 +124,15 @@ class StatsScreen(KioskScreen):
         store = self.app.kiosk.store
         self.games.clear_widgets()
         heading_row(self.games, [_("Date"), _("Teams"), _("Winner"), _("Visits")])
-        for summary in store.last_games(kind=self.kind, venue="kiosk"):
+        for summary in store.stats.last_games(kind=self.kind, venue="kiosk"):
             winner, colour = winner_cell(summary)
             self.games.add_row([played_on(summary.started),
                                 f"{summary.teams[0]} – {summary.teams[1]}", winner,
-                                str(summary.turns)], colour=colour)
+                                str(summary.turns)], colour=colour, fit=True)
 
     def _daily(self) -> None:
         """Classic: today's challenge (phones), best first."""
-        rows = self.app.kiosk.store.daily_board(date.today().isoformat())
+        rows = self.app.kiosk.store.stats.daily_board(date.today().isoformat())
         self.daily.clear_widgets()
         heading_row(self.daily, [_("Player"), _("Shots")])
         for rank, row in enumerate(rows[:DAILY_ROWS], start=1):

@@ -1,5 +1,6 @@
-"""The classic walk of the scripted tour (`ui/touch/tour.py`): what `dartship screenshots`
-photographs and the touchscreen tests play, by touch, on a kiosk from the composition root.
+"""Classic 10x10 by touch: the tour's fingers on the classic screens (`kiosk.app.tour.driver`),
+what `dartship screenshots` photographs and the touchscreen tests play, on a kiosk from the
+composition root.
 
 The script may look at fleets to aim (it plays both sides, like the dart walk); the screens
 never do. The teams' phones of a duel are real HTTP clients of the kiosk's own phone page, on
@@ -10,15 +11,13 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from kiosk.app.tour.driver import Tour, label
 from kiosk.classic.fleet import CLASSES, Fleet
 from kiosk.classic.grid import GRID, Square, parse_square
 from kiosk.classic.match import Match
 from kiosk.classic.table import classic_of
-
-if TYPE_CHECKING:
-    from ui.touch.tour import Tour
 
 
 class ClassicWalk:
@@ -56,7 +55,7 @@ class ClassicWalk:
         self.tour.choose_game("classic")
         screen = self.tour.screen()
         screen.solo_name.text = name
-        self.tour.press(_label("Play solo"))
+        self.tour.press(label("Play solo"))
 
     def fire(self, grid: Any, square: Square) -> None:
         """Tap a square to aim, tap it again to fire; then the computer's answer, if any."""
@@ -69,7 +68,7 @@ class ClassicWalk:
         screen = self.tour.screen()
         for field, name in zip(screen.duel_names, names, strict=True):
             field.text = name
-        self.tour.press(_label("Start duel"))
+        self.tour.press(label("Start duel"))
 
     def claim(self, team: int) -> dict[str, Any]:
         """A team's phone opens its link (the QR code's) and its page's first API call."""
@@ -131,14 +130,14 @@ class ClassicWalk:
         screen = tour.screen()
         screen.announcement.clear()
         yield shot("classic_solo")
-        tour.press(_label("Re-place fleet"))
+        tour.press(label("Re-place fleet"))
         carrier = self.fleet(0).ship(CLASSES[0])
         spot = next(s for s in (parse_square("B2"), parse_square("A1"), parse_square("J1"))
                     if s not in {c for ship in self.fleet(0).ships[1:] for c in ship.cells}
                     and s not in carrier.cells)
         tour.tap_cell(screen.big, spot)
         yield shot("classic_replace")
-        tour.press(_label("Done"))
+        tour.press(label("Done"))
         targets = self.enemy_squares(0)
         # A few hits, a sunk ship, a miss the computer answers: the screen in mid-game.
         destroyer = self.fleet(1).ship(CLASSES[-1])
@@ -173,7 +172,7 @@ class ClassicWalk:
 
     def stats(self, shot: Callable[[str], str]) -> Iterator[str]:
         self.tour.app.go("stats")
-        self.tour.press(_label("Classic 10×10"))
+        self.tour.press(label("Classic 10×10"))
         yield shot("stats_classic")
 
 
@@ -183,10 +182,3 @@ def _jar() -> Any:
     import aiohttp
 
     return aiohttp.CookieJar(unsafe=True)
-
-
-def _label(text: str) -> str:
-    from kiosk.i18n import _
-
-    return _(text)
-

@@ -1,0 +1,85 @@
+"""`dartship doctor --sound`: can the caller be heard? The synthetic voice renders the test
+phrase in the kiosk's language, the audio device is opened as the kiosk opens it, and the phrase
+is played (listen for it). Only with `--sound`: a plain `doctor` makes no noise in a bar."""
+
+from __future__ import annotations
+
+import time
+
+from kiosk.app.doctor import Report, Severity
+from kiosk.caller import test_call
+from kiosk.config import CallerOutput, Settings
+from kiosk.i18n import _, set_language
+
+ok, warn, fail = Severity.OK, Severity.WARN, Severity.FAIL
+
+
+def check_sound(cfg: Settings, report: Report) -> None:
+    """The caller's voice and the audio output, as findings of the doctor's report."""
+    from hardware.factory import build_voice
+    from hardware.speaker import wav_seconds
+
+    caller = cfg.caller
+    if not caller.enabled:
+        report.add(
+            "sound",
+            warn,
+            _("the caller is off (caller.enabled = false)"),
+            _("turn it on in Settings or the config"),
+        )
+    language = set_language(cfg.kiosk.language)
+    voice, speaker = build_voice(cfg)
+    words = test_call().words[0]
+    problem = voice.problem()
+    path = voice.find(words, language) or voice.render(words, language)
+    if path is None:
+        report.add(
+            "sound",
+            fail,
+            _("the caller cannot say the test phrase ({why})").format(why=problem or _("espeak-ng failed")),
+            _("sudo apt-get install espeak-ng"),
+        )
+        return
+    report.add(
+        "sound",
+        ok,
+        _("voice {voice}: the test phrase is {seconds:.1f} s ({path})").format(
+            voice=voice.voices.get(language, language), seconds=wav_seconds(path), path=path
+        ),
+    )
+    if caller.output is CallerOutput.LOG:
+        report.add(
+            "sound",
+            warn,
+            _("caller.output is log: the calls go to the journal only"),
+            _('set caller.output = "audio" to hear them'),
+        )
+        return
+    reason = speaker.open()
+    if reason is not None:
+        report.add(
+            "sound",
+            fail,
+            _("no audio device: {reason}").format(reason=reason),
+            _(
+                "connect the HDMI screen's speakers or the headphone jack, check "
+                "`aplay -l`, and that the kiosk's user is in the audio group; the kiosk "
+                "plays on silently until then"
+            ),
+        )
+        return
+    started = time.monotonic()
+    played = speaker.play(path, caller.volume / 100)
+    speaker.close()
+    if not played:
+        report.add(
+            "sound", fail, _("{speaker} could not play {path}").format(speaker=speaker.name, path=path)
+        )
+        return
+    report.add(
+        "sound",
+        ok,
+        _("played the test phrase on {speaker} at {volume} % in {seconds:.1f} s: did you hear it?").format(
+            speaker=speaker.name, volume=caller.volume, seconds=time.monotonic() - started
+        ),
+    )

@@ -1,0 +1,96 @@
+"""What the caller says in classic 10x10 Battleship (`kiosk.speech.Phrasebook`).
+
+"Hit, fire again", "Miss", "Sunk! The Destroyer", whose turn ("Your turn" against the computer,
+"Jets, your turn" in a duel) and the win. With `say_cell` the square comes first ("B 5. Hit,
+fire again"): a shot's square is public. A hit never says which ship it struck; only a sunk
+ship is named, as the screen names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from kiosk.classic.fleet import ShipClass
+from kiosk.classic.grid import SQUARES, Square
+from kiosk.classic.match import Mode, Result, ShotFired, TurnPassed, Won
+from kiosk.i18n import _
+from kiosk.speech import Call, CallOptions, Calls, Words, cell, name, sunk_ship, template
+
+
+def sunk(kind: ShipClass) -> Words:
+    return sunk_ship(kind.value)
+
+
+def _square(square: Square) -> Words:
+    # "B 5", not "B5": the synthetic voice then says the letter and the number.
+    return cell(square.code, f"{square.code[0]} {square.code[1:]}")
+
+
+def _shot(event: ShotFired, options: CallOptions) -> list[Words]:
+    said = [_square(event.square)] if options.say_cell else []
+    if event.result is Result.SUNK and event.ship is not None:
+        return [*said, sunk(event.ship.kind)]
+    if event.result is Result.HIT:
+        return [*said, Words("hit-again", _("Hit, fire again"))]
+    return [*said, Words("miss", _("Miss"))]
+
+
+def _against_computer(view: Mapping[str, Any]) -> bool:
+    return view["mode"] != Mode.DUEL.value
+
+
+def _turn(view: Mapping[str, Any], player: int) -> tuple[Words, ...]:
+    if _against_computer(view):
+        return (Words("your-turn", _("Your turn")),) if player == 0 else ()
+    return template("name-your-turn", _("{name}, your turn"), name=str(view["players"][player]))
+
+
+def _won(view: Mapping[str, Any], player: int) -> tuple[Words, ...]:
+    if view["mode"] == Mode.DAILY.value:
+        return (Words("all-sunk", _("All ships sunk!")),)
+    if _against_computer(view):
+        return (
+            (Words("you-win", _("You win!")),)
+            if player == 0
+            else (Words("computer-wins", _("The computer wins")),)
+        )
+    return template("wins", _("{name} wins!"), name=str(view["players"][player]))
+
+
+class ClassicCalls:
+    """Classic Battleship's phrasebook."""
+
+    def calls(self, events: Sequence[Any], view: Mapping[str, Any], options: CallOptions) -> Calls:
+        words: list[Words] = []
+        keep = False
+        for event in events:
+            if isinstance(event, ShotFired):
+                words += _shot(event, options)
+                keep = keep or event.result is Result.SUNK
+            elif isinstance(event, TurnPassed):
+                words += _turn(view, event.player)
+            elif isinstance(event, Won):
+                words += _won(view, event.player)
+                keep = True
+        return Calls((Call(tuple(words), None, keep),) if words else ())
+
+    def phrases(self, options: CallOptions) -> Iterable[Words]:
+        yield Words("hit-again", _("Hit, fire again"))
+        yield Words("miss", _("Miss"))
+        yield from (sunk(kind) for kind in ShipClass)
+        yield Words("your-turn", _("Your turn"))
+        yield Words("all-sunk", _("All ships sunk!"))
+        yield Words("you-win", _("You win!"))
+        yield Words("computer-wins", _("The computer wins"))
+        yield from template("name-your-turn", _("{name}, your turn"))
+        yield from template("wins", _("{name} wins!"))
+        if options.say_cell:
+            yield from (_square(square) for square in SQUARES)
+
+    def names(self, view: Mapping[str, Any]) -> Iterable[Words]:
+        if not _against_computer(view):
+            yield from (name(str(player)) for player in view["players"])
+
+
+CLASSIC_CALLS = ClassicCalls()

@@ -1,0 +1,243 @@
+"""The caller's queue: a new call replaces one not yet started, SUNK is never cut by the next
+visit's call, undo cancels the call about its dart, and the loop never waits. The voice is a
+stand-in here (silent WAVs of known length, no espeak-ng); the speaker is the simulated one
+that takes as long as the file would."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from hardware.speaker import SimulatedSpeaker, write_silence
+from kiosk.board import MISS, Cell, Ring
+from kiosk.caller import Caller
+from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import HouseRules, Next, Place, Setup, Start, Team, Throw, Undo
+from kiosk.service import GameService
+from kiosk.speech import Call, Words
+
+from .conftest import SHARK_FLEET
+
+JETS_FLEET = "D5-L5-T5-S5 T11-T14-T9 S6-S10 D1-D18-D4-D13-D6"
+
+
+class FileVoice:
+    """Every phrase is a silent WAV: `seconds[phrase]` long (0.2 s otherwise); `slow` phrases
+    are not in the cache (rendering them takes `render_seconds`)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        seconds: dict[str, float] | None = None,
+        slow: frozenset[str] = frozenset(),
+        render_seconds: float = 0.0,
+    ) -> None:
+        self.folder = folder
+        self.seconds = seconds or {}
+        self.slow = slow
+        self.render_seconds = render_seconds
+        self.voices: dict[str, str] = {"en": "test"}
+        self.rendered: list[str] = []
+
+    def _path(self, words: Words) -> Path:
+        return self.folder / f"{words.phrase}.wav"
+
+    def find(self, words: Words, language: str) -> Path | None:
+        path = self._path(words)
+        return path if path.exists() and words.phrase not in self.slow else None
+
+    def render(self, words: Words, language: str) -> Path | None:
+        time.sleep(self.render_seconds)
+        self.rendered.append(words.phrase)
+        return write_silence(self._path(words), self.seconds.get(words.phrase, 0.2))
+
+    def problem(self) -> str | None:
+        return None
+
+
+def _words(*phrases: str) -> tuple[Words, ...]:
+    return tuple(Words(p, p) for p in phrases)
+
+
+@pytest.fixture
+def rig(tmp_path):
+    voice = FileVoice(tmp_path, {"sunk": 0.6, "long": 0.6})
+    for phrase in ("hit", "miss", "sunk", "long", "turn", "one", "two", "three"):
+        voice.render(Words(phrase, phrase), "en")
+    voice.rendered.clear()
+    speaker = SimulatedSpeaker()
+    service = GameService(None)
+    caller = Caller(service, voice, speaker).attach()
+    yield caller, speaker, voice
+    caller.close()
+
+
+def _said(speaker: SimulatedSpeaker) -> list[str]:
+    return [p.path.stem for p in speaker.played]
+
+
+def test_a_new_call_replaces_the_one_not_yet_started(rig):
+    caller, speaker, _voice = rig
+    caller.say(Call(_words("long")))
+    time.sleep(0.1)  # "long" plays
+    caller.say(Call(_words("one")))
+    caller.say(Call(_words("two")))
+    caller.say(Call(_words("three")))
+    assert [c.words[0].phrase for c in caller.pending] == ["three"]
+    assert caller.wait_idle()
+    assert _said(speaker) == ["long", "three"]
+    assert all(p.finished for p in speaker.played)
+
+
+def test_sunk_is_never_cut_nor_dropped_by_the_next_call(rig):
+    caller, speaker, _voice = rig
+    caller.say(Call(_words("sunk"), keep=True))
+    time.sleep(0.05)
+    caller.say(Call(_words("turn")))  # the next visit's call comes while SUNK plays
+    assert caller.wait_idle()
+    assert _said(speaker) == ["sunk", "turn"]
+    assert speaker.played[0].finished
+    # A SUNK still waiting is not replaced either: what follows waits behind it.
+    caller.say(Call(_words("long")))
+    time.sleep(0.05)
+    caller.say(Call(_words("sunk"), keep=True))
+    caller.say(Call(_words("hit")))
+    caller.say(Call(_words("turn")))
+    assert [c.words[0].phrase for c in caller.pending] == ["sunk", "turn"]
+    assert caller.wait_idle()
+    assert _said(speaker)[2:] == ["long", "sunk", "turn"]
+
+
+def test_undo_cancels_the_call_about_its_dart_waiting_or_playing(rig):
+    caller, speaker, _voice = rig
+    caller.say(Call(_words("long"), about=4))
+    time.sleep(0.1)
+    caller.say(Call(_words("hit"), about=5))
+    caller.cancel(5)  # dart 5 undone: its call goes, dart 4's plays on
+    assert caller.pending == []
+    assert caller.wait_idle()
+    assert _said(speaker) == ["long"] and speaker.played[0].finished
+    caller.say(Call(_words("long", "hit"), about=6))
+    time.sleep(0.1)
+    caller.cancel(6)  # playing: stopped at once, and its second word never starts
+    assert caller.wait_idle()
+    assert _said(speaker) == ["long", "long"]
+    assert not speaker.played[1].finished
+
+
+def test_a_call_waits_for_its_moment(rig):
+    caller, speaker, _voice = rig
+    heard = time.monotonic()
+    caller.say(Call(_words("hit")), wait=0.3)
+    assert caller.wait_idle()
+    assert speaker.played[0].started - heard >= 0.29
+
+
+def test_saying_never_waits_for_the_voice_or_the_speaker(tmp_path):
+    voice = FileVoice(tmp_path, slow=frozenset({"slow"}), render_seconds=0.5)
+    speaker = SimulatedSpeaker()
+    caller = Caller(GameService(None), voice, speaker).attach()
+    try:
+        started = time.perf_counter()
+        caller.say(Call(_words("slow")))  # not cached: rendered on the caller's own thread
+        caller.say(Call(_words("slow")))
+        assert time.perf_counter() - started < 0.05
+        assert threading.current_thread().name not in ("dartship-caller", "dartship-voice")
+        assert caller.wait_idle()
+        assert _said(speaker) == ["slow"] and voice.rendered == ["slow"]
+    finally:
+        caller.close()
+
+
+def test_a_caller_without_an_audio_device_plays_on_silently(tmp_path, caplog):
+    voice = FileVoice(tmp_path)
+    speaker = SimulatedSpeaker(problem="no sound card: /proc/asound/cards lists none")
+    caller = Caller(GameService(None), voice, speaker)
+    with caplog.at_level("WARNING", logger="dartship.caller"):
+        caller.attach()
+        caller.say(Call(_words("hit")))
+        assert caller.wait_idle()
+        caller.say(Call(_words("miss")))
+        assert caller.wait_idle()
+    caller.close()
+    lines = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert lines == [
+        "caller: no audio device (no sound card: /proc/asound/cards lists none); the kiosk plays on silently"
+    ]
+    assert speaker.played == [] and caller.silent
+
+
+def _cell(code: str) -> Cell:
+    ring = {"T": Ring.TRIPLE, "D": Ring.DOUBLE, "S": Ring.SMALL, "L": Ring.LARGE}[code[0]]
+    return Cell(ring, int(code[1:]))
+
+
+def test_the_service_s_darts_are_called_in_order_and_an_undo_takes_its_call_back(tmp_path):
+    """The caller as the kiosk attaches it: a dart game through the service."""
+    voice = FileVoice(tmp_path)
+    speaker = SimulatedSpeaker(tempo=0.05)
+    service = GameService(None, follow_ups=False)  # the start is ours, not a bull-off
+    rules = HouseRules()
+    service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
+    caller = Caller(service, voice, speaker).attach()
+    try:
+        service.submit(Place(0, parse_fleet(SHARK_FLEET, rules.board, rules.fleet)))
+        service.submit(Place(1, parse_fleet(JETS_FLEET, rules.board, rules.fleet)))
+        service.submit(Start(0))
+        assert caller.wait_idle()
+        for code in ("S6", "S10", "T20"):
+            service.submit(Throw(_cell(code)))
+            assert caller.wait_idle()
+        service.submit(Next())
+        assert caller.wait_idle()
+        service.submit(Throw(MISS))
+        service.submit(Undo())  # before its call had finished: it is taken back
+        assert caller.wait_idle()
+    finally:
+        caller.close()
+    said = _said(speaker)
+    assert said[:7] == ["name-sharks", "start", "hit", "sunk-2", "miss", "name-jets", "to-throw"]
+    assert said[-1] == "taken-back"
+
+
+def test_a_game_s_names_and_phrases_are_rendered_when_it_starts(tmp_path):
+    voice = FileVoice(tmp_path)
+    service = GameService(None, follow_ups=False)
+    caller = Caller(service, voice, SimulatedSpeaker(tempo=0.01)).attach()
+    try:
+        service.new_game(DARTS, Setup((Team("Hai Kala", ("Ann", "Bo")), Team("Jets", ("Cy",))), HouseRules()))
+        deadline = time.monotonic() + 10
+        while "win" not in voice.rendered and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # The names first (a game's first call names a team), then every fixed phrase.
+        assert voice.rendered[:4] == ["name-hai-kala", "name-ann", "name-bo", "name-jets"]
+        assert {"hit", "miss", "sunk-5", "to-throw", "win"} <= set(voice.rendered)
+        assert not any(p.startswith("cell-") for p in voice.rendered)  # cells are not said
+    finally:
+        caller.close()
+
+
+def test_the_speaker_opens_only_once_the_face_is_up(tmp_path):
+    """The kiosk's caller waits for the screen's first frame (Kivy and SDL set up on the main
+    thread) before it opens the audio: opening it beside them ended the live app."""
+    opened = threading.Event()
+
+    class Watched(SimulatedSpeaker):
+        def open(self) -> str | None:
+            opened.set()
+            return None
+
+    speaker = Watched(tempo=0.01)
+    caller = Caller(GameService(None), FileVoice(tmp_path), speaker, wait_for_face=True).attach()
+    try:
+        caller.say(Call(_words("hit")))
+        assert not opened.wait(0.3) and not caller.idle()  # waiting, not lost
+        caller.face_up()
+        assert opened.wait(2) and caller.wait_idle()
+        assert _said(speaker) == ["hit"]
+    finally:
+        caller.close()

@@ -1,0 +1,110 @@
+"""The whole kiosk as the composition root builds it (simulator board, buzzer, caller), headless,
+with the caller's output to the journal (`caller.output = "log"`: the simulated speaker, which
+takes as long as each file would). A whole dart game from the board's darts (the Sharks sink every
+Jets ship; the Jets' visits are passed with Next) to the win: the calls come in the order of
+the darts, each after its dart, and the win is called last."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+
+import pytest
+
+from hardware.speaker import SimulatedSpeaker
+from kiosk.app.root import build_kiosk
+from kiosk.board import Cell, Ring
+from kiosk.config import CallerOutput, ConfigFile, InputKind
+from kiosk.darts.fleet import parse_fleet
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import BullOffMode, Phase, Place, Setup, Team
+from kiosk.i18n import set_language
+from kiosk.inputs import Button
+
+SHARKS = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
+JETS = "D5-L5-T5-S5 T11-T14-T9 S6-S10 D1-D18-D4-D13-D6"
+JET_CELLS = [code for ship in JETS.split() for code in ship.split("-")]
+
+
+def _cell(code: str) -> Cell:
+    rings = {"T": Ring.TRIPLE, "D": Ring.DOUBLE, "S": Ring.SMALL, "L": Ring.LARGE}
+    return Cell(rings[code[0]], int(code[1:]))
+
+
+async def _until(condition, timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, language):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))  # the voice cache is here
+    values = {
+        "board.input": InputKind.SIMULATOR,
+        "rules.bull_off": BullOffMode.OFF,
+        "web.enabled": False,
+        "kiosk.database": str(tmp_path / "k.db"),
+        "kiosk.language": language,
+        "caller.output": CallerOutput.LOG,
+        "caller.say_cell": True,
+    }
+    config = ConfigFile(tmp_path / "config.toml", values)
+    set_language(language)
+
+    async def play() -> list[str]:
+        kiosk = await build_kiosk(config)
+        kiosk.ready()  # as `dartship run --headless` says once its phone page is up
+        try:
+            caller = kiosk.caller
+            assert caller is not None and isinstance(caller.speaker, SimulatedSpeaker)
+            caller.speaker.tempo = 0.02  # the journal need not wait a whole second per call
+            service, board = kiosk.service, kiosk.simulator
+            assert board is not None
+            rules = kiosk.settings.house_rules()
+            service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
+            for team, fleet in ((0, SHARKS), (1, JETS)):
+                service.submit(Place(team, parse_fleet(fleet, rules.board, rules.fleet)))
+            for number, code in enumerate(JET_CELLS, start=1):
+                board.land(_cell(code))  # through the board's sink, as a real dart comes
+                await _until(lambda n=number: service.match.state().darts[0] >= n)
+                await _until(caller.idle)
+                if service.match.phase is Phase.TAKEOUT:
+                    board.press(Button.NEXT)  # the darts are out: the Jets' visit
+                    await _until(lambda: service.match.phase is Phase.THROWING)
+                    board.press(Button.NEXT)  # the Jets throw nothing: three misses, padded
+                    await _until(lambda: service.match.state().team == 0)
+                await _until(caller.idle)
+            assert service.match.phase is Phase.OVER
+            await _until(caller.idle)
+            return [p.path.name for p in caller.speaker.played]
+        finally:
+            await kiosk.stop()
+            set_language("en")
+
+    with caplog.at_level(logging.INFO, logger="dartship.caller"):
+        played = asyncio.run(play())
+    said = [
+        r.getMessage().split(": ", 1)[1]
+        for r in caplog.records
+        if r.getMessage().startswith(("caller: ", "Ansager: "))
+    ]
+    start = {"en": "Sharks start", "de": "Sharks beginnt"}[language]
+    win = {"en": "Sharks win!", "de": "Sharks gewinnt!"}[language]
+    hit = {"en": "Double 5 Hit", "de": "Doppel 5 Treffer"}[language]
+    assert said[0] == start and said[1] == hit, said
+    assert said[-1].endswith(win) and said[-1].startswith(
+        {"en": "Double 6 Sunk! A ship of five", "de": "Doppel 6 Versenkt! Ein Fünfer"}[language]
+    )
+    jets = {"en": "Jets to throw", "de": "Jets wirft"}[language]
+    sharks = {"en": "Sharks to throw", "de": "Sharks wirft"}[language]
+    # 14 darts: four full visits, each followed by the Jets' visit and the Sharks' next one.
+    assert said.count(jets) == said.count(sharks) == 4, " | ".join(said)
+    if shutil.which("espeak-ng"):
+        # Every word was heard from a file of its phrase, in the order of the calls.
+        assert played[0].startswith("name-sharks") and played[1].startswith("start")
+        assert played[2].startswith("cell-d5") and played[3].startswith("hit")
+        assert played[-1].startswith("win")
