@@ -35,7 +35,8 @@ class Holder:
         if self.port is None:
             return _("{command} (pid {pid})").format(command=self.command, pid=self.pid)
         return _("{command} (pid {pid}, phone page on port {port})").format(
-            command=self.command, pid=self.pid, port=self.port)
+            command=self.command, pid=self.pid, port=self.port
+        )
 
     def to_text(self) -> str:
         return json.dumps({"command": self.command, "pid": self.pid, "port": self.port}) + "\n"
@@ -45,8 +46,7 @@ class Holder:
         try:
             data = json.loads(text)
             port = data.get("port")
-            return Holder(str(data["command"]), int(data["pid"]),
-                          None if port is None else int(port))
+            return Holder(str(data["command"]), int(data["pid"]), None if port is None else int(port))
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
 
@@ -57,10 +57,13 @@ class DatabaseInUse(StoreError):
     def __init__(self, database: Path, holder: Holder | None) -> None:
         self.holder = holder
         who = holder.describe() if holder else _("another program")
-        super().__init__(_(
-            "{database} is in use by {who}: one database belongs to one running kiosk. Stop "
-            "that one first, or give this one a database of its own (--db, or kiosk.database "
-            "in the config).").format(database=database, who=who))
+        super().__init__(
+            _(
+                "{database} is in use by {who}: one database belongs to one running kiosk. Stop "
+                "that one first, or give this one a database of its own (--db, or kiosk.database "
+                "in the config)."
+            ).format(database=database, who=who)
+        )
 
 
 def lock_path(database: Path) -> Path:
@@ -81,8 +84,11 @@ class DatabaseLock:
             # a child outliving a killed kiosk cannot keep its lock.
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as err:
-            raise StoreError(_("cannot make the lock file {path}: {error}").format(
-                path=self.path, error=err.strerror or err)) from None
+            raise StoreError(
+                _("cannot make the lock file {path}: {error}").format(
+                    path=self.path, error=err.strerror or err
+                )
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -91,8 +97,9 @@ class DatabaseLock:
             raise DatabaseInUse(self.database, holder) from None
         except OSError as err:
             os.close(fd)
-            raise StoreError(_("cannot lock {path}: {error}").format(
-                path=self.path, error=err.strerror or err)) from None
+            raise StoreError(
+                _("cannot lock {path}: {error}").format(path=self.path, error=err.strerror or err)
+            ) from None
         self._fd: int | None = fd
         self.holder = Holder(command, os.getpid(), port)
         self._write(self.holder)

@@ -26,9 +26,23 @@ def _status(url: str) -> int:
 
 
 def _host_link(tmp_path, db, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kiosk.app.cli", "host-link", "--config",
-                           str(tmp_path / "config.toml"), "--db", str(db), *extra],
-                          capture_output=True, text=True, env=ENV, timeout=60)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kiosk.app.cli",
+            "host-link",
+            "--config",
+            str(tmp_path / "config.toml"),
+            "--db",
+            str(db),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=60,
+    )
 
 
 def _path(url: str) -> str:

@@ -26,16 +26,27 @@ def _config(tmp: Path) -> Path:
 
 
 def _kiosk_argv(tmp: Path, db: Path) -> list[str]:
-    return [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--simulator",
-            "--config", str(_config(tmp)), "--db", str(db)]
+    return [
+        sys.executable,
+        "-m",
+        "kiosk.app.cli",
+        "run",
+        "--headless",
+        "--simulator",
+        "--config",
+        str(_config(tmp)),
+        "--db",
+        str(db),
+    ]
 
 
 class Running:
     """A headless kiosk started for real, once it serves its phone page."""
 
     def __init__(self, tmp: Path, db: Path) -> None:
-        self.proc = subprocess.Popen(_kiosk_argv(tmp, db), stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, env=ENV)
+        self.proc = subprocess.Popen(
+            _kiosk_argv(tmp, db), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV
+        )
         self.out = Lines(self.proc)
         self.port = int(self.out.wait_for(r"Host page .*http://[^:/]+:(\d+)/").group(1))
         self.out.wait_for(r"running headless")
@@ -47,8 +58,7 @@ class Running:
 
 
 def _refused(argv: list[str], stdin: str = "") -> str:
-    done = subprocess.run(argv, input=stdin, capture_output=True, text=True, env=ENV,
-                          timeout=60)
+    done = subprocess.run(argv, input=stdin, capture_output=True, text=True, env=ENV, timeout=60)
     assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
     return done.stderr
 
@@ -62,8 +72,9 @@ def test_a_second_kiosk_and_the_line_protocols_are_refused_until_the_holder_is_k
         assert f"pid {first.proc.pid}" in message and f"port {first.port}" in message
         assert str(db) in message
         for command in ("referee", "classic", "express"):
-            message = _refused([sys.executable, "-m", "kiosk.app.cli", command, "--db", str(db)],
-                               '{"cmd": "state"}\n')
+            message = _refused(
+                [sys.executable, "-m", "kiosk.app.cli", command, "--db", str(db)], '{"cmd": "state"}\n'
+            )
             assert f"pid {first.proc.pid}" in message, (command, message)
         assert first.proc.poll() is None  # the holder plays on, undisturbed
         first.proc.send_signal(signal.SIGKILL)  # a power cut, as far as the lock can tell
@@ -76,9 +87,13 @@ def test_a_second_kiosk_and_the_line_protocols_are_refused_until_the_holder_is_k
 
 def test_a_kiosk_is_refused_while_a_referee_holds_the_database(tmp_path):
     db = tmp_path / "bar.db"
-    referee = subprocess.Popen([sys.executable, "-m", "kiosk.app.cli", "referee", "--db",
-                                str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True, env=ENV)
+    referee = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.app.cli", "referee", "--db", str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
     try:
         assert referee.stdin is not None and referee.stdout is not None
         referee.stdin.write('{"cmd": "state"}\n')

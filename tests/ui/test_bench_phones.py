@@ -39,9 +39,15 @@ async def test_a_refused_phone_stops_the_bench_with_a_reason(tmp_path):
     from kiosk.config import ConfigFile, InputKind
 
     bench = _bench()
-    config = ConfigFile(None, {"web.host": "127.0.0.1", "web.port": 0,
-                               "board.input": InputKind.SIMULATOR,
-                               "kiosk.database": str(tmp_path / "k.db")})
+    config = ConfigFile(
+        None,
+        {
+            "web.host": "127.0.0.1",
+            "web.port": 0,
+            "board.input": InputKind.SIMULATOR,
+            "kiosk.database": str(tmp_path / "k.db"),
+        },
+    )
     kiosk = await build_kiosk(config, devices=False)
     try:
         assert kiosk.web is not None

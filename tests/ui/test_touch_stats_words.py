@@ -30,9 +30,15 @@ def test_stats_headings_are_whole_words(tour, language):
             tour.drain()
             from ui.touch import theme
 
-            headings = [w for w in screen.walk() if isinstance(w, Label)
-                        and w.color == list(theme.TEXT_DIM) and w.text and w.parent is not None
-                        and type(w.parent).__name__ == "Table"]
+            headings = [
+                w
+                for w in screen.walk()
+                if isinstance(w, Label)
+                and w.color == list(theme.TEXT_DIM)
+                and w.text
+                and w.parent is not None
+                and type(w.parent).__name__ == "Table"
+            ]
             assert headings, kind
             for label in headings:
                 lines = _rendered_lines(label)

@@ -24,16 +24,20 @@ ESCAPE = 27
 
 
 class QuitQuestion(ModalView):
-    """"Quit Dartship?" with Quit and Stay; Quit calls `stop` (once)."""
+    """ "Quit Dartship?" with Quit and Stay; Quit calls `stop` (once)."""
 
     def __init__(self, stop: Callable[[], None], **kwargs: Any) -> None:
-        super().__init__(size_hint=(0.7, 0.5), auto_dismiss=False,
-                         background_color=(0, 0, 0, 0.75), **kwargs)
+        super().__init__(size_hint=(0.7, 0.5), auto_dismiss=False, background_color=(0, 0, 0, 0.75), **kwargs)
         s = theme.sizes()
         body = Panel(orientation="vertical", radius=s(12), padding=s(14), spacing=s(10))
         body.add_widget(Caption(_("Quit Dartship?"), font_units=30, bold=True))
-        body.add_widget(Caption(_("The game in play is kept and goes on at the next start."),
-                                font_units=20, colour=theme.TEXT_DIM))
+        body.add_widget(
+            Caption(
+                _("The game in play is kept and goes on at the next start."),
+                font_units=20,
+                colour=theme.TEXT_DIM,
+            )
+        )
         row = BoxLayout(spacing=s(10), size_hint_y=None, height=s.touch)
         row.add_widget(BigButton(_("Stay"), self.dismiss, colour=theme.PANEL_LIGHT))
         row.add_widget(BigButton(_("Quit"), self._quit, colour=theme.DANGER))

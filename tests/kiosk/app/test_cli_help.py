@@ -14,8 +14,13 @@ COMMANDS = ("referee", "classic", "express", "host-link", "config", *cli.DELEGAT
 
 
 def test_help_lists_every_command_once():
-    done = subprocess.run([sys.executable, "-m", "kiosk.app.cli", "--help"], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.app.cli", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 0
     for command in COMMANDS:
         assert len(re.findall(rf"^\s+{re.escape(command)}\b", done.stdout, re.M)) == 1, command
