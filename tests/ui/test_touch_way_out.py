@@ -60,8 +60,11 @@ def test_home_on_every_dart_game_screen_then_abandon_behind_the_pin(tour):
     summary = tour.kiosk.store.stats.last_games()[0]
     assert summary.id == game and summary.abandoned and summary.winner is None
     tour.app.go("stats")
+    tour.drain()
     from kivy.uix.label import Label
 
-    words = [w.text for w in tour.root.walk() if isinstance(w, Label)]
+    stats = tour.app.screen("stats")
+    stats.choose("darts")
+    words = [w.text for w in stats.walk() if isinstance(w, Label)]
     assert "abandoned" in words
     tour.app.go("home")

@@ -46,8 +46,9 @@ class Table(GridLayout):
             if lines > 1 or fit:
                 # A word wider than its column ("Trefferquote") gets a smaller font, never "…".
                 base = s(units)
+                # (A little short of the width: Kivy shortens a line that only just fits.)
                 label.bind(width=lambda w, width, base=base: setattr(
-                    w, "font_size", words_fit(w, base, width, 0.6)))
+                    w, "font_size", words_fit(w, base, max(1.0, width - s(8)), 0.6)))
             self.add_widget(label)
         self._widths()
 

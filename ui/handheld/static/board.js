@@ -82,8 +82,11 @@ export class BoardView {
       });
       if (cell.ring === "BULL" && description.radii_mm.inner_bull) {
         // Both bulls are drawn (the bull-off tells them apart); for the game they are one cell.
+        // The inner disc takes no taps of its own: a tap on the bull is told apart by its
+        // distance from the centre (see the click handler).
+        this.innerBull = toDisplay(description.radii_mm.inner_bull);
         const inner = el("path", {
-          d: sectorPath(0, toDisplay(description.radii_mm.inner_bull), 0, 360),
+          d: sectorPath(0, this.innerBull, 0, 360),
           class: "cell ring-BULL inner-bull",
           "data-code": cell.code,
           "data-part": "inner",
@@ -109,9 +112,17 @@ export class BoardView {
       const target = event.target.closest("[data-code]");
       const code = target?.getAttribute("data-code");
       // The second argument says which bull was tapped: "inner", or anything else for the outer.
-      if (code && this.onTap) this.onTap(code, target.getAttribute("data-part"));
+      if (code && this.onTap) this.onTap(code, code === "BULL" ? this.bullPart(event) : null);
     });
     this.svg = svg;
+  }
+
+  // "inner" when a tap on the bull lies within the inner bull's radius, else "outer".
+  bullPart(event) {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix || !this.innerBull) return "outer";
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    return Math.hypot(p.x, p.y) <= this.innerBull ? "inner" : "outer";
   }
 
   // states: code -> list of class names (e.g. ["ship", "hit"]); every other cell is plain.
