@@ -52,7 +52,7 @@ async def run(rooms: int, level: ComputerLevel, think: float, seconds: float, se
         def heard(event: object) -> None:
             if isinstance(event, MatchUpdate):
                 for e in event.events:
-                    if isinstance(e, ShotFired) and e.player == 1 and index in handed:
+                    if isinstance(e, ShotFired) and e.side == 1 and index in handed:
                         waits.append(time.perf_counter() - handed.pop(index))
         return heard
 

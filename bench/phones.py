@@ -25,7 +25,7 @@ from kiosk.board import board_for
 from kiosk.config import ConfigFile, InputKind
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffMode, Place, Setup, Team
+from kiosk.darts.match import BullOffMode, Place, Setup, Team, house_rules
 from kiosk.inputs import Button, ButtonInput, DartInput
 
 FLEETS = ("D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL",
@@ -93,7 +93,7 @@ async def bench(darts: int, spectators: int) -> tuple[list[float], list[float]]:
         service, web = kiosk.service, kiosk.web
         assert web is not None
         loop = asyncio.get_running_loop()
-        rules = config.settings.house_rules()
+        rules = house_rules(config.settings)
         service.new_game(DARTS, Setup((Team("Sharks", ("A",)), Team("Jets", ("B",))), rules))
         base = web.base_url.replace("http", "ws", 1)
         tokens = [str(web.team_url(t)).rsplit("/", 1)[1] for t in (0, 1)]

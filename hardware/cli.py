@@ -52,6 +52,11 @@ def fake_board_main(args: list[str]) -> int:
     p.add_argument("--seed", type=int)
     p.add_argument("--wait", type=float, default=0.0,
                    help=_("seconds to wait before the script or throws (time to connect)"))
+    p.add_argument("--baud", type=int,
+                   help=_("pty: the speed the board runs at; read at another speed its lines "
+                          "arrive garbled, as on a real line"))
+    p.add_argument("--handshake", action="store_true",
+                   help=_("silent until the kiosk writes <s,9> (as dascr-machine)"))
     p.add_argument("--stay", action="store_true",
                    help=_("keep the port open after the script or throws, until Ctrl+C"))
     a = p.parse_args(list(args))
@@ -68,7 +73,7 @@ def fake_board_main(args: list[str]) -> int:
         skill = float(a.skill)
     try:
         fake = FakeBoard(a.dialect, profile=Profile(a.profile), board_map=board_map, skill=skill,
-                         rng=random.Random(a.seed))
+                         rng=random.Random(a.seed), baud=a.baud, handshake=a.handshake)
     except ValueError as err:
         print(err, file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hardware.boardmap import BoardMap, contact_key
+from hardware.granboard import granboard_table
 from kiosk.board import BULL, Board, BullZone, Cell, CellError, Profile, Ring, bull_zone
 from kiosk.i18n import _
 from kiosk.inputs import (
@@ -42,6 +43,18 @@ class Dialect:
     read: _Reader
     profile: Profile | None = None
     needs_map: bool = False
+    # What the firmware prints for a matrix spot wired to nothing (`_40`, `NULL`, `0:X`, `0`):
+    # quiet, neither a dart nor a bad line, yet a sign of the dialect for `auto`.
+    quiet: re.Pattern[str] | None = None
+    # Lines the board sends about itself (a banner): said once, never a bad line.
+    banner: re.Pattern[str] | None = None
+
+    def recognises(self, text: str, board: Board, board_map: BoardMap | None = None) -> bool:
+        """Whether this line is one this dialect's firmware prints (for `auto`)."""
+        if _is_comment(text):
+            return False
+        # Not a bad line: a reading, or a word of the firmware's that means nothing (`u`).
+        return not isinstance(read_line(self, text, board, board_map), BadLine)
 
 
 # --- decoding -------------------------------------------------------------------------------
@@ -162,14 +175,25 @@ def read_dartship(text: str, board: Board, board_map: BoardMap | None) -> InputE
 _RINGS_BY_FACTOR = {2: Ring.DOUBLE, 3: Ring.TRIPLE}
 
 
+# dARts (patrickhener) and its successor dascr-machine print the same numbers; their words:
+# dARts `FEHLWURF` (the piezo's miss), `KNOPF` (the button), `PFEILE` (the ultrasonic sensor saw
+# someone at the board); dascr `m`, `b`, `u` for the same three.
+_NUMERIC_WORDS: dict[str, InputEvent | None] = {
+    "FEHLWURF": MissInput("FEHLWURF"), "M": MissInput("m"),
+    "KNOPF": ButtonInput(Button.NEXT), "B": ButtonInput(Button.NEXT),
+    "PFEILE": None, "U": None,
+}
+# dascr-machine stays silent until the host writes this (state 9: "service connected").
+DASCR_HANDSHAKE = b"<s,9>"
+
+
 def read_numeric(text: str, board: Board, board_map: BoardMap | None) -> InputEvent | None:
     if _is_comment(text):
         return None
     upper = text.upper()
-    if upper == "FEHLWURF":
-        return MissInput(text)
-    if upper == "KNOPF":
-        return ButtonInput(Button.NEXT)
+    if upper in _NUMERIC_WORDS:
+        word = _NUMERIC_WORDS[upper]
+        return MissInput(text) if isinstance(word, MissInput) else word
     if not (text.isascii() and text.isdigit() and len(text) == 3):
         return _bad(text, _("not a numeric dart (like 320 for T20)"))
     factor, number = divmod(int(text), 100)
@@ -223,7 +247,8 @@ def _factor_dart(number: int, factor: int, text: str, board: Board) -> InputEven
 def read_semicolon(text: str, board: Board, board_map: BoardMap | None) -> InputEvent | None:
     if _is_comment(text):
         return None
-    if text.lower() == "miss":
+    # maddarts prints `0;1` for its tap sensor: a dart that closed no contact.
+    if text.lower() == "miss" or "".join(text.split()) == "0;1":
         return MissInput(text)
     match = _PAIR.match(text)
     if not match or ";" not in text or not match[2].isdigit():
@@ -245,7 +270,9 @@ def read_colon(text: str, board: Board, board_map: BoardMap | None) -> InputEven
 # --- raw contacts: rc (3,7) and granboard (3.4@) ---------------------------------------------
 
 _RC_PAIR = re.compile(r"^(\d{1,3})\s*,\s*(\d{1,3})$")
-_WORDS = {"next": ButtonInput(Button.NEXT), "undo": ButtonInput(Button.UNDO)}
+# philharlow/dartboard (OpenDarts): `miss` is its tilt sensor, `missb` its miss button.
+_WORDS = {"next": ButtonInput(Button.NEXT), "undo": ButtonInput(Button.UNDO),
+          "missb": ButtonInput(Button.MISS)}
 
 
 def read_rc(text: str, board: Board, board_map: BoardMap | None) -> InputEvent | None:
@@ -268,24 +295,59 @@ _GRAN = re.compile(r"^(\d{1,3})\.(\d{1,3})@$")
 def read_granboard(text: str, board: Board, board_map: BoardMap | None) -> InputEvent | None:
     if _is_comment(text):
         return None
-    if text.upper() == "BTN@":
+    upper = text.upper()
+    if upper == "BTN@":
         return ButtonInput(Button.NEXT)
+    if upper == "OUT@":  # the board's own "outside" sensor
+        return MissInput(text)
     match = _GRAN.match(text)
     if not match:
         return _bad(text, _("not a granboard code (like 3.4@)"))
-    return mapped_contact(text, text, board_map)
+    return mapped_contact(text, text, board_map if board_map is not None
+                          else granboard_table(board.profile))
+
+
+# --- bracket: the SoftCyD ESP32 GranBoard bridge, <T20> <S20> <SB> <DB> <BTN> <OUT> --------
+
+_BRACKET = re.compile(r"^<([A-Za-z0-9]{1,4})>$")
+
+
+def read_bracket(text: str, board: Board, board_map: BoardMap | None) -> InputEvent | None:
+    if _is_comment(text):
+        return None
+    match = _BRACKET.match(text)
+    if not match:
+        return _bad(text, _("not a bridge code (like <T20>, <SB>, <BTN>)"))
+    code = match[1].upper()
+    if code == "BTN":
+        return ButtonInput(Button.NEXT)
+    if code == "OUT":
+        return MissInput(text)
+    if code == "KO":  # the bridge lost the board over Bluetooth; it restarts and scans again
+        return Info(_("the GranBoard bridge lost its board: it is searching for it again"))
+    if code in ("SB", "DB"):
+        return _bull(code == "DB", text)
+    factor = _LETTER_FACTOR.get(code[0])
+    if factor is None or not code[1:].isdigit():
+        return _bad(text, _("not a bridge code (like <T20>, <SB>, <BTN>)"))
+    return _factor_dart(int(code[1:]), factor, text, board)
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("dartship", read_dartship),
-        Dialect("numeric", read_numeric, Profile.THREE_RING),
-        Dialect("x", read_x, Profile.FOUR_RING),
-        Dialect("semicolon", read_semicolon, Profile.THREE_RING),
-        Dialect("colon", read_colon, Profile.THREE_RING),
-        Dialect("rc", read_rc, needs_map=True),
-        Dialect("granboard", read_granboard, needs_map=True),
+        # dARts prints 0 for its two unused matrix spots (`000` in its table is the int 0).
+        Dialect("numeric", read_numeric, Profile.THREE_RING, quiet=re.compile(r"0+")),
+        # FynnMcKracken/Darts names its unwired spots `_18`, `_40` ... `_96`.
+        Dialect("x", read_x, Profile.FOUR_RING, quiet=re.compile(r"_\d{1,3}")),
+        # maddarts: `NULL`; DardosLife: `0:S`, `0:D`, `0:T`.
+        Dialect("semicolon", read_semicolon, Profile.THREE_RING, quiet=re.compile(r"NULL")),
+        Dialect("colon", read_colon, Profile.THREE_RING, quiet=re.compile(r"0+\s*:\s*[A-Za-z]")),
+        Dialect("rc", read_rc, needs_map=True, banner=re.compile(r"OpenDarts", re.IGNORECASE)),
+        # Raw GranBoard codes: the published table (granboard_table) unless a map is given.
+        Dialect("granboard", read_granboard),
+        Dialect("bracket", read_bracket, Profile.THREE_RING),
     )
 }
 
@@ -314,7 +376,13 @@ def effective_profile(chosen: Dialect, configured: Profile,
 
 def read_line(chosen: Dialect, text: str, board: Board,
               board_map: BoardMap | None = None) -> InputEvent | None:
-    """One decoded line -> its event (None for comments and blank lines). Never raises."""
+    """One decoded line -> its event (None for comments, blank lines and a firmware's unused
+    matrix spots). Never raises."""
+    if chosen.quiet is not None and chosen.quiet.fullmatch(text):
+        return None
+    if chosen.banner is not None and chosen.banner.fullmatch(text):
+        return Info(_("the board says hello: {banner} ({dialect} dialect)").format(
+            banner=text, dialect=chosen.name))
     try:
         return chosen.read(text, board, board_map)
     except Exception as err:  # a dialect bug must not kill the reader; say what happened
@@ -328,8 +396,11 @@ def encode(chosen: Dialect, cell: Cell, zone: BullZone = BullZone.OTHER,
     """The line a board of this dialect sends for a dart in `cell` (MISS for a miss)."""
     inner = zone is BullZone.INNER
     if not cell.on_board:
-        misses = {"dartship": "MISS", "numeric": "FEHLWURF", "granboard": "# miss"}
+        misses = {"dartship": "MISS", "numeric": "FEHLWURF", "granboard": "OUT@",
+                  "bracket": "<OUT>", "semicolon": "0;1"}
         return misses.get(chosen.name, "miss")
+    if chosen.name == "granboard":
+        return _encode_raw(chosen, cell, zone, board_map or granboard_table(Profile.FOUR_RING))
     if chosen.needs_map:
         return _encode_raw(chosen, cell, zone, board_map)
     ring, n = cell.ring, cell.number
@@ -353,9 +424,11 @@ def encode(chosen: Dialect, cell: Cell, zone: BullZone = BullZone.OTHER,
         return f"{n}x{factor}"
     if name == "semicolon":
         return ("25;2" if inner else "25;1") if ring is Ring.BULL else f"{n};{factor}"
+    letter = {1: "S", 2: "D", 3: "T"}
     if name == "colon":
-        letter = {1: "S", 2: "D", 3: "T"}
         return ("25:D" if inner else "25:S") if ring is Ring.BULL else f"{n}:{letter[factor]}"
+    if name == "bracket":
+        return ("<DB>" if inner else "<SB>") if ring is Ring.BULL else f"<{letter[factor]}{n}>"
     raise ValueError(name)
 
 

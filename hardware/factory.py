@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from hardware import boardmap
+from hardware.autodarts import AutodartsBoard
 from hardware.boardmap import BoardMap, BoardMapError
 from hardware.buttons import Buttons, MissSensor
 from hardware.buzzer import ActiveBuzzer, SimulatedBuzzer, TonalBuzzer
+from hardware.known_boards import KnownBoards
 from hardware.matrix import MatrixScanner
 from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
@@ -80,6 +82,11 @@ def load_map(settings: Settings, sink: Sink, path: str | None = None) -> BoardMa
     return board_map
 
 
+def known_boards(settings: Settings) -> KnownBoards:
+    """What `dialect = "auto"` found per port: boards.json beside the database."""
+    return KnownBoards(settings.database_path().parent / "boards.json")
+
+
 def build_simulator(settings: Settings, sink: Sink, *, interval: float | None = None,
                     seed: int | None = None, rng: random.Random | None = None) -> SimulatedBoard:
     """The virtual board: taps, typed cells, virtual throws (by itself every `interval` s)."""
@@ -89,11 +96,16 @@ def build_simulator(settings: Settings, sink: Sink, *, interval: float | None = 
 
 def build_board_input(settings: Settings, sink: Sink, *, pin_factory: Any = None,
                       rng: random.Random | None = None) -> BoardInput:
-    """The configured board input (serial, matrix or simulator), with the miss sensor if any.
+    """The configured board input (serial, matrix, Autodarts or simulator), with the miss
+    sensor if any.
     `rng` makes the simulator's scatter repeatable."""
     board = settings.board
     if board.input is InputKind.SIMULATOR:
         return build_simulator(settings, sink, rng=rng)
+    if board.input is InputKind.AUTODARTS:
+        # cameras see misses themselves: no miss sensor, no board map
+        return AutodartsBoard(board.autodarts, sink, profile=board.profile,
+                              darts_per_visit=settings.rules.darts_per_visit)
     sensor: MissSensor | None = None
     if settings.miss_sensor.pin >= 0:
         sensor = MissSensor(settings.miss_sensor.pin, sink, grace_ms=settings.miss_sensor.grace_ms,
@@ -103,7 +115,9 @@ def build_board_input(settings: Settings, sink: Sink, *, pin_factory: Any = None
     device: SerialReader | MatrixScanner
     if board.input is InputKind.SERIAL:
         device = SerialReader(board.port, board_sink, dialect_name=board.dialect.value,
-                              profile=board.profile, board_map=board_map, baud=board.baud)
+                              profile=board.profile, board_map=board_map, baud=board.baud,
+                              lockout_seconds=settings.matrix.lockout_ms / 1000,
+                              known=known_boards(settings))
     else:
         matrix = settings.matrix
         device = MatrixScanner(matrix.rows, matrix.cols, board_sink, board_map=board_map,

@@ -23,6 +23,7 @@ import logging
 import os
 import random
 import socket
+import termios
 import threading
 import tty
 from collections.abc import Iterable, Iterator
@@ -35,6 +36,19 @@ from kiosk.board import Board, BullZone, CellError, Profile, board_for, bull_zon
 from kiosk.i18n import _
 
 log = logging.getLogger("dartship.fake_board")
+
+HANDSHAKE = b"<s,9>"
+_SPEEDS = {rate: getattr(termios, f"B{rate}") for rate in (1200, 2400, 4800, 9600, 19200, 38400,
+                                                           57600, 115200, 230400)}
+
+
+def garbled(data: bytes) -> bytes:
+    """What a UART at another speed makes of these bytes: a framing error (0x00) and a high
+    byte for each, never a line end (a line sent at 9600 baud and read at 115200)."""
+    out = bytearray()
+    for byte in data:
+        out += bytes((0x00, 0x80 | (byte >> 1)))
+    return bytes(out)
 
 
 HELLO_DELAY = 0.3  # seconds after a TCP client connects
@@ -78,8 +92,15 @@ class FakeBoard:
 
     def __init__(self, dialect_name: str = "dartship", *, profile: Profile = Profile.FOUR_RING,
                  board_map: BoardMap | None = None, board_id: str = "fake-1",
-                 skill: str | float = "pub", rng: random.Random | None = None) -> None:
+                 skill: str | float = "pub", rng: random.Random | None = None,
+                 baud: int | None = None, handshake: bool = False) -> None:
         self.dialect: Dialect = dialect(dialect_name)
+        # On a pty, `baud` makes the board as deaf and garbled as a real one at another speed:
+        # a line is sent as the bytes a UART set to the kiosk's speed makes of it.
+        self.baud = baud
+        # dascr-machine: silent until the host writes `<s,9>` (HANDSHAKE).
+        self.handshake = handshake
+        self._heard = b""
         self.board: Board = board_for(self.dialect.profile or profile)
         self.board_map: BoardMap | None
         if self.dialect.needs_map or (dialect_name == "dartship" and board_map is not None):
@@ -156,9 +177,37 @@ class FakeBoard:
 
     # --- what is sent --------------------------------------------------------------------
 
+    def kiosk_baud(self) -> int | None:
+        """The speed the kiosk has set its end of the pty to (None: no pty)."""
+        if self._slave is None:
+            return None
+        speed = termios.tcgetattr(self._slave)[5]
+        return next((rate for rate, const in _SPEEDS.items() if const == speed), None)
+
+    def awake(self) -> bool:
+        """A dascr board wakes when the host has written its handshake (at its speed: what
+        came at another speed is judged by the speed set when it is read, so call this often)."""
+        if not self.handshake:
+            return True
+        if self._master is not None:
+            with contextlib.suppress(BlockingIOError, OSError):
+                heard = os.read(self._master, 4096)
+                if self.baud is None or self.kiosk_baud() == self.baud:
+                    self._heard = (self._heard + heard)[-64:]  # else: noise at another speed
+        return HANDSHAKE in self._heard
+
     def send_line(self, text: str) -> bool:
         """Send one line; False when nobody is listening or the line could not be written."""
-        data = text.encode("ascii", errors="replace") + b"\n"
+        return self.send_bytes(text.encode("ascii", errors="replace") + b"\n", text)
+
+    def send_bytes(self, data: bytes, text: str | None = None) -> bool:
+        """Send bytes as they are (a firmware's own line ends, codes without one)."""
+        text = text if text is not None else data.decode("ascii", errors="backslashreplace")
+        if not self.awake():
+            log.info("not woken by %r yet: %r not sent", HANDSHAKE, text)
+            return False
+        if self.baud is not None and self._master is not None and self.kiosk_baud() != self.baud:
+            data = garbled(data)
         with self._lock:
             self.sent.append(text)
             try:
@@ -196,6 +245,8 @@ class FakeBoard:
                 return "KNOPF"
             if self.dialect.name == "granboard":
                 return "BTN@"
+            if self.dialect.name == "bracket":
+                return "<BTN>"
             return name
         if word == "throw":
             target = self.board.parse(rest) if rest.strip() else self.thrower.pick_target()

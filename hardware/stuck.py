@@ -35,3 +35,47 @@ class StuckWatch:
 
     def forget(self) -> None:
         self._key, self._seen, self._reported = None, float("-inf"), False
+
+
+# The longest repeat of a held contact or button among the public firmwares is ~505 ms
+# (DardosLife: delay(500) per line; dARts 300 ms per contact and 500 ms per button,
+# OpenDarts 500 ms): a repeat comes back within 0.75 s, two real darts in one segment do not
+# (they are a second or more apart).
+REPEAT_SECONDS = 0.75
+
+
+@dataclass
+class RepeatWatch:
+    """Which contacts (and buttons) a serial firmware is repeating because they stay closed.
+
+    Each contact is remembered on its own, so a dart jammed in one segment stays one dart while
+    the next dart lands elsewhere (a firmware that scans prints both in turn, A B A B). A key
+    seen again within `window` of its last sighting is a repeat; a run of repeats keeps it open.
+    """
+
+    window: float = REPEAT_SECONDS
+    _seen: dict[str, float] = field(default_factory=dict)
+    _told: set[str] = field(default_factory=set)
+
+    def repeat(self, key: str, now: float) -> tuple[bool, bool]:
+        """(is a repeat, tell the owner now: the first repeat of a run)."""
+        last = self._seen.get(key)
+        self._seen[key] = now
+        if len(self._seen) > 64:  # only live contacts matter; a flood of keys must not grow this
+            self._seen = {k: t for k, t in self._seen.items() if now - t < self.window}
+        if last is None or now - last >= self.window:
+            self._told.discard(key)
+            return False, False
+        tell = key not in self._told
+        self._told.add(key)
+        return True, tell
+
+    def end(self, prefix: str) -> None:
+        """The runs of these keys are over (a dart landed: a button held before it is let go)."""
+        for key in [k for k in self._seen if k.startswith(prefix)]:
+            del self._seen[key]
+            self._told.discard(key)
+
+    def forget(self) -> None:
+        self._seen.clear()
+        self._told.clear()

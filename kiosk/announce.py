@@ -11,13 +11,29 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from kiosk.ports import Buzzer
 from kiosk.service import GameService, Listener, MatchUpdate, Notice, NoticeKind, ServiceEvent
 from kiosk.sound import Sound
 
 _ERRORS = (NoticeKind.REFUSED, NoticeKind.DISCONNECTED, NoticeKind.PAUSED)
+
+
+@runtime_checkable
+class HoldsSound(Protocol):
+    """A participant whose game's screen plays events out over seconds (the dice tumbling)."""
+
+    def sound_delay(self, events: Sequence[Any]) -> float: ...
+
+
+def sound_delay(participants: Sequence[object]) -> Callable[[Sequence[Any]], float]:
+    """The buzzer's delay for a batch of events: the longest any participant asks for."""
+    holders = [p for p in participants if isinstance(p, HoldsSound)]
+
+    def delay(events: Sequence[Any]) -> float:
+        return max((holder.sound_delay(events) for holder in holders), default=0.0)
+    return delay
 
 
 def buzzer_listener(buzzer: Buzzer, service: GameService,

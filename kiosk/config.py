@@ -22,18 +22,16 @@ import re
 import reprlib
 import tomllib
 import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
 
 import tomlkit
 import tomlkit.exceptions
 import tomlkit.items
 
-from kiosk.board import Profile, board_for
-from kiosk.darts.fleet import PRESETS, PlacementError, fleet_problem, parse_lengths
-from kiosk.darts.match import BullOffMode, HouseRules
+from kiosk.board import Profile
 from kiosk.errors import DartshipError
 from kiosk.i18n import LANGUAGES, _
 from kiosk.scatter import Skill
@@ -49,11 +47,13 @@ class InputKind(enum.Enum):
     SIMULATOR = "simulator"
     SERIAL = "serial"
     MATRIX = "matrix"
+    AUTODARTS = "autodarts"
 
 
 class SerialDialect(enum.Enum):
     """The serial boards' dialects (PROTOCOLS.md 1); hardware/dialects.py implements each."""
 
+    AUTO = "auto"
     DARTSHIP = "dartship"
     NUMERIC = "numeric"
     X = "x"
@@ -61,6 +61,7 @@ class SerialDialect(enum.Enum):
     COLON = "colon"
     RC = "rc"
     GRANBOARD = "granboard"
+    BRACKET = "bracket"
 
 
 class CallerOutput(enum.Enum):
@@ -101,24 +102,78 @@ class ConfigError(DartshipError, ValueError):
 
 # ---- what a value may be -----------------------------------------------------------------
 
+T = TypeVar("T")
 Check = Callable[[Any], "str | None"]  # a message when the (typed) value is bad
 
 
 def _range(lo: float, hi: float) -> Check:
-    def check(value: Any) -> str | None:
+    def check(value: float) -> str | None:
         return None if lo <= value <= hi else _("must be from {lo} to {hi}").format(lo=lo, hi=hi)
     return check
 
 
-def _fleet(value: Any) -> str | None:
+def _baud(value: Any) -> str | None:
+    if value == 0 or 300 <= value <= 4_000_000:
+        return None
+    return _("must be 0 (told from the board) or from 300 to 4000000")
+
+
+def _http_url(value: Any) -> str | None:
+    from urllib.parse import urlsplit
+
     try:
-        parse_lengths(value)
-    except PlacementError as err:
-        return str(err)
+        parts = urlsplit(str(value).strip())
+        parts.port  # noqa: B018 (raises for a port that is not a number)
+    except ValueError as err:
+        return _("is not a URL: {error}").format(error=err)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return _("must be a URL like http://HOST:3180")
     return None
 
 
-def _pins(value: Any) -> str | None:
+def _by_the_rooms(key: str) -> Check:
+    """A key whose values a game judges (its room's `setting_checks`): the dart game, the
+    fleets of `rules.fleet`. Asked when a value is checked, so the config imports no game."""
+    def check(value: object) -> str | None:
+        for room in _judges():
+            judge = room.setting_checks().get(key)
+            if judge is not None and (problem := judge(value)) is not None:
+                return problem
+        return None
+    return check
+
+
+class _Judges(Protocol):
+    """What the config asks of a game's room (`kiosk.rooms.Room`): the keys it judges."""
+
+    @property
+    def setting_checks(self) -> Callable[[], Mapping[str, Callable[[object], str | None]]]: ...
+
+    @property
+    def settings_problems(self) -> Callable[[Settings, frozenset[str]],
+                                            Sequence[tuple[str, str]]]: ...
+
+
+def _judges() -> list[_Judges]:
+    """The hosted games' rooms (`kiosk/hosted.py`), as far as the config asks them."""
+    from kiosk import hosted
+
+    return [cast(_Judges, hosted.room(name)) for name in hosted.HOSTED]
+
+
+class BullOffMode(enum.Enum):
+    """rules.bull_off: who starts a dart game (the dart game's rules use these values)."""
+
+    NORMAL = "normal"
+    OFFICIAL = "official"
+    OFF = "off"
+
+
+# rules.fleet's presets by name (the dart game's fleets of these names: a test ties the two).
+FLEET_PRESETS = ("default", "classic-five")
+
+
+def _pins(value: Sequence[int]) -> str | None:
     if not all(0 <= p <= 27 for p in value):
         return _("must be a list of BCM GPIO numbers 0 to 27")
     if len(set(value)) != len(value):
@@ -126,22 +181,22 @@ def _pins(value: Any) -> str | None:
     return None
 
 
-def _pin(value: Any) -> str | None:
+def _pin(value: int) -> str | None:
     return None if -1 <= value <= 27 else _("must be a BCM GPIO number 0 to 27, or -1 for none")
 
 
-def _port(value: Any) -> str | None:
+def _port(value: int) -> str | None:
     return None if 0 <= value <= 65535 else _("must be a TCP port 1 to 65535, or 0 for any free one")
 
 
-def _pin_code(value: Any) -> str | None:
+def _pin_code(value: str) -> str | None:
     return None if value.isdigit() and 4 <= len(value) <= 8 else _("must be 4 to 8 digits")
 
 
 _HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
 
 
-def _host(value: Any) -> str | None:
+def _host(value: str) -> str | None:
     """An IP address or a host name that could exist (not `999.1.1.1`, not `my host`)."""
     try:
         ipaddress.ip_address(value)
@@ -155,8 +210,8 @@ def _host(value: Any) -> str | None:
     return _("must be an IP address (like 0.0.0.0 or 192.168.1.20) or a host name")
 
 
-def setting(default: Any, help: str, *, choices: tuple[Any, ...] = (),
-            check: Check | None = None) -> Any:
+def setting(default: T, help: str, *, choices: tuple[T, ...] = (),
+            check: Check | None = None) -> T:
     """One key of a section: its default, its help line, and what it allows beyond its type."""
     return field(default=default, metadata={"help": help, "choices": choices, "check": check})
 
@@ -169,7 +224,7 @@ class RulesSettings:
     """House rules (RULES.md): the defaults of a new game."""
 
     fleet: str = setting("default", "ship lengths: a preset (default = 2,3,4,5; classic-five = "
-                         "5,4,3,3,2) or a list like \"5,4,3,2\"", check=_fleet)
+                         "5,4,3,3,2) or a list like \"5,4,3,2\"", check=_by_the_rooms("rules.fleet"))
     darts_per_visit: int = setting(3, "darts per visit", check=_range(1, 9))
     bull_off: BullOffMode = setting(BullOffMode.NORMAL, "who starts: normal (closest to the "
                                     "bull), official (a bull starts; both/neither throw again), "
@@ -185,8 +240,12 @@ class BoardSettings:
     profile: Profile = setting(Profile.FOUR_RING, "what the board can report")
     port: str = setting("/dev/dartboard", "serial port: a device or any pyserial URL "
                         "(socket://host:port, loop://)")
-    baud: int = setting(115200, "serial speed", check=_range(300, 4_000_000))
-    dialect: SerialDialect = setting(SerialDialect.DARTSHIP, "the serial board's dialect")
+    baud: int = setting(0, "serial speed (0: told from the board's first lines, 115200 then 9600)",
+                        check=_baud)
+    dialect: SerialDialect = setting(SerialDialect.AUTO, "the serial board's dialect (auto: told "
+                                     "from its first lines and remembered for the port)")
+    autodarts: str = setting("http://localhost:3180", "the Autodarts Board Manager "
+                             "(board.input = autodarts)", check=_http_url)
     map: str = setting("", "board map file (raw contact -> cell), made by `dartship learn`")
 
 
@@ -290,12 +349,26 @@ class KioskSettings:
     database: str = setting("", "SQLite file (empty: dartship.db in the data folder)")
 
 
+def _hub_url(value: Any) -> str | None:
+    if value == "" or re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", value):
+        return None
+    return _("must be the hub's address, like https://league.example.org (empty: no league)")
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    hub: str = setting("", "the league hub's address, set by `dartship league join` (empty: "
+                       "the kiosk is in no league)", check=_hub_url)
+    hold_seconds: int = setting(120, "a finished game goes to the league after this long (the "
+                                "time to undo a misread winning dart)", check=_range(0, 3600))
+
+
 SECTIONS: dict[str, type] = {
     "rules": RulesSettings, "board": BoardSettings, "matrix": MatrixSettings,
     "buttons": ButtonsSettings, "miss_sensor": MissSensorSettings, "buzzer": BuzzerSettings,
     "caller": CallerSettings, "simulator": SimulatorSettings, "solo": SoloSettings,
     "display": DisplaySettings,
-    "web": WebSettings, "kiosk": KioskSettings,
+    "web": WebSettings, "kiosk": KioskSettings, "league": LeagueSettings,
 }
 
 
@@ -315,8 +388,9 @@ class Settings:
     display: DisplaySettings = field(default_factory=DisplaySettings)
     web: WebSettings = field(default_factory=WebSettings)
     kiosk: KioskSettings = field(default_factory=KioskSettings)
+    league: LeagueSettings = field(default_factory=LeagueSettings)
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str) -> object:
         """A value by its dotted key (the Settings screen and `config show` go by key)."""
         section, name = OPTION_BY_KEY[key].section, OPTION_BY_KEY[key].name
         return getattr(getattr(self, section), name)
@@ -337,11 +411,6 @@ class Settings:
     def changed(self) -> dict[str, Any]:
         """Only the keys that differ from the defaults."""
         return {k: v for k, v in self.items() if v != OPTION_BY_KEY[k].default}
-
-    def house_rules(self) -> HouseRules:
-        return HouseRules(fleet=parse_lengths(self.rules.fleet),
-                          darts_per_visit=self.rules.darts_per_visit,
-                          bull_off=self.rules.bull_off, profile=self.board.profile)
 
     def database_path(self) -> Path:
         if self.kiosk.database:
@@ -368,7 +437,7 @@ class Option:
         """The allowed values as written in the file (for messages, doctor, the README)."""
         return tuple(str(to_toml(c)) for c in self.choices)
 
-    def parse(self, raw: Any) -> Any:
+    def parse(self, raw: object) -> object:
         """The typed value of what the file says; ValueError with the message when bad."""
         value = _typed(self, raw)
         if self.choices and value not in self.choices:
@@ -388,14 +457,14 @@ class _Shown:
     _repr.maxlist = _repr.maxtuple = 8
     _repr.maxstring = _repr.maxother = 60
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: object) -> None:
         self.value = value
 
     def __repr__(self) -> str:
         return self._repr.repr(self.value)
 
 
-def _typed(option: Option, raw: Any) -> Any:
+def _typed(option: Option, raw: object) -> object:
     shown = _Shown(raw)
     kind = option.kind
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
@@ -413,7 +482,7 @@ def _typed(option: Option, raw: Any) -> Any:
             raise ValueError(_("must be a whole number, got {value!r}").format(value=shown))
         return raw
     if kind is float:
-        if type(raw) not in (int, float):
+        if not isinstance(raw, int | float) or isinstance(raw, bool):
             raise ValueError(_("must be a number, got {value!r}").format(value=shown))
         return float(raw)
     if kind is str:
@@ -432,7 +501,7 @@ def _typed(option: Option, raw: Any) -> Any:
     return tuple(raw)
 
 
-def to_toml(value: Any) -> Any:
+def to_toml(value: object) -> object:
     """A typed value as the file writes it."""
     if isinstance(value, enum.Enum):
         return value.value
@@ -457,7 +526,7 @@ def _options() -> tuple[Option, ...]:
 
 OPTIONS: tuple[Option, ...] = _options()
 OPTION_BY_KEY: dict[str, Option] = {o.key: o for o in OPTIONS}
-PRESET_NAMES = tuple(PRESETS)
+PRESET_NAMES = FLEET_PRESETS
 
 
 def check_values(values: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
@@ -537,7 +606,7 @@ def _flatten(table: Mapping[str, Any], problems: list[Problem], prefix: str = ""
     return flat
 
 
-def _nested_too_deep(key: str, value: Any) -> Problem | None:
+def _nested_too_deep(key: str, value: object) -> Problem | None:
     """An array (or a table inside one) nested deeper than the key takes, named by its path
     (`matrix.rows[2]`). No key takes more than a flat list of numbers. Walked without recursion:
     the file may nest as deep as the TOML reader allows."""
@@ -576,13 +645,12 @@ def _from_text(text: str, where: str) -> tuple[dict[str, Any], list[Problem]]:
 
 
 def between_keys(settings: Settings, keys: Iterable[str]) -> list[Problem]:
-    """What no key shows alone: a fleet that cannot be played on the board's profile (more
-    cells than the board has, or a random fleet that takes more than a second to draw). Judged
-    only when one of `keys` (those set) is involved: the defaults go together."""
-    if not {"rules.fleet", "board.profile"} & set(keys):
-        return []
-    problem = fleet_problem(board_for(settings.board.profile), parse_lengths(settings.rules.fleet))
-    return [Problem("rules.fleet", problem)] if problem else []
+    """What no key shows alone, as the games judge it (each room's `settings_problems`: the
+    dart game's fleet that cannot be played on the board's profile). Judged only when one of
+    `keys` (those set) is involved: the defaults go together."""
+    chosen = frozenset(keys)
+    return [Problem(key, message) for room in _judges()
+            for key, message in room.settings_problems(settings, chosen)]
 
 
 def build(values: Mapping[str, Any]) -> Settings:

@@ -25,7 +25,7 @@ import abc
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from kiosk.errors import DartshipError, ReplayError, RuleError
 from kiosk.i18n import _
@@ -156,6 +156,11 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         """The shots among these events, for the statistics' shot log."""
         return ()
 
+    def events_of(self, events: Sequence[object]) -> tuple[E, ...]:
+        """A batch of this kind's events, typed: the service's updates carry any kind's events,
+        and a listener that knows the game in play is of this kind reads them through here."""
+        return cast("tuple[E, ...]", tuple(events))
+
     def follow_up(self, game: G, events: Sequence[E]) -> C | None:
         """A command that follows by itself once these events happened (the dart game starts
         once both fleets are in); the service submits it as from the system."""
@@ -170,6 +175,11 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
     def sound_for(self, events: Iterable[E]) -> Sound | None:
         """The one sound a batch of events deserves (the buzzer), or None."""
         return None
+
+    def computer_sides(self, setup: S) -> frozenset[int]:
+        """The sides the kiosk's computer plays in a game of this setup (the league counts
+        only people)."""
+        return frozenset()
 
     def phrasebook(self) -> Phrasebook | None:
         """What the caller says for this kind's events (kiosk/<game>/calls.py), or None."""

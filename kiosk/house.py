@@ -10,13 +10,10 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from kiosk.caller import Caller
-from kiosk.classic.computer import ComputerSeat
 from kiosk.config import ConfigFile, Settings
-from kiosk.darts.solo import SoloMode
-from kiosk.darts.takeout import TakeoutTimer
-from kiosk.express.seats import ComputerSeats
 from kiosk.i18n import _
 from kiosk.ports import (
     BoardInput,
@@ -24,13 +21,17 @@ from kiosk.ports import (
     Device,
     LearnerFactory,
     PhoneServer,
+    ScorerProbe,
     Supervisor,
     Thrower,
     Unsupervised,
 )
-from kiosk.service import GameService
+from kiosk.rooms import Room
+from kiosk.service import GameService, ServiceListener
 from kiosk.store import Store
 from kiosk.tenant import DatabaseLock
+
+P = TypeVar("P", bound=ServiceListener)
 
 
 @dataclass
@@ -40,16 +41,14 @@ class Kiosk:
     config: ConfigFile
     store: Store
     service: GameService
-    solo: SoloMode
-    takeout: TakeoutTimer
-    express_seats: ComputerSeats  # Battleship Express: the computer seats, and the table's pace
-    classic: ComputerSeat | None = None  # the computer of the kiosk's classic solo games
+    rooms: tuple[Room, ...] = ()  # the games it hosts, in the order Home offers them
     board: BoardInput | None = None  # None: built without devices
     simulator: Thrower | None = None  # the board, when it is the simulator
     buttons: Device | None = None
     buzzer: Buzzer | None = None
     caller: Caller | None = None  # the voice: what the screen shows, said
     learner: LearnerFactory | None = None  # the learn wizard, where hardware support is there
+    probe_scorer: ScorerProbe | None = None  # Settings' "test" of an Autodarts Board Manager
     web: PhoneServer | None = None
     supervisor: Supervisor = field(default_factory=Unsupervised)
     service_task: asyncio.Task[None] | None = None
@@ -74,17 +73,21 @@ class Kiosk:
         """
         self.supervisor.watchdog()
 
+    def participant(self, cls: type[P]) -> P:
+        """The one participant of this class the service hosts (a game's computer seat, its
+        timer: the game's own screens ask for theirs); LookupError if none."""
+        for participant in self.service.participants():
+            if isinstance(participant, cls):
+                return participant
+        raise LookupError(f"no {cls.__name__} takes part in this kiosk's games")
+
     def devices(self) -> list[Device]:
         return [d for d in (self.board, self.buttons) if d is not None]
 
     async def stop(self) -> None:
         for undo in self.on_stop:
             undo()
-        self.solo.close()
-        self.takeout.close()
-        if self.classic is not None:
-            self.classic.close()
-        self.express_seats.close()
+        self.service.dismiss()
         for device in self.devices():
             with contextlib.suppress(Exception):
                 device.stop()

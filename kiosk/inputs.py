@@ -58,6 +58,19 @@ class MissInput:
 
 
 @dataclass(frozen=True)
+class CorrectInput:
+    """The board changed its mind about the last dart it reported (a camera scorer that
+    looks again): the game's own Correct of that dart."""
+
+    cell: Cell
+    raw: str
+    zone: BullZone = BullZone.OTHER
+
+    def to_json(self) -> dict:
+        return {"event": "correct", "cell": self.cell.code, "raw": self.raw}
+
+
+@dataclass(frozen=True)
 class ButtonInput:
     button: Button
 
@@ -102,5 +115,5 @@ class Info:
         return {"event": "info", "message": self.message}
 
 
-InputEvent = (Connected | Disconnected | DartInput | MissInput | ButtonInput | StuckInput
-              | UnmappedInput | BadLine | Info)
+InputEvent = (Connected | Disconnected | DartInput | MissInput | CorrectInput | ButtonInput
+              | StuckInput | UnmappedInput | BadLine | Info)

@@ -173,6 +173,17 @@ class Learner(Protocol):
 LearnerFactory = Callable[[Profile], Learner]
 
 
+class ScorerProbe(Protocol):
+    """Asks a camera scorer (the Autodarts Board Manager at `url`) what it is and how it is.
+
+    MUST: return one line for the owner (its version, whether it is scoring, the darts of the
+    visit); raise OSError when it cannot be reached and ValueError when what answers is not
+    one or is not scoring; never wait longer than a few seconds; never read its secrets.
+    """
+
+    async def __call__(self, url: str) -> str: ...
+
+
 class PhoneServer(Protocol):
     """The phone page as the touchscreen sees it: the links of the game in play, their QR
     codes, and which team's link a phone holds.
@@ -183,8 +194,9 @@ class PhoneServer(Protocol):
     holds it; `move(team)` cuts that phone off at once and returns the team's new link (None:
     the team has no link); `subscribe(listener)` calls `listener()` on the loop whenever a link
     changes or a phone takes one, and returns the unsubscribe function; `qr_png` returns PNG
-    bytes of a QR code of `url`; `classic_url()` is the classic page any phone may open (its own
-    solo games, the daily challenge, rooms for friends). `stop()` closes every connection.
+    bytes of a QR code of `url`; `page_url(path)` is the address of a page any phone may open (a
+    game's own page, such as classic's solo games, daily challenge and rooms for friends).
+    `stop()` closes every connection.
     """
 
     @property
@@ -194,7 +206,7 @@ class PhoneServer(Protocol):
 
     def spectator_url(self) -> str | None: ...
 
-    def classic_url(self) -> str: ...
+    def page_url(self, path: str) -> str: ...
 
     def phone_held(self, team: int) -> bool: ...
 

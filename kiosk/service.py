@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 from kiosk import store_faults
 from kiosk.game import Game, GameKind, RuleError
@@ -33,6 +33,7 @@ from kiosk.inputs import (
     BadLine,
     ButtonInput,
     Connected,
+    CorrectInput,
     DartInput,
     Disconnected,
     Info,
@@ -74,9 +75,16 @@ class NotSaved(RuleError):
     """The command could not be stored: it is not done, and the game is paused."""
 
 
+E_co = TypeVar("E_co", covariant=True)
+S = TypeVar("S")
+
+
 @dataclass(frozen=True)
-class MatchUpdate:
-    events: tuple[Any, ...]
+class MatchUpdate(Generic[E_co]):
+    """What a committed command did: its events (a kind's own; `GameKind.update_of` gives them
+    typed), the game, and where the command came from."""
+
+    events: tuple[E_co, ...]
     game: int
     source: Source
 
@@ -96,7 +104,7 @@ class GameStarted:
     resumed: bool
 
 
-ServiceEvent = MatchUpdate | Notice | GameStarted
+ServiceEvent = MatchUpdate[object] | Notice | GameStarted
 Listener = Callable[[ServiceEvent], None]
 _STORE_ERRORS = (sqlite3.Error, OSError, StoreError)
 
@@ -117,28 +125,65 @@ class GameService:
         self.board_connected: bool | None = None  # None: no board reports (simulator)
         self.paused: str | None = None  # why the store cannot save, while it cannot
         self._listeners: list[Listener] = []
+        self._taking_part: list[Listener] = []  # heard first: the game's own players and timers
+        self._participants: dict[str, list[ServiceListener]] = {}  # by kind of game
         self._diversion: Callable[[InputEvent], bool] | None = None
         self._retry: asyncio.TimerHandle | None = None
         self._memory_games = 0  # ids of games without a store count down from -1
 
     # -- listeners --
 
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
+    def subscribe(self, listener: Listener, *, takes_part: bool = False) -> Callable[[], None]:
+        """`takes_part`: a participant of the game (a computer seat, a timer), which hears every
+        event before the faces do, so that a screen shows what the participant made of it."""
+        group = self._taking_part if takes_part else self._listeners
+        group.append(listener)
 
         def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+            if listener in group:
+                group.remove(listener)
         return unsubscribe
 
+    def host(self, kind: str, participants: Sequence[ServiceListener]) -> None:
+        """A kind of game's participants (its computer seats, timers): attached while a game of
+        that kind is in play, let go when a game of another kind starts and at `dismiss`."""
+        self._participants.setdefault(kind, []).extend(participants)
+        self._seat_participants()
+
+    def participants(self) -> list[ServiceListener]:
+        return [p for participants in self._participants.values() for p in participants]
+
+    def dismiss(self) -> None:
+        """Let every participant go (the kiosk stops)."""
+        for participant in self.participants():
+            participant.close()
+        self._participants.clear()
+
+    def _seat_participants(self) -> None:
+        playing = self.kind.name if self.kind is not None else None
+        for kind, participants in self._participants.items():
+            for participant in participants:
+                if kind != playing:
+                    if participant.attached:
+                        participant.close()
+                elif not participant.attached:
+                    participant.attach()  # it looks at the game in play at once
+
     def tell(self, event: ServiceEvent) -> None:
+        listeners = [*self._taking_part, *self._listeners]
+        if isinstance(event, GameStarted):
+            # The participants seated now have looked at the new game already; those let go
+            # hear nothing more.
+            self._seat_participants()
+            listeners = [listener for listener in listeners
+                         if listener in self._taking_part or listener in self._listeners]
         if isinstance(event, Notice):
             # Device and refusal notices are what an owner reads in the journal; they never
             # carry a placement.
             level = logging.WARNING if event.kind in (NoticeKind.DISCONNECTED,
                                                       NoticeKind.PAUSED) else logging.INFO
             log.log(level, "%s", event.message)
-        for listener in list(self._listeners):
+        for listener in listeners:
             try:
                 listener(event)
             except Exception:
@@ -146,7 +191,7 @@ class GameService:
 
     # -- games --
 
-    def new_game(self, kind: GameKind[Any, Any, Any, Any], setup: Any) -> int:
+    def new_game(self, kind: GameKind[S, Any, Any, Any], setup: S) -> int:
         """Start a new game; an unfinished one of this venue stays stored as abandoned."""
         self._check_writable()
         match = kind.new(setup)
@@ -209,9 +254,10 @@ class GameService:
         self.tell(GameStarted(game, resumed=True))
         return True
 
-    def submit(self, command: Any, source: Source = Source.TOUCH) -> list[Any]:
-        """Apply, commit, then announce. `RuleError` (or a placement error) changes nothing;
-        `NotSaved` (a RuleError too) means the store failed: nothing done, the game paused."""
+    def submit(self, command: object, source: Source = Source.TOUCH) -> list[object]:
+        """Apply, commit, then announce: a command of any kind, which the game in play judges.
+        `RuleError` (or a placement error) changes nothing; `NotSaved` (a RuleError too) means
+        the store failed: nothing done, the game paused."""
         if self.match is None or self.kind is None or self.game is None:
             raise RuleError(_("no game is running"))
         self._check_writable()
@@ -225,13 +271,13 @@ class GameService:
             except _STORE_ERRORS as err:
                 self._pause(err)
                 raise NotSaved(self.paused or "") from None
-        self.tell(MatchUpdate(tuple(events), self.game, source))
+        self.tell(MatchUpdate[object](tuple(events), self.game, source))
         follow = self.kind.follow_up(match, events) if self.follow_ups else None
         if follow is not None:
             self.submit(follow, Source.SYSTEM)
         return events
 
-    def try_submit(self, command: Any, source: Source) -> list[Any]:
+    def try_submit(self, command: object, source: Source) -> list[object]:
         """Submit, telling a refusal to everyone instead of raising (inputs nobody waits on)."""
         try:
             return self.submit(command, source)
@@ -336,7 +382,7 @@ class GameService:
         if self._diversion is not None and self._diversion(event):
             return []
         match event:
-            case DartInput() | MissInput() | ButtonInput():
+            case DartInput() | MissInput() | ButtonInput() | CorrectInput():
                 if self.match is None or self.kind is None:
                     return []
                 meant = self.kind.command_for_input(self.match, event)
@@ -376,6 +422,10 @@ class ServiceListener(abc.ABC):
     service: GameService
     _unsubscribe: Callable[[], None] | None = None  # set while attached
 
+    @property
+    def attached(self) -> bool:
+        return self._unsubscribe is not None
+
     @abc.abstractmethod
     def _heard(self, event: ServiceEvent) -> None:
         """A service event (the game started, moved on, a notice)."""
@@ -390,7 +440,7 @@ class ServiceListener(abc.ABC):
 
     def attach(self) -> Self:
         if self._unsubscribe is None:
-            self._unsubscribe = self.service.subscribe(self._heard)
+            self._unsubscribe = self.service.subscribe(self._heard, takes_part=True)
         self._sync()
         return self
 

@@ -27,6 +27,7 @@ from kiosk import store_faults
 from kiosk.errors import DartshipError
 from kiosk.game import Game, GameKind
 from kiosk.i18n import _
+from kiosk.league import outbox
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "DailyResult", "GameLog",
@@ -180,7 +181,7 @@ def _migrate_6(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, outbox.migrate)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -220,6 +221,9 @@ class Store:
         it is inspected through a read-only connection first, and only then opened for writing
         (WAL mode, migrations). `timeout`: how long to wait for another program's lock."""
         self.path = Path(path)
+        # The league's outbox, set by the shell on a kiosk paired with a hub: every game that
+        # ends is queued in the transaction that ends it.
+        self.outbox: outbox.Outbox | None = None
         created = self._check_place()
         found = store_faults.inspect(self.path, SCHEMA_VERSION)
         refusal = store_faults.refusal(found, self.path, SCHEMA_VERSION)
@@ -374,6 +378,8 @@ class GameLog(_Part):
                 self._insert("results", {"game": game, "side": r.side, "player": r.player,
                                          "shots": r.shots, "hits": r.hits, "sunk": r.sunk,
                                          "turns": r.turns, "won": int(r.won)})
+            if self._store.outbox is not None:
+                self._store.outbox.game_changed(game, outcome.over)
 
     def abandon(self, game: int) -> None:
         """The game ends without a winner (staff abandoned it): no longer resumed, and the
@@ -498,10 +504,9 @@ class Rooms(_Part):
     the names phones gave their won daily challenges."""
 
     def open_room(self, owner: str, token: str) -> RoomRow:
-        """A new room of the device `owner` with this link; its older open room is closed."""
+        """A new room of the device `owner` with this link; its older room is closed."""
         with self._transaction():
-            self.db.execute("UPDATE rooms SET closed=? WHERE owner=? AND closed IS NULL",
-                            [now_iso(), owner])
+            self.db.execute("DELETE FROM rooms WHERE owner=?", [owner])
             cursor = self._insert("rooms", {"token": token, "owner": owner, "friend": None,
                                             "ready": 0, "created": now_iso(), "closed": None})
         return RoomRow(int(cursor.lastrowid), token, owner, None, False)  # type: ignore[arg-type]
@@ -526,9 +531,19 @@ class Rooms(_Part):
                             [room.friend, int(room.ready), room.id])
 
     def close_room(self, room: int) -> None:
+        """A closed room is gone: its row is deleted (its link answers 404 like any unknown
+        one), so the table holds the open rooms only and the file stays bounded."""
         with self._transaction():
-            self.db.execute("UPDATE rooms SET closed=? WHERE id=? AND closed IS NULL",
-                            [now_iso(), room])
+            self.db.execute("DELETE FROM rooms WHERE id=?", [room])
+
+    def open_rooms(self) -> list[tuple[RoomRow, str]]:
+        """Every open room with when it was opened (ISO time), oldest first; rooms closed by
+        an older kiosk (kept with a `closed` time) are deleted on the way."""
+        with self._transaction():
+            self.db.execute("DELETE FROM rooms WHERE closed IS NOT NULL")
+        rows = self.db.execute("SELECT id, token, owner, friend, ready, created FROM rooms "
+                               "ORDER BY id").fetchall()
+        return [(RoomRow(int(r[0]), r[1], r[2], r[3], bool(r[4])), str(r[5])) for r in rows]
 
     def name_daily(self, game: int, name: str) -> None:
         """The name a phone gave its won daily challenge (once: the first name stands)."""

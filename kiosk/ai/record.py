@@ -5,16 +5,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from kiosk.game import Result
 
-if TYPE_CHECKING:
-    from kiosk.darts.match import Match
-
 
 class HasCells(Protocol):
-    """A ship of either game: the dartboard's `Ship` or the classic grid's `GridShip`."""
+    """A ship of any game that shoots at cells (a dartboard ship, a classic grid ship)."""
 
     @property
     def cells(self) -> tuple[Hashable, ...]: ...
@@ -34,11 +31,6 @@ class Record:
     def __post_init__(self) -> None:
         object.__setattr__(self, "shots", MappingProxyType(dict(self.shots)))
         object.__setattr__(self, "sunk", tuple(self.sunk))
-
-    @classmethod
-    def from_match(cls, match: Match, team: int) -> Record:
-        """What `team` knows about the enemy fleet in a match."""
-        return cls(match.shots(team), match.sunk_ships(1 - team))
 
     def with_shot(self, cell: Hashable, result: Result, sunk: HasCells | None = None) -> Record:
         """The record after one more shot (REPEAT leaves the first result, as the match does)."""

@@ -20,14 +20,15 @@ from collections.abc import Iterator, Sequence
 from kiosk import config as config_module
 from kiosk.caller import test_call
 from kiosk.i18n import LANGUAGES, _, set_language
-from kiosk.kinds import KINDS, kind_named
+from kiosk.kinds import kind_named
+from kiosk.rooms import REGISTRY
 from kiosk.speech import CallOptions, Words
 
 
 def every_phrase(options: CallOptions) -> Iterator[tuple[str, Words]]:
     """(game, words) of every game's phrasebook, in the current language; each phrase once."""
     seen: set[str] = set()
-    for name in ("caller", *KINDS):
+    for name in ("caller", *REGISTRY.names()):
         if name == "caller":
             phrases = list(test_call().words)
         else:

@@ -10,25 +10,25 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from kiosk.i18n import _
-
-if TYPE_CHECKING:
-    from kiosk.config import ConfigFile
-    from kiosk.service import GameService
-    from kiosk.store import Store
+from kiosk.lines import read_config
+from kiosk.rooms import REGISTRY, LineProtocol
 
 # Subcommands that parse their own arguments: name -> ("module:function", one-line help).
 DELEGATED: dict[str, tuple[str, str]] = {
     "run": ("kiosk.app.run:main", "start the kiosk (simulator mode where no board is configured)"),
     "board-test": ("hardware.cli:board_test_main", "print every event of the board input as JSON"),
     "fake-board": ("hardware.cli:fake_board_main", "a simulated serial board on a pty or TCP port"),
+    "fake-autodarts": ("hardware.fake_autodarts:main",
+                       "a fake Autodarts Board Manager (camera scorer) on a TCP port"),
     "learn": ("hardware.cli:learn_main", "make a board map: throw at every cell in turn"),
     "doctor": ("kiosk.app.doctor:main", "check config, database, board, GPIO, display and network"),
     "backup": ("kiosk.app.backup:main", "copy the database (online backup), keep the newest N"),
     "screenshots": ("kiosk.app.screenshots:main", "render every kiosk screen to DIR/<screen>.png"),
+    "hub": ("hub.cli:main", "the league's hub (a server: PostgreSQL), its demo and its admin"),
+    "league": ("kiosk.app.league:main", "join this kiosk to a league: league join CODE --hub URL"),
     "caller": ("kiosk.app.caller_cli:main", "render the caller's phrases ahead, or list them"),
 }
 
@@ -46,13 +46,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="dartship", description=_("Battleship on a dartboard: the kiosk and its tools."),
         formatter_class=lambda prog: argparse.HelpFormatter(prog, max_help_position=20))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    referee = sub.add_parser("referee", help=_("the rules engine as a JSON line protocol"))
-    referee.add_argument("--db", help=_("keep the game in this SQLite file and resume it"))
-    referee.add_argument("--config", help=_("config file for the house-rule defaults"))
-    classic = sub.add_parser("classic", help=_("classic 10x10 Battleship as a JSON line protocol"))
-    classic.add_argument("--db", help=_("keep the games in this SQLite file and resume them"))
-    express = sub.add_parser("express", help=_("Battleship Express as a JSON line protocol"))
-    express.add_argument("--db", help=_("keep the games in this SQLite file and resume them"))
+    for line in _lines().values():  # each game's line protocol
+        line.arguments(sub.add_parser(line.command, help=line.help()))
     host = sub.add_parser("host-link", help=_("print the host page's link (phones-only bars)"))
     host.add_argument("--renew", action="store_true",
                       help=_("a new link: the old one stops working (stop the kiosk first)"))
@@ -67,76 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load_config(path: str | None) -> ConfigFile | None:
-    from kiosk import config
-
-    try:
-        return config.read(path)
-    except config.ConfigError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
-        return None
-
-
-def _with_store(name: str, db: str | None, play: Callable[[Store | None], int]) -> int:
-    """A line protocol's run: with `--db`, the store opened first and closed after; a file that
-    cannot be used (or whose last game cannot be read back) is said in one line, status 2."""
-    from kiosk.store import Store, StoreError
-    from kiosk.tenant import DatabaseLock
-
-    store = None
-    lock = None
-    try:
-        if db:
-            lock = DatabaseLock(db, f"dartship {name}")  # not while a kiosk plays on it
-            store = Store(db)
-        return play(store)
-    except StoreError as err:
-        print(f"dartship {name}: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    finally:
-        if store is not None:
-            store.close()
-        if lock is not None:
-            lock.release()
-
-
-def _referee(args: argparse.Namespace) -> int:
-    from kiosk.darts.referee import main_stdio
-
-    cfg = _load_config(args.config)
-    if cfg is None:
-        return 2
-    rules = cfg.settings.house_rules()
-    return _with_store("referee", args.db, lambda store: main_stdio(store, rules))
-
-
-def _scripted(args: argparse.Namespace, venue: str, play: Callable[[GameService], int]) -> int:
-    """A game's line protocol through the service: in memory, or with `--db` every answer
-    committed first and the venue's game resumed."""
-    from kiosk.service import GameService
-
-    def with_service(store: Store | None) -> int:
-        service = GameService(store, venue=venue, follow_ups=False)
-        service.resume(finished_within=None)  # finished or not: `state` answers as before
-        return play(service)
-
-    return _with_store(venue, args.db, with_service)
-
-
-def _classic(args: argparse.Namespace) -> int:
-    from kiosk.classic.ai import Computer
-    from kiosk.classic.referee import main_stdio
-
-    return _scripted(args, "classic", lambda service: main_stdio(Computer, service))
-
-
-def _express(args: argparse.Namespace) -> int:
-    from kiosk.express.referee import main_stdio
-
-    return _scripted(args, "express", main_stdio)
+def _lines() -> dict[str, LineProtocol]:
+    """The hosted games' line protocols by command (`dartship referee`, ...)."""
+    return {room.line.command: room.line for room in REGISTRY.rooms() if room.line is not None}
 
 
 def _host_link(args: argparse.Namespace) -> int:
@@ -148,7 +76,7 @@ def _host_link(args: argparse.Namespace) -> int:
     from kiosk.tenant import DatabaseInUse, DatabaseLock, Holder
     from ui.handheld.address import lan_address, url_host
 
-    cfg = _load_config(args.config)
+    cfg = read_config(args.config)
     if cfg is None:
         return 2
     settings = cfg.settings
@@ -198,7 +126,7 @@ def _host_link(args: argparse.Namespace) -> int:
 def _config(args: argparse.Namespace) -> int:
     from kiosk import config
 
-    cfg = _load_config(args.config)
+    cfg = read_config(args.config)
     if cfg is None:
         return 2
     if args.action == "show":
@@ -224,12 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] in DELEGATED:
         return _delegate(argv[0], argv[1:])
     args = _parser().parse_args(argv)
-    if args.command == "referee":
-        return _referee(args)
-    if args.command == "classic":
-        return _classic(args)
-    if args.command == "express":
-        return _express(args)
+    lines = _lines()
+    if args.command in lines:
+        return lines[args.command].run(args)
     if args.command == "config":
         return _config(args)
     if args.command == "host-link":

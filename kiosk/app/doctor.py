@@ -27,7 +27,7 @@ import pwd
 import socket
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kiosk import config as config_module
@@ -138,6 +138,23 @@ def _open_serial(port: str, baud: int) -> None:
         pass
 
 
+def _probe_autodarts(url: str) -> str:
+    """The Board Manager's version and state, as one line; raises OSError or ValueError."""
+    import asyncio
+
+    from hardware.autodarts import probe_text
+
+    return asyncio.run(probe_text(url))
+
+
+def _known_board(cfg: config_module.Settings, port: str) -> tuple[str, int] | None:
+    """What `dialect = "auto"` found on this port, if the kiosk has told it yet."""
+    from hardware.known_boards import KnownBoards
+
+    found = KnownBoards(cfg.database_path().parent / "boards.json").get(port)
+    return (found.dialect, found.baud) if found is not None else None
+
+
 def _bind(host: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as sock:
@@ -164,6 +181,8 @@ class Environment:
     missing_groups: tuple[str, ...] = ()
     lan_ip: Callable[[], str | None] = _lan_ip
     open_serial: Callable[[str, int], None] = _open_serial
+    probe_autodarts: Callable[[str], str] = _probe_autodarts
+    known_board: Callable[[config_module.Settings, str], tuple[str, int] | None] = _known_board
     bind: Callable[[str, int], None] = _bind
     has_module: Callable[[str], bool] = _has_module
 
@@ -404,13 +423,54 @@ def check_board(cfg: config_module.Settings, env: Environment, report: Report) -
                    _("set board.input to serial or matrix for a real board"))
     elif kind is config_module.InputKind.SERIAL:
         check_serial(cfg, env, report)
+        last = report.findings[-1] if report.findings else None
+        if last is not None and last.check == "board" and last.level is Severity.OK:
+            # one finding for the board: where it is, and what it speaks
+            report.findings[-1] = replace(last, message=f"{last.message}; {dialect_note(cfg, env)}")
+    elif kind is config_module.InputKind.AUTODARTS:
+        check_autodarts(cfg, env, report)
     else:
         report.add("board", Severity.OK, _("board.input = matrix: the dartboard is wired to the GPIO "
                                         "pins (see the gpio check)"))
 
 
+def check_autodarts(cfg: config_module.Settings, env: Environment, report: Report) -> None:
+    url = cfg.board.autodarts
+    try:
+        found = env.probe_autodarts(url)
+    except OSError as err:
+        report.add("board", Severity.FAIL, _("board.autodarts {url}: {error}").format(
+            url=url, error=err), _(
+            "start the Board Manager on the Autodarts machine and check that both are on the same "
+            "network; its address is the one its own page is opened at (port 3180)"))
+    except ValueError as err:
+        report.add("board", Severity.WARN, _("board.autodarts {url}: {error}").format(
+            url=url, error=err), _("start the cameras in the Board Manager (Start button)"))
+    else:
+        report.add("board", Severity.OK, _("board.autodarts {url}: {found}").format(
+            url=url, found=found))
+
+
+def dialect_note(cfg: config_module.Settings, env: Environment) -> str:
+    """What the serial board speaks: set in the config, or found by `dialect = "auto"`."""
+    board = cfg.board
+    if board.dialect is not config_module.SerialDialect.AUTO:
+        return _("board.dialect = {dialect} (set in the config), {baud} baud").format(
+            dialect=board.dialect.value, baud=board.baud or _("told from the board"))
+    found = env.known_board(cfg, board.port)
+    if found is None:
+        return _("dialect auto: not told yet for this port; the kiosk tells it from the board's "
+                 "first lines (throw a dart, or run `dartship board-test`)")
+    dialect, baud = found
+    return _("the board speaks {dialect} at {baud} baud (told by dialect = auto)").format(
+        dialect=dialect, baud=board.baud or baud)
+
+
 def check_serial(cfg: config_module.Settings, env: Environment, report: Report) -> None:
-    port, baud = cfg.board.port, cfg.board.baud
+    port = cfg.board.port
+    known = env.known_board(cfg, port) if cfg.board.dialect is \
+        config_module.SerialDialect.AUTO else None
+    baud = cfg.board.baud or (known[1] if known else 115200)
     if "://" in port:
         try:
             env.open_serial(port, baud)
@@ -471,8 +531,9 @@ def used_pins(cfg: config_module.Settings) -> dict[str, list[int]]:
         pins["matrix.rows"] = list(cfg.matrix.rows)
         pins["matrix.cols"] = list(cfg.matrix.cols)
     for key in ("buttons.next", "buttons.undo", "buttons.miss", "miss_sensor.pin"):
-        if cfg.get(key) >= 0:
-            pins[key] = [cfg.get(key)]
+        pin = cfg.get(key)
+        if isinstance(pin, int) and pin >= 0:
+            pins[key] = [pin]
     if cfg.buzzer.kind is not config_module.BuzzerKind.NONE and cfg.buzzer.pin >= 0:
         pins["buzzer.pin"] = [cfg.buzzer.pin]
     return pins

@@ -17,27 +17,23 @@ import logging
 import random
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING
 
-from kiosk.announce import buzzer_listener
+from kiosk.announce import buzzer_listener, sound_delay
 from kiosk.app.sdnotify import Notifier
 from kiosk.caller import Caller
-from kiosk.classic.computer import ComputerSeat, ShotPace, pool
-from kiosk.classic.match import ComputerLevel
-from kiosk.classic.table import ensure_fleets
 from kiosk.config import CallerOutput, ConfigFile, InputKind, Settings, SettingsChanged
-from kiosk.darts.solo import SoloMode, ThrowPace
-from kiosk.darts.takeout import TakeoutTimer
 from kiosk.errors import DartshipError
-from kiosk.express.pace import Pace
-from kiosk.express.seats import ComputerSeats
 from kiosk.funnel import InputFunnel
 from kiosk.house import Kiosk
 from kiosk.i18n import _, set_language
+from kiosk.rooms import REGISTRY, Seating
 from kiosk.service import GameService
 from kiosk.store import Store, StoreError
 from kiosk.tenant import DatabaseLock
+
+if TYPE_CHECKING:
+    from ui.handheld.server import WebServer
 
 log = logging.getLogger("dartship")
 
@@ -45,82 +41,72 @@ log = logging.getLogger("dartship")
 # crash or power cut right after the winning dart must not hide the result, nor the chance to
 # undo a misread winning dart); an older one is history (docs/decisions.md).
 RESULT_KEPT_SECONDS = 10 * 60
-# A kiosk without a screen has no Next button unless the phones press it; the next visit then
-# starts by itself after this long (unless rules.takeout_seconds is set in the config).
-HEADLESS_TAKEOUT_SECONDS = 30
 
 
 class StartError(DartshipError, RuntimeError):
     """The kiosk cannot start (its port is taken, say); the message says what to do."""
 
 
-def takeout_seconds(config: ConfigFile, headless: bool) -> float:
-    """The takeout timer in effect: the config's, or for a headless kiosk whose config leaves
-    it unset, `HEADLESS_TAKEOUT_SECONDS` (phones-only play never waits for ever)."""
-    seconds = config.settings.rules.takeout_seconds
-    if headless and not seconds and not config.written("rules.takeout_seconds"):
-        return HEADLESS_TAKEOUT_SECONDS
-    return seconds
-
-
-def classic_computer(level: ComputerLevel, rng: random.Random) -> Any:
-    """The classic computer of a level (`kiosk.classic.ai.Computer`): the AI, and numpy with
-    it, is imported when the computer first plays, not at every start."""
-    from kiosk.classic.ai import Computer
-
-    return Computer(level, rng)
-
-
 async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
                       headless: bool = False, rng: random.Random | None = None,
-                      pace: ThrowPace | None = None, classic_pace: ShotPace | None = None,
-                      express_pace: Pace | None = None,
-                      voice_cache: Path | None = None) -> Kiosk:
+                      instant: bool = False, voice_cache: Path | None = None) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
     themselves); `web` overrides `web.enabled`; `headless` prints the phone links (no screen
-    shows them) and serves the host's desk; `pace` overrides the computer player's pauses (0 in
-    tests and screenshots), `classic_pace` the classic computer's (screen and phone rooms),
-    `express_pace` Battleship Express's (the table's beats: the screen's dice, its computer
-    seats and its buzzer keep one time); `voice_cache` where the caller's renderings go (the
-    data folder's, or `build_offline`'s own folder). StartError (nothing left running) when
-    the phone page's port is taken: another kiosk runs, most likely.
+    shows them) and serves the host's desk; `instant`: the games' participants make no pauses
+    (the computer players' and the dice's; tests and screenshots); `voice_cache` where the
+    caller's renderings go (the data folder's, or `build_offline`'s own folder). StartError
+    (nothing left running) when the phone page's port is taken: another kiosk runs, most likely.
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
     port = settings.web.port if (settings.web.enabled if web is None else web) else None
     store, lock = open_store(settings, port)  # refused here if another kiosk holds it
     service = GameService(store, rng=rng or random.Random())
-    pace = pace or ThrowPace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
-    # Before resume: a solo game picked up after a power cut gets its computer player back.
-    solo = SoloMode(service, loop, pace=pace,
-                    rng=random.Random(service.rng.getrandbits(64))).attach()
-    takeout = TakeoutTimer(service, lambda: takeout_seconds(config, headless)).attach()
-    classic_pace = classic_pace or ShotPace(shot=settings.solo.shot_seconds)
-    classic = ComputerSeat(service, loop, classic_computer, pace=classic_pace,
-                           rng=random.Random(service.rng.getrandbits(64)),
-                           executor=pool("choose", 2), ponder_executor=pool("ponder", 1)).attach()
-    express_seats = ComputerSeats(service, loop, pace=express_pace,
-                                  rng=random.Random(service.rng.getrandbits(64))).attach()
-    kiosk = Kiosk(config, store, service, solo, takeout, express_seats, classic=classic,
-                  supervisor=Notifier(), lock=lock)
+    rooms = REGISTRY.rooms()
+    # Before resume: a game picked up after a power cut gets its participants back (the service
+    # attaches a room's participants while a game of its kind is in play).
+    for room in rooms:
+        seating = Seating(service, loop, config, random.Random(service.rng.getrandbits(64)),
+                          headless=headless, instant=instant)
+        service.host(room.name, room.participants(seating))
+    kiosk = Kiosk(config, store, service, rooms=rooms, supervisor=Notifier(),
+                  lock=lock)
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
-    desk = None
+    if settings.league.hub:
+        from kiosk.app import league
+
+        sync = league.start(store, settings.league.hub, settings.league.hold_seconds)
+        if sync is not None:
+            kiosk.on_stop.append(lambda: _cancel(sync))
+    kiosk.probe_scorer = _probe_scorer
+    server = None
     if settings.web.enabled if web is None else web:
         # First: a port already taken (another kiosk) stops us before anything is resumed or
         # any board is opened twice.
-        desk = await _start_web(kiosk, headless, classic_pace)
-        lock.set_port(_port_of(kiosk.web.base_url) if kiosk.web is not None else None)
-    if service.resume(finished_within=RESULT_KEPT_SECONDS):
+        server = await _start_web(kiosk, headless, instant)
+        lock.set_port(server.port)
+    if service.resume(finished_within=RESULT_KEPT_SECONDS) and service.kind is not None:
         log.info("resumed game %s", service.game)
-        ensure_fleets(service, service.rng)  # a classic game a power cut left half placed
+        REGISTRY.room(service.kind.name).resumed(service, service.rng)
     if devices:
         _attach_devices(kiosk, loop, voice_cache)
-    if desk is not None:
-        desk.thrower = kiosk.simulator  # the host's throw pad, in simulator mode
+    if server is not None:
+        server.use_thrower(kiosk.simulator)  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
     return kiosk
+
+
+def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+
+
+async def _probe_scorer(url: str) -> str:
+    """Settings' test of an Autodarts Board Manager (hardware, imported when asked)."""
+    from hardware.autodarts import probe_text
+
+    return await probe_text(url)
 
 
 def open_store(settings: Settings, port: int | None = None) -> tuple[Store, DatabaseLock]:
@@ -151,20 +137,16 @@ def open_store(settings: Settings, port: int | None = None) -> tuple[Store, Data
         raise
 
 
-def _port_of(url: str) -> int | None:
-    return urlsplit(url).port
-
-
-async def _start_web(kiosk: Kiosk, headless: bool, classic_pace: ShotPace) -> Any:
-    """The phone page (and, headless, the host's desk, returned); StartError if it cannot
+async def _start_web(kiosk: Kiosk, headless: bool, instant: bool) -> WebServer:
+    """The phone page (and, headless, the host's desk), returned; StartError if it cannot
     listen, with everything built so far stopped."""
-    from ui.handheld.server import start_web
+    from ui.handheld.server import phone_rooms, start_web
 
     settings = kiosk.settings
     try:
         # Headless, the terminal is the only place the team links can be read.
         server = await start_web(kiosk.service, settings, print_links=headless,
-                                 computer=classic_computer, classic_pace=classic_pace)
+                                 phones=phone_rooms(kiosk.rooms), instant=instant)
     except OSError as err:
         await kiosk.stop()
         raise StartError(_(
@@ -172,7 +154,7 @@ async def _start_web(kiosk: Kiosk, headless: bool, classic_pace: ShotPace) -> An
             "Stop it, or give this one another port (--port, or web.port in the config).").format(
                 host=settings.web.host, port=settings.web.port, error=err.strerror or err)) from None
     kiosk.web = server
-    return server.desk
+    return server
 
 
 def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
@@ -191,10 +173,7 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
     kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
-                                                pace=ThrowPace(dart=0, takeout=0),
-                                                classic_pace=ShotPace(shot=0),
-                                                express_pace=Pace.instant(),
-                                                voice_cache=folder / "voice-cache"))
+                                                instant=True, voice_cache=folder / "voice-cache"))
     return kiosk, loop
 
 
@@ -218,13 +197,14 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
     kiosk.learner = LearnWizard
     if kiosk.buzzer is not None:
         kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
-            kiosk.buzzer, kiosk.service, delay=kiosk.express_seats.sound_delay)))
+            kiosk.buzzer, kiosk.service, delay=sound_delay(kiosk.service.participants()))))
     voice, speaker = factory.build_voice(settings, voice_cache)
     caller = settings.caller
     # The same delay as the buzzer's: voice and buzzer go with the word on the screen.
     kiosk.caller = Caller(kiosk.service, voice, speaker, enabled=caller.enabled,
                           volume=caller.volume / 100, say_cell=caller.say_cell,
-                          delay=kiosk.express_seats.sound_delay, wait_for_face=True).attach()
+                          delay=sound_delay(kiosk.service.participants()),
+                          wait_for_face=True).attach()
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:

@@ -23,8 +23,9 @@ from kiosk.app import logs
 from kiosk.app.root import Kiosk, StartError, build_kiosk
 from kiosk.config import ConfigFile, InputKind
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Setup, Team
+from kiosk.darts.match import Setup, Team, house_rules
 from kiosk.i18n import _, set_language
+from kiosk.names import clean_name
 from kiosk.store import StoreError
 
 log = logging.getLogger("dartship")
@@ -69,13 +70,13 @@ def configure(args: argparse.Namespace) -> ConfigFile:
 
 def _teams(names_text: str, players_text: str) -> tuple[Team, Team]:
     """The headless game's teams from --teams and --players."""
-    names = [n.strip() for n in names_text.split(",") if n.strip()]
+    names = [n for n in (clean_name(t) for t in names_text.split(",")) if n]
     if len(names) != 2 or names[0] == names[1]:
         raise SystemExit(_("--teams needs two different names, like Sharks,Jets"))
     if not players_text.strip():
         # One player each, named after the team (the screens then name only the team).
         return Team(names[0], (names[0],)), Team(names[1], (names[1],))
-    rosters = [tuple(p.strip() for p in side.split(",") if p.strip())
+    rosters = [tuple(n for n in (clean_name(p) for p in side.split(",")) if n)
                for side in players_text.split(";")]
     if (len(rosters) != 2 or not all(rosters)
             or any(len(set(roster)) != len(roster) for roster in rosters)):
@@ -89,7 +90,7 @@ async def run_headless(config: ConfigFile, teams: tuple[Team, Team]) -> int:
     try:
         # A just-finished game stays: the host page shows its result and starts the next.
         if kiosk.service.match is None:
-            kiosk.service.new_game(DARTS, Setup(teams, config.settings.house_rules()))
+            kiosk.service.new_game(DARTS, Setup(teams, house_rules(config.settings)))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

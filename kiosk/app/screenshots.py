@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kiosk.config import ConfigFile, check_values
+from kiosk.darts.match import house_rules
 from kiosk.i18n import _
 
 SIZES = {"800x480": "", "1920x1080": "@1080"}
@@ -125,7 +126,7 @@ def _game_in_play(db: Path) -> None:
     from kiosk.service import GameService
     from kiosk.store import Store
 
-    rules = Settings().house_rules()
+    rules = house_rules(Settings())
     store = Store(db)
     service = GameService(store, follow_ups=False)
     service.new_game(DARTS, Setup((Team("Sharks", ("Anna", "Ben")), Team("Jets", ("Cleo",))),
@@ -171,11 +172,10 @@ def express_in_play(db: Path, stage: str) -> list[str]:
 
 async def _photograph_live(config: ConfigFile, path: Path) -> None:
     from kiosk.app.root import build_kiosk
-    from kiosk.darts.solo import ThrowPace
     from ui.touch.app import make_app
     from ui.touch.fingers import drawn_frames, photograph
 
-    kiosk = await build_kiosk(config, rng=random.Random(7), pace=ThrowPace(dart=0, takeout=0))
+    kiosk = await build_kiosk(config, rng=random.Random(7), instant=True)
     app = make_app(kiosk, headless=True)
     shown = asyncio.Event()
     kiosk.ready = shown.set  # type: ignore[method-assign]  # told after the first frame

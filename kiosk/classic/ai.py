@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import random
 import threading
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -154,9 +154,16 @@ class Computer:
             return
         with self._lock:
             self._ready = {}
+        for ahead, square in self.pondered(radar):
+            with self._lock:
+                self._ready[_key(ahead)] = square  # usable at once, before the rest is done
+
+    def pondered(self, radar: Radar) -> Iterator[tuple[Radar, Square]]:
+        """Hard's answers worked out ahead, one by one: for this radar, then for the radars
+        after each answer hits (what `ponder` keeps; `kiosk.classic.thinking` sends them back
+        from its worker)."""
         for _depth in range(PONDER_DEPTH):
             square = _sharp_target(record_of(radar), self._ponder_rng, PONDER_SAMPLES,
                                    PONDER_EXACT)
-            with self._lock:
-                self._ready[_key(radar)] = square  # usable at once, before the rest is done
+            yield radar, square
             radar = Radar({**radar.shots, square: Result.HIT}, radar.sunk)

@@ -69,9 +69,9 @@ class ClassicCalls:
                 words += _shot(event, options)
                 keep = keep or event.result is Result.SUNK
             elif isinstance(event, TurnPassed):
-                words += _turn(view, event.player)
+                words += _turn(view, event.side)
             elif isinstance(event, Won):
-                words += _won(view, event.player)
+                words += _won(view, event.side)
                 keep = True
         return Calls((Call(tuple(words), None, keep),) if words else ())
 

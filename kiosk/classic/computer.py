@@ -93,6 +93,7 @@ class ComputerSeat(ServiceListener):
         self.ponder_executor = ponder_executor
         self.match: Match | None = None  # the solo game it plays now
         self.shooter: Shooter | None = None
+        self._shooter_rng = random.Random()
         self.decision_seconds: list[float] = []  # each `choose`, timed in its thread (benches)
         self._later = Later(loop)
         self._pending: int | None = None  # the match version a decision is being made for
@@ -119,7 +120,7 @@ class ComputerSeat(ServiceListener):
             if self.match is not self.service.match:
                 self._sync()
                 return
-            if any(isinstance(e, TurnPassed) and e.player == 0 for e in event.events):
+            if any(isinstance(e, TurnPassed) and e.side == 0 for e in event.events):
                 self._ponder()  # the human thinks now: so may the computer
             self.poke()
 
@@ -132,7 +133,8 @@ class ComputerSeat(ServiceListener):
         if match is None or match.setup.mode is not Mode.SOLO or match.winner is not None:
             return
         self.match = match
-        self.shooter = self.make(match.setup.level, random.Random(self.rng.getrandbits(64)))
+        self._shooter_rng = random.Random(self.rng.getrandbits(64))
+        self.shooter = self.make(match.setup.level, self._shooter_rng)
         if not match.computer_to_move:
             self._ponder()
         self.poke()
@@ -167,6 +169,8 @@ class ComputerSeat(ServiceListener):
         assert self.match is not None and self.shooter is not None
         radar = self.match.radar(1)  # its own shots and the ships it sank: nothing else
         shooter = self.shooter
+        if self.match.decision_seed is not None:  # a seeded game plays the same after a restart
+            self._shooter_rng.seed(self.match.decision_seed)
         self._pending = version
         started = self.loop.time()
 

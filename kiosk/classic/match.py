@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import datetime
 import enum
+import hashlib
+import hmac
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -74,6 +76,9 @@ class Setup:
     first: int = 0
     level: ComputerLevel = ComputerLevel.NORMAL
     date: datetime.date | None = None
+    # A solo game started with a seed (a script's): the computer's every decision is drawn from
+    # it and the game's progress, so the game plays the same after a restart.
+    seed: int | None = None
 
     @property
     def computer(self) -> int | None:
@@ -88,9 +93,12 @@ class Setup:
         return _("Player {number}").format(number=side + 1)
 
 
-def daily_fleet(day: datetime.date) -> Fleet:
-    """The fleet every `daily` game of this date hides: a function of the date alone."""
-    return random_fleet(random.Random(f"dartship-classic-daily:{day.isoformat()}"))
+def daily_fleet(key: bytes, day: datetime.date) -> Fleet:
+    """The fleet every `daily` game of this date hides on the kiosk whose secret key this is
+    (`kiosk.secret`): nobody can work it out from the date and the published code. It is placed
+    as the computer's `Place` (a secret in the store), like a solo game's."""
+    return random_fleet(random.Random(hmac.new(key, f"classic-daily:{day.isoformat()}".encode(),
+                                               hashlib.sha256).digest()))
 
 
 # ---- commands ---------------------------------------------------------------------------
@@ -100,17 +108,23 @@ def daily_fleet(day: datetime.date) -> Fleet:
 class Place:
     """A player's fleet (again, to re-place it before the shooting reaches it)."""
 
-    player: int
+    side: int
     fleet: Fleet
 
 
 @dataclass(frozen=True)
 class Fire:
-    player: int
+    side: int
     square: Square
 
 
-Command = Place | Fire
+@dataclass(frozen=True)
+class Ready:
+    """The friend watching a solo game is ready for a duel (the line protocol's `ready`): kept
+    in the log, so a `duel` after a restart still finds the friend ready."""
+
+
+Command = Place | Fire | Ready
 
 
 # ---- events -----------------------------------------------------------------------------
@@ -118,7 +132,7 @@ Command = Place | Fire
 
 @dataclass(frozen=True)
 class Placed:
-    player: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -126,7 +140,7 @@ class ShotFired:
     """One shot and what it is told. `number`: the shot of this turn (1, 2, ..). `ship`: only
     on SUNK, the ship revealed (named and outlined)."""
 
-    player: int
+    side: int
     name: str
     number: int
     square: Square
@@ -138,15 +152,20 @@ class ShotFired:
 class TurnPassed:
     """A miss: `player` fires next."""
 
-    player: int
+    side: int
 
 
 @dataclass(frozen=True)
 class Won:
-    player: int
+    side: int
 
 
-Event = Placed | ShotFired | TurnPassed | Won
+@dataclass(frozen=True)
+class FriendReady:
+    pass
+
+
+Event = Placed | ShotFired | TurnPassed | Won | FriendReady
 
 
 # ---- what a side knows -------------------------------------------------------------------
@@ -192,9 +211,7 @@ class Match:
         self._turn = setup.first
         self._shot_of_turn = 0
         self._winner: int | None = None
-        if setup.mode is Mode.DAILY:
-            assert setup.date is not None
-            self._sides[1].fleet = daily_fleet(setup.date)
+        self._friend_ready = False
 
     # -- kiosk.game.Game --
 
@@ -212,6 +229,11 @@ class Match:
             events = self._place(command)
         elif isinstance(command, Fire):
             events = self._fire(command)
+        elif isinstance(command, Ready):
+            if self.setup.mode is not Mode.SOLO or self._winner is not None:
+                raise RuleError(_("'ready' is for a friend watching a solo game"))
+            self._friend_ready = True
+            events = [FriendReady()]
         else:
             raise RuleError(_("unknown command"))
         self._log.append(command)
@@ -278,6 +300,18 @@ class Match:
         return self._winner
 
     @property
+    def decision_seed(self) -> str | None:
+        """In a seeded solo game, what the computer's next decision draws its randomness from:
+        the seed and how far the game has come, so that it decides the same after a restart as
+        without one. None in an unseeded game."""
+        return None if self.setup.seed is None else f"{self.setup.seed}:{self.version}"
+
+    @property
+    def friend_ready(self) -> bool:
+        """A friend watching this solo game said it is ready for a duel."""
+        return self._friend_ready
+
+    @property
     def computer_to_move(self) -> bool:
         """Whether the computer is to fire now (solo, in play, its turn): the driver's cue to
         ask it for a square and submit the shot."""
@@ -324,7 +358,7 @@ class Match:
     def _check_may_place(self, side: int) -> None:
         if self._winner is not None:
             raise FleetLockedError(_("the game is over"))
-        if side == 1 and self.setup.mode is Mode.DAILY:
+        if side == 1 and self.setup.mode is Mode.DAILY and self._sides[1].fleet is not None:
             raise FleetLockedError(_("the daily fleet is set by the date"))
         if self._sides[side].shots:
             raise FleetLockedError(_("{name} has fired: the fleet stays where it is").format(
@@ -334,7 +368,7 @@ class Match:
                                    .format(name=self.setup.name(side)))
 
     def _place(self, command: Place) -> list[Event]:
-        side = _check_player(command.player)
+        side = _check_player(command.side)
         if not isinstance(command.fleet, Fleet):
             raise RuleError(_("a fleet is needed"))
         self._check_may_place(side)
@@ -342,7 +376,7 @@ class Match:
         return [Placed(side)]
 
     def _fire(self, command: Fire) -> list[Event]:
-        side = _check_player(command.player)
+        side = _check_player(command.side)
         square = command.square
         if square not in GRID:
             raise RuleError(_("{square} is not a square (A1 to J10)").format(square=square))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime
 import random
-import sys
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TextIO
 
@@ -31,7 +30,9 @@ from kiosk.classic.match import (
     Mode,
     Place,
     Radar,
+    Ready,
     Setup,
+    daily_fleet,
 )
 from kiosk.classic.wire import (
     CLASSIC,
@@ -45,7 +46,7 @@ from kiosk.classic.wire import (
 )
 from kiosk.game import RuleError
 from kiosk.i18n import _
-from kiosk.lines import Answer, WireError, command_name, command_of, error, serve
+from kiosk.lines import Answer, WireError, command_name, command_of, error, serve, stdio
 from kiosk.service import GameService, Source
 
 
@@ -73,15 +74,20 @@ class ClassicReferee:
     that names none; `leaderboard`: the service's store's, or one in memory."""
 
     def __init__(self, service: GameService, computer: ComputerFactory, *,
-                 leaderboard: Leaderboard | None = None,
+                 daily_key: bytes, leaderboard: Leaderboard | None = None,
                  today: Callable[[], datetime.date] = datetime.date.today) -> None:
         self.service = service
         self.leaderboard = leaderboard or leaderboard_of(service)
         self.make_computer = computer
+        self.daily_key = daily_key  # the kiosk's secret (`kiosk.secret`): the daily fleets
         self.today = today
         self._computer: Shooter | None = None
-        self._computer_rng: random.Random | None = None
-        self._ready = False
+        self._computer_rng = random.Random()
+
+    def resume(self) -> list[Answer]:
+        """A game resumed on the computer's turn (a power cut after the human's miss was
+        stored): the computer fires now, and these are its shots, to be written at once."""
+        return [event_to_dict(e) for e in self._computer_turn()]
 
     @property
     def match(self) -> Match | None:
@@ -124,32 +130,29 @@ class ClassicReferee:
     # -- games --
 
     def _submit(self, command: Command) -> list[Event]:
-        return self.service.submit(command, Source.SYSTEM)
+        return list(CLASSIC.events_of(self.service.submit(command, Source.SYSTEM)))
 
     def _start(self, setup: Setup) -> None:
         self.service.new_game(CLASSIC, setup)
-        self._ready = False
         self._computer = None
 
     def _new(self, obj: dict[str, Any]) -> list[Answer]:
         setup = setup_from_dict(obj, self.today())
         rng = _seed(obj)  # checked before anything changes
         self._start(setup)
-        self._computer_rng = rng
         if setup.mode is Mode.SOLO:
             self._submit(Place(1, random_fleet(rng)))
+        elif setup.mode is Mode.DAILY and setup.date is not None:
+            self._submit(Place(1, daily_fleet(self.daily_key, setup.date)))
         players = list(setup.players) or [setup.name(i) for i in (0, 1)
                                           if i == 0 or setup.mode is Mode.DUEL]
         return [{"event": "new", "mode": setup.mode.value, "players": players}]
 
     def _ready_for_duel(self, match: Match) -> list[Answer]:
-        if match.setup.mode is not Mode.SOLO:
-            raise RuleError(_("'ready' is for a friend watching a solo game"))
-        self._ready = True
-        return [{"event": "ready"}]
+        return [event_to_dict(e) for e in self._submit(Ready())]
 
     def _duel(self, match: Match, obj: dict[str, Any]) -> list[Answer]:
-        if match.setup.mode is not Mode.SOLO or not self._ready:
+        if match.setup.mode is not Mode.SOLO or not match.friend_ready:
             raise RuleError(_("a duel starts from a solo game once the friend has tapped Ready"))
         players = obj.get("players")
         setup = setup_from_dict({"mode": "duel", "players": players if players is not None
@@ -178,18 +181,21 @@ class ClassicReferee:
             if match is None or not match.computer_to_move:
                 return events
             if self._computer is None:
-                self._computer = self.make_computer(match.setup.level,
-                                                    self._computer_rng or random.Random())
+                self._computer = self.make_computer(match.setup.level, self._computer_rng)
+            if match.decision_seed is not None:
+                self._computer_rng.seed(match.decision_seed)
             square = self._computer.choose(match.radar(1))
             events += self._submit(Fire(1, square))
 
 
-def run(stdin: Iterable[str], stdout: TextIO, referee: ClassicReferee) -> int:
-    return serve(stdin, stdout, referee.handle_line)
+def run(stdin: Iterable[str | bytes], stdout: TextIO, referee: ClassicReferee) -> int:
+    return serve(stdin, stdout, referee.handle_line, first=referee.resume())
 
 
-def main_stdio(computer: ComputerFactory, service: GameService | None = None) -> int:
+def main_stdio(computer: ComputerFactory, service: GameService | None = None, *,
+               daily_key: bytes) -> int:
     """`dartship classic`: a service without a store unless the caller passes the durable one.
-    `computer`: `kiosk.classic.ai.Computer`."""
+    `computer`: `kiosk.classic.ai.Computer`; `daily_key`: the kiosk's secret."""
     service = service or GameService(None, venue="classic", follow_ups=False)
-    return run(sys.stdin, sys.stdout, ClassicReferee(service, computer))
+    stdin, stdout = stdio()
+    return run(stdin, stdout, ClassicReferee(service, computer, daily_key=daily_key))

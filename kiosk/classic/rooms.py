@@ -29,11 +29,12 @@ import logging
 import random
 import secrets
 import sqlite3
-import unicodedata
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from kiosk import names
 from kiosk.classic.computer import ComputerSeat, ShooterFactory, ShotPace, pool
 from kiosk.classic.fleet import Fleet
 from kiosk.classic.leaderboard import PHONE_DAILY
@@ -52,6 +53,12 @@ MAX_NAME = 20
 # Tables kept in memory; beyond this the least recently used idle one is let go (it stays in
 # the store and comes back when its phone asks again).
 MAX_TABLES = 400
+# Rooms end (docs/decisions.md): one idle this long (no shot, no new game, no friend joining or
+# saying Ready) is closed; so is one whose duel is over and left alone this long; and any room
+# once it is this old (a bar's night). A kiosk that restarts counts the idle time from its start.
+ROOM_IDLE = 30 * 60.0
+DUEL_LEFT = 10 * 60.0
+ROOM_MAX_AGE = 12 * 3600.0
 
 
 class Role(enum.Enum):
@@ -65,12 +72,9 @@ class RoomError(RuleError):
 
 
 def clean_name(text: object) -> str | None:
-    """A player's name as a phone typed it: printable, trimmed, at most MAX_NAME characters;
-    None for no name (the game then says "Player 1")."""
-    if not isinstance(text, str):
-        return None
-    name = "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
-    return name[:MAX_NAME].strip() or None
+    """A player's name as a phone typed it (`kiosk.names.clean_name`), at most MAX_NAME
+    characters; None for no name (the game then says "Player 1")."""
+    return names.clean_name(text, MAX_NAME)
 
 
 @dataclass
@@ -95,7 +99,8 @@ class PhoneRooms:
 
     def __init__(self, store: Store | None, loop: asyncio.AbstractEventLoop,
                  make_computer: ShooterFactory, *, pace: ShotPace | None = None,
-                 rng: random.Random | None = None, max_tables: int = MAX_TABLES) -> None:
+                 rng: random.Random | None = None, max_tables: int = MAX_TABLES,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.loop = loop
         self.make_computer = make_computer
@@ -105,6 +110,9 @@ class PhoneRooms:
         self._tables: OrderedDict[str, PhoneVenue] = OrderedDict()
         self._rooms: dict[int, RoomRow] = {}  # rooms whose state changed here (no store: all)
         self._friend_names: dict[int, str] = {}
+        self.clock = clock
+        self._touched: dict[int, float] = {}  # room -> when anything last happened in it
+        self._born: dict[int, float] = {}  # room -> when it was opened (or this kiosk started)
         # Told of every table made (the web layer listens to its service), and asked before one
         # is let go (False: a phone still listens to it).
         self.on_table: list[Callable[[PhoneVenue], None]] = []
@@ -218,6 +226,7 @@ class PhoneRooms:
         else:
             room = RoomRow(len(self._rooms) + 1, token, device, None, False)
         self._rooms[room.id] = room
+        self._born[room.id] = self._touched[room.id] = self.clock()
         log.info("a phone opened a room")
         return room
 
@@ -232,6 +241,8 @@ class PhoneRooms:
             self.store.rooms.close_room(room.id)
         self._rooms.pop(room.id, None)
         self._friend_names.pop(room.id, None)
+        self._touched.pop(room.id, None)
+        self._born.pop(room.id, None)
         table = self.table(device)
         match = classic_of(table.service)
         if match is not None and match.setup.mode is Mode.DUEL:
@@ -265,6 +276,7 @@ class PhoneRooms:
         if device is None:
             return Membership(room, Role.SPECTATOR)
         room = self._keep(replace(room, friend=device))
+        self.touch(room.owner)
         log.info("a friend joined a room")
         return Membership(room, Role.FRIEND)
 
@@ -297,9 +309,40 @@ class PhoneRooms:
 
     def _keep(self, room: RoomRow) -> RoomRow:
         self._rooms[room.id] = room
+        self._touched[room.id] = self.clock()
         if self.store is not None:
             self.store.rooms.keep_room(room)
         return room
+
+    # -- rooms end --
+
+    def touch(self, owner: str) -> None:
+        """Something happened at the owner's table (a shot, a new game): its room lives on."""
+        room = self.room_of(owner)
+        if room is not None:
+            self._touched[room.id] = self.clock()
+
+    def sweep(self) -> list[RoomRow]:
+        """Close the rooms that have ended (idle, a duel over and left, too old); the closed
+        ones, whose sockets the caller hangs up."""
+        now = self.clock()
+        rooms = ([room for room, _created in self.store.rooms.open_rooms()]
+                 if self.store is not None else list(self._rooms.values()))
+        ended = []
+        for room in rooms:
+            touched = self._touched.setdefault(room.id, now)
+            born = self._born.setdefault(room.id, now)
+            table = self._tables.get(f"phone:{room.owner}")
+            match = classic_of(table.service) if table is not None else None
+            over = match is not None and match.setup.mode is Mode.DUEL and match.winner is not None
+            if (now - touched >= ROOM_IDLE or now - born >= ROOM_MAX_AGE
+                    or (over and now - touched >= DUEL_LEFT)):
+                ended.append(room)
+        for room in ended:
+            self.close_room(room.owner)
+        if ended:
+            log.info("%d room(s) ended (idle, a duel over and left, or too old)", len(ended))
+        return ended
 
     def side_of(self, membership: Membership) -> int | None:
         """Which player the member is in the owner's game now (None: it only watches)."""

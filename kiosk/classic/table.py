@@ -1,8 +1,9 @@
 """A classic game as the front ends start and pick it up: the touchscreen and the phone rooms.
 
 RULES.md section 4: "a random fleet is placed at the start; before the first shot the player may
-re-place it". So `start` places every fleet at once: the computer's (solo), the players'
-(random; kept where a duel grows out of a solo game). Placing goes through the service like any
+re-place it". So `start` places every fleet at once: the computer's (solo; daily: the date's,
+derived from the kiosk's secret), the players' (random; kept where a duel grows out of a solo
+game). Placing goes through the service like any
 command (each fleet a secret in the store), after `new_game` has returned: every listener has
 heard of the new game before it hears of a fleet (a phone of the old game must never get a view
 of the new one).
@@ -17,8 +18,10 @@ import random
 from typing import Any
 
 from kiosk.classic.fleet import Fleet, random_fleet
-from kiosk.classic.match import Match, Mode, Place, Setup
+from kiosk.classic.match import Match, Mode, Place, Setup, daily_fleet
 from kiosk.classic.wire import CLASSIC
+from kiosk.league import membership
+from kiosk.secret import kiosk_secret
 from kiosk.service import GameService, Source
 
 
@@ -51,9 +54,18 @@ def _place_missing(service: GameService, rng: random.Random, source: Source,
     for side in _sides_with_fleet(match.setup):
         if not placed[side]:
             who: Any = Source.COMPUTER if side == match.setup.computer else source
-            service.submit(Place(side, given.get(side) or random_fleet(rng)), who)
+            service.submit(Place(side, given.get(side) or _fleet_of(service, match.setup, side,
+                                                                     rng)), who)
+
+
+def _fleet_of(service: GameService, setup: Setup, side: int, rng: random.Random) -> Fleet:
+    if setup.mode is Mode.DAILY and setup.date is not None:
+        # A kiosk in a league plays the league's board of the day (its key from the hub).
+        league = membership.daily_key(service.store.meta, setup.date) if service.store else None
+        return daily_fleet(league or kiosk_secret(service.store), setup.date)
+    return random_fleet(rng)
 
 
 def _sides_with_fleet(setup: Setup) -> tuple[int, ...]:
-    """Daily: only the computer's (set by the date); solo and duel: both."""
-    return () if setup.mode is Mode.DAILY else (0, 1)
+    """Daily: only the computer's (the date's, by the kiosk's secret); solo and duel: both."""
+    return (1,) if setup.mode is Mode.DAILY else (0, 1)

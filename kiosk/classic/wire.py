@@ -19,10 +19,12 @@ from kiosk.classic.match import (
     ComputerLevel,
     Event,
     Fire,
+    FriendReady,
     Match,
     Mode,
     Place,
     Placed,
+    Ready,
     Setup,
     ShotFired,
     TurnPassed,
@@ -30,7 +32,7 @@ from kiosk.classic.match import (
 )
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
-from kiosk.lines import WireError, require
+from kiosk.lines import WireError, name_list, require
 from kiosk.speech import Phrasebook
 
 
@@ -41,7 +43,7 @@ def player_of(obj: Mapping[str, Any], key: str = "player") -> int:
     return int(player)
 
 
-def parse_date(value: Any) -> datetime.date:
+def parse_date(value: object) -> datetime.date:
     if isinstance(value, str):
         try:
             return datetime.date.fromisoformat(value)
@@ -50,14 +52,12 @@ def parse_date(value: Any) -> datetime.date:
     raise WireError(_("'date' must be a date like 2026-11-30, not {value!r}").format(value=value))
 
 
-def _names(value: Any, mode: Mode) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
-        raise WireError(_("'players' must be a list of names"))
-    if mode is Mode.DUEL and len(value) != 2:
+def _names(value: object, mode: Mode) -> tuple[str, ...]:
+    names = tuple(name_list(value, "players"))
+    if mode is Mode.DUEL and len(names) != 2:
         raise WireError(_("'players' must be two names in a duel"))
-    if mode is not Mode.DUEL and len(value) not in (1, 2):
+    if mode is not Mode.DUEL and len(names) not in (1, 2):
         raise WireError(_("'players' must name the player (and may name the computer)"))
-    names = tuple(n.strip() for n in value)
     if len(set(names)) != len(names):
         raise WireError(_("the two players need different names"))
     return names
@@ -71,7 +71,8 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
     except ValueError:
         raise WireError(_("'mode' must be duel, solo or daily")) from None
     # No names (or an empty list, as a setup of default names is stored) means the defaults.
-    players = _names(obj["players"], mode) if obj.get("players") else ()
+    given = obj.get("players")
+    players = () if given is None or given == [] else _names(given, mode)
     first = obj.get("first", 0)
     if type(first) is not int or first not in (0, 1):
         raise WireError(_("'first' must be 0 or 1"))
@@ -84,14 +85,18 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
         day = parse_date(obj["date"]) if obj.get("date") is not None else today
         if day is None:
             raise WireError(_("'date' is missing"))
-    return Setup(mode, players, first, level, day)
+    seed = obj.get("seed") if mode is Mode.SOLO else None
+    if seed is not None and type(seed) is not int:
+        raise WireError(_("'seed' must be a whole number"))
+    return Setup(mode, players, first, level, day, seed)
 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
     """The setup as stored beside the game (public: names, mode, level, date)."""
     return {"mode": setup.mode.value, "players": list(setup.players), "first": setup.first,
             "ai": setup.level.value,
-            "date": setup.date.isoformat() if setup.date is not None else None}
+            "date": setup.date.isoformat() if setup.date is not None else None,
+            **({"seed": setup.seed} if setup.seed is not None else {})}
 
 
 def command_from_dict(obj: Mapping[str, Any], turn: int | None = None,
@@ -107,6 +112,8 @@ def command_from_dict(obj: Mapping[str, Any], turn: int | None = None,
         if "player" in obj or turn is None:
             return Fire(player_of(obj), square)
         return Fire(turn, square)
+    if name == "ready":
+        return Ready()
     raise WireError(_("unknown command {name!r}").format(name=name))
 
 
@@ -116,6 +123,8 @@ def command_to_dict(command: Command) -> tuple[dict[str, Any], Secret | None]:
             return {"cmd": "place", "player": player}, Secret(player, fleet.code)
         case Fire(player, square):
             return {"cmd": "fire", "player": player, "cell": square.code}, None
+        case Ready():
+            return {"cmd": "ready"}, None
     raise TypeError(f"not a classic command: {command!r}")
 
 
@@ -134,6 +143,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             return {"event": "turn", "player": player}
         case Won(player):
             return {"event": "win", "player": player}
+        case FriendReady():
+            return {"event": "ready"}
     raise TypeError(f"not a classic event: {event!r}")
 
 
@@ -173,8 +184,11 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
         return command_from_dict(body, secret=secret)
 
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
-        return [Shot(e.player, e.name, e.number, e.square.code, e.result.value)
+        return [Shot(e.side, e.name, e.number, e.square.code, e.result.value)
                 for e in events if isinstance(e, ShotFired)]
+
+    def computer_sides(self, setup: Setup) -> frozenset[int]:
+        return frozenset() if setup.computer is None else frozenset({setup.computer})
 
     def phrasebook(self) -> Phrasebook:
         from kiosk.classic.calls import CLASSIC_CALLS

@@ -77,10 +77,10 @@ def _team(view: Mapping[str, Any], team: int) -> str:
 
 
 def _turn(view: Mapping[str, Any], event: VisitStarted) -> tuple[Words, ...]:
-    team = _team(view, event.team)
+    team = _team(view, event.side)
     if event.visit == 1:
         return template("start", _("{team} start"), team=team)
-    if len(view["teams"][event.team]["players"]) > 1:
+    if len(view["teams"][event.side]["players"]) > 1:
         return template("player-to-throw", _("{team}: {player} to throw"), team=team, player=event.player)
     return template("to-throw", _("{team} to throw"), team=team)
 
@@ -116,7 +116,7 @@ class DartCalls:
                 cancel = thrown + 1
                 words.append(Words("taken-back", _("Dart taken back")))
             elif isinstance(event, Won):
-                words += template("win", _("{team} win!"), team=_team(view, event.team))
+                words += template("win", _("{team} win!"), team=_team(view, event.side))
                 keep = True
             elif isinstance(event, VisitStarted):
                 words += _turn(view, event)

@@ -15,6 +15,7 @@ from kiosk.ai.record import Record
 from kiosk.ai.targeting import pick
 from kiosk.board import Board, Cell
 from kiosk.darts.heatmap import board_estimate
+from kiosk.darts.match import Match
 
 
 @dataclass(frozen=True)
@@ -37,3 +38,8 @@ def decide(board: Board, record: Record, lengths: Sequence[int], sigma: float,
     target = pick(board.cells, np.asarray(est.probabilities), record, rng)
     assert isinstance(target, Cell)
     return Decision(MappingProxyType(heat), target, best_aim(board, heat, sigma, rng), est.method)
+
+
+def record_of(match: Match, team: int) -> Record:
+    """What `team` knows about the enemy fleet in a match (public: its shots, the ships sunk)."""
+    return Record(match.shots(team), match.sunk_ships(1 - team))

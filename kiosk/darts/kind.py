@@ -15,6 +15,7 @@ from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.match import (
     BullOffDart,
     Command,
+    Correct,
     Corrected,
     DartThrown,
     Event,
@@ -31,7 +32,7 @@ from kiosk.darts.match import (
 from kiosk.darts.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
 from kiosk.game import GameKind, Result, Secret, Shot
 from kiosk.i18n import _
-from kiosk.inputs import Button, ButtonInput, DartInput, InputEvent, MissInput
+from kiosk.inputs import Button, ButtonInput, CorrectInput, DartInput, InputEvent, MissInput
 from kiosk.service import GameService
 from kiosk.sound import Sound
 from kiosk.speech import Phrasebook
@@ -56,6 +57,10 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
     """What a board input means now (see `GameKind.command_for_input`)."""
     if isinstance(event, ButtonInput):
         return _BUTTON[event.button]
+    if isinstance(event, CorrectInput):
+        # a camera scorer correcting the last dart it reported: only darts of a visit have one
+        return Correct(event.cell) if match.phase in (Phase.THROWING, Phase.TAKEOUT,
+                                                      Phase.OVER) else None
     if isinstance(event, DartInput):
         cell, zone = event.cell, event.zone
     elif isinstance(event, MissInput):
@@ -67,7 +72,7 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
         zones = match.bull_off_zones()
         # The first team named throws first; in solo mode every board dart is the players'.
         waiting = [t for t in (0, 1) if zones[t] is None
-                   and (computer is None or computer.team != t)]
+                   and (computer is None or computer.side != t)]
         if match.bull_off_undecided:
             # Said, not dropped silently: until someone answers, darts change nothing.
             return _("who was closer? Answer on the kiosk, on both teams' phones or on the host "
@@ -77,7 +82,7 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
         return BullOffDart(waiting[0], zone, cell)
     if match.phase is Phase.PLACING:
         return None  # warming-up darts before the game: nothing to referee
-    if computer is not None and match.turn == computer.team:
+    if computer is not None and match.turn == computer.side:
         return _("the kiosk is throwing: wait for your visit")
     return Throw(cell)
 
@@ -97,7 +102,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
     def command_to_dict(self, command: Command) -> tuple[dict[str, Any], Secret | None]:
         if isinstance(command, Place):
             # The fleet is the team's secret: the log says only that the team placed.
-            return {"cmd": "place", "team": command.team}, Secret(command.team, command.fleet.code)
+            return {"cmd": "place", "team": command.side}, Secret(command.side, command.fleet.code)
         return command_to_dict(command), None
 
     def command_from_dict(self, body: Mapping[str, Any], setup: Setup,
@@ -110,7 +115,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
         for e in events:
             if isinstance(e, DartThrown):
-                yield Shot(e.team, e.player, e.dart, e.cell.code, e.result.value)
+                yield Shot(e.side, e.player, e.dart, e.cell.code, e.result.value)
 
     def follow_up(self, game: Match, events: Sequence[Event]) -> Command | None:
         if game.phase is Phase.PLACING and all(game.state().placed):
@@ -122,6 +127,9 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
 
     def sound_for(self, events: Iterable[Event]) -> Sound | None:
         return sound_for(events)
+
+    def computer_sides(self, setup: Setup) -> frozenset[int]:
+        return frozenset() if setup.computer is None else frozenset({setup.computer.side})
 
     def phrasebook(self) -> Phrasebook:
         from kiosk.darts.calls import DART_CALLS

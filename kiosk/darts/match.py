@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
+from kiosk.config import BullOffMode, Settings
 from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
 from kiosk.game import Outcome, PlayerResult, ReplayError, Result, RuleError
 from kiosk.i18n import _
@@ -39,12 +40,6 @@ def _no_dart_now(phase: Phase) -> str:
     if phase is Phase.TAKEOUT:
         return _("the visit is over: take the darts out and press Next")
     return _("the game is over: darts no longer count")
-
-
-class BullOffMode(enum.Enum):
-    NORMAL = "normal"
-    OFFICIAL = "official"
-    OFF = "off"
 
 
 class BullOffOutcome(enum.Enum):
@@ -74,11 +69,20 @@ class HouseRules:
         return board_for(self.profile)
 
 
+def house_rules(settings: Settings) -> HouseRules:
+    """The house rules a new dart game starts with: the settings' `rules` and board profile."""
+    from kiosk.darts.fleet import parse_lengths
+
+    return HouseRules(fleet=parse_lengths(settings.rules.fleet),
+                      darts_per_visit=settings.rules.darts_per_visit,
+                      bull_off=settings.rules.bull_off, profile=settings.board.profile)
+
+
 @dataclass(frozen=True)
 class KioskSeat:
     """The kiosk itself playing one team (solo mode): which team, and how well it throws."""
 
-    team: int
+    side: int
     skill: Skill
 
     @property
@@ -98,7 +102,7 @@ class Setup:
 
 @dataclass(frozen=True)
 class Place:
-    team: int
+    side: int
     fleet: Fleet
 
 
@@ -106,7 +110,7 @@ class Place:
 class Unplace:
     """A team takes its fleet back to change it (only while the other is not locked in too)."""
 
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ class BullOffDart:
     """A team's bull-off dart: `zone` decides; `cell` is where it landed, when the board said
     (shown to the players who must tell who was closer)."""
 
-    team: int
+    side: int
     zone: BullZone
     cell: Cell | None = None
 
@@ -130,7 +134,7 @@ class BullOffDart:
 class BullOffCloser:
     """The players' answer to "who was closer?"."""
 
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -161,17 +165,17 @@ Command = Place | Unplace | Start | BullOffDart | BullOffCloser | Throw | Next |
 
 @dataclass(frozen=True)
 class Placed:
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
 class Unplaced:
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
 class BullOffThrown:
-    team: int
+    side: int
     zone: BullZone
     cell: Cell | None = None
 
@@ -188,14 +192,14 @@ class BullOffAgain:
 
 @dataclass(frozen=True)
 class VisitStarted:
-    team: int
+    side: int
     player: str
     visit: int  # 1-based, counted over both teams
 
 
 @dataclass(frozen=True)
 class DartThrown:
-    team: int
+    side: int
     player: str
     dart: int
     cell: Cell
@@ -206,12 +210,12 @@ class DartThrown:
 
 @dataclass(frozen=True)
 class Won:
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
 class TakeoutNeeded:
-    team: int
+    side: int
 
 
 @dataclass(frozen=True)
@@ -262,7 +266,7 @@ class MatchState:
     """Everything the scoreboard shows; equal states compare equal."""
 
     phase: Phase
-    team: int | None
+    side: int | None
     player: str | None
     dart: int | None
     sunk: tuple[tuple[int, ...], tuple[int, ...]]
@@ -306,7 +310,7 @@ class Match:
         if not 1 <= setup.rules.darts_per_visit <= 9:
             raise RuleError(_("darts per visit must be 1 to 9"))
         seat = setup.computer
-        if seat is not None and (seat.team not in (0, 1) or not isinstance(seat.skill, Skill)):
+        if seat is not None and (seat.side not in (0, 1) or not isinstance(seat.skill, Skill)):
             raise RuleError(_("the kiosk plays team 0 or 1 at a skill of {skills}").format(
                 skills=", ".join(s.value for s in Skill)))
         self.setup = setup
@@ -359,7 +363,7 @@ class Match:
             "rules": {"fleet": list(rules.fleet), "darts_per_visit": rules.darts_per_visit,
                       "board": rules.profile.value},
             "state": {
-                "phase": state.phase.value, "team": state.team,
+                "phase": state.phase.value, "team": state.side,
                 # Whose visit it is, or was until the darts are out (takeout): `team` is then
                 # the next one. The phones' Next is for this team.
                 "turn": self.turn, "player": state.player,
@@ -405,7 +409,7 @@ class Match:
         team, player, dart = self.up_next()
         return MatchState(
             phase=self._phase,
-            team=team,
+            side=team,
             player=player,
             dart=dart,
             sunk=(self.sunk_lengths(0), self.sunk_lengths(1)),
@@ -523,13 +527,13 @@ class Match:
         if isinstance(command, Place):
             return self._place(command)
         if isinstance(command, Unplace):
-            return self._unplace(command.team)
+            return self._unplace(command.side)
         if isinstance(command, Start):
             return self._start(command.first)
         if isinstance(command, BullOffDart):
             return self._bull_off_dart(command)
         if isinstance(command, BullOffCloser):
-            return self._bull_off_closer(command.team)
+            return self._bull_off_closer(command.side)
         if isinstance(command, Throw):
             return self._throw(command.cell)
         if isinstance(command, Next):
@@ -542,7 +546,7 @@ class Match:
         return team
 
     def _place(self, command: Place) -> list[Event]:
-        team = self._check_team(command.team)
+        team = self._check_team(command.side)
         if self._phase is not Phase.PLACING:
             raise RuleError(_("the game has started: fleets can no longer be placed"))
         if all(side.fleet is not None for side in self._sides):
@@ -590,7 +594,7 @@ class Match:
         return self._new_visit()
 
     def _bull_off_dart(self, command: BullOffDart) -> list[Event]:
-        team = self._check_team(command.team)
+        team = self._check_team(command.side)
         if self._phase is not Phase.BULL_OFF:
             raise RuleError(_("there is no bull-off now"))
         if not isinstance(command.zone, BullZone):

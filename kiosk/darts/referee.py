@@ -7,7 +7,7 @@ read. With a store, every accepted command is committed before its answer is wri
 from __future__ import annotations
 
 import random
-import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from kiosk.darts.fleet import random_fleet
@@ -21,7 +21,7 @@ from kiosk.darts.wire import (
     state_to_dict,
 )
 from kiosk.i18n import _
-from kiosk.lines import WireError, command_name, command_of, error, serve
+from kiosk.lines import WireError, command_name, command_of, error, serve, stdio
 from kiosk.service import GameService, Source
 from kiosk.store import Store
 
@@ -60,7 +60,7 @@ class Referee:
             command = self._random_fleet(obj)
         else:
             command = command_from_dict(obj, self.match.setup.rules)
-        events = self.service.submit(command, Source.SYSTEM)
+        events = DARTS.events_of(self.service.submit(command, Source.SYSTEM))
         return [event_to_dict(e) for e in events]
 
     def _new(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
@@ -81,11 +81,12 @@ class Referee:
         return Place(team, random_fleet(rules.board, rules.fleet, rng))
 
 
-def run(stdin: TextIO, stdout: TextIO, store: Store | None = None,
+def run(stdin: Iterable[str | bytes], stdout: TextIO, store: Store | None = None,
         defaults: HouseRules | None = None) -> int:
     referee = Referee(store, defaults)
     return serve(stdin, stdout, referee.handle_line)
 
 
 def main_stdio(store: Store | None, defaults: HouseRules | None = None) -> int:
-    return run(sys.stdin, sys.stdout, store, defaults)
+    stdin, stdout = stdio()
+    return run(stdin, stdout, store, defaults)

@@ -7,7 +7,7 @@ every game (new or resumed) it looks at the setup and, when one team is the kios
 Which team is the kiosk is part of the game itself (`Setup.computer`, a `KioskSeat`), stored with
 the game's setup, so that a resumed game (after a power cut) picks it up again.
 
-The computer player sees only public information: `Record.from_match(match, team)` (its own
+The computer player sees only public information: `record_of(match, team)` (its own
 shots and the human ships it has sunk) and the match's public state. It never calls
 `match.fleet()` of any team; its own fleet is placed through the service like a human team's
 and is as secret as theirs (the placements table, never a log line).
@@ -133,7 +133,7 @@ class ComputerPlayer:
 
     @property
     def team(self) -> int:
-        return self.seat.team
+        return self.seat.side
 
     @property
     def idle(self) -> bool:
@@ -250,12 +250,11 @@ class ComputerPlayer:
 
     def _think(self) -> None:
         # The AI brings numpy: loaded when the kiosk first plays, not at every start.
-        from kiosk.ai import Record
-        from kiosk.darts.decision import decide
+        from kiosk.darts.decision import decide, record_of
 
         match = self.match
         version = match.version
-        record = Record.from_match(match, self.team)  # public: own shots, enemy ships sunk
+        record = record_of(match, self.team)  # public: own shots, enemy ships sunk
         lengths = tuple(match.setup.rules.fleet)
         # A generator of its own for the executor: the shared one is used only on the loop.
         rng = random.Random(self.rng.getrandbits(64))
@@ -364,7 +363,7 @@ class SoloMode(ServiceListener):
             self._set_player(None)
         if (self.player is None and match is not None and seat is not None
                 and match.phase is not Phase.OVER):
-            log.info("the kiosk plays team %d at skill %s", seat.team + 1, seat.skill)
+            log.info("the kiosk plays team %d at skill %s", seat.side + 1, seat.skill)
             self._set_player(ComputerPlayer(self.service, match, seat, loop=self.loop,
                                             rng=random.Random(self.rng.getrandbits(64)),
                                             pace=self.pace, executor=self.executor))

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kiosk.board import BullZone, Profile, board_for, bull_zone
-from kiosk.darts.fleet import fleet_problem, parse_fleet, parse_lengths
+from kiosk.darts.fleet import Ship, fleet_problem, parse_fleet, parse_lengths
 from kiosk.darts.match import (
     BullOffAgain,
     BullOffCloser,
@@ -44,11 +44,11 @@ from kiosk.darts.match import (
     Won,
 )
 from kiosk.i18n import _
-from kiosk.lines import WireError, require
+from kiosk.lines import WireError, name_list, require
 from kiosk.scatter import Skill
 
 
-def _sunk(event_dict: dict[str, Any], ship: Any) -> dict[str, Any]:
+def _sunk(event_dict: dict[str, Any], ship: Ship | None) -> dict[str, Any]:
     if ship is not None:
         event_dict["ship"] = ship.length
         event_dict["cells"] = [c.code for c in ship.cells]
@@ -95,7 +95,7 @@ def state_to_dict(match: Match) -> dict[str, Any]:
     return {
         "event": "state",
         "phase": state.phase.value,
-        "team": state.team,
+        "team": state.side,
         "player": state.player,
         "dart": state.dart,
         "sunk": [list(s) for s in state.sunk],
@@ -115,20 +115,18 @@ def _team(obj: Mapping[str, Any], key: str = "team") -> int:
 def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) -> Setup:
     """A new game from the referee's `new` command (every key but `teams` optional)."""
     defaults = defaults or HouseRules()
-    names = require(obj, "teams", list)
-    if len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):
+    names = name_list(require(obj, "teams", list), "teams")
+    if len(names) != 2:
         raise WireError(_("'teams' must be two team names"))
-    if len({n.strip() for n in names}) != 2:
+    if len(set(names)) != 2:
         raise WireError(_("the two teams need different names"))
-    players = obj.get("players")
-    if players is None:
-        players = [[n] for n in names]
-    if (not isinstance(players, list) or len(players) != 2
-            or not all(isinstance(p, list) and p for p in players)
-            or not all(isinstance(n, str) and n.strip() for p in players for n in p)):
+    given = obj.get("players")
+    if given is not None and (not isinstance(given, list) or len(given) != 2
+                              or not all(isinstance(p, list) and p for p in given)):
         raise WireError(_("'players' must be two non-empty lists of names"))
+    players = [[n] for n in names] if given is None else [name_list(p, "players") for p in given]
     for team_players in players:
-        if len({n.strip() for n in team_players}) != len(team_players):
+        if len(set(team_players)) != len(team_players):
             raise WireError(_("a team names the same player twice"))
     try:
         fleet = parse_lengths(obj["fleet"]) if "fleet" in obj else defaults.fleet
@@ -147,13 +145,13 @@ def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) 
     unplayable = fleet_problem(board_for(profile), tuple(sorted(fleet)))
     if unplayable is not None:
         raise WireError(unplayable)
-    teams = tuple(Team(name.strip(), tuple(p.strip() for p in ps))
+    teams = tuple(Team(name, tuple(ps))
                   for name, ps in zip(names, players, strict=True))
     return Setup(teams, HouseRules(fleet, darts, bull_off, profile),  # type: ignore[arg-type]
                  _computer(obj.get("computer")))
 
 
-def _computer(value: Any) -> KioskSeat | None:
+def _computer(value: object) -> KioskSeat | None:
     """Solo mode: {"team": 1, "skill": "pub"} names the team the kiosk plays."""
     if value is None:
         return None
@@ -176,7 +174,7 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
         "darts_per_visit": rules.darts_per_visit,
         "bull_off": rules.bull_off.value,
         "board": rules.profile.value,
-        **({"computer": {"team": setup.computer.team, "skill": setup.computer.skill.value}}
+        **({"computer": {"team": setup.computer.side, "skill": setup.computer.skill.value}}
            if setup.computer else {}),
     }
 

@@ -32,20 +32,20 @@ class ExpressCalls:
         sank = False
         for event in events:
             if isinstance(event, Rolled) and event.hits is not None:
-                attacker = event.player
+                attacker = event.side
             elif isinstance(event, Sunk):
                 words.append(sunk(event.ship))
                 sank = keep = True
             elif isinstance(event, Won):
-                words += template("wins", _("{name} wins!"), name=players[event.player])
+                words += template("wins", _("{name} wins!"), name=players[event.side])
                 keep = True
             elif isinstance(event, TurnPassed):
                 if attacker is not None and not sank:
                     words.append(Words("miss", _("Miss")))
-                if event.player == attacker and sank:
-                    words += template("again", _("{name} again"), name=players[event.player])
+                if event.side == attacker and sank:
+                    words += template("again", _("{name} again"), name=players[event.side])
                 else:
-                    words += template("to-roll", _("{name} to roll"), name=players[event.player])
+                    words += template("to-roll", _("{name} to roll"), name=players[event.side])
         return Calls((Call(tuple(words), None, keep),) if words else ())
 
     def phrases(self, options: CallOptions) -> Iterable[Words]:

@@ -4,11 +4,13 @@ with the command a player would send (`Attack`, or `Declare` for the Carrier's s
 * easy: a legal attack at random.
 * normal: the attack with the best chance to sink (ties at random); the Carrier's chance counts
   choosing its target after the roll.
-* hard: the best expected outcome: for every attack, the chance to sink times how the race
-  stands after the sink (it goes again), plus the chance to miss times how it stands after the
-  miss (the next player on turn, facing the line this attack leaves exposed). How the race
-  stands is `race.win_chances`: who is closest to winning, at what rate each player scores.
-  Figures and the method: docs/express.md.
+* hard: the best expected outcome: for every attack, the chance to sink times its chance to win
+  after the sink (it goes again), plus the chance to miss times its chance to win after the miss
+  (the next player on turn, facing the line this attack leaves exposed). With two players that
+  chance is perfect play's (the solved game, `kiosk.express.solved`): hard plays the exact
+  optimal policy and lays the line that wins most under perfect play. With three and four,
+  `race.win_chances`: who is closest to winning, at what rate each player scores. Figures and
+  the method: docs/express.md.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from kiosk.express import duel, solved
 from kiosk.express.match import EXPOSED, Attack, Declare, Target
 from kiosk.express.position import (
     INDEX,
@@ -53,13 +56,21 @@ class Computer:
     def decide(self, view: Mapping[str, Any]) -> Attack | Declare:
         pos = Position.from_view(view)
         if view["phase"] == "target":
-            return Declare(self._declare(pos), player=pos.turn)
+            return Declare(self._declare(pos), side=pos.turn)
         return self._attack(pos).command(pos.turn)
 
-    def line(self, variant: Variant, rules: Rules | None = None) -> Line:
-        """How this level lays out its ships before the game (front first)."""
+    def line(self, variant: Variant, rules: Rules | None = None, players: int | None = None,
+             points_to_win: int | None = None) -> Line:
+        """How this level lays out its ships before the game (front first). Hard with two
+        players: the line that wins most under perfect play (once the game is solved), else
+        the guarded line."""
+        rules = rules or Rules()
         if self.level is Strategy.HARD:
-            return guarded_line(variant, rules or Rules())
+            if players == 2:
+                found = solved.solution(variant, rules, points_to_win or rules.default_points(2))
+                if found is not None:
+                    return tuple(FLEET[i] for i in found.line)
+            return guarded_line(variant, rules)
         ships = list(FLEET)
         self.rng.shuffle(ships)
         return tuple(ships)
@@ -73,7 +84,7 @@ class Computer:
             return self.rng.choice([o for o in found if o.ship is ship])
         if self.level is Strategy.NORMAL:
             return self._best(found, [o.chance for o in found])
-        judge = Judge(pos)
+        judge = judge_for(pos)
         return self._best(found, [judge.attack(o) for o in found])
 
     def _declare(self, pos: Position) -> Target:
@@ -82,7 +93,7 @@ class Computer:
             return self.rng.choice(found)[0]
         if self.level is Strategy.NORMAL:
             return self._best([t for t, _c in found], [c for _t, c in found])
-        judge = Judge(pos)
+        judge = judge_for(pos)
         return self._best([t for t, _c in found], [judge.declared(t, c) for t, c in found])
 
     def _best(self, items: Sequence[T], values: Sequence[float]) -> T:
@@ -135,12 +146,12 @@ class Judge:
         lines = list(self.lines)
         lines[me] = line
         sunk = INDEX[target.ship]
-        lines[target.player] = tuple(s for s in lines[target.player] if s != sunk)
+        lines[target.side] = tuple(s for s in lines[target.side] if s != sunk)
         points = list(pos.points)
         points[me] += 1
         if points[me] >= pos.points_to_win or not any(lines[p] for p in range(len(lines)) if p != me):
             return 1.0
-        if (not lines[target.player] and not pos.rules.fleetless_skipped) or self._stalemate(lines):
+        if (not lines[target.side] and not pos.rules.fleetless_skipped) or self._stalemate(lines):
             return 1.0 if points[me] == max(points) else 0.0  # the game ends: the most points win
         mover = me if pos.rules.sinker_goes_again else _next(lines, me)
         return self.standing(tuple(lines), tuple(points), mover)
@@ -165,40 +176,55 @@ class Judge:
         return self._standings[key]
 
     def _race(self, lines: Lines, points: tuple[int, ...], mover: int) -> float:
-        chances = self.t.chance
+        t = self.t
+        masks = [sum(1 << ship for ship in line) for line in lines]
+        fronts = [sum(1 << ship for ship in line[:EXPOSED]) for line in lines]
+        afloat = [sum(mask >> ship & 1 for mask in masks) for ship in range(len(FLEET))]
+        ships_left = sum(len(line) for line in lines)
         runners = []
         for player, line in enumerate(lines):
-            enemies = [ship for p, other in enumerate(lines) if p != player for ship in other]
-            needs = min(self.pos.points_to_win - points[player], len(enemies))
+            enemies = ships_left - len(line)
+            needs = min(self.pos.points_to_win - points[player], enemies)
             if not line or not enemies:
                 runners.append(Racer(needs, 0.0, 0.0, afloat=bool(line)))
                 continue
+            exposed = anywhere = 0  # bit masks of the enemy ships exposed, and afloat
+            for other, mask in enumerate(masks):
+                if other != player:
+                    exposed |= fronts[other]
+                    anywhere |= mask
             # Its next attack against what is exposed now; every later one by fleets alone: its
             # best ship against an average enemy ship (blending in the exposure measured worse).
-            first = self._exposed_rate(lines, player)
-            later = max(sum(chances[ship][enemy] for enemy in enemies) for ship in line) / len(enemies)
-            runners.append(Racer(needs, first, later))
+            first = max(t.best[ship][anywhere if t.anywhere[ship] else exposed] for ship in line)
+            mine = masks[player]
+            later = max(sum(row[enemy] * (afloat[enemy] - (mine >> enemy & 1))
+                            for enemy in range(len(FLEET))) for row in (t.chance[s] for s in line))
+            runners.append(Racer(needs, first, later / enemies))
         return win_chances(runners, mover, self.pos.rules.sinker_goes_again)[self.me]
 
-    def _exposed_rate(self, lines: Lines, player: int) -> float:
-        """The player's best chance to sink something with what is exposed now."""
-        t = self.t
-        exposed = anywhere = 0  # bit masks of target ships
-        for p, line in enumerate(lines):
-            if p != player:
-                for place, ship in enumerate(line):
-                    anywhere |= 1 << ship
-                    if place < EXPOSED:
-                        exposed |= 1 << ship
-        best = 0.0
-        for ship in lines[player]:
-            mask = anywhere if t.anywhere[ship] else exposed
-            if t.roll_first[ship]:
-                best = max(best, t.declared[mask])
-            else:
-                row = t.chance[ship]
-                best = max(best, *(row[target] for target in range(len(FLEET)) if mask >> target & 1))
-        return best
+
+class Perfect(Judge):
+    """Hard with two players: the chance to win after each outcome is perfect play's, read from
+    the solved game, so the attack it finds best is the exact optimal policy's."""
+
+    def __init__(self, pos: Position, values: np.ndarray) -> None:
+        super().__init__(pos)
+        self.values = values
+
+    def standing(self, lines: Lines, points: tuple[int, ...], mover: int) -> float:
+        me, other = self.me, 1 - self.me
+        if mover == me:
+            return float(self.values[duel.state(lines[me], lines[other])])
+        return 1.0 - float(self.values[duel.state(lines[other], lines[me])])
+
+
+def judge_for(pos: Position) -> Judge:
+    """Perfect play where the two-player game of these rules is solved, else the race."""
+    if pos.players == 2:
+        found = solved.solution(pos.variant, pos.rules, pos.points_to_win)
+        if found is not None:
+            return Perfect(pos, found.values)
+    return Judge(pos)
 
 
 def _indices(line: Line) -> tuple[int, ...]:
@@ -210,10 +236,16 @@ def _next(lines: Sequence[tuple[int, ...]], player: int) -> int:
     return next(p for p in ((player + k) % count for k in range(1, count + 1)) if lines[p])
 
 
-def prepare(variant: Variant, rules: Rules | None = None) -> None:
+def prepare(variant: Variant, rules: Rules | None = None, players: int | None = None,
+            points_to_win: int | None = None) -> None:
     """Build the exact tables a game needs (about a second of fractions for the Admiral's game)
-    before its first decision, e.g. while the setup screen closes, so no decision waits."""
-    tables(variant, rules or Rules())
+    before its first decision, e.g. while the setup screen closes, so no decision waits. With
+    two players also the solved game: the shipped file read (a few ms), or for other rules its
+    solve started in the background."""
+    rules = rules or Rules()
+    tables(variant, rules)
+    if players == 2:
+        solved.solution(variant, rules, points_to_win or rules.default_points(2))
 
 
 def guarded_line(variant: Variant, rules: Rules) -> Line:

@@ -143,7 +143,7 @@ class Setup:
 
 @dataclass(frozen=True)
 class Target:
-    player: int
+    side: int
     ship: Ship
 
 
@@ -159,7 +159,7 @@ class Attack:
     ship: Ship
     target: Target | None = None  # None only for the Admiral's Carrier, which rolls first
     move: bool = False  # the Admiral's Carrier moves to the front only when asked
-    player: int | None = None  # when given, must be the player on turn
+    side: int | None = None  # when given, must be the player on turn
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ class Declare:
     """The Carrier's target, after its first roll."""
 
     target: Target
-    player: int | None = None
+    side: int | None = None
 
 
 Command = QueueDice | Attack | Declare
@@ -183,7 +183,7 @@ class DiceQueued:
 
 @dataclass(frozen=True)
 class Rolled:
-    player: int
+    side: int
     ship: Ship
     roll: int
     faces: tuple[Face, ...]
@@ -196,7 +196,7 @@ class Rolled:
 
 @dataclass(frozen=True)
 class Sunk:
-    player: int  # whose ship
+    side: int  # whose ship
     ship: Ship
     by: int
     points: tuple[int, ...]
@@ -204,12 +204,12 @@ class Sunk:
 
 @dataclass(frozen=True)
 class Won:
-    player: int
+    side: int
 
 
 @dataclass(frozen=True)
 class TurnPassed:
-    player: int  # who attacks next (the same player after a sink)
+    side: int  # who attacks next (the same player after a sink)
 
 
 Event = DiceQueued | Rolled | Sunk | Won | TurnPassed
@@ -233,7 +233,7 @@ class Tally:
 class PendingRoll:
     """The Carrier's first roll, waiting for its target."""
 
-    player: int
+    side: int
     ship: Ship
     faces: tuple[Face, ...]
 
@@ -369,7 +369,7 @@ class Match:
             return
         if s.phase is Phase.OVER:
             raise PhaseError(_("the game is over"))
-        if command.player is not None and command.player != s.turn:
+        if command.side is not None and command.side != s.turn:
             raise TurnError(_("it is {name}'s turn").format(name=self.players[s.turn]))
         if isinstance(command, Attack):
             self._check_attack(command)
@@ -401,12 +401,12 @@ class Match:
 
     def _check_target(self, target: Target, attacker: ShipRules) -> None:
         s = self._s
-        if not 0 <= target.player < len(self.players):
-            raise TargetError(_("there is no player {number}").format(number=target.player))
-        if target.player == s.turn:
+        if not 0 <= target.side < len(self.players):
+            raise TargetError(_("there is no player {number}").format(number=target.side))
+        if target.side == s.turn:
             raise TargetError(_("a player cannot attack their own line"))
-        name = self.players[target.player]
-        line = s.lines[target.player]
+        name = self.players[target.side]
+        line = s.lines[target.side]
         if target.ship not in line:
             raise TargetError(_("the {ship} is no longer in {name}'s line").format(
                 ship=target.ship.label, name=name))
@@ -457,15 +457,15 @@ class Match:
     def _sink(self, target: Target) -> list[Event]:
         s = self._s
         by = s.turn
-        s.lines[target.player].remove(target.ship)
-        s.lost[target.player].append(target.ship)
+        s.lines[target.side].remove(target.ship)
+        s.lost[target.side].append(target.ship)
         s.points[by] += 1
         s.tallies[by] = s.tallies[by].plus(sunk=1)
-        events: list[Event] = [Sunk(target.player, target.ship, by, tuple(s.points))]
+        events: list[Event] = [Sunk(target.side, target.ship, by, tuple(s.points))]
         afloat = [p for p, line in enumerate(s.lines) if line and p != by]
         if s.points[by] >= self.setup.points_to_win or not afloat:
             return events + self._end(by)
-        if not s.lines[target.player] and not self.setup.rules.fleetless_skipped:
+        if not s.lines[target.side] and not self.setup.rules.fleetless_skipped:
             return events + self._end(self._leader(by))
         if stalemate(s.lines, self.setup.ship):
             return events + self._end(self._leader(by))  # the game could never end otherwise
@@ -510,7 +510,7 @@ class Match:
             "phase": s.phase.value,
             "winner": s.winner,
             "pending": None if pending is None else {
-                "player": pending.player, "ship": pending.ship.value, "roll": 1,
+                "player": pending.side, "ship": pending.ship.value, "roll": 1,
                 "faces": [face.value for face in pending.faces]},
             "queued": len(s.cup.queue),
             "sunk": [[ship.value for ship in lost] for lost in s.lost],

@@ -81,6 +81,12 @@ def first_rolls(dice: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
 BURST_INDEX = FACES.index(Face.BURST)
 
 
+def chance_after_split(attacker: ShipRules, defense: int, on_target: int, bursts: int) -> Fraction:
+    """The chance once the first roll of all the attacker's dice showed `on_target` faces of the
+    declared target and `bursts` Bursts (the Carrier: only those count, whatever else fell)."""
+    return _after(attacker, defense, attacker.dice, 0, attacker.rolls, on_target, bursts)
+
+
 def chance_after_counts(attacker: ShipRules, defense: int, counts: Sequence[int], target: Ship) -> Fraction:
     """`chance_after` for a first roll given as counts per face."""
     return _after(attacker, defense, sum(counts), 0, attacker.rolls,

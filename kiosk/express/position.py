@@ -19,6 +19,7 @@ from kiosk.express.match import Attack, Target, open_targets
 from kiosk.express.rules import FACES, FLEET, Face, Rules, Ship, ShipRules, Variant
 
 Line = tuple[Ship, ...]
+Lines = tuple[tuple[int, ...], ...]  # every player's line as ship indices (`FLEET` order)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class Option:
 
     def command(self, player: int) -> Attack:
         moved = self.line[0] is self.ship
-        return Attack(self.ship, self.target, move=moved and self.target is None, player=player)
+        return Attack(self.ship, self.target, move=moved and self.target is None, side=player)
 
 
 def moved_to_front(line: Line, ship: Ship) -> Line:
@@ -124,6 +125,7 @@ class Tables:
         self.can_sink = [[a.can_sink(t.defense) for t in ships] for a in ships]
         self.anywhere = [a.anywhere for a in ships]
         self.roll_first = [a.roll_first for a in ships]
+        self.best: list[list[float]] = []  # by ship and bit mask of targets: its best chance
         carrier = ships[CARRIER]
         self.declared: dict[int, float] = {}  # by bit mask of target ships
         self.weights = np.zeros(0)
@@ -136,11 +138,14 @@ class Tables:
             for mask in range(1, 1 << len(FLEET)):
                 targets = [(FLEET[i], ships[i].defense) for i in range(len(FLEET)) if mask >> i & 1]
                 self.declared[mask] = float(odds.best_declared(carrier, targets))
+        masks = range(1 << len(FLEET))
+        self.best = [[0.0] + [self.declared[mask] if self.roll_first[ship] else
+                              max(self.chance[ship][i] for i in range(len(FLEET)) if mask >> i & 1)
+                              for mask in masks[1:]] for ship in range(len(FLEET))]
 
 
 CARRIER = FLEET.index(Ship.CARRIER)
 INDEX = {ship: i for i, ship in enumerate(FLEET)}
-Lines = tuple[tuple[int, ...], ...]
 
 
 @lru_cache(maxsize=16)

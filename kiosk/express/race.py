@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 HORIZON = 40  # turns each; a race still open after that is shared in proportion
 
 
@@ -59,26 +61,34 @@ def finished_by(needs: int, first: float, later: float, again: bool) -> tuple[fl
     return tuple(done)
 
 
+@lru_cache(maxsize=65536)
+def _curve(needs: int, first: float, later: float, again: bool, afloat: bool) -> np.ndarray:
+    if needs <= 0:
+        return np.ones(HORIZON + 1)
+    if not afloat:
+        return np.zeros(HORIZON + 1)
+    return np.array(finished_by(needs, first, later, again))
+
+
 def win_chances(runners: Sequence[Racer], mover: int, again: bool = True) -> tuple[float, ...]:
-    """Each player's chance to win, `mover` on turn (its current turn is its first)."""
+    """Each player's chance to win, `mover` on turn (its current turn is its first): for each
+    player and turn, the chance to finish then while those before it in turn order have not
+    finished by this turn and those after it not by the last."""
     count = len(runners)
     order = [(mover + k) % count for k in range(count)]
-    curves = [finished_by(r.needs, r.first, r.later, again) if r.afloat and r.needs > 0 else
-              ((1.0,) * (HORIZON + 1) if r.needs <= 0 else (0.0,) * (HORIZON + 1))
-              for r in runners]
-    wins = [0.0] * count
-    for turn in range(1, HORIZON + 1):
-        if all(curve[turn - 1] > 1 - 1e-9 or curve[turn - 1] == curve[-1] for curve in curves):
-            break  # nobody's chances change any more
-        for place, player in enumerate(order):
-            now = curves[player][turn] - curves[player][turn - 1]
-            if now == 0.0:
-                continue
-            for other_place, other in enumerate(order):
-                if other != player:
-                    now *= 1 - curves[other][turn if other_place < place else turn - 1]
-            wins[player] += now
-    total = sum(wins)
+    curves = np.stack([_curve(runners[p].needs, runners[p].first, runners[p].later, again,
+                              runners[p].afloat) for p in order])
+    now = curves[:, 1:] - curves[:, :-1]  # finishing at each own turn
+    left_now, left_before = 1 - curves[:, 1:], 1 - curves[:, :-1]
+    before = np.ones_like(now)  # nobody earlier in the order has finished by this turn
+    before[1:] = np.cumprod(left_now[:-1], axis=0)
+    after = np.ones_like(now)  # nobody later has finished by the turn before
+    after[:-1] = np.cumprod(left_before[:0:-1], axis=0)[::-1]
+    placed = (now * before * after).sum(axis=1)
+    total = float(placed.sum())
     if total <= 1e-12:
         return tuple(1 / count for _p in range(count))
-    return tuple(w / total for w in wins)
+    wins = [0.0] * count
+    for place, player in enumerate(order):
+        wins[player] = float(placed[place]) / total
+    return tuple(wins)

@@ -11,7 +11,7 @@ every answer committed first; the referee does not know which it has.
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from kiosk.express.match import Match
@@ -26,7 +26,7 @@ from kiosk.express.wire import (
 )
 from kiosk.game import RuleError
 from kiosk.i18n import _
-from kiosk.lines import WireError, command_name, command_of, error, serve
+from kiosk.lines import WireError, command_name, command_of, error, serve, stdio
 from kiosk.service import GameService, Source
 
 
@@ -60,10 +60,11 @@ class Referee:
             raise WireError(_("no game yet: start one with {\"cmd\": \"new\", \"players\": [...]}"))
         if command is None:
             return [state_to_dict(match)]
-        return [event_to_dict(event) for event in self.service.submit(command, Source.SYSTEM)]
+        events = EXPRESS.events_of(self.service.submit(command, Source.SYSTEM))
+        return [event_to_dict(event) for event in events]
 
 
-def run(stdin: TextIO, stdout: TextIO, service: GameService | None = None,
+def run(stdin: Iterable[str | bytes], stdout: TextIO, service: GameService | None = None,
         rules: Rules | None = None) -> int:
     referee = Referee(service, rules)
     return serve(stdin, stdout, referee.handle_line)
@@ -71,4 +72,5 @@ def run(stdin: TextIO, stdout: TextIO, service: GameService | None = None,
 
 def main_stdio(service: GameService | None = None, rules: Rules | None = None) -> int:
     """`dartship express`: stdin to stdout until end of input (status 0)."""
-    return run(sys.stdin, sys.stdout, service, rules)
+    stdin, stdout = stdio()
+    return run(stdin, stdout, service, rules)

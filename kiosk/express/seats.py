@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.express.match import Attack, Declare, Match, Phase
 from kiosk.express.pace import Pace, climax, length
+from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError
 from kiosk.service import (
     GameService,
@@ -55,7 +56,7 @@ def _decide(computer: Computer, view: Mapping[str, Any]) -> Attack | Declare:
     from kiosk.express.position import Position
 
     position = Position.from_view(view)
-    prepare(position.variant, position.rules)
+    prepare(position.variant, position.rules, position.players, position.points_to_win)
     return computer.decide(view)
 
 
@@ -113,7 +114,7 @@ class ComputerSeats(ServiceListener):
                 self._sync()
                 return
             # Act once the table has shown this update, and a moment more.
-            self._schedule(length(event.events, self.pace) + self.pace.think)
+            self._schedule(length(EXPRESS.events_of(event.events), self.pace) + self.pace.think)
         elif isinstance(event, Notice) and event.kind is NoticeKind.RESUMED:
             self._schedule(self.pace.think)  # saving works again after a pause: play on
 

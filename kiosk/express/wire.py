@@ -28,7 +28,7 @@ from kiosk.express.match import (
 from kiosk.express.rules import FACES, FLEET, Face, Rules, Ship, Variant
 from kiosk.game import GameKind, Secret, Shot
 from kiosk.i18n import _
-from kiosk.lines import WireError
+from kiosk.lines import WireError, name_list
 from kiosk.sound import Sound
 from kiosk.speech import Phrasebook
 
@@ -39,7 +39,7 @@ E = TypeVar("E", Ship, Face)
 # ---- values -----------------------------------------------------------------------------
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -57,7 +57,7 @@ def _int(obj: Mapping[str, Any], key: str) -> int:
     return int(obj[key])
 
 
-def _named(value: Any, members: Sequence[E], refusal: str) -> E:
+def _named(value: object, members: Sequence[E], refusal: str) -> E:
     """The member whose English name is `value` (any case), as the protocol writes them;
     otherwise `refusal` (with {value} and {names}) as a `WireError`."""
     if isinstance(value, str):
@@ -67,15 +67,15 @@ def _named(value: Any, members: Sequence[E], refusal: str) -> E:
     raise WireError(refusal.format(value=value, names=", ".join(m.value for m in members)))
 
 
-def ship_from_name(value: Any) -> Ship:
+def ship_from_name(value: object) -> Ship:
     return _named(value, FLEET, _("{value!r} is not a ship: one of {names}"))
 
 
-def face_from_name(value: Any) -> Face:
+def face_from_name(value: object) -> Face:
     return _named(value, FACES, _("{value!r} is not a face of the dice: one of {names}"))
 
 
-def _target(value: Any) -> Target:
+def _target(value: object) -> Target:
     if not isinstance(value, dict):
         raise WireError(_("'target' must be like {\"player\": 1, \"ship\": \"Carrier\"}"))
     _keys(value, ("player", "ship"), "'target'")
@@ -88,19 +88,17 @@ def _player(obj: Mapping[str, Any]) -> int | None:
     return _int(obj, "player") if "player" in obj else None
 
 
-def _lines(value: Any) -> list[tuple[Ship, ...]]:
+def _lines(value: object) -> list[tuple[Ship, ...]]:
     if not isinstance(value, list) or not all(isinstance(line, list) for line in value):
         raise WireError(_("'lines' must be a list of lines, each a list of ship names"))
     return [tuple(ship_from_name(name) for name in line) for line in value]
 
 
-def _names(value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise WireError(_("'players' must be a list of names"))
-    return list(value)
+def _names(value: object) -> list[str]:
+    return name_list(value, "players")
 
 
-def _variant(value: Any) -> Variant:
+def _variant(value: object) -> Variant:
     try:
         return Variant(value)
     except ValueError:
@@ -185,7 +183,7 @@ def command_from_dict(obj: Mapping[str, Any]) -> Command:
 
 
 def _target_dict(target: Target) -> dict[str, Any]:
-    return {"player": target.player, "ship": target.ship.value}
+    return {"player": target.side, "ship": target.ship.value}
 
 
 def command_to_dict(command: Command) -> dict[str, Any]:
@@ -268,8 +266,8 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
         """Every roll, once, as it was thrown, with its faces (the audit of the dice). The
         Carrier's first roll is logged when thrown (no target yet: ""); its recount is not a
         new roll."""
-        return [Shot(side=e.player, player=e.name, number=e.roll,
-                     target="" if e.target is None else f"{e.target.player}:{e.target.ship.value}",
+        return [Shot(side=e.side, player=e.name, number=e.roll,
+                     target="" if e.target is None else f"{e.target.side}:{e.target.ship.value}",
                      result=",".join(face.value for face in e.faces))
                 for e in events if isinstance(e, Rolled) and not e.recount]
 
@@ -284,6 +282,9 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
         if any(isinstance(e, Rolled) and e.hits is not None for e in batch):
             return Sound.MISS
         return None
+
+    def computer_sides(self, setup: Setup) -> frozenset[int]:
+        return frozenset(side for side, level in enumerate(setup.computers) if level is not None)
 
     def phrasebook(self) -> Phrasebook:
         from kiosk.express.calls import EXPRESS_CALLS

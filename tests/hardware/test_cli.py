@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,7 @@ def test_board_test_serial_through_a_fake_board_pty():
         assert done.wait(5)
         for command in ("T20", "S20", "DB", "miss", "btn next"):
             fake.do(command)
+            time.sleep(0.05)  # darts come apart: two within the 20 ms lockout are one
         fake.send_line("garbage!")
         runner.join(5)
     finally:

@@ -134,7 +134,59 @@ TABLE = [
     ("granboard", FOUR, "2.2@", ("unmapped", "2.2@")),
     ("granboard", FOUR, "BTN@", ("button", Button.NEXT)),
     ("granboard", FOUR, "3.4", "bad"),
+    ("granboard", FOUR, "OUT@", "miss"),
+    # the firmwares' own words and unused spots (tests/hardware/firmwares/ has the sources)
+    ("numeric", THREE, "0", None),
+    ("numeric", THREE, "PFEILE", None),
+    ("numeric", THREE, "m", "miss"),
+    ("numeric", THREE, "b", ("button", Button.NEXT)),
+    ("numeric", THREE, "u", None),
+    ("numeric", THREE, "101", dart("S1")),
+    ("x", FOUR, "_40", None),
+    ("x", FOUR, "_18", None),
+    ("semicolon", THREE, "0;1", "miss"),
+    ("semicolon", THREE, "NULL", None),
+    ("colon", THREE, "0:S", None),
+    ("colon", THREE, "0:T", None),
+    ("colon", THREE, "0:D", None),
+    ("rc", FOUR, "OpenDarts", "info"),
+    ("rc", FOUR, "missb", ("button", Button.MISS)),
+    ("bracket", THREE, "<T20>", dart("T20")),
+    ("bracket", THREE, "<S20>", dart("S20")),
+    ("bracket", THREE, "<D5>", dart("D5")),
+    ("bracket", THREE, "<SB>", dart("BULL", BullZone.OUTER)),
+    ("bracket", THREE, "<DB>", dart("BULL", BullZone.INNER)),
+    ("bracket", THREE, "<BTN>", ("button", Button.NEXT)),
+    ("bracket", THREE, "<OUT>", "miss"),
+    ("bracket", THREE, "<KO>", "info"),
+    ("bracket", THREE, "<T21>", "bad"),
+    ("bracket", THREE, "T20", "bad"),
 ]
+
+
+GRAN_TABLE = [
+    # the GranBoard's own codes, no map given (hardware/granboard.py)
+    ("3.4@", dart("T20")), ("3.3@", dart("S20")), ("3.5@", dart("L20")), ("3.6@", dart("D20")),
+    ("4.0@", dart("BULL", BullZone.INNER)), ("8.0@", dart("BULL", BullZone.OUTER)),
+    ("4.6@", dart("D5")), ("11.0@", dart("S16")), ("9.0@", dart("T2")),
+    ("12.0@", ("unmapped", "12.0@")), ("BTN@", ("button", Button.NEXT)),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), GRAN_TABLE)
+def test_granboard_codes_without_a_map(line, expected):
+    assert outcome(read_line(dialect("granboard"), line, FOUR, None)) == expected
+
+
+def test_granboard_table_has_every_cell_once():
+    from hardware.granboard import granboard_table
+    for profile in Profile:
+        table = granboard_table(profile)
+        assert not table.missing()
+        assert len(table.contacts) == 82
+        cells = [t.cell for t in table.contacts.values()]
+        if profile is Profile.FOUR_RING:
+            assert len(set(cells)) == 81  # two codes for the bull (SB, DB)
 
 
 @pytest.mark.parametrize(("name", "board", "line", "expected"), TABLE,
@@ -150,7 +202,8 @@ def test_every_dialect_has_table_rows():
 
 def test_raw_dialects_without_a_map_report_unmapped_not_guessed():
     assert read_line(dialect("rc"), "3,7", FOUR, None) == UnmappedInput("3,7")
-    assert read_line(dialect("granboard"), "3.4@", FOUR, None) == UnmappedInput("3.4@")
+    # the GranBoard's codes are its own and published: read with its table, not guessed
+    assert read_line(dialect("granboard"), "12.9@", FOUR, None) == UnmappedInput("12.9@")
 
 
 @pytest.mark.parametrize(("line", "says"), [
@@ -211,9 +264,6 @@ def test_encode_then_read_gives_the_same_cell(name):
         for zone in ((BullZone.INNER, BullZone.OUTER) if cell == BULL else (BullZone.OTHER,)):
             line = encode(chosen, cell, zone, board_map)
             event = read_line(chosen, line, board, board_map)
-            if name == "granboard" and not cell.on_board:
-                assert event is None  # granboard has no miss line: the fake sends a comment
-                continue
             if not cell.on_board:
                 assert isinstance(event, MissInput), (name, line, event)
                 continue

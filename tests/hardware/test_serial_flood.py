@@ -24,7 +24,7 @@ def _controls(text: str) -> set[str]:
 
 def test_ten_thousand_bad_lines_a_second_become_five_and_a_count():
     told: list[object] = []
-    reader = SerialReader("loop://", told.append)
+    reader = SerialReader("loop://", told.append, dialect_name="dartship", baud=115200)
     for i in range(10_000):
         reader.line(ESCAPES if i % 2 else b"\xfe\xff garbage\n", now=i / 10_000)
         if i == 5_000:
@@ -46,7 +46,7 @@ def test_ten_thousand_bad_lines_a_second_become_five_and_a_count():
 
 def test_unmapped_contacts_and_board_messages_are_summarised_too():
     told: list[object] = []
-    reader = SerialReader("loop://", told.append)
+    reader = SerialReader("loop://", told.append, dialect_name="dartship", baud=115200)
     for i in range(1_000):
         reader.line(b"RC 9 9\n", now=i / 1_000)
         reader.line(b"HELLO dartship/1 flood four-ring\n", now=i / 1_000)
@@ -59,7 +59,7 @@ def test_unmapped_contacts_and_board_messages_are_summarised_too():
 def test_a_dart_behind_a_flood_on_a_real_line_still_counts(pty_pair, inbox):
     master, _slave, path = pty_pair
     flood = ESCAPES * 30_000  # 30 000 lines, about 900 kB
-    with running(SerialReader(path, inbox, **FAST)):
+    with running(SerialReader(path, inbox, dialect_name="dartship", baud=115200, **FAST)):
         inbox.until(lambda e: type(e).__name__ == "Connected")
         writer = threading.Thread(target=lambda: os.write(master, flood + b"D20\n"))
         writer.start()

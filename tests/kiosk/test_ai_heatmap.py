@@ -14,6 +14,7 @@ from kiosk.ai.posterior import Evidence, Space, _find_covers, evidence_of, margi
 from kiosk.ai.selfplay import fire, play
 from kiosk.ai.strategies import Perfect
 from kiosk.board import Profile, board_for
+from kiosk.darts.decision import record_of
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, make_ship, random_fleet
 from kiosk.darts.heatmap import board_estimate, choose_target, heatmap, space_for
 from kiosk.darts.shooters import HeatShots
@@ -192,7 +193,7 @@ def test_record_from_a_match():
     target = fleets[1].ships[0]
     for cell in target.cells:
         match.apply(Throw(cell))
-    record = Record.from_match(match, 0)
+    record = record_of(match, 0)
     assert record.sunk == (target,)
     assert set(record.shots) == set(target.cells)
     heat = heatmap(board, record, DEFAULT_FLEET, rng)

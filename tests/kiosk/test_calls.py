@@ -284,7 +284,7 @@ def test_a_classic_game_is_called_in_every_language(lang, mode):
             for event in events:
                 if isinstance(event, ClassicWon):
                     assert {"wins", "you-win", "computer-wins", "all-sunk"} & set(phrases)
-                if isinstance(event, ClassicTurn) and (mode is Mode.DUEL or event.player == 0):
+                if isinstance(event, ClassicTurn) and (mode is Mode.DUEL or event.side == 0):
                     assert {"your-turn", "name-your-turn"} & set(phrases)
             for call in calls.say:
                 assert all(w.text.strip() for w in call.words)
@@ -316,7 +316,7 @@ def test_an_express_game_is_called_in_every_language(lang):
                 assert "wins" in phrases and calls.say[0].keep
             if isinstance(event, TurnPassed):
                 assert {"to-roll", "again"} & set(phrases)
-                assert f"name-{slug(view['players'][event.player])}" in phrases
+                assert f"name-{slug(view['players'][event.side])}" in phrases
     assert match.phase is ExpressPhase.OVER
     assert {"to-roll", "wins", "miss"} <= seen
 

@@ -1,3 +1,4 @@
+
 """The config file: typed settings from the one option table, validation that names the key,
 the owner that saves (keeping the owner's file) and tells, the commands."""
 
@@ -9,7 +10,7 @@ import pytest
 
 from kiosk import config
 from kiosk.board import Profile
-from kiosk.darts.match import BullOffMode
+from kiosk.darts.match import BullOffMode, house_rules
 from kiosk.scatter import Skill
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_defaults_are_the_rules_defaults():
     settings = config.Settings()
-    rules = settings.house_rules()
+    rules = house_rules(settings)
     assert rules.fleet == (2, 3, 4, 5) and rules.darts_per_visit == 3
     assert rules.bull_off is BullOffMode.NORMAL and rules.profile is Profile.FOUR_RING
     assert settings.rules.takeout_seconds == 0
@@ -68,8 +69,8 @@ def test_every_problem_is_listed():
 
 
 def test_fleet_list_preset_and_an_unquoted_pin():
-    assert config.parse("[rules]\nfleet = [5, 4, 3, 3, 2]").house_rules().fleet == (2, 3, 3, 4, 5)
-    assert config.parse("[rules]\nfleet = 'classic-five'").house_rules().fleet == (2, 3, 3, 4, 5)
+    assert house_rules(config.parse("[rules]\nfleet = [5, 4, 3, 3, 2]")).fleet == (2, 3, 3, 4, 5)
+    assert house_rules(config.parse("[rules]\nfleet = 'classic-five'")).fleet == (2, 3, 3, 4, 5)
     assert config.parse("[kiosk]\npin = 4321").kiosk.pin == "4321"
     assert config.parse("[web]\nhost = 'kiosk.local'").web.host == "kiosk.local"
 
@@ -79,7 +80,9 @@ def test_allowed_values_are_defined_once():
     from hardware.dialects import DIALECTS
 
     dialect = config.OPTION_BY_KEY["board.dialect"]
-    assert set(dialect.allowed) == set(DIALECTS) == {d.value for d in config.SerialDialect}
+    # "auto" is no dialect of its own: the reader tells one of the others from the first lines
+    assert set(dialect.allowed) - {"auto"} == set(DIALECTS) == {
+        d.value for d in config.SerialDialect} - {"auto"}
     assert config.OPTION_BY_KEY["simulator.skill"].allowed == tuple(s.value for s in Skill)
     assert config.reference_table() in (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -197,3 +200,13 @@ def test_lenient_load_of_unreadable_and_non_toml_files(tmp_path):
     assert owner.problems and owner.settings == config.Settings()
     missing = config.read(tmp_path / "nope.toml", strict=False)
     assert "no such config file" in str(missing.problems[0])
+
+
+def test_the_fleet_presets_are_the_dart_games_and_its_room_judges_a_fleet() -> None:
+    from kiosk.darts.fleet import PRESETS
+
+    assert tuple(PRESETS) == config.FLEET_PRESETS
+    typed, problems = config.check_values({"rules.fleet": "6,7"})
+    assert [p.key for p in problems] == ["rules.fleet"] and "rules.fleet" not in typed
+    assert config.between_keys(config.build({"rules.fleet": "5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5"}),
+                               ["rules.fleet"])[0].key == "rules.fleet"

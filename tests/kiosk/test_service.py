@@ -1,3 +1,4 @@
+
 """The service: commit before announcing, device inputs, bull-off from the board, takeout timer."""
 
 import asyncio
@@ -8,7 +9,7 @@ from kiosk import config
 from kiosk.board import BULL, MISS, BullZone, Profile, board_for
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import DartThrown, HouseRules, Phase, Place, Setup, Team, VisitStarted
+from kiosk.darts.match import DartThrown, HouseRules, Phase, Place, Setup, Team, VisitStarted, house_rules
 from kiosk.darts.takeout import TakeoutTimer
 from kiosk.inputs import BadLine, Button, ButtonInput, Connected, DartInput, Disconnected, MissInput
 from kiosk.scatter import Skill
@@ -22,7 +23,7 @@ def _service(tmp_path, **changes) -> GameService:
     service = GameService(Store(tmp_path / "k.db"))
     typed, problems = config.check_values(changes)
     assert not problems
-    RULES[service] = config.build(typed).house_rules()
+    RULES[service] = house_rules(config.build(typed))
     return service
 
 

@@ -158,9 +158,9 @@ def test_a_dart_game_of_schema_3_resumes_exactly_after_the_migration(tmp_path):
         match.apply(command)
         body = command_to_dict(command)
         if body["cmd"] == "place":
-            body = {"cmd": "place", "team": command.team}
+            body = {"cmd": "place", "team": command.side}
             conn.execute("INSERT OR REPLACE INTO placements VALUES (1, ?, ?, 'then')",
-                         [command.team, command.fleet.code])
+                         [command.side, command.fleet.code])
         conn.execute("INSERT INTO commands VALUES (1, ?, 'then', ?)", [seq, json.dumps(body)])
     conn.close()
     store = Store(path)
@@ -267,11 +267,12 @@ def test_the_daily_board_ranks_won_challenges_and_phones_once_named(tmp_path):
     from kiosk.classic.grid import GRID
     from kiosk.classic.match import Fire, Mode, Setup, daily_fleet
     from kiosk.classic.table import start
+    from kiosk.secret import kiosk_secret
     from kiosk.service import GameService
 
     store = Store(tmp_path / "d.db")
     day = datetime.date(2026, 11, 30)
-    targets = [s for ship in daily_fleet(day).ships for s in ship.cells]
+    targets = [s for ship in daily_fleet(kiosk_secret(store), day).ships for s in ship.cells]
     water = [s for s in GRID.squares if s not in targets]
 
     def play(venue: str, name: str | None, wasted: int) -> int:

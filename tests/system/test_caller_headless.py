@@ -18,7 +18,7 @@ from kiosk.board import Cell, Ring
 from kiosk.config import CallerOutput, ConfigFile, InputKind
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffMode, Phase, Place, Setup, Team
+from kiosk.darts.match import BullOffMode, Phase, Place, Setup, Team, house_rules
 from kiosk.i18n import set_language
 from kiosk.inputs import Button
 
@@ -64,7 +64,7 @@ def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, 
             caller.speaker.tempo = 0.02  # the journal need not wait a whole second per call
             service, board = kiosk.service, kiosk.simulator
             assert board is not None
-            rules = kiosk.settings.house_rules()
+            rules = house_rules(kiosk.settings)
             service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
             for team, fleet in ((0, SHARKS), (1, JETS)):
                 service.submit(Place(team, parse_fleet(fleet, rules.board, rules.fleet)))
@@ -76,7 +76,7 @@ def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, 
                     board.press(Button.NEXT)  # the darts are out: the Jets' visit
                     await _until(lambda: service.match.phase is Phase.THROWING)
                     board.press(Button.NEXT)  # the Jets throw nothing: three misses, padded
-                    await _until(lambda: service.match.state().team == 0)
+                    await _until(lambda: service.match.state().side == 0)
                 await _until(caller.idle)
             assert service.match.phase is Phase.OVER
             await _until(caller.idle)

@@ -143,6 +143,12 @@ class FakeBoard:
         self.url = self.out.wait_for(r"(socket://\S+)").group(1)
 
     def type(self, text: str) -> None:
+        # Two darts within the reader's 20 ms lockout are one dart touching two segments; real
+        # darts come a second or so apart, typed ones here at least 0.25 s (the lockout is timed
+        # when the reader reads, and this host is busy: lines typed 50 ms apart were read as one).
+        # A button pressed again within 0.75 s is the same press held (firmwares repeat a held
+        # button every 500 ms): two Nexts in a row come a second apart.
+        time.sleep(0.8 if text.upper().startswith("BTN") else 0.25)
         self.proc.stdin.write(text + "\n")
         self.proc.stdin.flush()
 

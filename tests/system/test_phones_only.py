@@ -23,17 +23,22 @@ import pytest
 from tests.system.test_kiosk_headless import JETS, ROOT, SHARKS, Lines, _http, phone
 
 
+def start_headless(tmp: Path, port: int, config: str, *args: str) -> subprocess.Popen:
+    """`dartship run --headless --simulator` on 127.0.0.1:`port` with the database in `tmp`
+    and `config` (TOML) after the [web] section."""
+    path = tmp / "config.toml"
+    path.write_text(f"[web]\nhost = \"127.0.0.1\"\nport = {port}\n{config}")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--simulator",
+         "--config", str(path), "--db", str(tmp / "kiosk.db"), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+
+
 class HeadlessKiosk:
     def __init__(self, tmp: Path) -> None:
-        config = tmp / "config.toml"
-        config.write_text("[web]\nhost = \"127.0.0.1\"\nport = 0\n"  # the system picks
-                          "[rules]\nbull_off = \"normal\"\n")
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--simulator",
-             "--config", str(config), "--db", str(tmp / "kiosk.db"),
-             "--players", "Anna,Ben;Cleo"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.proc = start_headless(tmp, 0, "[rules]\nbull_off = \"normal\"\n",  # the system picks
+                                   "--players", "Anna,Ben;Cleo")
         self.out = Lines(self.proc)
         self.host = self.out.wait_for(r"Host page .*: (http\S+)").group(1)
         self.web = self.host.split("/host/")[0]

@@ -461,3 +461,88 @@ def test_spi_switched_on_takes_matrix_pins(machine: Machine) -> None:
     kiosk_config(machine, '[board]\ninput = "matrix"\n')
     fails = findings(machine.run(), "gpio", Severity.FAIL)
     assert any("7, 8, 9, 10, 11" in f.message and "do_spi 1" in f.fix for f in fails)
+
+
+# -- what the board speaks (dialect auto) and the Autodarts Board Manager --
+
+
+def test_serial_board_names_the_dialect_and_speed_auto_found(machine: Machine) -> None:
+    import json
+
+    port = machine.device("ttyUSB0")
+    data = machine.root / "data"
+    data.mkdir()
+    (data / "boards.json").write_text(json.dumps({str(port): {"dialect": "x", "baud": 9600}}))
+    kiosk_config(machine, f'[kiosk]\ndatabase = "{data / "dartship.db"}"\n'
+                          f'[board]\ninput = "serial"\nport = "{port}"\n')
+    (ok,) = findings(machine.run(), "board")
+    assert ok.level is Severity.OK
+    assert "speaks x at 9600 baud" in ok.message
+    assert machine.serial_opened == [(str(port), 9600)]  # opened at the speed it was told
+
+
+def test_serial_board_not_told_yet_says_how_it_will_be(machine: Machine) -> None:
+    port = machine.device("ttyUSB0")
+    kiosk_config(machine, f'[kiosk]\ndatabase = "{machine.root / "none" / "d.db"}"\n'
+                          f'[board]\ninput = "serial"\nport = "{port}"\n')
+    (ok,) = findings(machine.run(), "board")
+    assert "not told yet" in ok.message
+
+
+class BoardManagerThread:
+    """A fake Autodarts Board Manager in a loop of its own (doctor runs its own loop)."""
+
+    def __init__(self, running: bool = True) -> None:
+        import asyncio
+        import threading
+
+        from hardware.fake_autodarts import FakeBoardManager
+
+        self.ready = threading.Event()
+        self.url = ""
+        self._stop: asyncio.Event | None = None
+
+        async def serve() -> None:
+            manager = FakeBoardManager()
+            manager.running = running
+            manager.status = "Throw" if running else "Stopped"
+            self.url = await manager.start()
+            self.manager = manager
+            self._stop = asyncio.Event()
+            self.loop = asyncio.get_running_loop()
+            self.ready.set()
+            await self._stop.wait()
+            await manager.stop()
+
+        self.thread = threading.Thread(target=lambda: asyncio.run(serve()))
+        self.thread.start()
+        assert self.ready.wait(10)
+
+    def close(self) -> None:
+        assert self._stop is not None
+        self.loop.call_soon_threadsafe(self._stop.set)
+        self.thread.join(10)
+
+
+def test_autodarts_reachable_and_running(machine: Machine) -> None:
+    server = BoardManagerThread()
+    try:
+        kiosk_config(machine, f'[board]\ninput = "autodarts"\nautodarts = "{server.url}"\n')
+        (ok,) = findings(machine.run(), "board")
+        assert ok.level is Severity.OK and "0.27.0" in ok.message and "Throw" in ok.message
+        assert server.manager.config_reads == 0  # the cloud key is never read
+    finally:
+        server.close()
+
+
+def test_autodarts_stopped_is_a_warning_and_unreachable_a_failure(machine: Machine) -> None:
+    server = BoardManagerThread(running=False)
+    try:
+        kiosk_config(machine, f'[board]\ninput = "autodarts"\nautodarts = "{server.url}"\n')
+        (warn,) = findings(machine.run(), "board")
+        assert warn.level is Severity.WARN and "Start" in warn.fix
+    finally:
+        server.close()
+    kiosk_config(machine, f'[board]\ninput = "autodarts"\nautodarts = "{server.url}"\n')
+    (fail,) = findings(machine.run(), "board")
+    assert fail.level is Severity.FAIL and "cannot reach" in fail.message

@@ -85,5 +85,9 @@ def test_a_dart_after_a_flood_counts_and_the_log_stays_short(tmp_path):
     assert [d.cell.code for d in counted] == ["T20"]
     text = out.getvalue()
     bad = [line for line in text.splitlines() if "unreadable line" in line]
-    assert 1 <= len(bad) <= 5, text[-2000:]
+    # At most five samples per 10-s window, the rest summed up in one line a window: on a slow
+    # machine the flood outlasts one window.
+    windows = 1 + sum("more bad lines" in line for line in text.splitlines())
+    assert 1 <= len(bad) <= 5 * windows, text[-2000:]
+    assert len(text.splitlines()) <= 7 * windows, text[-2000:]
     assert not {ch for ch in text if (ord(ch) < 32 and ch != "\n") or 127 <= ord(ch) < 160}

@@ -16,6 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import Match
+from kiosk.classic.room import computer as classic_computer
 from kiosk.classic.rooms import PhoneRooms
 from kiosk.classic.table import classic_of
 from kiosk.service import GameService
@@ -25,7 +26,7 @@ from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.darts.api import DartsApi
 from ui.handheld.phones import COOKIE
 from ui.handheld.seats import Seats
-from ui.handheld.server import build_app, classic_computer, runner_options
+from ui.handheld.server import build_app, runner_options
 from ui.handheld.throttle import GuessThrottle
 
 DAY = datetime.date(2026, 11, 30)

@@ -13,7 +13,7 @@ from kiosk import config
 from kiosk.board import board_for
 from kiosk.darts.fleet import Fleet, parse_fleet
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import HouseRules, Place, Setup, Team
+from kiosk.darts.match import HouseRules, Place, Setup, Team, house_rules
 from kiosk.service import GameService, Source
 from kiosk.store import Store
 from ui.handheld.darts.api import DartsApi
@@ -60,7 +60,7 @@ RULES: dict[GameService, HouseRules] = {}
 
 def make_service(tmp_path: Path, chosen: config.Settings | None = None) -> GameService:
     service = GameService(Store(tmp_path / "dartship.db"))
-    RULES[service] = (chosen or config.Settings()).house_rules()
+    RULES[service] = house_rules(chosen or config.Settings())
     return service
 
 

@@ -25,6 +25,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kiosk.app.root import build_kiosk
+from kiosk.classic.computer import ComputerSeat
 from kiosk.classic.grid import GRID, parse_square
 from kiosk.classic.match import ComputerLevel, Fire, Mode, Setup
 from kiosk.classic.table import classic_of, start
@@ -109,7 +110,7 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
                       flush=True)
         else:
             for _ in range(300):  # the computer's turn goes on by itself after the restart
-                if not match.computer_to_move and kiosk.classic.idle:
+                if not match.computer_to_move and kiosk.participant(ComputerSeat).idle:
                     break
                 await frames.wait(1)
             await frames.wait()

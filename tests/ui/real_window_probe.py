@@ -24,6 +24,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kiosk.darts.match import house_rules
+
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
@@ -43,7 +45,7 @@ BOARD_COLOURS = ("20262c", "4a4f55", "5a2528", "1f4a30")
 def prepare(db: Path, phase: str) -> None:
     """A stored game left at `phase`, as a power cut would leave it."""
     service = GameService(Store(db), follow_ups=False)
-    rules = Settings().house_rules()
+    rules = house_rules(Settings())
     service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
     rng = random.Random(3)
     if phase in ("bull_off", "throwing"):

@@ -30,6 +30,7 @@ from kiosk.darts.match import (
     Setup,
     Team,
     Throw,
+    house_rules,
 )
 from kiosk.service import Source
 
@@ -71,7 +72,7 @@ class StagedTour(Tour):
         if stage == "home":
             return self
         service = self.kiosk.service
-        service.new_game(DARTS, Setup(TEAMS, self.kiosk.settings.house_rules()))
+        service.new_game(DARTS, Setup(TEAMS, house_rules(self.kiosk.settings)))
         _play(self.match, STAGES.index(stage), lambda command: service.submit(command, Source.TOUCH))
         self.drain()
         if stage == "over":

@@ -137,7 +137,7 @@ async def test_both_phones_and_a_spectator_hear_a_dart_live(tmp_path):
             assert json.loads((await socket.receive()).data)["type"] == "view"
         await phones[0].post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
         await phones[1].post(f"/api/team/{token(api, 1)}/fleet", json=fleet_json(FLEET_B))
-        assert service.match.state().team == 0
+        assert service.match.state().side == 0
         await drain_all(sockets)
         # Sharks throw first: T7 is a cell of the Jets' 3-ship.
         service.handle_input(DartInput(board_for().parse("T7"), "T7"))

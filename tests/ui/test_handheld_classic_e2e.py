@@ -23,12 +23,15 @@ from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import GRID
 from kiosk.classic.match import Match, daily_fleet
 from kiosk.classic.table import classic_of
+from kiosk.secret import kiosk_secret
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_classic import enemy_squares, water
 from tests.ui.conftest_handheld import ARTEFACTS, settings
 from tests.ui.test_handheld_e2e import PHONE, WAIT_MS, browser_page
-from ui.handheld.classic.api import StartLimits
+from ui.handheld.classic.api import ClassicApi, StartLimits
+from ui.handheld.classic.room import ClassicPhones
+from ui.handheld.darts.room import DartPhones
 from ui.handheld.phones import COOKIE
 from ui.handheld.server import WebServer, start_web
 
@@ -43,8 +46,9 @@ async def classic_kiosk(tmp_path) -> AsyncIterator[tuple[GameService, WebServer]
     """The phone page as the kiosk serves it, its computer at a quick pace."""
     config = settings(web__host="127.0.0.1", web__port=0)
     service = GameService(Store(tmp_path / "dartship.db"))
-    web = await start_web(service, config, classic_pace=ShotPace(shot=0.05),
-                          classic_limits=StartLimits(capacity=1000, per_minute=1000))
+    classic = ClassicPhones(pace=ShotPace(shot=0.05),
+                            limits=StartLimits(capacity=1000, per_minute=1000))
+    web = await start_web(service, config, phones=[DartPhones(), classic])
     try:
         yield service, web
     finally:
@@ -65,8 +69,9 @@ async def device(page: Page) -> str:
 
 
 async def table_match(web: WebServer, page: Page, daily: bool = False) -> Match:
-    assert web.classic is not None
-    rooms = web.classic.rooms
+    classic = web.part(ClassicApi)
+    assert classic is not None
+    rooms = classic.rooms
     table = rooms.daily_table(await device(page)) if daily else rooms.table(await device(page))
     match = classic_of(table.service)
     assert match is not None
@@ -104,7 +109,7 @@ async def my_turn(page: Page) -> None:
 
 async def test_solo_against_the_computer_to_the_win(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
-        page = await browser_page(browser, web.classic_url())
+        page = await browser_page(browser, web.page_url("/classic"))
         await expect(page.locator("[data-level='easy']")).to_be_visible(timeout=WAIT_MS)
         await targets_are_fingertip_sized(page)
         await shot(page, "start")
@@ -176,11 +181,11 @@ def _fits(match: Match, square) -> bool:
 
 async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (service, web), chromium() as browser:
-        fleet = daily_fleet(datetime.date.today())
+        fleet = daily_fleet(kiosk_secret(service.store), datetime.date.today())
         hits = [s.code for ship in fleet.ships for s in ship.cells]
         misses = [s.code for s in GRID.squares if s.code not in hits]
         # Another phone was faster today.
-        rival = await browser_page(browser, web.classic_url() + "#daily")
+        rival = await browser_page(browser, web.page_url("/classic") + "#daily")
         await rival.locator("#daily-start").tap()
         for code in hits:
             await fire(rival, "radar-0", code)
@@ -188,7 +193,7 @@ async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk
         await rival.locator("#daily-enter").tap()
         await expect(rival.locator("#leaderboard")).to_contain_text("Bo", timeout=WAIT_MS)
 
-        page = await browser_page(browser, web.classic_url(), locale="de-DE")
+        page = await browser_page(browser, web.page_url("/classic"), locale="de-DE")
         await page.locator("[data-tab='daily']").tap()
         await expect(page.locator("#daily-start")).to_be_visible(timeout=WAIT_MS)
         await targets_are_fingertip_sized(page)
@@ -220,7 +225,7 @@ async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk
 
 async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_win(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
-        owner = await browser_page(browser, web.classic_url())
+        owner = await browser_page(browser, web.page_url("/classic"))
         await owner.locator("#solo-name").fill("Anna")
         await owner.locator("[data-level='normal']").tap()
         await expect(owner.locator("#open-room")).to_be_visible(timeout=WAIT_MS)
@@ -321,7 +326,7 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
 
 async def room_with_a_friend(browser, web: WebServer) -> tuple[Page, Page, str]:
     """An owner's solo game (easy), its room opened, and a friend's phone on the link."""
-    owner = await browser_page(browser, web.classic_url())
+    owner = await browser_page(browser, web.page_url("/classic"))
     await owner.locator("[data-level='easy']").tap()
     await owner.locator("#open-room").tap()
     link = await owner.locator("#room-link").text_content() or ""

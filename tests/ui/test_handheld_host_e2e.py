@@ -18,6 +18,7 @@ from tests.ui.conftest_handheld import (
     place,
 )
 from tests.ui.test_handheld_e2e import WAIT_MS, browser_page, running_kiosk, shot
+from ui.handheld.darts.host import HostDesk
 
 
 async def tap_cell(page, code: str) -> None:
@@ -33,8 +34,9 @@ async def test_the_desk_on_a_phone(tmp_path, language, chromium):
         async with running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web), \
                 chromium() as browser:
             new_game(service)
-            assert web.desk is not None
-            desk = await browser_page(browser, web.base_url + web.desk.path())
+            host = web.part(HostDesk)
+            assert host is not None
+            desk = await browser_page(browser, web.base_url + host.path())
             await expect(desk.locator("#phones .qr")).to_have_count(1)
             await shot(desk, f"host-placing-{language}")
             # The phones lock in: the desk follows by itself (no reload by hand).
@@ -70,7 +72,9 @@ async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(tmp_path, chr
         new_game(service)
         place(service, 0, fleet(FLEET_A))
         place(service, 1, fleet(FLEET_B))
-        desk = await browser_page(browser, web.base_url + web.desk.path())
+        host = web.part(HostDesk)
+        assert host is not None
+        desk = await browser_page(browser, web.base_url + host.path())
         await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
         bull = desk.locator('#pad-board [data-code="BULL"]')
         await expect(bull).to_have_count(2)  # the outer bull's disc, the inner bull's on it

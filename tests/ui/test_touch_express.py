@@ -95,7 +95,7 @@ def test_a_turn_by_taps_then_the_dice_show_it(tour, x, artefacts: Path) -> None:
     x.roll()
     unsubscribe()
     rolls = [e for u in heard for e in u.events if isinstance(e, Rolled)]
-    assert rolls and all(r.player == 0 and r.ship is B for r in rolls)
+    assert rolls and all(r.side == 0 and r.ship is B for r in rolls)
     assert heard[0].source is Source.TOUCH
     last = rolls[-1]
     # The table lies as the last roll fell: those faces, the hits counted against the defense.
@@ -141,7 +141,7 @@ def test_the_coach_shows_the_exact_chance_of_every_legal_pair(tour, x, artefacts
             continue
         for target in match.targets(ship):
             exact = odds.chance(rules, setup.ship(target.ship).defense)
-            tile = table.rows[target.player].tiles[target.ship]
+            tile = table.rows[target.side].tiles[target.ship]
             assert tile.note.text == percent(float(exact)), (ship, target)
             checked += 1
     assert checked >= 4 and carriers == 1  # Ann's line: Battleship, Carrier, ...
@@ -194,7 +194,7 @@ def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts
     rng = random.Random(8)
     sources: set[Source] = set()
     unsubscribe = tour.kiosk.service.subscribe(lambda e: sources.add(e.source) if isinstance(
-        e, MatchUpdate) and any(isinstance(v, Rolled) and v.player == 2 for v in e.events)
+        e, MatchUpdate) and any(isinstance(v, Rolled) and v.side == 2 for v in e.events)
         else None)
     for _turn in range(300):
         assert x.computers_play()

@@ -319,7 +319,7 @@ def test_the_screen_dozes_when_nothing_happens_and_wakes_at_a_touch(tour) -> Non
     from kivy.clock import Clock
 
     from kiosk.inputs import Info
-    from ui.touch.app import ACTIVE_FPS, IDLE_FPS
+    from ui.touch.shell import ACTIVE_FPS, IDLE_FPS
 
     tour.app.go("home")
     tour.app._doze()

@@ -53,7 +53,7 @@ def test_toasts_and_the_announcement_leave_the_controls_and_the_scoreboard_free(
 
 def test_stats_dates_are_short_and_in_the_languages_order(tour) -> None:
     from kiosk.i18n import set_language
-    from ui.touch.screens.stats import played_on
+    from ui.touch.stats_page import played_on
 
     today = date(2026, 11, 30)
     assert played_on("2026-03-04T10:00:00.000+00:00", today) == "4/3"

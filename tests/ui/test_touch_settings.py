@@ -116,6 +116,36 @@ def test_the_language_chosen_on_home_is_kept_for_the_next_start(tour, tmp_path):
         tour.app.rebuild("home")
 
 
+def test_autodarts_is_offered_and_its_test_button_asks_the_board_manager(tour, tmp_path):
+    """The board input offers Autodarts; Test asks the Board Manager at the address as typed
+    (a fake one of ours on the kiosk's own loop) and says its version and status."""
+    from hardware.fake_autodarts import FakeBoardManager
+
+    manager = FakeBoardManager()
+    url = tour.loop.run_until_complete(manager.start())
+    try:
+        tour.app.go("settings")
+        screen = tour.screen()
+        choice = screen.inputs["board.input"]
+        choice.set_value(config.InputKind.AUTODARTS)
+        assert choice.text == "Autodarts (cameras)"
+        screen.inputs["board.autodarts"].text = url
+        screen.scroll.scroll_to(screen.test_button, animate=False)
+        tour.pump(seconds=0.3)
+        tour.press("Test")
+        assert tour.pump(lambda: "0.27.0" in screen.message.text), screen.message.text
+        assert "Throw" in screen.message.text and "0 darts" in screen.message.text
+        tour.save(tmp_path / "settings_autodarts.png")
+        tour.save(Path("/tmp/boards_settings_autodarts.png"))
+        tour.loop.run_until_complete(manager.stop())
+        tour.press("Test")
+        assert tour.pump(lambda: "Not reachable" in screen.message.text), screen.message.text
+        assert manager.config_reads == 0
+    finally:
+        tour.loop.run_until_complete(manager.stop())
+        tour.app.go("home")
+
+
 def test_the_caller_s_settings_change_at_once_and_test_voice_speaks(tour, artefacts):
     """On the kiosk's own config (its root hears the saves): the caller follows at once."""
     tour.app.go("settings")

@@ -37,7 +37,7 @@ def test_solo_setup_places_only_the_players_fleet(tour, artefacts: Path) -> None
     assert screen.solo.value and screen.players[1].disabled and screen.names[1].text == "Kiosk"
     tour.press("Place fleets")
     service = tour.kiosk.service
-    assert tour.kiosk.solo.seat() == KioskSeat(1, Skill.PUB)
+    assert tour.solo.seat() == KioskSeat(1, Skill.PUB)
     assert tour.pump()
     match = service.match
     assert match.state().placed == (False, True)
@@ -103,11 +103,11 @@ def test_undo_of_a_kiosk_dart_waits_for_the_players(tour) -> None:
     assert tour.pump(lambda: match.dart_in_visit >= 2)
     tour.press("Undo")
     assert tour.pump()  # idle: it holds instead of throwing the dart again
-    assert match.dart_in_visit == 1 and tour.kiosk.solo.player.holding
+    assert match.dart_in_visit == 1 and tour.solo.player.holding
     assert "it waits" in labels_text(tour.root)
     tour.press("Let the kiosk throw")
     assert tour.pump(lambda: not tour.kiosk_turn())
-    assert match.turn == 0 and not tour.kiosk.solo.player.holding
+    assert match.turn == 0 and not tour.solo.player.holding
 
 
 def test_the_coach_shades_the_radar_and_marks_the_aim(tour, artefacts: Path) -> None:
@@ -147,7 +147,7 @@ def test_the_coach_shades_the_radar_and_marks_the_aim(tour, artefacts: Path) -> 
 
 
 def test_a_new_two_team_game_ends_the_kiosk_player(tour) -> None:
-    player = tour.kiosk.solo.player
+    player = tour.solo.player
     tour.new_game()
-    assert player.stopped and tour.kiosk.solo.player is None
+    assert player.stopped and tour.solo.player is None
     assert tour.app.sm.current == "placement"

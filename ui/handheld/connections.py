@@ -121,7 +121,7 @@ class FloodLog:
         self.level = level
         self._flush: asyncio.TimerHandle | None = None
 
-    def note(self, message: str, *args: Any) -> None:
+    def note(self, message: str, *args: object) -> None:
         loop = asyncio.get_running_loop()
         now = loop.time()
         self.report(now)

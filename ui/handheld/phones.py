@@ -16,6 +16,7 @@ the seat is free again, so the old phone is cut off at once.
 
 from __future__ import annotations
 
+import base64
 import enum
 import hashlib
 import hmac
@@ -29,6 +30,7 @@ from http.cookies import SimpleCookie
 
 from aiohttp import web
 
+from kiosk.secret import derive, kiosk_secret
 from kiosk.store import Store, StoreError
 
 log = logging.getLogger("dartship.handheld")
@@ -36,7 +38,50 @@ log = logging.getLogger("dartship.handheld")
 COOKIE = "dartship_phone"
 KEY_BYTES = 16
 COOKIE_MAX_AGE = 365 * 24 * 3600
-_KEY_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+_KEY_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9_-]{22}$")
+
+
+class DeviceKeys:
+    """The device keys this kiosk hands out: 128 random bits and the kiosk's signature of them
+    (HMAC-SHA256 under a key derived from the kiosk's secret, `kiosk.secret`, cut to 128 bits).
+    A key the kiosk did not make is no key: a made-up cookie, however well shaped, counts as a
+    phone without one (it is given a real key, and is a new phone to every limit). The secret
+    is kept in the database, so keys stay valid across restarts and a restored backup."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._key = derive(secret, "device-keys")
+
+    def _sign(self, body: str) -> str:
+        mac = hmac.new(self._key, body.encode(), hashlib.sha256).digest()[:16]
+        return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+    def issue(self) -> str:
+        body = secrets.token_urlsafe(KEY_BYTES)
+        return f"{body}.{self._sign(body)}"
+
+    def valid(self, key: str | None) -> str | None:
+        """The cookie's key if this kiosk made it, else None."""
+        if key is None or not _KEY_SHAPE.match(key):
+            return None
+        body, _dot, signature = key.partition(".")
+        return key if hmac.compare_digest(signature, self._sign(body)) else None
+
+    @classmethod
+    def of_store(cls, store: Store | None) -> DeviceKeys:
+        try:
+            return cls(kiosk_secret(store))
+        except (sqlite3.Error, StoreError) as err:
+            log.warning("the kiosk's secret cannot be read or kept (%s): phones get keys that "
+                        "hold until the kiosk stops", err)
+            return cls(kiosk_secret(None))
+
+
+DEVICE_KEYS = web.AppKey("dartship_device_keys", DeviceKeys)
+_UNSIGNED_APP = DeviceKeys(secrets.token_bytes(32))  # an app built without the kiosk's keys
+
+
+def keys_of(request: web.Request) -> DeviceKeys:
+    return request.app.get(DEVICE_KEYS) or _UNSIGNED_APP
 
 
 class Claim(enum.Enum):
@@ -86,18 +131,14 @@ def _digest(key: str) -> str:
 def device_of(request: web.Request, *, issue: bool) -> str | None:
     """The device a request comes from: the digest of its phone's device key. A phone with no
     key gets one when `issue` (its answer sets the cookie; a WebSocket cannot), else None."""
-    key = valid_key(request.cookies.get(COOKIE))
+    keys = keys_of(request)
+    key = keys.valid(request.cookies.get(COOKIE))
     if key is None:
         if not issue:
             return None
-        key = secrets.token_urlsafe(KEY_BYTES)
+        key = keys.issue()
         give_key(request, key)
     return _digest(key)
-
-
-def valid_key(key: str | None) -> str | None:
-    """The cookie's key if it has the shape of one we hand out (anything else is no key)."""
-    return key if key is not None and _KEY_SHAPE.match(key) else None
 
 
 class PhoneSeats:
@@ -105,6 +146,7 @@ class PhoneSeats:
 
     def __init__(self, store: Store | None) -> None:
         self.store = store
+        self.keys = DeviceKeys.of_store(store)
         self._game: int | None = None
         self._holders: dict[int, str] = {}  # team -> key digest
         self.on_change: list[Callable[[], None]] = []
@@ -139,7 +181,7 @@ class PhoneSeats:
         it is free. `may_issue=False` (a WebSocket: no cookie can be set there) never hands out
         a new key."""
         self._load(game)
-        key = valid_key(key)
+        key = self.keys.valid(key)
         digest = _digest(key) if key is not None else None
         holder = self._holders.get(team)
         if holder is not None:
@@ -153,7 +195,7 @@ class PhoneSeats:
         if digest is None:
             if not may_issue:
                 return Admission(Claim.NO_KEY)
-            new_key = secrets.token_urlsafe(KEY_BYTES)
+            new_key = self.keys.issue()
             digest = _digest(new_key)
         self._holders[team] = digest
         self._keep(game, team)

@@ -24,6 +24,7 @@ from typing import Protocol
 from aiohttp import WSMsgType, web
 
 from kiosk.i18n import _
+from kiosk.lines import WireError, untrusted_json
 from kiosk.service import GameService, GameStarted, Notice, NoticeKind, ServiceEvent
 from kiosk.store import StoreError
 from ui.handheld.errors import json_error
@@ -71,14 +72,6 @@ class PhoneSides(Protocol):
     def page(self) -> str:
         """The page file a team link of this kind opens (index.html, classic.html)."""
         ...
-
-
-class PhonePart(Protocol):
-    """A part of the phone server beside the seats: a game's phone routes, the host's desk."""
-
-    def routes(self) -> list[web.AbstractRouteDef]: ...
-
-    async def close(self) -> None: ...
 
 
 class Seats:
@@ -331,9 +324,10 @@ async def json_body(request: web.Request) -> object:
     if len(raw) > MAX_BODY:
         raise json_error(413, "too_large", _("the request is too large"))
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        # 4 KiB of "[" nests deeper than Python's parser goes: bad JSON too, for a fleet.
+        # The line protocols' own checks: not UTF-8, a lone surrogate, a huge number, NaN or
+        # deep nesting is bad JSON here too.
+        return untrusted_json(raw)
+    except WireError:
         raise json_error(400, "bad_json", _("the request is not valid JSON")) from None
 
 

@@ -9,31 +9,28 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
-import random
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from kiosk.classic.computer import ShooterFactory, ShotPace
-from kiosk.classic.match import ComputerLevel
-from kiosk.classic.rooms import PhoneRooms
 from kiosk.config import Settings, WebSettings
 from kiosk.i18n import _
 from kiosk.ports import Thrower
+from kiosk.rooms import REGISTRY, Room, load
 from kiosk.service import GameService
 from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
 from ui.handheld.address import lan_address, url_host
-from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
-from ui.handheld.darts.api import DartsApi
-from ui.handheld.darts.host import HostDesk
-from ui.handheld.phones import hand_over_key
-from ui.handheld.seats import MAX_BODY, PhonePart, Seats
+from ui.handheld.phones import DEVICE_KEYS, hand_over_key
+from ui.handheld.rooms import PhoneContext, PhonePart, PhoneRoom
+from ui.handheld.seats import MAX_BODY, Seats
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
+
+T = TypeVar("T")
 
 log = logging.getLogger("dartship.handheld")
 
@@ -73,6 +70,7 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     # The throttle's waiting comes before any route that looks at a token (see throttle.py).
     app = web.Application(middlewares=[seats.guard, seats.throttle.middleware],
                           client_max_size=MAX_BODY)
+    app[DEVICE_KEYS] = seats.phones.keys
     app.add_routes(seats.routes())
     app.add_routes([web.get("/favicon.ico", favicon(seats.static))])
     for part in parts:
@@ -95,28 +93,30 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     return app
 
 
-def classic_computer(level: ComputerLevel, rng: random.Random) -> Any:
-    """The classic computer (`kiosk.classic.ai.Computer`), imported when it first plays: the
-    AI brings numpy, which a kiosk that only hosts darts never needs."""
-    from kiosk.classic.ai import Computer
-
-    return Computer(level, rng)
-
-
 class WebServer:
     """The running server: its address, the current game's links and their QR codes."""
 
     def __init__(self, api: Seats, runner: web.AppRunner, base_url: str,
                  gate: ConnectionGate | None = None,
                  accept_errors: AcceptErrorLog | None = None,
-                 desk: HostDesk | None = None) -> None:
+                 parts: Sequence[PhonePart] = (), context: PhoneContext | None = None) -> None:
         self.api = api
         self._runner = runner
         self.base_url = base_url
         self.gate = gate
         self._accept_errors = accept_errors
-        self.desk = desk  # the host's desk of a headless kiosk
-        self.classic: ClassicApi | None = None  # the classic page's routes
+        self.parts = tuple(parts)  # the games' phone routes, the host's desk
+        self._context = context
+
+    def part(self, cls: type[T]) -> T | None:
+        """The part of this class the server serves (a game's routes, the host's desk)."""
+        return next((part for part in self.parts if isinstance(part, cls)), None)
+
+    def use_thrower(self, thrower: Thrower | None) -> None:
+        """The simulated board, once the devices are up: the host's throw pad throws with it."""
+        if self._context is not None:
+            for tell in self._context.on_thrower:
+                tell(thrower)
 
     @property
     def port(self) -> int:
@@ -133,7 +133,7 @@ class WebServer:
         if tokens is None or team not in (0, 1) or self.api.service.game != tokens.game:
             return None
         if self.api.linkless(team):
-            return None  # solo: nobody may open the kiosk's own fleet (nor, in classic, its team's)
+            return None  # a side the game gives no link (the kiosk's own fleet in a solo game)
         return f"{self.base_url}/team/{tokens.teams[team]}"
 
     def spectator_url(self) -> str | None:
@@ -141,9 +141,9 @@ class WebServer:
             return None
         return f"{self.base_url}/watch"
 
-    def classic_url(self) -> str:
-        """The classic page any phone may open (its own solo games, the daily challenge)."""
-        return f"{self.base_url}/classic"
+    def page_url(self, path: str) -> str:
+        """The address of a page any phone may open (`path`: "/classic", say)."""
+        return f"{self.base_url}{path}"
 
     def phone_held(self, team: int) -> bool:
         return self.api.phone_held(team)
@@ -156,7 +156,7 @@ class WebServer:
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
         """`listener()` whenever a link changes or a phone takes one (the hand-over follows)."""
-        def on_tokens(_tokens: Any) -> None:
+        def on_tokens(_tokens: object) -> None:
             listener()
 
         self.api.on_new_tokens.append(on_tokens)
@@ -187,26 +187,32 @@ class WebServer:
         print("\n".join(lines), flush=True)
 
 
+def phone_rooms(rooms: Sequence[Room] | None = None) -> list[PhoneRoom]:
+    """The phone pages of these games (default: every hosted game), in the registry's order."""
+    found: list[PhoneRoom] = []
+    for room in REGISTRY.rooms() if rooms is None else rooms:
+        if room.phones is not None:
+            phones = load(room.phones)
+            assert isinstance(phones, PhoneRoom), f"{room.phones} is no PhoneRoom"
+            found.append(phones)
+    return found
+
+
 async def start_web(service: GameService, settings: Settings, *, print_links: bool = False,
                     throttle: GuessThrottle | None = None,
                     gate: ConnectionGate | None = None,
                     thrower: Thrower | None = None,
-                    computer: ShooterFactory | None = None,
-                    classic_pace: ShotPace | None = None,
-                    classic_limits: StartLimits | None = None) -> WebServer:
+                    phones: Sequence[PhoneRoom] | None = None,
+                    instant: bool = False) -> WebServer:
     """Serve the phone page on web.host:web.port in the running loop (`gate`: other limits on
     connections than the defaults, for tests and benches; `thrower`: the simulated board, whose
-    darts the host's desk of a headless kiosk throws; `computer`, `classic_pace`: the classic
-    computer of the phones' solo games and its pace)."""
+    darts the host's desk of a headless kiosk throws; `phones`: the games' phone pages, every
+    hosted game's by default; `instant`: their computers make no pauses)."""
     seats = Seats(service, throttle)
-    darts = DartsApi(seats)
-    # Headless (links printed), nobody has a screen: the host's desk hands out links and games.
-    desk = HostDesk(darts, thrower) if print_links else None
-    rooms = PhoneRooms(service.store, asyncio.get_running_loop(), computer or classic_computer,
-                       pace=classic_pace or ShotPace(shot=settings.solo.shot_seconds),
-                       rng=random.Random(service.rng.getrandbits(64)))
-    classic = ClassicApi(seats, rooms, limits=classic_limits)
-    app = build_app(seats, darts, classic, *([desk] if desk is not None else []))
+    context = PhoneContext(service, settings, headless=print_links, instant=instant)
+    parts = [part for room in (phone_rooms() if phones is None else phones)
+             for part in room.parts(seats, context)]
+    app = build_app(seats, *parts)
     runner = web.AppRunner(app, **runner_options())
     await runner.setup()
     gate = gate or ConnectionGate()
@@ -218,14 +224,14 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
     accept_errors = AcceptErrorLog(asyncio.get_running_loop())
     accept_errors.install()
     server = WebServer(seats, runner, f"http://{url_host(lan_address(site.host))}:{site.port}", gate,
-                       accept_errors, desk)
-    server.classic = classic
+                       accept_errors, parts, context)
     log.info("phone page on %s (at most %d connections, %d per address)", server.base_url,
              gate.overall, gate.per_address)
-    if desk is not None:
-        desk.team_url, desk.spectator_url = server.team_url, server.spectator_url
-        print(_("Host page (keep it to yourself): {url}").format(url=server.base_url + desk.path()),
-              flush=True)
+    context.base_url = server.base_url
+    context.team_url, context.spectator_url = server.team_url, server.spectator_url
+    for served in context.on_served:
+        served()
+    server.use_thrower(thrower)
     if print_links:
         seats.on_new_tokens.append(lambda _tokens: server.print_links())
         server.print_links()

@@ -6,8 +6,6 @@ the animation (a pop from larger, then a fade) only decorates what is already vi
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.animation import Animation
 from kivy.graphics import Color, PopMatrix, PushMatrix, RoundedRectangle, Scale
 from kivy.properties import NumericProperty
@@ -22,7 +20,7 @@ POP_ZOOM = 1.35  # the pop's start, where there is room for it
 class Announcement(Label):
     zoom = NumericProperty(1.0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         s = theme.sizes()
         super().__init__(font_size=s(120), bold=True, halign="center", valign="middle",
                          color=theme.TEXT, markup=True, opacity=0, **kwargs)
@@ -36,7 +34,7 @@ class Announcement(Label):
         self.bind(pos=self._layout, size=self._layout, zoom=self._layout, texture_size=self._layout)
         self.kind = ""
 
-    def _layout(self, *_args: Any) -> None:
+    def _layout(self, *_args: object) -> None:
         # From pos and size, not Kivy's cached `center` (stale inside a size callback, see
         # DartboardView.centre).
         cx, cy = self.x + self.width / 2, self.y + self.height / 2

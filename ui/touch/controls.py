@@ -45,14 +45,14 @@ class Backdrop:
         self.bind(pos=self._sync_backdrop, size=self._sync_backdrop,  # type: ignore[attr-defined]
                   background=self._sync_backdrop)
 
-    def _sync_backdrop(self, *_args: Any) -> None:
+    def _sync_backdrop(self, *_args: object) -> None:
         self._bg_colour.rgba = self.background
         self._bg_shape.pos = self.pos  # type: ignore[attr-defined]
         self._bg_shape.size = self.size  # type: ignore[attr-defined]
 
 
 class Panel(Backdrop, BoxLayout):
-    def __init__(self, background: theme.RGBA = theme.PANEL, radius: float = 0, **kwargs: Any) -> None:
+    def __init__(self, background: theme.RGBA = theme.PANEL, radius: float = 0, **kwargs: object) -> None:
         kwargs.setdefault("spacing", theme.sizes().gap)
         kwargs.setdefault("padding", theme.sizes().gap)
         super().__init__(**kwargs)
@@ -64,7 +64,7 @@ class BigButton(Button):
     """A touch target at least 56 units high, flat and coloured."""
 
     def __init__(self, text: str, on_press: Callable[[], Any] | None = None,
-                 colour: theme.RGBA = theme.ACCENT, font_units: float = 22, **kwargs: Any) -> None:
+                 colour: theme.RGBA = theme.ACCENT, font_units: float = 22, **kwargs: object) -> None:
         s = theme.sizes()
         kwargs.setdefault("size_hint_y", None)
         kwargs.setdefault("height", s.touch)
@@ -79,7 +79,7 @@ class BigButton(Button):
         if on_press is not None:
             self.bind(on_release=lambda *_a: on_press())
 
-    def _wrap(self, *_args: Any) -> None:
+    def _wrap(self, *_args: object) -> None:
         room = self.width - theme.sizes()(8)
         self.text_size = (room, None)
         self._fit_words(room)
@@ -100,7 +100,7 @@ class BigButton(Button):
             return
         self.font_size = words_fit(self, self.base_font, room, 0.7)
 
-    def _pressed(self, *_args: Any) -> None:
+    def _pressed(self, *_args: object) -> None:
         r, g, b, a = self.base_colour
         shade = 0.7 if self.state == "down" else 1.0
         self.background_color = (r * shade, g * shade, b * shade, a)
@@ -114,7 +114,7 @@ class Caption(Label):
     """Text that wraps to its width and grows to its height (for flowing layouts)."""
 
     def __init__(self, text: str = "", font_units: float = 20, colour: theme.RGBA = theme.TEXT,
-                 grow: bool = True, **kwargs: Any) -> None:
+                 grow: bool = True, **kwargs: object) -> None:
         kwargs.setdefault("halign", "left")
         kwargs.setdefault("valign", "middle")
         super().__init__(text=text, font_size=theme.sizes()(font_units), color=colour, **kwargs)
@@ -122,10 +122,10 @@ class Caption(Label):
         self.bind(width=self._wrap, texture_size=self._fit, text=self._fit)
         self._fit()
 
-    def _wrap(self, *_args: Any) -> None:
+    def _wrap(self, *_args: object) -> None:
         self.text_size = (self.width, None)
 
-    def _fit(self, *_args: Any) -> None:
+    def _fit(self, *_args: object) -> None:
         # An empty caption takes no room (Kivy's default height of 100 would push layouts over).
         if self.grow and self.size_hint_y is None:
             self.height = self.texture_size[1] if self.text else 0
@@ -150,13 +150,13 @@ class FitLabel(Label):
     words wrap, but are never broken in two."""
 
     def __init__(self, text: str = "", font_units: float = 30, *, whole_words: bool = False,
-                 smallest: float = 0.6, **kwargs: Any) -> None:
+                 smallest: float = 0.6, **kwargs: object) -> None:
         self.base_font: float = theme.sizes()(font_units)
         self.whole_words, self.smallest = whole_words, smallest
         super().__init__(text=text, font_size=self.base_font, **kwargs)
         self.bind(size=self._fit, text=self._fit)
 
-    def _fit(self, *_args: Any) -> None:
+    def _fit(self, *_args: object) -> None:
         if self.width <= 1 or self.height <= 1:
             return
         least = self.base_font * self.smallest
@@ -214,7 +214,7 @@ class ChoiceButton(BigButton):
 class Field(TextInput):
     """A one-line text field sized for fingers."""
 
-    def __init__(self, text: str = "", hint: str = "", **kwargs: Any) -> None:
+    def __init__(self, text: str = "", hint: str = "", **kwargs: object) -> None:
         s = theme.sizes()
         kwargs.setdefault("size_hint_y", None)
         kwargs.setdefault("height", s.touch)

@@ -6,11 +6,12 @@ Used by `dartship screenshots` and the tests to drive the screens exactly like a
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Sequence
-from typing import Any
 
 from kivy.base import EventLoop
 from kivy.input.motionevent import MotionEvent
+from kivy.uix.widget import Widget
 
 _ids = itertools.count(1000)
 
@@ -69,7 +70,7 @@ async def drawn_frames(count: int = 6) -> None:
     await done
 
 
-def photograph(path: Any) -> Any:
+def photograph(path: str | os.PathLike[str]) -> str | os.PathLike[str]:
     """The window as it is drawn now, as a PNG file."""
     from kivy.core.window import Window
     from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
@@ -87,7 +88,7 @@ def tap_at(x: float, y: float) -> None:
     frames(1)
 
 
-def tap(widget: Any) -> None:
+def tap(widget: Widget) -> None:
     """Tap the middle of a widget, wherever it is in the window."""
     frames(1)
     x, y = widget.to_window(*widget.center)
@@ -103,7 +104,7 @@ def drag(points: Sequence[tuple[float, float]]) -> None:
     frames(1)
 
 
-def button(root: Any | None, text: str) -> Any:
+def button(root: Widget | None, text: str) -> Widget:
     """The visible, enabled button on screen with this text (tests fail loudly if missing)."""
     from kivy.uix.button import Button
 
@@ -118,5 +119,5 @@ def button(root: Any | None, text: str) -> Any:
     return found[0]
 
 
-def press(root: Any | None, text: str) -> None:
+def press(root: Widget | None, text: str) -> None:
     tap(button(root, text))

@@ -1,125 +1,128 @@
-"""The games the kiosk offers on its Home screen, and where each game's screens are.
-
-One entry per game: its name on Home, the screen that starts one (its new-game screen), its
-screens, and `flow`: the screen a running game of its kind belongs on (None: no game of this
-kind is running). Home shows a game only once its start screen is among the app's screens, so a
-game whose screens are not built yet simply does not appear (no placeholder).
-
-Adding a game is one entry here (its screens are imported lazily, when the app builds them).
+"""The games on the touchscreen, found through the registry: each hosted game's `TouchRoom`
+(`ui/touch/<game>/room.py`, named by its `kiosk.rooms.Room`) says its start screen, its screens,
+the screen a running game of its kind belongs on, its result cards and its Stats page. Home shows
+a game once its start screen is among the app's screens, so a game whose screens are not built
+simply does not appear (no placeholder). This module names no game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
-from kiosk.i18n import _
+from kiosk.rooms import Room, load
 from kiosk.service import GameService
-from ui.touch import express
+from ui.touch import theme
 
-ScreenList = Callable[[], list[tuple[type, str]]]
+if TYPE_CHECKING:
+    from kivy.uix.widget import Widget
 
+    from kiosk.store import Store
 
-@dataclass(frozen=True)
-class GameChoice:
-    kind: str  # the store's name of its kind of game
-    title: Callable[[], str]  # its name on Home, in the kiosk's language
-    start: str  # the screen that starts a game of it
-    screens: ScreenList = field(default=lambda: [])
-    flow: Callable[[GameService], str | None] = field(default=lambda _service: None)
-    subtitle: Callable[[], str] = field(default=lambda: "")
-    # The screens that follow a running game by themselves (None: all but the start screen);
-    # a game set up over several screens before it starts leaves those out.
-    follows: tuple[str, ...] | None = None
+ScreenList = Callable[[], Sequence[tuple[type, str]]]
 
 
-def _dart_screens() -> list[tuple[type, str]]:
-    from ui.touch.darts.bull_off import BullOffScreen
-    from ui.touch.darts.game import GameScreen
-    from ui.touch.darts.new_game import NewGameScreen
-    from ui.touch.darts.placement import PlacementScreen
-    from ui.touch.darts.result import ResultScreen
-
-    return [(NewGameScreen, "new_game"), (PlacementScreen, "placement"),
-            (BullOffScreen, "bull_off"), (GameScreen, "game"), (ResultScreen, "result")]
+def _no_screens() -> Sequence[tuple[type, str]]:
+    return ()
 
 
-def _dart_flow(service: GameService) -> str | None:
-    from kiosk.darts.kind import match_of
-    from kiosk.darts.match import Phase
-
-    match = match_of(service)
-    if match is None:
-        return None
-    return {Phase.PLACING: "placement", Phase.BULL_OFF: "bull_off", Phase.THROWING: "game",
-            Phase.TAKEOUT: "game", Phase.OVER: "result"}[match.phase]
-
-
-def _classic_screens() -> list[tuple[type, str]]:
-    from ui.touch.classic.duel import ClassicDuelScreen
-    from ui.touch.classic.new import ClassicNewScreen
-    from ui.touch.classic.result import ClassicResultScreen
-    from ui.touch.classic.solo import ClassicSoloScreen
-
-    return [(ClassicNewScreen, "classic_new"), (ClassicSoloScreen, "classic_solo"),
-            (ClassicDuelScreen, "classic_duel"), (ClassicResultScreen, "classic_result")]
-
-
-def _classic_flow(service: GameService) -> str | None:
-    from kiosk.classic.match import Mode
-    from kiosk.classic.table import classic_of
-
-    match = classic_of(service)
-    if match is None:
-        return None
-    if match.winner is not None:
-        return "classic_result"
-    return "classic_duel" if match.setup.mode is Mode.DUEL else "classic_solo"
-
-
-def _express_screens() -> list[tuple[type, str]]:
-    return list(express.screens())
-
-
-def _express_flow(service: GameService) -> str | None:
-    from kiosk.express.seats import express_match
-
-    match = express_match(service)
-    return express.flow_screen(match) if match is not None else None
-
-
-GAMES: tuple[GameChoice, ...] = (
-    GameChoice("darts", lambda: _("Dart game"), "new_game", _dart_screens, _dart_flow,
-               lambda: _("Battleship on a dartboard")),
-    GameChoice("classic", lambda: _("Classic 10×10"), "classic_new", _classic_screens,
-               _classic_flow, lambda: _("Battleship on the screen and on phones")),
-    GameChoice("express", lambda: _("Battleship Express"), express.SETUP, _express_screens,
-               _express_flow, lambda: _("the dice game: no dartboard needed"),
-               follows=express.FLOW),
-)
-
-
-def flow_screen(service: GameService) -> str | None:
-    """The screen the service's running game belongs on, whatever its kind."""
-    kind = service.kind.name if service.kind is not None else None
-    for game in GAMES:
-        if game.kind == kind:
-            return game.flow(service)
+def _no_flow(_service: GameService) -> str | None:
     return None
 
 
-def flow_screens() -> tuple[str, ...]:
+class StatsPage(Protocol):
+    """A game's page on the Stats screen: its columns (built once), filled from the store."""
+
+    def columns(self) -> Sequence[Widget]: ...
+
+    def fill(self, store: Store) -> None: ...
+
+
+@dataclass(frozen=True)
+class TouchRoom:
+    """A game's screens, as the shell's app and Home and Stats find them."""
+
+    start: str  # the screen that starts a game of it
+    screens: ScreenList = _no_screens
+    flow: Callable[[GameService], str | None] = _no_flow  # None: no game of this kind runs
+    # The screens that follow a running game by themselves (None: all but the start screen);
+    # a game set up over several screens before it starts leaves those out.
+    follows: tuple[str, ...] | None = None
+    # A result card -> the screens whose last shot stays a moment before the card comes.
+    results: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # A result card -> the screen that opens it itself, once it has shown the last roll.
+    opened_by: Mapping[str, str] = field(default_factory=dict)
+    throwing: tuple[str, ...] = ()  # where darts are thrown: the SIMULATOR badge shows there
+    colour: tuple[float, float, float, float] = theme.ACCENT  # its button on Home
+    stats: Callable[[], StatsPage] | None = None  # its Stats page
+
+
+@dataclass(frozen=True)
+class Game:
+    """A hosted game with its screens: the room (name, title) and its touch room."""
+
+    room: Room
+    touch: TouchRoom
+
+    @property
+    def kind(self) -> str:
+        return self.room.name
+
+    @property
+    def start(self) -> str:
+        return self.touch.start
+
+    def title(self) -> str:
+        return self.room.title()
+
+    def subtitle(self) -> str:
+        return self.room.subtitle()
+
+
+def games(rooms: Sequence[Room]) -> tuple[Game, ...]:
+    """The games of these rooms that have touch screens, in the registry's order."""
+    found = []
+    for room in rooms:
+        if room.touch is not None:
+            touch = load(room.touch)
+            assert isinstance(touch, TouchRoom), f"{room.touch} is no TouchRoom"
+            found.append(Game(room, touch))
+    return tuple(found)
+
+
+def flow_screen(hosted: Sequence[Game], service: GameService) -> str | None:
+    """The screen the service's running game belongs on, whatever its kind."""
+    kind = service.kind.name if service.kind is not None else None
+    for game in hosted:
+        if game.kind == kind:
+            return game.touch.flow(service)
+    return None
+
+
+def flow_screens(hosted: Sequence[Game]) -> tuple[str, ...]:
     """Every screen that follows a running game by itself (all but a game's start screen)."""
-    return tuple(name for game in GAMES for name in (
-        game.follows if game.follows is not None
-        else [n for _cls, n in game.screens() if n != game.start]))
+    return tuple(name for game in hosted for name in (
+        game.touch.follows if game.touch.follows is not None
+        else [n for _cls, n in game.touch.screens() if n != game.start]))
 
 
-def offered(has_screen: Callable[[str], bool]) -> list[GameChoice]:
+def offered(hosted: Sequence[Game], has_screen: Callable[[str], bool]) -> list[Game]:
     """The games Home offers: those whose start screen the app has."""
-    return [game for game in GAMES if has_screen(game.start)]
+    return [game for game in hosted if has_screen(game.start)]
 
 
-def screens() -> list[tuple[Any, str]]:
-    return [entry for game in GAMES for entry in game.screens()]
+def screens(hosted: Sequence[Game]) -> list[tuple[type, str]]:
+    return [entry for game in hosted for entry in game.touch.screens()]
+
+
+def results(hosted: Sequence[Game]) -> dict[str, tuple[str, ...]]:
+    return {card: before for game in hosted for card, before in game.touch.results.items()}
+
+
+def opened_by(hosted: Sequence[Game]) -> dict[str, str]:
+    return {card: screen for game in hosted for card, screen in game.touch.opened_by.items()}
+
+
+def throwing(hosted: Sequence[Game]) -> frozenset[str]:
+    return frozenset(name for game in hosted for name in game.touch.throwing)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
@@ -22,25 +21,25 @@ from kiosk.i18n import _
 from kiosk.ports import PhoneServer
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel, with_symbols
-from ui.touch.darts.opponent import seat
 from ui.touch.qr import qr_texture
+from ui.touch.screens.base import KioskApp
 
 
 class FollowsPhones:
     """Mixin for a screen whose view moves on when a phone takes a link (the hand-overs): while
     it is shown, every change of the phone page refreshes it on Kivy's next frame."""
 
-    app: Any
+    app: KioskApp
     refresh: Callable[[], None]  # the screen's own
     _phones_unsubscribe: Callable[[], None] | None = None
 
-    def on_enter(self, *_args: Any) -> None:
+    def on_enter(self, *_args: object) -> None:
         web = self.app.kiosk.web
         if web is not None and self._phones_unsubscribe is None:
             self._phones_unsubscribe = web.subscribe(
                 lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0))
 
-    def on_leave(self, *_args: Any) -> None:
+    def on_leave(self, *_args: object) -> None:
         if self._phones_unsubscribe is not None:
             self._phones_unsubscribe()
             self._phones_unsubscribe = None
@@ -59,24 +58,13 @@ def phone_state(web: PhoneServer | None, team: int) -> bool:
 Names = list[str | None]  # each team's name; None for a team with no phone link
 
 
-def dart_teams(app: Any) -> Names | None:
-    """The dart game's teams (the kiosk's own team in solo has no link); None without a game."""
-    match = app.match
-    if match is None:
-        return None
-    kiosk = seat(match)
-    return [None if kiosk is not None and kiosk.team == index else team.name
-            for index, team in enumerate(match.teams)]
-
-
 class PhonesPopup(ModalView):
-    def __init__(self, app: Any, teams: Callable[[], Names | None] | None = None,
-                 **kwargs: Any) -> None:
-        """`teams`: the names of the game's teams (the dart game's by default)."""
+    def __init__(self, app: KioskApp, teams: Callable[[], Names | None], **kwargs: object) -> None:
+        """`teams`: the names of the game's teams (None for a team with no phone link)."""
         super().__init__(size_hint=(0.92, 0.92), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.75), **kwargs)
         self.app = app
-        self.teams = teams or (lambda: dart_teams(app))
+        self.teams = teams
         self.showing: int | None = None  # the team whose new code is shown
         self.armed: int | None = None  # Move tapped once for this team
         s = theme.sizes()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -15,14 +14,14 @@ from ui.touch.controls import words_fit
 
 
 class Table(GridLayout):
-    def __init__(self, weights: Sequence[float], font_units: float = 20, **kwargs: Any) -> None:
+    def __init__(self, weights: Sequence[float], font_units: float = 20, **kwargs: object) -> None:
         super().__init__(cols=len(weights), size_hint_y=None, spacing=(theme.sizes()(6), 0),
                          **kwargs)
         self.weights = list(weights)
         self.font_units = font_units
         self.bind(minimum_height=self.setter("height"), width=self._widths)
 
-    def _widths(self, *_args: Any) -> None:
+    def _widths(self, *_args: object) -> None:
         total = sum(self.weights)
         usable = self.width - self.spacing[0] * (self.cols - 1)
         for i, child in enumerate(reversed(self.children)):

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.app.tour.driver import Tour, label
+from kiosk.classic.computer import ComputerSeat
 from kiosk.classic.fleet import CLASSES, Fleet
 from kiosk.classic.grid import GRID, Square, parse_square
 from kiosk.classic.match import Match
 from kiosk.classic.table import classic_of
+
+if TYPE_CHECKING:
+    import aiohttp
+    from kivy.uix.widget import Widget
 
 
 class ClassicWalk:
@@ -46,7 +51,7 @@ class ClassicWalk:
         return [s for s in GRID.squares if s not in ships and s not in shot]
 
     def computer_done(self) -> bool:
-        seat = self.tour.kiosk.classic
+        seat = self.tour.kiosk.participant(ComputerSeat)
         return seat is None or (seat.idle and not self.match.computer_to_move)
 
     # -- doing --
@@ -57,7 +62,7 @@ class ClassicWalk:
         screen.solo_name.text = name
         self.tour.press(label("Play solo"))
 
-    def fire(self, grid: Any, square: Square) -> None:
+    def fire(self, grid: Widget, square: Square) -> None:
         """Tap a square to aim, tap it again to fire; then the computer's answer, if any."""
         self.tour.tap_cell(grid, square)
         self.tour.tap_cell(grid, square)
@@ -97,10 +102,12 @@ class ClassicWalk:
         import aiohttp
 
         from kiosk.classic.match import daily_fleet
+        from kiosk.secret import kiosk_secret
 
         web = self.tour.kiosk.web
         assert web is not None
-        targets = [s.code for ship in daily_fleet(datetime.date.today()).ships for s in ship.cells]
+        targets = [s.code for ship in daily_fleet(kiosk_secret(self.tour.kiosk.store),
+                                                  datetime.date.today()).ships for s in ship.cells]
         water = [s.code for s in GRID.squares if s.code not in targets]
 
         async def play(name: str, wasted: int) -> None:
@@ -176,7 +183,7 @@ class ClassicWalk:
         yield shot("stats_classic")
 
 
-def _jar() -> Any:
+def _jar() -> aiohttp.CookieJar:
     """A phone's cookie jar: the kiosk is an IP address, whose cookies aiohttp refuses unless
     told (`unsafe`); a phone's browser keeps them."""
     import aiohttp

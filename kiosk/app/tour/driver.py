@@ -15,13 +15,18 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.board import Cell, Ring
 from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
+from kiosk.darts.solo import SoloMode
 from kiosk.house import Kiosk
 from ui.touch.app import make_app
+
+if TYPE_CHECKING:
+    from kivy.uix.screenmanager import Screen
+    from kivy.uix.widget import Widget
 
 
 @dataclass
@@ -53,6 +58,11 @@ class Tour:
         self.loop.close()
 
     @property
+    def solo(self) -> SoloMode:
+        """The kiosk as a player (the dart game's participant)."""
+        return self.kiosk.participant(SoloMode)
+
+    @property
     def match(self) -> Match:
         match = match_of(self.kiosk.service)
         assert match is not None, "no dart game in play"
@@ -80,7 +90,7 @@ class Tour:
 
         from ui.touch.fingers import frames
 
-        done = until or (lambda: self.kiosk.solo.player is None or self.kiosk.solo.player.idle)
+        done = until or (lambda: self.solo.player is None or self.solo.player.idle)
         reached = False
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -124,10 +134,10 @@ class Tour:
     # -- looking --
 
     @property
-    def root(self) -> Any:
+    def root(self) -> Widget:
         return self.app.root
 
-    def screen(self) -> Any:
+    def screen(self) -> Screen:
         return self.app.sm.current_screen
 
     def save(self, path: Path) -> Path:
@@ -145,7 +155,7 @@ class Tour:
         press(None, text)
         self.drain()
 
-    def tap_cell(self, view: Any, cell: Any) -> None:
+    def tap_cell(self, view: Widget, cell: object) -> None:
         """Tap a cell of the drawn board, or a square of a classic grid (`view.point_of`)."""
         from ui.touch.fingers import tap_at
 
@@ -213,8 +223,8 @@ class Tour:
 
     def kiosk_turn(self) -> bool:
         match = self.match
-        seat = self.kiosk.solo.seat()
-        return seat is not None and match.turn == seat.team
+        seat = self.solo.seat()
+        return seat is not None and match.turn == seat.side
 
     def play_to_the_end(self) -> None:
         """Both teams throw at the enemy fleet (with a miss in every visit) until one wins."""

@@ -5,9 +5,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.app.tour.driver import Tour, label
+
+if TYPE_CHECKING:
+    from kivy.app import App
+    from kivy.uix.widget import Widget
+
+    from kiosk.express.match import Match, Target
+    from kiosk.express.rules import Ship, Variant
+    from ui.touch.express.table import ExpressScreen
 
 
 class ExpressTour:
@@ -19,11 +27,11 @@ class ExpressTour:
         self.tour = tour
 
     @property
-    def app(self) -> Any:
+    def app(self) -> App:
         return self.tour.app
 
     @property
-    def match(self) -> Any:
+    def match(self) -> Match:
         from kiosk.express.seats import express_match
 
         match = express_match(self.tour.kiosk.service)
@@ -31,10 +39,11 @@ class ExpressTour:
         return match
 
     @property
-    def table(self) -> Any:
-        return self.app.screen("express")
+    def table(self) -> ExpressScreen:
+        screen: ExpressScreen = self.app.screen("express")
+        return screen
 
-    def set_up(self, players: list[tuple[str, str | None]], *, variant: Any = None,
+    def set_up(self, players: list[tuple[str, str | None]], *, variant: Variant | None = None,
                points: int | None = None) -> None:
         """From Home: the players (name, None or a computer level), the game, the points."""
         from ui.touch.fingers import tap
@@ -75,13 +84,13 @@ class ExpressTour:
         if start:
             self.tour.press(label("Start"))
 
-    def tap_tile(self, row: Any, ship: Any) -> None:
+    def tap_tile(self, row: Widget, ship: Ship) -> None:
         from ui.touch.fingers import tap
 
         tap(row.tiles[ship])
         self.tour.drain()
 
-    def tap_ship(self, player: int, ship: Any) -> None:
+    def tap_ship(self, player: int, ship: Ship) -> None:
         self.tap_tile(self.table.rows[player], ship)
 
     def roll(self) -> None:
@@ -90,23 +99,24 @@ class ExpressTour:
         tap(self.table.roll_button)
         self.tour.drain()
 
-    def attack(self, ship: Any, target: Any | None = None) -> None:
+    def attack(self, ship: Ship, target: Target | None = None) -> None:
         """The player on turn attacks: taps the ship, the target (if any), then Roll."""
         me = self.match.turn
         self.tap_ship(me, ship)
         if target is not None:
-            self.tap_ship(target.player, target.ship)
+            self.tap_ship(target.side, target.ship)
         self.roll()
 
-    def play_a_turn(self, rng: Any) -> None:
+    def play_a_turn(self, rng: random.Random) -> None:
         """The person on turn attacks by taps: a ship of their line at random and one of its
         legal targets at random (the Carrier: it rolls, then a target is tapped)."""
         from kiosk.express.match import Phase
 
         match = self.match
         if match.phase is Phase.TARGET:
+            assert match.pending is not None
             target = rng.choice(match.targets(match.pending.ship))
-            self.tap_ship(target.player, target.ship)
+            self.tap_ship(target.side, target.ship)
             self.roll()
             return
         ship = rng.choice(match.line(match.turn))
@@ -115,7 +125,7 @@ class ExpressTour:
             return
         self.attack(ship, rng.choice(match.targets(ship)))
 
-    def sinking_seed(self, attacker: Any, target: Any, rolls: int = 3) -> int:
+    def sinking_seed(self, attacker: Ship, target: Target, rolls: int = 3) -> int:
         """A seed whose dice make this first attack sink its target on roll `rolls` (the
         screenshots show an attack mid-roll and its SUNK!; the script may look at the dice)."""
         from kiosk.express.match import Attack, Match, Rolled, Sunk
@@ -240,8 +250,9 @@ class ExpressTour:
     def computers_play(self, seconds: float = 60.0) -> bool:
         """Let the computer seats act until a person is up (or the game is over)."""
         from kiosk.express.match import Phase
+        from kiosk.express.seats import ComputerSeats
 
-        seats = self.tour.kiosk.express_seats
+        seats = self.tour.kiosk.participant(ComputerSeats)
 
         def person_up() -> bool:
             match = self.match

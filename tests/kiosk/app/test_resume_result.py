@@ -13,7 +13,7 @@ import pytest
 
 from kiosk.app.root import RESULT_KEPT_SECONDS, build_kiosk
 from kiosk.config import ConfigFile, check_values
-from kiosk.darts.match import Phase
+from kiosk.darts.match import Phase, house_rules
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.kiosk.test_service import RULES, _placed, _won
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def finished_game(db: Path) -> int:
     service = GameService(Store(db))
     typed, _problems = check_values({"rules.bull_off": "off"})
-    RULES[service] = ConfigFile(None, typed).settings.house_rules()
+    RULES[service] = house_rules(ConfigFile(None, typed).settings)
     _placed(service)
     game = _won(service)
     assert service.store is not None

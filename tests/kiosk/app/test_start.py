@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from kiosk import config
-from kiosk.app.root import HEADLESS_TAKEOUT_SECONDS, StartError, build_kiosk, takeout_seconds
+from kiosk.app.root import StartError, build_kiosk
 from kiosk.app.run import _teams
+from kiosk.darts.room import HEADLESS_TAKEOUT_SECONDS, takeout_seconds
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -138,11 +138,14 @@ def test_solo_the_computer_is_player_one_and_plays_by_commands():
     assert not duel(first=1).computer_to_move  # a duel has no computer
 
 
+KEY = b"k" * 32
+
+
 def test_daily_hides_the_fleet_of_the_date_and_the_player_fires_on():
     match = Match(Setup(Mode.DAILY, ("Ann",), date=DAY))
-    assert match.fleet(1) == daily_fleet(DAY)  # the same for every game of the date
-    assert Match(Setup(Mode.DAILY, ("Bo",), date=DAY)).fleet(1) == match.fleet(1)
-    assert daily_fleet(DAY + datetime.timedelta(days=1)) != daily_fleet(DAY)
+    assert match.phase is Phase.PLACING  # the date's fleet comes as the computer's Place
+    match.apply(Place(1, daily_fleet(KEY, DAY)))
+    assert daily_fleet(KEY, DAY + datetime.timedelta(days=1)) != daily_fleet(KEY, DAY)
     assert match.phase is Phase.PLAYING  # no fleet of the player's is needed
     miss = next(s for s in SQUARES if s not in match.fleet(1).cells)
     assert match.apply(Fire(0, miss)) == [ShotFired(0, "Ann", 1, miss, Result.MISS)]
@@ -155,12 +158,14 @@ def test_daily_hides_the_fleet_of_the_date_and_the_player_fires_on():
     assert match.outcome().results[0].shots == 18
 
 
-def test_daily_fleet_is_a_function_of_the_date_alone():
+def test_daily_fleet_is_a_function_of_the_kiosks_secret_and_the_date():
     days = [datetime.date(2026, 1, 1) + datetime.timedelta(days=k) for k in range(30)]
-    first = [daily_fleet(d) for d in days]
+    first = [daily_fleet(KEY, d) for d in days]
     random.seed(99)  # nothing global matters
-    assert [daily_fleet(d) for d in days] == first
+    assert [daily_fleet(KEY, d) for d in days] == first
     assert len({f.code for f in first}) == 30
+    # Another kiosk's secret hides other fleets: the code and the date alone tell nothing.
+    assert all(daily_fleet(b"o" * 32, d) != f for d, f in zip(days, first, strict=True))
 
 
 def test_setups_that_do_not_make_sense_are_refused():
@@ -179,7 +184,7 @@ def test_replay_through_the_store_form_keeps_the_fleet_secret():
     bodies = [CLASSIC.command_to_dict(c) for c in match.log]
     for (body, secret), command in zip(bodies, match.log, strict=True):
         if isinstance(command, Place):
-            assert secret is not None and secret.side == command.player
+            assert secret is not None and secret.side == command.side
             assert not re.search(r"[A-J]\d", json.dumps(body))  # no square of the fleet
         else:
             assert secret is None
@@ -261,8 +266,8 @@ def test_random_games_keep_every_invariant_and_replay_exactly(mode, seed, moves)
     rng = random.Random(seed)
     match = Match(Setup(mode, ("Ann", "Bo") if mode is Mode.DUEL else ("Ann",), date=DAY))
     for side in (0, 1):
-        if mode is not Mode.DAILY or side == 0:
-            match.apply(Place(side, random_fleet(rng)))
+        match.apply(Place(side, daily_fleet(KEY, DAY) if mode is Mode.DAILY and side == 1
+                          else random_fleet(rng)))
     for who, index, replace in moves:
         before = snapshot(match)
         try:

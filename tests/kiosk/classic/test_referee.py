@@ -18,7 +18,7 @@ from .conftest import ANN, BO, DAY
 
 def referee(today: datetime.date = DAY) -> ClassicReferee:
     service = GameService(None, venue="classic", follow_ups=False)
-    return ClassicReferee(service, Computer, today=lambda: today)
+    return ClassicReferee(service, Computer, today=lambda: today, daily_key=b"k" * 32)
 
 
 def ask(ref: ClassicReferee, obj) -> list[dict]:

@@ -79,7 +79,7 @@ def test_wrong_fleet_is_refused_and_nothing_kept():
 
 def test_hit_sunk_repeat_miss_and_announcements():
     m = make_match(start=1)  # Jets throw at the Sharks' fleet
-    assert m.state().team == 1 and m.current_player() == "Cy"
+    assert m.state().side == 1 and m.current_player() == "Cy"
     assert results(throw(m, "D3")) == [Result.HIT]
     events = throw(m, "D19")
     assert results(events) == [Result.SUNK]
@@ -114,7 +114,7 @@ def test_next_pads_misses_and_starts_next_visit():
     events = m.apply(Next())
     padded = [e for e in events if isinstance(e, DartThrown)]
     assert [(e.dart, e.cell, e.padded) for e in padded] == [(2, MISS, True), (3, MISS, True)]
-    assert isinstance(events[-1], VisitStarted) and events[-1].team == 1
+    assert isinstance(events[-1], VisitStarted) and events[-1].side == 1
     assert m.tally(0).darts == 3
 
 
@@ -123,7 +123,7 @@ def test_next_after_takeout():
     for code in ("T5", "T6", "T7"):
         throw(m, code)
     assert m.phase is Phase.TAKEOUT
-    assert m.state().team == 1 and m.state().dart == 1  # who throws next
+    assert m.state().side == 1 and m.state().dart == 1  # who throws next
     events = m.apply(Next())
     assert events == [VisitStarted(1, "Cy", 2)]
 
@@ -211,7 +211,7 @@ def test_bull_off_normal_decides_where_the_sensor_can(a, b, starts):
     assert m.phase is Phase.BULL_OFF
     m.apply(BullOffDart(0, a))
     events = m.apply(BullOffDart(1, b))
-    assert isinstance(events[-1], VisitStarted) and events[-1].team == starts
+    assert isinstance(events[-1], VisitStarted) and events[-1].side == starts
 
 
 @pytest.mark.parametrize(("a", "b"), [(BullZone.OTHER, BullZone.OTHER), (BullZone.BULL, BullZone.INNER),
@@ -224,7 +224,7 @@ def test_bull_off_normal_asks_who_was_closer(a, b):
     with pytest.raises(RuleError):
         m.apply(BullOffDart(0, a))
     events = m.apply(BullOffCloser(1))
-    assert events[-1].team == 1 and m.phase is Phase.THROWING
+    assert events[-1].side == 1 and m.phase is Phase.THROWING
 
 
 def test_bull_off_official_throw_again():
@@ -235,7 +235,7 @@ def test_bull_off_official_throw_again():
     m.apply(BullOffDart(0, BullZone.OUTER))
     assert m.apply(BullOffDart(1, BullZone.INNER))[-1] == BullOffAgain()
     m.apply(BullOffDart(0, BullZone.OTHER))
-    assert m.apply(BullOffDart(1, BullZone.OUTER))[-1].team == 1
+    assert m.apply(BullOffDart(1, BullZone.OUTER))[-1].side == 1
 
 
 def test_bull_off_off_first_named_starts():
@@ -390,4 +390,4 @@ def test_bull_off_one_dart_each(mode):
         m.apply(BullOffDart(0, BullZone.INNER))
     assert snapshot(m) == before
     events = m.apply(BullOffDart(1, BullZone.OUTER))
-    assert events[-1].team == 1  # the Jets' outer bull beats the Sharks' only dart, S20
+    assert events[-1].side == 1  # the Jets' outer bull beats the Sharks' only dart, S20

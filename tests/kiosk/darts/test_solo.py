@@ -233,10 +233,11 @@ def test_a_resumed_solo_game_keeps_its_computer_player(tmp_path) -> None:
         kiosk = await build_kiosk(cfg, devices=False)
         try:
             assert kiosk.service.match.darts_thrown == darts
-            assert kiosk.solo.player is not None and kiosk.solo.player.seat == KioskSeat(1, Skill.PRO)
-            kiosk.solo.player.pace = FAST  # the kiosk's own pauses are for people
-            kiosk.solo.player.poke()
-            await _play(kiosk.service, kiosk.solo, human=0)
+            solo = kiosk.participant(SoloMode)
+            assert solo.player is not None and solo.player.seat == KioskSeat(1, Skill.PRO)
+            solo.player.pace = FAST  # the kiosk's own pauses are for people
+            solo.player.poke()
+            await _play(kiosk.service, solo, human=0)
             return kiosk.service.match
         finally:
             await kiosk.stop()

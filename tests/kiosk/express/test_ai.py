@@ -69,7 +69,7 @@ def test_normal_declares_the_likeliest_target_for_the_roll():
     m.apply(QueueDice(faces("PPXSSD")))  # two Patrol Boat faces and a Burst: 3 hits on it
     m.apply(Attack(C))
     command = Computer(Strategy.NORMAL, 1).decide(m.public_view())
-    assert command == Declare(command.target, player=0) and command.target.ship is P
+    assert command == Declare(command.target, side=0) and command.target.ship is P
 
 
 def test_normal_takes_the_best_chance_to_sink():
@@ -156,3 +156,30 @@ def test_a_player_without_ships_never_wins_and_the_closest_is_favoured():
     chances = win_chances([Racer(3, 0.6, 0.6), Racer(1, 0.6, 0.6), Racer(2, 0.0, 0.0, afloat=False)],
                           mover=0)
     assert chances[2] == 0 and chances[1] > chances[0] and sum(chances) == pytest.approx(1)
+
+
+# ---- hard with three and four players: the lookahead -------------------------------------
+
+
+def test_the_race_is_the_turn_by_turn_sum():
+    """win_chances against the plain sum over turns and places it stands for."""
+    rng = random.Random(4)
+    for _case in range(200):
+        count = rng.randint(2, 4)
+        runners = [Racer(rng.randint(0, 4), rng.random(), rng.random(), rng.random() < 0.9)
+                   for _ in range(count)]
+        mover, again = rng.randrange(count), rng.random() < 0.5
+        curves = [finished_by(r.needs, r.first, r.later, again) if r.afloat and r.needs > 0 else
+                  (1.0 if r.needs <= 0 else 0.0,) * (HORIZON + 1) for r in runners]
+        order = [(mover + k) % count for k in range(count)]
+        wins = [0.0] * count
+        for turn in range(1, HORIZON + 1):
+            for place, player in enumerate(order):
+                now = curves[player][turn] - curves[player][turn - 1]
+                for other_place, other in enumerate(order):
+                    if other != player:
+                        now *= 1 - curves[other][turn if other_place < place else turn - 1]
+                wins[player] += now
+        total = sum(wins)
+        expected = [w / total for w in wins] if total > 1e-12 else [1 / count] * count
+        assert win_chances(runners, mover, again) == pytest.approx(expected, abs=1e-12)

@@ -215,8 +215,8 @@ def test_turns_pass_clockwise_and_a_sinker_goes_again():
 def test_the_player_field_must_be_the_player_on_turn():
     m = game()
     with pytest.raises(TurnError, match="it is Ann's turn"):
-        m.apply(Attack(D, Target(0, C), player=1))
-    m.apply(Attack(D, Target(1, B), player=0))
+        m.apply(Attack(D, Target(0, C), side=1))
+    m.apply(Attack(D, Target(1, B), side=0))
 
 
 def test_a_player_without_ships_is_skipped():
@@ -345,7 +345,7 @@ def test_errors_change_nothing():
         Attack(D, Target(5, S)),  # no such player
         Attack(D),  # no target
         Attack(C, Target(1, C)),  # the Admiral's Carrier names no target
-        Attack(D, Target(1, C), player=2),  # not Cy's turn
+        Attack(D, Target(1, C), side=2),  # not Cy's turn
         Declare(Target(1, C)),  # no roll waits
         QueueDice(()),
     ]

@@ -131,7 +131,7 @@ def test_a_resumed_game_gets_its_computer_players_back(tmp_path):
 
     def heard(event: object) -> None:
         if isinstance(event, MatchUpdate):
-            rolls.extend((e.player, event.source) for e in event.events if isinstance(e, Rolled))
+            rolls.extend((e.side, event.source) for e in event.events if isinstance(e, Rolled))
 
     async def main() -> Match:
         again = GameService(Store(db))

@@ -18,9 +18,9 @@ from .conftest import ANN, BO, CY, B, C, D, S, faces, game, queue
 @pytest.mark.parametrize("command", [
     QueueDice(faces("CXB")),
     Attack(D, Target(1, B)),
-    Attack(C, move=True, player=0),
+    Attack(C, move=True, side=0),
     Attack(C),
-    Declare(Target(2, S), player=1),
+    Declare(Target(2, S), side=1),
 ])
 def test_commands_round_trip_through_json(command):
     body = json.loads(json.dumps(command_to_dict(command)))

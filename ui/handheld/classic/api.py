@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -45,7 +46,7 @@ from kiosk.classic.match import (
 )
 from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomError, clean_name
 from kiosk.classic.table import classic_of
-from kiosk.classic.wire import event_to_dict
+from kiosk.classic.wire import CLASSIC, event_to_dict
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import (
@@ -58,10 +59,9 @@ from kiosk.service import (
     ServiceEvent,
     Source,
 )
-from kiosk.store import RoomRow
+from kiosk.store import RoomRow, StoreError
 from ui.handheld import qr
-from ui.handheld.classic.views import game_view, member_view, room_view
-from ui.handheld.darts.views import PROTOCOL_VERSION
+from ui.handheld.classic.views import PROTOCOL_VERSION, game_view, member_view, room_view
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub
 from ui.handheld.phones import device_of
@@ -75,6 +75,7 @@ MAX_SHIP_TEXT = 8  # "J10-J6"
 ROOM_SPECTATORS = 32  # sockets per room: a table of friends, not a stadium
 ROOM_PLAYER_SOCKETS = 4
 MAX_HUBS = 1000  # tables' socket groups kept; the idle ones go beyond this
+SWEEP_SECONDS = 60.0  # how often the rooms that have ended are closed
 NO_STORE = {"Cache-Control": "no-store"}
 
 
@@ -86,6 +87,13 @@ class StartLimits:
     capacity: float = 30
     per_minute: float = 30
     tracked: int = 4096
+    # Phones that may take on the daily challenge from one address in a day (docs/decisions.md:
+    # on a bar's Wi-Fi each phone has an address of its own; a few share one behind a router).
+    daily_per_address: int = 3
+    # Rooms one address may open: this many at once, then one more every 15 minutes (each
+    # phone has one room; a new cookie is a new phone, so the address bounds the rooms).
+    rooms_per_address: float = 4
+    rooms_per_hour: float = 4
 
 
 class ClassicSides:
@@ -122,6 +130,9 @@ class ClassicApi:
         self._kiosk_tokens: GameTokens | None = api.tokens
         self._kiosk_game: int | None = api.service.game  # the game the team sockets follow
         self._starts: OrderedDict[str, Bucket] = OrderedDict()
+        self._daily_devices: OrderedDict[tuple[str, datetime.date], set[str]] = OrderedDict()
+        self._room_opens: OrderedDict[str, Bucket] = OrderedDict()
+        self._sweeping = rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
         rooms.on_table.append(self._watch)
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
         api.sides.append(ClassicSides())
@@ -165,6 +176,7 @@ class ClassicApi:
         ]
 
     async def close(self) -> None:
+        self._sweeping.cancel()
         self._unsubscribe()
         if self._kiosk_links in self.api.on_new_tokens:
             self.api.on_new_tokens.remove(self._kiosk_links)
@@ -217,7 +229,7 @@ class ClassicApi:
         if chosen is None:
             raise json_error(400, "bad_shape", _('send {"level": "easy" | "normal" | "hard"}'))
         with _refusals():
-            self.rooms.start_solo(device, chosen, clean_name(body.get("name")))
+            self.rooms.start_solo(device, chosen, _name(body))
         return _answer(self._owner_message(device))
 
     async def play_fire(self, request: web.Request) -> web.StreamResponse:
@@ -235,19 +247,35 @@ class ClassicApi:
 
     async def open_room(self, request: web.Request) -> web.StreamResponse:
         device = self._device(request)
+        if self.rooms.room_of(device) is None:
+            self._take(self._room_opens, request, self.limits.rooms_per_address,
+                       self.limits.rooms_per_hour / 3600, "too_many_rooms",
+                       _("too many rooms from this phone: wait a while, or close one"))
         self.rooms.open_room(device)
         self._changed_room(device)
         return _answer(self._owner_message(device))
 
     async def close_room(self, request: web.Request) -> web.StreamResponse:
         device = self._device(request)
-        room = self.rooms.close_room(device)
-        if room is not None:
-            # The link is dead: its friend and spectators are told so, and nothing more.
-            farewell = json.dumps({"type": "closed"})
-            self._hub(self.rooms.table(device).venue).hang_up(
-                (Audience.TEAM_1, Audience.SPECTATOR), farewell)
+        if self.rooms.close_room(device) is not None:
+            self._room_closed(device)
         return _answer(self._owner_message(device))
+
+    def _room_closed(self, owner: str) -> None:
+        """The link is dead: its friend and spectators are told so, and nothing more."""
+        hub = self.hubs.get(f"phone:{owner}")
+        if hub is not None:
+            hub.hang_up((Audience.TEAM_1, Audience.SPECTATOR), json.dumps({"type": "closed"}))
+        self._changed_room(owner)
+
+    def _sweep(self) -> None:
+        """Every SWEEP_SECONDS: close the rooms that have ended (`PhoneRooms.sweep`)."""
+        try:
+            for room in self.rooms.sweep():
+                self._room_closed(room.owner)
+        except (StoreError, sqlite3.Error) as err:
+            log.warning("the rooms that ended cannot be closed now (%s)", err)
+        self._sweeping = self.rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
 
     async def room_qr(self, request: web.Request) -> web.StreamResponse:
         room = self.rooms.room_of(self._device(request))
@@ -262,7 +290,7 @@ class ClassicApi:
         device = self._device(request)
         self._count_start(request)
         with _refusals():
-            self.rooms.duel(device, clean_name(body.get("name")))
+            self.rooms.duel(device, _name(body))
         self._changed_room(device)
         return _answer(self._owner_message(device))
 
@@ -301,9 +329,27 @@ class ClassicApi:
         body = await _body(request)
         device = self._device(request)
         self._count_start(request)
+        today = self.today()
+        match = classic_of(self.rooms.daily_table(device).service)
+        if match is None or match.setup.date != today:
+            self._count_daily(request, device, today)
         with _refusals():
-            self.rooms.start_daily(device, self.today(), clean_name(body.get("name")))
+            self.rooms.start_daily(device, today, _name(body))
         return _answer(self._daily_message(device))
+
+    def _count_daily(self, request: web.Request, device: str, today: datetime.date) -> None:
+        """A new phone on today's challenge from this address: at most `daily_per_address` a
+        day (a new cookie is a new phone, so the address bounds what one person can enter)."""
+        place = (request.remote or "unknown", today)
+        devices = self._daily_devices.setdefault(place, set())
+        self._daily_devices.move_to_end(place)
+        while len(self._daily_devices) > self.limits.tracked:
+            self._daily_devices.popitem(last=False)
+        if device not in devices and len(devices) >= self.limits.daily_per_address:
+            raise json_error(429, "daily_taken", _("today's challenge has been played from this "
+                                                   "network address already: come back "
+                                                   "tomorrow"))
+        devices.add(device)
 
     async def daily_fire(self, request: web.Request) -> web.StreamResponse:
         command = _fire(await _body(request), 0)
@@ -319,7 +365,7 @@ class ClassicApi:
         body = await _body(request)
         device = self._device(request)
         with _refusals():
-            self.rooms.name_daily(device, clean_name(body.get("name")))
+            self.rooms.name_daily(device, _name(body))
         return _answer(self._daily_message(device))
 
     async def daily_socket(self, request: web.Request) -> web.StreamResponse:
@@ -384,7 +430,7 @@ class ClassicApi:
             raise json_error(403, "not_friend", _("only the friend who joined this room can say "
                                                   "Ready"))
         with _refusals():
-            room = self.rooms.ready(membership.room, device, clean_name(body.get("name")))
+            room = self.rooms.ready(membership.room, device, _name(body))
         self._changed_room(room.owner)
         return _answer(self._member_message(Membership(room, Role.FRIEND)))
 
@@ -481,6 +527,9 @@ class ClassicApi:
         table.service.subscribe(lambda event: self._table_heard(table, event))
 
     def _table_heard(self, table: PhoneVenue, event: ServiceEvent) -> None:
+        kind, _sep, device = table.venue.partition(":")
+        if kind == "phone" and isinstance(event, MatchUpdate | GameStarted):
+            self.rooms.touch(device)
         events = _events_of(event)
         if events is not None:
             self._broadcast(table, events)
@@ -546,17 +595,21 @@ class ClassicApi:
 
     def _count_start(self, request: web.Request) -> None:
         """A new game from this address: 429 beyond its budget (see StartLimits)."""
+        self._take(self._starts, request, self.limits.capacity, self.limits.per_minute / 60,
+                   "too_many_games", _("too many new games from this phone: wait a minute"))
+
+    def _take(self, buckets: OrderedDict[str, Bucket], request: web.Request, capacity: float,
+              per_second: float, code: str, message: str) -> None:
+        """One unit of this address's bucket, or 429 with `code` when it is empty."""
         client = request.remote or "unknown"
         now = self.clock()
-        bucket = self._starts.get(client)
+        bucket = buckets.get(client)
         if bucket is None:
-            bucket = Bucket.full(self.limits.capacity, self.limits.per_minute / 60, now)
-            self._starts[client] = bucket
-            while len(self._starts) > self.limits.tracked:
-                self._starts.popitem(last=False)
+            bucket = buckets[client] = Bucket.full(capacity, per_second, now)
+            while len(buckets) > self.limits.tracked:
+                buckets.popitem(last=False)
         if bucket.empty(now):
-            raise json_error(429, "too_many_games", _("too many new games from this phone: wait "
-                                                      "a minute"), **{"Retry-After": "60"})
+            raise json_error(429, code, message, **{"Retry-After": "60"})
         bucket.take(now)
 
 
@@ -566,7 +619,7 @@ class ClassicApi:
 def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
     """The page's events of a service event; None for one that changes nothing on the page."""
     if isinstance(event, MatchUpdate):
-        return [event_to_dict(e) for e in event.events]
+        return [event_to_dict(e) for e in CLASSIC.events_of(event.events)]
     if isinstance(event, GameStarted):
         return []
     if isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):
@@ -593,6 +646,14 @@ async def _body(request: web.Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise json_error(400, "bad_shape", _("send a JSON object"))
     return body
+
+
+def _name(body: dict[str, Any]) -> str | None:
+    """The body's optional "name" (cleaned: `kiosk.names`); anything but a text is refused."""
+    text = body.get("name")
+    if text is not None and not isinstance(text, str):
+        raise json_error(400, "bad_shape", _('send {"name": "Ann"}'))
+    return clean_name(text)
 
 
 def _square(body: dict[str, Any]) -> Any:

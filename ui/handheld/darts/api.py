@@ -15,7 +15,7 @@ from aiohttp import web
 from kiosk.board import CellError, Profile, board_for
 from kiosk.darts.closer import CloserVotes
 from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Match, Next, Phase, Place, RuleError, Unplace
 from kiosk.darts.wire import event_to_dict
 from kiosk.i18n import _
@@ -41,7 +41,7 @@ class DartSides:
     def linkless(self, match: object, side: int) -> bool:
         assert isinstance(match, Match)
         computer = match.setup.computer
-        return computer is not None and computer.team == side
+        return computer is not None and computer.side == side
 
     def side_name(self, match: object, side: int) -> str:
         assert isinstance(match, Match)
@@ -89,7 +89,7 @@ class DartsApi:
     def on_service_event(self, event: ServiceEvent) -> None:
         if (isinstance(event, MatchUpdate) and event.game == self.service.game
                 and self.match is not None):  # the dart game's pages follow only the dart game
-            self._broadcast([event_to_dict(e, detail=True) for e in event.events])
+            self._broadcast([event_to_dict(e, detail=True) for e in DARTS.events_of(event.events)])
 
     def _changed(self) -> None:
         self._broadcast([])
@@ -113,7 +113,7 @@ class DartsApi:
         """Solo mode: the team the kiosk plays has no phone (its fleet is nobody's to see)."""
         match = self.match
         seat = match.setup.computer if match is not None else None
-        return seat.team if seat is not None else None
+        return seat.side if seat is not None else None
 
     def _seat(self, request: web.Request, *, may_issue: bool = True) -> tuple[int, int, Match]:
         """`claim`, for the dart game's routes: (team, game, match)."""
@@ -282,7 +282,7 @@ def _refuse_after_start(match: Match) -> None:
 
 
 
-def _ship_rows(body: Any) -> list[list[str]]:
+def _ship_rows(body: object) -> list[list[str]]:
     """The {"ships": [["T20", "T1"], ...]} shape, checked before any cell is read."""
     rows = body.get("ships") if isinstance(body, dict) else None
     if (not isinstance(rows, list) or not rows or len(rows) > MAX_SHIPS

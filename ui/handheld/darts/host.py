@@ -22,7 +22,7 @@ import html
 import logging
 import sqlite3
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from aiohttp import web
 
@@ -121,7 +121,7 @@ class HostDesk:
             match = self.api.match
             for e in event.events:
                 if isinstance(e, DartThrown) and not e.padded and match is not None:
-                    self._darts.insert(0, (match.teams[e.team].name, e.player, e.cell, e.result))
+                    self._darts.insert(0, (match.teams[e.side].name, e.player, e.cell, e.result))
                 elif isinstance(e, Undone) and self._darts:
                     self._darts.pop(0)
                 elif isinstance(e, Corrected) and self._darts:
@@ -153,7 +153,11 @@ class HostDesk:
 
     async def _form(self, request: web.Request) -> dict[str, str]:
         self._check(request)
-        form = await request.post()
+        try:
+            form = await request.post()
+        except (UnicodeDecodeError, ValueError):
+            # Bytes that are not UTF-8: a form no browser of ours sends.
+            raise web.HTTPBadRequest(text=_("the form could not be read")) from None
         return {k: str(v)[:MAX_FIELD] for k, v in form.items() if isinstance(v, str)}
 
     def _done(self) -> NoReturn:
@@ -175,7 +179,7 @@ class HostDesk:
         service.new_game(DARTS, match.setup)
         return self._done()
 
-    def _submit(self, command: Any) -> web.StreamResponse:
+    def _submit(self, command: object) -> web.StreamResponse:
         try:
             self.api.service.submit(command, Source.HOST)
         except RuleError as err:
@@ -276,7 +280,9 @@ class HostDesk:
         if message:
             parts.append(f"<p class='message' role='alert'>{esc(message)}</p>")
         if match is None:
-            parts.append(f"<p>{esc(_('No game is running.'))}</p></body></html>")
+            other = self._other_game(team)
+            parts.append(other or f"<p>{esc(_('No game is running.'))}</p>")
+            parts.append("</body></html>")
             return "".join(parts)
         parts.append(f"<p class='status' id='status'>{esc(self._status(match))}</p>")
         if match.phase is Phase.BULL_OFF:
@@ -290,7 +296,8 @@ class HostDesk:
             items = "".join(f"<li>{esc(line)}</li>" for line in self.recent)
             parts.append(f"<section><h2>{esc(_('Last darts'))}</h2>"
                          f"<ul class='recent'>{items}</ul></section>")
-        parts.append(self._phones(match, team))
+        parts.append(self._phones([t.name for t in match.teams], list(match.state().placed),
+                                  match.phase is Phase.PLACING, team))
         if match.phase is Phase.OVER:
             parts.append(self._form_html("next", _("Next game, same teams"), cls="go"))
         parts.append("</body></html>")
@@ -361,12 +368,36 @@ class HostDesk:
             f"<button formaction='{esc(self.path())}/virtual'>{esc(_('Virtual throw'))}</button>"
             "</div></form></section>")
 
-    def _phones(self, match: Match, chosen: int | None) -> str:
+    def _other_game(self, chosen: int | None) -> str | None:
+        """Another kind of game with a team link per side (the classic duel the kiosk runs
+        from phones): its public status and each side's phone, with Move. None for any other
+        game (or none)."""
+        game = self.api.service.match
+        if game is None:
+            return None
+        view = game.public_view()
+        names, winner = view.get("players"), view.get("winner")
+        if (not isinstance(names, list) or len(names) != 2
+                or not any(self.team_url(i) is not None for i in (0, 1))):
+            return None
+        esc = html.escape
+        shots, hits = view.get("shots", [0, 0]), view.get("hits", [0, 0])
+        if winner is not None:
+            status = _("Victory for {team}!").format(team=names[winner])
+        else:
+            status = _("In play: {who}").format(who=names[view.get("turn") or 0])
+        tally = " · ".join(_("{team}: {shots} shots, {hits} hits").format(
+            team=names[i], shots=shots[i], hits=hits[i]) for i in (0, 1))
+        # Its fleets stand from the start (random, each shown only on its side's phone): the
+        # codes are handed over one side at a time, as the touchscreen does.
+        return (f"<p class='status' id='status'>{esc(status)}</p><p>{esc(tally)}</p>"
+                + self._phones(names, [False, False], False, chosen))
+
+    def _phones(self, names: list[str], placed: list[bool], placing: bool,
+                chosen: int | None) -> str:
         """The links, as the touchscreen's hand-over gives them: one team's QR code at a time
         (the first team no phone holds yet, or the one asked for), the others as a status."""
         esc = html.escape
-        names = [t.name for t in match.teams]
-        placed = match.state().placed
         free = [i for i in (0, 1) if self.team_url(i) is not None and not self.api.seats.phone_held(i)]
         # A team whose fleet is in and no phone holds its link gets its code only when the host
         # asks for it (after Move): whoever scanned it would see that fleet.
@@ -392,8 +423,7 @@ class HostDesk:
                 continue
             held = self.api.seats.phone_held(i)
             state = (_("on a phone ✓") if held else _("no phone yet")) + (
-                " · " + _("fleet locked in ✓") if placed[i] and match.phase is Phase.PLACING
-                else "")
+                " · " + _("fleet locked in ✓") if placed[i] and placing else "")
             parts.append(f"<div class='row'><p><b>{esc(names[i])}</b>: {esc(state)}</p>")
             if held or placed[i]:
                 # A new link, the old phone cut off; its code then shows on this team's step.

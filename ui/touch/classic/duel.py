@@ -13,11 +13,11 @@ Hidden information: no fleet is ever drawn here (`radar_of` only); `fleet_of` is
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.image import Image
+from kivy.uix.widget import Widget
 
 from kiosk.classic.grid import Square
 from kiosk.classic.match import Match
@@ -33,7 +33,7 @@ from ui.touch.screens.base import KioskApp
 
 
 class ClassicDuelScreen(FollowsPhones, ClassicScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.step: int | None = None  # the team whose hand-over step was asked for
@@ -82,14 +82,14 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
         super().reset()
         self.step = None
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return None
 
     def place_announcement(self, shooter: int) -> None:
         self._shooter = shooter
         self._place_overlays()
 
-    def _place_overlays(self, *_args: Any) -> None:
+    def _place_overlays(self, *_args: object) -> None:
         self.over(self.grids[self._shooter])
 
     def phones_ready(self) -> bool:
@@ -210,7 +210,7 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
 
     # -- firing --
 
-    def _tapped(self, side: int, _view: Any, square: Square) -> None:
+    def _tapped(self, side: int, _view: object, square: Square) -> None:
         self.aim(side, square)
 
     def _fire(self) -> None:

@@ -12,10 +12,10 @@ crosshair.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
+from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
 
 from kiosk.classic.grid import COLUMNS, GRID, SIZE, Square
@@ -30,7 +30,7 @@ class GridView(Widget):
 
     __events__ = ("on_square",)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.marks: dict[Square, str] = {}  # "miss" | "hit" | "sunk"
         self.ships: list[tuple[Square, ...]] = []  # drawn as ships (the owner's own grid only)
@@ -90,7 +90,7 @@ class GridView(Widget):
 
     # -- drawing --
 
-    def redraw(self, *_args: Any) -> None:
+    def redraw(self, *_args: object) -> None:
         self.canvas.clear()
         if self.width <= 1 or self.height <= 1:
             return
@@ -181,7 +181,7 @@ class GridView(Widget):
 
     # -- input --
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.interactive or not self.collide_point(*touch.pos):
             return super().on_touch_down(touch)
         square = self.square_at(*touch.pos)

@@ -5,7 +5,6 @@ solo games, the daily challenge, rooms with friends) and today's challenge leade
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
@@ -50,7 +49,7 @@ def board_table(app: KioskApp, rows: int, font_units: float = 18) -> Table:
 
 
 class ClassicNewScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
@@ -103,7 +102,7 @@ class ClassicNewScreen(KioskScreen):
 
     def refresh(self) -> None:
         web = self.app.kiosk.web
-        url = web.classic_url() if web is not None else None
+        url = web.page_url("/classic") if web is not None else None
         self.qr.texture = qr_texture(url) if url is not None else None
         self.qr.opacity = 1 if url is not None else 0
         self.duel_button.disabled = web is None

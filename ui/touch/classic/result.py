@@ -3,8 +3,6 @@ home, a new game, a rematch (the same players and level, new random fleets)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
@@ -21,7 +19,7 @@ from ui.touch.table import Table, percent
 
 
 class ClassicResultScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))

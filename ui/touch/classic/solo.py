@@ -13,11 +13,12 @@ computer's never is: the radar comes from `radar_of` (shots and sunk ships only)
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
 from kiosk.classic.fleet import CLASSES, Fleet, ShipClass
 from kiosk.classic.grid import Square
@@ -25,6 +26,7 @@ from kiosk.classic.match import Fire, Match, Mode, Place, ShotFired
 from kiosk.classic.table import classic_of
 from kiosk.game import RuleError
 from kiosk.i18n import _
+from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.announcement import Announcement
 from ui.touch.classic.grid import GridView
@@ -39,7 +41,7 @@ TEAM = 0  # the team is player 0; the computer player 1
 class ClassicScreen(KioskScreen):
     """What the classic play screens share: the match, the last shots, the announcement."""
 
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         self.selected: Square | None = None
         self.last: dict[int, Square] = {}  # each side's last shot
@@ -63,12 +65,12 @@ class ClassicScreen(KioskScreen):
         self.last = {}
         self.announcement.clear()
 
-    def on_update(self, update: Any) -> None:
+    def on_update(self, update: MatchUpdate) -> None:
         match = self.match
         if match is not None:
             for event in update.events:
                 if isinstance(event, ShotFired):
-                    self.last[event.player] = event.square
+                    self.last[event.side] = event.square
             words = words_for(update.events, self.names(match))
             if words is not None:
                 word, line, kind, shooter = words
@@ -105,7 +107,7 @@ class ClassicScreen(KioskScreen):
         self.selected = None
         self.submit(Fire(side, square))
 
-    def submit(self, command: Any) -> bool:
+    def submit(self, command: object) -> bool:
         try:
             self.app.service.submit(command)
         except RuleError as err:
@@ -116,7 +118,7 @@ class ClassicScreen(KioskScreen):
 
 
 class ClassicSoloScreen(ClassicScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.draft: Fleet | None = None  # re-placing: the fleet as it is being moved
@@ -181,7 +183,7 @@ class ClassicSoloScreen(ClassicScreen):
         super().reset()
         self.draft = None
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.big
 
     def place_announcement(self, shooter: int) -> None:
@@ -238,7 +240,7 @@ class ClassicSoloScreen(ClassicScreen):
 
     # -- playing --
 
-    def _tapped(self, _view: Any, square: Square) -> None:
+    def _tapped(self, _view: object, square: Square) -> None:
         if self.draft is not None:
             self._move(square)
         else:
@@ -283,7 +285,9 @@ class ClassicSoloScreen(ClassicScreen):
     def _rotate(self) -> None:
         self._try(lambda fleet: fleet.rotated(self.chosen))
 
-    def _try(self, change: Any) -> None:
+    def _try(self, change: Callable[[Fleet], Fleet]) -> None:
+        if self.draft is None:
+            return  # not re-placing (the shooting began meanwhile)
         try:
             self.draft = change(self.draft)
         except RuleError as err:

@@ -4,14 +4,16 @@ tap who was closer."""
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from kiosk.board import BULL, BullZone, Cell
 from kiosk.darts.describe import bull_off_dart, zone_text
+from kiosk.darts.kind import match_of
 from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from kiosk.i18n import _
+from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.darts.opponent import player, seat
@@ -20,7 +22,7 @@ from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
 class BullOffScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page, self.board_view = board_page(app, spacing=8)
@@ -46,16 +48,16 @@ class BullOffScreen(KioskScreen):
     def reset(self) -> None:
         self.notice = ""
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.board_view
 
-    def on_update(self, update: Any) -> None:
+    def on_update(self, update: MatchUpdate) -> None:
         if any(isinstance(e, BullOffAgain) for e in update.events):
             self.notice = _("Both or neither hit the Bull: throw again.")
         self.refresh()
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None or match.phase is not Phase.BULL_OFF:
             return
         s = theme.sizes()
@@ -70,14 +72,14 @@ class BullOffScreen(KioskScreen):
         # The kiosk's virtual dart: drawn where it landed, with its distance, so the players can
         # still say who was closer.
         landing = computer.bull_off if computer is not None and kiosk is not None and zones[
-            kiosk.team] is not None else None
+            kiosk.side] is not None else None
         for index, team in enumerate(match.teams):
             panel = Panel(orientation="vertical", radius=s(10))
             panel.add_widget(Caption(team.name, font_units=24, bold=True, halign="center",
                                      colour=theme.TEAM_COLOURS[index]))
             # Where it landed, so that the players can say who was closer.
             text = bull_off_dart(zones[index], cells[index])
-            if landing is not None and kiosk is not None and kiosk.team == index:
+            if landing is not None and kiosk is not None and kiosk.side == index:
                 # Its distance says more than "not the bull" (and the panel is narrow).
                 where = (landing.cell.code if zones[index] is BullZone.OTHER
                          else zone_text(zones[index]))
@@ -100,15 +102,15 @@ class BullOffScreen(KioskScreen):
                                                  font_units=26))
         else:
             thrower = 0 if zones[0] is None else 1
-            if kiosk is not None and zones[1 - kiosk.team] is None:
-                thrower = 1 - kiosk.team  # the kiosk throws by itself: the players are asked
+            if kiosk is not None and zones[1 - kiosk.side] is None:
+                thrower = 1 - kiosk.side  # the kiosk throws by itself: the players are asked
             self.prompt.text = (self.notice + "\n" if self.notice else "") + _(
                 "{team}: one dart at the bull").format(team=match.teams[thrower].name)
         self.board_view.interactive = self.app.simulator and not match.bull_off_undecided
         self.virtual.opacity = 1 if self.app.simulator else 0
         self.virtual.disabled = not self.app.simulator or match.bull_off_undecided
 
-    def _tapped(self, _view: Any, cell: Cell, zone: BullZone) -> None:
+    def _tapped(self, _view: object, cell: Cell, zone: BullZone) -> None:
         self.notice = ""
         if self.app.kiosk.simulator is not None:
             self.app.kiosk.simulator.land(cell, "tap", zone)

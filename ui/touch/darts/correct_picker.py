@@ -26,7 +26,7 @@ def choices_for(cell: Cell, board: Board) -> list[Cell]:
 
 
 class CorrectPicker(ModalView):
-    def __init__(self, cell: Cell, board: Board, on_pick: Callable[[Cell], Any], **kwargs: Any) -> None:
+    def __init__(self, cell: Cell, board: Board, on_pick: Callable[[Cell], Any], **kwargs: object) -> None:
         super().__init__(size_hint=(0.9, 0.9), auto_dismiss=False, background_color=(0, 0, 0, 0.7),
                          **kwargs)
         s = theme.sizes()

@@ -8,10 +8,10 @@ so it cannot show anything it was not given. Screens own the hidden-information 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
 
 from kiosk.board import BULL, NUMBERS, Board, BullZone, Cell, Ring
@@ -40,7 +40,7 @@ class DartboardView(Widget):
 
     __events__ = ("on_cell", "on_drag")
 
-    def __init__(self, board: Board, **kwargs: Any) -> None:
+    def __init__(self, board: Board, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.board = board
         self.marks: dict[Cell, str] = {}
@@ -157,7 +157,7 @@ class DartboardView(Widget):
                                  + (sector.end_deg - sector.start_deg) * i / steps)
         Line(points=points, width=width, close=True)
 
-    def redraw(self, *_args: Any) -> None:
+    def redraw(self, *_args: object) -> None:
         self.canvas.clear()
         if self.width <= 1 or self.height <= 1:
             return
@@ -252,7 +252,7 @@ class DartboardView(Widget):
 
     # -- input --
 
-    def on_touch_down(self, touch: Any) -> bool:
+    def on_touch_down(self, touch: MotionEvent) -> bool:
         if not self.interactive or not self.collide_point(*touch.pos):
             return super().on_touch_down(touch)
         touch.grab(self)
@@ -261,7 +261,7 @@ class DartboardView(Widget):
         touch.ud["dartboard_first"] = (cell, zone)
         return True
 
-    def on_touch_move(self, touch: Any) -> bool:
+    def on_touch_move(self, touch: MotionEvent) -> bool:
         if touch.grab_current is not self:
             return super().on_touch_move(touch)
         cell, _zone = self.cell_at(*touch.pos)
@@ -270,7 +270,7 @@ class DartboardView(Widget):
             path.append(cell)
         return True
 
-    def on_touch_up(self, touch: Any) -> bool:
+    def on_touch_up(self, touch: MotionEvent) -> bool:
         if touch.grab_current is not self:
             return super().on_touch_up(touch)
         touch.ungrab(self)

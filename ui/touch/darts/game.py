@@ -10,22 +10,25 @@ from __future__ import annotations
 
 import concurrent.futures
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.widget import Widget
 
 from kiosk.board import MISS, BullZone, Cell
+from kiosk.darts.kind import match_of
 from kiosk.darts.match import Correct, Match, Next, Phase, RuleError, Undo, Undone
 from kiosk.game import Result
 from kiosk.i18n import _
 from kiosk.scatter import Skill
+from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.darts.correct_picker import CorrectPicker
-from ui.touch.darts.opponent import SKILL_ORDER, pins, player, seat, skill_name
+from ui.touch.darts.opponent import SKILL_ORDER, dart_teams, pins, player, seat, skill_name
 from ui.touch.darts.page import board_page, with_home
 from ui.touch.darts.scoreboard import Scoreboard
 from ui.touch.darts.words import words_for
@@ -70,7 +73,7 @@ def own_last_dart(match: Match, team: int) -> Cell | None:
 
 
 class GameScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         layer = FloatLayout()
@@ -123,7 +126,7 @@ class GameScreen(KioskScreen):
         for button in (self.coach_button, self.skill_button):
             layer.add_widget(button)
         # The radar's top right corner: the teams' phones (move a team whose phone is gone).
-        self.phones_button = BigButton(_("Phones"), lambda: PhonesPopup(app).open(),
+        self.phones_button = BigButton(_("Phones"), lambda: PhonesPopup(app, lambda: dart_teams(app)).open(),
                                        colour=theme.PANEL_LIGHT, font_units=18,
                                        size_hint=(None, None), height=s(40)).fit_width(s(84))
         if app.kiosk.web is not None:
@@ -138,10 +141,10 @@ class GameScreen(KioskScreen):
         self.announcement.clear()
         self.coach, self._coach_key = None, None
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.radar
 
-    def _place_overlays(self, *_args: Any) -> None:
+    def _place_overlays(self, *_args: object) -> None:
         self.coach_button.pos = (self.radar.x, self.radar.y)
         # x + width, not the cached `right` alias (stale inside a size callback).
         self.skill_button.pos = (self.radar.x + self.radar.width - self.skill_button.width,
@@ -161,7 +164,7 @@ class GameScreen(KioskScreen):
         return team
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None:
             return
         team = self.viewer(match)
@@ -176,7 +179,7 @@ class GameScreen(KioskScreen):
                 team=match.teams[team].name, enemy=match.teams[1 - team].name)
         self.scoreboard.show(match)
         kiosk, computer = seat(match), player(self.app, match)
-        kiosk_turn = kiosk is not None and match.turn == kiosk.team
+        kiosk_turn = kiosk is not None and match.turn == kiosk.side
         holding = computer is not None and computer.holding and kiosk_turn
         takeout = match.phase is Phase.TAKEOUT
         if takeout and kiosk_turn:
@@ -188,7 +191,7 @@ class GameScreen(KioskScreen):
         elif holding:
             self.prompt.text = _("You took back a dart of the kiosk: it waits")
         elif kiosk_turn and kiosk is not None and match.phase is Phase.THROWING:
-            self.prompt.text = _("{team} is throwing …").format(team=match.teams[kiosk.team].name)
+            self.prompt.text = _("{team} is throwing …").format(team=match.teams[kiosk.side].name)
         else:
             self.prompt.text = ""
         self.next_button.set_colour(theme.GO if takeout else theme.PANEL_LIGHT)
@@ -200,13 +203,13 @@ class GameScreen(KioskScreen):
         self.radar.interactive = simulator and match.phase is Phase.THROWING
         self._show_coach(match, team)
 
-    def _fill_slot(self, widget: Any) -> None:
+    def _fill_slot(self, widget: Widget) -> None:
         if widget.parent is not self.slot:
             self.slot.clear_widgets()
             self.slot.add_widget(widget)
 
     def _resume_kiosk(self) -> None:
-        computer = player(self.app, self.app.match)
+        computer = player(self.app, match_of(self.app.service))
         if computer is not None:
             computer.resume()
         self.refresh()
@@ -218,13 +221,14 @@ class GameScreen(KioskScreen):
         if not self.coach_on or match.phase is not Phase.THROWING or match.turn is None:
             return None
         kiosk = seat(match)
-        if kiosk is not None and kiosk.team == match.turn:
+        if kiosk is not None and kiosk.side == match.turn:
             return None
         return match.turn
 
     def _show_coach(self, match: Match, viewer: int | None) -> None:
-        kiosk_pins = pins(self.app, match) if viewer is not None and viewer == getattr(
-            seat(match), "team", None) else []
+        kiosk = seat(match)
+        kiosk_pins = pins(self.app, match) if (
+            viewer is not None and kiosk is not None and viewer == kiosk.side) else []
         self.coach_button.set_colour(theme.ACCENT if self.coach_on else theme.PANEL_LIGHT)
         self.skill_button.opacity = 1 if self.coach_on else 0
         self.skill_button.disabled = not self.coach_on
@@ -250,10 +254,10 @@ class GameScreen(KioskScreen):
         """The decision runs in a worker thread; its answer comes back on Kivy's clock."""
         self._coach_key = key
         self.coach = None
-        from kiosk.ai import Record  # numpy: loaded when the coach is first asked
-        from kiosk.darts.decision import decide
+        # numpy: loaded when the coach is first asked
+        from kiosk.darts.decision import decide, record_of
 
-        record = Record.from_match(match, team)  # public: the team's shots, enemy ships sunk
+        record = record_of(match, team)  # public: the team's shots, enemy ships sunk
         rng = random.Random(self.app.rng.getrandbits(64))
         future = coach_pool().submit(decide, match.board, record, tuple(match.setup.rules.fleet),
                                      self.coach_skill.sigma, rng)
@@ -279,9 +283,9 @@ class GameScreen(KioskScreen):
         if hasattr(self, "radar"):
             self.refresh()
 
-    def on_update(self, update: Any) -> None:
+    def on_update(self, update: MatchUpdate) -> None:
         # The word first: it must be in the very next frame.
-        match = self.app.match
+        match = match_of(self.app.service)
         words = words_for(update.events, (match.teams[0].name, match.teams[1].name)) if match else None
         if words is not None:
             self.announcement.announce(*words)
@@ -292,7 +296,7 @@ class GameScreen(KioskScreen):
 
     # -- commands --
 
-    def _submit(self, command: Any) -> None:
+    def _submit(self, command: object) -> None:
         try:
             self.app.service.submit(command)
         except RuleError as err:
@@ -305,7 +309,7 @@ class GameScreen(KioskScreen):
         self._submit(Next())
 
     def _correct(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         last = match.last_dart() if match else None
         if match is None or last is None:
             self.app.toast(_("no dart to correct yet"))
@@ -313,7 +317,7 @@ class GameScreen(KioskScreen):
         self.picker = CorrectPicker(last, match.board, lambda cell: self._submit(Correct(cell)))
         self.picker.open()
 
-    def _tapped(self, _view: Any, cell: Cell, zone: BullZone) -> None:
+    def _tapped(self, _view: object, cell: Cell, zone: BullZone) -> None:
         if self.app.kiosk.simulator is not None:
             self.app.kiosk.simulator.land(cell, "tap", zone)
 
@@ -329,7 +333,7 @@ class GameScreen(KioskScreen):
 
     def _virtual(self) -> None:
         """A scattered dart at the typed cell, or at a cell this team has not shot yet."""
-        match = self.app.match
+        match = match_of(self.app.service)
         simulator = self.app.kiosk.simulator
         if match is None or simulator is None:
             return

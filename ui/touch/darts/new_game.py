@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from kiosk.board import Profile
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
-from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team
+from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team, house_rules
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _, ngettext
+from kiosk.names import clean_name
 from kiosk.scatter import Skill
 from kiosk.store import StoreError
 from ui.touch import theme
@@ -42,11 +41,12 @@ def profile_text(profile: Profile) -> str:
 
 
 def split_players(text: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(p.strip() for p in text.replace(";", ",").split(",") if p.strip()))
+    names = (clean_name(p) for p in text.replace(";", ",").split(","))
+    return tuple(dict.fromkeys(n for n in names if n))
 
 
 class NewGameScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
@@ -102,14 +102,14 @@ class NewGameScreen(KioskScreen):
         self._prefill()
 
     def _prefill(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         teams = match.teams if match is not None else (Team(DEFAULT_NAMES[0], ()), Team(DEFAULT_NAMES[1], ()))
         kiosk = seat(match)
         for index, team in enumerate(teams):
             self.names[index].text = team.name
             players = [p for p in team.players if p != team.name]
-            self.players[index].text = "" if kiosk and kiosk.team == index else ", ".join(players)
-        if kiosk is not None and kiosk.team == 1:
+            self.players[index].text = "" if kiosk and kiosk.side == index else ", ".join(players)
+        if kiosk is not None and kiosk.side == 1:
             self._human_names = (DEFAULT_NAMES[1], "")
             self.players[1].disabled = True  # keeps the kiosk team's own name
             self.skill.set_value(kiosk.skill)
@@ -146,13 +146,13 @@ class NewGameScreen(KioskScreen):
 
     def _config_rules(self) -> HouseRules:
         try:
-            return self.app.settings.house_rules()
+            return house_rules(self.app.settings)
         except (PlacementError, ValueError):
             return HouseRules()
 
     def setup(self) -> Setup:
         """The game as entered; RuleError says what is wrong."""
-        names = [f.text.strip() for f in self.names]
+        names = [clean_name(f.text) or "" for f in self.names]
         if not all(names):
             raise RuleError(_("give both teams a name"))
         if names[0].casefold() == names[1].casefold():

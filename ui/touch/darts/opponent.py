@@ -6,36 +6,41 @@ state: its seat, whether it holds after an Undo, where its virtual darts landed.
 
 from __future__ import annotations
 
-from typing import Any
-
+from kiosk.darts.kind import match_of
 from kiosk.darts.match import Match
-from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, KioskSeat, seat_of
-from kiosk.i18n import _
-from kiosk.scatter import Skill
+from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, KioskSeat, SoloMode, seat_of
+from ui.touch.phones import Names
+from ui.touch.screens.base import KioskApp
+from ui.touch.skills import skill_name
 
 __all__ = ["SKILL_ORDER", "pins", "player", "seat", "skill_name"]
-
-
-def skill_name(skill: Skill) -> str:
-    return {Skill.NOVICE: _("novice"), Skill.CASUAL: _("casual"), Skill.PUB: _("pub player"),
-            Skill.PRO: _("pro")}[skill]
 
 
 def seat(match: Match | None) -> KioskSeat | None:
     return seat_of(match.setup) if match is not None else None
 
 
-def player(app: Any, match: Match | None) -> ComputerPlayer | None:
+def player(app: KioskApp, match: Match | None) -> ComputerPlayer | None:
     """The computer player of this match, if the kiosk plays in it."""
-    current = app.kiosk.solo.player
+    current = app.kiosk.participant(SoloMode).player
     if current is None or match is None or current.match is not match:
         return None
     return current
 
 
-def pins(app: Any, match: Match) -> list[tuple[float, float]]:
+def pins(app: KioskApp, match: Match) -> list[tuple[float, float]]:
     """Where the kiosk's darts of the current visit landed (mm), oldest first."""
     current = player(app, match)
     if current is None:
         return []
     return [(d.landing.x, d.landing.y) for d in current.darts if d.visit == match.visits]
+
+
+def dart_teams(app: KioskApp) -> Names | None:
+    """The dart game's teams (the kiosk's own team in solo has no link); None without a game."""
+    match = match_of(app.service)
+    if match is None:
+        return None
+    kiosk = seat(match)
+    return [None if kiosk is not None and kiosk.side == index else team.name
+            for index, team in enumerate(match.teams)]

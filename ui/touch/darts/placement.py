@@ -8,18 +8,20 @@ view comes back. Nothing here reads another team's fleet from the match.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from kiosk.board import BullZone, Cell
-from kiosk.darts.match import Phase, Place, RuleError
+from kiosk.darts.kind import match_of
+from kiosk.darts.match import KioskSeat, Match, Phase, Place, RuleError
 from kiosk.i18n import _
+from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
-from ui.touch.darts.opponent import seat
+from ui.touch.darts.opponent import dart_teams, seat
 from ui.touch.darts.page import board_page, home_button
 from ui.touch.darts.placing import FleetDraft
 from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
@@ -28,7 +30,7 @@ from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
 class PlacementScreen(FollowsPhones, KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         self.team: int | None = None  # the team placing now; None: the hand-over is shown
         self.draft: FleetDraft | None = None
@@ -71,7 +73,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.step = None
         self.cover()
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.board_view if self.team is not None else None
 
     def cover(self) -> None:
@@ -86,11 +88,11 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.refresh()
 
     def open_for(self, team: int) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None or match.phase is not Phase.PLACING:
             return
         kiosk = seat(match)
-        if kiosk is not None and kiosk.team == team:
+        if kiosk is not None and kiosk.side == team:
             return  # the kiosk's fleet is placed by the kiosk and never drawn
         self.team = team
         self.draft = FleetDraft(match.board, match.setup.rules.fleet)
@@ -102,7 +104,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self._show_draft()
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None:
             return
         if self.team is not None:
@@ -112,7 +114,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             return
         self._build_handover()
 
-    def on_update(self, update: Any) -> None:
+    def on_update(self, update: MatchUpdate) -> None:
         self.refresh()
 
     def _build_handover(self) -> None:
@@ -120,7 +122,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         this team's QR code is shown (the first phone to open a link holds it, so a code shown
         to both teams could be taken by the wrong one). Once a phone holds a team's link, its
         code is gone and the next team's step comes."""
-        match = self.app.match
+        match = match_of(self.app.service)
         s = theme.sizes()
         view = self.handover
         view.clear_widgets()
@@ -130,7 +132,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         names = [t.name for t in match.teams]
         kiosk = seat(match)
         # Solo: the kiosk places its own fleet (never on this screen), only the players are asked.
-        waiting = [i for i in (0, 1) if not placed[i] and (kiosk is None or i != kiosk.team)]
+        waiting = [i for i in (0, 1) if not placed[i] and (kiosk is None or i != kiosk.side)]
         if not waiting:
             view.add_widget(heading(_("Both fleets are locked in")))
             return
@@ -182,13 +184,14 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         view.add_widget(middle)
         view.add_widget(self._status_row(match, placed, kiosk))
 
-    def _status_row(self, match: Any, placed: tuple[bool, bool], kiosk: Any) -> BoxLayout:
+    def _status_row(self, match: Match, placed: tuple[bool, bool], kiosk: KioskSeat | None
+                    ) -> BoxLayout:
         """Each team's state in one line, and the way to move a team to another phone."""
         s = theme.sizes()
         row = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         web = self.app.kiosk.web
         for index, team in enumerate(match.teams):
-            if kiosk is not None and kiosk.team == index:
+            if kiosk is not None and kiosk.side == index:
                 text = (_("{team} has hidden its fleet ✓") if placed[index]
                         else _("{team} is placing its fleet")).format(team=team.name)
             elif placed[index]:
@@ -211,7 +214,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.refresh()
 
     def open_phones(self) -> None:
-        PhonesPopup(self.app).open()
+        PhonesPopup(self.app, lambda: dart_teams(self.app)).open()
 
     def _team_url(self, team: int) -> str | None:
         web = self.app.kiosk.web
@@ -225,7 +228,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
     # -- placing --
 
     def _show_draft(self) -> None:
-        draft, match = self.draft, self.app.match
+        draft, match = self.draft, match_of(self.app.service)
         if draft is None or self.team is None or match is None:
             return
         s = theme.sizes()
@@ -263,11 +266,11 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             self.draft.choose(length)
             self._say(None)
 
-    def _tapped(self, _view: Any, cell: Cell, _zone: BullZone) -> None:
+    def _tapped(self, _view: object, cell: Cell, _zone: BullZone) -> None:
         if self.draft:
             self._say(self.draft.tap(cell))
 
-    def _dragged(self, _view: Any, cells: list[Cell]) -> None:
+    def _dragged(self, _view: object, cells: list[Cell]) -> None:
         if self.draft:
             self._say(self.draft.drag(cells))
 

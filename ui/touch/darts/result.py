@@ -3,9 +3,9 @@ visits; rematch and new game."""
 
 from __future__ import annotations
 
-from typing import Any
+from kivy.uix.widget import Widget
 
-from kiosk.darts.kind import DARTS
+from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Phase, RuleError
 from kiosk.i18n import _, ngettext
 from ui.touch import theme
@@ -16,7 +16,7 @@ from ui.touch.table import percent
 
 
 class ResultScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         page, self.winner, self.length, self.table = result_page(
             (3, 1.2, 1.2, 1.4, 1.2, 1.2),
@@ -28,12 +28,12 @@ class ResultScreen(KioskScreen):
     def reset(self) -> None:
         pass
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         # A dart thrown now ("the game is over") shows over the table, not over the buttons.
         return self.table.parent
 
     def refresh(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
         self.winner.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
@@ -52,7 +52,7 @@ class ResultScreen(KioskScreen):
                                     percent(ptally.hit_rate), str(ptally.sunk), str(ptally.visits)])
 
     def rematch(self) -> None:
-        match = self.app.match
+        match = match_of(self.app.service)
         if match is None:
             return
         try:

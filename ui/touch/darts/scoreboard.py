@@ -18,7 +18,7 @@ from ui.touch.darts.opponent import skill_name
 class ShipsRow(BoxLayout):
     """One team's own fleet as numbers, crossed out when the enemy sank them (public)."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(spacing=theme.sizes()(6), **kwargs)
 
     def show(self, lengths: tuple[int, ...], sunk: tuple[int, ...]) -> None:
@@ -55,12 +55,12 @@ class TeamColumn(Panel):
         tally = match.tally(self.index)
         self.player.text = _("hits {hits} · darts {darts}").format(hits=tally.hits, darts=tally.darts)
         state = match.state()
-        playing = state.team == self.index and match.phase in (Phase.THROWING, Phase.TAKEOUT)
+        playing = state.side == self.index and match.phase in (Phase.THROWING, Phase.TAKEOUT)
         self.background = list(theme.PANEL_LIGHT if playing else theme.PANEL)
 
 
 class Scoreboard(BoxLayout):
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(orientation="vertical", spacing=theme.sizes().gap, **kwargs)
         s = theme.sizes()
         columns = BoxLayout(spacing=s.gap, size_hint_y=None, height=s(124))
@@ -81,7 +81,7 @@ class Scoreboard(BoxLayout):
             column.show(match, lengths)
         team, player, dart = match.up_next()
         seat = match.setup.computer
-        if player is not None and seat is not None and seat.team == team:
+        if player is not None and seat is not None and seat.side == team:
             player = skill_name(seat.skill)  # "Kiosk: pro throws"
         if match.phase is Phase.THROWING and team is not None:
             self.turn.text = _("{team}: {player} throws").format(team=match.teams[team].name,

@@ -17,7 +17,7 @@ def words_for(events: tuple[Event, ...] | list[Event],
     shown: tuple[str, str, str] | None = None
     for event in events:
         if isinstance(event, Won):
-            return (_("SUNK!"), _("Victory for {team}!").format(team=team_names[event.team]), "win")
+            return (_("SUNK!"), _("Victory for {team}!").format(team=team_names[event.side]), "win")
         if isinstance(event, DartThrown) and not event.padded:
             shown = _result_words(event.result, event.cell.code, event.ship.length if event.ship else 0)
         elif isinstance(event, Corrected):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
@@ -31,7 +30,7 @@ SPIN_SECONDS = 0.08  # a tumbling die shows another face this often
 class Die(Label):
     angle = NumericProperty(0.0)
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(bold=True, halign="center", valign="middle", size_hint=(None, None),
                          **kwargs)
         self.face: Face | None = None
@@ -47,7 +46,7 @@ class Die(Label):
             PopMatrix()
         self.bind(pos=self._draw, size=self._draw, angle=self._draw)
 
-    def _draw(self, *_args: Any) -> None:
+    def _draw(self, *_args: object) -> None:
         radius = self.width * 0.18
         self._square.pos, self._square.size = self.pos, self.size
         self._square.radius = [radius]
@@ -76,7 +75,7 @@ class DiceTray(FloatLayout):
     """Eight places for the dice in play (two rows of four) and a strip of eight above for the
     dice set aside, with the count of hits against the target's defense beside it."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         s = theme.sizes()
         self.rng = random.Random()
@@ -117,7 +116,7 @@ class DiceTray(FloatLayout):
         left = self.x + self.caption.width
         return left + index * (small + gap), self.y + self.height - small
 
-    def _layout(self, *_args: Any) -> None:
+    def _layout(self, *_args: object) -> None:
         die, small, gap = self._sizes()
         self.caption.texture_update()
         self.caption.size = (self.caption.texture_size[0] + gap * 2, small)
@@ -162,7 +161,7 @@ class DiceTray(FloatLayout):
             self._spinning = True
             Clock.schedule_interval(self._spin, SPIN_SECONDS)
 
-    def _spin(self, *_args: Any) -> None:
+    def _spin(self, *_args: object) -> None:
         for d in self.rolling[:self.in_play]:
             d.show(self.rng.choice(FACES))
             d.angle = self.rng.uniform(-25, 25)

@@ -31,7 +31,7 @@ class ShipTile(ButtonBehavior, FloatLayout):
     """One ship of one line; tapped, it calls `on_tap(player, ship)`."""
 
     def __init__(self, player: int, ship: Ship, on_tap: Callable[[int, Ship], Any] | None,
-                 **kwargs: Any) -> None:
+                 **kwargs: object) -> None:
         super().__init__(size_hint=(None, None), **kwargs)
         self.player, self.ship = player, ship
         self.on_tap = on_tap
@@ -56,7 +56,7 @@ class ShipTile(ButtonBehavior, FloatLayout):
             self.add_widget(label)
         self.bind(pos=self._layout, size=self._layout)
 
-    def _layout(self, *_args: Any) -> None:
+    def _layout(self, *_args: object) -> None:
         s = theme.sizes()
         x, y, w, h = self.x, self.y, self.width, self.height
         self._body.pos, self._body.size = (x, y), (w, h)
@@ -103,7 +103,7 @@ class LineRow(Backdrop, FloatLayout):
     """A player's row: name, points and seat on the left, then the line, front first."""
 
     def __init__(self, player: int, on_tap: Callable[[int, Ship], Any] | None = None,
-                 **kwargs: Any) -> None:
+                 **kwargs: object) -> None:
         super().__init__(**kwargs)
         s = theme.sizes()
         self.player = player
@@ -141,7 +141,7 @@ class LineRow(Backdrop, FloatLayout):
         height = self.height - 2 * s(6)
         return left + index * (width + gap), self.y + s(6), width, height
 
-    def _layout(self, *_args: Any) -> None:
+    def _layout(self, *_args: object) -> None:
         s = theme.sizes()
         x, y, w, h = self.x, self.y, self.width, self.height
         self._turn_frame.rounded_rectangle = (x + s(1.5), y + s(1.5), w - s(3), h - s(3), s(10))

@@ -33,20 +33,20 @@ from ui.touch.screens.base import KioskApp, KioskScreen
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
 
 
-def computer_lines(variant: Variant, levels: Sequence[str | None],
-                   seed: int) -> list[tuple[Ship, ...] | None]:
+def computer_lines(variant: Variant, levels: Sequence[str | None], seed: int,
+                   points_to_win: int | None = None) -> list[tuple[Ship, ...] | None]:
     """In a worker: each computer seat's line (None for a person's), and the exact tables its
     decisions will need."""
     from kiosk.express.ai import Computer, Strategy, prepare
 
-    prepare(variant)
+    prepare(variant, players=len(levels), points_to_win=points_to_win)
     rng = random.Random(seed)
-    return [None if level is None else Computer(Strategy(level), rng.getrandbits(64)).line(variant)
-            for level in levels]
+    return [None if level is None else Computer(Strategy(level), rng.getrandbits(64)).line(
+        variant, players=len(levels), points_to_win=points_to_win) for level in levels]
 
 
 class ExpressLineupScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(12), s(8)), spacing=s(6))
@@ -83,7 +83,7 @@ class ExpressLineupScreen(KioskScreen):
             if _pool is None:
                 _pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="express-lines")
             future = _pool.submit(computer_lines, draft.variant, draft.computers,
-                                  self.rng.getrandbits(64))
+                                  self.rng.getrandbits(64), draft.points_to_win)
             future.add_done_callback(lambda f: Clock.schedule_once(
                 lambda _dt: self._laid_out(asked, f)))
         self.refresh()

@@ -36,7 +36,7 @@ class Playback:
         if self._timer is None and not self._running and not self.held:
             self._next()
 
-    def _next(self, *_args: Any) -> None:
+    def _next(self, *_args: object) -> None:
         self._timer = None
         self._running = True
         try:

@@ -26,7 +26,7 @@ from ui.touch.express.look import face_colour, face_name
 
 class RealDicePanel(Panel):
     def __init__(self, on_face: Callable[[Face], Any], on_undo: Callable[[], Any],
-                 on_cancel: Callable[[], Any], **kwargs: Any) -> None:
+                 on_cancel: Callable[[], Any], **kwargs: object) -> None:
         s = theme.sizes()
         super().__init__(orientation="vertical", background=theme.rgb("0b1118"),
                          radius=s(12), padding=s(10), spacing=s(6), **kwargs)

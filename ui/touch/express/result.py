@@ -4,8 +4,6 @@ were expected to sink, from the exact odds (`kiosk.express.luck`). Rematch, New 
 
 from __future__ import annotations
 
-from typing import Any
-
 from kiosk.express.luck import luck
 from kiosk.express.match import Match, Phase, Setup
 from kiosk.express.seats import express_match
@@ -33,7 +31,7 @@ def rematch_setup(setup: Setup) -> Setup:
 
 
 class ExpressResultScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         page, self.winner, self.length, self.table = result_page(
             (3, 1.2, 1.2, 1.2, 1.3, 1.2),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
@@ -48,7 +47,7 @@ def default_name(index: int, level: str | None) -> str:
 
 
 class ExpressSetupScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.rules = Rules()

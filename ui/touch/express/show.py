@@ -51,9 +51,9 @@ def caption(setup: Setup, player: int, ship: Ship, target: Target | None) -> str
     attacker = _("{name}'s {ship}").format(name=setup.players[player], ship=ship.label)
     if target is None:
         return _("{attacker} rolls first").format(attacker=attacker)
-    aimed = _("{name}'s {ship}").format(name=setup.players[target.player], ship=target.ship.label)
+    aimed = _("{name}'s {ship}").format(name=setup.players[target.side], ship=target.ship.label)
     return _("{attacker} attacks {target}").format(attacker=attacker, target=aimed)
 
 
 def caption_of(rolled: Rolled, setup: Setup) -> str:
-    return caption(setup, rolled.player, rolled.ship, rolled.target)
+    return caption(setup, rolled.side, rolled.ship, rolled.target)

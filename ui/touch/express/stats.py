@@ -3,11 +3,14 @@ attacks sank) and its last games, from the store's finished Express games."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+from kivy.uix.widget import Widget
 
 from kiosk.i18n import _
 from kiosk.store import Store
 from ui.touch import theme
+from ui.touch.stats_page import column, played_on
 from ui.touch.table import Table, heading_row, percent, winner_cell
 
 KIND = "express"
@@ -36,3 +39,17 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
         winner, colour = winner_cell(game)
         games.add_row([played_on(game.started), ", ".join(game.teams), winner, str(game.turns)],
                       colour=colour, fit=True)
+
+
+class ExpressStats:
+    """Express's page on the Stats screen."""
+
+    def __init__(self) -> None:
+        self.players, self.games = tables()
+        self._columns = (column(_("Players"), self.players), column(_("Last games"), self.games))
+
+    def columns(self) -> Sequence[Widget]:
+        return self._columns
+
+    def fill(self, store: Store) -> None:
+        fill(self.players, self.games, store, played_on)

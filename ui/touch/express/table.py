@@ -25,6 +25,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.widget import Widget
 
 from kiosk.express.match import (
     Attack,
@@ -42,7 +43,7 @@ from kiosk.express.match import (
 from kiosk.express.pace import Beat, Pace, Step, script
 from kiosk.express.rolls import last_attack, typed
 from kiosk.express.rules import Face, Ship
-from kiosk.express.seats import express_match
+from kiosk.express.seats import ComputerSeats, express_match
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate, Source
@@ -75,7 +76,7 @@ class Entry:
 
 
 class ExpressScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         layer = FloatLayout()
@@ -155,12 +156,12 @@ class ExpressScreen(KioskScreen):
 
     @property
     def pace(self) -> Pace:
-        return self.pace_override or self.app.kiosk.express_seats.pace
+        return self.pace_override or self.app.kiosk.participant(ComputerSeats).pace
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         return self.tray  # over the dice: the lines stay readable while it shows
 
-    def _place_overlays(self, *_args: Any) -> None:
+    def _place_overlays(self, *_args: object) -> None:
         box = self.rows_box
         self.announcement.size = (box.width, box.height * 0.86)
         self.announcement.pos = (box.x, box.y + box.height * 0.07)
@@ -198,7 +199,7 @@ class ExpressScreen(KioskScreen):
             self.tray.clear()
             self.attack_caption.text = ""
 
-    def _row_heights(self, *_args: Any) -> None:
+    def _row_heights(self, *_args: object) -> None:
         s = theme.sizes()
         spacing = self.rows_box.spacing * (len(self.rows) + 1)
         height = min(s(150), (self.rows_box.height - spacing) / max(len(self.rows), 1))
@@ -268,7 +269,7 @@ class ExpressScreen(KioskScreen):
             return set(match.targets(self.attacker))
         return None
 
-    def _show_tile(self, tile: Any, player: int, ship: Ship, wreck: bool) -> None:
+    def _show_tile(self, tile: Widget, player: int, ship: Ship, wreck: bool) -> None:
         match = self.match
         assert match is not None
         rules = match.setup.ship(ship)
@@ -281,7 +282,7 @@ class ExpressScreen(KioskScreen):
         chosen = player == turn and not wreck and (
             ship is self.attacker or (pending is not None and ship is pending.ship)
             or (self.playback.busy and self.showing is not None
-                and self.showing.player == player and self.showing.ship is ship))
+                and self.showing.side == player and self.showing.ship is ship))
         aimed = target == self.target or (
             self.playback.busy and self.showing is not None and self.showing.target == target)
         dim = legal is not None and player != turn and target not in legal
@@ -349,9 +350,9 @@ class ExpressScreen(KioskScreen):
     def _sank_and_goes_again(self) -> bool:
         """The last attack shown sank its target and its attacker is up again."""
         last, match = self.showing, self.match
-        if last is None or last.target is None or match is None or last.player != match.turn:
+        if last is None or last.target is None or match is None or last.side != match.turn:
             return False
-        return last.target.ship.value not in self.shown["lines"][last.target.player]
+        return last.target.ship.value not in self.shown["lines"][last.target.side]
 
     def _fill_move_slot(self, show: bool) -> None:
         s = theme.sizes()
@@ -389,10 +390,10 @@ class ExpressScreen(KioskScreen):
             if player == turn:
                 self.app.toast(_("your Carrier has rolled: tap the ship it attacks"), 3)
             else:
-                self._aim(Declare(Target(player, ship), player=turn))
+                self._aim(Declare(Target(player, ship), side=turn))
             return
         if player == turn:
-            refusal = match.refusal(Attack(ship, player=turn))
+            refusal = match.refusal(Attack(ship, side=turn))
             if isinstance(refusal, AttackerError):
                 self.app.toast(str(refusal), 3)
                 return
@@ -405,7 +406,7 @@ class ExpressScreen(KioskScreen):
         if self.attacker is None:
             self.app.toast(_("first tap one of your ships: it attacks"), 3)
             return
-        self._aim(Attack(self.attacker, Target(player, ship), player=turn))
+        self._aim(Attack(self.attacker, Target(player, ship), side=turn))
 
     def _aim(self, command: Attack | Declare) -> None:
         assert self.match is not None
@@ -428,14 +429,14 @@ class ExpressScreen(KioskScreen):
             return None
         turn = match.turn
         if match.phase is Phase.TARGET:
-            return None if self.target is None else Declare(self.target, player=turn)
+            return None if self.target is None else Declare(self.target, side=turn)
         if match.phase is not Phase.ATTACK or self.attacker is None:
             return None
         if match.setup.ship(self.attacker).roll_first:
-            return Attack(self.attacker, move=self.move, player=turn)
+            return Attack(self.attacker, move=self.move, side=turn)
         if self.target is None:
             return None
-        return Attack(self.attacker, self.target, player=turn)
+        return Attack(self.attacker, self.target, side=turn)
 
     def roll(self) -> None:
         command = self.command()
@@ -586,8 +587,8 @@ class ExpressScreen(KioskScreen):
             marks = counting(event, setup)
             if beat.step is Step.MOVE:
                 self.showing = event
-                shown["turn"] = event.player
-                shown["lines"][event.player] = list(after["lines"][event.player])
+                shown["turn"] = event.side
+                shown["lines"][event.side] = list(after["lines"][event.side])
                 self.tray.clear()
                 self.attack_caption.text = caption_of(event, setup)
                 self.draw()
@@ -604,24 +605,24 @@ class ExpressScreen(KioskScreen):
                 self.tray.set_aside(marks, beat.seconds)
                 self.tray.set_count(event.total, defense_of(event, setup))
         elif isinstance(event, Sunk):
-            shown["lines"][event.player] = [n for n in shown["lines"][event.player]
+            shown["lines"][event.side] = [n for n in shown["lines"][event.side]
                                             if n != event.ship.value]
-            shown["sunk"][event.player] = [*shown["sunk"][event.player], event.ship.value]
+            shown["sunk"][event.side] = [*shown["sunk"][event.side], event.ship.value]
             shown["points"] = list(event.points)
             self.announcement.announce(_("SUNK!"), _("{name}'s {ship}").format(
-                name=setup.players[event.player], ship=event.ship.label), "sunk")
+                name=setup.players[event.side], ship=event.ship.label), "sunk")
             self.draw()
         elif isinstance(event, Won):
             self.announcement.announce(_("SUNK!"), _("{name} wins!").format(
-                name=setup.players[event.player]), "win")
+                name=setup.players[event.side]), "win")
         elif isinstance(event, TurnPassed) and beat.seconds > 0 and self.showing is not None:
             # An attack that sank nothing: said once, as the dice come to rest.
             self.announcement.announce(_("MISS"), _("{ship} holds").format(
                 ship=self.showing.target.ship.label if self.showing.target else ""), "miss")
-            shown["turn"] = event.player
+            shown["turn"] = event.side
             self.draw()
         elif isinstance(event, TurnPassed):
-            shown["turn"] = event.player
+            shown["turn"] = event.side
             self.draw()
 
     def _settle(self, after: dict[str, Any]) -> None:
@@ -644,7 +645,7 @@ class ExpressScreen(KioskScreen):
         self._result_event = Clock.schedule_once(self._show_result,
                                                  getattr(self.app, "result_delay", 3.0))
 
-    def _show_result(self, *_args: Any) -> None:
+    def _show_result(self, *_args: object) -> None:
         self._result_event = None
         if self.manager is not None and self.manager.current == self.name:
             self.app.go("express_result")

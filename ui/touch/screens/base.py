@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from kivy.graphics import Color, Rectangle
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from ui.touch import theme
 
 if TYPE_CHECKING:
     from kiosk.config import Settings
-    from kiosk.darts.match import Match
     from kiosk.house import Kiosk
     from kiosk.service import GameService, MatchUpdate
+    from ui.touch.games import Game
 
 
 class KioskApp(Protocol):
@@ -23,12 +24,10 @@ class KioskApp(Protocol):
 
     kiosk: Kiosk
     rng: random.Random
+    games: tuple[Game, ...]  # the hosted games with screens, in the order Home offers them
 
     @property
     def service(self) -> GameService: ...
-
-    @property
-    def match(self) -> Match | None: ...
 
     @property
     def settings(self) -> Settings: ...
@@ -50,7 +49,7 @@ class KioskApp(Protocol):
 
 
 class KioskScreen(Screen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.app = app
         with self.canvas.before:
@@ -58,7 +57,7 @@ class KioskScreen(Screen):
             self._bg = Rectangle(pos=self.pos, size=self.size)
         self.bind(pos=self._sync_bg, size=self._sync_bg)
 
-    def _sync_bg(self, *_args: Any) -> None:
+    def _sync_bg(self, *_args: object) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
 
     def refresh(self) -> None:
@@ -68,15 +67,15 @@ class KioskScreen(Screen):
         """A batch of match events, heard while this screen is shown."""
         self.refresh()
 
-    def on_pre_enter(self, *_args: Any) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
         self.refresh()
 
-    def toast_anchor(self) -> Any:
+    def toast_anchor(self) -> Widget | None:
         """The widget short messages lie over on this screen (None: across the bottom)."""
         return None
 
 
-def heading(text: str, units: float = 30, **kwargs: Any) -> Label:
+def heading(text: str, units: float = 30, **kwargs: object) -> Label:
     s = theme.sizes()
     label = Label(text=text, font_size=s(units), bold=True, color=theme.TEXT, size_hint_y=None,
                   height=s(units * 1.6), halign="left", valign="middle", **kwargs)

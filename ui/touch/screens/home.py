@@ -4,7 +4,6 @@ and the language."""
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -13,16 +12,14 @@ from kivy.utils import escape_markup
 from kiosk.i18n import _, language
 from ui.touch import theme
 from ui.touch.controls import BigButton
-from ui.touch.games import GAMES, offered
+from ui.touch.games import offered
 from ui.touch.screens.base import KioskApp, KioskScreen
 
 LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"))
-# Each game its own colour, so a regular finds "their" game from across the bar.
-GAME_COLOURS = {"darts": theme.ACCENT, "classic": theme.rgb("1f7a5c"), "express": theme.rgb("8a5cc2")}
 
 
 class HomeScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(48), s(14)), spacing=s(12))
@@ -55,14 +52,14 @@ class HomeScreen(KioskScreen):
     def refresh(self) -> None:
         s = theme.sizes()
         manager = self.manager
-        choices = offered(manager.has_screen) if manager is not None else []
+        choices = offered(self.app.games, manager.has_screen) if manager is not None else []
         self.games.clear_widgets()
         self.game_buttons = {}
         for game in choices:
             text = (f"[b]{escape_markup(game.title())}[/b]\n"
                     f"[size={int(s(16))}]{escape_markup(game.subtitle())}[/size]")
             button = BigButton(text, functools.partial(self.app.go, game.start),
-                               colour=GAME_COLOURS.get(game.kind, theme.ACCENT), font_units=26,
+                               colour=game.touch.colour, font_units=26,
                                height=s(96), markup=True)
             self.game_buttons[game.kind] = button
             self.games.add_widget(button)
@@ -72,7 +69,8 @@ class HomeScreen(KioskScreen):
         if running is not None and not running.endswith("result"):
             self.continue_row.height = s.touch
             kind = self.app.service.kind
-            title = next((g.title() for g in GAMES if kind is not None and g.kind == kind.name), "")
+            title = next((g.title() for g in self.app.games
+                          if kind is not None and g.kind == kind.name), "")
             self.continue_button.text = _("Continue: {game}").format(game=title)
             self.continue_row.add_widget(self.continue_button)
         for code, button in self.language_buttons.items():

@@ -17,7 +17,8 @@ from kivy.uix.boxlayout import BoxLayout
 
 from kiosk import config as config_module
 from kiosk.i18n import _
-from kiosk.inputs import DartInput, UnmappedInput
+from kiosk.inputs import DartInput, InputEvent, UnmappedInput
+from kiosk.ports import LearnAnswer
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Field
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
@@ -28,7 +29,7 @@ def map_path(settings: config_module.Settings) -> Path:
 
 
 class LearnScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.wizard: Any = None
@@ -63,19 +64,19 @@ class LearnScreen(KioskScreen):
     def available(self) -> bool:
         return self.app.kiosk.learner is not None
 
-    def on_pre_enter(self, *_args: Any) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
         learner = self.app.kiosk.learner
         if learner is not None and self.wizard is None:
             self.wizard = learner(self.app.settings.board.profile)
             self._capture()
         self.refresh()
 
-    def on_leave(self, *_args: Any) -> None:
+    def on_leave(self, *_args: object) -> None:
         self._release()
         self.wizard = None
 
     def _capture(self) -> None:
-        def to_wizard(event: Any) -> bool:
+        def to_wizard(event: InputEvent) -> bool:
             raw = event.raw if isinstance(event, UnmappedInput | DartInput) else None
             if raw is None or self.wizard is None:
                 return False
@@ -103,7 +104,7 @@ class LearnScreen(KioskScreen):
         self.step.text = prompt if prompt is not None else _("All cells are done: save the map.")
         self.progress.text = _("cell {n} of {total}").format(n=min(done + 1, total), total=total)
 
-    def _show_answer(self, answer: Any) -> None:
+    def _show_answer(self, answer: LearnAnswer) -> None:
         self.answer.text = answer.message
         self.refresh()
 

@@ -24,7 +24,7 @@ from ui.touch.screens.base import KioskApp, KioskScreen
 
 
 class PinScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.entered = ""

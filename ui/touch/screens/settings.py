@@ -3,6 +3,7 @@ file after validation (every bad key is listed, nothing is saved then)."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import sqlite3
 from typing import Any
@@ -15,27 +16,27 @@ from kiosk import config as config_module
 from kiosk import hostlink
 from kiosk.board import Profile
 from kiosk.caller import test_call
-from kiosk.config import InputKind
-from kiosk.darts.match import BullOffMode
-from kiosk.game import RuleError
+from kiosk.config import InputKind, SerialDialect
+from kiosk.errors import RuleError
 from kiosk.i18n import _
+from kiosk.scatter import Skill
 from kiosk.sound import Sound
 from kiosk.speech import VOICE_CHOICES
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
-from ui.touch.darts.opponent import skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.screens.home import LANGUAGE_NAMES
+from ui.touch.skills import skill_name
 
 # What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
 # in the file.
 EDITABLE = ("rules.fleet", "rules.darts_per_visit", "rules.bull_off", "rules.takeout_seconds",
-            "board.input", "board.port", "board.dialect", "board.profile", "simulator.skill",
-            "buzzer.mute", "caller.enabled", "caller.volume", "caller.say_cell",
+            "board.input", "board.port", "board.dialect", "board.autodarts", "board.profile",
+            "simulator.skill", "buzzer.mute", "caller.enabled", "caller.volume", "caller.say_cell",
             "caller.voice_en", "caller.voice_de", "caller.voice_fi", "kiosk.language", "kiosk.pin")
 # Changes to these only take effect when the kiosk starts again (devices are built at start).
-RESTART_KEYS = ("board.input", "board.port", "board.dialect")
+RESTART_KEYS = ("board.input", "board.port", "board.dialect", "board.autodarts")
 
 
 def label_for(key: str) -> str:
@@ -44,7 +45,8 @@ def label_for(key: str) -> str:
         "rules.bull_off": _("Bull-off"),
         "rules.takeout_seconds": _("Next visit after (s, 0 = wait for Next)"),
         "board.input": _("Board input"), "board.port": _("Serial port"),
-        "board.dialect": _("Serial dialect"), "board.profile": _("Board profile"),
+        "board.dialect": _("Serial dialect"), "board.autodarts": _("Autodarts Board Manager"),
+        "board.profile": _("Board profile"),
         "simulator.skill": _("Virtual thrower"), "buzzer.mute": _("Buzzer muted"),
         "caller.enabled": _("Caller's voice"), "caller.volume": _("Caller's volume (%)"),
         "caller.say_cell": _("Caller says the cell"),
@@ -59,7 +61,7 @@ def yes_no(value: bool) -> str:
     return _("yes") if value else _("no")
 
 
-def value_label(key: str, value: Any) -> str:
+def value_label(key: str, value: object) -> str:
     """A setting's value in the owner's words and language; the file keeps its own spelling
     ("default", "normal", "simulator"), which only `dartship config` shows."""
     if isinstance(value, bool):
@@ -69,16 +71,19 @@ def value_label(key: str, value: Any) -> str:
         words = {"default": _("2, 3, 4, 5 (default)"),
                  "classic-five": _("5, 4, 3, 3, 2 (classic five)")}
     elif key == "rules.bull_off":
-        words = {BullOffMode.NORMAL: _("closest to the bull"),
-                 BullOffMode.OFFICIAL: _("a bull starts (official)"),
-                 BullOffMode.OFF: _("first team named starts")}
+        words = {config_module.BullOffMode.NORMAL: _("closest to the bull"),
+                 config_module.BullOffMode.OFFICIAL: _("a bull starts (official)"),
+                 config_module.BullOffMode.OFF: _("first team named starts")}
     elif key == "board.input":
         words = {InputKind.SIMULATOR: _("manual scoring (no sensor)"),
-                 InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix")}
+                 InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix"),
+                 InputKind.AUTODARTS: _("Autodarts (cameras)")}
+    elif key == "board.dialect":
+        words = {SerialDialect.AUTO: _("auto (told from the board)")}
     elif key == "board.profile":
         words = {Profile.FOUR_RING: _("four rings (81 cells)"),
                  Profile.THREE_RING: _("three rings (61 cells)")}
-    elif key == "simulator.skill":
+    elif key == "simulator.skill" and isinstance(value, Skill):
         return skill_name(value)
     elif key == "kiosk.language":
         words = dict(LANGUAGE_NAMES)  # each in its own language
@@ -86,12 +91,12 @@ def value_label(key: str, value: Any) -> str:
 
 
 class SettingsScreen(KioskScreen):
-    def __init__(self, app: KioskApp, **kwargs: Any) -> None:
+    def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
         page.add_widget(heading(_("Settings")))
-        scroll = ScrollView(do_scroll_x=False)
+        self.scroll = scroll = ScrollView(do_scroll_x=False)
         self.form = GridLayout(cols=2, spacing=(s(12), s(6)), size_hint_y=None)
         self.form.bind(minimum_height=self.form.setter("height"))
         scroll.add_widget(self.form)
@@ -116,6 +121,7 @@ class SettingsScreen(KioskScreen):
         self.add_widget(page)
         self.refresh_owner()
         self.inputs: dict[str, Any] = {}
+        self._probe: asyncio.Task[None] | None = None  # the test of a camera scorer
 
     def refresh(self) -> None:
         self.refresh_owner()
@@ -136,7 +142,7 @@ class SettingsScreen(KioskScreen):
                 continue
             widget: Any
             if key == "rules.fleet":
-                choices = list(config_module.PRESET_NAMES)
+                choices: list[object] = list(config_module.PRESET_NAMES)
                 if value not in choices:
                     choices.append(value)
                 widget = ChoiceButton(choices, value, label=functools.partial(value_label, key))
@@ -157,8 +163,42 @@ class SettingsScreen(KioskScreen):
                 if key == "kiosk.pin":
                     widget.password = True
             self.inputs[key] = widget
-            self.form.add_widget(widget)
+            self.form.add_widget(self._with_test(widget) if key == "board.autodarts" else widget)
         self.message.text = ""
+
+    def _with_test(self, field: Field) -> BoxLayout:
+        """The Board Manager's address and a button that asks it how it is."""
+        s = theme.sizes()
+        row = BoxLayout(spacing=s(6), size_hint_y=None, height=s.touch)
+        row.add_widget(field)
+        self.test_button = BigButton(_("Test"), lambda: self.test_scorer(field.text),
+                                     colour=theme.PANEL_LIGHT, size_hint_x=None, width=s(110))
+        row.add_widget(self.test_button)
+        return row
+
+    def test_scorer(self, url: str) -> None:
+        """Ask the Board Manager at `url` (as typed, saved or not) for its version and status;
+        the answer (or why there is none) comes on the message line."""
+        probe = self.app.kiosk.probe_scorer
+        if probe is None:
+            self.show_message(_("This kiosk cannot reach a camera scorer."), theme.WARN)
+            return
+        self.show_message(_("Asking {url} ...").format(url=url.strip()), theme.TEXT_DIM)
+
+        async def ask() -> None:
+            try:
+                answer = await probe(url.strip())
+            except OSError as err:
+                self.show_message(_("Not reachable: {error}").format(error=err), theme.DANGER)
+            except ValueError as err:
+                self.show_message(str(err), theme.WARN)
+            else:
+                self.show_message(answer)
+
+        # the kiosk's one loop (the service's): Kivy's callbacks run on it in `dartship run`
+        task = self.app.kiosk.service_task
+        loop = task.get_loop() if task is not None else asyncio.get_event_loop()
+        self._probe = loop.create_task(ask())
 
     def values(self) -> dict[str, Any]:
         """The form as the file would write it; text that should be a number is passed on as

@@ -1,0 +1,167 @@
+"""Many hard solo games on phones at once, and one honest phone: does the computer slow the bar?
+
+    python bench/classic_load.py [--games 100] [--level hard] [--think 2] [--seconds 30]
+                                 [--local]
+
+The real phone server (aiohttp, `ClassicApi`, `PhoneRooms`, each table's `ComputerSeat`, a store
+on disk) on 127.0.0.1. `--games` phones each start a solo game against the computer and then,
+every `--think` seconds (give or take half), fire at a square the computer's fleet does not hold
+(a miss: the computer's turn follows at once, pace 0). One more, honest phone asks for its own
+table's view (`GET /api/classic/play`) every 50 ms. Printed: that phone's request time p50 / p99
+/ max (the goal: p99 <= 50 ms with 100 hard games), and the computer's answer time, from the
+human's miss being committed to the computer's first shot being committed (the shared queue's
+wait included; the budget: p99 <= 1 s, the pace of the kiosk's shots), with how many turns it
+answered. `--dir /dev/shm` puts the database in memory (what the commits cost apart).
+`--local` runs the computer in the kiosk's own process (threads, as before
+`kiosk.classic.thinking`), for comparison. Figures only, never a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import aiohttp
+from aiohttp.test_utils import TestServer
+
+from kiosk.classic.computer import ShotPace
+from kiosk.classic.grid import SQUARES
+from kiosk.classic.match import ComputerLevel, ShotFired, TurnPassed
+from kiosk.classic.room import computer as classic_computer
+from kiosk.classic.rooms import PhoneRooms, PhoneVenue
+from kiosk.classic.table import classic_of
+from kiosk.service import GameService, MatchUpdate, ServiceEvent
+from kiosk.store import Store
+from ui.handheld.classic.api import ClassicApi, StartLimits
+from ui.handheld.seats import Seats
+from ui.handheld.server import build_app, runner_options
+from ui.handheld.throttle import GuessThrottle
+
+
+def p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def run(
+    games: int, level: ComputerLevel, think: float, seconds: float, local: bool, where: str | None
+) -> None:
+    loop = asyncio.get_running_loop()
+    store = Store(Path(tempfile.mkdtemp(prefix="dartship-load-", dir=where)) / "dartship.db")
+    seats = Seats(GameService(store), GuessThrottle())
+    make = classic_computer
+    if local:
+        from kiosk.classic.ai import Computer
+
+        make = Computer
+    rooms = PhoneRooms(store, loop, make, pace=ShotPace(shot=0), rng=random.Random(1))
+    waits: list[float] = []
+    handed: dict[str, float] = {}
+
+    def watch(table: PhoneVenue) -> None:
+        def heard(event: ServiceEvent) -> None:
+            if not isinstance(event, MatchUpdate):
+                return
+            for e in event.events:
+                if isinstance(e, TurnPassed) and e.player == 1:
+                    handed[table.venue] = time.perf_counter()
+                elif isinstance(e, ShotFired) and e.player == 1 and table.venue in handed:
+                    waits.append(time.perf_counter() - handed.pop(table.venue))
+
+        table.service.subscribe(heard)
+
+    rooms.on_table.append(watch)
+    limits = StartLimits(capacity=10_000, per_minute=10_000)
+    classic = ClassicApi(seats, rooms, limits=limits)
+    server = TestServer(build_app(seats, classic), host="127.0.0.1")
+    await server.start_server(**runner_options())
+    base = f"http://127.0.0.1:{server.port}"
+    phones = [aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in range(games)]
+    honest = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+    latencies: list[float] = []
+    stop = loop.time() + seconds
+
+    async def bot(index: int, phone: aiohttp.ClientSession) -> None:
+        rng = random.Random(index)
+        async with phone.post(f"{base}/api/classic/play/solo", json={"level": level.value}) as a:
+            await a.read()
+        await asyncio.sleep(rng.uniform(0, think))
+        while loop.time() < stop:
+            table = rooms._tables.get(owned[index])
+            match = classic_of(table.service) if table is not None else None
+            if match is not None and match.winner is not None:
+                async with phone.post(f"{base}/api/classic/play/solo", json={"level": level.value}) as a:
+                    await a.read()
+            elif match is not None and match.turn == 0:
+                fleet = match.fleet(1)
+                shot = match.radar(0).shots
+                water = [s for s in SQUARES if fleet is not None and s not in fleet.cells and s not in shot]
+                if water:
+                    async with phone.post(
+                        f"{base}/api/classic/play/fire", json={"cell": rng.choice(water).code}
+                    ) as a:
+                        await a.read()
+            await asyncio.sleep(rng.uniform(think / 2, think * 1.5))
+
+    owned: dict[int, str] = {}  # phone -> its table's venue
+    for index, phone in enumerate(phones):
+        before = set(rooms._tables)
+        async with phone.get(f"{base}/api/classic/play") as answer:
+            await answer.read()
+        (owned[index],) = set(rooms._tables) - before
+
+    async def honest_phone() -> None:
+        await asyncio.sleep(2.0)  # every game under way
+        while loop.time() < stop:
+            begin = time.perf_counter()
+            async with honest.get(f"{base}/api/classic/play") as answer:
+                await answer.read()
+            latencies.append(time.perf_counter() - begin)
+            await asyncio.sleep(0.05)
+
+    try:
+        await asyncio.gather(honest_phone(), *(bot(i, ph) for i, ph in enumerate(phones)))
+    finally:
+        for session in (*phones, honest):
+            await session.close()
+        await classic.close()
+        await server.close()
+        store.close()
+    where = "in the kiosk's process (threads)" if local else "in the shared worker processes"
+    print(f"{games} {level.value} solo games, think {think} s, {seconds:.0f} s, computer {where}")
+    print(
+        f"  honest phone GET /api/classic/play: n={len(latencies)} p50 "
+        f"{p(latencies, 0.5) * 1e3:.1f} ms, p99 {p(latencies, 0.99) * 1e3:.1f} ms, max "
+        f"{max(latencies, default=float('nan')) * 1e3:.1f} ms"
+    )
+    print(
+        f"  computer's answer (miss committed -> its shot committed): n={len(waits)} p50 "
+        f"{p(waits, 0.5) * 1e3:.1f} ms, p99 {p(waits, 0.99) * 1e3:.1f} ms, max "
+        f"{max(waits, default=float('nan')) * 1e3:.1f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--level", choices=[lv.value for lv in ComputerLevel], default="hard")
+    parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--local", action="store_true")
+    parser.add_argument("--dir", help="where the database goes (default: the temporary folder)")
+    args = parser.parse_args()
+    asyncio.run(run(args.games, ComputerLevel(args.level), args.think, args.seconds, args.local, args.dir))
+    from kiosk.classic.thinking import shutdown
+
+    shutdown()
+
+
+if __name__ == "__main__":
+    main()

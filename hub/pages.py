@@ -1,0 +1,60 @@
+"""The hub's plain pages: readable on a phone and on a bar's TV, no script, refreshed each minute.
+
+Every value is escaped; a page is a title, a few links and tables.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from urllib.parse import quote
+
+STYLE = """
+body{font-family:system-ui,sans-serif;background:#0b1a2a;color:#eef;margin:0 auto;
+max-width:60em;padding:1em;font-size:1.15em}
+a{color:#8cf}h1{font-size:1.6em;margin:.2em 0}table{border-collapse:collapse;width:100%;
+margin:.6em 0}th,td{padding:.35em .6em;text-align:left;border-bottom:1px solid #234}
+td.n,th.n{text-align:right}nav a{margin-right:1em}.quiet{color:#9ab}
+"""
+
+
+def link(href: str, text: str) -> str:
+    return f'<a href="{html.escape(href, quote=True)}">{html.escape(text)}</a>'
+
+
+def player_href(league: int, key: str) -> str:
+    return f"/leagues/{league}/players/{quote(key, safe='')}"
+
+
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    numeric: frozenset[int] = frozenset(),
+    raw: frozenset[int] = frozenset(),
+) -> str:
+    """A table; columns in `numeric` right-aligned, those in `raw` already HTML (links)."""
+    head = "".join(
+        f'<th class="n">{html.escape(h)}</th>' if i in numeric else f"<th>{html.escape(h)}</th>"
+        for i, h in enumerate(headers)
+    )
+    body = []
+    for row in rows:
+        cells = []
+        for i, value in enumerate(row):
+            text = str(value) if i in raw else html.escape(str(value))
+            cells.append(f'<td class="n">{text}</td>' if i in numeric else f"<td>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    if not body:
+        return '<p class="quiet">No games yet.</p>'
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def page(title: str, body: str, nav: Sequence[tuple[str, str]] = ()) -> str:
+    links = " ".join(link(href, text) for href, text in nav)
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="refresh" content="60"><title>{html.escape(title)}</title>'
+        f"<style>{STYLE}</style></head><body><nav>{link('/', 'Leagues')} {links}</nav>"
+        f"<h1>{html.escape(title)}</h1>{body}</body></html>"
+    )

@@ -1,0 +1,653 @@
+"""The hub's web app (aiohttp): what kiosks send, what admins do, what everyone reads.
+
+* Kiosks: `POST /api/pair` (a one-time code -> the kiosk's key), `POST /api/games` (a signed
+  report of a finished game), `GET /api/kiosk/boards` (signed: the kiosk's league table, daily
+  board and venue board, for its Stats screen).
+* Admins (`Authorization: Bearer <token>`): `POST /api/admin/leagues`, `.../leagues/{id}/venues`,
+  `.../leagues/{id}/seasons`, `.../venues/{id}/codes`, `.../kiosks/{id}/revoke`.
+* Everyone: `/`, `/leagues/{id}` (table; `?season=`), `/leagues/{id}/ratings/{kind}`,
+  `/leagues/{id}/daily` (`?date=`), `/leagues/{id}/players/{key}`, `/venues/{id}`; the same
+  under `/api/...` as JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+from urllib.parse import quote
+
+import psycopg
+from aiohttp import web
+from psycopg_pool import AsyncConnectionPool
+
+from hub import admin, ingest, kiosks, pages, standings
+from hub.kiosks import Refused
+from kiosk.bucket import Bucket
+from kiosk.hosted import HOSTED
+
+log = logging.getLogger("dartship.hub")
+
+MAX_REPORT_BYTES = 1024 * 1024  # a long dart game's report is ~50 kB
+POOL: web.AppKey[AsyncConnectionPool] = web.AppKey("pool", AsyncConnectionPool)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Limits:
+    """Failed pairings per address (and in all), uploads per kiosk: buckets in memory."""
+
+    def __init__(self) -> None:
+        self.pairing: dict[str, Bucket] = {}
+        self.all_pairing = Bucket.full(200, 2.0, time.monotonic())
+        self.uploads: dict[int, Bucket] = {}
+
+    def _bucket(self, found: dict[Any, Bucket], key: Any, capacity: float, rate: float) -> Bucket:
+        if len(found) > 50_000:
+            found.clear()  # a flood of addresses must not grow the hub without bound
+        return found.setdefault(key, Bucket.full(capacity, rate, time.monotonic()))
+
+    def may_pair(self, address: str) -> bool:
+        now = time.monotonic()
+        return not (self._bucket(self.pairing, address, 10, 0.2).empty(now) or self.all_pairing.empty(now))
+
+    def pairing_failed(self, address: str) -> None:
+        now = time.monotonic()
+        self._bucket(self.pairing, address, 10, 0.2).take(now)
+        self.all_pairing.take(now)
+
+    def may_upload(self, kiosk: int) -> bool:
+        bucket = self._bucket(self.uploads, kiosk, 60, 2.0)
+        now = time.monotonic()
+        if bucket.empty(now):
+            return False
+        bucket.take(now)
+        return True
+
+
+LIMITS: web.AppKey[Limits] = web.AppKey("limits", Limits)
+READ_CONNECTIONS = 3  # of the pool's, kept for pages and the kiosks' boards
+MAX_WAITING = 32  # uploads queued beyond this are told to come back later (503)
+
+
+class Turns:
+    """Uploads take turns for the pool's connections, and no more than `MAX_WAITING` wait: a
+    hub behind on its work says so at once (503, and the kiosk backs off with jitter) instead
+    of keeping a kiosk waiting past its timeout, which would only make it send the same game
+    again while the hub still works on it."""
+
+    def __init__(self, at_once: int, waiting: int = MAX_WAITING) -> None:
+        self._turns = asyncio.Semaphore(at_once)
+        self._most = waiting
+        self.waiting = 0
+
+    @contextlib.asynccontextmanager
+    async def take(self) -> AsyncIterator[None]:
+        if self.waiting >= self._most:
+            raise Refused(503, "the hub is busy; try again shortly")
+        self.waiting += 1
+        try:
+            await self._turns.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            yield
+        finally:
+            self._turns.release()
+
+
+UPLOADS: web.AppKey[Turns] = web.AppKey("uploads", Turns)
+
+
+def problem(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+@web.middleware
+async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A refusal is an answer with its reason; a database that is away is a 503 to retry."""
+    try:
+        return await handler(request)
+    except Refused as err:
+        return problem(err.status, str(err))
+    except standings.NotFound as err:
+        return problem(404, str(err))
+    except admin.AdminError as err:
+        return problem(400, str(err))
+    except (TimeoutError, psycopg.OperationalError) as err:
+        log.warning("database unavailable: %s", err)
+        return problem(503, "the league's database is not reachable; try again shortly")
+    except Exception as err:
+        from psycopg_pool import PoolTimeout
+
+        if isinstance(err, PoolTimeout):
+            return problem(503, "the hub is busy; try again shortly")
+        raise
+
+
+async def _body(request: web.Request) -> bytes:
+    if request.content_length is not None and request.content_length > MAX_REPORT_BYTES:
+        raise Refused(
+            413, f"the request is {request.content_length} bytes; at most {MAX_REPORT_BYTES} are taken"
+        )
+    try:
+        return await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        raise Refused(413, f"the request is larger than {MAX_REPORT_BYTES} bytes") from None
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(400, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the body must be a JSON object")
+    return data
+
+
+def _int(request: web.Request, name: str) -> int:
+    try:
+        return int(request.match_info[name])
+    except ValueError:
+        raise standings.NotFound(f"{name} must be a number") from None
+
+
+# ---- kiosks ---------------------------------------------------------------------------------
+
+
+async def pair(request: web.Request) -> web.Response:
+    limits = request.app[LIMITS]
+    address = request.remote or "?"
+    if not limits.may_pair(address):
+        return problem(429, "too many wrong pairing codes; wait a minute")
+    data = _json_object(await _body(request))
+    code, name = data.get("code"), data.get("name", "kiosk")
+    if not isinstance(code, str) or not isinstance(name, str):
+        return problem(400, 'send {"code": "XXXX-XXXX-XXXX", "name": "..."}')
+    async with request.app[POOL].connection() as conn:
+        try:
+            paired = await kiosks.pair(conn, code, name)
+        except Refused:
+            limits.pairing_failed(address)
+            raise
+    log.info("kiosk %s paired with venue %s (%s)", paired.kiosk, paired.venue, paired.venue_name)
+    return web.json_response(
+        {
+            "kiosk": paired.kiosk,
+            "key": paired.key,
+            "venue": paired.venue,
+            "venue_name": paired.venue_name,
+            "league": paired.league,
+            "league_name": paired.league_name,
+        },
+        status=201,
+    )
+
+
+async def upload(request: web.Request) -> web.Response:
+    body = await _body(request)
+    # The request's nonce, the game and its players: one transaction, one commit. A refused
+    # report leaves nothing behind (its nonce neither: sent again, it is refused again).
+    # Uploads take turns for all but a few of the pool's connections: the pages stay quick.
+    async with request.app[UPLOADS].take(), request.app[POOL].connection() as conn, conn.transaction():
+        signer = await kiosks.signer(conn, request.headers, request.method, request.path_qs, body)
+        if not request.app[LIMITS].may_upload(signer.kiosk):
+            return problem(429, "too many uploads from this kiosk; slow down")
+        try:
+            report, verified = ingest.check(signer, body)
+            received = await ingest.store(conn, signer, report, verified)
+        except Refused as err:
+            log.warning(
+                "kiosk %s: game %s refused (HTTP %s): %s", signer.kiosk, _uuid_of(body), err.status, err
+            )
+            raise
+    if received.new:
+        log.info("kiosk %s: game %s received", signer.kiosk, received.uuid)
+    return web.json_response(
+        {"game": received.uuid, "status": "new" if received.new else "duplicate"},
+        status=201 if received.new else 200,
+    )
+
+
+def _uuid_of(body: bytes) -> str:
+    """The game a refused report says it is, for the log (best effort: it may not be JSON)."""
+    try:
+        return str(json.loads(body)["uuid"])[:40]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return "(unreadable)"
+
+
+async def kiosk_boards(request: web.Request) -> web.Response:
+    async with request.app[POOL].connection() as conn:
+        signer = await kiosks.signer(
+            conn, request.headers, request.method, request.path_qs, await _body(request)
+        )
+        row = await (await conn.execute("SELECT secret FROM leagues WHERE id=%s", [signer.league])).fetchone()
+        assert row is not None
+        today = datetime.date.today()
+        # Today's and tomorrow's: a kiosk offline at midnight still plays the league's board.
+        seeds = {
+            day.isoformat(): ingest.daily_seed(row[0], day)
+            for day in (today, today + datetime.timedelta(days=1))
+        }
+        return web.json_response(
+            {
+                "daily_seeds": seeds,
+                "table": await _table_data(conn, signer.league, None),
+                "daily": await _daily_data(conn, signer.league, None),
+                "venue": await _venue_data(conn, signer.venue),
+            }
+        )
+
+
+# ---- admins -----------------------------------------------------------------------------------
+
+
+async def _admin(request: web.Request, conn: psycopg.AsyncConnection, league: int | None) -> None:
+    """Refused unless the request bears a live admin token for `league` (None: a token for
+    every league, which alone may create leagues)."""
+    header = request.headers.get("Authorization", "")
+    token = await admin.token_of(conn, header[7:]) if header.startswith("Bearer ") else None
+    if token is None:
+        raise Refused(
+            401, "an admin token is needed (Authorization: Bearer ...; made by `dartship hub admin token`)"
+        )
+    if token.league is not None and token.league != league:
+        raise Refused(403, f"this token is for league {token.league} only")
+
+
+async def admin_league(request: web.Request) -> web.Response:
+    data = _json_object(await _body(request))
+    async with request.app[POOL].connection() as conn:
+        await _admin(request, conn, None)
+        league = await admin.create_league(
+            conn,
+            str(data.get("name", "")),
+            points_win=int(data.get("points_win", 3)),
+            points_loss=int(data.get("points_loss", 0)),
+        )
+    return web.json_response({"league": league}, status=201)
+
+
+async def admin_venue(request: web.Request) -> web.Response:
+    data = _json_object(await _body(request))
+    league = _int(request, "league")
+    async with request.app[POOL].connection() as conn:
+        await _admin(request, conn, league)
+        venue = await admin.create_venue(conn, league, str(data.get("name", "")))
+    return web.json_response({"venue": venue}, status=201)
+
+
+async def admin_season(request: web.Request) -> web.Response:
+    data = _json_object(await _body(request))
+    league = _int(request, "league")
+    try:
+        starts = datetime.date.fromisoformat(str(data.get("starts")))
+    except ValueError:
+        raise Refused(400, "'starts' must be a date like 2027-01-01") from None
+    async with request.app[POOL].connection() as conn:
+        await _admin(request, conn, league)
+        await admin.add_season(conn, league, str(data.get("name", starts.year)), starts)
+    return web.json_response({"season": data.get("name", str(starts.year))}, status=201)
+
+
+async def admin_code(request: web.Request) -> web.Response:
+    venue = _int(request, "venue")
+    async with request.app[POOL].connection() as conn:
+        await _admin(request, conn, await admin.venue_league(conn, venue))
+        code = await admin.pairing_code(conn, venue)
+    return web.json_response({"code": code, "hours": admin.CODE_HOURS}, status=201)
+
+
+async def admin_revoke(request: web.Request) -> web.Response:
+    kiosk = _int(request, "kiosk")
+    async with request.app[POOL].connection() as conn:
+        await _admin(request, conn, await admin.kiosk_league(conn, kiosk))
+        await admin.revoke(conn, kiosk)
+    log.info("kiosk %s revoked", kiosk)
+    return web.json_response({"kiosk": kiosk, "revoked": True})
+
+
+# ---- what everyone reads -----------------------------------------------------------------------
+
+
+def _wants_json(request: web.Request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _answer(
+    request: web.Request, data: dict[str, Any], render: Callable[[dict[str, Any]], str]
+) -> web.Response:
+    if _wants_json(request):
+        return web.json_response(data)
+    return web.Response(text=render(data), content_type="text/html")
+
+
+def _row(row: standings.Row) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "player": row.player,
+        "key": row.key,
+        "games": row.games,
+        "wins": row.wins,
+        "points": row.points,
+    }
+
+
+async def _table_data(conn: psycopg.AsyncConnection, league: int, season: str | None) -> dict[str, Any]:
+    name, win, loss = await standings.league_name(conn, league)
+    chosen = await standings.season(conn, league, season)
+    rows = await standings.table(conn, league, chosen)
+    return {
+        "league": league,
+        "name": name,
+        "season": chosen.name,
+        "seasons": [s.name for s in await standings.seasons(conn, league)],
+        "points": {"win": win, "loss": loss},
+        "rows": [_row(r) for r in rows],
+    }
+
+
+async def _daily_data(conn: psycopg.AsyncConnection, league: int, day: str | None) -> dict[str, Any]:
+    try:
+        date = datetime.date.fromisoformat(day) if day else datetime.date.today()
+    except ValueError:
+        raise standings.NotFound("'date' must be a date like 2026-12-01") from None
+    rows = await standings.daily(conn, league, date)
+    return {
+        "league": league,
+        "date": date.isoformat(),
+        "rows": [
+            {
+                "rank": r.rank,
+                "player": r.player,
+                "venue": r.venue,
+                "shots": r.shots,
+                "finished": r.finished.isoformat(),
+            }
+            for r in rows
+        ],
+    }
+
+
+async def _venue_data(conn: psycopg.AsyncConnection, venue: int) -> dict[str, Any]:
+    name, league, rows = await standings.venue_board(conn, venue)
+    return {"venue": venue, "name": name, "league": league, "rows": [_row(r) for r in rows]}
+
+
+def _table_page(data: dict[str, Any]) -> str:
+    league = data["league"]
+    rows = [
+        (
+            r["rank"],
+            pages.link(pages.player_href(league, r["key"]), r["player"]),
+            r["games"],
+            r["wins"],
+            r["points"],
+        )
+        for r in data["rows"]
+    ]
+    seasons = " ".join(pages.link(f"/leagues/{league}?season={quote(s)}", s) for s in data["seasons"])
+    body = (
+        f'<p class="quiet">Season {data["season"]} · a win {data["points"]["win"]} points, '
+        f"a loss {data['points']['loss']} · seasons: {seasons}</p>"
+        + pages.table(
+            ("#", "Player", "Games", "Wins", "Points"),
+            rows,
+            numeric=frozenset({0, 2, 3, 4}),
+            raw=frozenset({1}),
+        )
+    )
+    nav = [(f"/leagues/{league}/ratings/{k}", f"Ratings: {k}") for k in HOSTED]
+    return pages.page(
+        f"{data['name']}: the table", body, [*nav, (f"/leagues/{league}/daily", "Daily challenge")]
+    )
+
+
+async def league_list(request: web.Request) -> web.Response:
+    async with request.app[POOL].connection() as conn:
+        leagues = await (await conn.execute("SELECT id, name FROM leagues ORDER BY name")).fetchall()
+        venues = await (await conn.execute("SELECT id, league, name FROM venues ORDER BY name")).fetchall()
+    data = {
+        "leagues": [
+            {
+                "league": lid,
+                "name": name,
+                "venues": [{"venue": v, "name": vn} for v, vl, vn in venues if vl == lid],
+            }
+            for lid, name in leagues
+        ]
+    }
+
+    def render(d: dict[str, Any]) -> str:
+        items = "".join(
+            "<li>"
+            + pages.link(f"/leagues/{lg['league']}", lg["name"])
+            + ": "
+            + ", ".join(pages.link(f"/venues/{v['venue']}", v["name"]) for v in lg["venues"])
+            + "</li>"
+            for lg in d["leagues"]
+        )
+        return pages.page("Dartship leagues", f"<ul>{items}</ul>")
+
+    return _answer(request, data, render)
+
+
+async def league_table(request: web.Request) -> web.Response:
+    async with request.app[POOL].connection() as conn:
+        data = await _table_data(conn, _int(request, "league"), request.query.get("season"))
+    return _answer(request, data, _table_page)
+
+
+async def league_ratings(request: web.Request) -> web.Response:
+    league, kind = _int(request, "league"), request.match_info["kind"]
+    async with request.app[POOL].connection() as conn:
+        name, _w, _l = await standings.league_name(conn, league)
+        found = await standings.ratings(conn, league, kind)
+    data = {
+        "league": league,
+        "name": name,
+        "kind": kind,
+        "rows": [
+            {
+                "rank": n,
+                "player": r.player,
+                "key": r.key,
+                "mu": round(r.mu, 3),
+                "sigma": round(r.sigma, 3),
+                "rating": round(r.ordinal, 3),
+                "games": r.games,
+            }
+            for n, r in enumerate(standings.ranked(found), start=1)
+        ],
+    }
+
+    def render(d: dict[str, Any]) -> str:
+        rows = [
+            (
+                r["rank"],
+                pages.link(pages.player_href(league, r["key"]), r["player"]),
+                f"{r['rating']:.1f}",
+                f"{r['mu']:.1f} ± {r['sigma']:.1f}",
+                r["games"],
+            )
+            for r in d["rows"]
+        ]
+        body = (
+            '<p class="quiet">openskill (Plackett-Luce): rating = mu - 3 sigma; a team\'s '
+            "players share its result.</p>"
+            + pages.table(
+                ("#", "Player", "Rating", "mu ± sigma", "Games"),
+                rows,
+                numeric=frozenset({0, 2, 4}),
+                raw=frozenset({1}),
+            )
+        )
+        return pages.page(f"{d['name']}: ratings, {kind}", body, [(f"/leagues/{league}", "Table")])
+
+    return _answer(request, data, render)
+
+
+async def league_daily(request: web.Request) -> web.Response:
+    league = _int(request, "league")
+    async with request.app[POOL].connection() as conn:
+        name, _w, _l = await standings.league_name(conn, league)
+        data = {**await _daily_data(conn, league, request.query.get("date")), "name": name}
+
+    def render(d: dict[str, Any]) -> str:
+        rows = [(r["rank"], r["player"], r["venue"], r["shots"]) for r in d["rows"]]
+        body = (
+            f'<p class="quiet">Classic daily challenge of {d["date"]}: one fleet for every '
+            "bar of the league; fewest shots first.</p>"
+            + pages.table(("#", "Player", "Bar", "Shots"), rows, numeric=frozenset({0, 3}))
+        )
+        return pages.page(f"{d['name']}: daily challenge", body, [(f"/leagues/{league}", "Table")])
+
+    return _answer(request, data, render)
+
+
+async def player_page(request: web.Request) -> web.Response:
+    league, key = _int(request, "league"), request.match_info["key"]
+    async with request.app[POOL].connection() as conn:
+        name, games = await standings.player(conn, league, key)
+        rated = {kind: await standings.ratings(conn, league, kind) for kind in HOSTED}
+    data = {
+        "league": league,
+        "player": name,
+        "key": key,
+        "ratings": {
+            kind: {
+                "rating": round(r.by_key[key].ordinal, 3),
+                "mu": round(r.by_key[key].mu, 3),
+                "sigma": round(r.by_key[key].sigma, 3),
+                "history": [[at.isoformat(), round(v, 3)] for at, v in r.history.get(key, [])],
+            }
+            for kind, r in rated.items()
+            if key in r.by_key
+        },
+        "games": [
+            {
+                "finished": g.finished.isoformat(),
+                "kind": g.kind,
+                "venue": g.venue,
+                "won": g.won,
+                "shots": g.shots,
+                "hits": g.hits,
+                "opponents": g.opponents,
+            }
+            for g in games
+        ],
+    }
+
+    def render(d: dict[str, Any]) -> str:
+        ratings = pages.table(
+            ("Game", "Rating", "Over time"),
+            [
+                (kind, f"{r['rating']:.1f}", " → ".join(f"{v:.1f}" for _at, v in r["history"][-12:]))
+                for kind, r in d["ratings"].items()
+            ],
+        )
+        games = pages.table(
+            ("When", "Game", "Bar", "Against", "Result", "Shots", "Hits"),
+            [
+                (
+                    g["finished"][:16].replace("T", " "),
+                    g["kind"],
+                    g["venue"],
+                    g["opponents"],
+                    "won" if g["won"] else "lost",
+                    g["shots"],
+                    g["hits"],
+                )
+                for g in d["games"]
+            ],
+            numeric=frozenset({5, 6}),
+        )
+        return pages.page(
+            d["player"], f"<h2>Ratings</h2>{ratings}<h2>Games</h2>{games}", [(f"/leagues/{league}", "Table")]
+        )
+
+    return _answer(request, data, render)
+
+
+async def venue_page(request: web.Request) -> web.Response:
+    async with request.app[POOL].connection() as conn:
+        data = await _venue_data(conn, _int(request, "venue"))
+
+    def render(d: dict[str, Any]) -> str:
+        rows = [
+            (
+                r["rank"],
+                pages.link(pages.player_href(d["league"], r["key"]), r["player"]),
+                r["games"],
+                r["wins"],
+                r["points"],
+            )
+            for r in d["rows"]
+        ]
+        return pages.page(
+            f"{d['name']}: leaderboard",
+            pages.table(
+                ("#", "Player", "Games", "Wins", "Points"),
+                rows,
+                numeric=frozenset({0, 2, 3, 4}),
+                raw=frozenset({1}),
+            ),
+            [(f"/leagues/{d['league']}", "League table")],
+        )
+
+    return _answer(request, data, render)
+
+
+async def health(request: web.Request) -> web.Response:
+    async with request.app[POOL].connection() as conn:
+        await conn.execute("SELECT 1")
+    return web.json_response({"ok": True})
+
+
+async def _sweep(app: web.Application) -> None:
+    """Old nonces go, once a minute, by whichever hub process gets there."""
+    while True:
+        await asyncio.sleep(60)
+        try:
+            async with app[POOL].connection() as conn:
+                await kiosks.forget_old_nonces(conn)
+        except Exception as err:  # a database that is away now is retried next minute
+            log.warning("nonce sweep: %s", err)
+
+
+def make_app(pool: AsyncConnectionPool) -> web.Application:
+    app = web.Application(middlewares=[errors], client_max_size=MAX_REPORT_BYTES)
+    app[POOL] = pool
+    app[LIMITS] = Limits()
+    app[UPLOADS] = Turns(max(1, pool.max_size - READ_CONNECTIONS))
+    app.router.add_post("/api/pair", pair)
+    app.router.add_post("/api/games", upload)
+    app.router.add_get("/api/kiosk/boards", kiosk_boards)
+    app.router.add_post("/api/admin/leagues", admin_league)
+    app.router.add_post("/api/admin/leagues/{league}/venues", admin_venue)
+    app.router.add_post("/api/admin/leagues/{league}/seasons", admin_season)
+    app.router.add_post("/api/admin/venues/{venue}/codes", admin_code)
+    app.router.add_post("/api/admin/kiosks/{kiosk}/revoke", admin_revoke)
+    for prefix in ("", "/api"):
+        app.router.add_get(f"{prefix}/leagues/{{league}}", league_table)
+        app.router.add_get(f"{prefix}/leagues/{{league}}/ratings/{{kind}}", league_ratings)
+        app.router.add_get(f"{prefix}/leagues/{{league}}/daily", league_daily)
+        app.router.add_get(f"{prefix}/leagues/{{league}}/players/{{key}}", player_page)
+        app.router.add_get(f"{prefix}/venues/{{venue}}", venue_page)
+    app.router.add_get("/", league_list)
+    app.router.add_get("/api/leagues", league_list)
+    app.router.add_get("/healthz", health)
+
+    async def sweeper(app: web.Application) -> Any:
+        task = asyncio.create_task(_sweep(app))
+        yield
+        task.cancel()
+
+    app.cleanup_ctx.append(sweeper)
+    return app

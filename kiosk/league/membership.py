@@ -1,0 +1,104 @@
+"""What a paired kiosk keeps of its league, in its own store: who it is to the hub (SECRET: its
+key never leaves the kiosk but as signatures), and the boards last fetched, with their age.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any, Protocol
+
+MEMBERSHIP = "league.membership"
+BOARDS = "league.boards"
+
+
+class Memory(Protocol):
+    """The store's small key-value memory (`Store.remember` / `recall`)."""
+
+    def remember(self, key: str, value: str) -> None: ...
+
+    def recall(self, key: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Membership:
+    hub: str  # the hub's address the key was given by
+    kiosk: int
+    key: str  # SECRET
+    venue: int
+    venue_name: str
+    league: int
+    league_name: str
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__)
+
+
+def membership(memory: Memory, hub: str) -> Membership | None:
+    """The kiosk's membership with the hub at `hub`, if it paired with that one."""
+    raw = memory.recall(MEMBERSHIP)
+    if raw is None:
+        return None
+    try:
+        found = Membership(**json.loads(raw))
+    except (ValueError, TypeError):
+        return None
+    return found if found.hub.rstrip("/") == hub.rstrip("/") else None
+
+
+@dataclass(frozen=True)
+class Boards:
+    """The league's table, daily board and venue board as the hub last gave them."""
+
+    fetched: datetime
+    table: dict[str, Any]
+    daily: dict[str, Any]
+    venue: dict[str, Any]
+    seeds: dict[str, Any]  # SECRET: ISO date -> the league's daily fleet seed
+
+    def age_seconds(self, now: datetime | None = None) -> float:
+        return max(0.0, ((now or datetime.now(UTC)) - self.fetched).total_seconds())
+
+
+def keep_boards(memory: Memory, answer: dict[str, Any], now: datetime | None = None) -> None:
+    fetched = (now or datetime.now(UTC)).isoformat(timespec="seconds")  # when, for the screen
+    memory.remember(BOARDS, json.dumps({"fetched": fetched, **answer}))
+
+
+def daily_key(memory: Memory, day: date) -> bytes | None:
+    """The key of the league's daily fleet for `day` (`kiosk.classic.match.daily_fleet`), or
+    None (in no league, or the hub's seed of that day never fetched: the kiosk's own board)."""
+    seed = daily_seed(memory, day)
+    try:
+        return bytes.fromhex(seed) if seed else None
+    except ValueError:
+        return None
+
+
+def daily_seed(memory: Memory, day: date) -> str | None:
+    """The league's daily challenge seed for `day`, as the hub gave it (today's and tomorrow's
+    come with the boards, so a kiosk offline at midnight still plays the league's board)."""
+    kept = boards(memory)
+    if kept is None:
+        return None
+    seed = kept.seeds.get(day.isoformat())
+    return seed if isinstance(seed, str) else None
+
+
+def boards(memory: Memory) -> Boards | None:
+    """The boards last fetched, or None (never fetched, or what is kept cannot be read)."""
+    raw = memory.recall(BOARDS)
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+        return Boards(
+            datetime.fromisoformat(data["fetched"]),
+            dict(data["table"]),
+            dict(data["daily"]),
+            dict(data["venue"]),
+            dict(data.get("daily_seeds", {})),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None

@@ -1,0 +1,190 @@
+"""The league's outbox in the kiosk's SQLite: every finished game, until the hub confirmed it.
+
+A game enters the outbox in the same transaction that ends it (`Store.append` calls
+`game_changed` inside its transaction): a power cut leaves the game unfinished and not queued,
+or finished and queued, never one without the other. An entry is marked sent only once the hub
+answered that it has the game; a refused one keeps the hub's reason; what failed on the way is
+tried again later, with backoff and jitter kept on disk, so a restart goes on where it was.
+
+An undone winning dart reopens a game: its entry leaves the outbox if it was not sent yet.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from kiosk.league.report import VERSION
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+PENDING, SENT, REFUSED = "pending", "sent", "refused"
+FIRST_RETRY_SECONDS = 2.0
+LAST_RETRY_SECONDS = 300.0
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    """The store's migration 7: the outbox (empty, and never written, on a kiosk with no league)."""
+    db.execute("""CREATE TABLE outbox (
+        game INTEGER PRIMARY KEY REFERENCES games(id), uuid TEXT NOT NULL UNIQUE,
+        queued REAL NOT NULL, report TEXT NOT NULL, state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0, next_try REAL NOT NULL, done TEXT, answer TEXT)""")
+    db.execute("CREATE INDEX outbox_due ON outbox (state, next_try)")
+
+
+@dataclass(frozen=True)
+class Entry:
+    game: int
+    uuid: str
+    report: str  # the JSON as it is sent
+    attempts: int
+
+
+def retry_delay(attempts: int, rng: random.Random) -> float:
+    """Exponential backoff with jitter: after the n-th failure, between half and all of
+    2 s x 2^(n-1), at most 5 minutes (a hub that comes back is not hit by every kiosk at once)."""
+    ceiling = min(LAST_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** max(attempts - 1, 0))
+    return ceiling * (0.5 + rng.random() / 2)
+
+
+def report_of(db: sqlite_utils.Database, game: int, game_uuid: str, venue: int) -> dict[str, Any]:
+    """The report of a finished game, read from the store's tables (secrets put back)."""
+    kind, started, finished, setup, winner, turns = db.execute(
+        "SELECT kind, started, finished, setup, winner, turns FROM games WHERE id=?", [game]
+    ).fetchone()
+    log = [
+        {"body": json.loads(body), "secret": secret}
+        for body, secret in db.execute(
+            "SELECT c.body, s.text FROM commands c LEFT JOIN secrets s ON s.game = c.game "
+            "AND s.seq = c.seq WHERE c.game=? ORDER BY c.seq",
+            [game],
+        ).fetchall()
+    ]
+    results = [
+        {
+            "side": r[0],
+            "player": r[1],
+            "shots": r[2],
+            "hits": r[3],
+            "sunk": r[4],
+            "turns": r[5],
+            "won": bool(r[6]),
+        }
+        for r in db.execute(
+            "SELECT side, player, shots, hits, sunk, turns, won FROM results WHERE game=? "
+            "ORDER BY side, player",
+            [game],
+        ).fetchall()
+    ]
+    return {
+        "version": VERSION,
+        "uuid": game_uuid,
+        "kind": kind,
+        "venue": venue,
+        "started": started,
+        "finished": finished,
+        "setup": json.loads(setup),
+        "log": log,
+        "results": results,
+        "winner": winner,
+        "turns": turns,
+    }
+
+
+class Outbox:
+    """The outbox of one kiosk's store, for the venue it is paired with."""
+
+    def __init__(self, db: sqlite_utils.Database, venue: int) -> None:
+        self.db = db
+        self.venue = venue
+
+    def game_changed(self, game: int, over: bool, now: float | None = None) -> None:
+        """Called inside the transaction of every command: a game just over is queued (again,
+        with its new result, if a reopened game ended anew), a reopened one leaves the queue
+        unless it was already sent."""
+        row = self.db.execute("SELECT uuid, state FROM outbox WHERE game=?", [game]).fetchone()
+        if not over:
+            if row is not None and row[1] == PENDING:
+                self.db.execute("DELETE FROM outbox WHERE game=?", [game])
+            return
+        game_uuid = row[0] if row else str(uuid.uuid4())
+        if row is not None and row[1] != PENDING and self._same(game, game_uuid):
+            return  # a command after the end that changes nothing the league sees
+        report = json.dumps(report_of(self.db, game, game_uuid, self.venue), separators=(",", ":"))
+        at = datetime.now(UTC).timestamp() if now is None else now
+        self.db.execute(
+            "INSERT INTO outbox (game, uuid, queued, report, state, attempts, next_try) "
+            "VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game) DO UPDATE SET report=excluded.report, "
+            "state=excluded.state, attempts=0, next_try=excluded.next_try, queued=excluded.queued, "
+            "done=NULL, answer=NULL",
+            [game, game_uuid, at, report, PENDING, at],
+        )
+
+    def _same(self, game: int, game_uuid: str) -> bool:
+        sent = self.db.execute("SELECT report FROM outbox WHERE game=?", [game]).fetchone()[0]
+        return bool(json.loads(sent) == report_of(self.db, game, game_uuid, self.venue))
+
+    def due(self, now: float, hold_seconds: float = 0.0, limit: int = 20) -> list[Entry]:
+        """The entries to send now: pending, their retry time come, queued at least
+        `hold_seconds` ago (the time to undo a misread winning dart), oldest first."""
+        rows = self.db.execute(
+            "SELECT game, uuid, report, attempts FROM outbox WHERE state=? AND next_try<=? "
+            "AND queued<=? ORDER BY next_try, game LIMIT ?",
+            [PENDING, now, now - hold_seconds, limit],
+        ).fetchall()
+        return [Entry(int(r[0]), str(r[1]), str(r[2]), int(r[3])) for r in rows]
+
+    def next_due(self, hold_seconds: float = 0.0) -> float | None:
+        """When the next pending entry is due (see `due`), or None."""
+        row = self.db.execute(
+            "SELECT MIN(MAX(next_try, queued + ?)) FROM outbox WHERE state=?", [hold_seconds, PENDING]
+        ).fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    def _mark(self, entry: Entry, state: str, answer: str, attempts: int, next_try: float) -> None:
+        # Only the report that was sent is marked: a game reopened and ended anew meanwhile
+        # stays pending with its new report.
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute(
+                "UPDATE outbox SET state=?, answer=?, attempts=?, next_try=?, done=? "
+                "WHERE game=? AND report=?",
+                [
+                    state,
+                    answer,
+                    attempts,
+                    next_try,
+                    datetime.now(UTC).isoformat(timespec="seconds") if state != PENDING else None,
+                    entry.game,
+                    entry.report,
+                ],
+            )
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.conn.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+
+    def sent(self, entry: Entry, answer: str) -> None:
+        """The hub confirmed it has the game (new, or already had it)."""
+        self._mark(entry, SENT, answer, entry.attempts + 1, 0)
+
+    def refused(self, entry: Entry, reason: str) -> None:
+        """The hub refused it for good (a result its replay does not give, a revoked key)."""
+        self._mark(entry, REFUSED, reason, entry.attempts + 1, 0)
+
+    def failed(self, entry: Entry, reason: str, now: float, rng: random.Random) -> float:
+        """It did not get through (no network, the hub down or busy): tried again later;
+        the delay chosen."""
+        delay = retry_delay(entry.attempts + 1, rng)
+        self._mark(entry, PENDING, reason, entry.attempts + 1, now + delay)
+        return delay
+
+    def counts(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall()
+        return {PENDING: 0, SENT: 0, REFUSED: 0, **{str(s): int(n) for s, n in rows}}

@@ -1,0 +1,177 @@
+"""The report of a finished game, as a kiosk sends it and the hub checks it.
+
+A report holds the whole game: its kind, setup, every command of its log with its secret part
+put back (the fleets: the game is over, nothing is hidden any more) and the result the kiosk
+stored. `verify` replays the log with the same pure engine the kiosk ran and refuses a report
+whose result the replay does not give: a tampered or corrupted upload names what differs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.game import PlayerResult, ReplayError, replay
+from kiosk.hosted import HOSTED
+from kiosk.kinds import kind_named
+
+VERSION = 1
+MAX_COMMANDS = 20_000  # a long dart game is a few hundred; Express a few thousand at most
+FIGURES = ("shots", "hits", "sunk", "turns")
+
+
+class ReportError(ValueError):
+    """A report that cannot be accepted; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What the replay of a report gave: the result the league counts."""
+
+    kind: str
+    winner: int | None
+    turns: int
+    results: tuple[PlayerResult, ...]
+    computers: frozenset[int]  # the sides the kiosk's computer played
+
+
+def result_to_dict(result: PlayerResult) -> dict[str, Any]:
+    return {
+        "side": result.side,
+        "player": result.player,
+        "shots": result.shots,
+        "hits": result.hits,
+        "sunk": result.sunk,
+        "turns": result.turns,
+        "won": result.won,
+    }
+
+
+def _result_from_dict(raw: Any, where: str) -> PlayerResult:
+    if not isinstance(raw, Mapping):
+        raise ReportError(f"{where} must be an object")
+    try:
+        ints = {k: raw[k] for k in ("side", *FIGURES)}
+        player, won = raw["player"], raw["won"]
+    except KeyError as err:
+        raise ReportError(f"{where} has no {err.args[0]!r}") from None
+    if (
+        not all(type(v) is int for v in ints.values())
+        or not isinstance(player, str)
+        or not isinstance(won, bool)
+    ):
+        raise ReportError(f"{where}: figures must be whole numbers, 'player' a name, 'won' true or false")
+    return PlayerResult(
+        side=ints["side"],
+        player=player,
+        shots=ints["shots"],
+        hits=ints["hits"],
+        sunk=ints["sunk"],
+        turns=ints["turns"],
+        won=won,
+    )
+
+
+def _field(report: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    value = report.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise ReportError(f"the report's {key!r} is missing or of the wrong type")
+    return value
+
+
+def parse(body: bytes) -> dict[str, Any]:
+    try:
+        report = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise ReportError("the report is not JSON") from None
+    if not isinstance(report, dict):
+        raise ReportError("the report must be a JSON object")
+    if report.get("version") != VERSION:
+        raise ReportError(f"the report's version must be {VERSION}")
+    for key, kind in (
+        ("uuid", str),
+        ("kind", str),
+        ("venue", int),
+        ("started", str),
+        ("finished", str),
+        ("setup", dict),
+        ("log", list),
+        ("results", list),
+    ):
+        _field(report, key, kind)
+    if report["kind"] not in HOSTED:
+        raise ReportError(f"unknown kind of game {report['kind']!r}")
+    if len(report["log"]) > MAX_COMMANDS:
+        raise ReportError(f"the log has more than {MAX_COMMANDS} commands")
+    return report
+
+
+def _differences(claimed: Sequence[PlayerResult], replayed: Sequence[PlayerResult]) -> list[str]:
+    by_seat = {(r.side, r.player): r for r in replayed}
+    claimed_seats = {(r.side, r.player) for r in claimed}
+    found = []
+    for seat in sorted(set(by_seat) ^ claimed_seats):
+        found.append(
+            f"player {seat[1]!r} (side {seat[0]}) is "
+            + ("not in the replay" if seat in claimed_seats else "missing from the report")
+        )
+    for mine in claimed:
+        theirs = by_seat.get((mine.side, mine.player))
+        if theirs is None:
+            continue
+        for figure in (*FIGURES, "won"):
+            if getattr(mine, figure) != getattr(theirs, figure):
+                found.append(
+                    f"{mine.player}'s {figure}: the report says {getattr(mine, figure)}, "
+                    f"the replay gives {getattr(theirs, figure)}"
+                )
+    return found
+
+
+def verify(report: Mapping[str, Any]) -> Verified:
+    """Replay the report's log; ReportError (saying what differs) unless it gives the same
+    finished game, winner and figures the report claims."""
+    kind = kind_named(report["kind"])
+    try:
+        setup = kind.setup_from_dict(report["setup"])
+    except Exception as err:  # a kind's parser raises what it raises: all of it is a bad setup
+        raise ReportError(f"the setup cannot be read: {err}") from None
+    commands = []
+    for number, entry in enumerate(report["log"], start=1):
+        if (
+            not isinstance(entry, Mapping)
+            or not isinstance(entry.get("body"), Mapping)
+            or not isinstance(entry.get("secret"), str | None)
+        ):
+            raise ReportError(f'command {number} must be {{"body": {{...}}, "secret": ...}}')
+        try:
+            commands.append(kind.command_from_dict(entry["body"], setup, entry["secret"]))
+        except Exception as err:
+            raise ReportError(f"command {number} cannot be read: {err}") from None
+    try:
+        game = replay(kind, setup, commands)
+    except ReplayError as err:
+        raise ReportError(f"the log does not replay: {err}") from None
+    except Exception as err:
+        raise ReportError(f"the log does not replay: {err}") from None
+    outcome = game.outcome()
+    if not outcome.over:
+        raise ReportError("the replayed game is not over")
+    claimed = [_result_from_dict(r, f"result {n}") for n, r in enumerate(report["results"], 1)]
+    problems = []
+    if report.get("winner") != outcome.winner:
+        problems.append(
+            f"the winner: the report says {report.get('winner')}, the replay gives {outcome.winner}"
+        )
+    problems += _differences(claimed, outcome.results)
+    if problems:
+        raise ReportError("the result is not what the log gives: " + "; ".join(problems))
+    return Verified(
+        kind.name,
+        outcome.winner,
+        outcome.turns,
+        tuple(outcome.results),
+        frozenset(kind.computer_sides(setup)),
+    )

@@ -1,0 +1,152 @@
+"""The whole kiosk, headless, scored by a camera: a fake Autodarts Board Manager (ours, aiohttp,
+frames shaped like the real one's) and the kiosk's composition root play a game to the end.
+
+Every dart comes from the Board Manager's snapshots, 20 noise frames a second all along; one
+dart is corrected by the cameras, the WebSocket drops once in the middle of a visit (a dart
+lands while it is down), and every takeout is the cameras seeing the darts pulled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+
+from hardware.fake_autodarts import FakeBoardManager
+from kiosk.app.root import build_kiosk
+from kiosk.board import Cell, Profile, board_for
+from kiosk.config import ConfigFile, check_values
+from kiosk.darts.fleet import random_fleet
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import (
+    Corrected,
+    DartThrown,
+    HouseRules,
+    Phase,
+    Place,
+    Setup,
+    Team,
+    Won,
+)
+from kiosk.service import MatchUpdate, ServiceEvent
+
+FOUR = board_for(Profile.FOUR_RING)
+
+
+def segment_code(cell: Cell) -> str:
+    return "25" if cell.code == "BULL" else cell.code
+
+
+def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
+    enemy: set[Cell] = set()
+
+    async def play() -> tuple[list, list, list, FakeBoardManager]:
+        manager = FakeBoardManager(random.Random(3))
+        url = await manager.start()
+        typed, problems = check_values({"board.input": "autodarts", "board.autodarts": url,
+                                        "rules.bull_off": "off",
+                                        "kiosk.database": str(tmp_path / "k.db")})
+        assert not problems
+        kiosk = await build_kiosk(ConfigFile(None, typed), web=False)
+        thrown: list[DartThrown] = []
+        corrected: list[Corrected] = []
+        won: list[Won] = []
+        moved = asyncio.Event()
+
+        def listen(event: ServiceEvent) -> None:
+            if isinstance(event, MatchUpdate):
+                thrown.extend(e for e in event.events if isinstance(e, DartThrown))
+                corrected.extend(e for e in event.events if isinstance(e, Corrected))
+                won.extend(e for e in event.events if isinstance(e, Won))
+                moved.set()
+
+        async def until(check, timeout: float = 15.0) -> None:
+            deadline = asyncio.get_running_loop().time() + timeout
+            while not check():
+                left = deadline - asyncio.get_running_loop().time()
+                assert left > 0, f"not reached; darts so far {len(thrown)}"
+                moved.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(moved.wait(), min(left, 0.2))
+
+        stop = asyncio.Event()
+
+        async def noise() -> None:
+            while not stop.is_set():
+                await manager.noise()
+                await asyncio.sleep(0.05)
+
+        chatter = asyncio.create_task(noise())
+        try:
+            service = kiosk.service
+            service.subscribe(listen)
+            for _ in range(200):
+                if service.board_connected:
+                    break
+                await asyncio.sleep(0.05)
+            assert service.board_connected
+            rules = HouseRules(bull_off=kiosk.settings.rules.bull_off)
+            service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))),
+                                          rules))
+            rng = random.Random(11)
+            fleets = [random_fleet(FOUR, rules.fleet, rng) for _team in (0, 1)]
+            for team in (0, 1):
+                service.submit(Place(team, fleets[team]))
+            targets = sorted(fleets[1].cells, key=lambda c: c.code)
+            enemy.update(targets)
+            visit = 0
+            while service.match.winner is None:
+                match = service.match
+                assert match.phase is Phase.THROWING, match.phase
+                team = match.turn
+                for dart in range(3):
+                    if service.match.winner is not None:
+                        break
+                    before = len(thrown)
+                    if team == 0:
+                        target = targets.pop()
+                        if visit == 0 and dart == 1:
+                            # the cameras first place it wrong, then look again
+                            await manager.throw("MISS")
+                            await until(lambda b=before: len(thrown) > b)
+                            await manager.correct(dart, segment_code(target))
+                            await until(lambda: corrected)
+                            continue
+                        if visit == 2 and dart == 1:
+                            await manager.drop_clients()  # the LAN hiccups; a dart lands
+                            manager.throws.append({"segment": {
+                                "name": target.code, "number": target.number,
+                                "bed": {"T": "Triple", "D": "Double", "S": "SingleInner",
+                                        "L": "SingleOuter"}[target.code[0]],
+                                "multiplier": 1}, "coords": {"x": 0, "y": 0}}
+                                if target.code != "BULL" else
+                                {"segment": {"name": "25", "number": 25, "bed": "Single",
+                                             "multiplier": 1}, "coords": {"x": 0, "y": 0}})
+                            await until(lambda b=before: len(thrown) > b)
+                            continue
+                        await manager.throw(segment_code(target))
+                    else:
+                        await manager.throw("MISS")
+                    await until(lambda b=before: len(thrown) > b)
+                if service.match.winner is not None:
+                    break
+                await manager.takeout()
+                await until(lambda t=team: service.match.phase is Phase.THROWING
+                            and service.match.turn != t)
+                visit += 1
+        finally:
+            stop.set()
+            await chatter
+            await kiosk.stop()
+            await manager.stop()
+        return thrown, corrected, won, manager
+
+    thrown, corrected, won, manager = asyncio.run(play())
+    assert [w.side for w in won] == [0]
+    hit = {d.cell for d in thrown if d.side == 0 and d.result.value in ("hit", "sunk")}
+    assert len(corrected) == 1 and corrected[0].old.code == "MISS"
+    assert hit | {corrected[0].new} == enemy  # every ship cell, each from the cameras
+    assert all(d.result.value == "miss" for d in thrown if d.side == 1)
+    assert not any(d.result.value == "repeat" for d in thrown)  # no dart counted twice
+    assert manager.config_reads == 0
+    assert manager.connections >= 2  # the reconnect happened

@@ -1,0 +1,307 @@
+"""The kiosk app as a plain Kivy App: its screens (the shell's and every hosted game's, found
+through the registry), the service listener that routes match events, the chrome (banner, badge,
+toast), and the frame rate.
+
+Imported only once Kivy is configured (`ui.touch.app.make_app`): importing Kivy's window opens it.
+Service listeners are called on the one asyncio loop, which is the thread Kivy draws on: they may
+touch widgets. Device threads never do (they only queue events).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from kiosk.config import ConfigError, Settings
+from kiosk.i18n import _, set_language
+from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
+from ui.touch import games, kivy_setup, theme
+from ui.touch.controls import Panel
+from ui.touch.quit import EscapeKey
+
+if TYPE_CHECKING:
+    from kiosk.house import Kiosk
+
+log = logging.getLogger("dartship.touch")
+
+HEARTBEAT_SECONDS = 2.0
+# Frames per second: smooth while something happens, few while the screen only waits (a kiosk
+# waits most of the day; every frame costs CPU even when nothing changes). A touch or any news
+# from the service brings the full rate back at once; it drops again after DOZE_AFTER quiet s.
+ACTIVE_FPS, IDLE_FPS, DOZE_AFTER = 60.0, 20.0, 5.0
+
+
+def set_fps(fps: float) -> None:
+    """The clock's frame rate from now on. Kivy reads `graphics.maxfps` once, at start; its
+    clock keeps the rate in `_max_fps` and reads it again before every frame (Kivy 2.x)."""
+    if hasattr(Clock, "_max_fps"):
+        Clock._max_fps = fps
+
+
+
+class DartshipApp(App):
+    # A game's last dart stays on screen a moment before the result card replaces it.
+    result_delay = 3.0
+
+    def __init__(self, kiosk: Kiosk, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.kiosk = kiosk
+        self.games = games.games(kiosk.rooms)  # the hosted games that have screens here
+        self._results = games.results(self.games)
+        self._opened_by = games.opened_by(self.games)
+        self._throwing = games.throwing(self.games)
+        self.rng = random.Random()
+        self.title = "Dartship"
+        self._unsubscribe: Callable[[], None] | None = None
+        self._result_event: Any = None  # a Kivy ClockEvent while the result card waits
+        self._ready_sent = False
+        self.sm: ScreenManager | None = None
+        # Screens that follow a running game by themselves (ui/touch/games.py); the others
+        # (home, stats, settings, a game's start screen) are left alone.
+        self.flow_names: tuple[str, ...] = ()
+
+    # -- handy views of the kiosk --
+
+    @property
+    def service(self) -> GameService:
+        return self.kiosk.service
+
+    @property
+    def settings(self) -> Settings:
+        return self.kiosk.settings
+
+    @property
+    def simulator(self) -> bool:
+        return self.kiosk.simulator is not None
+
+    # -- building --
+
+    def build(self) -> FloatLayout:
+        theme.set_window(*Window.size)
+        kivy_setup.apply_to_window(self.kiosk.settings)
+        Window.clearcolor = theme.BACKGROUND
+        self.root_layout = FloatLayout()
+        self._build_screens()
+        self._unsubscribe = self.service.subscribe(self.on_service_event)
+        Clock.schedule_interval(lambda _dt: self.kiosk.heartbeat(), HEARTBEAT_SECONDS)
+        Window.bind(on_flip=self._first_frame)
+        self.escape = EscapeKey(lambda: self.kiosk.settings.display.kiosk_mode, self.stop)
+        Window.bind(on_keyboard=self._on_key)
+        for touch_event in ("on_touch_down", "on_touch_move", "on_touch_up"):
+            Window.bind(**{touch_event: self.wake})
+        self.wake()
+        self.follow_phase(initial=True)
+        return self.root_layout
+
+    def _build_screens(self) -> None:
+        from ui.touch.screens.home import HomeScreen
+        from ui.touch.screens.learn import LearnScreen
+        from ui.touch.screens.pin import PinScreen
+        from ui.touch.screens.settings import SettingsScreen
+        from ui.touch.screens.stats import StatsScreen
+
+        s = theme.sizes()
+        self.root_layout.clear_widgets()
+        self.sm = ScreenManager(transition=NoTransition())
+        # The games' screens before Home: Home offers the games whose screens are there.
+        for cls, name in (*games.screens(self.games), (StatsScreen, "stats"), (PinScreen, "pin"),
+                          (SettingsScreen, "settings"), (LearnScreen, "learn"),
+                          (HomeScreen, "home")):
+            self.sm.add_widget(cls(self, name=name))
+        self.sm.current = "home"
+        self.flow_names = games.flow_screens(self.games)
+        self.root_layout.add_widget(self.sm)
+        # A banner nobody can miss while the board is not counting darts.
+        self.banner = Panel(background=theme.DANGER, size_hint=(1, None), height=s(44),
+                            pos_hint={"x": 0, "top": 1}, padding=(s(8), 0))
+        self.banner_label = Label(font_size=s(22), bold=True, color=theme.TEXT)
+        self.banner.add_widget(self.banner_label)
+        # No sensor: the players score each dart by tapping where it landed.
+        self.badge = Label(text=_("MANUAL SCORING"), font_size=s(14), bold=True,
+                           color=theme.WARN, size_hint=(None, None), size=(s(170), s(22)),
+                           pos_hint={"x": 0.005, "top": 0.995})
+        self.toast_panel = Panel(background=theme.PANEL_LIGHT, size_hint=(None, None),
+                                 height=s(52), radius=s(8))
+        # Up to three lines: a refusal says what was wrong, which rarely fits in one.
+        self.toast_label = Label(font_size=s(20), color=theme.TEXT, halign="center",
+                                 valign="middle", shorten=True, max_lines=3)
+        self.toast_label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+        self.toast_panel.add_widget(self.toast_label)
+        # Overlays are hidden by opacity only: a disabled widget would swallow the taps
+        # meant for the buttons under it.
+        self.toast_panel.opacity = 0
+        self.root_layout.add_widget(self.badge)
+        self.root_layout.add_widget(self.toast_panel)
+        self.root_layout.add_widget(self.banner)
+        self._sync_chrome()
+
+    def rebuild(self, screen: str = "home") -> None:
+        """Rebuild every screen (after a language change: texts are made at build time)."""
+        self._build_screens()
+        self.go(screen)
+
+    def _sync_chrome(self) -> None:
+        # Only where darts are thrown: there the top-left corner is the drawn board's empty
+        # corner, elsewhere it is a heading (the games without darts have no SIMULATOR badge).
+        throwing = self.sm is not None and self.sm.current in self._throwing
+        self.badge.opacity = 1 if self.simulator and throwing else 0
+        disconnected = self.service.board_connected is False
+        paused = self.service.paused
+        self.banner.opacity = 1 if disconnected or paused else 0
+        if paused:
+            # Nothing is played while nothing can be saved: say so until saving works again.
+            self.banner_label.text = paused
+        elif disconnected:
+            self.banner_label.text = _("Board disconnected – darts are not counted. "
+                                       "Check the cable.")
+
+    def _first_frame(self, *_args: object) -> None:
+        if not self._ready_sent:
+            self._ready_sent = True
+            Window.unbind(on_flip=self._first_frame)
+            self.kiosk.ready()
+
+    def wake(self, *_args: object) -> bool:
+        """Full frame rate for the next DOZE_AFTER seconds. Returns False: a touch goes on
+        to the widgets as usual."""
+        set_fps(ACTIVE_FPS)
+        Clock.unschedule(self._doze)
+        Clock.schedule_once(self._doze, DOZE_AFTER)
+        return False
+
+    def _doze(self, *_args: object) -> None:
+        set_fps(IDLE_FPS)
+
+    def _on_key(self, _window: object, key: int, *_args: object) -> bool:
+        # Kivy's exit_on_escape is off: Escape asks first (ui/touch/quit.py), and never
+        # reaches screens as "back".
+        return self.escape.pressed(key)
+
+    def on_stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    # -- navigation --
+
+    def go(self, name: str) -> None:
+        assert self.sm is not None
+        if self.sm.current == name:
+            self.sm.current_screen.refresh()
+        else:
+            self.sm.current = name
+        self._sync_chrome()
+
+    def screen(self, name: str) -> Any:
+        assert self.sm is not None
+        return self.sm.get_screen(name)
+
+    def flow_screen(self) -> str | None:
+        """The screen the running game (of any kind) belongs on, or None without a game."""
+        return games.flow_screen(self.games, self.service)
+
+    def follow_phase(self, initial: bool = False) -> None:
+        target = self.flow_screen()
+        if initial:
+            # A resumed game goes straight back where it stopped: an unfinished one to its
+            # screen, a just-finished one to its result card (kiosk.app.root).
+            self.go(target or "home")
+            return
+        assert self.sm is not None
+        if target is None or self.sm.current not in self.flow_names:
+            return
+        if target in self._opened_by and self.sm.current == self._opened_by[target]:
+            return  # that screen shows the last roll, then opens the result card itself
+        if target in self._results and self.sm.current in self._results[target]:
+            if self._result_event is None:
+                self._result_event = Clock.schedule_once(self._show_result, self.result_delay)
+            return
+        self.go(target)
+
+    def _show_result(self, *_args: object) -> None:
+        self._result_event = None
+        target = self.flow_screen()
+        if (target in self._results and self.sm is not None
+                and self.sm.current in self._results[target]):
+            self.go(target)
+
+    # -- the service --
+
+    def on_service_event(self, event: ServiceEvent) -> None:
+        assert self.sm is not None
+        self.wake()  # an announcement or a new screen comes: draw it smoothly
+        if isinstance(event, GameStarted):
+            if self._result_event is not None:
+                self._result_event.cancel()
+                self._result_event = None
+            for name in self.flow_names:
+                self.screen(name).reset()
+            target = self.flow_screen() or "home"
+            self.go(target)
+        elif isinstance(event, MatchUpdate):
+            current = self.sm.current_screen
+            if current.name in self.flow_names:
+                current.on_update(event)
+            self.follow_phase()
+        elif isinstance(event, Notice) and event.kind is NoticeKind.ABANDONED:
+            for name in self.flow_names:
+                self.screen(name).reset()
+            if self.sm.current in self.flow_names:
+                self.go("home")
+        elif isinstance(event, Notice):
+            if event.kind in (NoticeKind.CONNECTED, NoticeKind.DISCONNECTED,
+                              NoticeKind.PAUSED, NoticeKind.RESUMED):
+                self._sync_chrome()
+            if event.kind is NoticeKind.PAUSED or event.message == self.service.paused:
+                return  # the banner says it, for as long as it is true
+            brief = event.kind in (NoticeKind.CONNECTED, NoticeKind.RESUMED)
+            self.toast(event.message, seconds=2 if brief else 4)
+
+    def toast(self, message: str, seconds: float = 4.0) -> None:
+        """A short message (refusals, device news) at the bottom: over the drawn board on
+        the screens that have one, so the controls beside it (the cell field, Throw, Next)
+        stay free while it shows; across the bottom elsewhere."""
+        s = theme.sizes()
+        self.toast_label.text = message
+        anchor = self.sm.current_screen.toast_anchor() if self.sm is not None else None
+        if anchor is not None and anchor.get_root_window() is not None:
+            x, y = anchor.to_window(anchor.x, anchor.y)
+            self.toast_panel.width = anchor.width - 2 * s(16)
+            self.toast_panel.pos = (x + s(16), y + s(8))
+        else:
+            self.toast_panel.width = Window.width * 0.9
+            self.toast_panel.pos = (Window.width * 0.05, Window.height * 0.02)
+        # As tall as the wrapped text needs (measured now, so the first frame is right).
+        self.toast_label.text_size = (self.toast_panel.width - 2 * s.gap, None)
+        self.toast_label.texture_update()
+        self.toast_panel.height = max(s(52), self.toast_label.texture_size[1] + 2 * s.gap)
+        self.toast_panel.opacity = 1
+        Clock.unschedule(self._hide_toast)
+        Clock.schedule_once(self._hide_toast, seconds)
+
+    def _hide_toast(self, *_args: object) -> None:
+        self.toast_panel.opacity = 0
+
+    def set_language(self, language: str) -> None:
+        set_language(language)
+        self.rebuild(self.sm.current if self.sm else "home")
+
+    def choose_language(self, language: str) -> None:
+        """Home's language buttons: the choice is kept (kiosk.language, saved as Settings
+        saves it) and is the kiosk's language after a restart too."""
+        config = self.kiosk.config
+        if not config.overridden("kiosk.language") and language != self.settings.kiosk.language:
+            try:
+                config.save({"kiosk.language": language})
+            except (ConfigError, OSError) as err:
+                log.warning("the language %s could not be kept for the next start: %s",
+                            language, err)
+        self.set_language(language)
