@@ -8,8 +8,9 @@ the honest phones are this process, on loopback, each "phone" from its own 127.x
 * slowloris: 1100 connections from one address each send half a request and wait; meanwhile
   5 honest requests from another address: how many are served, and how fast.
 * guesses: 250 addresses send 1000 wrong team links (4 each), then keep guessing; meanwhile
-  fresh phones (new addresses) open their team link for the first time (the page, the API and
-  the team socket's first message): how many get in, and how fast.
+  the team's phone (its link is bound to its device key) opens its link 20 times, each time
+  from an address not seen before (the page, the API and the team socket's first message):
+  how often it gets in, and how fast.
 * spectators: 256 spectator sockets (from 8 addresses), then a team phone's socket: accepted,
   and its first view how fast; and the 257th spectator is turned away.
 
@@ -26,7 +27,6 @@ import os
 import re
 import resource
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,25 +34,25 @@ import tempfile
 import time
 from pathlib import Path
 
-from aiohttp import ClientSession, TCPConnector, WSServerHandshakeError
+from aiohttp import (
+    ClientSession,
+    ClientWebSocketResponse,
+    CookieJar,
+    TCPConnector,
+    WSServerHandshakeError,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Kiosk:
     """`dartship run --headless` in a process of its own, its output kept."""
 
     def __init__(self, nofile: int) -> None:
-        self.port = _free_port()
+        self.port = 0  # read back from its log: the system picks a free one as it binds
         folder = Path(tempfile.mkdtemp(prefix="dartship-phones-"))
         config = folder / "config.toml"
-        config.write_text(f'[web]\nhost = "0.0.0.0"\nport = {self.port}\n')
+        config.write_text('[web]\nhost = "0.0.0.0"\nport = 0\n')
 
         def limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
@@ -75,6 +75,9 @@ class Kiosk:
                 self.port = int(listening.group(1))
             if "running headless" in line:
                 break
+        if not self.port or len(self.tokens) < 2:
+            raise SystemExit("bench/phone_floods.py: the kiosk did not start:\n"
+                             + "\n".join(self.lines))
         self._reader = asyncio.get_event_loop().run_in_executor(None, self._read)
 
     def _read(self) -> None:
@@ -164,30 +167,52 @@ async def guesses(kiosk: Kiosk, addresses: int = 250, first: int = 4, seconds: f
     stream = [asyncio.create_task(guesser(a)) for a in guessers]
     outcomes: list[tuple[bool, float]] = []
     token = kiosk.tokens[0]
+    # The team's phone (one device key: the link is bound to it), each time from an address
+    # the kiosk has not seen, as a phone that roams between access points.
+    jar = CookieJar(unsafe=True)
     for n in range(phones):
         await asyncio.sleep(seconds / phones)
-        outcomes.append(await _fresh_phone(kiosk.port, token, f"127.0.9.{n + 1}"))
+        outcomes.append(await _fresh_phone(kiosk.port, token, f"127.0.9.{n + 1}", jar))
     stop.set()
     for task in stream:
         task.cancel()
     await asyncio.gather(*stream, return_exceptions=True)
     good = [t for ok, t in outcomes if ok]
     print(f"guesses: {sum(statuses.values())} wrong links from {addresses} addresses "
-          f"({statuses}), then {sent[0]} more during {seconds:g} s; fresh phones that opened "
-          f"their team link (page, API, socket): {len(good)} of {phones} ({_ms(good)})")
+          f"({statuses}), then {sent[0]} more during {seconds:g} s; the team's phone "
+          f"opening its link from fresh addresses (page, API, socket): {len(good)} of {phones} ({_ms(good)})")
 
 
-async def _fresh_phone(port: int, token: str, source: str) -> tuple[bool, float]:
+def _phone_session(source: str, jar: CookieJar | None = None) -> ClientSession:
+    """A phone: its own address and its own cookies (the device key its team link is bound
+    to; the jar must take cookies from an IP address). The same `jar` again: the same phone
+    from another address (it roams between access points)."""
+    return ClientSession(connector=TCPConnector(local_addr=(source, 0)),
+                         cookie_jar=jar if jar is not None else CookieJar(unsafe=True))
+
+
+async def _team_socket(phone: ClientSession, url: str, token: str) -> ClientWebSocketResponse:
+    """A team's phone as its page opens it: the team's state first (that takes the link and
+    hands over the device key), then the socket. A refusal raises, with its status."""
+    async with phone.get(f"{url}/api/team/{token}") as answer:
+        if answer.status != 200:
+            raise WSServerHandshakeError(answer.request_info, (), status=answer.status,
+                                         message=f"the team state answered {answer.status}")
+    return await phone.ws_connect(f"{url}/api/team/{token}/ws")
+
+
+async def _fresh_phone(port: int, token: str, source: str,
+                       jar: CookieJar | None = None) -> tuple[bool, float]:
     start = time.perf_counter()
     page, _t = await _request(port, f"/team/{token}", source)
-    api, _t = await _request(port, f"/api/team/{token}", source)
-    ok = page == 200 and api == 200
+    ok = page == 200
     if ok:
         try:
-            async with (ClientSession(connector=TCPConnector(local_addr=(source, 0))) as session,
-                        session.ws_connect(f"http://127.0.0.1:{port}/api/team/{token}/ws") as ws):
+            async with _phone_session(source, jar) as phone:
+                ws = await _team_socket(phone, f"http://127.0.0.1:{port}", token)
                 first = await ws.receive(timeout=30)
                 ok = json.loads(first.data)["type"] == "view"
+                await ws.close()
         except (OSError, WSServerHandshakeError, TimeoutError, ValueError):
             ok = False
     return ok, time.perf_counter() - start
@@ -208,10 +233,15 @@ async def spectators(kiosk: Kiosk, count: int = 256, sources: int = 8) -> None:
         except WSServerHandshakeError as err:
             turned_away = f"turned away ({err.status})"
         start = time.perf_counter()
-        async with (ClientSession(connector=TCPConnector(local_addr=("127.0.6.1", 0))) as phone,
-                    phone.ws_connect(f"{url}/api/team/{kiosk.tokens[0]}/ws") as team):
+        async with _phone_session("127.0.6.1") as phone:
+            try:
+                team = await _team_socket(phone, url, kiosk.tokens[0])
+            except WSServerHandshakeError as err:
+                raise SystemExit(f"bench/phone_floods.py: the team phone was refused "
+                                 f"({err.status}): no figures") from None
             first = json.loads((await team.receive(timeout=30)).data)
             took = time.perf_counter() - start
+            await team.close()
         print(f"spectators: {len(sockets)} spectator sockets open; the team phone's socket: "
               f"accepted, first view ({first['type']}) in {took * 1000:.1f} ms; spectator "
               f"{count + 1}: {turned_away}")

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from aiohttp import ClientSession, WSMsgType
+from aiohttp import ClientError, ClientSession, CookieJar, WSMsgType
 
 from kiosk.app.root import build_kiosk
 from kiosk.board import board_for
@@ -35,10 +34,12 @@ FLEETS = ("D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL",
 TARGETS = ("D3", "D7", "D16", "L8", "T11", "S14", "L9", "T12", "S5", "D15", "T2", "L13")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+# A bench never waits for ever: a view that does not come within this is a failure, said aloud.
+WAIT_SECONDS = 30.0
+
+
+class ClientRefused(RuntimeError):
+    """A phone of the bench was refused or cut off: the figures would be of nothing."""
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -46,24 +47,47 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def _phone(session: ClientSession, url: str, inbox: asyncio.Queue[tuple[float, str]]) -> None:
-    async with session.ws_connect(url, max_msg_size=0) as ws:
-        async for message in ws:
-            if message.type is WSMsgType.TEXT:
-                inbox.put_nowait((time.perf_counter(), message.data))
+Inbox = asyncio.Queue[tuple[float, str | ClientRefused]]
 
 
-async def _until(inbox: asyncio.Queue[tuple[float, str]], marker: str) -> float:
+async def _phone(session: ClientSession, url: str, inbox: Inbox, page: str | None = None) -> None:
+    """One phone: a team's phone first asks for its team's state (as its page does on opening:
+    that takes the link and hands the phone its device key), then listens on its socket. A
+    refusal or a closed socket is put in the inbox, so the bench stops with it instead of
+    waiting for a view that never comes."""
+    try:
+        if page is not None:
+            async with session.get(page) as answer:
+                if answer.status != 200:
+                    raise ClientRefused(f"{page} answered {answer.status}")
+        async with session.ws_connect(url, max_msg_size=0) as ws:
+            async for message in ws:
+                if message.type is WSMsgType.TEXT:
+                    inbox.put_nowait((time.perf_counter(), message.data))
+        raise ClientRefused(f"{url}: the kiosk closed the socket ({ws.close_code})")
+    except ClientRefused as err:
+        inbox.put_nowait((time.perf_counter(), err))
+    except (ClientError, OSError) as err:
+        inbox.put_nowait((time.perf_counter(), ClientRefused(f"{url}: {err}")))
+
+
+async def _until(inbox: Inbox, marker: str) -> float:
     while True:
-        at, data = await inbox.get()
+        try:
+            at, data = await asyncio.wait_for(inbox.get(), WAIT_SECONDS)
+        except TimeoutError:
+            raise ClientRefused(f"no message with {marker} within {WAIT_SECONDS:.0f} s") from None
+        if isinstance(data, ClientRefused):
+            raise data
         if marker in data:
             return at
 
 
-async def bench(darts: int, spectators: int) -> None:
+async def bench(darts: int, spectators: int) -> tuple[list[float], list[float]]:
+    """Every phone x dart latency and the slowest phone's per dart, in ms."""
     with tempfile.TemporaryDirectory() as folder:
         config = ConfigFile(None, {"rules.bull_off": BullOffMode.OFF, "web.host": "127.0.0.1",
-                                   "web.port": _free_port(), "board.input": InputKind.SIMULATOR,
+                                   "web.port": 0, "board.input": InputKind.SIMULATOR,
                                    "kiosk.database": str(Path(folder) / "bench.db")})
         kiosk = await build_kiosk(config, devices=False)
         service, web = kiosk.service, kiosk.web
@@ -73,12 +97,17 @@ async def bench(darts: int, spectators: int) -> None:
         service.new_game(DARTS, Setup((Team("Sharks", ("A",)), Team("Jets", ("B",))), rules))
         base = web.base_url.replace("http", "ws", 1)
         tokens = [str(web.team_url(t)).rsplit("/", 1)[1] for t in (0, 1)]
+        pages = [f"{web.base_url}/api/team/{token}" for token in tokens]
         urls = [f"{base}/api/team/{token}/ws" for token in tokens]
         urls += [f"{base}/api/game/ws"] * spectators
-        inboxes: list[asyncio.Queue[tuple[float, str]]] = [asyncio.Queue() for _ in urls]
-        async with ClientSession() as session:
-            phones = [loop.create_task(_phone(session, url, inbox)) for url, inbox in zip(urls, inboxes,
-                                                                                          strict=True)]
+        inboxes: list[Inbox] = [asyncio.Queue() for _ in urls]
+        # Each phone its own session: its own cookies, so its own device key.
+        sessions = [ClientSession(cookie_jar=CookieJar(unsafe=True)) for _ in urls]  # an IP host
+        phones = [loop.create_task(_phone(session, url, inbox, page))
+                  for session, url, inbox, page in zip(sessions, urls, inboxes,
+                                                       [*pages, *[None] * spectators],
+                                                       strict=True)]
+        try:
             for inbox in inboxes:
                 await _until(inbox, '"type":"view"')
             board = board_for()
@@ -100,10 +129,17 @@ async def bench(darts: int, spectators: int) -> None:
                 latencies = [(at - start) * 1000 for at in arrivals]
                 every.extend(latencies)
                 slowest.append(max(latencies))
+        finally:
             for task in phones:
                 task.cancel()
             await asyncio.gather(*phones, return_exceptions=True)
-        await kiosk.stop()
+            for session in sessions:
+                await session.close()
+            await kiosk.stop()
+    return every, slowest
+
+
+def report(every: list[float], slowest: list[float], darts: int, spectators: int) -> None:
     print(f"phones: 2 team + {spectators} spectators on 127.0.0.1, {darts} darts "
           "(dart on the service queue -> stored -> message received)")
     print(f"  every phone updated (slowest phone per dart): p50 {_percentile(slowest, 0.5):.2f} ms, "
@@ -117,7 +153,11 @@ def main() -> None:
     parser.add_argument("--darts", type=int, default=300)
     parser.add_argument("--spectators", type=int, default=50)
     args = parser.parse_args()
-    asyncio.run(bench(args.darts, args.spectators))
+    try:
+        every, slowest = asyncio.run(bench(args.darts, args.spectators))
+    except ClientRefused as err:
+        raise SystemExit(f"bench/phones.py: a phone was refused, no figures: {err}") from None
+    report(every, slowest, args.darts, args.spectators)
 
 
 if __name__ == "__main__":

@@ -24,12 +24,14 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,10 +141,16 @@ class Kiosk:
         self.log.close()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def listening_url(proc: subprocess.Popen[str]) -> str:
+    """The `socket://` URL a `dartship fake-board --tcp 0` listens on (the system picked the
+    port as it bound it); the rest of its output is drained in a thread."""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        found = re.search(r"socket://\S+", line)
+        if found:
+            threading.Thread(target=proc.stdout.read, daemon=True).start()
+            return found.group(0)
+    raise RuntimeError("the fake board did not start")
 
 
 def first_frame(folder: Path, display: dict[str, str], idle: float) -> dict[str, float]:
@@ -202,14 +210,14 @@ def whole_game(folder: Path, display: dict[str, str], seed: int) -> dict[str, fl
         script += [f"0.15 {cell}", "0.15 miss", "0.15 miss", "0.3 btn next",
                    "0.15 miss", "0.15 miss", "0.15 miss", "0.3 btn next"]
     (folder / "script.txt").write_text("\n".join(script) + "\n")
-    port = free_port()
-    board_proc = subprocess.Popen([*DARTSHIP, "fake-board", "--tcp", str(port), "--host",
+    board_proc = subprocess.Popen([*DARTSHIP, "fake-board", "--tcp", "0", "--host",
                                    "127.0.0.1", "--script", str(folder / "script.txt"),
                                    "--wait", "3", "--stay"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                   env=env_for({}))
+    board_url = listening_url(board_proc)
     config = folder / "game.toml"
-    config.write_text(f"[board]\ninput = \"serial\"\nport = \"socket://127.0.0.1:{port}\"\n"
+    config.write_text(f"[board]\ninput = \"serial\"\nport = \"{board_url}\"\n"
                       "[web]\nhost = \"127.0.0.1\"\nport = 0\n"
                       "[display]\nwidth = 800\nheight = 480\n")
     time.sleep(0.5)

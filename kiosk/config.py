@@ -186,7 +186,7 @@ def _pin(value: int) -> str | None:
 
 
 def _port(value: int) -> str | None:
-    return None if 1 <= value <= 65535 else _("must be a TCP port 1 to 65535")
+    return None if 0 <= value <= 65535 else _("must be a TCP port 1 to 65535, or 0 for any free one")
 
 
 def _pin_code(value: str) -> str | None:
@@ -331,14 +331,15 @@ class DisplaySettings:
     width: int = setting(1280, "window width when not fullscreen", check=_range(320, 7680))
     height: int = setting(720, "window height when not fullscreen", check=_range(240, 4320))
     rotation: int = setting(0, "screen rotation in degrees", choices=(0, 90, 180, 270))
-    kiosk_mode: bool = setting(False, "hide the cursor, ignore Escape")
+    kiosk_mode: bool = setting(False, "hide the cursor, ignore Escape (else Escape asks before quitting)")
 
 
 @dataclass(frozen=True)
 class WebSettings:
     enabled: bool = setting(True, "serve the phone page")
     host: str = setting("0.0.0.0", "address the phone page listens on", check=_host)
-    port: int = setting(8080, "port of the phone page", check=_port)
+    port: int = setting(8080, "port of the phone page (0: any free one, printed at start)",
+                         check=_port)
 
 
 @dataclass(frozen=True)

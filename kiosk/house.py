@@ -29,6 +29,7 @@ from kiosk.ports import (
 from kiosk.rooms import Room
 from kiosk.service import GameService, ServiceListener
 from kiosk.store import Store
+from kiosk.tenant import DatabaseLock
 
 P = TypeVar("P", bound=ServiceListener)
 
@@ -52,6 +53,7 @@ class Kiosk:
     supervisor: Supervisor = field(default_factory=Unsupervised)
     service_task: asyncio.Task[None] | None = None
     on_stop: list[Callable[[], None]] = field(default_factory=list)  # undone first by stop()
+    lock: DatabaseLock | None = None  # the database is this kiosk's until stop() (kiosk.tenant)
 
     @property
     def settings(self) -> Settings:
@@ -104,3 +106,5 @@ class Kiosk:
                 await self.service_task
         self.supervisor.stopping()
         self.store.close()
+        if self.lock is not None:
+            self.lock.release()

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import ast
 import gettext
+import re
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 LANGUAGES = ("en", "de", "fi")
@@ -20,52 +23,114 @@ _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 
 
+# Every one of our languages counts "1 dart, 2 darts" (gettext's rule for en, de, fi); a
+# catalog's Plural-Forms header overrides it.
+DEFAULT_PLURAL = "nplurals=2; plural=(n != 1);"
+
+
+def plural_rule(header: str) -> tuple[int, Callable[[int], int]]:
+    """The number of forms and the form of `n`, from a Plural-Forms value (gettext's C-like
+    expression, compiled by the standard library's gettext)."""
+    found = re.search(r"nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+)", header)
+    if found is None:
+        return plural_rule(DEFAULT_PLURAL)
+    return int(found.group(1)), gettext.c2py(found.group(2))
+
+
+@dataclass
+class Catalog:
+    """One language's translations: single messages, plural ones (every form, by the msgid of
+    the singular) and the rule that picks a form."""
+
+    messages: dict[str, str] = field(default_factory=dict)
+    plurals: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    plural_forms: str = DEFAULT_PLURAL
+
+    def update(self, other: Catalog) -> None:
+        self.messages.update(other.messages)
+        self.plurals.update(other.plurals)
+        if other.plural_forms != DEFAULT_PLURAL:
+            self.plural_forms = other.plural_forms
+
+
 class _PoTranslations(gettext.NullTranslations):
-    def __init__(self, catalog: dict[str, str]) -> None:
+    def __init__(self, found: Catalog | dict[str, str]) -> None:
         super().__init__()
-        self._catalog = catalog
+        found = found if isinstance(found, Catalog) else Catalog(dict(found))
+        self._catalog = found.messages
+        self._plurals = found.plurals
+        self._forms, self._plural = plural_rule(found.plural_forms)
 
     def gettext(self, message: str) -> str:
         return self._catalog.get(message) or message
 
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        forms = self._plurals.get(msgid1)
+        if forms and len(forms) == self._forms and all(forms):
+            return forms[min(self._plural(n), len(forms) - 1)]
+        return msgid1 if n == 1 else msgid2
 
-def read_po(path: Path) -> dict[str, str]:
-    """Read msgid/msgstr pairs of a .po file (single forms, multi-line strings, comments)."""
-    catalog: dict[str, str] = {}
-    msgid: list[str] | None = None
-    msgstr: list[str] | None = None
+
+def _unquote(text: str) -> str:
+    return str(ast.literal_eval(text))
+
+
+def read_catalog(path: Path) -> Catalog:
+    """Read a .po file: single entries (msgid/msgstr), plural ones (msgid, msgid_plural,
+    msgstr[0..n]), multi-line strings, comments, the header's Plural-Forms."""
+    found = Catalog()
+    parts: dict[str, list[str]] = {}
     target: list[str] | None = None
 
     def flush() -> None:
-        if msgid is not None and msgstr is not None:
-            key = "".join(msgid)
-            if key:
-                catalog[key] = "".join(msgstr)
+        key = "".join(parts.get("msgid", []))
+        if not key:
+            header = "".join(parts.get("msgstr", []))
+            forms = re.search(r"Plural-Forms:\s*([^\n]*)", header)
+            if forms:
+                found.plural_forms = forms.group(1)
+        elif "msgid_plural" in parts:
+            count = sum(1 for name in parts if name.startswith("msgstr["))
+            found.plurals[key] = tuple("".join(parts.get(f"msgstr[{i}]", []))
+                                       for i in range(count))
+        elif "msgstr" in parts:
+            found.messages[key] = "".join(parts["msgstr"])
+        parts.clear()
 
     for raw in path.read_text(encoding="utf-8").splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("msgid "):
-            flush()
-            msgid, msgstr = [ast.literal_eval(line[6:])], None
-            target = msgid
-        elif line.startswith("msgstr "):
-            msgstr = [ast.literal_eval(line[7:])]
-            target = msgstr
+        keyword = re.match(r"(msgid_plural|msgid|msgstr\[\d+\]|msgstr)\s+(\".*)", line)
+        if keyword:
+            name, text = keyword.groups()
+            if name == "msgid":
+                flush()
+            target = parts.setdefault(name, [])
+            target.append(_unquote(text))
         elif line.startswith('"') and target is not None:
-            target.append(ast.literal_eval(line))
+            target.append(_unquote(line))
     flush()
-    return catalog
+    return found
+
+
+def read_po(path: Path) -> dict[str, str]:
+    """The single (not plural) msgid/msgstr pairs of a .po file."""
+    return read_catalog(path).messages
+
+
+def language_catalog(language: str) -> Catalog:
+    """Every translation of `language`: the merged `.po` files of its folder (empty for English)."""
+    folder = LOCALE_DIR / language
+    merged = Catalog()
+    for po in sorted(folder.glob("*.po")) if folder.is_dir() else ():
+        merged.update(read_catalog(po))
+    return merged
 
 
 def catalog(language: str) -> dict[str, str]:
-    """Every translation of `language`: the merged `.po` files of its folder (empty for English)."""
-    folder = LOCALE_DIR / language
-    merged: dict[str, str] = {}
-    for po in sorted(folder.glob("*.po")) if folder.is_dir() else ():
-        merged.update(read_po(po))
-    return merged
+    """The single messages of `language` (its plural ones: `language_catalog`)."""
+    return language_catalog(language).messages
 
 
 def set_language(language: str) -> str:
@@ -74,7 +139,7 @@ def set_language(language: str) -> str:
     language = (language or "en").split("-")[0].split("_")[0].lower()
     if language not in LANGUAGES:
         language = "en"
-    translations = _PoTranslations(catalog(language))
+    translations = _PoTranslations(language_catalog(language))
     with _lock:
         _current, _language = translations, language
     return language
@@ -88,6 +153,12 @@ def _(message: str) -> str:
     return _current.gettext(message)
 
 
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for the count `n` in the kiosk's language, by that language's
+    plural rule: `ngettext("{n} point to win", "{n} points to win", n).format(n=n)`."""
+    return _current.ngettext(singular, plural, n)
+
+
 def translator(language: str) -> _PoTranslations | gettext.NullTranslations:
     """A catalog for one language without switching the kiosk's own (phones have their own)."""
-    return _PoTranslations(catalog(language if language in LANGUAGES else "en"))
+    return _PoTranslations(language_catalog(language if language in LANGUAGES else "en"))

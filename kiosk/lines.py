@@ -214,10 +214,13 @@ def with_store(name: str, db: str | None, play: Callable[[Store | None], int]) -
     """A line protocol's run: with `--db`, the store opened first and closed after; a file that
     cannot be used (or whose last game cannot be read back) is said in one line, status 2."""
     from kiosk.store import Store, StoreError
+    from kiosk.tenant import DatabaseLock
 
     store = None
+    lock = None
     try:
         if db:
+            lock = DatabaseLock(db, f"dartship {name}")  # not while a kiosk plays on it
             store = Store(db)
         return play(store)
     except StoreError as err:
@@ -228,6 +231,8 @@ def with_store(name: str, db: str | None, play: Callable[[Store | None], int]) -
     finally:
         if store is not None:
             store.close()
+        if lock is not None:
+            lock.release()
 
 
 def scripted(db: str | None, venue: str, play: Callable[[GameService], int]) -> int:

@@ -68,6 +68,7 @@ class NoticeKind(enum.Enum):
     DEVICE = "device"  # stuck contact, unmapped contact, bad line, info
     PAUSED = "paused"  # the store cannot save: nothing is played until it can
     RESUMED = "resumed"
+    ABANDONED = "abandoned"  # staff ended the game in play: stored as abandoned, no winner
 
 
 class NotSaved(RuleError):
@@ -204,6 +205,23 @@ class GameService:
             game = self._memory_games
         self.kind, self.match, self.game = kind, match, game
         self.tell(GameStarted(game, resumed=False))
+        return game
+
+    def abandon(self) -> int:
+        """End the game in play without a winner (staff, for a game a team walked away from):
+        stored as abandoned first, then dropped, then told (`Notice(ABANDONED)`). Returns the
+        game; RuleError when none is in play, NotSaved when the store cannot say so."""
+        game, match, kind = self.game, self.match, self.kind
+        if game is None or match is None or kind is None or match.outcome().over:
+            raise RuleError(_("no game is in play"))
+        self._check_writable()
+        if self.store is not None:
+            try:
+                self.store.games.abandon(game)
+            except _STORE_ERRORS as err:
+                raise NotSaved(_("cannot save: {reason}").format(reason=self._why(err))) from None
+        self.kind = self.match = self.game = None
+        self.tell(Notice(NoticeKind.ABANDONED, _("game {game} abandoned").format(game=game)))
         return game
 
     def resume(self, finished_within: float | None = 0.0) -> bool:

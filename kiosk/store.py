@@ -108,6 +108,7 @@ class GameSummary:
     teams: tuple[str, ...]
     winner: str | None
     turns: int
+    abandoned: bool = False  # ended by staff (or by a new game) without a winner
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -380,6 +381,13 @@ class GameLog(_Part):
             if self._store.outbox is not None:
                 self._store.outbox.game_changed(game, outcome.over)
 
+    def abandon(self, game: int) -> None:
+        """The game ends without a winner (staff abandoned it): no longer resumed, and the
+        statistics list it as abandoned."""
+        with self._transaction():
+            self.db.execute("UPDATE games SET status='abandoned', finished=? "
+                            "WHERE id=? AND status='playing'", [now_iso(), game])
+
     def unfinished(self, venue: str = "kiosk") -> int | None:
         """The game in play at this venue, if any."""
         row = self.db.execute(
@@ -600,16 +608,16 @@ class Stats(_Part):
     def last_games(self, limit: int = 10, kind: str = "darts",
                    venue: str | None = None) -> list[GameSummary]:
         rows = self.db.execute(
-            """SELECT id, started, finished, setup, winner, turns FROM games
-               WHERE status='over' AND kind=? AND (? IS NULL OR venue = ?)
+            """SELECT id, started, finished, setup, winner, turns, status FROM games
+               WHERE status IN ('over', 'abandoned') AND kind=? AND (? IS NULL OR venue = ?)
                ORDER BY id DESC LIMIT ?""", [kind, venue, venue, limit]).fetchall()
         games = []
-        for gid, started, finished, setup_text, winner, turns in rows:
+        for gid, started, finished, setup_text, winner, turns, status in rows:
             setup = json.loads(setup_text)
             names = tuple(str(n) for n in setup.get("teams") or setup.get("players") or ())
             games.append(GameSummary(gid, started, finished, names,
                                      names[winner] if winner is not None and winner < len(names)
-                                     else None, turns))
+                                     else None, turns or 0, status == "abandoned"))
         return games
 
 

@@ -16,41 +16,79 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from kiosk.i18n import LANGUAGES, catalog
+from kiosk.i18n import LANGUAGES, language_catalog, plural_rule
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = (ROOT / "kiosk", ROOT / "hardware", ROOT / "ui" / "touch", ROOT / "ui" / "handheld")
 
 
+def _literals(node: ast.Call, count: int) -> tuple[str, ...] | None:
+    args = node.args[:count]
+    if len(args) == count and all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                                  for a in args):
+        return tuple(str(a.value) for a in args if isinstance(a, ast.Constant))
+    return None
+
+
+def _calls(path: Path, name: str, count: int) -> set[tuple[str, ...]]:
+    """The literal first `count` arguments of every call of `name` in one Python file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[tuple[str, ...]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+            literals = _literals(node, count)
+            if literals is not None:
+                found.add(literals)
+    return found
+
+
 def msgids_in(path: Path) -> set[str]:
     """Literal first arguments of `_()` calls in one Python file."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_"
-                and node.args and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)):
-            found.add(node.args[0].value)
-    return found
+    return {found[0] for found in _calls(path, "_", 1)}
+
+
+def plural_msgids_in(path: Path) -> set[tuple[str, str]]:
+    """(singular, plural) of the `ngettext("...", "...", n)` calls in one Python file."""
+    return {(one, other) for one, other in _calls(path, "ngettext", 2)}
+
+
+def _sources(folders: Iterable[Path]) -> list[Path]:
+    return [path for folder in folders for path in sorted(folder.rglob("*.py"))]
 
 
 def msgids(folders: Iterable[Path] = SOURCES) -> set[str]:
-    found: set[str] = set()
-    for folder in folders:
-        for path in sorted(folder.rglob("*.py")):
-            found |= msgids_in(path)
-    return found
+    return {m for path in _sources(folders) for m in msgids_in(path)}
+
+
+def plural_msgids(folders: Iterable[Path] = SOURCES) -> set[tuple[str, str]]:
+    return {m for path in _sources(folders) for m in plural_msgids_in(path)}
 
 
 def missing(language: str, folders: Iterable[Path] = SOURCES) -> list[str]:
-    known = catalog(language)
-    return sorted(m for m in msgids(folders) if not known.get(m))
+    """The msgids a language lacks; a plural one lacks a form, or has more or fewer forms than
+    its Plural-Forms say (then its singular msgid is listed)."""
+    known = language_catalog(language)
+    forms, _rule = plural_rule(known.plural_forms)
+    gaps = {m for m in msgids(folders) if not known.messages.get(m)}
+    for one, _other in plural_msgids(folders):
+        entry = known.plurals.get(one, ())
+        if len(entry) != forms or not all(entry):
+            gaps.add(one)
+    return sorted(gaps)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def po_entry(msgid: str, msgstr: str = "") -> str:
-    def quote(text: str) -> str:
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-    return f"msgid {quote(msgid)}\nmsgstr {quote(msgstr)}\n"
+    return f"msgid {_quote(msgid)}\nmsgstr {_quote(msgstr)}\n"
+
+
+def plural_po_entry(singular: str, plural: str, forms: Sequence[str]) -> str:
+    lines = [f"msgid {_quote(singular)}", f"msgid_plural {_quote(plural)}"]
+    lines += [f"msgstr[{i}] {_quote(form)}" for i, form in enumerate(forms)]
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,7 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         for msgid in missing(language):
             gaps += 1
-            print(po_entry(msgid) if args.template else f"{language}: {msgid!r}")
+            plural = dict(plural_msgids()).get(msgid)
+            entry = (plural_po_entry(msgid, plural, ("", "")) if plural is not None
+                     else po_entry(msgid))
+            print(entry if args.template else f"{language}: {msgid!r}")
     return 1 if gaps else 0
 
 

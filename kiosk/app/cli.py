@@ -41,13 +41,18 @@ def _delegate(name: str, argv: Sequence[str]) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    # Each command once, in the list of commands (the delegated ones parse their own options).
     parser = argparse.ArgumentParser(
         prog="dartship", description=_("Battleship on a dartboard: the kiosk and its tools."),
-        epilog="\n".join(f"  {name:<12} {text}" for name, (_t, text) in DELEGATED.items()),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=lambda prog: argparse.HelpFormatter(prog, max_help_position=20))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for line in _lines().values():  # each game's line protocol
         line.arguments(sub.add_parser(line.command, help=line.help()))
+    host = sub.add_parser("host-link", help=_("print the host page's link (phones-only bars)"))
+    host.add_argument("--renew", action="store_true",
+                      help=_("a new link: the old one stops working (stop the kiosk first)"))
+    host.add_argument("--config", help=_("config file"))
+    host.add_argument("--db", help=_("SQLite file (overrides kiosk.database)"))
     config = sub.add_parser("config", help=_("check or show the config"))
     config.add_argument("action", choices=("check", "show", "reference"))
     config.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
@@ -60,6 +65,62 @@ def _parser() -> argparse.ArgumentParser:
 def _lines() -> dict[str, LineProtocol]:
     """The hosted games' line protocols by command (`dartship referee`, ...)."""
     return {room.line.command: room.line for room in REGISTRY.rooms() if room.line is not None}
+
+
+def _host_link(args: argparse.Namespace) -> int:
+    """The host page's link as the kiosk serves it: its kept secret, the running kiosk's port
+    (from its lock) or the configured one. Reading works while the kiosk runs; renewing (a
+    write) only when none holds the database."""
+    from kiosk import hostlink
+    from kiosk.store import Store, StoreError
+    from kiosk.tenant import DatabaseInUse, DatabaseLock, Holder
+    from ui.handheld.address import lan_address, url_host
+
+    cfg = read_config(args.config)
+    if cfg is None:
+        return 2
+    settings = cfg.settings
+    db = args.db or str(settings.database_path())
+    holder: Holder | None = None
+    lock = None
+    try:
+        try:
+            lock = DatabaseLock(db, "dartship host-link")
+        except DatabaseInUse as err:
+            if args.renew:
+                print(_("dartship host-link: {who} runs on {db}: stop it first (sudo systemctl "
+                        "stop dartship), renew, then start it again").format(
+                            who=err.holder.describe() if err.holder else _("a kiosk"), db=db),
+                      file=sys.stderr)
+                return 2
+            holder = err.holder
+        store = Store(db)
+        try:
+            if args.renew:
+                secret: str | None = hostlink.renew(store.meta)
+            elif lock is not None:
+                secret = hostlink.host_secret(store.meta)  # kept for the kiosk's next start
+            else:
+                secret = store.meta.recall(hostlink.KEY)
+        finally:
+            store.close()
+    except StoreError as err:
+        print(f"dartship host-link: {err}", file=sys.stderr)
+        return 2
+    finally:
+        if lock is not None:
+            lock.release()
+    if secret is None:
+        print(_("dartship host-link: the running kiosk has no host page (it has a screen; the "
+                "host page is for kiosks started with --headless)"), file=sys.stderr)
+        return 2
+    port = holder.port if holder is not None and holder.port else settings.web.port
+    address = url_host(lan_address(settings.web.host))
+    print(_("Host page (keep it to yourself): {url}").format(
+        url=f"http://{address}:{port}/host/{secret}"))
+    if args.renew:
+        print(_("The old host link no longer works."))
+    return 0
 
 
 def _config(args: argparse.Namespace) -> int:
@@ -96,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return lines[args.command].run(args)
     if args.command == "config":
         return _config(args)
+    if args.command == "host-link":
+        return _host_link(args)
     _parser().print_help()
     return 0
 

@@ -30,6 +30,7 @@ from kiosk.i18n import _, set_language
 from kiosk.rooms import REGISTRY, Seating
 from kiosk.service import GameService
 from kiosk.store import Store, StoreError
+from kiosk.tenant import DatabaseLock
 
 if TYPE_CHECKING:
     from ui.handheld.server import WebServer
@@ -40,6 +41,8 @@ log = logging.getLogger("dartship")
 # crash or power cut right after the winning dart must not hide the result, nor the chance to
 # undo a misread winning dart); an older one is history (docs/decisions.md).
 RESULT_KEPT_SECONDS = 10 * 60
+
+
 class StartError(DartshipError, RuntimeError):
     """The kiosk cannot start (its port is taken, say); the message says what to do."""
 
@@ -58,7 +61,8 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     """
     settings = config.settings
     loop = asyncio.get_running_loop()
-    store = open_store(settings)
+    port = settings.web.port if (settings.web.enabled if web is None else web) else None
+    store, lock = open_store(settings, port)  # refused here if another kiosk holds it
     service = GameService(store, rng=rng or random.Random())
     rooms = REGISTRY.rooms()
     # Before resume: a game picked up after a power cut gets its participants back (the service
@@ -67,7 +71,8 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         seating = Seating(service, loop, config, random.Random(service.rng.getrandbits(64)),
                           headless=headless, instant=instant)
         service.host(room.name, room.participants(seating))
-    kiosk = Kiosk(config, store, service, rooms=rooms, supervisor=Notifier())
+    kiosk = Kiosk(config, store, service, rooms=rooms, supervisor=Notifier(),
+                  lock=lock)
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
     if settings.league.hub:
         from kiosk.app import league
@@ -81,6 +86,7 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
         # First: a port already taken (another kiosk) stops us before anything is resumed or
         # any board is opened twice.
         server = await _start_web(kiosk, headless, instant)
+        lock.set_port(server.port)
     if service.resume(finished_within=RESULT_KEPT_SECONDS) and service.kind is not None:
         log.info("resumed game %s", service.game)
         REGISTRY.room(service.kind.name).resumed(service, service.rng)
@@ -103,14 +109,18 @@ async def _probe_scorer(url: str) -> str:
     return await probe_text(url)
 
 
-def open_store(settings: Settings) -> Store:
-    """The configured database; one that cannot be used (read-only, not ours, newer, a folder
-    that does not exist) falls back to the default one, saying why, so a bad kiosk.database
-    never keeps the kiosk from starting. The default one failing too is an error to show."""
+def open_store(settings: Settings, port: int | None = None) -> tuple[Store, DatabaseLock]:
+    """The configured database, and the lock that makes it this kiosk's (`DatabaseInUse`,
+    naming the other kiosk, when one holds it: taken before anything is read or written). One
+    that cannot be used otherwise (read-only, not ours, newer, a folder that does not exist)
+    falls back to the default one, saying why, so a bad kiosk.database never keeps the kiosk
+    from starting. The default one failing too is an error to show."""
     path = settings.database_path()
+    lock = DatabaseLock(path, "dartship run", port)
     try:
-        return Store(path)
+        return Store(path), lock
     except StoreError as err:
+        lock.release()
         if not settings.kiosk.database:
             raise
         default = replace(settings.kiosk, database="")
@@ -119,7 +129,12 @@ def open_store(settings: Settings) -> Store:
             raise
         log.error("kiosk.database: %s; the kiosk uses %s instead (check it: dartship config "
                   "check)", err, fallback)
-        return Store(fallback)
+    lock = DatabaseLock(fallback, "dartship run", port)
+    try:
+        return Store(fallback), lock
+    except StoreError:
+        lock.release()
+        raise
 
 
 async def _start_web(kiosk: Kiosk, headless: bool, instant: bool) -> WebServer:

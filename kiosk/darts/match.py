@@ -31,6 +31,17 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+def _no_dart_now(phase: Phase) -> str:
+    """Why a dart does not count in this phase, in the players' words."""
+    if phase is Phase.PLACING:
+        return _("the fleets are not all placed yet: darts do not count")
+    if phase is Phase.BULL_OFF:
+        return _("the bull-off is on: one dart each at the bull")
+    if phase is Phase.TAKEOUT:
+        return _("the visit is over: take the darts out and press Next")
+    return _("the game is over: darts no longer count")
+
+
 class BullOffOutcome(enum.Enum):
     """What two bull-off darts decide."""
 
@@ -660,7 +671,7 @@ class Match:
 
     def _throw(self, cell: Cell, padded: bool = False) -> list[Event]:
         if self._phase is not Phase.THROWING:
-            raise RuleError(_("no dart is expected now ({phase})").format(phase=self._phase.value))
+            raise RuleError(_no_dart_now(self._phase))
         if cell != MISS and cell not in self.board:
             raise RuleError(_("{cell} is not a cell of this board").format(cell=cell.code))
         assert self._turn is not None

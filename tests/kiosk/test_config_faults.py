@@ -150,12 +150,10 @@ def _serve(settings: config.Settings, caplog: pytest.LogCaptureFixture) -> tuple
 
 @pytest.mark.parametrize("host", ["kiosk.invalid", "192.0.2.55"])
 def test_run_falls_back_to_the_default_host_and_says_so(host, caplog):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    _url, body = _serve(config.build({"web.host": host, "web.port": port}), caplog)
+    url, body = _serve(config.build({"web.host": host, "web.port": 0}), caplog)
+    port = url.rsplit(":", 1)[1]  # the one the system picked when binding the default host
     assert json.loads(body) == {"view": None}
-    assert f"cannot listen on {host}:{port}" in caplog.text
+    assert f"cannot listen on {host}:0" in caplog.text
     assert f"listens on 0.0.0.0:{port} instead" in caplog.text
 
 
@@ -181,10 +179,12 @@ def test_run_falls_back_from_an_unusable_database_and_leaves_it_alone(tmp_path, 
     junk.write_text("the owner's notes, not a database\n")
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
     with caplog.at_level(logging.ERROR, "dartship"):
-        store = open_store(config.build({"kiosk.database": str(junk)}))
+        store, lock = open_store(config.build({"kiosk.database": str(junk)}))
     try:
         assert store.path == tmp_path / "state" / "dartship.db"
+        assert lock.database == store.path
     finally:
         store.close()
+        lock.release()
     assert junk.read_text() == "the owner's notes, not a database\n"
     assert "kiosk.database:" in caplog.text and "uses " + str(store.path) in caplog.text

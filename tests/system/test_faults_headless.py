@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from tests.kiosk.app.test_resume_result import finished_game
-from tests.system.test_kiosk_headless import Lines, _free_port, _http
+from tests.system.test_kiosk_headless import Lines, _http
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,12 +32,12 @@ def _stop(proc: subprocess.Popen) -> int:
 
 
 def test_a_host_that_does_not_resolve_falls_back_instead_of_dying(tmp_path):
-    port = _free_port()
-    proc, out = _headless(tmp_path, f'[web]\nhost = "kiosk.invalid"\nport = {port}\n',
+    proc, out = _headless(tmp_path, '[web]\nhost = "kiosk.invalid"\nport = 0\n',
                           tmp_path / "k.db")
     try:
         out.wait_for(r"running headless")
-        out.wait_for(rf"cannot listen on kiosk\.invalid:{port}.*listens on 0\.0\.0\.0:{port} instead")
+        port = out.wait_for(r"cannot listen on kiosk\.invalid:0.*listens on 0\.0\.0\.0:(\d+) "
+                            r"instead").group(1)
         status, body = _http(f"http://127.0.0.1:{port}/api/game")
         assert status == 200 and body["view"]["state"]["phase"] == "placing"
     finally:
@@ -48,9 +48,9 @@ def test_a_host_that_does_not_resolve_falls_back_instead_of_dying(tmp_path):
 def test_a_just_finished_game_comes_back_on_the_host_page(tmp_path):
     db = tmp_path / "k.db"
     finished_game(db)
-    port = _free_port()
-    proc, out = _headless(tmp_path, f'[web]\nhost = "127.0.0.1"\nport = {port}\n', db)
+    proc, out = _headless(tmp_path, '[web]\nhost = "127.0.0.1"\nport = 0\n', db)
     try:
+        port = out.wait_for(r"Host page .*http://[^/]+:(\d+)/").group(1)
         out.wait_for(r"running headless")
         status, body = _http(f"http://127.0.0.1:{port}/api/game")
         assert status == 200 and body["view"]["state"]["phase"] == "over"

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -27,12 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SHARKS = [["D20", "L20", "T20", "S20", "BULL"], ["T1", "T18", "T4", "T13"], ["L6", "L10", "L15"],
           ["D3", "D19"]]
 JETS = [["D5", "L5", "T5", "S5"], ["T11", "T14", "T9"], ["S6", "S10"], ["D1", "D18", "D4", "D13", "D6"]]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Lines:
@@ -84,12 +77,13 @@ def _http(url: str, method: str = "GET", body: object | None = None,
 
 
 class Kiosk:
-    def __init__(self, tmp: Path, board_port: int, web_port: int) -> None:
-        self.web = f"http://127.0.0.1:{web_port}"
+    def __init__(self, tmp: Path, board_url: str, web_port: int = 0) -> None:
+        """`web_port` 0: the system picks one as the kiosk binds it (read back from its log);
+        a restart gives the port of the first start, as a kiosk comes back on its port."""
         config = tmp / "config.toml"
         config.write_text(
             "[board]\ninput = \"serial\"\n"
-            f"port = \"socket://127.0.0.1:{board_port}\"\n"
+            f"port = \"{board_url}\"\n"
             f"[web]\nhost = \"127.0.0.1\"\nport = {web_port}\n"
             "[rules]\nbull_off = \"normal\"\n")
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
@@ -98,6 +92,8 @@ class Kiosk:
              "--db", str(tmp / "kiosk.db")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.out = Lines(self.proc)
+        self.port = int(self.out.wait_for(r"phone page on http://[^\s/]+:(\d+)").group(1))
+        self.web = f"http://127.0.0.1:{self.port}"
         self.out.wait_for(r"running headless")
         self.teams = [self.out.wait_for(r"Sharks: (http\S+)").group(1),
                       self.out.wait_for(r"Jets: (http\S+)").group(1)]
@@ -135,7 +131,8 @@ class Kiosk:
 
 
 class FakeBoard:
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int = 0) -> None:
+        """`port` 0: the system picks one as the board listens; `url` is where it listens."""
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kiosk.app.cli", "fake-board", "--tcp", str(port),
@@ -143,7 +140,7 @@ class FakeBoard:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env=env)
         self.out = Lines(self.proc)
-        self.out.wait_for(r"socket://")
+        self.url = self.out.wait_for(r"(socket://\S+)").group(1)
 
     def type(self, text: str) -> None:
         # Two darts within the reader's 20 ms lockout are one dart touching two segments; real
@@ -162,12 +159,11 @@ class FakeBoard:
 
 @pytest.fixture
 def rig(tmp_path):
-    board_port, web_port = _free_port(), _free_port()
-    board = FakeBoard(board_port)
+    board = FakeBoard()
     kiosks: list[Kiosk] = []
 
     def start() -> Kiosk:
-        kiosk = Kiosk(tmp_path, board_port, web_port)
+        kiosk = Kiosk(tmp_path, board.url, kiosks[0].port if kiosks else 0)
         kiosks.append(kiosk)
         kiosk.out.wait_for(r"board fake-\S+ connected")
         return kiosk

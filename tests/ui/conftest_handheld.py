@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import socket
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
@@ -102,7 +101,3 @@ async def api_phones(service: GameService, limits: Limits | None = None, count: 
             await phone.close()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]

@@ -32,7 +32,6 @@ from kiosk.classic.table import classic_of, start
 from kiosk.config import ConfigFile, check_values
 from kiosk.service import GameService
 from kiosk.store import Store
-from tests.ui.conftest_handheld import free_port
 from tests.ui.real_window_probe import drawn_in, run_app
 
 WATER = (0x1B, 0x3A, 0x57)  # ui/touch/theme.py WATER: drawn only as the grids' squares
@@ -77,7 +76,7 @@ def grid_report(grid: Any) -> dict[str, Any]:
 async def main(folder: Path, case: str, width: int, height: int, picture: str | None) -> None:
     db = folder / "kiosk.db"
     prepare(db, case)
-    typed, problems = check_values({"web.host": "127.0.0.1", "web.port": free_port(),
+    typed, problems = check_values({"web.host": "127.0.0.1", "web.port": 0,
                                     "display.width": width, "display.height": height,
                                     "kiosk.database": str(db), "board.input": "simulator",
                                     "solo.shot_seconds": 0})

@@ -174,15 +174,13 @@ async def last_view(socket) -> dict:
 
 
 async def test_web_server_contract_links_qr_codes_and_printed_links(tmp_path, capsys):
-    from tests.ui.conftest_handheld import free_port
     from ui.handheld.server import start_web
 
-    port = free_port()
-    config = settings(web__host="127.0.0.1", web__port=port)
+    config = settings(web__host="127.0.0.1", web__port=0)  # the system picks a free port
     service = make_service(tmp_path, config)
     web = await start_web(service, config, print_links=True)
     try:
-        assert web.base_url == f"http://127.0.0.1:{port}"
+        assert web.port > 0 and web.base_url == f"http://127.0.0.1:{web.port}"
         assert web.team_url(0) is None and web.spectator_url() is None
         new_game(service)
         first = web.team_url(0)
@@ -237,3 +235,12 @@ async def test_phones_show_a_pause_when_the_kiosk_cannot_save_and_its_end(tmp_pa
         del store.games.append, store.meta.probe
         placed = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
         assert placed.status == 200 and (await placed.json())["view"]["paused"] is None
+
+
+async def test_the_favicon_every_browser_asks_for_is_the_pages_icon(tmp_path):
+    service = make_service(tmp_path)
+    async with api_client(service) as (client, _api):
+        response = await client.get("/favicon.ico")
+        assert response.status == 200
+        assert response.headers["Content-Type"] == "image/svg+xml"
+        assert (await response.read()).lstrip().startswith(b"<svg")

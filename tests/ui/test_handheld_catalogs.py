@@ -10,7 +10,7 @@ from ui.handheld.static_files import STATIC_DIR, StaticFiles
 LANGUAGES = ("en", "de", "fi")
 
 
-def _catalog(language: str) -> dict[str, str]:
+def _catalog(language: str) -> dict[str, str | dict[str, str]]:
     return json.loads((STATIC_DIR / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
 
 
@@ -24,15 +24,43 @@ def _used_keys() -> set[str]:
     return keys
 
 
+# The plural categories (CLDR's, as Intl.PluralRules names them) each language uses for counts.
+PLURAL_FORMS = {"en": {"one", "other"}, "de": {"one", "other"}, "fi": {"one", "other"}}
+
+
+def _forms(entry: str | dict[str, str], language: str) -> list[str]:
+    """A message's texts: itself, or each plural form (which must be the language's)."""
+    if isinstance(entry, str):
+        return [entry]
+    assert set(entry) - {"count"} == PLURAL_FORMS[language], (language, entry)
+    assert re.fullmatch(r"\w+", entry["count"]), entry
+    return [text for form, text in entry.items() if form != "count"]
+
+
+def _placeholders(texts: list[str]) -> set[str]:
+    return {name for text in texts for name in re.findall(r"\{\w+\}", text)}
+
+
 def test_every_language_has_every_key_and_the_same_placeholders():
     english = _catalog("en")
     for language in LANGUAGES[1:]:
         other = _catalog(language)
         assert set(other) == set(english), language
-        for key, text in english.items():
-            assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text)), (
-                language, key)
-            assert other[key].strip(), (language, key)
+        for key, entry in english.items():
+            texts, theirs = _forms(entry, "en"), _forms(other[key], language)
+            assert isinstance(entry, str) == isinstance(other[key], str), (language, key)
+            for text in theirs:
+                assert _placeholders([text]) == _placeholders(texts), (language, key)
+                assert text.strip(), (language, key)
+            if not isinstance(entry, str):
+                assert entry["count"] == other[key]["count"], (language, key)
+                assert f"{{{entry['count']}}}" in _placeholders(texts), key
+
+
+def test_counted_words_have_plural_forms():
+    english = _catalog("en")
+    for key in ("c_n_shots", "c_n_hits", "c_daily_done"):
+        assert isinstance(english[key], dict), key
 
 
 def test_every_key_the_page_uses_is_translated():

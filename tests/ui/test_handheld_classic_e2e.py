@@ -27,7 +27,7 @@ from kiosk.secret import kiosk_secret
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_classic import enemy_squares, water
-from tests.ui.conftest_handheld import ARTEFACTS, free_port, settings
+from tests.ui.conftest_handheld import ARTEFACTS, settings
 from tests.ui.test_handheld_e2e import PHONE, WAIT_MS, browser_page
 from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.classic.room import ClassicPhones
@@ -44,7 +44,7 @@ LANDSCAPE = {"width": 844, "height": 390}
 @contextlib.asynccontextmanager
 async def classic_kiosk(tmp_path) -> AsyncIterator[tuple[GameService, WebServer]]:
     """The phone page as the kiosk serves it, its computer at a quick pace."""
-    config = settings(web__host="127.0.0.1", web__port=free_port())
+    config = settings(web__host="127.0.0.1", web__port=0)
     service = GameService(Store(tmp_path / "dartship.db"))
     classic = ClassicPhones(pace=ShotPace(shot=0.05),
                             limits=StartLimits(capacity=1000, per_minute=1000))
@@ -268,7 +268,15 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
         await crowd.goto(link)
         await expect(crowd.locator("#watching")).to_be_visible(timeout=WAIT_MS)
 
+        # The owner's solo game is under way (a shot fired): the duel asks first.
         await owner.locator("#start-duel").tap()
+        await expect(owner.locator("#message")).to_contain_text("Start the duel again")
+        assert (await table_match(web, owner)).setup.players != ("Anna", "Bo")  # not yet
+        await owner.locator("#start-duel").tap()
+        await expect(owner.locator("#message")).to_contain_text(
+            "your game against the computer has ended", timeout=WAIT_MS)
+        await expect(owner.locator("#friend-state")).to_have_text(
+            "The duel with your friend is on", timeout=WAIT_MS)
         await expect(friend.locator("#fleet")).to_be_visible(timeout=WAIT_MS)  # its own fleet
         duel = await table_match(web, owner)
         assert duel.setup.players == ("Anna", "Bo") and duel.fleet(0) == kept
@@ -316,20 +324,47 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
             assert page.errors == []  # type: ignore[attr-defined]
 
 
+async def room_with_a_friend(browser, web: WebServer) -> tuple[Page, Page, str]:
+    """An owner's solo game (easy), its room opened, and a friend's phone on the link."""
+    owner = await browser_page(browser, web.page_url("/classic"))
+    await owner.locator("[data-level='easy']").tap()
+    await owner.locator("#open-room").tap()
+    link = await owner.locator("#room-link").text_content() or ""
+    friend = await browser_page(browser, link)
+    await expect(friend.locator("#ready")).to_be_visible(timeout=WAIT_MS)
+    return owner, friend, link
+
+
 async def test_a_closed_room_tells_its_friend_and_the_link_dies(tmp_path, chromium):
     async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
-        owner = await browser_page(browser, web.page_url("/classic"))
-        await owner.locator("[data-level='easy']").tap()
-        await owner.locator("#open-room").tap()
-        link = await owner.locator("#room-link").text_content()
-        friend = await browser_page(browser, link or "")
-        await expect(friend.locator("#ready")).to_be_visible(timeout=WAIT_MS)
+        owner, friend, link = await room_with_a_friend(browser, web)
         await owner.locator("#close-room").tap()
         await expect(friend.locator("#closed")).to_be_visible(timeout=WAIT_MS)
         await shot(friend, "room-closed")
-        late = await browser_page(browser, link or "")
+        late = await browser_page(browser, link)
         await expect(late.locator("#expired")).to_be_visible(timeout=WAIT_MS)
         await asyncio.sleep(0)
+
+
+async def test_closing_the_room_mid_duel_asks_first_and_says_the_duel_ended(tmp_path, chromium):
+    async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
+        owner, friend, _link = await room_with_a_friend(browser, web)
+        await friend.locator("#ready").tap()
+        await owner.locator("#start-duel").tap()  # nothing fired yet: no question
+        await expect(friend.locator("#fleet")).to_be_visible(timeout=WAIT_MS)
+        await expect(owner.locator("#friend-state")).to_have_text(
+            "The duel with your friend is on", timeout=WAIT_MS)
+        await owner.locator("#close-room").tap()
+        await expect(owner.locator("#message")).to_contain_text("ends the duel")
+        assert (await table_match(web, owner)).setup.mode.value == "duel"  # still on
+        await shot(owner, "room-close-asks")
+        await owner.locator("#close-room").tap()
+        await expect(friend.locator("#closed")).to_be_visible(timeout=WAIT_MS)
+        await expect(owner.locator("#message")).to_contain_text("the duel has ended",
+                                                                 timeout=WAIT_MS)
+        await shot(owner, "room-closed-duel-ended")
+        for page in (owner, friend):
+            assert page.errors == []  # type: ignore[attr-defined]
 
 
 async def test_the_kiosks_duel_on_the_teams_phones(tmp_path, chromium):

@@ -21,7 +21,6 @@ from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
     fleet,
-    free_port,
     make_service,
     new_game,
     settings,
@@ -37,7 +36,7 @@ async def running_kiosk(tmp_path, bull_off: str = "off", headless: bool = False
                         ) -> AsyncIterator[tuple[object, WebServer]]:
     """The phone page on the service's loop; `headless`: as `dartship run --headless
     --simulator` serves it, with the host's desk and its throw pad (darts via the queue)."""
-    config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=free_port())
+    config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=0)
     service = make_service(tmp_path, config)
     thrower = None
     if headless:
@@ -183,3 +182,29 @@ async def test_a_dead_link_says_so_and_a_new_game_ends_the_old_page(tmp_path, ch
         assert response is not None and response.status == 404
         await expect(stranger.locator("#expired")).to_contain_text("ei ole enää voimassa",
                                                                    timeout=WAIT_MS)
+
+
+@pytest.mark.slow
+async def test_a_reload_keeps_a_placed_fleet_that_is_not_locked_in(tmp_path, chromium):
+    """Placed, not yet locked in, the page reloaded (a phone's browser does that when it comes
+    back from the background): the ships are where they were, on this phone only."""
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        new_game(service)
+        sharks = await phone(browser, web.team_url(0))
+        await tap_fleet(sharks, FLEET_A)
+        placed = sorted(await sharks.locator(".board .cell.s-ship").evaluate_all(
+            "cells => cells.map(c => c.dataset.code)"))
+        assert placed
+        await sharks.reload()
+        await sharks.wait_for_selector(".board .cell", timeout=WAIT_MS)
+        await expect(sharks.locator("#lock")).to_be_enabled(timeout=WAIT_MS)
+        again = sorted(await sharks.locator(".board .cell.s-ship").evaluate_all(
+            "cells => cells.map(c => c.dataset.code)"))
+        assert again == placed
+        assert service.match.state().placed == (False, False)  # kept on the phone, not sent
+        await sharks.locator("#lock").tap()
+        await expect(sharks.locator("#locked")).to_be_visible(timeout=WAIT_MS)
+        # Locked in: nothing is kept on the phone any more.
+        kept = await sharks.evaluate("Object.keys(localStorage).filter(k => k.startsWith('dartship-fleet:'))")
+        assert kept == []
+        assert sharks.errors == []

@@ -59,3 +59,38 @@ async def test_the_desk_on_a_phone(tmp_path, language, chromium):
             assert desk.errors == []  # type: ignore[attr-defined]
     finally:
         set_language("en")
+
+
+@pytest.mark.slow
+async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(tmp_path, chromium):
+    """Issue 20, point 11: the outer bull for one team, the inner for the other: the inner
+    starts (normal bull-off), where one drawn bull used to count every tap alike."""
+    from kiosk.board import BullZone
+
+    async with running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web), \
+            chromium() as browser:
+        new_game(service)
+        place(service, 0, fleet(FLEET_A))
+        place(service, 1, fleet(FLEET_B))
+        host = web.part(HostDesk)
+        assert host is not None
+        desk = await browser_page(browser, web.base_url + host.path())
+        await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
+        bull = desk.locator('#pad-board [data-code="BULL"]')
+        await expect(bull).to_have_count(2)  # the outer bull's disc, the inner bull's on it
+        box = await bull.first.bounding_box()
+        inner = await desk.locator('#pad-board [data-part="inner"]').bounding_box()
+        assert inner["width"] < box["width"] * 0.6
+        # The outer ring of the bull: between the inner disc's edge and the outer's.
+        x = box["x"] + box["width"] / 2
+        y = box["y"] + box["height"] / 2 - (box["height"] + inner["height"]) / 4
+        await desk.touchscreen.tap(x, y)
+        await desk.wait_for_load_state()
+        await expect(desk.locator("#bull-off")).to_contain_text("outer", timeout=WAIT_MS)
+        await desk.touchscreen.tap(x, box["y"] + box["height"] / 2)  # the middle: the inner bull
+        await desk.wait_for_load_state()
+        await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
+        assert service.match.bull_off_zones() == (BullZone.OUTER, BullZone.INNER)
+        assert service.match.turn == 1
+        await shot(desk, "host-both-bulls")
+        assert desk.errors == []  # type: ignore[attr-defined]

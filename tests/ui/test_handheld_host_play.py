@@ -100,7 +100,7 @@ async def test_next_undo_correct_and_the_pad(tmp_path):
 async def test_without_the_simulator_the_pad_is_not_there(tmp_path):
     service, client, _api, desk = await _desk(tmp_path, simulator=False)
     try:
-        assert "Throw (simulator)" not in await (await client.get(desk.path())).text()
+        assert "Score a dart (manual scoring)" not in await (await client.get(desk.path())).text()
         refused = await _post(client, desk, "throw", cell="T20")
         assert refused.status == 409 and service.match.darts_thrown == 0
     finally:
@@ -157,5 +157,22 @@ async def test_a_team_that_placed_without_a_phone_gets_a_code_only_when_asked(tm
         given = await _post(client, desk, "move", team="0")
         page = await (await client.get(given.headers["Location"])).text()
         assert api.tokens.teams[0] in page and api.tokens.teams[1] not in page
+    finally:
+        await client.close()
+
+
+async def test_last_darts_show_a_corrected_dart_as_corrected(tmp_path):
+    service, client, _api, desk = await _desk(tmp_path)
+    try:
+        await _post(client, desk, "throw", cell="DB")  # the bull-off: inner bull, then outer
+        await _post(client, desk, "throw", cell="SB")
+        assert service.match.phase is Phase.THROWING
+        assert (await _post(client, desk, "throw", cell="T20")).status == 303
+        assert "T20" in desk.recent[0]
+        assert (await _post(client, desk, "correct", cell="D9")).status == 303
+        assert "D9" in desk.recent[0] and "T20" not in desk.recent[0]
+        listed = re.search(r"<ul class='recent'>(.*?)</ul>",
+                           await (await client.get(desk.path())).text()).group(1)
+        assert "D9" in listed and "T20" not in listed
     finally:
         await client.close()

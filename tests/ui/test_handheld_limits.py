@@ -35,13 +35,12 @@ REQUEST = b"GET /api/game HTTP/1.1\r\nHost: kiosk\r\nConnection: close\r\n\r\n"
 
 @contextlib.asynccontextmanager
 async def serving(gate: ConnectionGate | None = None) -> AsyncIterator[tuple[WebServer, int]]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    settings = config.build({"web.host": "0.0.0.0", "web.port": port})
+    # Port 0: the system picks a free one as it binds (a port probed and freed first may be
+    # taken by anyone before the server binds it, on a busy machine).
+    settings = config.build({"web.host": "0.0.0.0", "web.port": 0})
     server = await start_web(GameService(None), settings, gate=gate)
     try:
-        yield server, port
+        yield server, server.port
     finally:
         await server.stop()
 
@@ -188,24 +187,22 @@ def test_a_full_file_table_does_not_flood_the_log(tmp_path):
         resource.setrlimit(resource.RLIMIT_NOFILE, (150, 150))
 
         async def main():
-            settings = config.build({"web.host": "127.0.0.1", "web.port": int(sys.argv[1])})
+            settings = config.build({"web.host": "127.0.0.1", "web.port": 0})
             # Caps above the file limit, so that accept itself fails (as with the unit's old 1024).
             server = await start_web(GameService(None), settings,
                                      gate=ConnectionGate(per_address=10_000, overall=10_000))
-            print("READY", flush=True)
+            print("READY", server.port, flush=True)
             await asyncio.sleep(4)
             await server.stop()
 
         asyncio.run(main())
     """)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-c", script, str(port)], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
-    while "READY" not in proc.stdout.readline():
+    while not (line := proc.stdout.readline()).startswith("READY"):
         pass
+    port = int(line.split()[1])
     clients = []
     for _ in range(300):
         with contextlib.suppress(OSError):

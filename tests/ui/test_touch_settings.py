@@ -43,7 +43,7 @@ def test_save_keeps_the_owners_file_and_never_writes_the_command_line(tour, owne
     tour.app.go("settings")
     screen = tour.screen()
     text = _text(tour)
-    assert "simulator (no board) (set on the command line)" in text
+    assert "manual scoring (no sensor) (set on the command line)" in text
     assert "board.input" not in screen.inputs  # shown, not editable
     assert screen.inputs["rules.bull_off"].text == "closest to the bull"
     assert screen.inputs["rules.fleet"].text == "2, 3, 4, 5 (default)"
@@ -69,10 +69,49 @@ def test_values_and_the_saved_note_in_german(tour, owners_config):
         assert tour.app.sm.current == "settings"
         assert screen.message.text.startswith("Gespeichert in")
         text = _text(tour)
-        for english in ("default", "normal", "simulator (no board)", "four-ring"):
+        manual = "manual scoring (no sensor)"
+        for english in ("default", "normal", manual, "four-ring"):
             assert english not in text.split("\n"), english
-        assert "Simulator (ohne Scheibe) (auf der Befehlszeile gesetzt)" in text
+        assert ("manuelle Wertung (ohne Sensor) "
+                "(auf der Befehlszeile gesetzt)") in text
     finally:
+        set_language("en")
+        tour.app.rebuild("home")
+
+
+def test_renew_host_link_asks_first_then_keeps_a_new_secret(tour):
+    from kiosk import hostlink
+
+    store = tour.kiosk.store
+    before = hostlink.host_secret(store.meta)
+    tour.app.go("settings")
+    screen = tour.screen()
+    tour.press("Renew host link")
+    assert "again" in screen.message.text and hostlink.host_secret(store.meta) == before
+    tour.press("Renew host link")
+    after = store.meta.recall(hostlink.KEY)
+    assert after and after != before
+    assert f"/host/{after}" in screen.message.text and "no longer works" in screen.message.text
+    tour.app.go("home")
+
+
+def test_the_language_chosen_on_home_is_kept_for_the_next_start(tour, tmp_path):
+    from kiosk.i18n import set_language
+
+    path = tmp_path / "owner.toml"
+    path.write_text("# the owner's notes\n")
+    before = tour.kiosk.config
+    tour.kiosk.config = config.read(path)
+    try:
+        tour.app.go("home")
+        tour.press("Suomi")
+        assert tour.kiosk.settings.kiosk.language == "fi"
+        assert config.read(path).settings.kiosk.language == "fi"  # what the next start reads
+        assert path.read_text().startswith("# the owner's notes")
+        tour.press("English")
+        assert config.read(path).settings.kiosk.language == "en"
+    finally:
+        tour.kiosk.config = before
         set_language("en")
         tour.app.rebuild("home")
 

@@ -91,7 +91,7 @@ class Seats:
         self.phones = PhoneSeats(service.store)
         self.phones.on_change.append(self.changed)
         if service.game is not None:
-            self.tokens = self._tokens_for(service.game)
+            self.tokens = self._tokens_for(service.game)[0]
 
     def routes(self) -> list[web.AbstractRouteDef]:
         return [
@@ -123,6 +123,10 @@ class Seats:
             self._new_game(event.game)
         elif isinstance(event, Notice) and event.kind in (NoticeKind.PAUSED, NoticeKind.RESUMED):
             self.changed()  # every page shows the pause, and its end
+        elif isinstance(event, Notice) and event.kind is NoticeKind.ABANDONED:
+            # Staff ended the game: its team links are dead, every page shows no game.
+            self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
+            self.changed()
 
     def changed(self) -> None:
         for callback in list(self.on_change):
@@ -134,9 +138,9 @@ class Seats:
             # The same game rebuilt (after a failed save): its links, moves included, stand.
             self.changed()
             return
-        self.tokens = self._tokens_for(game)
+        self.tokens, kept = self._tokens_for(game)
         self.throttle.new_game(old.teams if old is not None and old != self.tokens else ())
-        if old == self.tokens:
+        if old == self.tokens or (old is None and kept):
             log.info("game %s: the phone links stay as they were", game)
         else:
             if old is not None:
@@ -147,24 +151,24 @@ class Seats:
             callback(self.tokens)
         self.changed()
 
-    def _tokens_for(self, game: int) -> GameTokens:
-        """The game's links: those kept in the database (a restart keeps the phones' links
-        working), else new ones, kept there. If they cannot be kept, they still work until the
-        kiosk stops."""
+    def _tokens_for(self, game: int) -> tuple[GameTokens, bool]:
+        """The game's links, and whether they are the ones kept in the database (a restart
+        keeps the phones' links working); else new ones, kept there. If they cannot be kept,
+        they still work until the kiosk stops."""
         tokens = None
         store = self.service.store
         if store is None:
-            return GameTokens.issue(game)
+            return GameTokens.issue(game), False
         try:
             kept = store.phones.links(game)
             if kept is not None:
-                return GameTokens(game, kept)
+                return GameTokens(game, kept), True
             tokens = GameTokens.issue(game)
             store.phones.keep_links(game, tokens.teams)
         except (sqlite3.Error, StoreError) as err:
             log.warning("game %s: the phone links could not be kept in the database (%s); "
                         "they will change at the next start", game, err)
-        return tokens or GameTokens.issue(game)
+        return tokens or GameTokens.issue(game), False
 
     def phone_held(self, team: int) -> bool:
         tokens = self.tokens

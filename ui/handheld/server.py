@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -26,6 +27,7 @@ from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
 from ui.handheld.phones import DEVICE_KEYS, hand_over_key
 from ui.handheld.rooms import PhoneContext, PhonePart, PhoneRoom
 from ui.handheld.seats import MAX_BODY, Seats
+from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 
 T = TypeVar("T")
@@ -48,6 +50,19 @@ def runner_options() -> dict[str, Any]:
             "shutdown_timeout": 2.0, "keepalive_timeout": HEADER_SECONDS}
 
 
+def favicon(static: StaticFiles) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """`/favicon.ico`, which every browser asks for whatever the page links: the page's own
+    icon (an SVG, which browsers take as a favicon), so no phone page logs a 404 for it."""
+    icon = static.get("icon.svg")
+    assert icon is not None, "ui/handheld/static/icon.svg is missing from the package"
+
+    async def serve(_request: web.Request) -> web.Response:
+        return web.Response(body=icon.body, headers={"Content-Type": "image/svg+xml",
+                                                     "Cache-Control": "max-age=86400"})
+
+    return serve
+
+
 def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     """The aiohttp application (tests drive it through aiohttp's TestServer): the phone seats'
     routes, then each part's (a game's phone routes, the host's desk), closed in turn at
@@ -57,6 +72,7 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
                           client_max_size=MAX_BODY)
     app[DEVICE_KEYS] = seats.phones.keys
     app.add_routes(seats.routes())
+    app.add_routes([web.get("/favicon.ico", favicon(seats.static))])
     for part in parts:
         app.add_routes(part.routes())
     unsubscribe = seats.service.subscribe(seats.on_service_event)
@@ -101,6 +117,11 @@ class WebServer:
         if self._context is not None:
             for tell in self._context.on_thrower:
                 tell(thrower)
+
+    @property
+    def port(self) -> int:
+        """The port it listens on (the one the system picked, for web.port = 0)."""
+        return urlsplit(self.base_url).port or 0
 
     async def stop(self) -> None:
         await self._runner.cleanup()

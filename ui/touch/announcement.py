@@ -14,6 +14,7 @@ from kivy.uix.label import Label
 from ui.touch import theme
 
 HOLD_SECONDS = 1.8
+POP_ZOOM = 1.35  # the pop's start, where there is room for it
 
 
 class Announcement(Label):
@@ -63,7 +64,12 @@ class Announcement(Label):
         self._box_colour.rgba = (colour[0] * 0.25, colour[1] * 0.25, colour[2] * 0.25, 0.92)
         self.color = colour
         self.opacity = 1
-        self.zoom = 1.35
+        # The pop starts larger, but never beyond its place (over the board): it would cover
+        # the scoreboard and Undo beside the board, and cut the line at the screen's edge.
+        self._layout()
+        room = min(self.width / max(1.0, self._box.size[0]),
+                   self.height * 1.25 / max(1.0, self._box.size[1]))
+        self.zoom = max(1.0, min(POP_ZOOM, room))
         pop = Animation(zoom=1.0, duration=0.25, t="out_back")
         fade = Animation(duration=HOLD_SECONDS) + Animation(opacity=0, duration=0.5)
         pop.start(self)

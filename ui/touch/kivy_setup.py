@@ -86,8 +86,9 @@ def configure(settings: Settings, *, headless: bool = False) -> None:
         graphics.update(fullscreen="0", width=str(display.width), height=str(display.height))
     for key, value in graphics.items():
         Config.set("graphics", key, value)
-    # Escape quits a Kivy app by default: in a bar that is one stray key press.
-    Config.set("kivy", "exit_on_escape", "0" if kiosk_mode else "1")
+    # Escape quits a Kivy app by default: in a bar that is one stray key press. The app asks
+    # first instead (ui/touch/quit.py), and in kiosk mode ignores it.
+    Config.set("kivy", "exit_on_escape", "0")
     # No physical keyboard on the kiosk: text fields bring up Kivy's docked keyboard.
     Config.set("kivy", "keyboard_mode", "systemanddock" if kiosk_mode and not headless else "system")
     Config.set("kivy", "log_level", "warning")

@@ -9,6 +9,7 @@ touch widgets. Device threads never do (they only queue events).
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -20,14 +21,17 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from kiosk.config import Settings
+from kiosk.config import ConfigError, Settings
 from kiosk.i18n import _, set_language
 from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
 from ui.touch import games, kivy_setup, theme
 from ui.touch.controls import Panel
+from ui.touch.quit import EscapeKey
 
 if TYPE_CHECKING:
     from kiosk.house import Kiosk
+
+log = logging.getLogger("dartship.touch")
 
 HEARTBEAT_SECONDS = 2.0
 # Frames per second: smooth while something happens, few while the screen only waits (a kiosk
@@ -90,6 +94,7 @@ class DartshipApp(App):
         self._unsubscribe = self.service.subscribe(self.on_service_event)
         Clock.schedule_interval(lambda _dt: self.kiosk.heartbeat(), HEARTBEAT_SECONDS)
         Window.bind(on_flip=self._first_frame)
+        self.escape = EscapeKey(lambda: self.kiosk.settings.display.kiosk_mode, self.stop)
         Window.bind(on_keyboard=self._on_key)
         for touch_event in ("on_touch_down", "on_touch_move", "on_touch_up"):
             Window.bind(**{touch_event: self.wake})
@@ -120,8 +125,9 @@ class DartshipApp(App):
                             pos_hint={"x": 0, "top": 1}, padding=(s(8), 0))
         self.banner_label = Label(font_size=s(22), bold=True, color=theme.TEXT)
         self.banner.add_widget(self.banner_label)
-        self.badge = Label(text=_("SIMULATOR"), font_size=s(14), bold=True, color=theme.WARN,
-                           size_hint=(None, None), size=(s(110), s(22)),
+        # No sensor: the players score each dart by tapping where it landed.
+        self.badge = Label(text=_("MANUAL SCORING"), font_size=s(14), bold=True,
+                           color=theme.WARN, size_hint=(None, None), size=(s(170), s(22)),
                            pos_hint={"x": 0.005, "top": 0.995})
         self.toast_panel = Panel(background=theme.PANEL_LIGHT, size_hint=(None, None),
                                  height=s(52), radius=s(8))
@@ -176,9 +182,9 @@ class DartshipApp(App):
         set_fps(IDLE_FPS)
 
     def _on_key(self, _window: object, key: int, *_args: object) -> bool:
-        # Escape (27) quits only outside kiosk mode; Kivy's exit_on_escape is off there too,
-        # this also stops it reaching screens as "back".
-        return bool(key == 27 and self.kiosk.settings.display.kiosk_mode)
+        # Kivy's exit_on_escape is off: Escape asks first (ui/touch/quit.py), and never
+        # reaches screens as "back".
+        return self.escape.pressed(key)
 
     def on_stop(self) -> None:
         if self._unsubscribe is not None:
@@ -245,6 +251,11 @@ class DartshipApp(App):
             if current.name in self.flow_names:
                 current.on_update(event)
             self.follow_phase()
+        elif isinstance(event, Notice) and event.kind is NoticeKind.ABANDONED:
+            for name in self.flow_names:
+                self.screen(name).reset()
+            if self.sm.current in self.flow_names:
+                self.go("home")
         elif isinstance(event, Notice):
             if event.kind in (NoticeKind.CONNECTED, NoticeKind.DISCONNECTED,
                               NoticeKind.PAUSED, NoticeKind.RESUMED):
@@ -282,3 +293,15 @@ class DartshipApp(App):
     def set_language(self, language: str) -> None:
         set_language(language)
         self.rebuild(self.sm.current if self.sm else "home")
+
+    def choose_language(self, language: str) -> None:
+        """Home's language buttons: the choice is kept (kiosk.language, saved as Settings
+        saves it) and is the kiosk's language after a restart too."""
+        config = self.kiosk.config
+        if not config.overridden("kiosk.language") and language != self.settings.kiosk.language:
+            try:
+                config.save({"kiosk.language": language})
+            except (ConfigError, OSError) as err:
+                log.warning("the language %s could not be kept for the next start: %s",
+                            language, err)
+        self.set_language(language)

@@ -3,6 +3,7 @@ kiosk's players of a kind and its last games (each game's page: ui/touch/<game>/
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import date, datetime
 
 from kivy.uix.boxlayout import BoxLayout
@@ -12,7 +13,7 @@ from kiosk.i18n import _
 from kiosk.store import Store
 from ui.touch import theme
 from ui.touch.screens.base import heading
-from ui.touch.table import Table, percent
+from ui.touch.table import Table, heading_row, percent
 
 
 def column(title: str, table: Table) -> BoxLayout:
@@ -42,19 +43,21 @@ def played_on(started: str, today: date | None = None) -> str:
 
 class Players:
     """The kiosk's players of one kind of game: games, wins, hit rate (the kiosk's own games:
-    the phones' games have their result cards and the daily challenge its leaderboard)."""
+    the phones' games have their result cards and the daily challenge its leaderboard).
+    `leave_out`: names that are no players of the bar's (a game's own computer player)."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, leave_out: Collection[str] = ()) -> None:
         self.kind = kind
-        self.table = Table((3, 1.2, 1.2, 1.5), font_units=18)
+        self.leave_out = frozenset(leave_out)
+        self.table = Table((2.4, 1.1, 1.1, 2.0), font_units=18)  # room for "Trefferquote"
         self.column = column(_("Players"), self.table)
 
     def fill(self, store: Store) -> None:
         self.table.clear_widgets()
-        self.table.add_row([_("Player"), _("Games"), _("Wins"), _("Hit rate")],
-                           colour=theme.TEXT_DIM)
-        stats = store.stats.player_stats(kind=self.kind, venue="kiosk")
+        heading_row(self.table, [_("Player"), _("Games"), _("Wins"), _("Hit rate")])
+        stats = [row for row in store.stats.player_stats(kind=self.kind, venue="kiosk")
+                 if row.name not in self.leave_out]
         for row in stats:
             self.table.add_row([row.name, str(row.games), str(row.wins), percent(row.hit_rate)])
         if not stats:
-            self.table.add_row([_("no games yet"), "", "", ""], colour=theme.TEXT_DIM)
+            self.table.add_row([_("no games yet"), "", "", ""], colour=theme.TEXT_DIM, lines=2)

@@ -7,7 +7,10 @@ from collections.abc import Sequence
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
+from kiosk.i18n import _
+from kiosk.store import GameSummary
 from ui.touch import theme
+from ui.touch.controls import words_fit
 
 
 class Table(GridLayout):
@@ -25,19 +28,43 @@ class Table(GridLayout):
             child.width = usable * self.weights[i % self.cols] / total
 
     def add_row(self, cells: Sequence[str], colour: theme.RGBA = theme.TEXT, bold: bool = False,
-                font_units: float | None = None) -> None:
-        """`font_units`: this row's own size (a heading row of long words, smaller)."""
+                font_units: float | None = None, lines: int = 1, fit: bool = False) -> None:
+        """`font_units`: this row's own size (a heading row of long words, smaller); `lines`:
+        the lines a cell may wrap to before it is shortened (a heading: "Treffer-/quote",
+        "Osuma-/prosentti" are cut to "Treffer…" in one line of a narrow column); `fit`: a word
+        wider than its column gets a smaller font (as a heading's do) before it is shortened."""
         s = theme.sizes()
         units = font_units or self.font_units
         for i, text in enumerate(cells):
             label = Label(text=text, font_size=s(units), color=colour, bold=bold,
-                          size_hint=(None, None), height=s(units * 1.7),
-                          halign="left" if i == 0 else "right", valign="middle", shorten=True,
-                          shorten_from="right")
+                          size_hint=(None, None), height=s(units * (1.7 + 1.2 * (lines - 1))),
+                          halign="left" if i == 0 else "right", valign="middle",
+                          # Kivy shortens to one line: a cell of more lines wraps instead.
+                          shorten=lines == 1, shorten_from="right", max_lines=lines)
             label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+            if lines > 1 or fit:
+                # A word wider than its column ("Trefferquote") gets a smaller font, never "…".
+                base = s(units)
+                # (A little short of the width: Kivy shortens a line that only just fits.)
+                label.bind(width=lambda w, width, base=base: setattr(
+                    w, "font_size", words_fit(w, base, max(1.0, width - s(8)), 0.6)))
             self.add_widget(label)
         self._widths()
 
 
+def heading_row(table: Table, cells: Sequence[str]) -> None:
+    """A table's heading: its words dimmed, smaller, on up to two lines (German and Finnish
+    column names are long)."""
+    table.add_row(cells, colour=theme.TEXT_DIM, font_units=table.font_units * 0.85, lines=2)
+
+
 def percent(rate: float) -> str:
     return f"{rate * 100:.0f}%"
+
+
+def winner_cell(game: GameSummary) -> tuple[str, theme.RGBA]:
+    """A last game's winner as the Stats tables show it, and its row's colour: an abandoned
+    game says so, dimmed."""
+    if game.abandoned:
+        return _("abandoned"), theme.TEXT_DIM
+    return game.winner or "–", theme.TEXT

@@ -6,9 +6,11 @@ and "move to another phone"), "who was closer?" (with where each bull-off dart l
 Undo and Correct, and in simulator mode a throw pad (type a cell, tap the drawn board, or a
 virtual throw). Once a game is over it starts the next one with the same teams.
 
-The desk is one page behind a secret of its own, printed once in the terminal (or the journal)
-when the kiosk starts; wrong desk secrets are throttled exactly like wrong team tokens. It shows
-no cell of any fleet: only what the whole bar may know (the darts, the sunk ships' lengths).
+The desk is one page behind a secret of its own, printed in the terminal (or the journal) when
+the kiosk starts and kept in the database (`kiosk.hostlink`: the link survives restarts until
+the owner renews it; `dartship host-link` prints it again); wrong desk secrets are throttled
+exactly like wrong team tokens. It shows no cell of any fleet: only what the whole bar may know
+(the darts, the sunk ships' lengths).
 The page works without script (forms that post to the desk and come back); `static/host.js`
 adds the drawn board to the throw pad and reloads the page when the game changes.
 """
@@ -18,23 +20,36 @@ from __future__ import annotations
 import hmac
 import html
 import logging
-import secrets
+import sqlite3
 from collections.abc import Callable
 from typing import NoReturn
 
 from aiohttp import web
 
-from kiosk.board import BULL, MISS, CellError
+from kiosk import hostlink
+from kiosk.board import BULL, MISS, Cell, CellError
 from kiosk.darts.describe import bull_off_dart, cell_text
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffCloser, Correct, DartThrown, Match, Next, Phase, RuleError, Undo, Undone
+from kiosk.darts.match import (
+    BullOffCloser,
+    Correct,
+    Corrected,
+    DartThrown,
+    Match,
+    Next,
+    Phase,
+    RuleError,
+    Undo,
+    Undone,
+)
 from kiosk.game import Result
 from kiosk.i18n import _
 from kiosk.ports import Thrower
 from kiosk.service import GameStarted, MatchUpdate, ServiceEvent, Source
+from kiosk.store import Store, StoreError
 from ui.handheld import qr
 from ui.handheld.darts.api import DartsApi
-from ui.handheld.tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES
+from ui.handheld.tokens import MAX_TOKEN_LENGTH
 
 log = logging.getLogger("dartship.handheld")
 
@@ -47,19 +62,41 @@ RECENT = 6
 MAX_FIELD = 16
 
 
+def _kept_secret(store: Store | None) -> str:
+    """The host link's secret from the database (it survives restarts until renewed)."""
+    try:
+        return hostlink.host_secret(store.meta if store is not None else None)
+    except (sqlite3.Error, StoreError) as err:
+        log.warning("the host link could not be kept in the database (%s); it changes at the "
+                    "next start", err)
+        return hostlink.renew(None)
+
+
 class HostDesk:
     def __init__(self, api: DartsApi, thrower: Thrower | None = None) -> None:
         self.api = api
         self.thrower = thrower  # the simulated board (simulator mode), whose darts the pad throws
-        self.secret = secrets.token_urlsafe(TOKEN_BYTES)
+        self.secret = _kept_secret(api.service.store)
         # Filled by the server once it knows its address: (team) -> link, () -> spectator link.
         self.team_url: Callable[[int], str | None] = lambda _team: None
         self.spectator_url: Callable[[], str | None] = lambda: None
-        self.recent: list[str] = []  # the last darts, newest first (public: announced to all)
+        # The last darts, newest first (public: announced to all): team, player, cell, result.
+        self._darts: list[tuple[str, str, Cell, Result]] = []
         self._unsubscribe = api.service.subscribe(self._heard)
 
     async def close(self) -> None:
         self._unsubscribe()
+
+    def renew(self) -> str:
+        """A new secret (kept for the next starts): the old host link is dead at once."""
+        try:
+            store = self.api.service.store
+            self.secret = hostlink.renew(store.meta if store is not None else None)
+        except (sqlite3.Error, StoreError) as err:
+            log.warning("the new host link could not be kept in the database (%s); it changes "
+                        "again at the next start", err)
+            self.secret = hostlink.renew(None)
+        return self.secret
 
     def routes(self) -> list[web.AbstractRouteDef]:
         return [web.get("/host/{secret}", self.page),
@@ -79,17 +116,26 @@ class HostDesk:
 
     def _heard(self, event: ServiceEvent) -> None:
         if isinstance(event, GameStarted) and not event.resumed:
-            self.recent = []
+            self._darts = []
         elif isinstance(event, MatchUpdate) and event.game == self.api.service.game:
             match = self.api.match
             for e in event.events:
                 if isinstance(e, DartThrown) and not e.padded and match is not None:
-                    self.recent.insert(0, _("{team} · {player}: {cell} {result}").format(
-                        team=match.teams[e.side].name, player=e.player, cell=cell_text(e.cell),
-                        result=_result_word(e.result)))
-                elif isinstance(e, Undone) and self.recent:
-                    self.recent.pop(0)
-            del self.recent[RECENT:]
+                    self._darts.insert(0, (match.teams[e.side].name, e.player, e.cell, e.result))
+                elif isinstance(e, Undone) and self._darts:
+                    self._darts.pop(0)
+                elif isinstance(e, Corrected) and self._darts:
+                    # Correct changes the last dart: the list shows what counts now.
+                    team, player, _old, _result = self._darts[0]
+                    self._darts[0] = (team, player, e.new, e.result)
+            del self._darts[RECENT:]
+
+    @property
+    def recent(self) -> list[str]:
+        """The last darts as the desk lists them, newest first."""
+        return [_("{team} · {player}: {cell} {result}").format(
+            team=team, player=player, cell=cell_text(cell), result=_result_word(result))
+            for team, player, cell, result in self._darts]
 
     # -- requests --
 
@@ -225,6 +271,7 @@ class HostDesk:
             f"<noscript><meta http-equiv='refresh' content='{REFRESH_SECONDS}'></noscript>",
             "<link rel='stylesheet' href='/static/board.css'>",
             "<link rel='stylesheet' href='/static/host.css'>",
+            "<link rel='icon' href='/static/icon.svg' type='image/svg+xml'>",
             "<script type='module' src='/static/host.js'></script>",
             f"<title>{esc(_('Dartship: host'))}</title></head>",
             f"<body data-live='{esc(str(match.version) if match else '')}'>",
@@ -311,7 +358,7 @@ class HostDesk:
         with the virtual thrower's scatter."""
         esc = html.escape
         return (
-            f"<section id='pad'><h2>{esc(_('Throw (simulator)'))}</h2>"
+            f"<section id='pad'><h2>{esc(_('Score a dart (manual scoring)'))}</h2>"
             f"<form method='post' action='{esc(self.path())}/throw' id='throw'>"
             f"<div id='pad-board' data-profile='{esc(match.setup.rules.profile.value)}'"
             f" data-label='{esc(_('Dartboard'))}'></div>"

@@ -13,6 +13,7 @@ from kiosk.darts.match import Match
 from kiosk.geometry import (
     DOUBLE_INNER_R,
     DOUBLE_OUTER_R,
+    INNER_BULL_R,
     OUTER_BULL_R,
     TRIPLE_INNER_R,
     TRIPLE_OUTER_R,
@@ -30,7 +31,8 @@ def board_description(board: Board) -> dict[str, Any]:
         "circular_rings": [ring.value for ring in board.circular_rings],
         "spoke_rings": [ring.value for ring in board.spoke_rings],
         "spoke_edges": [[a.value, b.value] for a, b in board.spoke_edges()],
-        "radii_mm": {"bull": OUTER_BULL_R, "triple_inner": TRIPLE_INNER_R,
+        "radii_mm": {"bull": OUTER_BULL_R, "inner_bull": INNER_BULL_R,
+                     "triple_inner": TRIPLE_INNER_R,
                      "triple_outer": TRIPLE_OUTER_R, "double_inner": DOUBLE_INNER_R,
                      "double_outer": DOUBLE_OUTER_R},
         "cells": [

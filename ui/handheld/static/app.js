@@ -118,6 +118,10 @@ async function receive(view, events) {
     // A padded miss (Next before the visit's last dart) was never thrown: not a "recent dart".
     if (e.event === "dart" && !e.padded) page.recent.unshift(e);
     if (e.event === "undone") page.recent.shift();
+    // Correct changes the last dart: it reads as corrected, not as first announced.
+    if (e.event === "corrected" && page.recent.length) {
+      page.recent[0] = { ...page.recent[0], cell: e.to, result: e.result, ship: e.ship };
+    }
   }
   page.recent = page.recent.slice(0, 6);
   if (previous && previous.game !== view?.game) page.recent = [];
@@ -128,7 +132,7 @@ async function receive(view, events) {
   if (TOKEN) {
     const placing = view.state.phase === "placing";
     const newGame = !previous || previous.game !== view.game;
-    if (newGame) startEditing(view, !view.state.placed[view.you]);
+    if (newGame) startEditing(view, !view.state.placed[view.you], true);
     if (!placing && page.editing) {
       page.editing = false;
       page.draft = [];
@@ -138,15 +142,58 @@ async function receive(view, events) {
   render();
 }
 
-function startEditing(view, editing) {
+function startEditing(view, editing, restore = false) {
   page.slots = [...view.rules.fleet].sort((a, b) => b - a).map((length) => ({ length, ship: null }));
-  for (const ship of view.fleet || []) {
+  // A fleet placed but not yet locked in survives a reload: it is kept on this phone only.
+  const ships = view.fleet?.length ? view.fleet : restore && editing ? keptShips(view) : [];
+  for (const ship of ships) {
     const slot = page.slots.find((s) => s.length === ship.length && !s.ship);
     if (slot) slot.ship = ship;
   }
   page.draft = [];
   page.editing = editing;
   selectNextSlot();
+}
+
+// ---- the unlocked fleet, kept on the phone until Lock in --------------------------------
+
+function draftKey(view) {
+  return `dartship-fleet:${TOKEN}:${view.game}`;
+}
+
+function keptShips(view) {
+  let ships;
+  try {
+    ships = JSON.parse(localStorage.getItem(draftKey(view)) || "[]");
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(ships)) return [];
+  // Only ships that still fit this board, apart from each other: anything else is dropped.
+  const kept = [];
+  const used = new Set();
+  for (const ship of ships) {
+    if (!Array.isArray(ship) || !ship.every((c) => typeof c === "string")) continue;
+    if (!page.rules.fits(ship, ship.length, used).some((f) => f.join() === ship.join())) continue;
+    ship.forEach((c) => used.add(c));
+    kept.push(ship);
+  }
+  return kept;
+}
+
+function keepDraft() {
+  const view = page.view;
+  if (!TOKEN || !view) return;
+  try {
+    if (page.editing && view.state.phase === "placing") {
+      const ships = page.slots.map((s) => s.ship).filter(Boolean);
+      localStorage.setItem(draftKey(view), JSON.stringify(ships));
+    } else {
+      localStorage.removeItem(draftKey(view));
+    }
+  } catch {
+    // Private mode or a full storage: the fleet then lives only as long as the page.
+  }
 }
 
 function selectNextSlot() {
@@ -640,6 +687,7 @@ function render() {
   document.getElementById("title").textContent = view && TOKEN && !page.gone ? view.teams[view.you].name : t("title");
   document.body.dataset.mode = TOKEN ? (page.editing ? "placing" : "team") : "spectator";
   main.replaceChildren(...content.filter(Boolean));
+  keepDraft();
 }
 
 // ---- start ------------------------------------------------------------------------------

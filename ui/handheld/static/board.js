@@ -80,6 +80,20 @@ export class BoardView {
           best = { area, centre: a1 - a0 >= 360 ? [0, 0] : point((d0 + d1) / 2, (a0 + a1) / 2) };
         }
       });
+      if (cell.ring === "BULL" && description.radii_mm.inner_bull) {
+        // Both bulls are drawn (the bull-off tells them apart); for the game they are one cell.
+        // The inner disc takes no taps of its own: a tap on the bull is told apart by its
+        // distance from the centre (see the click handler).
+        this.innerBull = toDisplay(description.radii_mm.inner_bull);
+        const inner = el("path", {
+          d: sectorPath(0, this.innerBull, 0, 360),
+          class: "cell ring-BULL inner-bull",
+          "data-code": cell.code,
+          "data-part": "inner",
+        });
+        cells.appendChild(inner);
+        parts.push(inner);
+      }
       this.paths.set(cell.code, parts);
       this.centres.set(cell.code, best.centre);
     }
@@ -95,10 +109,20 @@ export class BoardView {
     this.markerLayer = el("g", { class: "markers", "aria-hidden": "true" });
     svg.appendChild(this.markerLayer);
     svg.addEventListener("click", (event) => {
-      const code = event.target.closest("[data-code]")?.getAttribute("data-code");
-      if (code && this.onTap) this.onTap(code);
+      const target = event.target.closest("[data-code]");
+      const code = target?.getAttribute("data-code");
+      // The second argument says which bull was tapped: "inner", or anything else for the outer.
+      if (code && this.onTap) this.onTap(code, code === "BULL" ? this.bullPart(event) : null);
     });
     this.svg = svg;
+  }
+
+  // "inner" when a tap on the bull lies within the inner bull's radius, else "outer".
+  bullPart(event) {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix || !this.innerBull) return "outer";
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    return Math.hypot(p.x, p.y) <= this.innerBull ? "inner" : "outer";
   }
 
   // states: code -> list of class names (e.g. ["ship", "hit"]); every other cell is plain.

@@ -417,7 +417,8 @@ function noteLine() {
 }
 
 function tally(view, player) {
-  return t("c_tally", { shots: view.shots[player], hits: view.hits[player] });
+  const counts = { shots: view.shots[player], hits: view.hits[player] };
+  return `${t("c_n_shots", counts)}, ${t("c_n_hits", counts)}`;
 }
 
 // ---- blocks -----------------------------------------------------------------------------
@@ -549,8 +550,10 @@ function friendsBlock(view) {
     return h("section", { class: "friends", id: "friends" }, h("div", { class: "actions" }, h("button", { id: "open-room", onclick: () => act("/room", "POST", {}) }, t("c_play_with_friends"))));
   }
   const url = `${location.origin}${room.link}`;
+  const dueling = view.mode === "duel" && view.phase !== "over";
   let state;
-  if (!room.friend) state = t("c_friend_none");
+  if (dueling) state = t("c_friend_dueling");
+  else if (!room.friend) state = t("c_friend_none");
   else if (room.ready) state = t("c_friend_ready");
   else state = t("c_friend_watching");
   return h(
@@ -565,10 +568,40 @@ function friendsBlock(view) {
       "div",
       { class: "actions" },
       navigator.share ? h("button", { onclick: () => navigator.share({ url }).catch(() => {}) }, t("c_share")) : null,
-      room.ready ? h("button", { id: "start-duel", class: "primary", disabled: page.busy, onclick: () => act("/duel", "POST", { name: savedName() || null }) }, t("c_start_duel")) : null,
-      h("button", { id: "close-room", onclick: () => act("/room", "DELETE") }, t("c_close_room")),
+      room.ready && !dueling ? h("button", { id: "start-duel", class: "primary", disabled: page.busy, onclick: () => startDuel(view) }, t("c_start_duel")) : null,
+      h("button", { id: "close-room", onclick: () => closeRoom(view) }, t("c_close_room")),
     ),
   );
+}
+
+// Both ask first where a game would end without a word: the duel replaces a solo game under
+// way; closing the room mid-duel ends the duel (the owner gets a game of their own). A second
+// tap does it, and the page says what happened.
+function confirmed(action, question) {
+  if (page.armed === action) {
+    page.armed = null;
+    return true;
+  }
+  page.armed = action;
+  page.note = { key: question, kind: "error" };
+  render();
+  return false;
+}
+
+function startDuel(view) {
+  const underWay = view.mode === "solo" && view.phase !== "over" && (view.shots?.[0] || 0) > 0;
+  if (underWay && !confirmed("duel", "c_confirm_duel")) return;
+  act("/duel", "POST", { name: savedName() || null }, () => {
+    if (underWay) page.note = { key: "c_duel_replaced_solo", kind: "info" };
+  });
+}
+
+function closeRoom(view) {
+  const dueling = view.mode === "duel" && view.phase !== "over";
+  if (dueling && !confirmed("close", "c_confirm_close_duel")) return;
+  act("/room", "DELETE", undefined, () => {
+    page.note = { key: dueling ? "c_closed_duel_ended" : "c_closed_room", kind: "info" };
+  });
 }
 
 // ---- the daily challenge ----------------------------------------------------------------

@@ -10,8 +10,10 @@ async function drawPad() {
   const response = await fetch(`/api/board/${encodeURIComponent(holder.dataset.profile)}`);
   if (!response.ok) return;
   const board = new BoardView(await response.json(), holder.dataset.label || "");
-  board.onTap = (code) => {
-    document.getElementById("cell").value = code;
+  board.onTap = (code, part) => {
+    // The bull-off tells the bulls apart: the inner one is DB, the outer SB (both BULL in play).
+    const bull = part === "inner" ? "DB" : "SB";
+    document.getElementById("cell").value = code === "BULL" ? bull : code;
     document.getElementById("throw").requestSubmit();
   };
   holder.classList.add("board-wrap");

@@ -9,7 +9,7 @@ from kivy.uix.label import Label
 from kiosk.classic.match import Match
 from kiosk.classic.table import classic_of, start
 from kiosk.game import RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, ngettext
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.classic.solo import ClassicScreen
@@ -54,7 +54,8 @@ class ClassicResultScreen(KioskScreen):
         outcome = match.outcome()
         names = [ClassicScreen.player_name(match, side) for side in (0, 1)]
         self.winner.text = _("Victory for {team}!").format(team=names[match.winner])
-        self.length.text = _("{turns} turns").format(turns=outcome.turns)
+        self.length.text = ngettext("{turns} turn", "{turns} turns",
+                                    outcome.turns).format(turns=outcome.turns)
         self.table.clear_widgets()
         self.table.add_row([_("Player"), _("Shots"), _("Hits"), _("Hit rate"), _("Sunk"),
                             _("Turns")], colour=theme.TEXT_DIM, font_units=17)

@@ -17,7 +17,7 @@ from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, Panel
 from ui.touch.darts.opponent import player, seat
-from ui.touch.darts.page import board_page
+from ui.touch.darts.page import board_page, with_home
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
@@ -29,7 +29,7 @@ class BullOffScreen(KioskScreen):
         self.board_view.bind(on_cell=self._tapped)
         side = BoxLayout(orientation="vertical", spacing=s(8))
         self.title = heading(_("Bull-off"), 34)
-        side.add_widget(self.title)
+        side.add_widget(with_home(app, self.title))
         self.rule = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None)
         side.add_widget(self.rule)
         self.teams = BoxLayout(spacing=s(8), size_hint_y=None, height=s(110))

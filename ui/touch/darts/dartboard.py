@@ -14,8 +14,16 @@ from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
 from kivy.input.motionevent import MotionEvent
 from kivy.uix.widget import Widget
 
-from kiosk.board import NUMBERS, Board, BullZone, Cell, Ring
-from kiosk.geometry import DOUBLE_OUTER_R, WEDGE_DEG, Sector, cell_sectors, landing, wedge_angles
+from kiosk.board import BULL, NUMBERS, Board, BullZone, Cell, Ring
+from kiosk.geometry import (
+    DOUBLE_OUTER_R,
+    INNER_BULL_R,
+    WEDGE_DEG,
+    Sector,
+    cell_sectors,
+    landing,
+    wedge_angles,
+)
 from ui.touch import theme
 
 # The number ring sits outside the doubles; the widget fits this radius (mm) into itself.
@@ -114,7 +122,7 @@ class DartboardView(Widget):
 
     def _base_colour(self, cell: Cell) -> theme.RGBA:
         if cell.ring is Ring.BULL:
-            return theme.BOARD_RED
+            return theme.BOARD_GREEN  # the outer bull; the inner one is drawn over it
         even = NUMBERS.index(cell.number) % 2 == 0
         if cell.ring in (Ring.DOUBLE, Ring.TRIPLE):
             return theme.BOARD_RED if even else theme.BOARD_GREEN
@@ -160,6 +168,7 @@ class DartboardView(Widget):
             cx, cy = self.centre
             Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
             shading = bool(self.heat) and not self.hidden
+            plain_bull = True
             for cell in self.board.cells:
                 kind = None if self.hidden else self.marks.get(cell)
                 if kind:
@@ -168,8 +177,11 @@ class DartboardView(Widget):
                     Color(*_mix(self._base_colour(cell), theme.HEAT, self.heat[cell] / HEAT_FULL))
                 else:
                     Color(*self._base_colour(cell))
+                if cell == BULL:
+                    plain_bull = not kind and not (shading and self.heat.get(cell, 0.0) > 0)
                 for sector in cell_sectors(cell, self.board):
                     self._sector(sector)
+            self._inner_bull(plain_bull, max(1.0, s(1)))
             self._grid_lines(max(1.0, s(1)))
             if not self.hidden:
                 Color(*theme.OUTLINE_SUNK)
@@ -206,6 +218,17 @@ class DartboardView(Widget):
             # Where about two darts in five land: the thrower's one-sigma circle.
             Color(*theme.CROSSHAIR[:3], 0.75)
             Line(circle=(px, py, self.scatter_mm * self.scale), width=max(1.0, s(1.5)))
+
+    def _inner_bull(self, plain: bool, width: float) -> None:
+        """Both bulls, as on the board (the bull-off tells them apart, a tap too): the inner one
+        red on the outer's green; over a marked or shaded bull, only its edge."""
+        r = INNER_BULL_R * self.scale
+        cx, cy = self.centre
+        if plain:
+            Color(*theme.BOARD_RED)
+            Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+        Color(*theme.BOARD_LINE)
+        Line(circle=(cx, cy, r), width=width)
 
     def _grid_lines(self, width: float) -> None:
         Color(*theme.BOARD_LINE)

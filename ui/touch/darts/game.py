@@ -29,7 +29,7 @@ from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.darts.correct_picker import CorrectPicker
 from ui.touch.darts.opponent import SKILL_ORDER, dart_teams, pins, player, seat, skill_name
-from ui.touch.darts.page import board_page
+from ui.touch.darts.page import board_page, with_home
 from ui.touch.darts.scoreboard import Scoreboard
 from ui.touch.darts.words import words_for
 from ui.touch.phones import PhonesPopup
@@ -61,6 +61,17 @@ def radar_of(match: Match, team: int) -> tuple[dict[Cell, str], list[tuple[Cell,
     return marks, sunk
 
 
+def own_last_dart(match: Match, team: int) -> Cell | None:
+    """The cell to outline on `team`'s radar: its own last dart of the visit in play (or of the
+    visit just ended, at takeout); none at the start of its visit, when the last dart of the
+    game is the other team's, which would read as its own shot."""
+    if match.turn != team:
+        return None
+    if match.phase is Phase.THROWING and match.up_next()[2] == 1:
+        return None
+    return match.last_dart()
+
+
 class GameScreen(KioskScreen):
     def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
@@ -69,9 +80,10 @@ class GameScreen(KioskScreen):
         page, self.radar = board_page(app, spacing=10)
         self.radar.bind(on_cell=self._tapped)
         side = BoxLayout(orientation="vertical", spacing=s(6))
-        self.radar_title = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None,
-                                   shorten=True)
-        side.add_widget(self.radar_title)
+        # Two lines beside Home: "Radar of Sharks, / firing at Jets".
+        self.radar_title = Caption(font_units=16, colour=theme.TEXT_DIM, size_hint_y=None,
+                                   height=s(42), max_lines=2, shorten=True)
+        side.add_widget(with_home(app, self.radar_title))
         self.scoreboard = Scoreboard(size_hint_y=None, height=s(124 + 36 + 44 + 16))
         side.add_widget(self.scoreboard)
         self.prompt = Caption(font_units=22, bold=True, colour=theme.WARN, size_hint_y=None,
@@ -162,8 +174,7 @@ class GameScreen(KioskScreen):
             self.radar.show({})
         else:
             marks, sunk = radar_of(match, team)
-            last = match.last_dart() if match.turn == team else None
-            self.radar.show(marks, sunk, last)
+            self.radar.show(marks, sunk, own_last_dart(match, team))
             self.radar_title.text = _("Radar of {team}, firing at {enemy}").format(
                 team=match.teams[team].name, enemy=match.teams[1 - team].name)
         self.scoreboard.show(match)

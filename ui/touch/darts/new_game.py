@@ -10,7 +10,7 @@ from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_leng
 from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team, house_rules
 from kiosk.darts.solo import kiosk_team
-from kiosk.i18n import _
+from kiosk.i18n import _, ngettext
 from kiosk.names import clean_name
 from kiosk.scatter import Skill
 from kiosk.store import StoreError
@@ -73,7 +73,8 @@ class NewGameScreen(KioskScreen):
         rules = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         self.fleet = ChoiceButton([DEFAULT_FLEET], DEFAULT_FLEET, label=fleet_label)  # see refresh
         self.darts = ChoiceButton(list(range(1, 10)), 3,
-                                  label=lambda n: _("{n} darts per visit").format(n=n))
+                                  label=lambda n: ngettext("{n} dart per visit", "{n} darts per visit",
+                                                           n).format(n=n))
         self.bull_off = ChoiceButton(list(BullOffMode), BullOffMode.NORMAL, label=bull_off_label)
         for widget in (self.fleet, self.darts, self.bull_off):
             rules.add_widget(widget)

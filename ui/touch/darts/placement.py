@@ -22,7 +22,7 @@ from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
 from ui.touch.darts.opponent import dart_teams, seat
-from ui.touch.darts.page import board_page
+from ui.touch.darts.page import board_page, home_button
 from ui.touch.darts.placing import FleetDraft
 from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
 from ui.touch.qr import qr_texture
@@ -59,6 +59,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         side.add_widget(row1)
         row2 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         row2.add_widget(BigButton(_("Hide"), self.cover, colour=theme.PANEL_LIGHT))
+        row2.add_widget(home_button(app, height=s.touch, font_units=22))
         self.lock_button = BigButton(_("Lock in"), self._lock_in, colour=theme.GO)
         row2.add_widget(self.lock_button)
         side.add_widget(row2)
@@ -205,6 +206,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         if web is not None:
             row.add_widget(BigButton(_("Phones"), self.open_phones, colour=theme.PANEL_LIGHT,
                                      font_units=20, size_hint_x=None, width=s(140)))
+        row.add_widget(home_button(self.app, height=s.touch, font_units=20))
         return row
 
     def _show_step(self, team: int) -> None:

@@ -3,9 +3,11 @@ visits; rematch and new game."""
 
 from __future__ import annotations
 
+from kivy.uix.widget import Widget
+
 from kiosk.darts.kind import DARTS, match_of
 from kiosk.darts.match import Phase, RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, ngettext
 from ui.touch import theme
 from ui.touch.controls import BigButton
 from ui.touch.result_card import result_page
@@ -26,12 +28,17 @@ class ResultScreen(KioskScreen):
     def reset(self) -> None:
         pass
 
+    def toast_anchor(self) -> Widget | None:
+        # A dart thrown now ("the game is over") shows over the table, not over the buttons.
+        return self.table.parent
+
     def refresh(self) -> None:
         match = match_of(self.app.service)
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
         self.winner.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
-        self.length.text = _("{visits} visits").format(visits=match.visits)
+        self.length.text = ngettext("{visits} visit", "{visits} visits",
+                                    match.visits).format(visits=match.visits)
         self.table.clear_widgets()
         self.table.add_row([_("Player"), _("Darts"), _("Hits"), _("Hit rate"), _("Sunk"), _("Visits")],
                            colour=theme.TEXT_DIM)

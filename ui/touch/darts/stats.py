@@ -8,9 +8,8 @@ from kivy.uix.widget import Widget
 
 from kiosk.i18n import _
 from kiosk.store import Store
-from ui.touch import theme
 from ui.touch.stats_page import Players, column, played_on
-from ui.touch.table import Table
+from ui.touch.table import Table, heading_row, winner_cell
 
 KIND = "darts"
 
@@ -27,8 +26,9 @@ class DartStats:
     def fill(self, store: Store) -> None:
         self.players.fill(store)
         self.games.clear_widgets()
-        self.games.add_row([_("Date"), _("Teams"), _("Winner"), _("Visits")], colour=theme.TEXT_DIM)
+        heading_row(self.games, [_("Date"), _("Teams"), _("Winner"), _("Visits")])
         for summary in store.stats.last_games(kind=KIND, venue="kiosk"):
+            winner, colour = winner_cell(summary)
             self.games.add_row([played_on(summary.started),
-                                f"{summary.teams[0]} – {summary.teams[1]}",
-                                summary.winner or "–", str(summary.turns)])
+                                f"{summary.teams[0]} – {summary.teams[1]}", winner,
+                                str(summary.turns)], colour=colour, fit=True)

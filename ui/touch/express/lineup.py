@@ -26,7 +26,7 @@ from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Prompt, button_row
 from ui.touch.express.lines import LineRow
-from ui.touch.express.look import seat_name
+from ui.touch.express.look import dice_and_rolls, seat_name
 from ui.touch.express.setup import Draft
 from ui.touch.screens.base import KioskApp, KioskScreen
 
@@ -125,8 +125,7 @@ class ExpressLineupScreen(KioskScreen):
                 row.seat.text = _("lays out its line …")
             for ship, tile in row.tiles.items():
                 ship_rules = rules.ship(draft.variant, ship)
-                tile.show(ship_rules.defense, _("{dice} dice · {rolls} rolls").format(
-                    dice=ship_rules.dice, rolls=ship_rules.rolls),
+                tile.show(ship_rules.defense, dice_and_rolls(ship_rules.dice, ship_rules.rolls),
                     chosen=self.picked == (player, ship), dim=line is None)
         self.start_button.disabled = not self.ready
         self.start_button.opacity = 1 if self.ready else 0.45

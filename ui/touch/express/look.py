@@ -9,7 +9,7 @@ reading a word. The player colours are not ship colours.
 from __future__ import annotations
 
 from kiosk.express.rules import Face, Ship
-from kiosk.i18n import _
+from kiosk.i18n import _, ngettext
 from ui.touch import theme
 
 SHIP_COLOURS: dict[Ship, theme.RGBA] = {
@@ -60,6 +60,12 @@ def seat_name(level: str | None) -> str:
     if level is None:
         return _("Player")
     return _("Computer: {level}").format(level=level_name(level))
+
+
+def dice_and_rolls(dice: int, rolls: int) -> str:
+    """What a ship attacks with: "3 dice · 1 roll"."""
+    return " · ".join((ngettext("{dice} die", "{dice} dice", dice).format(dice=dice),
+                       ngettext("{rolls} roll", "{rolls} rolls", rolls).format(rolls=rolls)))
 
 
 def percent(chance: float) -> str:

@@ -9,7 +9,7 @@ from kiosk.express.match import Match, Phase, Setup
 from kiosk.express.seats import express_match
 from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, ngettext
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton
@@ -57,8 +57,10 @@ class ExpressResultScreen(KioskScreen):
         self.winner.text = _("Victory for {team}!").format(team=setup.players[match.winner])
         outcome = match.outcome()
         attacks = sum(match.tally(p).attacks for p in range(len(setup.players)))
-        self.length.text = _("{turns} turns · {attacks} attacks · first to {points}").format(
-            turns=outcome.turns, attacks=attacks, points=setup.points_to_win)
+        self.length.text = " · ".join((
+            ngettext("{turns} turn", "{turns} turns", outcome.turns).format(turns=outcome.turns),
+            ngettext("{attacks} attack", "{attacks} attacks", attacks).format(attacks=attacks),
+            _("first to {points}").format(points=setup.points_to_win)))
         self.table.clear_widgets()
         self.table.add_row([_("Player"), _("Points"), _("Sunk"), _("Lost"), _("Attacks"),
                             _("Luck")], colour=theme.TEXT_DIM)

@@ -15,7 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.express.match import COMPUTER_LEVELS, Setup, SetupError
 from kiosk.express.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant, max_points
 from kiosk.express.seats import express_match
-from kiosk.i18n import _
+from kiosk.i18n import _, ngettext
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field, button_row
 from ui.touch.express.look import player_colour, seat_name
@@ -73,11 +73,12 @@ class ExpressSetupScreen(KioskScreen):
         page.add_widget(self.players_box)
         options = BoxLayout(spacing=s(10), size_hint_y=None, height=s.touch)
         self.count = ChoiceButton(list(range(MIN_PLAYERS, MAX_PLAYERS + 1)), 2,
-                                  label=lambda n: _("{n} players").format(n=n),
+                                  label=lambda n: ngettext("{n} player", "{n} players", n).format(n=n),
                                   on_change=self._count_changed, size_hint_x=0.6, font_units=20)
         self.variant = ChoiceButton(list(Variant), Variant.ADMIRAL, label=variant_name,
                                     font_units=18)
-        self.points = ChoiceButton([5], 5, label=lambda n: _("{n} points to win").format(n=n),
+        self.points = ChoiceButton([5], 5, label=lambda n: ngettext("{n} point to win", "{n} points to win",
+                                                            n).format(n=n),
                                    size_hint_x=0.7, font_units=20)
         for widget in (self.count, self.variant, self.points):
             options.add_widget(widget)

@@ -11,7 +11,7 @@ from kiosk.i18n import _
 from kiosk.store import Store
 from ui.touch import theme
 from ui.touch.stats_page import column, played_on
-from ui.touch.table import Table, percent
+from ui.touch.table import Table, heading_row, percent, winner_cell
 
 KIND = "express"
 
@@ -25,20 +25,20 @@ def tables() -> tuple[Table, Table]:
 def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], str]) -> None:
     """`played_on(started)`: the Stats screen's short date of a game."""
     players.clear_widgets()
-    players.add_row([_("Player"), _("Games"), _("Wins"), _("Sunk"), _("Sink rate")],
-                    colour=theme.TEXT_DIM)
+    heading_row(players, [_("Player"), _("Games"), _("Wins"), _("Sunk"), _("Sink rate")])
     stats = store.stats.player_stats(kind=KIND)
     for row in stats:
         # The store's shots of an Express player are its attacks.
         players.add_row([row.name, str(row.games), str(row.wins), str(row.sunk),
                          percent(row.sunk / row.darts if row.darts else 0.0)])
     if not stats:
-        players.add_row([_("no games yet"), "", "", "", ""], colour=theme.TEXT_DIM)
+        players.add_row([_("no games yet"), "", "", "", ""], colour=theme.TEXT_DIM, lines=2)
     games.clear_widgets()
-    games.add_row([_("Date"), _("Players"), _("Winner"), _("Turns")], colour=theme.TEXT_DIM)
+    heading_row(games, [_("Date"), _("Players"), _("Winner"), _("Turns")])
     for game in store.stats.last_games(kind=KIND):
-        games.add_row([played_on(game.started), ", ".join(game.teams), game.winner or "–",
-                       str(game.turns)])
+        winner, colour = winner_cell(game)
+        games.add_row([played_on(game.started), ", ".join(game.teams), winner, str(game.turns)],
+                      colour=colour, fit=True)
 
 
 class ExpressStats:

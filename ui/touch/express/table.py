@@ -53,7 +53,7 @@ from ui.touch.controls import BigButton, Caption, ChoiceButton, Prompt
 from ui.touch.express import coach
 from ui.touch.express.dice import DiceTray
 from ui.touch.express.lines import LineRow
-from ui.touch.express.look import level_name, percent, seat_name
+from ui.touch.express.look import dice_and_rolls, level_name, percent, seat_name
 from ui.touch.express.playback import Playback
 from ui.touch.express.real_dice import RealDicePanel
 from ui.touch.express.show import caption, caption_of, counting, defense_of, still
@@ -273,7 +273,7 @@ class ExpressScreen(KioskScreen):
         match = self.match
         assert match is not None
         rules = match.setup.ship(ship)
-        note = _("{dice} dice · {rolls} rolls").format(dice=rules.dice, rolls=rules.rolls)
+        note = dice_and_rolls(rules.dice, rules.rolls)
         target = Target(player, ship)
         turn = self.shown["turn"]
         legal = self._legal()

@@ -45,6 +45,8 @@ class KioskApp(Protocol):
 
     def set_language(self, language: str) -> None: ...
 
+    def choose_language(self, language: str) -> None: ...
+
 
 class KioskScreen(Screen):
     def __init__(self, app: KioskApp, **kwargs: object) -> None:

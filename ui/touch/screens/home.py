@@ -40,7 +40,7 @@ class HomeScreen(KioskScreen):
         languages = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         self.language_buttons = {}
         for code, name in LANGUAGE_NAMES:
-            button = BigButton(name, functools.partial(app.set_language, code), colour=theme.PANEL,
+            button = BigButton(name, functools.partial(app.choose_language, code), colour=theme.PANEL,
                                font_units=20)
             self.language_buttons[code] = button
             languages.add_widget(button)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -12,13 +13,16 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from kiosk import config as config_module
+from kiosk import hostlink
 from kiosk.board import Profile
 from kiosk.caller import test_call
 from kiosk.config import InputKind, SerialDialect
+from kiosk.errors import RuleError
 from kiosk.i18n import _
 from kiosk.scatter import Skill
 from kiosk.sound import Sound
 from kiosk.speech import VOICE_CHOICES
+from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
@@ -71,7 +75,7 @@ def value_label(key: str, value: object) -> str:
                  config_module.BullOffMode.OFFICIAL: _("a bull starts (official)"),
                  config_module.BullOffMode.OFF: _("first team named starts")}
     elif key == "board.input":
-        words = {InputKind.SIMULATOR: _("simulator (no board)"),
+        words = {InputKind.SIMULATOR: _("manual scoring (no sensor)"),
                  InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix"),
                  InputKind.AUTODARTS: _("Autodarts (cameras)")}
     elif key == "board.dialect":
@@ -105,12 +109,22 @@ class SettingsScreen(KioskScreen):
         actions.add_widget(BigButton(_("Test buzzer"), self.test_buzzer, colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Test voice"), self.test_voice, colour=theme.PANEL_LIGHT))
         actions.add_widget(BigButton(_("Save"), self.save, colour=theme.GO))
+        # The owner's rarer actions, each asking first: they cannot be undone.
+        owner = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        self.abandon_button = BigButton(_("Abandon game"), self.abandon_game, colour=theme.DANGER)
+        owner.add_widget(self.abandon_button)
+        owner.add_widget(BigButton(_("Renew host link"), self.renew_host_link,
+                                   colour=theme.PANEL_LIGHT))
+        page.add_widget(owner)
+        self.asked: str | None = None  # the action tapped once, waiting for its second tap
         page.add_widget(actions)
         self.add_widget(page)
+        self.refresh_owner()
         self.inputs: dict[str, Any] = {}
         self._probe: asyncio.Task[None] | None = None  # the test of a camera scorer
 
     def refresh(self) -> None:
+        self.refresh_owner()
         config = self.app.kiosk.config
         settings = config.settings
         self.form.clear_widgets()
@@ -231,6 +245,58 @@ class SettingsScreen(KioskScreen):
     def show_message(self, text: str, colour: theme.RGBA = theme.GO) -> None:
         self.message.text = text
         self.message.color = colour
+        self.asked = None
+
+    def _ask(self, action: str, question: str) -> bool:
+        """True on the second tap of `action` in a row; the first shows `question`."""
+        if self.asked == action:
+            return True
+        self.show_message(question, theme.WARN)
+        self.asked = action
+        return False
+
+    def refresh_owner(self) -> None:
+        service = self.app.kiosk.service
+        playing = service.match is not None and not service.match.outcome().over
+        self.abandon_button.disabled = not playing
+        self.abandon_button.opacity = 1 if playing else 0.45
+
+    def abandon_game(self) -> None:
+        """Staff end a game a team walked away from: asked first, stored as abandoned (the
+        statistics list it so), and the kiosk no longer resumes it."""
+        service = self.app.kiosk.service
+        if service.match is None or service.match.outcome().over:
+            self.show_message(_("No game is in play."), theme.WARN)
+            self.refresh_owner()
+            return
+        if not self._ask("abandon", _("Tap Abandon game again: the game in play ends with no "
+                                      "winner and cannot be continued.")):
+            return
+        try:
+            game = service.abandon()
+        except RuleError as err:
+            self.show_message(str(err), theme.DANGER)
+            return
+        self.show_message(_("Game {game} abandoned: it is stored so, with no winner (Stats list "
+                            "it as abandoned).").format(game=game))
+        self.refresh_owner()
+
+    def renew_host_link(self) -> None:
+        """The host page's link (phones-only play, `--headless`) is kept until renewed: a first
+        tap asks, a second renews it (the old link is dead from then on)."""
+        if not self._ask("renew", _("Tap Renew host link again: the host page (for --headless) "
+                                    "gets a new link and the old one stops working.")):
+            return
+        try:
+            secret = hostlink.renew(self.app.kiosk.store.meta)
+        except (sqlite3.Error, StoreError) as err:
+            self.show_message(_("Could not renew the host link: {error}").format(error=err),
+                              theme.DANGER)
+            return
+        web = self.app.kiosk.web
+        where = f"{web.base_url}/host/{secret}" if web is not None else f"/host/{secret}"
+        self.show_message(_("New host link (keep it to yourself): {url}. The old one no longer "
+                            "works.").format(url=where))
 
     def test_buzzer(self) -> None:
         buzzer = self.app.kiosk.buzzer

@@ -1,0 +1,80 @@
+"""Stats in German and Finnish at 800x480: no heading cut short, and the classic computer is
+not listed among the bar's players (issue 20, point 10)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _rendered_lines(label) -> list[str]:
+    label.texture_update()
+    return ["".join(word.text for word in line.words) for line in label._label._cached_lines]
+
+
+@pytest.mark.parametrize("language", ["de", "fi"])
+def test_stats_headings_are_whole_words(tour, language):
+    from kivy.uix.label import Label
+
+    from kiosk.i18n import set_language
+
+    tour.at("home")
+    set_language(language)
+    tour.app.rebuild("home")
+    try:
+        for kind in ("darts", "classic", "express"):
+            tour.app.go("stats")
+            screen = tour.screen()
+            screen.choose(kind)
+            tour.drain()
+            from ui.touch import theme
+
+            headings = [
+                w
+                for w in screen.walk()
+                if isinstance(w, Label)
+                and w.color == list(theme.TEXT_DIM)
+                and w.text
+                and w.parent is not None
+                and type(w.parent).__name__ == "Table"
+            ]
+            assert headings, kind
+            for label in headings:
+                lines = _rendered_lines(label)
+                assert not any("..." in line or "…" in line for line in lines), (kind, lines)
+    finally:
+        set_language("en")
+        tour.app.rebuild("home")
+
+
+def test_the_classic_computer_is_no_player_of_the_bar(tour):
+    from kivy.uix.label import Label
+
+    from kiosk.app.tour.classic import ClassicWalk
+    from kiosk.classic.match import COMPUTER
+
+    tour.at("home")
+    walk = ClassicWalk(tour)  # a solo game won on the touchscreen, by touch
+    walk.start_solo()
+    screen = tour.screen()
+    for square in walk.enemy_squares(0):
+        if classic_winner(tour) is None and square not in walk.match.radar(0).shots:
+            tour.pump(walk.computer_done)
+            walk.fire(screen.big, square)
+    assert classic_winner(tour) == 0
+    rows = {row.name for row in tour.kiosk.store.stats.player_stats(kind="classic", venue="kiosk")}
+    assert COMPUTER in rows and "Sharks" in rows  # stored, as the results of any game are
+    tour.app.go("stats")
+    tour.screen().choose("classic")
+    tour.drain()
+    words = [w.text for w in tour.screen().walk() if isinstance(w, Label)]
+    assert COMPUTER not in words
+    tour.app.go("home")
+
+
+def classic_winner(tour):
+    from kiosk.classic.table import classic_of
+
+    match = classic_of(tour.kiosk.service)
+    return match.winner if match is not None else None
