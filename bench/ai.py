@@ -48,8 +48,7 @@ class Aimed:
     (off the board, or on a known cell) leaves the same decision, so it is not recomputed.
     The decision (heat + aim) is timed; the throw is not."""
 
-    def __init__(self, board: Board, decide: Callable[[Record, random.Random],
-                                                       tuple[float, float]]) -> None:
+    def __init__(self, board: Board, decide: Callable[[Record, random.Random], tuple[float, float]]) -> None:
         self.board = board
         self.decide = decide
         self.last: tuple[Record, tuple[float, float]] | None = None
@@ -141,13 +140,15 @@ def _pool(workers: int) -> Iterator[Callable]:
         yield pool.imap_unordered
 
 
-def run(games: int, seed: int, workers: int, progress: bool,
-        only: frozenset[str] | None = None) -> dict:
+def run(games: int, seed: int, workers: int, progress: bool, only: frozenset[str] | None = None) -> dict:
     """`only`: a subset of "game/strategy" names (for tuning runs); the table needs them all."""
-    tasks = [(game, name, i, seed, games)
-             for game, names in (("dartboard", DARTBOARD), ("classic", CLASSIC))
-             for name in names for i in range(games)
-             if only is None or f"{game}/{name}" in only]
+    tasks = [
+        (game, name, i, seed, games)
+        for game, names in (("dartboard", DARTBOARD), ("classic", CLASSIC))
+        for name in names
+        for i in range(games)
+        if only is None or f"{game}/{name}" in only
+    ]
     # Slow strategies first, so the workers finish together.
     tasks.sort(key=lambda t: t[1] in ("random", "hunt_target", "parity_hunt_target"))
     darts: dict[tuple[str, str], list[int]] = {}
@@ -162,20 +163,22 @@ def run(games: int, seed: int, workers: int, progress: bool,
             else:
                 chooses += t
             if progress and done % 500 == 0:
-                print(f"  {done}/{len(tasks)} games, {time.perf_counter() - start:.0f} s",
-                      file=sys.stderr)
+                print(f"  {done}/{len(tasks)} games, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     times.sort()
     chooses.sort()
     p99 = _quantile(times, 0.99)
     return {
         "games": games,
-        "dartboard": {n: round(statistics.mean(darts[("dartboard", n)]), 2) for n in DARTBOARD
-                      if ("dartboard", n) in darts},
-        "classic": {n: round(statistics.mean(darts[("classic", n)]), 2) for n in CLASSIC
-                    if ("classic", n) in darts},
+        "dartboard": {
+            n: round(statistics.mean(darts[("dartboard", n)]), 2)
+            for n in DARTBOARD
+            if ("dartboard", n) in darts
+        },
+        "classic": {
+            n: round(statistics.mean(darts[("classic", n)]), 2) for n in CLASSIC if ("classic", n) in darts
+        },
         "decision_ms_p99": round(p99, 2),
-        "_spread": {f"{g}/{n}": round(statistics.stdev(v) / len(v) ** 0.5, 2)
-                    for (g, n), v in darts.items()},
+        "_spread": {f"{g}/{n}": round(statistics.stdev(v) / len(v) ** 0.5, 2) for (g, n), v in darts.items()},
         "_seconds": round(time.perf_counter() - start, 1),
         "_decisions": len(times),
         "_decision_ms_median": round(_quantile(times, 0.5), 2),
@@ -204,8 +207,7 @@ def table(result: dict) -> str:
         "",
         f"boards: {result['games']} (the same for every strategy)",
         f"dartboard heatmap / random: {d['heatmap'] / d['random']:.3f}  (goal <= 0.45)",
-        f"aimed / naive at sigma 30 mm: {d['sigma30_aimed'] / d['sigma30_naive']:.3f}  "
-        "(goal <= 0.9)",
+        f"aimed / naive at sigma 30 mm: {d['sigma30_aimed'] / d['sigma30_naive']:.3f}  (goal <= 0.9)",
         f"classic heatmap: {result['classic']['heatmap']:.2f}  (goal <= 42)",
         f"decision (heat + aim) p99: {result['decision_ms_p99']:.2f} ms, median "
         f"{result['_decision_ms_median']} ms over {result['_decisions']} decisions  (goal <= 15)",
@@ -225,13 +227,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--out", type=Path, help="also write the JSON object to this file")
-    parser.add_argument("--only", help="comma-separated game/strategy names, for tuning runs "
-                        "(prints the JSON object; tune on seeds other than the default's)")
+    parser.add_argument(
+        "--only",
+        help="comma-separated game/strategy names, for tuning runs "
+        "(prints the JSON object; tune on seeds other than the default's)",
+    )
     args = parser.parse_args(argv)
     only = frozenset(args.only.split(",")) if args.only else None
     if only is not None:
-        names = {f"{g}/{n}" for g, ns in (("dartboard", DARTBOARD), ("classic", CLASSIC))
-                 for n in ns}
+        names = {f"{g}/{n}" for g, ns in (("dartboard", DARTBOARD), ("classic", CLASSIC)) for n in ns}
         if only - names:
             parser.error(f"unknown strategies: {', '.join(sorted(only - names))}")
     result = run(args.games, args.seed, args.workers, progress=not args.json, only=only)

@@ -66,20 +66,29 @@ class Game:
 def game_named(name: str) -> Game:
     if name == "classic":
         lengths = tuple(classic.CLASSIC_FLEET)
-        return Game(classic.SQUARES, lengths, classic.space(),
-                    lambda r, g, n: classic.grid_estimate(r, lengths, g, samples=n),
-                    lambda r, g: classic.choose_target(r, lengths, g),
-                    lambda g: [Ship(s.cells) for s in classic_fleet.random_fleet(g).ships])
+        return Game(
+            classic.SQUARES,
+            lengths,
+            classic.space(),
+            lambda r, g, n: classic.grid_estimate(r, lengths, g, samples=n),
+            lambda r, g: classic.choose_target(r, lengths, g),
+            lambda g: [Ship(s.cells) for s in classic_fleet.random_fleet(g).ships],
+        )
     board = board_for(Profile.FOUR_RING)
     lengths = tuple(DEFAULT_FLEET)
-    return Game(board.cells, lengths, space_for(board),
-                lambda r, g, n: board_estimate(board, r, lengths, g, samples=n),
-                lambda r, g: choose_target(board, r, lengths, g),
-                lambda g: [Ship(s.cells) for s in random_fleet(board, lengths, g).ships])
+    return Game(
+        board.cells,
+        lengths,
+        space_for(board),
+        lambda r, g, n: board_estimate(board, r, lengths, g, samples=n),
+        lambda r, g: choose_target(board, r, lengths, g),
+        lambda g: [Ship(s.cells) for s in random_fleet(board, lengths, g).ships],
+    )
 
 
-def splits(space: Space, cells: frozenset[int], lengths: Sequence[int],
-           hit: frozenset[int]) -> list[list[tuple[int, ...]]]:
+def splits(
+    space: Space, cells: frozenset[int], lengths: Sequence[int], hit: frozenset[int]
+) -> list[list[tuple[int, ...]]]:
     """Every way to cut `cells` into placements of `lengths`, each keeping an unshot cell."""
     found: list[list[tuple[int, ...]]] = []
 
@@ -94,7 +103,7 @@ def splits(space: Space, cells: frozenset[int], lengths: Sequence[int],
                 continue
             for p in space.placements[n]:
                 if first in p and left.issuperset(p) and not hit.issuperset(p):
-                    extend(left.difference(p), todo[:i] + todo[i + 1:], [*ships, p])
+                    extend(left.difference(p), todo[:i] + todo[i + 1 :], [*ships, p])
 
     extend(cells, tuple(sorted(lengths)), [])
     return found
@@ -118,15 +127,18 @@ def draw_truths(game: Game, record: Record, rng: random.Random, n: int) -> list[
         ways = splits(game.space, frozenset(np.flatnonzero(row).tolist()), left, hit)
         if ways:  # every consistent fleet's cells split into ships; this only skips oddities
             ships = rng.choice(ways)
-            truths.append([*map(Ship, (s.cells for s in record.sunk)),
-                           *(Ship(tuple(game.cells[i] for i in p)) for p in ships)])
+            truths.append(
+                [
+                    *map(Ship, (s.cells for s in record.sunk)),
+                    *(Ship(tuple(game.cells[i] for i in p)) for p in ships),
+                ]
+            )
     if len(truths) < n:
         raise RuntimeError(f"only {len(truths)} of {n} drawn fleets could be split into ships")
     return truths
 
 
-def play_out(game: Game, record: Record, fleet: list[Ship], first: Hashable,
-             rng: random.Random) -> int:
+def play_out(game: Game, record: Record, fleet: list[Ship], first: Hashable, rng: random.Random) -> int:
     darts, cell = 0, first
     while len(record.sunk) < len(game.lengths):
         cell = cell if cell is not None else game.greedy(record, rng)
@@ -165,10 +177,15 @@ def run(name: str, positions: int, truths: int, seed: int, progress: bool) -> di
                     rollout_s.append((time.perf_counter() - start) / 2)
                     diffs.append(b - a)
                 spread = statistics.stdev(diffs)
-                rows.append({"dart": dart, "heat": round(top, 3),
-                             "runner_up_minus_greedy": round(statistics.mean(diffs), 3),
-                             "spread": round(spread, 2),
-                             "rollouts_needed": round((2 * spread / RESOLVE_DARTS) ** 2)})
+                rows.append(
+                    {
+                        "dart": dart,
+                        "heat": round(top, 3),
+                        "runner_up_minus_greedy": round(statistics.mean(diffs), 3),
+                        "spread": round(spread, 2),
+                        "rollouts_needed": round((2 * spread / RESOLVE_DARTS) ** 2),
+                    }
+                )
                 if progress:
                     print(f"  position {len(rows)}: {rows[-1]}", file=sys.stderr)
             result, ship = fire(fleet, record, pair[0])
@@ -176,13 +193,18 @@ def run(name: str, positions: int, truths: int, seed: int, progress: bool) -> di
             dart += 1
     ms = statistics.mean(rollout_s) * 1000
     needed = statistics.median(r["rollouts_needed"] for r in rows)
-    return {"game": name, "positions": positions, "truths": truths, "seed": seed,
-            "median_spread": round(statistics.median(r["spread"] for r in rows), 2),
-            "mean_abs_difference": round(statistics.mean(
-                abs(r["runner_up_minus_greedy"]) for r in rows), 3),
-            "rollout_ms": round(ms, 1), "median_rollouts_needed": round(needed),
-            "seconds_per_decision_two_candidates": round(2 * needed * ms / 1000, 1),
-            "positions_detail": rows}
+    return {
+        "game": name,
+        "positions": positions,
+        "truths": truths,
+        "seed": seed,
+        "median_spread": round(statistics.median(r["spread"] for r in rows), 2),
+        "mean_abs_difference": round(statistics.mean(abs(r["runner_up_minus_greedy"]) for r in rows), 3),
+        "rollout_ms": round(ms, 1),
+        "median_rollouts_needed": round(needed),
+        "seconds_per_decision_two_candidates": round(2 * needed * ms / 1000, 1),
+        "positions_detail": rows,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -201,10 +223,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"spread of the paired difference (median): {result['median_spread']} darts")
     print(f"mean |runner-up - greedy|: {result['mean_abs_difference']} darts")
     print(f"one rollout: {result['rollout_ms']} ms")
-    print(f"rollouts per candidate to tell {RESOLVE_DARTS} darts apart (median): "
-          f"{result['median_rollouts_needed']}")
-    print(f"so one decision between just two cells: {result['seconds_per_decision_two_candidates']} s"
-          " (budget 0.015 s)")
+    print(
+        f"rollouts per candidate to tell {RESOLVE_DARTS} darts apart (median): "
+        f"{result['median_rollouts_needed']}"
+    )
+    print(
+        f"so one decision between just two cells: {result['seconds_per_decision_two_candidates']} s"
+        " (budget 0.015 s)"
+    )
 
 
 if __name__ == "__main__":

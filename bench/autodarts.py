@@ -90,8 +90,10 @@ async def measure(darts: int, noise_rate: float) -> tuple[list[float], list[floa
 def describe(name: str, samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
     q = statistics.quantiles(ms, n=100)
-    return (f"  {name:<9} p50 {q[49]:.3f} ms   p90 {q[89]:.3f} ms   p99 {q[98]:.3f} ms   "
-            f"max {ms[-1]:.3f} ms   mean {statistics.fmean(ms):.3f} ms")
+    return (
+        f"  {name:<9} p50 {q[49]:.3f} ms   p90 {q[89]:.3f} ms   p99 {q[98]:.3f} ms   "
+        f"max {ms[-1]:.3f} ms   mean {statistics.fmean(ms):.3f} ms"
+    )
 
 
 def main() -> None:
@@ -102,8 +104,10 @@ def main() -> None:
     started = time.perf_counter()
     received, sent, noise = asyncio.run(measure(a.darts, a.noise))
     seconds = time.perf_counter() - started
-    print(f"autodarts snapshot -> asyncio queue, {a.darts} darts, {noise} noise frames in "
-          f"{seconds:.1f} s ({noise / seconds:.0f}/s), Python {sys.version.split()[0]}")
+    print(
+        f"autodarts snapshot -> asyncio queue, {a.darts} darts, {noise} noise frames in "
+        f"{seconds:.1f} s ({noise / seconds:.0f}/s), Python {sys.version.split()[0]}"
+    )
     print(describe("received", received))
     print(describe("sent", sent))
 

@@ -127,17 +127,21 @@ def run(games: int, seed: int, workers: int, levels: list[str]) -> dict:
 
 
 def table(result: dict) -> str:
-    lines = [f"{result['games']} fleets per level, seed {result['seed']}, "
-             f"{result['workers']} workers, {result['seconds']} s, load average "
-             f"{' '.join(str(x) for x in result['load_average'])} on {os.cpu_count()} cores",
-             f"{'level':8} {'mean shots':>10} {'95% CI':>15} {'median':>7} {'p50 ms':>7} "
-             f"{'p99 ms':>7} {'1st p99':>8} {'max ms':>7} {'ponder p99':>10}"]
+    lines = [
+        f"{result['games']} fleets per level, seed {result['seed']}, "
+        f"{result['workers']} workers, {result['seconds']} s, load average "
+        f"{' '.join(str(x) for x in result['load_average'])} on {os.cpu_count()} cores",
+        f"{'level':8} {'mean shots':>10} {'95% CI':>15} {'median':>7} {'p50 ms':>7} "
+        f"{'p99 ms':>7} {'1st p99':>8} {'max ms':>7} {'ponder p99':>10}",
+    ]
     for level, r in result["levels"].items():
         ci = f"{r['ci95'][0]:.2f}-{r['ci95'][1]:.2f}"
-        lines.append(f"{level:8} {r['mean_shots']:10.2f} {ci:>15} {r['median_shots']:7} "
-                     f"{r['decision_ms_p50']:7.2f} {r['decision_ms_p99']:7.2f} "
-                     f"{r['first_answer_ms_p99']:8.2f} {r['decision_ms_max']:7.2f} "
-                     f"{r['ponder_ms_p99']:10.2f}")
+        lines.append(
+            f"{level:8} {r['mean_shots']:10.2f} {ci:>15} {r['median_shots']:7} "
+            f"{r['decision_ms_p50']:7.2f} {r['decision_ms_p99']:7.2f} "
+            f"{r['first_answer_ms_p99']:8.2f} {r['decision_ms_max']:7.2f} "
+            f"{r['ponder_ms_p99']:10.2f}"
+        )
     lines.append("goal: decision p99 <= 50 ms for normal, and for hard's first answer")
     return "\n".join(lines)
 
@@ -149,24 +153,30 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--levels", default="easy,normal,hard")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--count", action="store_true",
-                        help="also count the legal fleets on 10 x 10 exactly (about 2 s)")
+    parser.add_argument(
+        "--count", action="store_true", help="also count the legal fleets on 10 x 10 exactly (about 2 s)"
+    )
     args = parser.parse_args(argv)
     levels = [ComputerLevel(name).value for name in args.levels.split(",")]
     result = run(args.games, args.seed, args.workers, levels)
     if args.count:
         start = time.perf_counter()
         count = count_fleets(LENGTHS)
-        result["fleets"] = {"named": count.named, "unnamed": count.unnamed,
-                            "seconds": round(time.perf_counter() - start, 2)}
+        result["fleets"] = {
+            "named": count.named,
+            "unnamed": count.unnamed,
+            "seconds": round(time.perf_counter() - start, 2),
+        }
     if args.json:
         print(json.dumps(result))
         return
     print(table(result))
     if args.count:
         fleets = result["fleets"]
-        print(f"legal fleets: {fleets['named']:,} with the Cruiser and the Submarine told apart, "
-              f"{fleets['unnamed']:,} as cell sets ({fleets['seconds']} s)")
+        print(
+            f"legal fleets: {fleets['named']:,} with the Cruiser and the Submarine told apart, "
+            f"{fleets['unnamed']:,} as cell sets ({fleets['seconds']} s)"
+        )
 
 
 if __name__ == "__main__":

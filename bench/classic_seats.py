@@ -54,14 +54,21 @@ async def run(rooms: int, level: ComputerLevel, think: float, seconds: float, se
                 for e in event.events:
                     if isinstance(e, ShotFired) and e.side == 1 and index in handed:
                         waits.append(time.perf_counter() - handed.pop(index))
+
         return heard
 
     for index in range(rooms):
         service = GameService(None, venue=f"bench:{index}")
         service.subscribe(listen(index, service))
-        seat = ComputerSeat(service, loop, Computer, pace=ShotPace(shot=0),
-                            rng=random.Random(rng.getrandbits(64)), executor=pool("choose", 2),
-                            ponder_executor=pool("ponder", 1)).attach()
+        seat = ComputerSeat(
+            service,
+            loop,
+            Computer,
+            pace=ShotPace(shot=0),
+            rng=random.Random(rng.getrandbits(64)),
+            executor=pool("choose", 2),
+            ponder_executor=pool("ponder", 1),
+        ).attach()
         start(service, Setup(Mode.SOLO, ("Human",), level=level), random.Random(rng.getrandbits(64)))
         seats.append(seat)
         services.append(service)
@@ -111,18 +118,25 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     level = ComputerLevel(args.level)
-    print(f"classic computer seats, level {level.value}, human thinks {args.think} s, "
-          f"{args.seconds:.0f} s per row")
-    print("rooms  decisions  choose p50 / p99 / max (ms)   shot after the miss p50 / p99 (ms)"
-          "   loop lag p99 / max (ms)")
+    print(
+        f"classic computer seats, level {level.value}, human thinks {args.think} s, "
+        f"{args.seconds:.0f} s per row"
+    )
+    print(
+        "rooms  decisions  choose p50 / p99 / max (ms)   shot after the miss p50 / p99 (ms)"
+        "   loop lag p99 / max (ms)"
+    )
     for rooms in (int(n) for n in args.rooms.split(",")):
         r = asyncio.run(run(rooms, level, args.think, args.seconds, args.seed))
         d = [x * 1000 for x in r["decisions"]]
         w = [x * 1000 for x in r["waits"]]
         lag = [x * 1000 for x in r["lags"]]
-        print(f"{rooms:5d}  {len(d):9d}  {statistics.median(d):8.2f} / {p(d, 0.99):6.1f} / "
-              f"{max(d):6.1f}        {statistics.median(w):8.1f} / {p(w, 0.99):6.1f}"
-              f"                 {p(lag, 0.99):5.1f} / {max(lag):5.1f}", flush=True)
+        print(
+            f"{rooms:5d}  {len(d):9d}  {statistics.median(d):8.2f} / {p(d, 0.99):6.1f} / "
+            f"{max(d):6.1f}        {statistics.median(w):8.1f} / {p(w, 0.99):6.1f}"
+            f"                 {p(lag, 0.99):5.1f} / {max(lag):5.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -77,9 +77,12 @@ def play(batch: Batch) -> tuple[Batch, int, dict[str, list[float]]]:
         seed = game_seed(batch.seed, batch.players, batch.variant, batch.pairing, batch.seat, number)
         levels = [a if seat == batch.seat else b for seat in range(batch.players)]
         computers = [Computer(level, game_seed(seed, seat)) for seat, level in enumerate(levels)]
-        setup = Setup.create([f"P{seat}" for seat in range(batch.players)], variant=variant,
-                             lines=[c.line(variant, players=batch.players) for c in computers],
-                             seed=seed)
+        setup = Setup.create(
+            [f"P{seat}" for seat in range(batch.players)],
+            variant=variant,
+            lines=[c.line(variant, players=batch.players) for c in computers],
+            seed=seed,
+        )
         match = Match(setup)
         while match.phase is not Phase.OVER:
             view = match.public_view()
@@ -128,9 +131,14 @@ def main(argv: list[str] | None = None) -> int:
     for pairing in pairings:
         if any(name not in {level.value for level in Strategy} for name in pairing.split("-")):
             parser.error(f"unknown pairing {pairing!r}")
-    batches = [Batch(n, v, pairing, seat, first, min(args.chunk, args.games - first), args.seed)
-               for n in players for v in variants for pairing in pairings for seat in range(n)
-               for first in range(0, args.games, args.chunk)]
+    batches = [
+        Batch(n, v, pairing, seat, first, min(args.chunk, args.games - first), args.seed)
+        for n in players
+        for v in variants
+        for pairing in pairings
+        for seat in range(n)
+        for first in range(0, args.games, args.chunk)
+    ]
     started = time.time()
     wins: dict[tuple[int, str, str], int] = defaultdict(int)
     games: dict[tuple[int, str, str], int] = defaultdict(int)
@@ -145,33 +153,53 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for key in sorted(games):
         low, high = wilson(wins[key], games[key])
-        rows.append({"players": key[0], "game": key[1], "pairing": key[2], "games": games[key],
-                     "win_rate": wins[key] / games[key], "ci95": [low, high], "fair": 1 / key[0]})
-    timing = [{"players": n, "level": level, "decisions": len(values),
-               "p50_ms": 1000 * percentile(values, 0.5), "p99_ms": 1000 * percentile(values, 0.99),
-               "max_ms": 1000 * max(values)} for (n, level), values in sorted(times.items())]
+        rows.append(
+            {
+                "players": key[0],
+                "game": key[1],
+                "pairing": key[2],
+                "games": games[key],
+                "win_rate": wins[key] / games[key],
+                "ci95": [low, high],
+                "fair": 1 / key[0],
+            }
+        )
+    timing = [
+        {
+            "players": n,
+            "level": level,
+            "decisions": len(values),
+            "p50_ms": 1000 * percentile(values, 0.5),
+            "p99_ms": 1000 * percentile(values, 0.99),
+            "max_ms": 1000 * max(values),
+        }
+        for (n, level), values in sorted(times.items())
+    ]
     if args.json:
-        print(json.dumps({"results": rows, "timing": timing, "seconds": time.time() - started},
-                         indent=2))
+        print(json.dumps({"results": rows, "timing": timing, "seconds": time.time() - started}, indent=2))
         return 0
-    print(f"{'players':>7} {'game':<8} {'A vs B':<14} {'games':>6} {'A wins':>7} {'95% CI':>16} "
-          f"{'fair':>5}")
+    print(f"{'players':>7} {'game':<8} {'A vs B':<14} {'games':>6} {'A wins':>7} {'95% CI':>16} {'fair':>5}")
     for row in rows:
         low, high = row["ci95"]
         a, b = row["pairing"].split("-")
-        print(f"{row['players']:>7} {row['game']:<8} {a + ' vs ' + b:<14} {row['games']:>6} "
-              f"{100 * row['win_rate']:>6.1f}% {f'[{100 * low:.1f}, {100 * high:.1f}]':>16} "
-              f"{100 * row['fair']:>4.0f}%")
+        print(
+            f"{row['players']:>7} {row['game']:<8} {a + ' vs ' + b:<14} {row['games']:>6} "
+            f"{100 * row['win_rate']:>6.1f}% {f'[{100 * low:.1f}, {100 * high:.1f}]':>16} "
+            f"{100 * row['fair']:>4.0f}%"
+        )
     print()
     print(f"{'players':>7} {'level':<7} {'decisions':>9} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}")
     for t in timing:
-        print(f"{t['players']:>7} {t['level']:<7} {t['decisions']:>9} {t['p50_ms']:>7.2f} "
-              f"{t['p99_ms']:>7.2f} {t['max_ms']:>7.1f}")
+        print(
+            f"{t['players']:>7} {t['level']:<7} {t['decisions']:>9} {t['p50_ms']:>7.2f} "
+            f"{t['p99_ms']:>7.2f} {t['max_ms']:>7.1f}"
+        )
     print(f"\n{time.time() - started:.0f} s, {args.workers} worker(s)")
     return 0
 
 
 # ---- exact two-player figures (--exact) -------------------------------------------------
+
 
 class Exact:
     """Fixed policies played against each other on every row of `kiosk.express.duel.Duel`
@@ -205,8 +233,10 @@ class Exact:
         game = self.game
         # the Admiral's Carrier declares after its roll: its attack has no target yet
         carrier = FLEET.index(Ship.CARRIER) if game.rules.ship(self.variant, Ship.CARRIER).roll_first else -1
-        rows = {(int(s), int(x), bool(m), -1 if x == carrier else int(t)): i for i, (s, x, m, t)
-                in enumerate(zip(game.at, game.ship, game.moved, game.t1, strict=True))}
+        rows = {
+            (int(s), int(x), bool(m), -1 if x == carrier else int(t)): i
+            for i, (s, x, m, t) in enumerate(zip(game.at, game.ship, game.moved, game.t1, strict=True))
+        }
         among = {int(row): k for k, row in enumerate(game.carriers)}
         joint = {(int(game.d1[g.rows[0]]), int(game.d2[g.rows[0]])): g for g in game.groups}
         weights = np.zeros(len(game.at))
@@ -214,8 +244,14 @@ class Exact:
         size = len(LINES)
         for at in np.unique(game.at):
             mine, theirs = LINES[at // size], LINES[at % size]
-            pos = Position(self.variant, game.rules, (ships(mine), ships(theirs)),
-                           (5 - len(theirs), 5 - len(mine)), game.points_to_win, 0)
+            pos = Position(
+                self.variant,
+                game.rules,
+                (ships(mine), ships(theirs)),
+                (5 - len(theirs), 5 - len(mine)),
+                game.points_to_win,
+                0,
+            )
             found = options(pos)
             judge = judge_for(pos)
             values = [judge.attack(o) for o in found]
@@ -241,12 +277,18 @@ def exact(variant: Variant) -> None:
     perfect = game.perfect(value)
     own = tuple(FLEET.index(s) for s in Computer(Strategy.HARD).line(variant, players=2))
     levels = {"easy": easy, "normal": normal, "hard": hard, "minimax": perfect}
-    print(f"{variant.value}: exact two-player chances of A against B, both seats, B's line at "
-          f"random, A's at random, hard's ({''.join(FLEET[i].name[0] for i in own)}) or A's best; "
-          f"the ceiling: the best response to B (the most any policy wins against it) with its "
-          f"best line", flush=True)
-    print(f"  {'A':<8} {'B':<8} {'random line':>11} {'hard line':>10} {'best line':>10} "
-          f"{'ceiling':>8} {'A first':>8} {'A second':>9}", flush=True)
+    print(
+        f"{variant.value}: exact two-player chances of A against B, both seats, B's line at "
+        f"random, A's at random, hard's ({''.join(FLEET[i].name[0] for i in own)}) or A's best; "
+        f"the ceiling: the best response to B (the most any policy wins against it) with its "
+        f"best line",
+        flush=True,
+    )
+    print(
+        f"  {'A':<8} {'B':<8} {'random line':>11} {'hard line':>10} {'best line':>10} "
+        f"{'ceiling':>8} {'A first':>8} {'A second':>9}",
+        flush=True,
+    )
     pairs = {"normal": ("hard", "normal"), "minimax": ("hard",), "easy": ("hard", "normal")}
     for b_name, a_names in pairs.items():
         b = levels[b_name]
@@ -258,9 +300,12 @@ def exact(variant: Variant) -> None:
             mine = game.seats(win_a, win_b, own)
             best = bench.best_line(win_a, win_b)
             top = 50 * sum(ceiling or best)
-            print(f"  {a_name:<8} {b_name:<8} {50 * (first + second):>10.3f}% "
-                  f"{50 * sum(mine):>9.3f}% {50 * sum(best):>9.3f}% {top:>7.3f}% "
-                  f"{100 * first:>7.3f}% {100 * second:>8.3f}%", flush=True)
+            print(
+                f"  {a_name:<8} {b_name:<8} {50 * (first + second):>10.3f}% "
+                f"{50 * sum(mine):>9.3f}% {50 * sum(best):>9.3f}% {top:>7.3f}% "
+                f"{100 * first:>7.3f}% {100 * second:>8.3f}%",
+                flush=True,
+            )
     print(f"  ({time.time() - started:.0f} s)")
 
 

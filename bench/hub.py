@@ -72,8 +72,9 @@ def _templates(rng: random.Random, folder: Path) -> list[str]:
     played = []
     a, b, c, d = PLACEHOLDERS
     for n in range(12):
-        played.append(league_games.play_darts(store, [[a, b][: 1 + n % 2], [c, d][: 1 + n // 6]],
-                                              rng, winner=n % 2))
+        played.append(
+            league_games.play_darts(store, [[a, b][: 1 + n % 2], [c, d][: 1 + n // 6]], rng, winner=n % 2)
+        )
         played.append(league_games.play_classic(store, [a, b], rng, winner=n % 2))
         played.append(league_games.play_express(store, list(PLACEHOLDERS[: 2 + n % 3]), rng))
     for _ in range(4):
@@ -87,7 +88,7 @@ def _game(template: str, venue: int, names: list[str]) -> tuple[str, dict[str, A
     text = template
     for placeholder, name in zip(PLACEHOLDERS, names, strict=True):
         text = text.replace(f'"{placeholder}"', json.dumps(name))
-        text = text.replace(f"\"{placeholder}'s team\"", json.dumps(f"{name}'s team"))
+        text = text.replace(f'"{placeholder}\'s team"', json.dumps(f"{name}'s team"))
     report = json.loads(text)
     report["uuid"] = str(uuid.uuid4())
     report["venue"] = venue
@@ -102,8 +103,9 @@ class TimedSync(LeagueSync):
 
     pushes: typing.ClassVar[list[float]] = []
 
-    async def _request(self, session: aiohttp.ClientSession, method: str, path: str,
-                       body: bytes = b"") -> tuple[int, str]:
+    async def _request(
+        self, session: aiohttp.ClientSession, method: str, path: str, body: bytes = b""
+    ) -> tuple[int, str]:
         start = time.perf_counter()
         status, text = await super()._request(session, method, path, body)
         if method == "POST" and status in (200, 201):
@@ -144,9 +146,23 @@ class Blackhole:
 
 def _start_hub(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     with open(log, "ab") as out:
-        process = subprocess.Popen([sys.executable, "-m", "kiosk.app.cli", "hub", "--database",
-                                    url, "--port", str(port), "--pool", "8"], cwd=ROOT,
-                                   stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "kiosk.app.cli",
+                "hub",
+                "--database",
+                url,
+                "--port",
+                str(port),
+                "--pool",
+                "8",
+            ],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError):
@@ -182,8 +198,7 @@ async def _pair_all(hubs: list[str], codes: list[str]) -> list[members.Membershi
     return found
 
 
-async def _watch_table(hubs: list[str], league: int, stop: asyncio.Event,
-                       latencies: list[float]) -> None:
+async def _watch_table(hubs: list[str], league: int, stop: asyncio.Event, latencies: list[float]) -> None:
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session:
         n = 0
         while not stop.is_set():
@@ -197,21 +212,24 @@ async def _watch_table(hubs: list[str], league: int, stop: asyncio.Event,
             await asyncio.sleep(0.2)
 
 
-async def _kiosk_games(sync: TimedSync, store: Store, games: list[tuple[float, str]],
-                       t0: float) -> None:
+async def _kiosk_games(sync: TimedSync, store: Store, games: list[tuple[float, str]], t0: float) -> None:
     """Games end at their times: each enters the outbox (as the store's transaction puts it)."""
     for at, text in games:
         await asyncio.sleep(max(0.0, t0 + at - time.monotonic()))
         store.db.execute("BEGIN IMMEDIATE")
-        cursor = store.db.execute("INSERT INTO games (kind, venue, started, finished, setup, status,"
-                                  " winner, turns) VALUES ('darts', 'kiosk', '', '', '{}', 'over',"
-                                  " NULL, 0)")
+        cursor = store.db.execute(
+            "INSERT INTO games (kind, venue, started, finished, setup, status,"
+            " winner, turns) VALUES ('darts', 'kiosk', '', '', '{}', 'over',"
+            " NULL, 0)"
+        )
         game = cursor.lastrowid
         report = json.loads(text)
         now = time.time()
-        store.db.execute("INSERT INTO outbox (game, uuid, queued, report, state, attempts, "
-                         "next_try) VALUES (?, ?, ?, ?, ?, 0, ?)",
-                         [game, report["uuid"], now, text, PENDING, now])
+        store.db.execute(
+            "INSERT INTO outbox (game, uuid, queued, report, state, attempts, "
+            "next_try) VALUES (?, ?, ?, ?, ?, 0, ?)",
+            [game, report["uuid"], now, text, PENDING, now],
+        )
         store.db.execute("COMMIT")
         sync.wake.set()
 
@@ -230,14 +248,16 @@ def _expected_table(reports: list[dict[str, Any]], win: int, loss: int) -> dict[
     return {k: (games[k], wins[k], wins[k] * win + (games[k] - wins[k]) * loss) for k in games}
 
 
-async def _post(session: aiohttp.ClientSession, url: str, body: bytes,
-                headers: dict[str, str]) -> tuple[int, str]:
+async def _post(
+    session: aiohttp.ClientSession, url: str, body: bytes, headers: dict[str, str]
+) -> tuple[int, str]:
     async with session.post(url, data=body, headers=headers) as answer:
         return answer.status, (await answer.text())[:160]
 
 
-async def _hostile(hubs: list[str], member: members.Membership, other_venue: int, template: str,
-                   names: list[str], url: str) -> list[str]:
+async def _hostile(
+    hubs: list[str], member: members.Membership, other_venue: int, template: str, names: list[str], url: str
+) -> list[str]:
     """Each hostile kiosk's attempt and the hub's answer; raises if any was let through."""
     lines = []
     async with aiohttp.ClientSession() as session:
@@ -255,8 +275,7 @@ async def _hostile(hubs: list[str], member: members.Membership, other_venue: int
         other, _r = _game(template, other_venue, names)
         await attempt("another venue's game", other.encode(), signed(other.encode()), 403)
         good, report = _game(template, member.venue, names)
-        await attempt("a forged signature", good.encode(), signed(good.encode(), signing.new_key()),
-                      401)
+        await attempt("a forged signature", good.encode(), signed(good.encode(), signing.new_key()), 401)
         report["winner"] = 1 - (report["winner"] or 0)
         for r in report["results"]:
             r["won"] = not r["won"]
@@ -272,9 +291,12 @@ async def _hostile(hubs: list[str], member: members.Membership, other_venue: int
         rng = random.Random(7)
         for _ in range(1000):
             guess = "".join(rng.choice(admin.CODE_ALPHABET) for _ in range(admin.CODE_LENGTH))
-            status, _t = await _post(session, f"{hubs[0]}/api/pair",
-                                     json.dumps({"code": guess}).encode(),
-                                     {"Content-Type": "application/json"})
+            status, _t = await _post(
+                session,
+                f"{hubs[0]}/api/pair",
+                json.dumps({"code": guess}).encode(),
+                {"Content-Type": "application/json"},
+            )
             statuses[status] += 1
         lines.append(f"  1000 pairings with guessed codes: {dict(statuses)}")
         if set(statuses) - {403, 429}:
@@ -283,9 +305,12 @@ async def _hostile(hubs: list[str], member: members.Membership, other_venue: int
         await admin.revoke(conn, member.kiosk)
     async with aiohttp.ClientSession() as session:
         again, _r = _game(template, member.venue, names)
-        status, text = await _post(session, f"{member.hub}/api/games", again.encode(),
-                                   signing.signed_headers(member.kiosk, member.key, "POST",
-                                                          "/api/games", again.encode()))
+        status, text = await _post(
+            session,
+            f"{member.hub}/api/games",
+            again.encode(),
+            signing.signed_headers(member.kiosk, member.key, "POST", "/api/games", again.encode()),
+        )
         lines.append(f"  a revoked kiosk: HTTP {status} {text}")
         if status != 403:
             raise AssertionError("a revoked kiosk was let through")
@@ -295,8 +320,11 @@ async def _hostile(hubs: list[str], member: members.Membership, other_venue: int
 async def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     shm = Path("/dev/shm")
-    folder = Path(tempfile.mkdtemp(prefix="dartship-bench-hub-",
-                                   dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None))
+    folder = Path(
+        tempfile.mkdtemp(
+            prefix="dartship-bench-hub-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None
+        )
+    )
     cluster = Cluster(folder=Path(tempfile.mkdtemp(prefix="dartship-pg-")))
     hubs_p: list[subprocess.Popen[bytes]] = []
     tasks: list[asyncio.Task[Any]] = []
@@ -310,8 +338,7 @@ async def run(args: argparse.Namespace) -> int:
         hubs = [f"http://127.0.0.1:{port}" for port in ports]
         proxy = Blackhole(ports[1])
         await proxy.start()
-        print(f"two hubs: {hubs[0]} (A) and {hubs[1]} (B); pairing {args.kiosks} kiosks ...",
-              flush=True)
+        print(f"two hubs: {hubs[0]} (A) and {hubs[1]} (B); pairing {args.kiosks} kiosks ...", flush=True)
         memberships = await _pair_all(hubs, codes)
         templates = _templates(rng, folder)
         span = args.minutes * 60
@@ -320,13 +347,11 @@ async def run(args: argparse.Namespace) -> int:
         t0 = time.monotonic() + 2
         for n, member in enumerate(memberships):
             if n in dropped:
-                member = members.Membership(**{**member.__dict__,
-                                               "hub": f"http://127.0.0.1:{proxy.port}"})
+                member = members.Membership(**{**member.__dict__, "hub": f"http://127.0.0.1:{proxy.port}"})
             store = Store(folder / f"kiosk{n}.db")
             store.db.execute("PRAGMA synchronous=NORMAL")  # tmpfs: the bench measures the hub
             store.meta.remember(members.MEMBERSHIP, member.to_json())
-            sync = TimedSync(store, member, rng=random.Random(n), idle_seconds=2.0,
-                             boards_seconds=10**9)
+            sync = TimedSync(store, member, rng=random.Random(n), idle_seconds=2.0, boards_seconds=10**9)
             roster = [f"Player {member.venue}-{i}" for i in range(ROSTER)]
             games = []
             for _g in range(args.games):
@@ -340,8 +365,11 @@ async def run(args: argparse.Namespace) -> int:
             tasks.append(asyncio.create_task(_kiosk_games(sync, store, games, t0)))
             tasks.append(asyncio.create_task(sync.run()))
         total = len(sent_reports)
-        print(f"{total} games of {len(templates)} real templates ({args.kiosks} kiosks x "
-              f"{args.games}) finish over {span:.0f} s", flush=True)
+        print(
+            f"{total} games of {len(templates)} real templates ({args.kiosks} kiosks x "
+            f"{args.games}) finish over {span:.0f} s",
+            flush=True,
+        )
         stop = asyncio.Event()
         table_latencies: list[float] = []
         tasks.append(asyncio.create_task(_watch_table(hubs, league, stop, table_latencies)))
@@ -369,9 +397,12 @@ async def run(args: argparse.Namespace) -> int:
             print(f"t={time.monotonic() - t0:5.1f}s  PostgreSQL back", flush=True)
             await at(0.5)
             proxy.down = True
-            print(f"t={time.monotonic() - t0:5.1f}s  {len(dropped & set(range(args.kiosks)))} "
-                  f"kiosks' network dropped for "
-                  f"{drop_seconds:.0f} s", flush=True)
+            print(
+                f"t={time.monotonic() - t0:5.1f}s  {len(dropped & set(range(args.kiosks)))} "
+                f"kiosks' network dropped for "
+                f"{drop_seconds:.0f} s",
+                flush=True,
+            )
             await asyncio.sleep(drop_seconds)
             proxy.down = False
             print(f"t={time.monotonic() - t0:5.1f}s  their network is back", flush=True)
@@ -393,13 +424,15 @@ async def run(args: argparse.Namespace) -> int:
         at_hub = await count()
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             uuids = {str(r[0]) for r in await (await conn.execute("SELECT uuid FROM games")).fetchall()}
-            players = (await (await conn.execute("SELECT count(*) FROM game_players")).fetchone())
+            players = await (await conn.execute("SELECT count(*) FROM game_players")).fetchone()
         sent_uuids = {r["uuid"] for r in sent_reports}
         lost = len(sent_uuids - uuids)
         extra = len(uuids - sent_uuids)
         expected_players = sum(len(r["results"]) for r in sent_reports)
-        async with aiohttp.ClientSession() as session, session.get(
-                f"{hubs[1]}/api/leagues/{league}") as answer:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"{hubs[1]}/api/leagues/{league}") as answer,
+        ):
             table = await answer.json()
         got = {r["key"]: (r["games"], r["wins"], r["points"]) for r in table["rows"]}
         expected = _expected_table(sent_reports, table["points"]["win"], table["points"]["loss"])
@@ -407,29 +440,46 @@ async def run(args: argparse.Namespace) -> int:
         # A game's UUID is its key at the hub: a duplicate would be a game no kiosk sent, or a
         # game's players written twice.
         duplicated = extra + max(0, player_rows - expected_players)
-        print(f"\nresults: {at_hub} games at the hub of {total} sent; lost {lost}, duplicated "
-              f"{duplicated}; outboxes: {dict(counts)}")
+        print(
+            f"\nresults: {at_hub} games at the hub of {total} sent; lost {lost}, duplicated "
+            f"{duplicated}; outboxes: {dict(counts)}"
+        )
         print(f"table equals the recomputation: {got == expected} ({len(got)} players)")
-        print(f"throughput: {at_hub / elapsed:.1f} results/s over {elapsed:.0f} s "
-              f"(games finish over {span:.0f} s, then the outboxes drain)")
+        print(
+            f"throughput: {at_hub / elapsed:.1f} results/s over {elapsed:.0f} s "
+            f"(games finish over {span:.0f} s, then the outboxes drain)"
+        )
         pushes = TimedSync.pushes
-        print(f"push (signed POST, 2xx): n={len(pushes)} p50 {_pct(pushes, .5) * 1000:.0f} ms, "
-              f"p99 {_pct(pushes, .99) * 1000:.0f} ms, max {max(pushes) * 1000:.0f} ms")
-        print(f"league table page (HTML) under load: n={len(table_latencies)} p50 "
-              f"{_pct(table_latencies, .5) * 1000:.0f} ms, p99 "
-              f"{_pct(table_latencies, .99) * 1000:.0f} ms")
-        ok = (lost == 0 and at_hub == total and counts[REFUSED] == 0 and counts[PENDING] == 0
-              and counts[SENT] == total and got == expected
-              and player_rows == expected_players)
+        print(
+            f"push (signed POST, 2xx): n={len(pushes)} p50 {_pct(pushes, 0.5) * 1000:.0f} ms, "
+            f"p99 {_pct(pushes, 0.99) * 1000:.0f} ms, max {max(pushes) * 1000:.0f} ms"
+        )
+        print(
+            f"league table page (HTML) under load: n={len(table_latencies)} p50 "
+            f"{_pct(table_latencies, 0.5) * 1000:.0f} ms, p99 "
+            f"{_pct(table_latencies, 0.99) * 1000:.0f} ms"
+        )
+        ok = (
+            lost == 0
+            and at_hub == total
+            and counts[REFUSED] == 0
+            and counts[PENDING] == 0
+            and counts[SENT] == total
+            and got == expected
+            and player_rows == expected_players
+        )
         print("hostile kiosks:")
         other_venue = next(v for v in venues if v != memberships[0].venue)
         good = next(t for t in templates if '"kind":"darts"' in t.replace(" ", ""))
-        for line in await _hostile(hubs, memberships[0], other_venue, good,
-                                   [f"Hostile {i}" for i in range(4)], url):
+        for line in await _hostile(
+            hubs, memberships[0], other_venue, good, [f"Hostile {i}" for i in range(4)], url
+        ):
             print(line)
         after = await count()
-        print(f"games at the hub after the hostile kiosks: {after} (one fresh game let through "
-              f"on purpose: {after == at_hub + 1})")
+        print(
+            f"games at the hub after the hostile kiosks: {after} (one fresh game let through "
+            f"on purpose: {after == at_hub + 1})"
+        )
         ok = ok and after == at_hub + 1
         print("OK" if ok else "FAILED")
         return 0 if ok else 1
@@ -451,8 +501,12 @@ def main() -> int:
     parser.add_argument("--kiosks", type=int, default=500)
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--minutes", type=float, default=3.0, help="games finish over this long")
-    parser.add_argument("--drain", type=float, default=300.0, help="seconds to wait for the "
-                        "outboxes to empty after the last game")
+    parser.add_argument(
+        "--drain",
+        type=float,
+        default=300.0,
+        help="seconds to wait for the outboxes to empty after the last game",
+    )
     parser.add_argument("--no-faults", dest="faults", action="store_false")
     parser.add_argument("--seed", type=int, default=1)
     return asyncio.run(run(parser.parse_args()))

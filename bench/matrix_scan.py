@@ -23,8 +23,7 @@ from gpiozero.pins.mock import MockFactory
 from hardware.boardmap import demo_map
 from hardware.matrix import MatrixScanner, MockMatrixWiring
 
-PINS = [5, 6, 13, 19, 26, 16, 20, 21, 4, 17, 27, 22, 10, 9, 11, 0, 1, 7, 8, 25, 24, 23, 18,
-        12, 2, 3]
+PINS = [5, 6, 13, 19, 26, 16, 20, 21, 4, 17, 27, 22, 10, 9, 11, 0, 1, 7, 8, 25, 24, 23, 18, 12, 2, 3]
 
 
 def timed(function, scans: int) -> float:
@@ -42,7 +41,7 @@ def main() -> int:
     p.add_argument("--rows", type=int, default=7)
     p.add_argument("--cols", type=int, default=10)
     a = p.parse_args()
-    rows, cols = PINS[: a.rows], PINS[a.rows: a.rows + a.cols]
+    rows, cols = PINS[: a.rows], PINS[a.rows : a.rows + a.cols]
     ops = a.rows * 3 + a.rows * a.cols  # per row: to output, low, back to input
 
     factory = MockFactory()
@@ -60,8 +59,10 @@ def main() -> int:
     wired = timed(scanner.scan_once, a.scans)
     scanner.stop()
 
-    print(f"matrix {a.rows}x{a.cols} ({ops} pin operations per scan), {a.scans} scans, "
-          f"MockFactory, Python {platform.python_version()} on {platform.machine()}")
+    print(
+        f"matrix {a.rows}x{a.cols} ({ops} pin operations per scan), {a.scans} scans, "
+        f"MockFactory, Python {platform.python_version()} on {platform.machine()}"
+    )
     print(f"  pins only  {pins_only:8.1f} us/scan  ({pins_only / ops:.2f} us per pin operation)")
     print(f"  scan       {scan:8.1f} us/scan  -> at most {1e6 / scan:,.0f} scans/s on this host")
     print(f"  wired mock {wired:8.1f} us/scan")

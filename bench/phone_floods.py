@@ -59,9 +59,23 @@ class Kiosk:
 
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--config", str(config),
-             "--db", str(folder / "k.db")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, env=env, preexec_fn=limit)
+            [
+                sys.executable,
+                "-m",
+                "kiosk.app.cli",
+                "run",
+                "--headless",
+                "--config",
+                str(config),
+                "--db",
+                str(folder / "k.db"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            preexec_fn=limit,
+        )
         self.lines: list[str] = []
         self.tokens: list[str] = []
         assert self.proc.stdout is not None
@@ -76,8 +90,7 @@ class Kiosk:
             if "running headless" in line:
                 break
         if not self.port or len(self.tokens) < 2:
-            raise SystemExit("bench/phone_floods.py: the kiosk did not start:\n"
-                             + "\n".join(self.lines))
+            raise SystemExit("bench/phone_floods.py: the kiosk did not start:\n" + "\n".join(self.lines))
         self._reader = asyncio.get_event_loop().run_in_executor(None, self._read)
 
     def _read(self) -> None:
@@ -95,7 +108,8 @@ async def _request(port: int, path: str, source: str, timeout: float = 30.0) -> 
     start = time.perf_counter()
     try:
         reader, writer = await asyncio.wait_for(
-            asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), timeout)
+            asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), timeout
+        )
     except (OSError, TimeoutError):
         return 0, time.perf_counter() - start
     try:
@@ -124,8 +138,7 @@ async def slowloris(kiosk: Kiosk, idle: int = 1100, honest: int = 5, attackers: 
     for n in range(idle):
         source = "127.0.0.1" if attackers == 1 else f"127.0.7.{1 + n % attackers}"
         try:
-            _reader, writer = await asyncio.open_connection("127.0.0.1", kiosk.port,
-                                                           local_addr=(source, 0))
+            _reader, writer = await asyncio.open_connection("127.0.0.1", kiosk.port, local_addr=(source, 0))
             writer.write(b"GET / HTTP/1.1\r\nHost: kiosk\r\nX-Slow: ")
             held.append(writer)
         except OSError:
@@ -136,15 +149,18 @@ async def slowloris(kiosk: Kiosk, idle: int = 1100, honest: int = 5, attackers: 
     for writer in held:
         writer.close()
     log = kiosk.lines[log_before:]
-    print(f"slowloris: {len(held)} idle connections opened from {attackers} address(es); honest requests "
-          f"from 127.0.0.2 served: {len(served)} of {honest} ({_ms(served)}); the kiosk's log "
-          f"meanwhile: {len(log)} lines")
+    print(
+        f"slowloris: {len(held)} idle connections opened from {attackers} address(es); honest requests "
+        f"from 127.0.0.2 served: {len(served)} of {honest} ({_ms(served)}); the kiosk's log "
+        f"meanwhile: {len(log)} lines"
+    )
     for line in log:
         print(f"  | {line}")
 
 
-async def guesses(kiosk: Kiosk, addresses: int = 250, first: int = 4, seconds: float = 20.0,
-                  phones: int = 20) -> None:
+async def guesses(
+    kiosk: Kiosk, addresses: int = 250, first: int = 4, seconds: float = 20.0, phones: int = 20
+) -> None:
     guessers = [f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(addresses)]
     at_once = asyncio.Semaphore(100)  # a crowd, not a SYN flood: every guess gets its answer
 
@@ -178,17 +194,21 @@ async def guesses(kiosk: Kiosk, addresses: int = 250, first: int = 4, seconds: f
         task.cancel()
     await asyncio.gather(*stream, return_exceptions=True)
     good = [t for ok, t in outcomes if ok]
-    print(f"guesses: {sum(statuses.values())} wrong links from {addresses} addresses "
-          f"({statuses}), then {sent[0]} more during {seconds:g} s; the team's phone "
-          f"opening its link from fresh addresses (page, API, socket): {len(good)} of {phones} ({_ms(good)})")
+    print(
+        f"guesses: {sum(statuses.values())} wrong links from {addresses} addresses "
+        f"({statuses}), then {sent[0]} more during {seconds:g} s; the team's phone "
+        f"opening its link from fresh addresses (page, API, socket): {len(good)} of {phones} ({_ms(good)})"
+    )
 
 
 def _phone_session(source: str, jar: CookieJar | None = None) -> ClientSession:
     """A phone: its own address and its own cookies (the device key its team link is bound
     to; the jar must take cookies from an IP address). The same `jar` again: the same phone
     from another address (it roams between access points)."""
-    return ClientSession(connector=TCPConnector(local_addr=(source, 0)),
-                         cookie_jar=jar if jar is not None else CookieJar(unsafe=True))
+    return ClientSession(
+        connector=TCPConnector(local_addr=(source, 0)),
+        cookie_jar=jar if jar is not None else CookieJar(unsafe=True),
+    )
 
 
 async def _team_socket(phone: ClientSession, url: str, token: str) -> ClientWebSocketResponse:
@@ -196,13 +216,18 @@ async def _team_socket(phone: ClientSession, url: str, token: str) -> ClientWebS
     hands over the device key), then the socket. A refusal raises, with its status."""
     async with phone.get(f"{url}/api/team/{token}") as answer:
         if answer.status != 200:
-            raise WSServerHandshakeError(answer.request_info, (), status=answer.status,
-                                         message=f"the team state answered {answer.status}")
+            raise WSServerHandshakeError(
+                answer.request_info,
+                (),
+                status=answer.status,
+                message=f"the team state answered {answer.status}",
+            )
     return await phone.ws_connect(f"{url}/api/team/{token}/ws")
 
 
-async def _fresh_phone(port: int, token: str, source: str,
-                       jar: CookieJar | None = None) -> tuple[bool, float]:
+async def _fresh_phone(
+    port: int, token: str, source: str, jar: CookieJar | None = None
+) -> tuple[bool, float]:
     start = time.perf_counter()
     page, _t = await _request(port, f"/team/{token}", source)
     ok = page == 200
@@ -219,8 +244,10 @@ async def _fresh_phone(port: int, token: str, source: str,
 
 
 async def spectators(kiosk: Kiosk, count: int = 256, sources: int = 8) -> None:
-    sessions = [ClientSession(connector=TCPConnector(limit=0, local_addr=(f"127.0.5.{n + 1}", 0)))
-                for n in range(sources)]
+    sessions = [
+        ClientSession(connector=TCPConnector(limit=0, local_addr=(f"127.0.5.{n + 1}", 0)))
+        for n in range(sources)
+    ]
     url = f"http://127.0.0.1:{kiosk.port}"
     sockets = []
     try:
@@ -237,14 +264,17 @@ async def spectators(kiosk: Kiosk, count: int = 256, sources: int = 8) -> None:
             try:
                 team = await _team_socket(phone, url, kiosk.tokens[0])
             except WSServerHandshakeError as err:
-                raise SystemExit(f"bench/phone_floods.py: the team phone was refused "
-                                 f"({err.status}): no figures") from None
+                raise SystemExit(
+                    f"bench/phone_floods.py: the team phone was refused ({err.status}): no figures"
+                ) from None
             first = json.loads((await team.receive(timeout=30)).data)
             took = time.perf_counter() - start
             await team.close()
-        print(f"spectators: {len(sockets)} spectator sockets open; the team phone's socket: "
-              f"accepted, first view ({first['type']}) in {took * 1000:.1f} ms; spectator "
-              f"{count + 1}: {turned_away}")
+        print(
+            f"spectators: {len(sockets)} spectator sockets open; the team phone's socket: "
+            f"accepted, first view ({first['type']}) in {took * 1000:.1f} ms; spectator "
+            f"{count + 1}: {turned_away}"
+        )
     finally:
         for ws in sockets:
             await ws.close()
@@ -255,8 +285,9 @@ async def spectators(kiosk: Kiosk, count: int = 256, sources: int = 8) -> None:
 async def main_async(args: argparse.Namespace) -> int:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the attackers need many
-    print(f"dartship run --headless with an open-file limit of {args.nofile}; "
-          f"Python {sys.version.split()[0]}")
+    print(
+        f"dartship run --headless with an open-file limit of {args.nofile}; Python {sys.version.split()[0]}"
+    )
     for name in ("slowloris", "guesses", "spectators"):
         if args.what not in (name, "all"):
             continue
@@ -277,12 +308,13 @@ async def main_async(args: argparse.Namespace) -> int:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", nargs="?", default="all",
-                   choices=("slowloris", "guesses", "spectators", "all"))
-    p.add_argument("--attackers", type=int, default=1,
-                   help="slowloris: addresses the idle connections come from")
-    p.add_argument("--nofile", type=int, default=1024,
-                   help="the kiosk's open-file limit (the unit's old default: 1024)")
+    p.add_argument("what", nargs="?", default="all", choices=("slowloris", "guesses", "spectators", "all"))
+    p.add_argument(
+        "--attackers", type=int, default=1, help="slowloris: addresses the idle connections come from"
+    )
+    p.add_argument(
+        "--nofile", type=int, default=1024, help="the kiosk's open-file limit (the unit's old default: 1024)"
+    )
     return asyncio.run(main_async(p.parse_args()))
 
 

@@ -28,8 +28,10 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, Place, Setup, Team, house_rules
 from kiosk.inputs import Button, ButtonInput, DartInput
 
-FLEETS = ("D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL",
-          "S3-S19 T7-T16-T8 D11-D14-D9-D12 L5-L20-L1-L18-L4")
+FLEETS = (
+    "D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL",
+    "S3-S19 T7-T16-T8 D11-D14-D9-D12 L5-L20-L1-L18-L4",
+)
 # Cells in neither fleet: every dart is a MISS (or a REPEAT), so the game never ends.
 TARGETS = ("D3", "D7", "D16", "L8", "T11", "S14", "L9", "T12", "S5", "D15", "T2", "L13")
 
@@ -86,9 +88,16 @@ async def _until(inbox: Inbox, marker: str) -> float:
 async def bench(darts: int, spectators: int) -> tuple[list[float], list[float]]:
     """Every phone x dart latency and the slowest phone's per dart, in ms."""
     with tempfile.TemporaryDirectory() as folder:
-        config = ConfigFile(None, {"rules.bull_off": BullOffMode.OFF, "web.host": "127.0.0.1",
-                                   "web.port": 0, "board.input": InputKind.SIMULATOR,
-                                   "kiosk.database": str(Path(folder) / "bench.db")})
+        config = ConfigFile(
+            None,
+            {
+                "rules.bull_off": BullOffMode.OFF,
+                "web.host": "127.0.0.1",
+                "web.port": 0,
+                "board.input": InputKind.SIMULATOR,
+                "kiosk.database": str(Path(folder) / "bench.db"),
+            },
+        )
         kiosk = await build_kiosk(config, devices=False)
         service, web = kiosk.service, kiosk.web
         assert web is not None
@@ -103,10 +112,12 @@ async def bench(darts: int, spectators: int) -> tuple[list[float], list[float]]:
         inboxes: list[Inbox] = [asyncio.Queue() for _ in urls]
         # Each phone its own session: its own cookies, so its own device key.
         sessions = [ClientSession(cookie_jar=CookieJar(unsafe=True)) for _ in urls]  # an IP host
-        phones = [loop.create_task(_phone(session, url, inbox, page))
-                  for session, url, inbox, page in zip(sessions, urls, inboxes,
-                                                       [*pages, *[None] * spectators],
-                                                       strict=True)]
+        phones = [
+            loop.create_task(_phone(session, url, inbox, page))
+            for session, url, inbox, page in zip(
+                sessions, urls, inboxes, [*pages, *[None] * spectators], strict=True
+            )
+        ]
         try:
             for inbox in inboxes:
                 await _until(inbox, '"type":"view"')
@@ -140,12 +151,18 @@ async def bench(darts: int, spectators: int) -> tuple[list[float], list[float]]:
 
 
 def report(every: list[float], slowest: list[float], darts: int, spectators: int) -> None:
-    print(f"phones: 2 team + {spectators} spectators on 127.0.0.1, {darts} darts "
-          "(dart on the service queue -> stored -> message received)")
-    print(f"  every phone updated (slowest phone per dart): p50 {_percentile(slowest, 0.5):.2f} ms, "
-          f"p99 {_percentile(slowest, 0.99):.2f} ms, max {max(slowest):.2f} ms")
-    print(f"  one phone updated (all phone x dart pairs):   p50 {_percentile(every, 0.5):.2f} ms, "
-          f"p99 {_percentile(every, 0.99):.2f} ms, mean {statistics.fmean(every):.2f} ms")
+    print(
+        f"phones: 2 team + {spectators} spectators on 127.0.0.1, {darts} darts "
+        "(dart on the service queue -> stored -> message received)"
+    )
+    print(
+        f"  every phone updated (slowest phone per dart): p50 {_percentile(slowest, 0.5):.2f} ms, "
+        f"p99 {_percentile(slowest, 0.99):.2f} ms, max {max(slowest):.2f} ms"
+    )
+    print(
+        f"  one phone updated (all phone x dart pairs):   p50 {_percentile(every, 0.5):.2f} ms, "
+        f"p99 {_percentile(every, 0.99):.2f} ms, mean {statistics.fmean(every):.2f} ms"
+    )
 
 
 def main() -> None:

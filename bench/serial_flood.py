@@ -38,8 +38,13 @@ from kiosk.darts.match import DartThrown, HouseRules, Next, Place, Setup, Takeou
 from kiosk.service import MatchUpdate, ServiceEvent, Source
 
 FOUR = board_for(Profile.FOUR_RING)
-GARBAGE = [b"\x1b[2J\x1b[31mPWNED\x07\r\n", b"\xfe\xff\xfd not ascii\n", b"QQ99\n", b"RC 99 99\n",
-           b"#" + b"x" * 90 + b"\n"]
+GARBAGE = [
+    b"\x1b[2J\x1b[31mPWNED\x07\r\n",
+    b"\xfe\xff\xfd not ascii\n",
+    b"QQ99\n",
+    b"RC 99 99\n",
+    b"#" + b"x" * 90 + b"\n",
+]
 
 
 def flood_lines(rate: int, chunk_seconds: float) -> bytes:
@@ -51,8 +56,9 @@ class Writer(threading.Thread):
     """The board: bad lines at `rate` a second for `seconds`, a dart every `every` seconds
     during the flood and `after` seconds beyond it. Records each dart's send time."""
 
-    def __init__(self, fd: int, cells: list[str], rate: int, seconds: float, every: float,
-                 after: float) -> None:
+    def __init__(
+        self, fd: int, cells: list[str], rate: int, seconds: float, every: float, after: float
+    ) -> None:
         super().__init__(daemon=True)
         self.fd, self.cells = fd, cells
         self.rate, self.seconds, self.every, self.after = rate, seconds, every, after
@@ -95,9 +101,15 @@ async def run(args: argparse.Namespace) -> int:
     master, slave = os.openpty()
     tty.setraw(slave)
     folder = Path(tempfile.mkdtemp(prefix="dartship-flood-"))
-    typed, problems = check_values({"board.input": "serial", "board.port": os.ttyname(slave),
-                                    "rules.bull_off": "off", "rules.darts_per_visit": 9,
-                                    "kiosk.database": str(folder / "flood.db")})
+    typed, problems = check_values(
+        {
+            "board.input": "serial",
+            "board.port": os.ttyname(slave),
+            "rules.bull_off": "off",
+            "rules.darts_per_visit": 9,
+            "kiosk.database": str(folder / "flood.db"),
+        }
+    )
     assert not problems, problems
     journal = io.StringIO()
     handler = logs.setup(level="INFO", stream=journal, journal=True, environ={})
@@ -144,14 +156,18 @@ async def run(args: argparse.Namespace) -> int:
     after = [c - s for (s, flood), c in zip(writer.sent, counted, strict=False) if not flood]
     lines = journal.getvalue().splitlines()
     about_board = [line for line in lines if "dartship.service" in line]
-    print(f"serial flood: {writer.flooded} bad lines in {args.seconds:g} s "
-          f"({writer.flooded / args.seconds:,.0f}/s) on a pty; a dart every {args.every:g} s; "
-          f"Python {sys.version.split()[0]}")
+    print(
+        f"serial flood: {writer.flooded} bad lines in {args.seconds:g} s "
+        f"({writer.flooded / args.seconds:,.0f}/s) on a pty; a dart every {args.every:g} s; "
+        f"Python {sys.version.split()[0]}"
+    )
     print(f"  darts counted: {len(counted)} of {len(writer.sent)} sent")
     print(f"  during the flood ({len(during)} darts): {_quantiles(during)}")
     print(f"  after the flood  ({len(after)} darts): {_quantiles(after)}")
-    print(f"  the kiosk's log: {len(lines)} lines in all, {len(about_board)} from the service "
-          f"(board news, bad lines)")
+    print(
+        f"  the kiosk's log: {len(lines)} lines in all, {len(about_board)} from the service "
+        f"(board news, bad lines)"
+    )
     if args.show_log:
         print("  --- the log ---")
         for line in lines:

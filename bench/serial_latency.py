@@ -40,15 +40,20 @@ async def measure(lines: int, dialect_name: str) -> list[float]:
     chosen = dialect("dartship" if dialect_name == "auto" else dialect_name)
     board = board_for(chosen.profile or "four-ring")
     board_map = demo_map(board.profile)
-    reader = SerialReader(os.ttyname(slave),
-                          lambda ev: loop.call_soon_threadsafe(queue.put_nowait, ev),
-                          dialect_name=dialect_name, profile=board.profile, board_map=board_map,
-                          baud=115200, lockout_seconds=0.0, repeat_seconds=0.0)
+    reader = SerialReader(
+        os.ttyname(slave),
+        lambda ev: loop.call_soon_threadsafe(queue.put_nowait, ev),
+        dialect_name=dialect_name,
+        profile=board.profile,
+        board_map=board_map,
+        baud=115200,
+        lockout_seconds=0.0,
+        repeat_seconds=0.0,
+    )
     reader.start()
     while not isinstance(await queue.get(), Connected):
         pass
-    texts = [encode(chosen, cell, BullZone.OUTER, board_map).encode() + b"\n"
-             for cell in board.cells]
+    texts = [encode(chosen, cell, BullZone.OUTER, board_map).encode() + b"\n" for cell in board.cells]
     samples: list[float] = []
     try:
         for i in range(lines):
@@ -78,10 +83,14 @@ def main() -> int:
     samples = asyncio.run(measure(args.lines, args.dialect))
     ms = sorted(s * 1000 for s in samples)
     q = statistics.quantiles(ms, n=100)
-    print(f"serial line -> asyncio queue, {len(ms)} lines, dialect {args.dialect}, "
-          f"Python {sys.version.split()[0]}")
-    print(f"  p50 {q[49]:.3f} ms   p90 {q[89]:.3f} ms   p99 {q[98]:.3f} ms   "
-          f"max {ms[-1]:.3f} ms   mean {statistics.fmean(ms):.3f} ms")
+    print(
+        f"serial line -> asyncio queue, {len(ms)} lines, dialect {args.dialect}, "
+        f"Python {sys.version.split()[0]}"
+    )
+    print(
+        f"  p50 {q[49]:.3f} ms   p90 {q[89]:.3f} ms   p99 {q[98]:.3f} ms   "
+        f"max {ms[-1]:.3f} ms   mean {statistics.fmean(ms):.3f} ms"
+    )
     return 0
 
 

@@ -47,8 +47,13 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def env_for(display: dict[str, str], notify: str | None = None) -> dict[str, str]:
-    env = {**os.environ, **display, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
-           "KIVY_NO_CONSOLELOG": "1"}
+    env = {
+        **os.environ,
+        **display,
+        "PYTHONPATH": str(ROOT),
+        "PYTHONUNBUFFERED": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+    }
     env.pop("NOTIFY_SOCKET", None)
     if notify:
         env["NOTIFY_SOCKET"] = notify
@@ -66,8 +71,11 @@ def a_display() -> Iterator[dict[str, str]]:
         yield {"SDL_VIDEODRIVER": "offscreen", "KIVY_WINDOW": "sdl2"}
         return
     number = 90 + os.getpid() % 50
-    proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(100):
             if Path(f"/tmp/.X11-unix/X{number}").exists():
@@ -117,9 +125,12 @@ class Kiosk:
         self.sock.bind(str(self.sock_path))
         self.log = open(folder / "kiosk.log", "a")  # noqa: SIM115 (closed in stop)
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen([*DARTSHIP, "run", *args], stdout=self.log,
-                                     stderr=subprocess.STDOUT,
-                                     env=env_for(display, str(self.sock_path)))
+        self.proc = subprocess.Popen(
+            [*DARTSHIP, "run", *args],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env_for(display, str(self.sock_path)),
+        )
 
     def wait_ready(self, timeout: float = 120.0) -> float:
         """Seconds from exec to READY=1 (sent after the first frame is drawn)."""
@@ -155,9 +166,8 @@ def listening_url(proc: subprocess.Popen[str]) -> str:
 
 def first_frame(folder: Path, display: dict[str, str], idle: float) -> dict[str, float]:
     config = folder / "config.toml"
-    config.write_text("[web]\nhost = \"127.0.0.1\"\nport = 0\n[display]\nwidth = 800\nheight = 480\n")
-    kiosk = Kiosk(folder, display, ["--simulator", "--config", str(config),
-                                    "--db", str(folder / "first.db")])
+    config.write_text('[web]\nhost = "127.0.0.1"\nport = 0\n[display]\nwidth = 800\nheight = 480\n')
+    kiosk = Kiosk(folder, display, ["--simulator", "--config", str(config), "--db", str(folder / "first.db")])
     try:
         ready = kiosk.wait_ready()
         rss, gl = rss_mb(kiosk.proc.pid), software_gl_mb(kiosk.proc.pid)
@@ -165,8 +175,12 @@ def first_frame(folder: Path, display: dict[str, str], idle: float) -> dict[str,
         before, t0 = cpu_seconds(kiosk.proc.pid), time.monotonic()
         time.sleep(idle)
         cpu = (cpu_seconds(kiosk.proc.pid) - before) / (time.monotonic() - t0) * 100
-        return {"first_frame_s": ready, "rss_first_frame_mb": rss,
-                "rss_first_frame_without_software_gl_mb": rss - gl, "idle_cpu_pct": cpu}
+        return {
+            "first_frame_s": ready,
+            "rss_first_frame_mb": rss,
+            "rss_first_frame_without_software_gl_mb": rss - gl,
+            "idle_cpu_pct": cpu,
+        }
     finally:
         kiosk.stop()
 
@@ -175,8 +189,7 @@ def referee(lines: list[dict], db: Path | None = None) -> tuple[float, list[dict
     """Run `dartship referee` on these commands: seconds to the first answer, all answers."""
     args = [*DARTSHIP, "referee", *(["--db", str(db)] if db else [])]
     started = time.perf_counter()
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            env=env_for({}))
+    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env_for({}))
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(json.dumps(lines[0]) + "\n")
     proc.stdin.flush()
@@ -196,30 +209,57 @@ def whole_game(folder: Path, display: dict[str, str], seed: int) -> dict[str, fl
     board = board_for("four-ring")
     fleets = [random_fleet(board, DEFAULT_FLEET, rng) for _ in (0, 1)]
     db = folder / "game.db"
-    _first, answers = referee([
-        {"cmd": "new", "teams": ["Sharks", "Jets"]},
-        {"cmd": "place", "team": 0, "fleet": fleets[0].code},
-        {"cmd": "place", "team": 1, "fleet": fleets[1].code},
-        {"cmd": "start", "first": 0},
-    ], db)
+    _first, answers = referee(
+        [
+            {"cmd": "new", "teams": ["Sharks", "Jets"]},
+            {"cmd": "place", "team": 0, "fleet": fleets[0].code},
+            {"cmd": "place", "team": 1, "fleet": fleets[1].code},
+            {"cmd": "start", "first": 0},
+        ],
+        db,
+    )
     assert all(a["event"] != "error" for a in answers), answers
     # Sharks hit one enemy cell and miss twice a visit; Jets miss: Sharks win after 14 visits.
     script = ["0.5 hello"]
     targets = [c.code for ship in fleets[1].ships for c in ship.cells]
     for cell in targets:
-        script += [f"0.15 {cell}", "0.15 miss", "0.15 miss", "0.3 btn next",
-                   "0.15 miss", "0.15 miss", "0.15 miss", "0.3 btn next"]
+        script += [
+            f"0.15 {cell}",
+            "0.15 miss",
+            "0.15 miss",
+            "0.3 btn next",
+            "0.15 miss",
+            "0.15 miss",
+            "0.15 miss",
+            "0.3 btn next",
+        ]
     (folder / "script.txt").write_text("\n".join(script) + "\n")
-    board_proc = subprocess.Popen([*DARTSHIP, "fake-board", "--tcp", "0", "--host",
-                                   "127.0.0.1", "--script", str(folder / "script.txt"),
-                                   "--wait", "3", "--stay"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                  env=env_for({}))
+    board_proc = subprocess.Popen(
+        [
+            *DARTSHIP,
+            "fake-board",
+            "--tcp",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--script",
+            str(folder / "script.txt"),
+            "--wait",
+            "3",
+            "--stay",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env_for({}),
+    )
     board_url = listening_url(board_proc)
     config = folder / "game.toml"
-    config.write_text(f"[board]\ninput = \"serial\"\nport = \"{board_url}\"\n"
-                      "[web]\nhost = \"127.0.0.1\"\nport = 0\n"
-                      "[display]\nwidth = 800\nheight = 480\n")
+    config.write_text(
+        f'[board]\ninput = "serial"\nport = "{board_url}"\n'
+        '[web]\nhost = "127.0.0.1"\nport = 0\n'
+        "[display]\nwidth = 800\nheight = 480\n"
+    )
     time.sleep(0.5)
     kiosk = Kiosk(folder, display, ["--config", str(config), "--db", str(db)])
     try:
@@ -261,12 +301,16 @@ def main() -> int:
                 figures.update(whole_game(folder, display, args.seed + run))
                 figures["referee_first_answer_s"] = referee([{"cmd": "state"}])[0]
                 runs.append(figures)
-                print(f"run {run + 1}: " + ", ".join(f"{k} {v:.3f}" for k, v in figures.items()),
-                      flush=True)
-    goals = {"first_frame_s": 1.5, "rss_first_frame_mb": 150,
-             "rss_first_frame_without_software_gl_mb": 150, "rss_after_game_mb": 150,
-             "rss_after_game_without_software_gl_mb": 150, "idle_cpu_pct": 2.0,
-             "referee_first_answer_s": 0.3}
+                print(f"run {run + 1}: " + ", ".join(f"{k} {v:.3f}" for k, v in figures.items()), flush=True)
+    goals = {
+        "first_frame_s": 1.5,
+        "rss_first_frame_mb": 150,
+        "rss_first_frame_without_software_gl_mb": 150,
+        "rss_after_game_mb": 150,
+        "rss_after_game_without_software_gl_mb": 150,
+        "idle_cpu_pct": 2.0,
+        "referee_first_answer_s": 0.3,
+    }
     print(f"\nmedian of {len(runs)} runs ({'Xvfb' if 'DISPLAY' in display else 'SDL offscreen'})")
     for key, goal in goals.items():
         value = statistics.median(r[key] for r in runs)

@@ -55,8 +55,7 @@ MAX_FRAME = 256 * 1024  # bytes: a state of three darts is well under 2 kB
 # --- one dart: a segment -> a cell -------------------------------------------------------
 
 _BEDS = {"singleinner": "S", "singleouter": "L", "double": "D", "triple": "T"}
-_BULL_NAMES = frozenset({"25", "50", "BULL", "SB", "DB", "S25", "D25", "BULLSEYE", "OUTERBULL",
-                         "INNERBULL"})
+_BULL_NAMES = frozenset({"25", "50", "BULL", "SB", "DB", "S25", "D25", "BULLSEYE", "OUTERBULL", "INNERBULL"})
 _INNER_BULL_NAMES = frozenset({"50", "DB", "D25", "BULLSEYE", "INNERBULL"})
 _BULL_BEDS = frozenset({"outerbull", "innerbull", "bull", "bullseye"})
 
@@ -90,17 +89,21 @@ def landed(segment: Any, board: Board) -> Landed | str:
     number = _number(segment.get("number"))
     multiplier = _number(segment.get("multiplier"))
     raw = printable(name or f"{bed} {number}")
-    if bed == "outside" or name.lower() in ("miss", "outside") or (
-            number == 0 and bed in ("", "outside")):
+    if bed == "outside" or name.lower() in ("miss", "outside") or (number == 0 and bed in ("", "outside")):
         return Landed(MISS, BullZone.MISS, raw)
     upper = name.upper()
     if number in (25, 50) or upper in _BULL_NAMES or bed in _BULL_BEDS:
-        inner = (bed in ("double", "innerbull", "bullseye") or upper in _INNER_BULL_NAMES
-                 or number == 50 or multiplier == 2)
+        inner = (
+            bed in ("double", "innerbull", "bullseye")
+            or upper in _INNER_BULL_NAMES
+            or number == 50
+            or multiplier == 2
+        )
         return Landed(BULL, BullZone.INNER if inner else BullZone.OUTER, raw)
     if number is None or not 1 <= number <= 20:
         return _("segment {name!r}: number {number!r} is not 1 to 20 or the bull").format(
-            name=name, number=segment.get("number"))
+            name=name, number=segment.get("number")
+        )
     if bed == "single":
         letter, merged = "S", board.profile is Profile.FOUR_RING
     elif bed in _BEDS:
@@ -116,6 +119,7 @@ def landed(segment: Any, board: Board) -> Landed | str:
 
 # --- one state: a snapshot ---------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Snapshot:
     running: bool
@@ -129,8 +133,10 @@ class Snapshot:
 
     @property
     def takeout(self) -> bool:
-        return self.status.strip().lower().startswith("takeout") and \
-            self.status.strip().lower() != "takeout finished"
+        return (
+            self.status.strip().lower().startswith("takeout")
+            and self.status.strip().lower() != "takeout finished"
+        )
 
 
 def snapshot(data: Any) -> Snapshot | str:
@@ -169,6 +175,7 @@ def frame(text: str | bytes) -> Snapshot | str | None:
 
 # --- snapshots -> the kiosk's inputs -----------------------------------------------------
 
+
 class VisitFollower:
     """The visit as the kiosk has counted it, brought in line with each snapshot. Pure."""
 
@@ -199,10 +206,14 @@ class VisitFollower:
             # darts of a visit begun before this kiosk listened: perhaps counted before a
             # restart, perhaps never; said, not guessed
             self.counted = seen
-            events.append(Info(_(
-                "the camera scorer holds {count} darts of a visit begun before the kiosk "
-                "listened: not counted; enter any that are missing by hand").format(
-                    count=len(seen))))
+            events.append(
+                Info(
+                    _(
+                        "the camera scorer holds {count} darts of a visit begun before the kiosk "
+                        "listened: not counted; enter any that are missing by hand"
+                    ).format(count=len(seen))
+                )
+            )
             return events
         if resync and self.counted and not _alike(seen[0], self.counted[0]):
             # not the visit we counted: it ended while we were away, and this is the next one
@@ -224,23 +235,37 @@ class VisitFollower:
                 shown = printable(json.dumps(segment)[:60])
                 if (index, shown) not in self._unreadable:
                     self._unreadable.add((index, shown))
-                    events.append(BadLine(shown, _(
-                        "dart {n} of the camera scorer cannot be read ({error}): counted as a "
-                        "miss, correct it on the kiosk").format(n=index + 1, error=dart)))
+                    events.append(
+                        BadLine(
+                            shown,
+                            _(
+                                "dart {n} of the camera scorer cannot be read ({error}): counted as a "
+                                "miss, correct it on the kiosk"
+                            ).format(n=index + 1, error=dart),
+                        )
+                    )
                 dart = Landed(MISS, BullZone.MISS, shown)
             if index >= self.darts_per_visit:
                 if index not in self._refused:
                     self._refused.add(index)
-                    events.append(Info(_(
-                        "the camera scorer saw dart {n} ({cell}) in a visit of {limit}: not "
-                        "counted").format(n=index + 1, cell=dart.cell.code,
-                                          limit=self.darts_per_visit)))
+                    events.append(
+                        Info(
+                            _(
+                                "the camera scorer saw dart {n} ({cell}) in a visit of {limit}: not counted"
+                            ).format(n=index + 1, cell=dart.cell.code, limit=self.darts_per_visit)
+                        )
+                    )
                 continue
             if dart.merged_single and not self._told_merged:
                 self._told_merged = True
-                events.append(Info(_(
-                    "the camera scorer does not tell the inner from the outer single: its "
-                    "singles count as inner singles; set board.profile = \"three-ring\"")))
+                events.append(
+                    Info(
+                        _(
+                            "the camera scorer does not tell the inner from the outer single: its "
+                            'singles count as inner singles; set board.profile = "three-ring"'
+                        )
+                    )
+                )
             seen.append(dart)
         return seen, events
 
@@ -259,9 +284,14 @@ class VisitFollower:
         elif to_undo and not self.taken_out:
             events += [ButtonInput(Button.UNDO)] * to_undo
         elif to_undo:
-            events.append(Info(_(
-                "the camera scorer changed dart {n} after the takeout: correct it on the kiosk "
-                "if it matters").format(n=same + 1)))
+            events.append(
+                Info(
+                    _(
+                        "the camera scorer changed dart {n} after the takeout: correct it on the kiosk "
+                        "if it matters"
+                    ).format(n=same + 1)
+                )
+            )
             self.counted = seen
             return events
         events += [_dart_input(d) for d in replay]
@@ -295,6 +325,7 @@ def _dart_input(dart: Landed) -> DartInput | MissInput:
 
 # --- the device --------------------------------------------------------------------------
 
+
 def base_url(url: str) -> str:
     """`HOST`, `HOST:3180`, `http://HOST:3180/` -> `http://HOST:3180`."""
     text = url.strip()
@@ -309,7 +340,7 @@ def base_url(url: str) -> str:
 
 def events_url(url: str) -> str:
     base = base_url(url)
-    return ("wss" if base.startswith("https") else "ws") + base[base.index(":"):] + "/api/events"
+    return ("wss" if base.startswith("https") else "ws") + base[base.index(":") :] + "/api/events"
 
 
 @dataclass(frozen=True)
@@ -323,10 +354,10 @@ class Probe:
 
     @property
     def text(self) -> str:
-        state = self.status if self.running else _("not running ({status})").format(
-            status=self.status or "?")
+        state = self.status if self.running else _("not running ({status})").format(status=self.status or "?")
         return _("Autodarts Board Manager {version}: {state}, {darts} darts in the visit").format(
-            version=self.version or "?", state=state, darts=self.darts)
+            version=self.version or "?", state=state, darts=self.darts
+        )
 
 
 async def probe(url: str, timeout: float = 3.0) -> Probe:
@@ -342,16 +373,17 @@ async def probe(url: str, timeout: float = 3.0) -> Probe:
                 version = (await answer.text())[:40].strip().strip('"') if answer.ok else ""
             async with session.get(base + "/api/state") as answer:
                 if not answer.ok:
-                    raise ValueError(_("{url}/api/state answered {status}").format(
-                        url=base, status=answer.status))
+                    raise ValueError(
+                        _("{url}/api/state answered {status}").format(url=base, status=answer.status)
+                    )
                 data = await answer.json(content_type=None)
     except (aiohttp.ClientError, TimeoutError) as err:
-        raise OSError(_("cannot reach {url}: {error}").format(
-            url=base, error=str(err) or type(err).__name__)) from None
+        raise OSError(
+            _("cannot reach {url}: {error}").format(url=base, error=str(err) or type(err).__name__)
+        ) from None
     shot = snapshot(data)
     if isinstance(shot, str):
-        raise ValueError(_("{url} is not an Autodarts Board Manager: {error}").format(
-            url=base, error=shot))
+        raise ValueError(_("{url} is not an Autodarts Board Manager: {error}").format(url=base, error=shot))
     return Probe(printable(version), printable(shot.status), shot.running, len(shot.throws))
 
 
@@ -368,9 +400,16 @@ class AutodartsBoard:
     """The Board Manager as a `BoardInput`. `start()` joins the running asyncio loop when it
     is called from one (the kiosk), else runs a loop in a thread of its own (board-test)."""
 
-    def __init__(self, url: str, sink: Sink, *, profile: Profile = Profile.FOUR_RING,
-                 darts_per_visit: int = 3, backoff: tuple[float, float] = (0.5, 10.0),
-                 heartbeat: float = 10.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        sink: Sink,
+        *,
+        profile: Profile = Profile.FOUR_RING,
+        darts_per_visit: int = 3,
+        backoff: tuple[float, float] = (0.5, 10.0),
+        heartbeat: float = 10.0,
+    ) -> None:
         self.url = base_url(url)
         self.sink = sink
         self.board = board_for(profile)
@@ -399,8 +438,7 @@ class AutodartsBoard:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self._thread = threading.Thread(target=self._own_loop, name="dartship-autodarts",
-                                            daemon=True)
+            self._thread = threading.Thread(target=self._own_loop, name="dartship-autodarts", daemon=True)
             self._thread.start()
             return
         self._loop = loop
@@ -452,10 +490,10 @@ class AutodartsBoard:
     async def _session(self, session: Any) -> None:
         import aiohttp
 
-        async with session.ws_connect(events_url(self.url), heartbeat=self.heartbeat,
-                                      max_msg_size=MAX_FRAME) as ws:
-            async with session.get(self.url + "/api/state",
-                                   timeout=aiohttp.ClientTimeout(total=5)) as answer:
+        async with session.ws_connect(
+            events_url(self.url), heartbeat=self.heartbeat, max_msg_size=MAX_FRAME
+        ) as ws:
+            async with session.get(self.url + "/api/state", timeout=aiohttp.ClientTimeout(total=5)) as answer:
                 data = await answer.json(content_type=None)
             self._snapshot(snapshot(data), resync=True)
             async for message in ws:
@@ -473,8 +511,7 @@ class AutodartsBoard:
             return  # motion_state, cam_state, stats ...: not ours
         self._snapshot(shot, text=text)
 
-    def _snapshot(self, shot: Snapshot | str, resync: bool = False,
-                  text: str | bytes = "") -> None:
+    def _snapshot(self, shot: Snapshot | str, resync: bool = False, text: str | bytes = "") -> None:
         if isinstance(shot, str):
             shown = text if isinstance(text, str) else text.decode("utf-8", "backslashreplace")
             self._pass(BadLine(printable(shown[:60]), shot))
@@ -482,8 +519,7 @@ class AutodartsBoard:
         self.frames += 1
         self.last_snapshot = shot
         if shot.offline:
-            self._offline(_("camera scorer offline: {status}").format(
-                status=shot.status or _("not running")))
+            self._offline(_("camera scorer offline: {status}").format(status=shot.status or _("not running")))
             return
         if self._online is not True:
             self._online = True

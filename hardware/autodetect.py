@@ -33,16 +33,20 @@ class Reading:
 
 
 class Detector:
-    def __init__(self, profile: Profile, board_map: BoardMap | None = None,
-                 bauds: Sequence[int] = BAUDS, dialects: Sequence[Dialect] | None = None) -> None:
+    def __init__(
+        self,
+        profile: Profile,
+        board_map: BoardMap | None = None,
+        bauds: Sequence[int] = BAUDS,
+        dialects: Sequence[Dialect] | None = None,
+    ) -> None:
         self.profile = profile
         self.board_map = board_map
         self.bauds = tuple(bauds)
         self._index = 0
         self.baud_known = len(self.bauds) == 1
         self.dialects = tuple(dialects if dialects is not None else DIALECTS.values())
-        self._boards = {d.name: board_for(effective_profile(d, profile, board_map)[0])
-                        for d in self.dialects}
+        self._boards = {d.name: board_for(effective_profile(d, profile, board_map)[0]) for d in self.dialects}
         self._candidates: tuple[Dialect, ...] = self.dialects
 
     @property
@@ -61,8 +65,7 @@ class Detector:
 
     def line(self, text: str) -> Reading:
         """One decoded line (text) while the dialect is still open."""
-        knowing = tuple(d for d in self.dialects
-                        if d.recognises(text, self.board(d), self.board_map))
+        knowing = tuple(d for d in self.dialects if d.recognises(text, self.board(d), self.board_map))
         if not knowing:
             if not text or text.startswith("#"):
                 return Reading()

@@ -25,25 +25,39 @@ from kiosk.ports import BoardInput
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dartship board-test",
-                                description=_("print what the board input registers, as JSON lines"))
+    p = argparse.ArgumentParser(
+        prog="dartship board-test", description=_("print what the board input registers, as JSON lines")
+    )
     p.add_argument("--config", help=_("config file (default: the kiosk's)"))
-    p.add_argument("--input", choices=("serial", "matrix", "simulator", "autodarts"),
-                   help=_("where darts come from (default: board.input)"))
+    p.add_argument(
+        "--input",
+        choices=("serial", "matrix", "simulator", "autodarts"),
+        help=_("where darts come from (default: board.input)"),
+    )
     p.add_argument("--port", help=_("serial port or pyserial URL (default: board.port)"))
-    p.add_argument("--dialect", help=_("serial dialect, or auto to tell it from the board's "
-                                       "first lines (default: board.dialect)"))
-    p.add_argument("--baud", type=int,
-                   help=_("serial speed; 0 tells it from the board (default: board.baud)"))
-    p.add_argument("--url", help=_("the Autodarts Board Manager, http://HOST:3180 (default: "
-                                   "board.autodarts)"))
+    p.add_argument(
+        "--dialect",
+        help=_("serial dialect, or auto to tell it from the board's first lines (default: board.dialect)"),
+    )
+    p.add_argument(
+        "--baud", type=int, help=_("serial speed; 0 tells it from the board (default: board.baud)")
+    )
+    p.add_argument(
+        "--url", help=_("the Autodarts Board Manager, http://HOST:3180 (default: board.autodarts)")
+    )
     p.add_argument("--map", help=_("board map file (default: board.map)"))
-    p.add_argument("--count", type=int,
-                   help=_("stop after this many registered events: darts, misses, buttons, "
-                          "unreadable lines (news of the connection does not count)"))
+    p.add_argument(
+        "--count",
+        type=int,
+        help=_(
+            "stop after this many registered events: darts, misses, buttons, "
+            "unreadable lines (news of the connection does not count)"
+        ),
+    )
     p.add_argument("--seconds", type=float, help=_("stop after this many seconds"))
-    p.add_argument("--interval", type=float, default=1.0,
-                   help=_("simulator: seconds between virtual darts (default 1)"))
+    p.add_argument(
+        "--interval", type=float, default=1.0, help=_("simulator: seconds between virtual darts (default 1)")
+    )
     p.add_argument("--seed", type=int, help=_("simulator: random seed"))
     return p
 
@@ -79,15 +93,21 @@ class JsonLines:
 
 def run(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     args = parser().parse_args(argv)
-    serial_only = [flag for flag, value in (("--port", args.port), ("--dialect", args.dialect),
-                                            ("--baud", args.baud)) if value is not None]
+    serial_only = [
+        flag
+        for flag, value in (("--port", args.port), ("--dialect", args.dialect), ("--baud", args.baud))
+        if value is not None
+    ]
     if serial_only and args.input in ("matrix", "simulator", "autodarts"):
-        print(_("{flags} is for a serial board: use --input serial (or leave --input out)").format(
-            flags=" and ".join(serial_only)), file=err)
+        print(
+            _("{flags} is for a serial board: use --input serial (or leave --input out)").format(
+                flags=" and ".join(serial_only)
+            ),
+            file=err,
+        )
         return 2
     if args.url is not None and args.input not in (None, "autodarts"):
-        print(_("--url is for an Autodarts board: use --input autodarts (or leave --input "
-                "out)"), file=err)
+        print(_("--url is for an Autodarts board: use --input autodarts (or leave --input out)"), file=err)
         return 2
     if serial_only and args.input is None:
         # A serial port named means a serial board, whatever board.input says.
@@ -95,10 +115,21 @@ def run(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> 
     if args.url is not None:
         args.input = "autodarts"
     try:
-        settings = config_module.load_with(args.config, {key: value for key, value in (
-            ("board.input", args.input), ("board.port", args.port),
-            ("board.dialect", args.dialect), ("board.baud", args.baud),
-            ("board.autodarts", args.url), ("board.map", args.map)) if value is not None})
+        settings = config_module.load_with(
+            args.config,
+            {
+                key: value
+                for key, value in (
+                    ("board.input", args.input),
+                    ("board.port", args.port),
+                    ("board.dialect", args.dialect),
+                    ("board.baud", args.baud),
+                    ("board.autodarts", args.url),
+                    ("board.map", args.map),
+                )
+                if value is not None
+            },
+        )
     except config_module.ConfigError as error:
         for problem in error.problems:
             print(problem, file=err)

@@ -75,8 +75,11 @@ class BoardMap:
         messages = list(self.problems)
         missing = self.missing()
         if missing:
-            messages.append(_("{count} cells have no contact: {cells}").format(
-                count=len(missing), cells=" ".join(c.code for c in missing)))
+            messages.append(
+                _("{count} cells have no contact: {cells}").format(
+                    count=len(missing), cells=" ".join(c.code for c in missing)
+                )
+            )
         return messages
 
     def with_contact(self, raw: str, target: Target) -> BoardMap:
@@ -104,8 +107,9 @@ def _sort_key(raw: str) -> tuple:
     return (*(int(n) for n in _NUMBER.findall(raw)), raw)
 
 
-def from_pairs(pairs: Iterable[tuple[str, str]], profile: Profile = Profile.FOUR_RING,
-               where: str = "map") -> BoardMap:
+def from_pairs(
+    pairs: Iterable[tuple[str, str]], profile: Profile = Profile.FOUR_RING, where: str = "map"
+) -> BoardMap:
     """Build a map from (raw, spelling) pairs, collecting every problem instead of failing."""
     board = board_for(profile)
     contacts: dict[str, Target] = {}
@@ -119,14 +123,22 @@ def from_pairs(pairs: Iterable[tuple[str, str]], profile: Profile = Profile.FOUR
         try:
             cell = board.parse(str(spelling))
         except CellError as err:
-            problems.append(_("{where}: contact {raw!r}: {error}").format(
-                where=where, raw=raw, error=err))
+            problems.append(_("{where}: contact {raw!r}: {error}").format(where=where, raw=raw, error=err))
             continue
         if key in contacts:
-            problems.append(_("{where}: contact {key!r} is mapped twice ({first!r} = {a}, "
-                              "{raw!r} = {b}); the first is kept").format(
-                where=where, key=key, first=first_raw[key], a=contacts[key].spelling, raw=raw,
-                b=str(spelling).strip().upper()))
+            problems.append(
+                _(
+                    "{where}: contact {key!r} is mapped twice ({first!r} = {a}, "
+                    "{raw!r} = {b}); the first is kept"
+                ).format(
+                    where=where,
+                    key=key,
+                    first=first_raw[key],
+                    a=contacts[key].spelling,
+                    raw=raw,
+                    b=str(spelling).strip().upper(),
+                )
+            )
             continue
         contacts[key] = Target(cell, str(spelling).strip().upper())
         first_raw[key] = raw
@@ -138,11 +150,9 @@ def parse(text: str, where: str = "map") -> BoardMap:
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise BoardMapError([_("{where}: not valid TOML: {error}").format(
-            where=where, error=err)]) from None
+        raise BoardMapError([_("{where}: not valid TOML: {error}").format(where=where, error=err)]) from None
     except RecursionError:  # a map nested thousands deep: the reader gives up, so do we
-        raise BoardMapError([_("{where}: not valid TOML: nested too deeply").format(
-            where=where)]) from None
+        raise BoardMapError([_("{where}: not valid TOML: nested too deeply").format(where=where)]) from None
     problems: list[str] = []
     profile = Profile.FOUR_RING
     if "profile" in table:
@@ -152,14 +162,14 @@ def parse(text: str, where: str = "map") -> BoardMap:
             problems.append(f"{where}: {err}")
     contacts = table.get("contacts", {})
     if not isinstance(contacts, dict):
-        problems.append(_("{where}: [contacts] must be a table of \"contact\" = \"cell\"").format(
-            where=where))
+        problems.append(_('{where}: [contacts] must be a table of "contact" = "cell"').format(where=where))
         contacts = {}
     pairs = []
     for raw, value in contacts.items():
         if not isinstance(value, str):
-            problems.append(_("{where}: contact {raw!r}: the cell must be text like \"T20\"").format(
-                where=where, raw=raw))
+            problems.append(
+                _('{where}: contact {raw!r}: the cell must be text like "T20"').format(where=where, raw=raw)
+            )
             continue
         pairs.append((raw, value))
     built = from_pairs(pairs, profile, where)
@@ -171,8 +181,9 @@ def load(path: Path | str) -> BoardMap:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise BoardMapError([_("{path}: cannot read the board map: {error}").format(
-            path=path, error=err)]) from None
+        raise BoardMapError(
+            [_("{path}: cannot read the board map: {error}").format(path=path, error=err)]
+        ) from None
     return parse(text, str(path))
 
 

@@ -26,8 +26,9 @@ log = logging.getLogger("dartship.buttons")
 class Buttons:
     """Next/Undo/Miss buttons wired from a GPIO pin to ground (internal pull-ups)."""
 
-    def __init__(self, pins: Mapping[Button, int], sink: Sink, *, bounce_seconds: float = 0.05,
-                 pin_factory: Any = None) -> None:
+    def __init__(
+        self, pins: Mapping[Button, int], sink: Sink, *, bounce_seconds: float = 0.05, pin_factory: Any = None
+    ) -> None:
         self.pins = {b: p for b, p in pins.items() if p >= 0}
         self.sink = sink
         self.bounce_seconds = bounce_seconds
@@ -39,11 +40,18 @@ class Buttons:
 
         for button, pin in self.pins.items():
             try:
-                device = GpioButton(pin, pull_up=True, bounce_time=self.bounce_seconds,
-                                    pin_factory=self.pin_factory)
+                device = GpioButton(
+                    pin, pull_up=True, bounce_time=self.bounce_seconds, pin_factory=self.pin_factory
+                )
             except Exception as err:  # no GPIO here, pin taken: the kiosk works without it
-                deliver(self.sink, Info(_("button {name} on GPIO{pin} unusable: {error}").format(
-                    name=button.value, pin=pin, error=err)))
+                deliver(
+                    self.sink,
+                    Info(
+                        _("button {name} on GPIO{pin} unusable: {error}").format(
+                            name=button.value, pin=pin, error=err
+                        )
+                    ),
+                )
                 continue
             device.when_pressed = self._pressed_handler(button)
             self._devices.append(device)
@@ -51,6 +59,7 @@ class Buttons:
     def _pressed_handler(self, button: Button) -> Any:
         def pressed() -> None:
             deliver(self.sink, ButtonInput(button))
+
         return pressed
 
     def stop(self) -> None:
@@ -87,8 +96,7 @@ class MissJudge:
 class MissSensor:
     """A piezo or tilt switch on one GPIO input (active low with a pull-up)."""
 
-    def __init__(self, pin: int, sink: Sink, *, grace_ms: float = 150,
-                 pin_factory: Any = None) -> None:
+    def __init__(self, pin: int, sink: Sink, *, grace_ms: float = 150, pin_factory: Any = None) -> None:
         self.pin = pin
         self.sink = sink
         self.judge = MissJudge(grace_ms / 1000)
@@ -99,11 +107,13 @@ class MissSensor:
 
     def watch(self, sink: Sink) -> Sink:
         """A sink for the board input: notes each dart, then passes it on."""
+
         def watched(event: Any) -> None:
             if isinstance(event, DartInput):
                 with self._lock:
                     self.judge.dart(time.monotonic())
             sink(event)
+
         return watched
 
     def start(self) -> None:
@@ -112,8 +122,10 @@ class MissSensor:
         try:
             self._device = DigitalInputDevice(self.pin, pull_up=True, pin_factory=self.pin_factory)
         except Exception as err:
-            deliver(self.sink, Info(_("miss sensor on GPIO{pin} unusable: {error}").format(
-                pin=self.pin, error=err)))
+            deliver(
+                self.sink,
+                Info(_("miss sensor on GPIO{pin} unusable: {error}").format(pin=self.pin, error=err)),
+            )
             return
         self._device.when_activated = self.felt
 
@@ -139,4 +151,3 @@ class MissSensor:
         if self._device is not None:
             self._device.close()
             self._device = None
-

@@ -83,6 +83,7 @@ class PatternPlayer(abc.ABC):
         def waiter() -> None:
             self._queue.join()
             done.set()
+
         threading.Thread(target=waiter, daemon=True).start()
         return done.wait(timeout)
 
@@ -130,8 +131,7 @@ class PatternPlayer(abc.ABC):
 class ActiveBuzzer(PatternPlayer):
     """A buzzer with its own oscillator: on or off, one pitch (the pattern's rhythm carries)."""
 
-    def __init__(self, pin: int, *, muted: bool = False, tempo: float = 1.0,
-                 pin_factory: Any = None) -> None:
+    def __init__(self, pin: int, *, muted: bool = False, tempo: float = 1.0, pin_factory: Any = None) -> None:
         from gpiozero import Buzzer as GpioBuzzer
 
         self.device = GpioBuzzer(pin, pin_factory=pin_factory)
@@ -150,8 +150,7 @@ class ActiveBuzzer(PatternPlayer):
 class TonalBuzzer(PatternPlayer):
     """A passive piezo driven by PWM at the note's pitch (needs a PWM-capable pin factory)."""
 
-    def __init__(self, pin: int, *, muted: bool = False, tempo: float = 1.0,
-                 pin_factory: Any = None) -> None:
+    def __init__(self, pin: int, *, muted: bool = False, tempo: float = 1.0, pin_factory: Any = None) -> None:
         from gpiozero import TonalBuzzer as GpioTonalBuzzer
         from gpiozero.tones import Tone
 
@@ -185,8 +184,10 @@ class SimulatedBuzzer:
             log.info(_("buzzer (muted) would play %s"), chosen.value)
             return
         self.played.append(chosen)
-        notes = ", ".join(f"{n.hz:.0f} Hz {n.seconds * 1000:.0f} ms" if n.hz
-                          else f"rest {n.seconds * 1000:.0f} ms" for n in PATTERNS[chosen])
+        notes = ", ".join(
+            f"{n.hz:.0f} Hz {n.seconds * 1000:.0f} ms" if n.hz else f"rest {n.seconds * 1000:.0f} ms"
+            for n in PATTERNS[chosen]
+        )
         log.info(_("buzzer plays %s: %s"), chosen.value.upper(), notes)
 
     def wait_idle(self, timeout: float = 5.0) -> bool:

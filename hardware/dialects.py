@@ -59,10 +59,11 @@ class Dialect:
 
 # --- decoding -------------------------------------------------------------------------------
 
+
 def decode(raw: bytes) -> str | BadLine:
     """The text of one line without its ending; non-ASCII, control bytes or overlong: BadLine."""
     # As shown in a log or on the screen: a board must not send terminal escapes there.
-    shown = printable(raw.rstrip(b"\r\n").decode("ascii", errors="backslashreplace"))[:MAX_LINE * 2]
+    shown = printable(raw.rstrip(b"\r\n").decode("ascii", errors="backslashreplace"))[: MAX_LINE * 2]
     if len(raw) > MAX_LINE:
         return BadLine(shown, _("longer than {limit} bytes").format(limit=MAX_LINE))
     body = raw.rstrip(b"\r\n")
@@ -76,6 +77,7 @@ def decode(raw: bytes) -> str | BadLine:
 
 
 # --- shared pieces ---------------------------------------------------------------------------
+
 
 def _dart(cell: Cell, raw: str, zone: BullZone | None = None) -> DartInput | MissInput:
     if not cell.on_board:
@@ -132,19 +134,27 @@ def hello(text: str, board: Board) -> Info | BadLine:
         return _bad(text, _("a HELLO must read: HELLO dartship/1 <board-id> <four-ring|three-ring>"))
     version, board_id, profile_text = match.groups()
     if version != str(PROTOCOL_VERSION):
-        return Info(_("board {board} speaks dartship/{version}, this kiosk dartship/{ours}: "
-                      "update one of them; lines are read as dartship/{ours}").format(
-            board=board_id, version=version, ours=PROTOCOL_VERSION))
+        return Info(
+            _(
+                "board {board} speaks dartship/{version}, this kiosk dartship/{ours}: "
+                "update one of them; lines are read as dartship/{ours}"
+            ).format(board=board_id, version=version, ours=PROTOCOL_VERSION)
+        )
     try:
         profile = Profile.parse(profile_text)
     except CellError as err:
         return Info(_("board {board}: {error}").format(board=board_id, error=err))
     if profile is not board.profile:
-        return Info(_("board {board} reports {theirs} but the kiosk runs {ours}: set "
-                      "board.profile = \"{theirs}\"").format(
-            board=board_id, theirs=profile.value, ours=board.profile.value))
-    return Info(_("board {board} connected: dartship/{version}, {profile}").format(
-        board=board_id, version=version, profile=profile.value))
+        return Info(
+            _(
+                'board {board} reports {theirs} but the kiosk runs {ours}: set board.profile = "{theirs}"'
+            ).format(board=board_id, theirs=profile.value, ours=board.profile.value)
+        )
+    return Info(
+        _("board {board} connected: dartship/{version}, {profile}").format(
+            board=board_id, version=version, profile=profile.value
+        )
+    )
 
 
 def read_dartship(text: str, board: Board, board_map: BoardMap | None) -> InputEvent | None:
@@ -179,9 +189,12 @@ _RINGS_BY_FACTOR = {2: Ring.DOUBLE, 3: Ring.TRIPLE}
 # dARts `FEHLWURF` (the piezo's miss), `KNOPF` (the button), `PFEILE` (the ultrasonic sensor saw
 # someone at the board); dascr `m`, `b`, `u` for the same three.
 _NUMERIC_WORDS: dict[str, InputEvent | None] = {
-    "FEHLWURF": MissInput("FEHLWURF"), "M": MissInput("m"),
-    "KNOPF": ButtonInput(Button.NEXT), "B": ButtonInput(Button.NEXT),
-    "PFEILE": None, "U": None,
+    "FEHLWURF": MissInput("FEHLWURF"),
+    "M": MissInput("m"),
+    "KNOPF": ButtonInput(Button.NEXT),
+    "B": ButtonInput(Button.NEXT),
+    "PFEILE": None,
+    "U": None,
 }
 # dascr-machine stays silent until the host writes this (state 9: "service connected").
 DASCR_HANDSHAKE = b"<s,9>"
@@ -220,8 +233,7 @@ def read_x(text: str, board: Board, board_map: BoardMap | None) -> InputEvent | 
         return _bad(text, _("not an x-dialect dart (like 20x3, 20o, 20i, Bullseye)"))
     number = int(match[1])
     if match[3]:
-        return _numbered(number, Ring.LARGE if match[3].lower() == "o" else Ring.SMALL, text,
-                         board)
+        return _numbered(number, Ring.LARGE if match[3].lower() == "o" else Ring.SMALL, text, board)
     factor = int(match[2])
     if factor == 1:
         return _single(number, text, board)
@@ -271,8 +283,11 @@ def read_colon(text: str, board: Board, board_map: BoardMap | None) -> InputEven
 
 _RC_PAIR = re.compile(r"^(\d{1,3})\s*,\s*(\d{1,3})$")
 # philharlow/dartboard (OpenDarts): `miss` is its tilt sensor, `missb` its miss button.
-_WORDS = {"next": ButtonInput(Button.NEXT), "undo": ButtonInput(Button.UNDO),
-          "missb": ButtonInput(Button.MISS)}
+_WORDS = {
+    "next": ButtonInput(Button.NEXT),
+    "undo": ButtonInput(Button.UNDO),
+    "missb": ButtonInput(Button.MISS),
+}
 
 
 def read_rc(text: str, board: Board, board_map: BoardMap | None) -> InputEvent | None:
@@ -303,8 +318,7 @@ def read_granboard(text: str, board: Board, board_map: BoardMap | None) -> Input
     match = _GRAN.match(text)
     if not match:
         return _bad(text, _("not a granboard code (like 3.4@)"))
-    return mapped_contact(text, text, board_map if board_map is not None
-                          else granboard_table(board.profile))
+    return mapped_contact(text, text, board_map if board_map is not None else granboard_table(board.profile))
 
 
 # --- bracket: the SoftCyD ESP32 GranBoard bridge, <T20> <S20> <SB> <DB> <BTN> <OUT> --------
@@ -356,33 +370,41 @@ def dialect(name: str) -> Dialect:
     try:
         return DIALECTS[str(name).strip().lower()]
     except KeyError:
-        raise ValueError(_("unknown dialect {name!r}: use one of {names}").format(
-            name=name, names=", ".join(DIALECTS))) from None
+        raise ValueError(
+            _("unknown dialect {name!r}: use one of {names}").format(name=name, names=", ".join(DIALECTS))
+        ) from None
 
 
-def effective_profile(chosen: Dialect, configured: Profile,
-                      board_map: BoardMap | None = None) -> tuple[Profile, Info | None]:
+def effective_profile(
+    chosen: Dialect, configured: Profile, board_map: BoardMap | None = None
+) -> tuple[Profile, Info | None]:
     """The profile the kiosk must run with this dialect (and map), and a note when it differs
     from the configured one."""
     if chosen.profile is Profile.THREE_RING and configured is not Profile.THREE_RING:
-        return Profile.THREE_RING, Info(_(
-            "dialect {name} cannot tell the inner from the outer single: running the three-ring "
-            "profile (61 cells)").format(name=chosen.name))
+        return Profile.THREE_RING, Info(
+            _(
+                "dialect {name} cannot tell the inner from the outer single: running the three-ring "
+                "profile (61 cells)"
+            ).format(name=chosen.name)
+        )
     if chosen.needs_map and board_map is not None and board_map.profile is not configured:
-        return board_map.profile, Info(_("the board map is {profile}: running that profile").format(
-            profile=board_map.profile.value))
+        return board_map.profile, Info(
+            _("the board map is {profile}: running that profile").format(profile=board_map.profile.value)
+        )
     return configured, None
 
 
-def read_line(chosen: Dialect, text: str, board: Board,
-              board_map: BoardMap | None = None) -> InputEvent | None:
+def read_line(
+    chosen: Dialect, text: str, board: Board, board_map: BoardMap | None = None
+) -> InputEvent | None:
     """One decoded line -> its event (None for comments, blank lines and a firmware's unused
     matrix spots). Never raises."""
     if chosen.quiet is not None and chosen.quiet.fullmatch(text):
         return None
     if chosen.banner is not None and chosen.banner.fullmatch(text):
-        return Info(_("the board says hello: {banner} ({dialect} dialect)").format(
-            banner=text, dialect=chosen.name))
+        return Info(
+            _("the board says hello: {banner} ({dialect} dialect)").format(banner=text, dialect=chosen.name)
+        )
     try:
         return chosen.read(text, board, board_map)
     except Exception as err:  # a dialect bug must not kill the reader; say what happened
@@ -391,13 +413,20 @@ def read_line(chosen: Dialect, text: str, board: Board,
 
 # --- encoding (the fake board) ---------------------------------------------------------------
 
-def encode(chosen: Dialect, cell: Cell, zone: BullZone = BullZone.OTHER,
-           board_map: BoardMap | None = None) -> str:
+
+def encode(
+    chosen: Dialect, cell: Cell, zone: BullZone = BullZone.OTHER, board_map: BoardMap | None = None
+) -> str:
     """The line a board of this dialect sends for a dart in `cell` (MISS for a miss)."""
     inner = zone is BullZone.INNER
     if not cell.on_board:
-        misses = {"dartship": "MISS", "numeric": "FEHLWURF", "granboard": "OUT@",
-                  "bracket": "<OUT>", "semicolon": "0;1"}
+        misses = {
+            "dartship": "MISS",
+            "numeric": "FEHLWURF",
+            "granboard": "OUT@",
+            "bracket": "<OUT>",
+            "semicolon": "0;1",
+        }
         return misses.get(chosen.name, "miss")
     if chosen.name == "granboard":
         return _encode_raw(chosen, cell, zone, board_map or granboard_table(Profile.FOUR_RING))
@@ -446,5 +475,3 @@ def _encode_raw(chosen: Dialect, cell: Cell, zone: BullZone, board_map: BoardMap
     if chosen.name == "dartship":
         return "RC " + best.replace(",", " ")
     return best
-
-

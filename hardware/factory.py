@@ -87,15 +87,27 @@ def known_boards(settings: Settings) -> KnownBoards:
     return KnownBoards(settings.database_path().parent / "boards.json")
 
 
-def build_simulator(settings: Settings, sink: Sink, *, interval: float | None = None,
-                    seed: int | None = None, rng: random.Random | None = None) -> SimulatedBoard:
+def build_simulator(
+    settings: Settings,
+    sink: Sink,
+    *,
+    interval: float | None = None,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+) -> SimulatedBoard:
     """The virtual board: taps, typed cells, virtual throws (by itself every `interval` s)."""
-    return SimulatedBoard(sink, profile=settings.board.profile, skill=settings.simulator.skill,
-                          interval=interval, rng=rng or random.Random(seed))
+    return SimulatedBoard(
+        sink,
+        profile=settings.board.profile,
+        skill=settings.simulator.skill,
+        interval=interval,
+        rng=rng or random.Random(seed),
+    )
 
 
-def build_board_input(settings: Settings, sink: Sink, *, pin_factory: Any = None,
-                      rng: random.Random | None = None) -> BoardInput:
+def build_board_input(
+    settings: Settings, sink: Sink, *, pin_factory: Any = None, rng: random.Random | None = None
+) -> BoardInput:
     """The configured board input (serial, matrix, Autodarts or simulator), with the miss
     sensor if any.
     `rng` makes the simulator's scatter repeatable."""
@@ -104,33 +116,51 @@ def build_board_input(settings: Settings, sink: Sink, *, pin_factory: Any = None
         return build_simulator(settings, sink, rng=rng)
     if board.input is InputKind.AUTODARTS:
         # cameras see misses themselves: no miss sensor, no board map
-        return AutodartsBoard(board.autodarts, sink, profile=board.profile,
-                              darts_per_visit=settings.rules.darts_per_visit)
+        return AutodartsBoard(
+            board.autodarts, sink, profile=board.profile, darts_per_visit=settings.rules.darts_per_visit
+        )
     sensor: MissSensor | None = None
     if settings.miss_sensor.pin >= 0:
-        sensor = MissSensor(settings.miss_sensor.pin, sink, grace_ms=settings.miss_sensor.grace_ms,
-                            pin_factory=pin_factory)
+        sensor = MissSensor(
+            settings.miss_sensor.pin, sink, grace_ms=settings.miss_sensor.grace_ms, pin_factory=pin_factory
+        )
     board_sink = sensor.watch(sink) if sensor else sink
     board_map = load_map(settings, sink)
     device: SerialReader | MatrixScanner
     if board.input is InputKind.SERIAL:
-        device = SerialReader(board.port, board_sink, dialect_name=board.dialect.value,
-                              profile=board.profile, board_map=board_map, baud=board.baud,
-                              lockout_seconds=settings.matrix.lockout_ms / 1000,
-                              known=known_boards(settings))
+        device = SerialReader(
+            board.port,
+            board_sink,
+            dialect_name=board.dialect.value,
+            profile=board.profile,
+            board_map=board_map,
+            baud=board.baud,
+            lockout_seconds=settings.matrix.lockout_ms / 1000,
+            known=known_boards(settings),
+        )
     else:
         matrix = settings.matrix
-        device = MatrixScanner(matrix.rows, matrix.cols, board_sink, board_map=board_map,
-                               debounce_scans=matrix.debounce_scans, lockout_ms=matrix.lockout_ms,
-                               scan_hz=matrix.scan_hz, pin_factory=pin_factory,
-                               profile=board.profile)
+        device = MatrixScanner(
+            matrix.rows,
+            matrix.cols,
+            board_sink,
+            board_map=board_map,
+            debounce_scans=matrix.debounce_scans,
+            lockout_ms=matrix.lockout_ms,
+            scan_hz=matrix.scan_hz,
+            pin_factory=pin_factory,
+            profile=board.profile,
+        )
     return SensedBoard(device, sensor) if sensor else device
 
 
 def build_buttons(settings: Settings, sink: Sink, *, pin_factory: Any = None) -> Device | None:
     """GPIO buttons where pins are set, else None (the simulator has its own `press`)."""
-    pins = {Button.NEXT: settings.buttons.next, Button.UNDO: settings.buttons.undo,
-            Button.MISS: settings.buttons.miss}
+    pins = {
+        Button.NEXT: settings.buttons.next,
+        Button.UNDO: settings.buttons.undo,
+        Button.MISS: settings.buttons.miss,
+    }
     if all(p < 0 for p in pins.values()):
         return None
     return Buttons(pins, sink, pin_factory=pin_factory)
@@ -144,8 +174,7 @@ def build_buzzer(settings: Settings, *, pin_factory: Any = None) -> Buzzer | Non
         simulator = settings.board.input is InputKind.SIMULATOR
         return SimulatedBuzzer(muted=muted) if simulator else None
     if pin < 0:
-        log.warning(_("buzzer.kind is %s but buzzer.pin is not set: the buzzer is simulated"),
-                    kind.value)
+        log.warning(_("buzzer.kind is %s but buzzer.pin is not set: the buzzer is simulated"), kind.value)
         return SimulatedBuzzer(muted=muted)
     try:
         if kind is BuzzerKind.TONAL:

@@ -35,8 +35,13 @@ def segment(code: str) -> dict[str, Any]:
     if upper == "BULL":
         return {"name": "25", "number": 25, "bed": "OuterBull", "multiplier": 1}
     letter, number = upper[0], int(upper[1:])
-    beds = {"T": ("Triple", 3, "T"), "D": ("Double", 2, "D"), "S": ("SingleInner", 1, "S"),
-            "L": ("SingleOuter", 1, "S"), "B": ("Single", 1, "S")}
+    beds = {
+        "T": ("Triple", 3, "T"),
+        "D": ("Double", 2, "D"),
+        "S": ("SingleInner", 1, "S"),
+        "L": ("SingleOuter", 1, "S"),
+        "B": ("Single", 1, "S"),
+    }
     bed, multiplier, prefix = beds[letter]
     return {"name": f"{prefix}{number}", "number": number, "bed": bed, "multiplier": multiplier}
 
@@ -112,9 +117,14 @@ class FakeBoardManager:
     # --- what it pushes ------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        return {"connected": True, "running": self.running, "status": self.status,
-                "event": self.event, "numThrows": len(self.throws),
-                "throws": [dict(t) for t in self.throws]}
+        return {
+            "connected": True,
+            "running": self.running,
+            "status": self.status,
+            "event": self.event,
+            "numThrows": len(self.throws),
+            "throws": [dict(t) for t in self.throws],
+        }
 
     async def push(self, message: dict[str, Any] | str) -> None:
         text = message if isinstance(message, str) else json.dumps(message)
@@ -130,9 +140,12 @@ class FakeBoardManager:
         await self.push({"type": "state", "data": self.state()})
 
     async def throw(self, code: str) -> None:
-        self.throws.append({"segment": segment(code),
-                            "coords": {"x": round(self.rng.uniform(-1, 1), 4),
-                                       "y": round(self.rng.uniform(-1, 1), 4)}})
+        self.throws.append(
+            {
+                "segment": segment(code),
+                "coords": {"x": round(self.rng.uniform(-1, 1), 4), "y": round(self.rng.uniform(-1, 1), 4)},
+            }
+        )
         self.event = "Throw detected"
         await self.push_state()
 
@@ -150,10 +163,12 @@ class FakeBoardManager:
 
     async def noise(self) -> None:
         kind = self.rng.choice(("motion_state", "stats", "cam_state", "cam_stats"))
-        data = {"motion_state": {"motion": self.rng.random() < 0.5},
-                "stats": {"fps": round(self.rng.uniform(10, 30), 1)},
-                "cam_state": {"cams": [{"id": i, "running": True} for i in range(3)]},
-                "cam_stats": {"latency": self.rng.randint(20, 60)}}[kind]
+        data = {
+            "motion_state": {"motion": self.rng.random() < 0.5},
+            "stats": {"fps": round(self.rng.uniform(10, 30), 1)},
+            "cam_state": {"cams": [{"id": i, "running": True} for i in range(3)]},
+            "cam_stats": {"latency": self.rng.randint(20, 60)},
+        }[kind]
         await self.push({"type": kind, "data": data})
 
     async def set_running(self, running: bool, status: str = "Throw") -> None:
@@ -167,6 +182,7 @@ class FakeBoardManager:
 
 
 # --- `dartship fake-autodarts` -------------------------------------------------------------
+
 
 async def do(manager: FakeBoardManager, command: str) -> str | None:
     """One command of a script or typed line; returns a message for a bad one.
@@ -208,13 +224,18 @@ def main(argv: list[str]) -> int:
 
     from hardware.fake_board import read_script
 
-    p = argparse.ArgumentParser(prog="dartship fake-autodarts",
-                                description="a fake Autodarts Board Manager on a TCP port")
+    p = argparse.ArgumentParser(
+        prog="dartship fake-autodarts", description="a fake Autodarts Board Manager on a TCP port"
+    )
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=3180)
     p.add_argument("--script", help="file of '<seconds> <command>' lines to replay")
-    p.add_argument("--noise", type=float, default=20.0,
-                   help="noise frames (motion_state, stats, ...) a second (default 20)")
+    p.add_argument(
+        "--noise",
+        type=float,
+        default=20.0,
+        help="noise frames (motion_state, stats, ...) a second (default 20)",
+    )
     p.add_argument("--stay", action="store_true", help="keep serving after the script")
     a = p.parse_args(argv)
 
@@ -231,7 +252,8 @@ def main(argv: list[str]) -> int:
         try:
             if a.script:
                 steps, problems = read_script(
-                    Path(a.script).read_text(encoding="utf-8").splitlines(), a.script)
+                    Path(a.script).read_text(encoding="utf-8").splitlines(), a.script
+                )
                 for bad in problems:
                     print(bad, file=sys.stderr)
                 for step in steps:
@@ -240,8 +262,11 @@ def main(argv: list[str]) -> int:
                 if a.stay:
                     await asyncio.Event().wait()
             else:
-                print("type T20, correct 1 S20, takeout, stop, start, drop, garbage; Ctrl+D ends",
-                      file=sys.stderr, flush=True)
+                print(
+                    "type T20, correct 1 S20, takeout, stop, start, drop, garbage; Ctrl+D ends",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 loop = asyncio.get_running_loop()
                 while line := await loop.run_in_executor(None, sys.stdin.readline):
                     said = await do(manager, line.strip())

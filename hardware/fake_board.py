@@ -38,8 +38,10 @@ from kiosk.i18n import _
 log = logging.getLogger("dartship.fake_board")
 
 HANDSHAKE = b"<s,9>"
-_SPEEDS = {rate: getattr(termios, f"B{rate}") for rate in (1200, 2400, 4800, 9600, 19200, 38400,
-                                                           57600, 115200, 230400)}
+_SPEEDS = {
+    rate: getattr(termios, f"B{rate}")
+    for rate in (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400)
+}
 
 
 def garbled(data: bytes) -> bytes:
@@ -76,12 +78,16 @@ def read_script(lines: Iterable[str], where: str = "script") -> tuple[list[Step]
         try:
             delay = float(head)
         except ValueError:
-            problems.append(_("{where}:{line}: starts with {head!r}, not the seconds to wait")
-                            .format(where=where, line=number, head=head))
+            problems.append(
+                _("{where}:{line}: starts with {head!r}, not the seconds to wait").format(
+                    where=where, line=number, head=head
+                )
+            )
             continue
         if delay < 0 or not rest.strip():
-            problems.append(_("{where}:{line}: needs seconds >= 0 and a command").format(
-                where=where, line=number))
+            problems.append(
+                _("{where}:{line}: needs seconds >= 0 and a command").format(where=where, line=number)
+            )
             continue
         steps.append(Step(delay, rest.strip()))
     return steps, problems
@@ -90,10 +96,18 @@ def read_script(lines: Iterable[str], where: str = "script") -> tuple[list[Step]
 class FakeBoard:
     """Writes board lines to a pty or to the TCP client of the moment."""
 
-    def __init__(self, dialect_name: str = "dartship", *, profile: Profile = Profile.FOUR_RING,
-                 board_map: BoardMap | None = None, board_id: str = "fake-1",
-                 skill: str | float = "pub", rng: random.Random | None = None,
-                 baud: int | None = None, handshake: bool = False) -> None:
+    def __init__(
+        self,
+        dialect_name: str = "dartship",
+        *,
+        profile: Profile = Profile.FOUR_RING,
+        board_map: BoardMap | None = None,
+        board_id: str = "fake-1",
+        skill: str | float = "pub",
+        rng: random.Random | None = None,
+        baud: int | None = None,
+        handshake: bool = False,
+    ) -> None:
         self.dialect: Dialect = dialect(dialect_name)
         # On a pty, `baud` makes the board as deaf and garbled as a real one at another speed:
         # a line is sent as the bytes a UART set to the kiosk's speed makes of it.
@@ -105,7 +119,8 @@ class FakeBoard:
         self.board_map: BoardMap | None
         if self.dialect.needs_map or (dialect_name == "dartship" and board_map is not None):
             self.board_map = board_map or demo_map(
-                self.board.profile, "granboard" if self.dialect.name == "granboard" else "rc")
+                self.board.profile, "granboard" if self.dialect.name == "granboard" else "rc"
+            )
         else:
             self.board_map = None
         self.board_id = board_id
@@ -225,8 +240,7 @@ class FakeBoard:
 
     def send_hello(self) -> None:
         if self.dialect.name == "dartship":
-            self.send_line(f"HELLO dartship/{PROTOCOL_VERSION} {self.board_id} "
-                           f"{self.board.profile.value}")
+            self.send_line(f"HELLO dartship/{PROTOCOL_VERSION} {self.board_id} {self.board.profile.value}")
 
     def line_for(self, command: str) -> str | None:
         """The line a command sends (None: nothing to send; a bad cell raises CellError)."""
@@ -253,8 +267,9 @@ class FakeBoard:
             landing = self.thrower.throw_at(target)
             return encode(self.dialect, landing.cell, landing.zone, self.board_map)
         cell = self.board.parse(command)
-        return encode(self.dialect, cell, bull_zone(command, cell)
-                      if cell.on_board else BullZone.MISS, self.board_map)
+        return encode(
+            self.dialect, cell, bull_zone(command, cell) if cell.on_board else BullZone.MISS, self.board_map
+        )
 
     def do(self, command: str) -> str | None:
         """Carry out one command; returns the line sent, or a message about a bad command."""

@@ -62,8 +62,7 @@ class KnownBoards:
                 tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
                 os.replace(tmp, self.path)
             except OSError as err:
-                log.warning("%s cannot be written (%s): the board is told again next time",
-                            self.path, err)
+                log.warning("%s cannot be written (%s): the board is told again next time", self.path, err)
 
     def all(self) -> dict[str, KnownBoard]:
         found = {}

@@ -56,8 +56,7 @@ def steps_for(profile: Profile) -> tuple[Step, ...]:
 
 
 class LearnWizard:
-    def __init__(self, profile: Profile = Profile.FOUR_RING,
-                 start: BoardMap | None = None) -> None:
+    def __init__(self, profile: Profile = Profile.FOUR_RING, start: BoardMap | None = None) -> None:
         self.profile = profile
         self.steps = steps_for(profile)
         self.index = 0
@@ -92,19 +91,20 @@ class LearnWizard:
         step = self.current
         key = contact_key(raw)
         if step is None:
-            return Answer(Outcome.IGNORED, _("all cells are done: contact {raw} ignored").format(
-                raw=key))
+            return Answer(Outcome.IGNORED, _("all cells are done: contact {raw} ignored").format(raw=key))
         owner = self.contacts.get(key)
         if owner is not None and owner != step.spelling:
-            return Answer(Outcome.TAKEN, _("contact {raw} is already {cell}: hit {want} again, "
-                                           "or skip").format(raw=key, cell=owner,
-                                                             want=step.spelling))
+            return Answer(
+                Outcome.TAKEN,
+                _("contact {raw} is already {cell}: hit {want} again, or skip").format(
+                    raw=key, cell=owner, want=step.spelling
+                ),
+            )
         for old in self.contacts_of(step):
             del self.contacts[old]  # learning a cell again replaces its contact
         self.contacts[key] = step.spelling
         self._advance()
-        return Answer(Outcome.LEARNED, _("{cell} = contact {raw}").format(
-            cell=step.spelling, raw=key))
+        return Answer(Outcome.LEARNED, _("{cell} = contact {raw}").format(cell=step.spelling, raw=key))
 
     def skip(self) -> Answer:
         step = self.current
@@ -142,14 +142,18 @@ class LearnWizard:
 
 # --- the terminal front end ------------------------------------------------------------------
 
+
 def keys_help() -> str:
     """In the language of the moment (the command sets it from the config after import)."""
-    return _("keys: Enter or s = skip, b = back, r = redo, q = save and quit, "
-             "c RAW = type a contact by hand")
+    return _("keys: Enter or s = skip, b = back, r = redo, q = save and quit, c RAW = type a contact by hand")
 
 
-def run_terminal(wizard: LearnWizard, start_input: Callable[[Callable[[Any], None]], Any],
-                 lines: Iterable[str], out: TextIO) -> BoardMap:
+def run_terminal(
+    wizard: LearnWizard,
+    start_input: Callable[[Callable[[Any], None]], Any],
+    lines: Iterable[str],
+    out: TextIO,
+) -> BoardMap:
     """Drive the wizard from a board input (contacts) and typed lines (commands) until the last
     cell, `q` or the end of the typed lines. Returns the map learned so far."""
     inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
@@ -203,7 +207,12 @@ def _next_answer(wizard: LearnWizard, inbox: queue.Queue, say: Callable[[str], A
         if isinstance(item, UnmappedInput):
             return wizard.contact(item.raw)
         if isinstance(item, DartInput):
-            say("  " + _("the board sent a cell ({raw}), not a raw contact: a board that names "
-                         "its cells needs no map").format(raw=item.raw))
+            say(
+                "  "
+                + _(
+                    "the board sent a cell ({raw}), not a raw contact: a board that names "
+                    "its cells needs no map"
+                ).format(raw=item.raw)
+            )
         elif isinstance(item, Disconnected | Info):
             say("  " + item.to_json().get("reason", item.to_json().get("message", "")))

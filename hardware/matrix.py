@@ -111,8 +111,13 @@ class ContactDebouncer:
                     # fully open again: forget it, so the table holds only live contacts
                     del self._contacts[contact]
                     continue
-            if (state.closed and not state.held_told and contact in closed_now
-                    and contact not in rising and now - state.since >= self.stuck_seconds):
+            if (
+                state.closed
+                and not state.held_told
+                and contact in closed_now
+                and contact not in rising
+                and now - state.since >= self.stuck_seconds
+            ):
                 state.held_told = True
                 changes.append(Held(contact))
         if not rising or now < self._lockout_until:
@@ -173,11 +178,11 @@ class MatrixScanner:
             # Rows idle as floating inputs and are driven low only while scanned: with two
             # contacts closed in one column, an idle row driven high would be shorted to the
             # scanned one (the firmware does the same; no diodes needed).
-            self._rows = [InputDevice(p, pull_up=None, active_state=False,
-                                      pin_factory=self.pin_factory)
-                          for p in self.row_pins]
-            self._cols = [InputDevice(p, pull_up=True, pin_factory=self.pin_factory)
-                          for p in self.col_pins]
+            self._rows = [
+                InputDevice(p, pull_up=None, active_state=False, pin_factory=self.pin_factory)
+                for p in self.row_pins
+            ]
+            self._cols = [InputDevice(p, pull_up=True, pin_factory=self.pin_factory) for p in self.col_pins]
         except Exception as err:  # no GPIO here, a pin in use, a bad pin number
             self.close()
             deliver(self.sink, Disconnected(_("cannot use the GPIO pins: {error}").format(error=err)))
@@ -226,8 +231,10 @@ class MatrixScanner:
             if isinstance(event, DartInput):
                 deliver(self.sink, StuckInput(event.cell))
             else:
-                deliver(self.sink, Info(_("contact {raw} is held or repeating").format(
-                    raw=contact_name(change.contact))))
+                deliver(
+                    self.sink,
+                    Info(_("contact {raw} is held or repeating").format(raw=contact_name(change.contact))),
+                )
 
     def start(self) -> None:
         if self._thread is not None:
@@ -308,8 +315,11 @@ class MockMatrixWiring:
             for c, col in enumerate(self.cols):
                 if col.function != "input":
                     continue
-                low = any(not self.rows[r].state for r, cc in self._closed if cc == c
-                          and self.rows[r].function == "output")
+                low = any(
+                    not self.rows[r].state
+                    for r, cc in self._closed
+                    if cc == c and self.rows[r].function == "output"
+                )
                 if low:
                     col.drive_low()
                 elif col.pull == "up":

@@ -32,8 +32,9 @@ def kind_of(event: InputEvent) -> str | None:
 class BoardNoise:
     def __init__(self, first: int = FIRST, window: float = WINDOW) -> None:
         self.window = window
-        self._gates = {kind: FloodGate(first, window)
-                       for kind in ("bad_lines", "unmapped_contacts", "board_messages")}
+        self._gates = {
+            kind: FloodGate(first, window) for kind in ("bad_lines", "unmapped_contacts", "board_messages")
+        }
 
     def admit(self, event: InputEvent, now: float) -> bool:
         """Pass this event on now (True), or only count it (False)?"""

@@ -116,8 +116,7 @@ class SerialReader:
         if remembered is not None and not baud:
             bauds = (remembered.baud, *(b for b in BAUDS if b != remembered.baud))
         self.detector: Detector | None = None
-        chosen = dialect(remembered.dialect) if remembered else (
-            None if self.auto else dialect(dialect_name))
+        chosen = dialect(remembered.dialect) if remembered else (None if self.auto else dialect(dialect_name))
         if chosen is None:
             self.detector = Detector(profile, board_map, bauds)
         self.baud = bauds[0]
@@ -153,8 +152,7 @@ class SerialReader:
         self.dialect = chosen
         self._read_well = False  # no line read well in this dialect yet
         self._retell = None
-        profile, self.profile_note = effective_profile(chosen, self.configured_profile,
-                                                       self.board_map)
+        profile, self.profile_note = effective_profile(chosen, self.configured_profile, self.board_map)
         self.board = board_for(profile)
 
     @property
@@ -208,8 +206,10 @@ class SerialReader:
                 port = self._open(self.url)
             except Exception as err:  # a missing port, a refused socket, a bad URL
                 if not down_announced:
-                    deliver(self.sink, Disconnected(_("cannot open {url}: {error}").format(
-                        url=self.url, error=err)))
+                    deliver(
+                        self.sink,
+                        Disconnected(_("cannot open {url}: {error}").format(url=self.url, error=err)),
+                    )
                     down_announced = True
                 self._stopping.wait(delay)
                 delay = min(delay * 2, high)
@@ -291,8 +291,7 @@ class SerialReader:
             end = self._line_end(buffer)
             if end < 0:
                 if len(buffer) > MAX_LINE:
-                    new_baud = None if self._skipping else self.line(
-                        bytes(buffer[: MAX_LINE + 1]), now)
+                    new_baud = None if self._skipping else self.line(bytes(buffer[: MAX_LINE + 1]), now)
                     self._skipping = True
                     buffer.clear()
                     return new_baud
@@ -371,10 +370,15 @@ class SerialReader:
         index = (self._bauds.index(old) + 1) % len(self._bauds)
         self.baud = self._bauds[index]
         if said:  # through the flood gate: a noisy line must not become a flood of these
-            self._pass(Info(_(
-                "nothing readable from {port} at {old} baud: listening at {new} baud now (throw "
-                "that dart again)").format(port=self.url, old=old, new=self.baud)),
-                time.monotonic())
+            self._pass(
+                Info(
+                    _(
+                        "nothing readable from {port} at {old} baud: listening at {new} baud now (throw "
+                        "that dart again)"
+                    ).format(port=self.url, old=old, new=self.baud)
+                ),
+                time.monotonic(),
+            )
         return self.baud
 
     @property
@@ -385,9 +389,14 @@ class SerialReader:
         self._choose(chosen)
         self._baud_known = True
         self.detector = None
-        deliver(self.sink, Info(_("board speaks {dialect} at {baud} baud ({port}): remembered "
-                                  "for this port").format(dialect=chosen.name, baud=self.baud,
-                                                          port=self.url)))
+        deliver(
+            self.sink,
+            Info(
+                _("board speaks {dialect} at {baud} baud ({port}): remembered for this port").format(
+                    dialect=chosen.name, baud=self.baud, port=self.url
+                )
+            ),
+        )
         if self.profile_note is not None:
             deliver(self.sink, self.profile_note)
         if self.known is not None:
@@ -430,8 +439,12 @@ class SerialReader:
             return True
         last = self._last_dart
         if last is not None and last[0] != key and now - last[1] < self.lockout_seconds:
-            log.info(_("%s %.1f ms after %s: the same dart touching two segments, counted once"),
-                     event.raw, (now - last[1]) * 1000, last[0])
+            log.info(
+                _("%s %.1f ms after %s: the same dart touching two segments, counted once"),
+                event.raw,
+                (now - last[1]) * 1000,
+                last[0],
+            )
             return True
         self._last_dart = (key, now)
         return False
@@ -473,14 +486,12 @@ class _Silence:
                 reader._write(self.port, DASCR_HANDSHAKE)
             return
         last = reader.handshake_at[-1] if reader.handshake_at else 0.0
-        if (self.pending or self.settled or reader.baud_known
-                or now - self.opened < last + self.SETTLE):
+        if self.pending or self.settled or reader.baud_known or now - self.opened < last + self.SETTLE:
             return
         if reader._bauds.index(reader.baud) == len(reader._bauds) - 1:
             self.settled = True  # every speed tried: wait here for the first dart
             return
         new_baud = reader._next_baud(said=False)
         if new_baud is not None:
-            log.info("%s silent at %s baud: trying %s baud", reader.url, reader._bauds[0],
-                     new_baud)
+            log.info("%s silent at %s baud: trying %s baud", reader.url, reader._bauds[0], new_baud)
             reader._set_baud(self.port, new_baud, self, now)

@@ -29,8 +29,9 @@ MISS_AIM = (0.0, 260.0)  # mm from the centre: beyond the double ring (170 mm), 
 class VirtualThrower:
     """Throws like a person of a given skill: aim at a cell, land somewhere near it."""
 
-    def __init__(self, board: Board, skill: Skill | str | float = Skill.PUB,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self, board: Board, skill: Skill | str | float = Skill.PUB, rng: random.Random | None = None
+    ) -> None:
         self.board = board
         self.sigma = sigma_for(skill)
         self.rng = rng or random.Random()
@@ -53,13 +54,21 @@ class SimulatedBoard:
     """The simulator as a board input (`kiosk.ports.Thrower`): the same events as a real board,
     from taps, typed cells and the virtual thrower."""
 
-    def __init__(self, sink: Sink, *, profile: Profile = Profile.FOUR_RING,
-                 skill: Skill | str | float = Skill.PUB, rng: random.Random | None = None,
-                 interval: float | None = None, count: int | None = None) -> None:
+    def __init__(
+        self,
+        sink: Sink,
+        *,
+        profile: Profile = Profile.FOUR_RING,
+        skill: Skill | str | float = Skill.PUB,
+        rng: random.Random | None = None,
+        interval: float | None = None,
+        count: int | None = None,
+    ) -> None:
         self.sink = sink
         self.board = board_for(profile)
-        self._skill = skill if isinstance(skill, Skill) else Skill.parse(skill) \
-            if isinstance(skill, str) else Skill.PUB
+        self._skill = (
+            skill if isinstance(skill, Skill) else Skill.parse(skill) if isinstance(skill, str) else Skill.PUB
+        )
         self.thrower = VirtualThrower(self.board, skill, rng)
         self.interval = interval
         self.count = count
@@ -88,8 +97,7 @@ class SimulatedBoard:
         deliver(self.sink, Connected(self.name))
         if self.interval is not None and self._thread is None:
             self._stopping.clear()
-            self._thread = threading.Thread(target=self._run, name="dartship-simulator",
-                                            daemon=True)
+            self._thread = threading.Thread(target=self._run, name="dartship-simulator", daemon=True)
             self._thread.start()
 
     def _run(self) -> None:
@@ -117,8 +125,7 @@ class SimulatedBoard:
         if not cell.on_board:
             deliver(self.sink, MissInput(raw))
             return
-        deliver(self.sink, DartInput(cell, raw, zone or (BullZone.BULL if cell == BULL
-                                                         else BullZone.OTHER)))
+        deliver(self.sink, DartInput(cell, raw, zone or (BullZone.BULL if cell == BULL else BullZone.OTHER)))
 
     def enter(self, text: str) -> str | None:
         """A typed cell, as if the dart had landed exactly there (`T20`, `DB`, `MISS`); returns

@@ -26,8 +26,12 @@ class MultipleContacts(Info):
 
     @classmethod
     def of(cls, raws: tuple[str, ...]) -> MultipleContacts:
-        return cls(_("contacts {raws} closed at once: not counted, throw again or enter the "
-                     "dart by hand").format(raws=" + ".join(raws)), tuple(raws))
+        return cls(
+            _("contacts {raws} closed at once: not counted, throw again or enter the dart by hand").format(
+                raws=" + ".join(raws)
+            ),
+            tuple(raws),
+        )
 
     def to_json(self) -> dict:
         return {"event": "multiple_contacts", "raw": list(self.raws)}
@@ -51,8 +55,7 @@ class NoiseSummary(Info):
             "unmapped_contacts": _("{count} more unmapped contacts in the last {seconds} s"),
             "board_messages": _("{count} more messages from the board in the last {seconds} s"),
         }
-        return cls(templates[kind].format(count=count, seconds=f"{seconds:g}"), kind, count,
-                   seconds)
+        return cls(templates[kind].format(count=count, seconds=f"{seconds:g}"), kind, count, seconds)
 
     def to_json(self) -> dict:
         return {"event": self.kind, "count": self.count, "seconds": round(self.seconds)}

@@ -33,11 +33,13 @@ def sound_delay(participants: Sequence[object]) -> Callable[[Sequence[Any]], flo
 
     def delay(events: Sequence[Any]) -> float:
         return max((holder.sound_delay(events) for holder in holders), default=0.0)
+
     return delay
 
 
-def buzzer_listener(buzzer: Buzzer, service: GameService,
-                    delay: Callable[[Sequence[Any]], float] | None = None) -> Listener:
+def buzzer_listener(
+    buzzer: Buzzer, service: GameService, delay: Callable[[Sequence[Any]], float] | None = None
+) -> Listener:
     """A service listener that sounds the buzzer (the buzzer itself never blocks)."""
 
     def listen(event: ServiceEvent) -> None:
@@ -58,4 +60,5 @@ def buzzer_listener(buzzer: Buzzer, service: GameService,
             except RuntimeError:
                 pass  # no loop running (a script): now rather than never
         buzzer.play(sound)
+
     return listen

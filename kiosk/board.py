@@ -40,9 +40,7 @@ class Profile(enum.Enum):
         for profile in cls:
             if profile.value == str(text).strip().lower():
                 return profile
-        raise CellError(
-            _("unknown board profile {name!r}: use four-ring or three-ring").format(name=text)
-        )
+        raise CellError(_("unknown board profile {name!r}: use four-ring or three-ring").format(name=text))
 
 
 class BullZone(enum.Enum):
@@ -207,12 +205,18 @@ class Board:
         ring = _RING_LETTERS.get(token[:1])
         digits = token[1:]
         if ring is None or not digits.isascii() or not digits.isdigit():
-            raise CellError(_("{token!r} is not a cell (try T20, L5, S11, D3, BULL or MISS)").format(
-                token=str(text).strip()))
+            raise CellError(
+                _("{token!r} is not a cell (try T20, L5, S11, D3, BULL or MISS)").format(
+                    token=str(text).strip()
+                )
+            )
         number = int(digits)
         if number not in NUMBER_INDEX or digits != str(number):
-            raise CellError(_("{token!r}: there is no number {number} on a dartboard").format(
-                token=str(text).strip(), number=digits))
+            raise CellError(
+                _("{token!r}: there is no number {number} on a dartboard").format(
+                    token=str(text).strip(), number=digits
+                )
+            )
         if self.profile is Profile.THREE_RING and ring is Ring.LARGE:
             # The board cannot tell the two singles apart: both are the merged single.
             ring = Ring.SMALL

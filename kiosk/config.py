@@ -109,6 +109,7 @@ Check = Callable[[Any], "str | None"]  # a message when the (typed) value is bad
 def _range(lo: float, hi: float) -> Check:
     def check(value: float) -> str | None:
         return None if lo <= value <= hi else _("must be from {lo} to {hi}").format(lo=lo, hi=hi)
+
     return check
 
 
@@ -134,12 +135,14 @@ def _http_url(value: Any) -> str | None:
 def _by_the_rooms(key: str) -> Check:
     """A key whose values a game judges (its room's `setting_checks`): the dart game, the
     fleets of `rules.fleet`. Asked when a value is checked, so the config imports no game."""
+
     def check(value: object) -> str | None:
         for room in _judges():
             judge = room.setting_checks().get(key)
             if judge is not None and (problem := judge(value)) is not None:
                 return problem
         return None
+
     return check
 
 
@@ -150,8 +153,7 @@ class _Judges(Protocol):
     def setting_checks(self) -> Callable[[], Mapping[str, Callable[[object], str | None]]]: ...
 
     @property
-    def settings_problems(self) -> Callable[[Settings, frozenset[str]],
-                                            Sequence[tuple[str, str]]]: ...
+    def settings_problems(self) -> Callable[[Settings, frozenset[str]], Sequence[tuple[str, str]]]: ...
 
 
 def _judges() -> list[_Judges]:
@@ -204,14 +206,17 @@ def _host(value: str) -> str | None:
     except ValueError:
         pass
     labels = value.rstrip(".").split(".")
-    if (value and len(value) <= 253 and all(_HOST_LABEL.match(label) for label in labels)
-            and not labels[-1].isdigit()):
+    if (
+        value
+        and len(value) <= 253
+        and all(_HOST_LABEL.match(label) for label in labels)
+        and not labels[-1].isdigit()
+    ):
         return None
     return _("must be an IP address (like 0.0.0.0 or 192.168.1.20) or a host name")
 
 
-def setting(default: T, help: str, *, choices: tuple[T, ...] = (),
-            check: Check | None = None) -> T:
+def setting(default: T, help: str, *, choices: tuple[T, ...] = (), check: Check | None = None) -> T:
     """One key of a section: its default, its help line, and what it allows beyond its type."""
     return field(default=default, metadata={"help": help, "choices": choices, "check": check})
 
@@ -223,38 +228,54 @@ def setting(default: T, help: str, *, choices: tuple[T, ...] = (),
 class RulesSettings:
     """House rules (RULES.md): the defaults of a new game."""
 
-    fleet: str = setting("default", "ship lengths: a preset (default = 2,3,4,5; classic-five = "
-                         "5,4,3,3,2) or a list like \"5,4,3,2\"", check=_by_the_rooms("rules.fleet"))
+    fleet: str = setting(
+        "default",
+        'ship lengths: a preset (default = 2,3,4,5; classic-five = 5,4,3,3,2) or a list like "5,4,3,2"',
+        check=_by_the_rooms("rules.fleet"),
+    )
     darts_per_visit: int = setting(3, "darts per visit", check=_range(1, 9))
-    bull_off: BullOffMode = setting(BullOffMode.NORMAL, "who starts: normal (closest to the "
-                                    "bull), official (a bull starts; both/neither throw again), "
-                                    "off (first team named)")
-    takeout_seconds: int = setting(0, "seconds after a visit before the next starts by itself "
-                                   "(0 = wait for Next; left out, a headless kiosk waits 30)",
-                                   check=_range(0, 120))
+    bull_off: BullOffMode = setting(
+        BullOffMode.NORMAL,
+        "who starts: normal (closest to the "
+        "bull), official (a bull starts; both/neither throw again), "
+        "off (first team named)",
+    )
+    takeout_seconds: int = setting(
+        0,
+        "seconds after a visit before the next starts by itself "
+        "(0 = wait for Next; left out, a headless kiosk waits 30)",
+        check=_range(0, 120),
+    )
 
 
 @dataclass(frozen=True)
 class BoardSettings:
     input: InputKind = setting(InputKind.SIMULATOR, "where darts come from")
     profile: Profile = setting(Profile.FOUR_RING, "what the board can report")
-    port: str = setting("/dev/dartboard", "serial port: a device or any pyserial URL "
-                        "(socket://host:port, loop://)")
-    baud: int = setting(0, "serial speed (0: told from the board's first lines, 115200 then 9600)",
-                        check=_baud)
-    dialect: SerialDialect = setting(SerialDialect.AUTO, "the serial board's dialect (auto: told "
-                                     "from its first lines and remembered for the port)")
-    autodarts: str = setting("http://localhost:3180", "the Autodarts Board Manager "
-                             "(board.input = autodarts)", check=_http_url)
+    port: str = setting(
+        "/dev/dartboard", "serial port: a device or any pyserial URL (socket://host:port, loop://)"
+    )
+    baud: int = setting(
+        0, "serial speed (0: told from the board's first lines, 115200 then 9600)", check=_baud
+    )
+    dialect: SerialDialect = setting(
+        SerialDialect.AUTO,
+        "the serial board's dialect (auto: told from its first lines and remembered for the port)",
+    )
+    autodarts: str = setting(
+        "http://localhost:3180", "the Autodarts Board Manager (board.input = autodarts)", check=_http_url
+    )
     map: str = setting("", "board map file (raw contact -> cell), made by `dartship learn`")
 
 
 @dataclass(frozen=True)
 class MatrixSettings:
-    rows: tuple[int, ...] = setting((5, 6, 16, 20, 26, 7, 8), "BCM pins driven low one at a time",
-                                    check=_pins)
-    cols: tuple[int, ...] = setting((4, 17, 27, 22, 23, 24, 25, 9, 10, 11),
-                                    "BCM pins read with pull-ups", check=_pins)
+    rows: tuple[int, ...] = setting(
+        (5, 6, 16, 20, 26, 7, 8), "BCM pins driven low one at a time", check=_pins
+    )
+    cols: tuple[int, ...] = setting(
+        (4, 17, 27, 22, 23, 24, 25, 9, 10, 11), "BCM pins read with pull-ups", check=_pins
+    )
     lockout_ms: int = setting(20, "after a dart, ignore the matrix this long", check=_range(0, 1000))
     debounce_scans: int = setting(3, "scans a contact must be closed to count", check=_range(1, 50))
     scan_hz: int = setting(1000, "full scans per second", check=_range(10, 20000))
@@ -270,8 +291,7 @@ class ButtonsSettings:
 @dataclass(frozen=True)
 class MissSensorSettings:
     pin: int = setting(-1, "piezo or tilt switch pin (-1 = none)", check=_pin)
-    grace_ms: int = setting(150, "a felt dart with no contact within this is a MISS",
-                            check=_range(10, 2000))
+    grace_ms: int = setting(150, "a felt dart with no contact within this is a MISS", check=_range(10, 2000))
 
 
 @dataclass(frozen=True)
@@ -291,14 +311,18 @@ def _voice(value: Any) -> str | None:
 class CallerSettings:
     enabled: bool = setting(True, "speak the calls (hit, sunk, whose turn) on the audio output")
     volume: int = setting(80, "the caller's volume in percent", check=_range(0, 100))
-    say_cell: bool = setting(False, "say the thrown cell before its result (\"T20, hit\")")
+    say_cell: bool = setting(False, 'say the thrown cell before its result ("T20, hit")')
     voice_en: str = setting(DEFAULT_VOICES["en"], "espeak-ng voice for English", check=_voice)
     voice_de: str = setting(DEFAULT_VOICES["de"], "espeak-ng voice for German", check=_voice)
     voice_fi: str = setting(DEFAULT_VOICES["fi"], "espeak-ng voice for Finnish", check=_voice)
-    recordings: str = setting("", "folder of recorded WAVs named by phrase, said instead of the "
-                              "synthetic voice (empty: recordings/ in the data folder)")
-    output: CallerOutput = setting(CallerOutput.AUDIO, "where the voice goes: the audio "
-                                   "device, or only the journal")
+    recordings: str = setting(
+        "",
+        "folder of recorded WAVs named by phrase, said instead of the "
+        "synthetic voice (empty: recordings/ in the data folder)",
+    )
+    output: CallerOutput = setting(
+        CallerOutput.AUDIO, "where the voice goes: the audio device, or only the journal"
+    )
 
     def voice(self, language: str) -> str:
         return str(getattr(self, f"voice_{language}", DEFAULT_VOICES["en"]))
@@ -317,12 +341,17 @@ class SimulatorSettings:
 
 @dataclass(frozen=True)
 class SoloSettings:
-    dart_seconds: float = setting(1.2, "solo mode: pause before each of the kiosk's darts",
-                                  check=_range(0, 10))
-    takeout_seconds: float = setting(3.0, "solo mode: after its visit the kiosk presses Next "
-                                     "after this many seconds", check=_range(0, 60))
-    shot_seconds: float = setting(1.0, "classic solo (screen and phones): pause before each of "
-                                  "the computer's shots", check=_range(0, 10))
+    dart_seconds: float = setting(
+        1.2, "solo mode: pause before each of the kiosk's darts", check=_range(0, 10)
+    )
+    takeout_seconds: float = setting(
+        3.0, "solo mode: after its visit the kiosk presses Next after this many seconds", check=_range(0, 60)
+    )
+    shot_seconds: float = setting(
+        1.0,
+        "classic solo (screen and phones): pause before each of the computer's shots",
+        check=_range(0, 10),
+    )
 
 
 @dataclass(frozen=True)
@@ -338,8 +367,7 @@ class DisplaySettings:
 class WebSettings:
     enabled: bool = setting(True, "serve the phone page")
     host: str = setting("0.0.0.0", "address the phone page listens on", check=_host)
-    port: int = setting(8080, "port of the phone page (0: any free one, printed at start)",
-                         check=_port)
+    port: int = setting(8080, "port of the phone page (0: any free one, printed at start)", check=_port)
 
 
 @dataclass(frozen=True)
@@ -357,18 +385,32 @@ def _hub_url(value: Any) -> str | None:
 
 @dataclass(frozen=True)
 class LeagueSettings:
-    hub: str = setting("", "the league hub's address, set by `dartship league join` (empty: "
-                       "the kiosk is in no league)", check=_hub_url)
-    hold_seconds: int = setting(120, "a finished game goes to the league after this long (the "
-                                "time to undo a misread winning dart)", check=_range(0, 3600))
+    hub: str = setting(
+        "",
+        "the league hub's address, set by `dartship league join` (empty: the kiosk is in no league)",
+        check=_hub_url,
+    )
+    hold_seconds: int = setting(
+        120,
+        "a finished game goes to the league after this long (the time to undo a misread winning dart)",
+        check=_range(0, 3600),
+    )
 
 
 SECTIONS: dict[str, type] = {
-    "rules": RulesSettings, "board": BoardSettings, "matrix": MatrixSettings,
-    "buttons": ButtonsSettings, "miss_sensor": MissSensorSettings, "buzzer": BuzzerSettings,
-    "caller": CallerSettings, "simulator": SimulatorSettings, "solo": SoloSettings,
+    "rules": RulesSettings,
+    "board": BoardSettings,
+    "matrix": MatrixSettings,
+    "buttons": ButtonsSettings,
+    "miss_sensor": MissSensorSettings,
+    "buzzer": BuzzerSettings,
+    "caller": CallerSettings,
+    "simulator": SimulatorSettings,
+    "solo": SoloSettings,
     "display": DisplaySettings,
-    "web": WebSettings, "kiosk": KioskSettings, "league": LeagueSettings,
+    "web": WebSettings,
+    "kiosk": KioskSettings,
+    "league": LeagueSettings,
 }
 
 
@@ -441,8 +483,11 @@ class Option:
         """The typed value of what the file says; ValueError with the message when bad."""
         value = _typed(self, raw)
         if self.choices and value not in self.choices:
-            raise ValueError(_("{value!r} is not allowed; use one of: {choices}").format(
-                value=_Shown(raw), choices=", ".join(self.allowed)))
+            raise ValueError(
+                _("{value!r} is not allowed; use one of: {choices}").format(
+                    value=_Shown(raw), choices=", ".join(self.allowed)
+                )
+            )
         if self.check is not None:
             message = self.check(value)
             if message:
@@ -471,8 +516,11 @@ def _typed(option: Option, raw: object) -> object:
         for member in kind:
             if raw == member.value:
                 return member
-        raise ValueError(_("{value!r} is not allowed; use one of: {choices}").format(
-            value=shown, choices=", ".join(option.allowed)))
+        raise ValueError(
+            _("{value!r} is not allowed; use one of: {choices}").format(
+                value=shown, choices=", ".join(option.allowed)
+            )
+        )
     if kind is bool:
         if type(raw) is not bool:
             raise ValueError(_("must be true or false, got {value!r}").format(value=shown))
@@ -519,8 +567,18 @@ def _options() -> tuple[Option, ...]:
             choices = f.metadata["choices"]
             if isinstance(kind, type) and issubclass(kind, enum.Enum):
                 choices = tuple(kind)
-            table.append(Option(f"{section}.{f.name}", section, f.name, kind, f.default,
-                                f.metadata["help"], tuple(choices), f.metadata["check"]))
+            table.append(
+                Option(
+                    f"{section}.{f.name}",
+                    section,
+                    f.name,
+                    kind,
+                    f.default,
+                    f.metadata["help"],
+                    tuple(choices),
+                    f.metadata["check"],
+                )
+            )
     return tuple(table)
 
 
@@ -586,15 +644,19 @@ def default_path() -> Path | None:
     return None
 
 
-def _flatten(table: Mapping[str, Any], problems: list[Problem], prefix: str = "",
-             depth: int = 1) -> dict[str, Any]:
+def _flatten(
+    table: Mapping[str, Any], problems: list[Problem], prefix: str = "", depth: int = 1
+) -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in table.items():
         dotted = f"{prefix}{key}"
         if isinstance(value, dict):
             if depth >= MAX_DEPTH:
-                problems.append(Problem(dotted, _("a table nested deeper than section.key; "
-                                                  "the settings are all section.key")))
+                problems.append(
+                    Problem(
+                        dotted, _("a table nested deeper than section.key; the settings are all section.key")
+                    )
+                )
                 continue
             flat.update(_flatten(value, problems, dotted + ".", depth + 1))
             continue
@@ -611,18 +673,19 @@ def _nested_too_deep(key: str, value: object) -> Problem | None:
     (`matrix.rows[2]`). No key takes more than a flat list of numbers. Walked without recursion:
     the file may nest as deep as the TOML reader allows."""
     option = OPTION_BY_KEY.get(key)
-    takes_list = option is not None and (option.kind not in (int, float, bool, str)
-                                         or key == "rules.fleet")
+    takes_list = option is not None and (option.kind not in (int, float, bool, str) or key == "rules.fleet")
     allowed = 1 if takes_list else 0
     stack: list[tuple[str, Any, int]] = [(key, value, 0)]
     while stack:
         path, item, depth = stack.pop()
         if isinstance(item, list | dict):
             if depth >= allowed:
-                what = (_("a list of numbers") if takes_list
-                        else _("a single value (text, a number, true or false)"))
-                return Problem(path, _("nested deeper than this setting takes ({what})").format(
-                    what=what))
+                what = (
+                    _("a list of numbers")
+                    if takes_list
+                    else _("a single value (text, a number, true or false)")
+                )
+                return Problem(path, _("nested deeper than this setting takes ({what})").format(what=what))
             entries = item.items() if isinstance(item, dict) else enumerate(item)
             stack.extend((f"{path}[{name}]", inner, depth + 1) for name, inner in entries)
     return None
@@ -649,8 +712,11 @@ def between_keys(settings: Settings, keys: Iterable[str]) -> list[Problem]:
     dart game's fleet that cannot be played on the board's profile). Judged only when one of
     `keys` (those set) is involved: the defaults go together."""
     chosen = frozenset(keys)
-    return [Problem(key, message) for room in _judges()
-            for key, message in room.settings_problems(settings, chosen)]
+    return [
+        Problem(key, message)
+        for room in _judges()
+        for key, message in room.settings_problems(settings, chosen)
+    ]
 
 
 def build(values: Mapping[str, Any]) -> Settings:
@@ -669,8 +735,9 @@ def parse_file(text: str, path: Path | None = None, *, strict: bool = True) -> C
     return ConfigFile(path, good, problems=problems)
 
 
-def read(path: Path | str | None = None, *, strict: bool = True,
-         overrides: Mapping[str, Any] | None = None) -> ConfigFile:
+def read(
+    path: Path | str | None = None, *, strict: bool = True, overrides: Mapping[str, Any] | None = None
+) -> ConfigFile:
     """The config file's owner (the defaults when there is no file).
 
     The kiosk itself reads with `strict=False`: a broken file never keeps it from starting;
@@ -753,9 +820,14 @@ class SettingsChanged:
 class ConfigFile:
     """The one owner of the config file and of the settings in effect."""
 
-    def __init__(self, path: Path | None, values: Mapping[str, Any], *,
-                 overrides: Mapping[str, Any] | None = None,
-                 problems: list[Problem] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | None,
+        values: Mapping[str, Any],
+        *,
+        overrides: Mapping[str, Any] | None = None,
+        problems: list[Problem] | None = None,
+    ) -> None:
         self.path = path
         self.problems: tuple[Problem, ...] = tuple(problems or ())
         self.overrides: dict[str, Any] = dict(overrides or {})
@@ -806,8 +878,9 @@ class ConfigFile:
         if self.path is None:
             self.path = path
         new = self.settings
-        change = SettingsChanged(old, new, frozenset(k for k, _v in new.items()
-                                                     if old.get(k) != new.get(k)), path)
+        change = SettingsChanged(
+            old, new, frozenset(k for k, _v in new.items() if old.get(k) != new.get(k)), path
+        )
         for listener in list(self._listeners):
             listener(change)
         return change

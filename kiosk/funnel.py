@@ -25,8 +25,12 @@ def is_noise(event: InputEvent) -> bool:
 class InputFunnel:
     """The sink the composition root gives the devices (any thread may call it)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[InputEvent],
-                 noise_limit: int = NOISE_LIMIT) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        queue: asyncio.Queue[InputEvent],
+        noise_limit: int = NOISE_LIMIT,
+    ) -> None:
         self.loop = loop
         self.queue = queue
         self.noise_limit = noise_limit
@@ -54,9 +58,14 @@ class InputFunnel:
             self._dropped -= dropped
         self.queue.put_nowait(event)
         if dropped:
-            self.queue.put_nowait(Info(_("{count} messages from the devices were dropped: they "
-                                         "came faster than the kiosk could show them").format(
-                count=dropped)))
+            self.queue.put_nowait(
+                Info(
+                    _(
+                        "{count} messages from the devices were dropped: they "
+                        "came faster than the kiosk could show them"
+                    ).format(count=dropped)
+                )
+            )
 
     @property
     def dropped(self) -> int:

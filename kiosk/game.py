@@ -33,8 +33,18 @@ from kiosk.inputs import InputEvent
 from kiosk.sound import Sound
 from kiosk.speech import Phrasebook
 
-__all__ = ["DartshipError", "Game", "GameKind", "Outcome", "PlayerResult", "ReplayError",
-           "RuleError", "Secret", "Shot", "replay"]
+__all__ = [
+    "DartshipError",
+    "Game",
+    "GameKind",
+    "Outcome",
+    "PlayerResult",
+    "ReplayError",
+    "RuleError",
+    "Secret",
+    "Shot",
+    "replay",
+]
 
 
 @dataclass(frozen=True)
@@ -196,7 +206,9 @@ def replay(kind: GameKind[S, C, E, G], setup: S, log: Iterable[C]) -> G:
         try:
             game.apply(command)
         except RuleError as err:
-            raise ReplayError(_("command {number} ({command}) no longer applies: {error}").format(
-                number=number, command=type(command).__name__, error=err)) from err
+            raise ReplayError(
+                _("command {number} ({command}) no longer applies: {error}").format(
+                    number=number, command=type(command).__name__, error=err
+                )
+            ) from err
     return game
-

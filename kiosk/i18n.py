@@ -91,8 +91,7 @@ def read_catalog(path: Path) -> Catalog:
                 found.plural_forms = forms.group(1)
         elif "msgid_plural" in parts:
             count = sum(1 for name in parts if name.startswith("msgstr["))
-            found.plurals[key] = tuple("".join(parts.get(f"msgstr[{i}]", []))
-                                       for i in range(count))
+            found.plurals[key] = tuple("".join(parts.get(f"msgstr[{i}]", [])) for i in range(count))
         elif "msgstr" in parts:
             found.messages[key] = "".join(parts["msgstr"])
         parts.clear()

@@ -115,5 +115,15 @@ class Info:
         return {"event": "info", "message": self.message}
 
 
-InputEvent = (Connected | Disconnected | DartInput | MissInput | CorrectInput | ButtonInput
-              | StuckInput | UnmappedInput | BadLine | Info)
+InputEvent = (
+    Connected
+    | Disconnected
+    | DartInput
+    | MissInput
+    | CorrectInput
+    | ButtonInput
+    | StuckInput
+    | UnmappedInput
+    | BadLine
+    | Info
+)

@@ -23,6 +23,7 @@ class Later:
         def fire() -> None:
             self._handle = None
             action()
+
         self._handle = self.loop.call_later(max(0.0, delay), fire)
 
     def cancel(self) -> None:

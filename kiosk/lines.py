@@ -100,7 +100,7 @@ def command_of(line: str | bytes) -> dict[str, Any]:
     """The command object on one line, or WireError (see `untrusted_json`; not an object)."""
     obj = untrusted_json(line)
     if not isinstance(obj, dict):
-        raise WireError(_("a command must be a JSON object like {\"cmd\": \"state\"}"))
+        raise WireError(_('a command must be a JSON object like {"cmd": "state"}'))
     return obj
 
 
@@ -108,7 +108,7 @@ def command_name(obj: Mapping[str, Any]) -> str:
     """The command's "cmd", which every command must have."""
     name = obj.get("cmd")
     if not isinstance(name, str):
-        raise WireError(_("every command needs \"cmd\", e.g. {\"cmd\": \"state\"}"))
+        raise WireError(_('every command needs "cmd", e.g. {"cmd": "state"}'))
     return name
 
 
@@ -160,8 +160,13 @@ def _written(answer: Answer) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def serve(stdin: Iterable[str | bytes], stdout: TextIO,
-          handle_line: Callable[[str], list[Answer]], *, first: Sequence[Answer] = ()) -> int:
+def serve(
+    stdin: Iterable[str | bytes],
+    stdout: TextIO,
+    handle_line: Callable[[str], list[Answer]],
+    *,
+    first: Sequence[Answer] = (),
+) -> int:
     """Answer every non-blank line until the end of input (status 0), flushing after each. A
     line that is not UTF-8 or too long is answered with an error without reaching the game; a
     failure of the game's code is an error answer too (its traceback on standard error).
@@ -193,8 +198,9 @@ def serve(stdin: Iterable[str | bytes], stdout: TextIO,
 
 def stdio() -> tuple[BinaryIO, TextIO]:
     """Standard input as bytes and standard output as UTF-8, whatever the locale."""
-    out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", errors="replace",
-                           newline="\n", write_through=True)
+    out = io.TextIOWrapper(
+        sys.stdout.buffer, encoding="utf-8", errors="replace", newline="\n", write_through=True
+    )
     return sys.stdin.buffer, out
 
 

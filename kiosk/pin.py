@@ -49,18 +49,15 @@ class PinGuard:
             data = json.loads(kept)
             level, stamp = float(data["level"]), float(data["at"])
         except (sqlite3.Error, StoreError, ValueError, KeyError, TypeError) as err:
-            log.warning("the Settings PIN's count of wrong tries cannot be read (%s): it starts "
-                        "afresh", err)
+            log.warning("the Settings PIN's count of wrong tries cannot be read (%s): it starts afresh", err)
             return self._fresh()
-        return Bucket(TRIES, 1 / SECONDS_PER_TRY, min(max(level, 0.0), TRIES),
-                      min(stamp, self.clock()))
+        return Bucket(TRIES, 1 / SECONDS_PER_TRY, min(max(level, 0.0), TRIES), min(stamp, self.clock()))
 
     def _save(self) -> None:
         if self.store is None:
             return
         try:
-            self.store.meta.remember(_KEY, json.dumps({"level": self.tries.level,
-                                                  "at": self.tries.stamp}))
+            self.store.meta.remember(_KEY, json.dumps({"level": self.tries.level, "at": self.tries.stamp}))
         except (sqlite3.Error, StoreError) as err:
             log.warning("the Settings PIN's count of wrong tries cannot be kept (%s)", err)
 

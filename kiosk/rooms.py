@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from kiosk.game import GameKind
     from kiosk.service import GameService, ServiceListener
 
+
 @dataclass(frozen=True)
 class Seating:
     """What a room's participants are built from, once, by the composition root."""

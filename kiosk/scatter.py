@@ -33,8 +33,11 @@ class Skill(enum.Enum):
         for skill in cls:
             if skill.value == str(text).strip().lower():
                 return skill
-        raise ValueError(_("unknown skill {skill!r}: use one of {names}").format(
-            skill=text, names=", ".join(s.value for s in cls)))
+        raise ValueError(
+            _("unknown skill {skill!r}: use one of {names}").format(
+                skill=text, names=", ".join(s.value for s in cls)
+            )
+        )
 
 
 _SIGMA = {Skill.NOVICE: 80.0, Skill.CASUAL: 50.0, Skill.PUB: 30.0, Skill.PRO: 12.0}

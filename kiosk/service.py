@@ -110,8 +110,14 @@ _STORE_ERRORS = (sqlite3.Error, OSError, StoreError)
 
 
 class GameService:
-    def __init__(self, store: Store | None, *, rng: random.Random | None = None,
-                 venue: str = "kiosk", follow_ups: bool = True) -> None:
+    def __init__(
+        self,
+        store: Store | None,
+        *,
+        rng: random.Random | None = None,
+        venue: str = "kiosk",
+        follow_ups: bool = True,
+    ) -> None:
         """`follow_ups=False` submits only what it is given (the line protocols, where the
         script says `start` itself)."""
         self.store = store
@@ -142,6 +148,7 @@ class GameService:
         def unsubscribe() -> None:
             if listener in group:
                 group.remove(listener)
+
         return unsubscribe
 
     def host(self, kind: str, participants: Sequence[ServiceListener]) -> None:
@@ -175,13 +182,19 @@ class GameService:
             # The participants seated now have looked at the new game already; those let go
             # hear nothing more.
             self._seat_participants()
-            listeners = [listener for listener in listeners
-                         if listener in self._taking_part or listener in self._listeners]
+            listeners = [
+                listener
+                for listener in listeners
+                if listener in self._taking_part or listener in self._listeners
+            ]
         if isinstance(event, Notice):
             # Device and refusal notices are what an owner reads in the journal; they never
             # carry a placement.
-            level = logging.WARNING if event.kind in (NoticeKind.DISCONNECTED,
-                                                      NoticeKind.PAUSED) else logging.INFO
+            level = (
+                logging.WARNING
+                if event.kind in (NoticeKind.DISCONNECTED, NoticeKind.PAUSED)
+                else logging.INFO
+            )
             log.log(level, "%s", event.message)
         for listener in listeners:
             try:
@@ -314,8 +327,9 @@ class GameService:
         except (*_STORE_ERRORS, ValueError) as err:
             # The store cannot even be read: what it holds is every command but the last (each
             # earlier one was committed before it was announced), so replay those.
-            log.error("the store cannot be read either (%s): the game is rebuilt from its "
-                      "committed commands", err)
+            log.error(
+                "the store cannot be read either (%s): the game is rebuilt from its committed commands", err
+            )
             from kiosk.game import replay
 
             self.match = replay(self.kind, self.match.setup, list(self.match.log)[:-1])
@@ -347,6 +361,7 @@ class GameService:
             self._retry = None
             if not self._try_store():
                 self._schedule_retry()
+
         self._retry = loop.call_later(RETRY_SECONDS, retry)
 
     def _cancel_retry(self) -> None:
@@ -376,6 +391,7 @@ class GameService:
         def restore() -> None:
             if self._diversion is handler:
                 self._diversion = None
+
         return restore
 
     def handle_input(self, event: InputEvent) -> Sequence[Any]:
@@ -392,25 +408,35 @@ class GameService:
                 return [] if meant is None else self.try_submit(meant, Source.BOARD)
             case Connected(port):
                 self.board_connected = True
-                self.tell(Notice(NoticeKind.CONNECTED, _("board connected ({port})").format(
-                    port=port)))
+                self.tell(Notice(NoticeKind.CONNECTED, _("board connected ({port})").format(port=port)))
             case Disconnected(reason):
                 self.board_connected = False
-                self.tell(Notice(NoticeKind.DISCONNECTED, _("board disconnected: {reason}").format(
-                    reason=reason)))
+                self.tell(
+                    Notice(NoticeKind.DISCONNECTED, _("board disconnected: {reason}").format(reason=reason))
+                )
             case StuckInput(cell):
-                self.tell(Notice(NoticeKind.DEVICE, _("contact {cell} seems stuck: counted once")
-                                 .format(cell=cell.code)))
+                self.tell(
+                    Notice(
+                        NoticeKind.DEVICE,
+                        _("contact {cell} seems stuck: counted once").format(cell=cell.code),
+                    )
+                )
             case UnmappedInput(raw):
-                self.tell(Notice(NoticeKind.DEVICE, _("contact {raw} is not in the board map")
-                                 .format(raw=raw)))
+                self.tell(
+                    Notice(NoticeKind.DEVICE, _("contact {raw} is not in the board map").format(raw=raw))
+                )
             case BadLine(raw, reason):
-                self.tell(Notice(NoticeKind.DEVICE, _("unreadable line from the board: {raw}")
-                                 .format(raw=raw[:40] + (f" ({reason})" if reason else ""))))
+                self.tell(
+                    Notice(
+                        NoticeKind.DEVICE,
+                        _("unreadable line from the board: {raw}").format(
+                            raw=raw[:40] + (f" ({reason})" if reason else "")
+                        ),
+                    )
+                )
             case Info(message):
                 self.tell(Notice(NoticeKind.DEVICE, message))
         return []
-
 
 
 class ServiceListener(abc.ABC):

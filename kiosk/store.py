@@ -30,9 +30,22 @@ from kiosk.i18n import _
 from kiosk.league import outbox
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "DailyResult", "GameLog",
-           "GameSummary", "Meta", "Phones", "PlayerStats", "RoomRow", "Rooms", "Stats", "Store",
-           "StoreError"]
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "SQLITE_HEADER",
+    "DailyResult",
+    "GameLog",
+    "GameSummary",
+    "Meta",
+    "Phones",
+    "PlayerStats",
+    "RoomRow",
+    "Rooms",
+    "Stats",
+    "Store",
+    "StoreError",
+]
 
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
@@ -113,18 +126,56 @@ class GameSummary:
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
     db.table("meta").create({"key": str, "value": str}, pk="key")
-    db.table("games").create({"id": int, "started": str, "finished": str, "setup": str,
-                        "status": str, "winner": int, "visits": int}, pk="id")
-    db.table("commands").create({"game": int, "seq": int, "at": str, "body": str},
-                          pk=("game", "seq"), foreign_keys=[("game", "games", "id")])
-    db.table("placements").create({"game": int, "team": int, "fleet": str, "at": str},
-                            pk=("game", "team"), foreign_keys=[("game", "games", "id")])
-    db.table("darts").create({"id": int, "game": int, "at": str, "team": int, "player": str,
-                        "dart": int, "cell": str, "result": str}, pk="id",
-                       foreign_keys=[("game", "games", "id")])
-    db.table("results").create({"game": int, "team": int, "player": str, "darts": int, "hits": int,
-                          "sunk": int, "visits": int, "won": int},
-                         pk=("game", "team", "player"), foreign_keys=[("game", "games", "id")])
+    db.table("games").create(
+        {
+            "id": int,
+            "started": str,
+            "finished": str,
+            "setup": str,
+            "status": str,
+            "winner": int,
+            "visits": int,
+        },
+        pk="id",
+    )
+    db.table("commands").create(
+        {"game": int, "seq": int, "at": str, "body": str},
+        pk=("game", "seq"),
+        foreign_keys=[("game", "games", "id")],
+    )
+    db.table("placements").create(
+        {"game": int, "team": int, "fleet": str, "at": str},
+        pk=("game", "team"),
+        foreign_keys=[("game", "games", "id")],
+    )
+    db.table("darts").create(
+        {
+            "id": int,
+            "game": int,
+            "at": str,
+            "team": int,
+            "player": str,
+            "dart": int,
+            "cell": str,
+            "result": str,
+        },
+        pk="id",
+        foreign_keys=[("game", "games", "id")],
+    )
+    db.table("results").create(
+        {
+            "game": int,
+            "team": int,
+            "player": str,
+            "darts": int,
+            "hits": int,
+            "sunk": int,
+            "visits": int,
+            "won": int,
+        },
+        pk=("game", "team", "player"),
+        foreign_keys=[("game", "games", "id")],
+    )
 
 
 def _migrate_2(db: sqlite_utils.Database) -> None:
@@ -135,8 +186,9 @@ def _migrate_2(db: sqlite_utils.Database) -> None:
 
 def _migrate_3(db: sqlite_utils.Database) -> None:
     # The secret phone links of the game in play, so that a restart does not break them.
-    db.table("links").create({"game": int, "team0": str, "team1": str}, pk="game",
-                       foreign_keys=[("game", "games", "id")])
+    db.table("links").create(
+        {"game": int, "team0": str, "team1": str}, pk="game", foreign_keys=[("game", "games", "id")]
+    )
 
 
 def _migrate_4(db: sqlite_utils.Database) -> None:
@@ -150,8 +202,11 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
         db.execute(f"ALTER TABLE shots RENAME COLUMN {old} TO {new}")
     for old, new in (("team", "side"), ("darts", "shots"), ("visits", "turns")):
         db.execute(f"ALTER TABLE results RENAME COLUMN {old} TO {new}")
-    db.table("secrets").create({"game": int, "seq": int, "side": int, "text": str},
-                         pk=("game", "seq"), foreign_keys=[("game", "games", "id")])
+    db.table("secrets").create(
+        {"game": int, "seq": int, "side": int, "text": str},
+        pk=("game", "seq"),
+        foreign_keys=[("game", "games", "id")],
+    )
     # Before this, only a team's latest fleet was kept: every place command of that team gets it.
     db.execute("""INSERT INTO secrets (game, seq, side, text)
                   SELECT c.game, c.seq, p.team, p.fleet FROM commands c
@@ -165,23 +220,36 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
 def _migrate_5(db: sqlite_utils.Database) -> None:
     # Which phone holds each team's link of the game in play (a digest of the phone's device
     # key), so that after a restart the team's own phone still gets in and no other does.
-    db.table("phones").create({"game": int, "team": int, "device": str, "at": str},
-                              pk=("game", "team"), foreign_keys=[("game", "games", "id")])
+    db.table("phones").create(
+        {"game": int, "team": int, "device": str, "at": str},
+        pk=("game", "team"),
+        foreign_keys=[("game", "games", "id")],
+    )
 
 
 def _migrate_6(db: sqlite_utils.Database) -> None:
     # Classic on phones: a phone's room (its secret link for a friend, and the two devices it is
     # bound to, as digests), and the names given to daily challenges after they were won.
-    db.table("rooms").create({"id": int, "token": str, "owner": str, "friend": str,
-                              "ready": int, "created": str, "closed": str}, pk="id")
+    db.table("rooms").create(
+        {"id": int, "token": str, "owner": str, "friend": str, "ready": int, "created": str, "closed": str},
+        pk="id",
+    )
     db.table("rooms").create_index(["token"], unique=True)
     db.table("rooms").create_index(["owner", "closed"])
-    db.table("daily_names").create({"game": int, "name": str, "at": str}, pk="game",
-                                    foreign_keys=[("game", "games", "id")])
+    db.table("daily_names").create(
+        {"game": int, "name": str, "at": str}, pk="game", foreign_keys=[("game", "games", "id")]
+    )
 
 
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, outbox.migrate)
+    _migrate_1,
+    _migrate_2,
+    _migrate_3,
+    _migrate_4,
+    _migrate_5,
+    _migrate_6,
+    outbox.migrate,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -231,8 +299,7 @@ class Store:
             raise StoreError(refusal)
         conn: sqlite3.Connection | None = None
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                   timeout=timeout)
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=timeout)
             self.db: sqlite_utils.Database = _sqlite_utils().Database(conn)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
@@ -283,15 +350,17 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             version = int(row[0]) if row else 0
         if version > SCHEMA_VERSION:
-            raise StoreError(_("{path} was written by a newer Dartship (schema {found}, this one "
-                               "knows {known}); it was left untouched").format(
-                path=self.path, found=version, known=SCHEMA_VERSION))
+            raise StoreError(
+                _(
+                    "{path} was written by a newer Dartship (schema {found}, this one "
+                    "knows {known}); it was left untouched"
+                ).format(path=self.path, found=version, known=SCHEMA_VERSION)
+            )
         for number in range(version, SCHEMA_VERSION):
             with self._transaction():
                 MIGRATIONS[number](self.db)
                 self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                self._insert("meta", {"key": "schema_version", "value": str(number + 1)},
-                             replace=True)
+                self._insert("meta", {"key": "schema_version", "value": str(number + 1)}, replace=True)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -337,21 +406,37 @@ class GameLog(_Part):
     """Every game of every kind: its row (kind, venue, setup, outcome), its command log with the
     secrets apart, its shots and results. A command is committed before it is announced."""
 
-    def new_game(self, kind: GameKind[Any, Any, Any, Any], setup: Any, *, venue: str = "kiosk",
-                 at: str | None = None) -> int:
+    def new_game(
+        self, kind: GameKind[Any, Any, Any, Any], setup: Any, *, venue: str = "kiosk", at: str | None = None
+    ) -> int:
         """A new game of this kind at this venue; an unfinished older one there is abandoned
         (one game at a time runs at a venue: the kiosk's screen, one phone room)."""
         with self._transaction():
-            self.db.execute("UPDATE games SET status='abandoned' WHERE status='playing' AND venue=?",
-                            [venue])
-            cursor = self._insert("games", {"kind": kind.name, "venue": venue,
-                                            "started": at or now_iso(), "finished": None,
-                                            "setup": json.dumps(kind.setup_to_dict(setup)),
-                                            "status": "playing", "winner": None, "turns": 0})
+            self.db.execute("UPDATE games SET status='abandoned' WHERE status='playing' AND venue=?", [venue])
+            cursor = self._insert(
+                "games",
+                {
+                    "kind": kind.name,
+                    "venue": venue,
+                    "started": at or now_iso(),
+                    "finished": None,
+                    "setup": json.dumps(kind.setup_to_dict(setup)),
+                    "status": "playing",
+                    "winner": None,
+                    "turns": 0,
+                },
+            )
             return int(cursor.lastrowid)  # type: ignore[arg-type]
 
-    def append(self, game: int, kind: GameKind[Any, Any, Any, Any], command: Any,
-               events: Sequence[Any], state: Game[Any, Any], at: str | None = None) -> None:
+    def append(
+        self,
+        game: int,
+        kind: GameKind[Any, Any, Any, Any],
+        command: Any,
+        events: Sequence[Any],
+        state: Game[Any, Any],
+        at: str | None = None,
+    ) -> None:
         """Commit one accepted command (and what it caused) before anyone is told about it.
 
         `state` is the game after the command: its outcome (over, winner, results) is kept in
@@ -360,24 +445,50 @@ class GameLog(_Part):
         body, secret = kind.command_to_dict(command)
         outcome = state.outcome()
         with self._transaction():
-            seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM commands WHERE game=?",
-                                  [game]).fetchone()[0]
+            seq = self.db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM commands WHERE game=?", [game]
+            ).fetchone()[0]
             self._insert("commands", {"game": game, "seq": seq, "at": at, "body": json.dumps(body)})
             if secret is not None:
-                self._insert("secrets", {"game": game, "seq": seq, "side": secret.side,
-                                         "text": secret.text})
+                self._insert("secrets", {"game": game, "seq": seq, "side": secret.side, "text": secret.text})
             for shot in kind.shots(events):
-                self._insert("shots", {"game": game, "at": at, "side": shot.side,
-                                       "player": shot.player, "number": shot.number,
-                                       "target": shot.target, "result": shot.result})
-            self.db.execute("UPDATE games SET status=?, winner=?, turns=?, finished=? WHERE id=?",
-                            ["over" if outcome.over else "playing", outcome.winner, outcome.turns,
-                             at if outcome.over else None, game])
+                self._insert(
+                    "shots",
+                    {
+                        "game": game,
+                        "at": at,
+                        "side": shot.side,
+                        "player": shot.player,
+                        "number": shot.number,
+                        "target": shot.target,
+                        "result": shot.result,
+                    },
+                )
+            self.db.execute(
+                "UPDATE games SET status=?, winner=?, turns=?, finished=? WHERE id=?",
+                [
+                    "over" if outcome.over else "playing",
+                    outcome.winner,
+                    outcome.turns,
+                    at if outcome.over else None,
+                    game,
+                ],
+            )
             self.db.execute("DELETE FROM results WHERE game=?", [game])
             for r in outcome.results:
-                self._insert("results", {"game": game, "side": r.side, "player": r.player,
-                                         "shots": r.shots, "hits": r.hits, "sunk": r.sunk,
-                                         "turns": r.turns, "won": int(r.won)})
+                self._insert(
+                    "results",
+                    {
+                        "game": game,
+                        "side": r.side,
+                        "player": r.player,
+                        "shots": r.shots,
+                        "hits": r.hits,
+                        "sunk": r.sunk,
+                        "turns": r.turns,
+                        "won": int(r.won),
+                    },
+                )
             if self._store.outbox is not None:
                 self._store.outbox.game_changed(game, outcome.over)
 
@@ -385,22 +496,25 @@ class GameLog(_Part):
         """The game ends without a winner (staff abandoned it): no longer resumed, and the
         statistics list it as abandoned."""
         with self._transaction():
-            self.db.execute("UPDATE games SET status='abandoned', finished=? "
-                            "WHERE id=? AND status='playing'", [now_iso(), game])
+            self.db.execute(
+                "UPDATE games SET status='abandoned', finished=? WHERE id=? AND status='playing'",
+                [now_iso(), game],
+            )
 
     def unfinished(self, venue: str = "kiosk") -> int | None:
         """The game in play at this venue, if any."""
         row = self.db.execute(
-            "SELECT id FROM games WHERE status='playing' AND venue=? ORDER BY id DESC LIMIT 1",
-            [venue]).fetchone()
+            "SELECT id FROM games WHERE status='playing' AND venue=? ORDER BY id DESC LIMIT 1", [venue]
+        ).fetchone()
         return int(row[0]) if row else None
 
     def last_game(self, venue: str = "kiosk") -> tuple[int, str, datetime | None] | None:
         """The newest game of this venue: its id, status and, once over, when it ended.
 
         Only the newest counts: a result older than an abandoned game is not the last game."""
-        row = self.db.execute("SELECT id, status, finished FROM games WHERE venue=? "
-                              "ORDER BY id DESC LIMIT 1", [venue]).fetchone()
+        row = self.db.execute(
+            "SELECT id, status, finished FROM games WHERE venue=? ORDER BY id DESC LIMIT 1", [venue]
+        ).fetchone()
         if row is None:
             return None
         finished = datetime.fromisoformat(row[2]) if row[2] else None
@@ -431,8 +545,9 @@ class GameLog(_Part):
     def secret(self, game: int, side: int) -> str | None:
         """PRIVATE: a side's latest secret (its fleet as written). Only that side's own views
         may call this."""
-        row = self.db.execute("SELECT text FROM secrets WHERE game=? AND side=? "
-                              "ORDER BY seq DESC LIMIT 1", [game, side]).fetchone()
+        row = self.db.execute(
+            "SELECT text FROM secrets WHERE game=? AND side=? ORDER BY seq DESC LIMIT 1", [game, side]
+        ).fetchone()
         return row[0] if row else None
 
     def commands(self, game: int) -> list[Any]:
@@ -442,14 +557,19 @@ class GameLog(_Part):
     def _commands(self, game: int, kind: GameKind[Any, Any, Any, Any], setup: Any) -> list[Any]:
         rows = self.db.execute(
             "SELECT c.seq, c.body, s.text FROM commands c LEFT JOIN secrets s "
-            "ON s.game = c.game AND s.seq = c.seq WHERE c.game=? ORDER BY c.seq", [game]).fetchall()
+            "ON s.game = c.game AND s.seq = c.seq WHERE c.game=? ORDER BY c.seq",
+            [game],
+        ).fetchall()
         commands = []
         for seq, body_text, secret in rows:
             try:
                 commands.append(kind.command_from_dict(json.loads(body_text), setup, secret))
             except (ValueError, KeyError) as err:
-                raise StoreError(_("game {game}: command {seq} cannot be read back: {error}")
-                                 .format(game=game, seq=seq, error=err)) from None
+                raise StoreError(
+                    _("game {game}: command {seq} cannot be read back: {error}").format(
+                        game=game, seq=seq, error=err
+                    )
+                ) from None
         return commands
 
     def load(self, game: int) -> Any:
@@ -464,8 +584,9 @@ class GameLog(_Part):
         try:
             return kind, replay(kind, setup, self._commands(game, kind, setup))
         except ReplayError as err:
-            raise StoreError(_("game {game} cannot be rebuilt: {error}").format(
-                game=game, error=err)) from None
+            raise StoreError(
+                _("game {game} cannot be rebuilt: {error}").format(game=game, error=err)
+            ) from None
 
 
 class Phones(_Part):
@@ -495,8 +616,7 @@ class Phones(_Part):
         with self._transaction():
             self.db.execute("DELETE FROM phones WHERE game=? AND team=?", [game, team])
             if device is not None:
-                self._insert("phones", {"game": game, "team": team, "device": device,
-                                        "at": now_iso()})
+                self._insert("phones", {"game": game, "team": team, "device": device, "at": now_iso()})
 
 
 class Rooms(_Part):
@@ -507,13 +627,25 @@ class Rooms(_Part):
         """A new room of the device `owner` with this link; its older room is closed."""
         with self._transaction():
             self.db.execute("DELETE FROM rooms WHERE owner=?", [owner])
-            cursor = self._insert("rooms", {"token": token, "owner": owner, "friend": None,
-                                            "ready": 0, "created": now_iso(), "closed": None})
+            cursor = self._insert(
+                "rooms",
+                {
+                    "token": token,
+                    "owner": owner,
+                    "friend": None,
+                    "ready": 0,
+                    "created": now_iso(),
+                    "closed": None,
+                },
+            )
         return RoomRow(int(cursor.lastrowid), token, owner, None, False)  # type: ignore[arg-type]
 
     def _room(self, where: str, value: Any) -> RoomRow | None:
-        row = self.db.execute(f"SELECT id, token, owner, friend, ready FROM rooms WHERE {where}=? "
-                              "AND closed IS NULL ORDER BY id DESC LIMIT 1", [value]).fetchone()
+        row = self.db.execute(
+            f"SELECT id, token, owner, friend, ready FROM rooms WHERE {where}=? "
+            "AND closed IS NULL ORDER BY id DESC LIMIT 1",
+            [value],
+        ).fetchone()
         return RoomRow(int(row[0]), row[1], row[2], row[3], bool(row[4])) if row else None
 
     def room_of(self, owner: str) -> RoomRow | None:
@@ -527,8 +659,9 @@ class Rooms(_Part):
     def keep_room(self, room: RoomRow) -> None:
         """The room's friend and Ready as they are now."""
         with self._transaction():
-            self.db.execute("UPDATE rooms SET friend=?, ready=? WHERE id=?",
-                            [room.friend, int(room.ready), room.id])
+            self.db.execute(
+                "UPDATE rooms SET friend=?, ready=? WHERE id=?", [room.friend, int(room.ready), room.id]
+            )
 
     def close_room(self, room: int) -> None:
         """A closed room is gone: its row is deleted (its link answers 404 like any unknown
@@ -541,15 +674,17 @@ class Rooms(_Part):
         an older kiosk (kept with a `closed` time) are deleted on the way."""
         with self._transaction():
             self.db.execute("DELETE FROM rooms WHERE closed IS NOT NULL")
-        rows = self.db.execute("SELECT id, token, owner, friend, ready, created FROM rooms "
-                               "ORDER BY id").fetchall()
+        rows = self.db.execute(
+            "SELECT id, token, owner, friend, ready, created FROM rooms ORDER BY id"
+        ).fetchall()
         return [(RoomRow(int(r[0]), r[1], r[2], r[3], bool(r[4])), str(r[5])) for r in rows]
 
     def name_daily(self, game: int, name: str) -> None:
         """The name a phone gave its won daily challenge (once: the first name stands)."""
         with self._transaction():
-            self.db.execute("INSERT OR IGNORE INTO daily_names (game, name, at) VALUES (?, ?, ?)",
-                            [game, name, now_iso()])
+            self.db.execute(
+                "INSERT OR IGNORE INTO daily_names (game, name, at) VALUES (?, ?, ?)", [game, name, now_iso()]
+            )
 
     def daily_name(self, game: int) -> str | None:
         row = self.db.execute("SELECT name FROM daily_names WHERE game=?", [game]).fetchone()
@@ -573,7 +708,8 @@ class Stats(_Part):
                  AND json_extract(g.setup, '$.date') = ?
                  AND (substr(g.venue, 1, ?) != ? OR n.name IS NOT NULL)
                ORDER BY r.shots, g.finished, g.id""",
-            [day, len(phone_venues), phone_venues]).fetchall()
+            [day, len(phone_venues), phone_venues],
+        ).fetchall()
         return [DailyResult(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     def finished_games(self, kind: str, **setup: Any) -> list[FinishedGame]:
@@ -582,17 +718,25 @@ class Stats(_Part):
         where = "".join(f" AND json_extract(setup, '$.{key}') = ?" for key in setup)
         rows = self.db.execute(
             f"SELECT id, finished, setup FROM games WHERE status='over' AND kind=?{where} "
-            "ORDER BY finished, id", [kind, *setup.values()]).fetchall()
+            "ORDER BY finished, id",
+            [kind, *setup.values()],
+        ).fetchall()
         games = []
         for gid, finished, setup_text in rows:
-            results = tuple(PlayerResultRow(*r) for r in self.db.execute(
-                "SELECT side, player, shots, hits, sunk, turns, won FROM results WHERE game=? "
-                "ORDER BY side, player", [gid]).fetchall())
+            results = tuple(
+                PlayerResultRow(*r)
+                for r in self.db.execute(
+                    "SELECT side, player, shots, hits, sunk, turns, won FROM results WHERE game=? "
+                    "ORDER BY side, player",
+                    [gid],
+                ).fetchall()
+            )
             games.append(FinishedGame(gid, finished, json.loads(setup_text), results))
         return games
 
-    def player_stats(self, limit: int = 50, kind: str = "darts",
-                     venue: str | None = None) -> list[PlayerStats]:
+    def player_stats(
+        self, limit: int = 50, kind: str = "darts", venue: str | None = None
+    ) -> list[PlayerStats]:
         """`venue`: only the games played there (the kiosk's screen: "kiosk")."""
         rows = self.db.execute(
             """SELECT r.player, COUNT(DISTINCT r.game), SUM(r.won), SUM(r.shots), SUM(r.hits),
@@ -602,22 +746,33 @@ class Stats(_Part):
                GROUP BY r.player
                ORDER BY SUM(r.won) DESC, CAST(SUM(r.hits) AS REAL) / MAX(SUM(r.shots), 1) DESC,
                         r.player
-               LIMIT ?""", [kind, venue, venue, limit]).fetchall()
+               LIMIT ?""",
+            [kind, venue, venue, limit],
+        ).fetchall()
         return [PlayerStats(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
-    def last_games(self, limit: int = 10, kind: str = "darts",
-                   venue: str | None = None) -> list[GameSummary]:
+    def last_games(self, limit: int = 10, kind: str = "darts", venue: str | None = None) -> list[GameSummary]:
         rows = self.db.execute(
             """SELECT id, started, finished, setup, winner, turns, status FROM games
                WHERE status IN ('over', 'abandoned') AND kind=? AND (? IS NULL OR venue = ?)
-               ORDER BY id DESC LIMIT ?""", [kind, venue, venue, limit]).fetchall()
+               ORDER BY id DESC LIMIT ?""",
+            [kind, venue, venue, limit],
+        ).fetchall()
         games = []
         for gid, started, finished, setup_text, winner, turns, status in rows:
             setup = json.loads(setup_text)
             names = tuple(str(n) for n in setup.get("teams") or setup.get("players") or ())
-            games.append(GameSummary(gid, started, finished, names,
-                                     names[winner] if winner is not None and winner < len(names)
-                                     else None, turns or 0, status == "abandoned"))
+            games.append(
+                GameSummary(
+                    gid,
+                    started,
+                    finished,
+                    names,
+                    names[winner] if winner is not None and winner < len(names) else None,
+                    turns or 0,
+                    status == "abandoned",
+                )
+            )
         return games
 
 

@@ -116,11 +116,20 @@ def _read_only(path: Path) -> sqlite3.Connection:
 
 _LOCKED_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 _DAMAGED_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
-_WRITE_REFUSED_CODES = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM,
-                        sqlite3.SQLITE_IOERR}
-_CODE_OF_ERRNO = {errno.ENOSPC: sqlite3.SQLITE_FULL, errno.EDQUOT: sqlite3.SQLITE_FULL,
-                  errno.EROFS: sqlite3.SQLITE_READONLY, errno.EACCES: sqlite3.SQLITE_PERM,
-                  errno.EPERM: sqlite3.SQLITE_PERM, errno.EIO: sqlite3.SQLITE_IOERR}
+_WRITE_REFUSED_CODES = {
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_PERM,
+    sqlite3.SQLITE_IOERR,
+}
+_CODE_OF_ERRNO = {
+    errno.ENOSPC: sqlite3.SQLITE_FULL,
+    errno.EDQUOT: sqlite3.SQLITE_FULL,
+    errno.EROFS: sqlite3.SQLITE_READONLY,
+    errno.EACCES: sqlite3.SQLITE_PERM,
+    errno.EPERM: sqlite3.SQLITE_PERM,
+    errno.EIO: sqlite3.SQLITE_IOERR,
+}
 
 
 def fault_of(err: BaseException, path: Path) -> Fault:
@@ -152,47 +161,60 @@ def explain(err: BaseException, path: Path) -> str:
     fault = fault_of(err, path)
     detail = str(err)
     if fault is Fault.READ_ONLY:
-        return _("{path} cannot be written: the file, its folder or its disk is read-only. Make it "
-                 "writable for this user (a disk mounted read-only after errors: see dmesg), or "
-                 "use another database file").format(path=path)
+        return _(
+            "{path} cannot be written: the file, its folder or its disk is read-only. Make it "
+            "writable for this user (a disk mounted read-only after errors: see dmesg), or "
+            "use another database file"
+        ).format(path=path)
     if fault is Fault.FULL:
-        return _("the disk holding {path} is full: free some space (old backups, logs)").format(
-            path=path)
+        return _("the disk holding {path} is full: free some space (old backups, logs)").format(path=path)
     if fault is Fault.LOCKED:
-        return _("{path} is locked by another program (another kiosk or referee on the same "
-                 "file?): stop it, or use another database file").format(path=path)
+        return _(
+            "{path} is locked by another program (another kiosk or referee on the same "
+            "file?): stop it, or use another database file"
+        ).format(path=path)
     if fault is Fault.DAMAGED:
         return damaged(path, detail)
     if fault is Fault.CANNOT_OPEN:
-        return _("{path} cannot be opened ({error}): check that its folder exists and that this "
-                 "user may read and write there").format(path=path, error=detail)
+        return _(
+            "{path} cannot be opened ({error}): check that its folder exists and that this "
+            "user may read and write there"
+        ).format(path=path, error=detail)
     if fault is Fault.DISK_ERROR:
-        return _("reading or writing {path} failed ({error}): the disk or SD card may be failing "
-                 "(see dmesg)").format(path=path, error=detail)
+        return _(
+            "reading or writing {path} failed ({error}): the disk or SD card may be failing (see dmesg)"
+        ).format(path=path, error=detail)
     return f"{path}: {detail}"
 
 
 def damaged(path: Path, detail: str) -> str:
-    return _("{path} is damaged ({error}); it was left untouched. Keep it (sqlite3 .recover can "
-             "often save its games), move it away and start again for a new database, or copy "
-             "back a backup").format(path=path, error=detail)
+    return _(
+        "{path} is damaged ({error}); it was left untouched. Keep it (sqlite3 .recover can "
+        "often save its games), move it away and start again for a new database, or copy "
+        "back a backup"
+    ).format(path=path, error=detail)
 
 
 def refusal(inspection: Inspection, path: Path, known_version: int) -> str | None:
     """Why the store must not use this file (None: it may), with what to do."""
     verdict = inspection.verdict
     if verdict is Verdict.NOT_SQLITE:
-        return _("{path} is not a Dartship database (not SQLite at all); it was left untouched. "
-                 "Use another database file").format(path=path)
+        return _(
+            "{path} is not a Dartship database (not SQLite at all); it was left untouched. "
+            "Use another database file"
+        ).format(path=path)
     if verdict is Verdict.FOREIGN:
-        return _("{path} is an SQLite database of another program; it was left untouched. Use "
-                 "another database file").format(path=path)
+        return _(
+            "{path} is an SQLite database of another program; it was left untouched. Use "
+            "another database file"
+        ).format(path=path)
     if verdict is Verdict.DAMAGED:
         return damaged(path, inspection.detail)
     if verdict is Verdict.NEWER:
-        return _("{path} was written by a newer Dartship (schema {found}, this one knows {known}); "
-                 "it was left untouched. Update Dartship, or use another database file").format(
-            path=path, found=inspection.version, known=known_version)
+        return _(
+            "{path} was written by a newer Dartship (schema {found}, this one knows {known}); "
+            "it was left untouched. Update Dartship, or use another database file"
+        ).format(path=path, found=inspection.version, known=known_version)
     if verdict is Verdict.UNREADABLE:
         assert inspection.error is not None
         return explain(inspection.error, path)

@@ -21,9 +21,15 @@ def _command(game: str, db: Path | str | None) -> list[str]:
 
 def run_script(game: str, db: Path | str | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every command on standard input at once, every answer back (the process must exit 0)."""
-    done = subprocess.run(_command(game, db),
-                          input="".join(json.dumps(c) + "\n" for c in commands),
-                          capture_output=True, text=True, timeout=120, check=True, env=ENV)
+    done = subprocess.run(
+        _command(game, db),
+        input="".join(json.dumps(c) + "\n" for c in commands),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env=ENV,
+    )
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
@@ -31,9 +37,15 @@ class LineGame:
     """One running `dartship <game>`, asked line by line."""
 
     def __init__(self, game: str, db: Path | str | None = None) -> None:
-        self.proc = subprocess.Popen(_command(game, db), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     cwd=ROOT, env=ENV)
+        self.proc = subprocess.Popen(
+            _command(game, db),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=ENV,
+        )
 
     def send(self, command: dict[str, Any]) -> None:
         assert self.proc.stdin is not None

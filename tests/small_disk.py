@@ -18,8 +18,11 @@ def small_disk(folder: Path, size: str = "2m") -> Iterator[Path]:
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs to fill needs root (run the tests as root, or in CI)")
     folder.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs",
-                           str(folder)], capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     try:

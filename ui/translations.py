@@ -24,8 +24,7 @@ SOURCES = (ROOT / "kiosk", ROOT / "hardware", ROOT / "ui" / "touch", ROOT / "ui"
 
 def _literals(node: ast.Call, count: int) -> tuple[str, ...] | None:
     args = node.args[:count]
-    if len(args) == count and all(isinstance(a, ast.Constant) and isinstance(a.value, str)
-                                  for a in args):
+    if len(args) == count and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
         return tuple(str(a.value) for a in args if isinstance(a, ast.Constant))
     return None
 
@@ -102,8 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for msgid in missing(language):
             gaps += 1
             plural = dict(plural_msgids()).get(msgid)
-            entry = (plural_po_entry(msgid, plural, ("", "")) if plural is not None
-                     else po_entry(msgid))
+            entry = plural_po_entry(msgid, plural, ("", "")) if plural is not None else po_entry(msgid)
             print(entry if args.template else f"{language}: {msgid!r}")
     return 1 if gaps else 0
 

@@ -100,8 +100,7 @@ def landing_table(profile: Profile, sigma: float) -> LandingTable:
     return LandingTable(points, chances)
 
 
-def best_aim(board: Board, heat: dict[Cell, float], sigma: float,
-             rng: random.Random | None = None) -> Aim:
+def best_aim(board: Board, heat: dict[Cell, float], sigma: float, rng: random.Random | None = None) -> Aim:
     """Where to aim (mm, origin at the bull, y up) and the chance that the dart hits a ship.
 
     `heat` is what `heatmap` returns (0 on shot cells, so darts there count as wasted). With an
@@ -123,8 +122,7 @@ def best_aim(board: Board, heat: dict[Cell, float], sigma: float,
     return Aim(float(x), float(y), top)
 
 
-def hit_chance(board: Board, heat: dict[Cell, float], aim: tuple[float, float],
-               sigma: float) -> float:
+def hit_chance(board: Board, heat: dict[Cell, float], aim: tuple[float, float], sigma: float) -> float:
     """The chance of hitting a ship when aiming at the table point nearest to `aim`."""
     table = landing_table(board.profile, round(float(sigma), 1))
     values = np.array([heat.get(c, 0.0) for c in board.cells])

@@ -95,9 +95,12 @@ class Space:
         of thousands of sampled fleets at once are a few AND operations."""
         words = (self.size + 63) // 64
         low = (1 << 64) - 1
-        return {n: np.array([[(m >> (64 * w)) & low for w in range(words)] for m in ms],
-                            dtype=np.uint64).reshape(len(ms), words)
-                for n, ms in self.masks.items()}
+        return {
+            n: np.array([[(m >> (64 * w)) & low for w in range(words)] for m in ms], dtype=np.uint64).reshape(
+                len(ms), words
+            )
+            for n, ms in self.masks.items()
+        }
 
     @functools.cached_property
     def through(self) -> dict[int, tuple[tuple[int, ...], ...]]:
@@ -164,9 +167,15 @@ class _Covers:
     labels: np.ndarray  # (n_covers,) float
 
 
-def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
-              samples: int | None = None, method: Method | None = None,
-              exact_limit: int | None = None) -> Estimate:
+def marginals(
+    space: Space,
+    evidence: Evidence,
+    rng: random.Random,
+    *,
+    samples: int | None = None,
+    method: Method | None = None,
+    exact_limit: int | None = None,
+) -> Estimate:
     """The heat of every cell. `method` forces EXACT or SAMPLED (tests compare the two);
     `samples` (fleets to draw when sampling) defaults to `DEFAULT_SAMPLES` and `exact_limit`
     (completions to enumerate at most, else sample) to `EXACT_LIMIT`, both read at call time."""
@@ -186,8 +195,9 @@ def marginals(space: Space, evidence: Evidence, rng: random.Random, *,
     limit = EXACT_LIMIT if exact_limit is None else exact_limit
     if method is Method.EXACT or (method is None and bound <= limit):
         return _exact(space, evidence, covers, free, per_slot)
-    return _sampled(space, evidence, covers, free, per_slot, rng,
-                    DEFAULT_SAMPLES if samples is None else samples)
+    return _sampled(
+        space, evidence, covers, free, per_slot, rng, DEFAULT_SAMPLES if samples is None else samples
+    )
 
 
 def _find_covers(space: Space, ev: Evidence) -> _Covers | None:
@@ -209,8 +219,11 @@ def _find_covers(space: Space, ev: Evidence) -> _Covers | None:
         key = (n, cell)
         if key not in options:
             masks = space.masks[n]
-            options[key] = [(i, masks[i]) for i in space.through[n][cell]
-                            if not masks[i] & forbidden and masks[i] & ~known]
+            options[key] = [
+                (i, masks[i])
+                for i in space.through[n][cell]
+                if not masks[i] & forbidden and masks[i] & ~known
+            ]
         return options[key]
 
     def extend(left: int, used: int, free: tuple[int, ...], capacity: int) -> bool:
@@ -250,8 +263,7 @@ def _find_covers(space: Space, ev: Evidence) -> _Covers | None:
     return _Covers(slots, used_masks, labels)
 
 
-def _free_placements(space: Space, ev: Evidence,
-                     covers: _Covers) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def _free_placements(space: Space, ev: Evidence, covers: _Covers) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """For each slot: its open placements (those avoiding every known cell) and, per cover,
     which of them the cover leaves free, as a (n_covers, n_open) bool matrix.
 
@@ -282,8 +294,13 @@ def _free_counts(covers: _Covers, free: dict[int, tuple[np.ndarray, np.ndarray]]
     return out
 
 
-def _exact(space: Space, ev: Evidence, covers: _Covers,
-           free: dict[int, tuple[np.ndarray, np.ndarray]], per_slot: np.ndarray) -> Estimate:
+def _exact(
+    space: Space,
+    ev: Evidence,
+    covers: _Covers,
+    free: dict[int, tuple[np.ndarray, np.ndarray]],
+    per_slot: np.ndarray,
+) -> Estimate:
     """Enumerate every consistent fleet (free ships placed on top of each cover), vectorised:
     ship by ship, every partial fleet is repeated once per placement its cover leaves to the
     next ship, and those that overlap are dropped. There are at most `EXACT_LIMIT` rows."""
@@ -316,17 +333,22 @@ def _exact(space: Space, ev: Evidence, covers: _Covers,
         return _fallback(space, ev)
     heat = np.zeros(space.size)
     for slot, n in enumerate(ev.lengths):
-        heat += np.bincount(chosen[slot], weights=weights, minlength=len(packed[n])) \
-            @ space.matrices[n]
+        heat += np.bincount(chosen[slot], weights=weights, minlength=len(packed[n])) @ space.matrices[n]
     heat /= total
     heat[list(ev.blocked | ev.hits)] = 0
     occupancy = _unpack_words(union, space.size)
     return Estimate(heat, Method.EXACT, round(total), occupancy, weights)
 
 
-def _sampled(space: Space, ev: Evidence, covers: _Covers,
-             free: dict[int, tuple[np.ndarray, np.ndarray]], per_slot: np.ndarray,
-             rng: random.Random, samples: int) -> Estimate:
+def _sampled(
+    space: Space,
+    ev: Evidence,
+    covers: _Covers,
+    free: dict[int, tuple[np.ndarray, np.ndarray]],
+    per_slot: np.ndarray,
+    rng: random.Random,
+    samples: int,
+) -> Estimate:
     gen = np.random.default_rng(rng.getrandbits(64))
     counts = per_slot.prod(axis=1) * covers.labels
     p = counts / counts.sum()
@@ -425,8 +447,13 @@ def _fallback(space: Space, ev: Evidence) -> Estimate:
     return Estimate(heat, Method.FALLBACK, 0)
 
 
-def evidence_of(index: Mapping[object, int], lengths: Sequence[int], misses: Sequence[object],
-                hits: Sequence[object], sunk: Sequence[Sequence[object]]) -> Evidence:
+def evidence_of(
+    index: Mapping[object, int],
+    lengths: Sequence[int],
+    misses: Sequence[object],
+    hits: Sequence[object],
+    sunk: Sequence[Sequence[object]],
+) -> Evidence:
     """Evidence from cells: `sunk` lists the cells of each sunk ship."""
     remaining = Counter(lengths)
     for ship in sunk:

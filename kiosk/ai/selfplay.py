@@ -9,8 +9,7 @@ from kiosk.ai.record import HasCells, Record
 from kiosk.game import Result
 
 
-def fire(ships: Sequence[HasCells], record: Record, cell: Hashable
-         ) -> tuple[Result, HasCells | None]:
+def fire(ships: Sequence[HasCells], record: Record, cell: Hashable) -> tuple[Result, HasCells | None]:
     """What the referee announces for a dart at `cell`; the ship if it sank.
 
     Mirrors `kiosk.darts.match.Match`: a shot cell is a REPEAT, a ship cell whose other cells were all
@@ -25,9 +24,13 @@ def fire(ships: Sequence[HasCells], record: Record, cell: Hashable
     return Result.MISS, None
 
 
-def play(ships: Sequence[HasCells], board_cells: frozenset[Hashable],
-         thrower: Callable[[Record, random.Random], Hashable], rng: random.Random,
-         limit: int = 10_000) -> int:
+def play(
+    ships: Sequence[HasCells],
+    board_cells: frozenset[Hashable],
+    thrower: Callable[[Record, random.Random], Hashable],
+    rng: random.Random,
+    limit: int = 10_000,
+) -> int:
     """Darts until every ship is sunk. A dart off the board (a cell not in `board_cells`)
     counts and tells nothing, as in a match."""
     record = Record()

@@ -76,4 +76,3 @@ class Perfect:
 def grid_parity(square: Hashable) -> bool:
     column, row = getattr(square, "column", 0), getattr(square, "row", 0)
     return (column + row) % 2 == 0
-

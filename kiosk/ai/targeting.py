@@ -16,9 +16,17 @@ from kiosk.game import Result
 TIE = 1e-9
 
 
-def estimate(space: Space, index: Mapping[Any, int], record: Record,
-             lengths: Sequence[int], rng: random.Random, *, samples: int | None = None,
-             method: Method | None = None, exact_limit: int | None = None) -> Estimate:
+def estimate(
+    space: Space,
+    index: Mapping[Any, int],
+    record: Record,
+    lengths: Sequence[int],
+    rng: random.Random,
+    *,
+    samples: int | None = None,
+    method: Method | None = None,
+    exact_limit: int | None = None,
+) -> Estimate:
     misses, hits = [], []
     for cell, result in record.shots.items():
         if cell not in index:
@@ -30,8 +38,7 @@ def estimate(space: Space, index: Mapping[Any, int], record: Record,
             hits.append(cell)
     sunk = [ship.cells for ship in record.sunk]
     evidence = evidence_of(index, lengths, misses, hits, sunk)
-    return marginals(space, evidence, rng, samples=samples, method=method,
-                     exact_limit=exact_limit)
+    return marginals(space, evidence, rng, samples=samples, method=method, exact_limit=exact_limit)
 
 
 def two_step(est: Estimate, open_: np.ndarray) -> np.ndarray:
@@ -54,8 +61,7 @@ def two_step(est: Estimate, open_: np.ndarray) -> np.ndarray:
     return p + both.max(axis=1) + after_miss.max(axis=1)
 
 
-def pick(cells: Sequence[Hashable], heat: np.ndarray, record: Record,
-         rng: random.Random) -> Hashable:
+def pick(cells: Sequence[Hashable], heat: np.ndarray, record: Record, rng: random.Random) -> Hashable:
     """The unshot cell with the most heat; ties at random so the AI is not predictable.
 
     Only unshot cells are candidates, so a known cell is never chosen while any cell is left.

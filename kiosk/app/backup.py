@@ -83,8 +83,11 @@ def _check_source(source: Path, euid: int) -> None:
     if euid == 0 and st.st_uid != 0:
         # Root opening a WAL database would leave root-owned -wal/-shm files behind that the
         # kiosk (user dartship) then cannot write: refuse instead of breaking the kiosk.
-        raise BackupError(_("run the backup as the database's owner, not as root: "
-                            "sudo -u {user} dartship backup").format(user=_owner_name(st.st_uid)))
+        raise BackupError(
+            _("run the backup as the database's owner, not as root: sudo -u {user} dartship backup").format(
+                user=_owner_name(st.st_uid)
+            )
+        )
 
 
 def _foreign(source: Path) -> BackupError:
@@ -108,8 +111,9 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def backup(source: Path, folder: Path, keep: int = DEFAULT_KEEP, now: datetime | None = None,
-           euid: int | None = None) -> BackupResult:
+def backup(
+    source: Path, folder: Path, keep: int = DEFAULT_KEEP, now: datetime | None = None, euid: int | None = None
+) -> BackupResult:
     """Copy `source` into `folder` with the online backup API, then keep the newest `keep`."""
     if keep < 1:
         raise BackupError(_("--keep must be 1 or more, got {keep}").format(keep=keep))
@@ -117,8 +121,9 @@ def backup(source: Path, folder: Path, keep: int = DEFAULT_KEEP, now: datetime |
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise BackupError(_("{path}: cannot create the backups folder: {error}").format(
-            path=folder, error=err)) from None
+        raise BackupError(
+            _("{path}: cannot create the backups folder: {error}").format(path=folder, error=err)
+        ) from None
     final = _new_name(folder, now or datetime.now(UTC))
     partial = folder / f".{final.name}.partial"
     try:
@@ -133,8 +138,11 @@ def backup(source: Path, folder: Path, keep: int = DEFAULT_KEEP, now: datetime |
                 src.backup(dst)
                 check = dst.execute("PRAGMA quick_check").fetchone()[0]
                 if check != "ok":
-                    raise BackupError(_("the copy of {path} failed its check ({error}); nothing "
-                                        "was kept").format(path=source, error=check))
+                    raise BackupError(
+                        _("the copy of {path} failed its check ({error}); nothing was kept").format(
+                            path=source, error=check
+                        )
+                    )
             finally:
                 dst.close()
         finally:
@@ -145,8 +153,9 @@ def backup(source: Path, folder: Path, keep: int = DEFAULT_KEEP, now: datetime |
         _fsync_dir(folder)
     except (sqlite3.Error, OSError) as err:
         partial.unlink(missing_ok=True)
-        raise BackupError(_("backup of {path} into {folder} failed: {error}").format(
-            path=source, folder=folder, error=err)) from None
+        raise BackupError(
+            _("backup of {path} into {folder} failed: {error}").format(path=source, folder=folder, error=err)
+        ) from None
     except BackupError:
         partial.unlink(missing_ok=True)
         raise
@@ -156,11 +165,15 @@ def backup(source: Path, folder: Path, keep: int = DEFAULT_KEEP, now: datetime |
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dartship backup",
-        description=_("Copy the database with SQLite's online backup and keep the newest copies."))
-    parser.add_argument("--keep", type=int, default=DEFAULT_KEEP,
-                        help=_("how many copies to keep (default {n})").format(n=DEFAULT_KEEP))
-    parser.add_argument("--dest", help=_("folder for the copies (default: backups/ next to the "
-                                         "database)"))
+        description=_("Copy the database with SQLite's online backup and keep the newest copies."),
+    )
+    parser.add_argument(
+        "--keep",
+        type=int,
+        default=DEFAULT_KEEP,
+        help=_("how many copies to keep (default {n})").format(n=DEFAULT_KEEP),
+    )
+    parser.add_argument("--dest", help=_("folder for the copies (default: backups/ next to the database)"))
     parser.add_argument("--config", help=_("config file"))
     parser.add_argument("--db", help=_("SQLite file (overrides kiosk.database)"))
     return parser

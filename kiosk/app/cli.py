@@ -21,8 +21,10 @@ DELEGATED: dict[str, tuple[str, str]] = {
     "run": ("kiosk.app.run:main", "start the kiosk (simulator mode where no board is configured)"),
     "board-test": ("hardware.cli:board_test_main", "print every event of the board input as JSON"),
     "fake-board": ("hardware.cli:fake_board_main", "a simulated serial board on a pty or TCP port"),
-    "fake-autodarts": ("hardware.fake_autodarts:main",
-                       "a fake Autodarts Board Manager (camera scorer) on a TCP port"),
+    "fake-autodarts": (
+        "hardware.fake_autodarts:main",
+        "a fake Autodarts Board Manager (camera scorer) on a TCP port",
+    ),
     "learn": ("hardware.cli:learn_main", "make a board map: throw at every cell in turn"),
     "doctor": ("kiosk.app.doctor:main", "check config, database, board, GPIO, display and network"),
     "backup": ("kiosk.app.backup:main", "copy the database (online backup), keep the newest N"),
@@ -43,20 +45,24 @@ def _delegate(name: str, argv: Sequence[str]) -> int:
 def _parser() -> argparse.ArgumentParser:
     # Each command once, in the list of commands (the delegated ones parse their own options).
     parser = argparse.ArgumentParser(
-        prog="dartship", description=_("Battleship on a dartboard: the kiosk and its tools."),
-        formatter_class=lambda prog: argparse.HelpFormatter(prog, max_help_position=20))
+        prog="dartship",
+        description=_("Battleship on a dartboard: the kiosk and its tools."),
+        formatter_class=lambda prog: argparse.HelpFormatter(prog, max_help_position=20),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for line in _lines().values():  # each game's line protocol
         line.arguments(sub.add_parser(line.command, help=line.help()))
     host = sub.add_parser("host-link", help=_("print the host page's link (phones-only bars)"))
-    host.add_argument("--renew", action="store_true",
-                      help=_("a new link: the old one stops working (stop the kiosk first)"))
+    host.add_argument(
+        "--renew", action="store_true", help=_("a new link: the old one stops working (stop the kiosk first)")
+    )
     host.add_argument("--config", help=_("config file"))
     host.add_argument("--db", help=_("SQLite file (overrides kiosk.database)"))
     config = sub.add_parser("config", help=_("check or show the config"))
     config.add_argument("action", choices=("check", "show", "reference"))
-    config.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
-                                           "/etc/dartship/config.toml)"))
+    config.add_argument(
+        "--config", help=_("config file (default: $DARTSHIP_CONFIG or /etc/dartship/config.toml)")
+    )
     for name, (_target, text) in DELEGATED.items():
         sub.add_parser(name, help=text, add_help=False)
     return parser
@@ -88,10 +94,13 @@ def _host_link(args: argparse.Namespace) -> int:
             lock = DatabaseLock(db, "dartship host-link")
         except DatabaseInUse as err:
             if args.renew:
-                print(_("dartship host-link: {who} runs on {db}: stop it first (sudo systemctl "
-                        "stop dartship), renew, then start it again").format(
-                            who=err.holder.describe() if err.holder else _("a kiosk"), db=db),
-                      file=sys.stderr)
+                print(
+                    _(
+                        "dartship host-link: {who} runs on {db}: stop it first (sudo systemctl "
+                        "stop dartship), renew, then start it again"
+                    ).format(who=err.holder.describe() if err.holder else _("a kiosk"), db=db),
+                    file=sys.stderr,
+                )
                 return 2
             holder = err.holder
         store = Store(db)
@@ -111,13 +120,17 @@ def _host_link(args: argparse.Namespace) -> int:
         if lock is not None:
             lock.release()
     if secret is None:
-        print(_("dartship host-link: the running kiosk has no host page (it has a screen; the "
-                "host page is for kiosks started with --headless)"), file=sys.stderr)
+        print(
+            _(
+                "dartship host-link: the running kiosk has no host page (it has a screen; the "
+                "host page is for kiosks started with --headless)"
+            ),
+            file=sys.stderr,
+        )
         return 2
     port = holder.port if holder is not None and holder.port else settings.web.port
     address = url_host(lan_address(settings.web.host))
-    print(_("Host page (keep it to yourself): {url}").format(
-        url=f"http://{address}:{port}/host/{secret}"))
+    print(_("Host page (keep it to yourself): {url}").format(url=f"http://{address}:{port}/host/{secret}"))
     if args.renew:
         print(_("The old host link no longer works."))
     return 0

@@ -84,8 +84,11 @@ class Identity:
 
     @classmethod
     def current(cls) -> Identity:
-        return cls(pwd.getpwuid(os.getuid()).pw_name if _has_uid(os.getuid()) else str(os.getuid()),
-                   os.getuid(), frozenset([os.getgid(), *os.getgroups()]))
+        return cls(
+            pwd.getpwuid(os.getuid()).pw_name if _has_uid(os.getuid()) else str(os.getuid()),
+            os.getuid(),
+            frozenset([os.getgid(), *os.getgroups()]),
+        )
 
     @classmethod
     def service(cls, user: str = SERVICE_USER) -> Identity | None:
@@ -189,8 +192,12 @@ class Environment:
     @classmethod
     def system(cls) -> Environment:
         service = Identity.service()
-        return cls(env=dict(os.environ), identity=service or Identity.current(),
-                   installed=service is not None, missing_groups=_missing_groups())
+        return cls(
+            env=dict(os.environ),
+            identity=service or Identity.current(),
+            installed=service is not None,
+            missing_groups=_missing_groups(),
+        )
 
 
 @dataclass
@@ -216,14 +223,15 @@ def config_path(env: Environment, given: str | None) -> Path | None:
     return next((p for p in env.config_paths if p.exists()), None)
 
 
-def check_config(env: Environment, report: Report,
-                 given: str | None = None) -> config_module.Settings | None:
+def check_config(env: Environment, report: Report, given: str | None = None) -> config_module.Settings | None:
     path = config_path(env, given)
     if path is None:
-        report.add("config", Severity.OK, _("no config file: built-in defaults (simulated board, "
-                                         "window)"),
-                   _("the install script writes /etc/dartship/config.toml; "
-                     "`dartship config show` prints every key"))
+        report.add(
+            "config",
+            Severity.OK,
+            _("no config file: built-in defaults (simulated board, window)"),
+            _("the install script writes /etc/dartship/config.toml; `dartship config show` prints every key"),
+        )
         defaults = config_module.Settings()
         check_pin(defaults, None, report)  # no file: the PIN is the default, written or not
         return defaults
@@ -231,12 +239,21 @@ def check_config(env: Environment, report: Report,
         cfg = config_module.load(path)
     except config_module.ConfigError as err:
         for problem in err.problems:
-            report.add("config", Severity.FAIL, problem,
-                       _("edit {path}; `dartship config show` prints every key with its default "
-                         "and what it allows").format(path=path))
+            report.add(
+                "config",
+                Severity.FAIL,
+                problem,
+                _(
+                    "edit {path}; `dartship config show` prints every key with its default and what it allows"
+                ).format(path=path),
+            )
         if path.exists() and not os.access(path, os.R_OK):
-            report.add("config", Severity.FAIL, _("{path} is readable by the kiosk's user only")
-                       .format(path=path), _("run the doctor with sudo: sudo dartship doctor"))
+            report.add(
+                "config",
+                Severity.FAIL,
+                _("{path} is readable by the kiosk's user only").format(path=path),
+                _("run the doctor with sudo: sudo dartship doctor"),
+            )
         return None
     report.add("config", Severity.OK, _("{path}: every key is valid").format(path=path))
     check_pin(cfg, path, report)
@@ -247,10 +264,17 @@ def check_pin(cfg: config_module.Settings, path: Path | None, report: Report) ->
     """The Settings PIN as installed is known to everyone who read the README, whether the file
     says it or says nothing (the default is in effect then)."""
     if cfg.kiosk.pin == config_module.OPTION_BY_KEY["kiosk.pin"].default:
-        fix = (_("set kiosk.pin in {path}, or change it in Settings").format(path=path) if path
-               else _("change it in Settings, or set kiosk.pin in a config file"))
-        report.add("config", Severity.WARN, _("the Settings PIN is still the default one: anybody "
-                                           "at the bar can open Settings"), fix)
+        fix = (
+            _("set kiosk.pin in {path}, or change it in Settings").format(path=path)
+            if path
+            else _("change it in Settings, or set kiosk.pin in a config file")
+        )
+        report.add(
+            "config",
+            Severity.WARN,
+            _("the Settings PIN is still the default one: anybody at the bar can open Settings"),
+            fix,
+        )
 
 
 # -- database --
@@ -264,8 +288,9 @@ def database_path(cfg: config_module.Settings, env: Environment) -> Path:
         return Path(env.env["STATE_DIRECTORY"].split(":")[0]) / "dartship.db"
     if env.installed or env.state_dir.is_dir():
         return env.state_dir / "dartship.db"
-    base = env.env.get("XDG_DATA_HOME") or str(Path(env.env.get("HOME", "~")).expanduser()
-                                               / ".local" / "share")
+    base = env.env.get("XDG_DATA_HOME") or str(
+        Path(env.env.get("HOME", "~")).expanduser() / ".local" / "share"
+    )
     return Path(base) / "dartship" / "dartship.db"
 
 
@@ -280,38 +305,63 @@ def check_database(cfg: config_module.Settings, env: Environment, report: Report
     who = env.identity.name
     if not path.exists():
         if path.is_symlink():
-            report.add("database", Severity.FAIL, _("{path} is a broken link").format(path=path),
-                       _("remove the link or set kiosk.database"))
+            report.add(
+                "database",
+                Severity.FAIL,
+                _("{path} is a broken link").format(path=path),
+                _("remove the link or set kiosk.database"),
+            )
             return
         parent = _nearest_existing(path.parent)
         if parent.is_dir() and env.identity.can(parent, os.W_OK | os.X_OK):
-            report.add("database", Severity.OK, _("{path} does not exist yet: the kiosk creates it "
-                                               "at its first start").format(path=path))
+            report.add(
+                "database",
+                Severity.OK,
+                _("{path} does not exist yet: the kiosk creates it at its first start").format(path=path),
+            )
         else:
-            report.add("database", Severity.FAIL, _("{path} cannot be created: {user} may not write "
-                                                 "in {folder}").format(path=path, user=who,
-                                                                      folder=parent),
-                       _("sudo install -d -o {user} {folder} (or set kiosk.database to a writable "
-                         "place)").format(user=who, folder=path.parent))
+            report.add(
+                "database",
+                Severity.FAIL,
+                _("{path} cannot be created: {user} may not write in {folder}").format(
+                    path=path, user=who, folder=parent
+                ),
+                _("sudo install -d -o {user} {folder} (or set kiosk.database to a writable place)").format(
+                    user=who, folder=path.parent
+                ),
+            )
         return
     if path.is_dir():
-        report.add("database", Severity.FAIL, _("{path} is a folder, not a database file").format(
-            path=path), _("set kiosk.database to a file name"))
+        report.add(
+            "database",
+            Severity.FAIL,
+            _("{path} is a folder, not a database file").format(path=path),
+            _("set kiosk.database to a file name"),
+        )
         return
     if not _inspect_database(path, report):
         return
-    problems = [p for p in (path, path.parent) if not env.identity.can(
-        p, os.R_OK | os.W_OK | (os.X_OK if p.is_dir() else 0))]
+    problems = [
+        p
+        for p in (path, path.parent)
+        if not env.identity.can(p, os.R_OK | os.W_OK | (os.X_OK if p.is_dir() else 0))
+    ]
     for extra in (Path(f"{path}-wal"), Path(f"{path}-shm")):
         if extra.exists() and not env.identity.can(extra, os.R_OK | os.W_OK):
             problems.append(extra)
     if problems:
-        report.add("database", Severity.FAIL, _("{user} cannot write {paths}").format(
-            user=who, paths=", ".join(str(p) for p in problems)),
-            _("sudo chown {user}: {paths}").format(user=who, paths=" ".join(str(p) for p in problems)))
+        report.add(
+            "database",
+            Severity.FAIL,
+            _("{user} cannot write {paths}").format(user=who, paths=", ".join(str(p) for p in problems)),
+            _("sudo chown {user}: {paths}").format(user=who, paths=" ".join(str(p) for p in problems)),
+        )
         return
-    report.add("database", Severity.OK, _("{path}: a Dartship database, writable by {user}").format(
-        path=path, user=who))
+    report.add(
+        "database",
+        Severity.OK,
+        _("{path}: a Dartship database, writable by {user}").format(path=path, user=who),
+    )
 
 
 def _inspect_database(path: Path, report: Report) -> bool:
@@ -319,33 +369,52 @@ def _inspect_database(path: Path, report: Report) -> bool:
     found = store_faults.inspect(path, SCHEMA_VERSION)
     verdict = found.verdict
     if verdict is Verdict.UNREADABLE:
-        report.add("database", Severity.FAIL, _("{path}: cannot read: {error}").format(
-            path=path, error=found.detail), _("run the doctor with sudo"))
+        report.add(
+            "database",
+            Severity.FAIL,
+            _("{path}: cannot read: {error}").format(path=path, error=found.detail),
+            _("run the doctor with sudo"),
+        )
         return False
     if verdict is Verdict.NOT_SQLITE or (verdict is Verdict.FOREIGN and _foreign_header(path)):
-        report.add("database", Severity.FAIL, _("{path} is not a Dartship database; the kiosk will "
-                                             "refuse it").format(path=path),
-                   _("move it away (sudo mv {path} {path}.old); the kiosk starts a new one").format(
-                       path=path))
+        report.add(
+            "database",
+            Severity.FAIL,
+            _("{path} is not a Dartship database; the kiosk will refuse it").format(path=path),
+            _("move it away (sudo mv {path} {path}.old); the kiosk starts a new one").format(path=path),
+        )
         return False
     if verdict is Verdict.DAMAGED:
         # A kiosk writing meanwhile can make a page look damaged for a moment.
         wal = Path(f"{path}-wal")
         level = Severity.WARN if wal.exists() and wal.stat().st_size > 0 else Severity.FAIL
-        report.add("database", level, _("{path} is damaged ({error})").format(
-            path=path, error=found.detail),
-                   _("stop the kiosk and run the doctor again; if it stays damaged, move the file "
-                     "away and copy back the newest backup from {folder}").format(
-                       folder=path.parent / "backups"))
+        report.add(
+            "database",
+            level,
+            _("{path} is damaged ({error})").format(path=path, error=found.detail),
+            _(
+                "stop the kiosk and run the doctor again; if it stays damaged, move the file "
+                "away and copy back the newest backup from {folder}"
+            ).format(folder=path.parent / "backups"),
+        )
         return False
     if verdict is Verdict.FOREIGN:
-        report.add("database", Severity.FAIL, _("{path} is an SQLite database of another program").format(
-            path=path), _("set kiosk.database to another file"))
+        report.add(
+            "database",
+            Severity.FAIL,
+            _("{path} is an SQLite database of another program").format(path=path),
+            _("set kiosk.database to another file"),
+        )
         return False
     if verdict is Verdict.NEWER:
-        report.add("database", Severity.FAIL, _("{path} was written by a newer Dartship (schema "
-                                             "{found}, this one knows {known})").format(
-            path=path, found=found.version, known=SCHEMA_VERSION), _("install the newer Dartship again"))
+        report.add(
+            "database",
+            Severity.FAIL,
+            _("{path} was written by a newer Dartship (schema {found}, this one knows {known})").format(
+                path=path, found=found.version, known=SCHEMA_VERSION
+            ),
+            _("install the newer Dartship again"),
+        )
         return False
     return True
 
@@ -414,13 +483,21 @@ def check_board(cfg: config_module.Settings, env: Environment, report: Report) -
     if cfg.board.map:
         board_map = Path(cfg.board.map).expanduser()
         if not env.identity.can(board_map, os.R_OK):
-            report.add("board", Severity.FAIL, _("board.map: {path} is missing or unreadable for "
-                                              "{user}").format(path=board_map, user=env.identity.name),
-                       _("make one with `dartship learn` and keep it in /etc/dartship"))
+            report.add(
+                "board",
+                Severity.FAIL,
+                _("board.map: {path} is missing or unreadable for {user}").format(
+                    path=board_map, user=env.identity.name
+                ),
+                _("make one with `dartship learn` and keep it in /etc/dartship"),
+            )
     if kind is config_module.InputKind.SIMULATOR:
-        report.add("board", Severity.OK, _("board.input = simulator: darts come from the virtual "
-                                        "thrower"),
-                   _("set board.input to serial or matrix for a real board"))
+        report.add(
+            "board",
+            Severity.OK,
+            _("board.input = simulator: darts come from the virtual thrower"),
+            _("set board.input to serial or matrix for a real board"),
+        )
     elif kind is config_module.InputKind.SERIAL:
         check_serial(cfg, env, report)
         last = report.findings[-1] if report.findings else None
@@ -430,8 +507,11 @@ def check_board(cfg: config_module.Settings, env: Environment, report: Report) -
     elif kind is config_module.InputKind.AUTODARTS:
         check_autodarts(cfg, env, report)
     else:
-        report.add("board", Severity.OK, _("board.input = matrix: the dartboard is wired to the GPIO "
-                                        "pins (see the gpio check)"))
+        report.add(
+            "board",
+            Severity.OK,
+            _("board.input = matrix: the dartboard is wired to the GPIO pins (see the gpio check)"),
+        )
 
 
 def check_autodarts(cfg: config_module.Settings, env: Environment, report: Report) -> None:
@@ -439,16 +519,24 @@ def check_autodarts(cfg: config_module.Settings, env: Environment, report: Repor
     try:
         found = env.probe_autodarts(url)
     except OSError as err:
-        report.add("board", Severity.FAIL, _("board.autodarts {url}: {error}").format(
-            url=url, error=err), _(
-            "start the Board Manager on the Autodarts machine and check that both are on the same "
-            "network; its address is the one its own page is opened at (port 3180)"))
+        report.add(
+            "board",
+            Severity.FAIL,
+            _("board.autodarts {url}: {error}").format(url=url, error=err),
+            _(
+                "start the Board Manager on the Autodarts machine and check that both are on the same "
+                "network; its address is the one its own page is opened at (port 3180)"
+            ),
+        )
     except ValueError as err:
-        report.add("board", Severity.WARN, _("board.autodarts {url}: {error}").format(
-            url=url, error=err), _("start the cameras in the Board Manager (Start button)"))
+        report.add(
+            "board",
+            Severity.WARN,
+            _("board.autodarts {url}: {error}").format(url=url, error=err),
+            _("start the cameras in the Board Manager (Start button)"),
+        )
     else:
-        report.add("board", Severity.OK, _("board.autodarts {url}: {found}").format(
-            url=url, found=found))
+        report.add("board", Severity.OK, _("board.autodarts {url}: {found}").format(url=url, found=found))
 
 
 def dialect_note(cfg: config_module.Settings, env: Environment) -> str:
@@ -456,70 +544,103 @@ def dialect_note(cfg: config_module.Settings, env: Environment) -> str:
     board = cfg.board
     if board.dialect is not config_module.SerialDialect.AUTO:
         return _("board.dialect = {dialect} (set in the config), {baud} baud").format(
-            dialect=board.dialect.value, baud=board.baud or _("told from the board"))
+            dialect=board.dialect.value, baud=board.baud or _("told from the board")
+        )
     found = env.known_board(cfg, board.port)
     if found is None:
-        return _("dialect auto: not told yet for this port; the kiosk tells it from the board's "
-                 "first lines (throw a dart, or run `dartship board-test`)")
+        return _(
+            "dialect auto: not told yet for this port; the kiosk tells it from the board's "
+            "first lines (throw a dart, or run `dartship board-test`)"
+        )
     dialect, baud = found
     return _("the board speaks {dialect} at {baud} baud (told by dialect = auto)").format(
-        dialect=dialect, baud=board.baud or baud)
+        dialect=dialect, baud=board.baud or baud
+    )
 
 
 def check_serial(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     port = cfg.board.port
-    known = env.known_board(cfg, port) if cfg.board.dialect is \
-        config_module.SerialDialect.AUTO else None
+    known = env.known_board(cfg, port) if cfg.board.dialect is config_module.SerialDialect.AUTO else None
     baud = cfg.board.baud or (known[1] if known else 115200)
     if "://" in port:
         try:
             env.open_serial(port, baud)
         except Exception as err:  # pyserial raises SerialException, ValueError or OSError
-            report.add("board", Severity.FAIL, _("board.port {port}: cannot connect: {error}").format(
-                port=port, error=err), _("check the address and that the board's bridge is running"))
+            report.add(
+                "board",
+                Severity.FAIL,
+                _("board.port {port}: cannot connect: {error}").format(port=port, error=err),
+                _("check the address and that the board's bridge is running"),
+            )
         else:
             report.add("board", Severity.OK, _("board.port {port}: connected").format(port=port))
         return
     device = Path(port)
     if not device.exists():
         found = _serial_candidates(env)
-        seen = _("serial devices present: {names}").format(names=", ".join(found)) if found else _(
-            "no USB serial device is present at all")
-        fix = (_("plug the board in (a data cable, not a charging-only one). If it is in and "
-                 "{port} is missing, the udev rule does not match it: find its ids with "
-                 "`udevadm info -q property -n /dev/ttyUSB0 | grep -E 'ID_VENDOR_ID|ID_MODEL_ID'` "
-                 "and run `sudo systemd/install.sh --board-port /dev/ttyUSB0`, or set board.port "
-                 "to a /dev/serial/by-id/ name").format(port=port))
-        report.add("board", Severity.FAIL, _("board.port {port} does not exist; {seen}").format(
-            port=port, seen=seen), fix)
+        seen = (
+            _("serial devices present: {names}").format(names=", ".join(found))
+            if found
+            else _("no USB serial device is present at all")
+        )
+        fix = _(
+            "plug the board in (a data cable, not a charging-only one). If it is in and "
+            "{port} is missing, the udev rule does not match it: find its ids with "
+            "`udevadm info -q property -n /dev/ttyUSB0 | grep -E 'ID_VENDOR_ID|ID_MODEL_ID'` "
+            "and run `sudo systemd/install.sh --board-port /dev/ttyUSB0`, or set board.port "
+            "to a /dev/serial/by-id/ name"
+        ).format(port=port)
+        report.add(
+            "board",
+            Severity.FAIL,
+            _("board.port {port} does not exist; {seen}").format(port=port, seen=seen),
+            fix,
+        )
         return
     real = os.path.realpath(device)
     held = holders(env, real)
     others = [h for h in held if not _is_kiosk(h)]
     if others:
         names = ", ".join(f"{h.pid} ({h.command})" for h in others)
-        report.add("board", Severity.FAIL, _("{port} is held by another program: {names}").format(
-            port=port, names=names),
-            _("stop that program; ModemManager grabs USB serial boards: sudo apt purge modemmanager"))
+        report.add(
+            "board",
+            Severity.FAIL,
+            _("{port} is held by another program: {names}").format(port=port, names=names),
+            _("stop that program; ModemManager grabs USB serial boards: sudo apt purge modemmanager"),
+        )
         return
     if not env.identity.can(device, os.R_OK | os.W_OK):
-        report.add("board", Severity.FAIL, _("{user} may not open {port}").format(
-            user=env.identity.name, port=port),
-            _("the kiosk needs the group of {port} (usually dialout): sudo usermod -aG dialout "
-              "{user}").format(port=port, user=env.identity.name))
+        report.add(
+            "board",
+            Severity.FAIL,
+            _("{user} may not open {port}").format(user=env.identity.name, port=port),
+            _(
+                "the kiosk needs the group of {port} (usually dialout): sudo usermod -aG dialout {user}"
+            ).format(port=port, user=env.identity.name),
+        )
         return
     if held:
-        report.add("board", Severity.OK, _("{port}: in use by the running kiosk (pid {pid})").format(
-            port=port, pid=held[0].pid))
+        report.add(
+            "board",
+            Severity.OK,
+            _("{port}: in use by the running kiosk (pid {pid})").format(port=port, pid=held[0].pid),
+        )
         return
     try:
         env.open_serial(str(device), baud)
     except Exception as err:  # SerialException, OSError: the message is what the owner needs
-        report.add("board", Severity.FAIL, _("{port}: cannot open: {error}").format(port=port, error=err),
-                   _("unplug and replug the board; check `dmesg | tail` for USB errors"))
+        report.add(
+            "board",
+            Severity.FAIL,
+            _("{port}: cannot open: {error}").format(port=port, error=err),
+            _("unplug and replug the board; check `dmesg | tail` for USB errors"),
+        )
         return
-    report.add("board", Severity.OK, _("{port} ({real}) opens at {baud} baud").format(
-        port=port, real=real, baud=baud))
+    report.add(
+        "board",
+        Severity.OK,
+        _("{port} ({real}) opens at {baud} baud").format(port=port, real=real, baud=baud),
+    )
 
 
 # -- GPIO --
@@ -542,8 +663,11 @@ def used_pins(cfg: config_module.Settings) -> dict[str, list[int]]:
 # Pins a kernel driver claims when its interface is switched on in raspi-config. The fixes are
 # translated where they are shown (`_(fix)`), not at import.
 BUSES: tuple[tuple[frozenset[int], str, str], ...] = (
-    (frozenset({7, 8, 9, 10, 11}), "spidev0.*",
-     "switch SPI off: sudo raspi-config nonint do_spi 1, then reboot"),
+    (
+        frozenset({7, 8, 9, 10, 11}),
+        "spidev0.*",
+        "switch SPI off: sudo raspi-config nonint do_spi 1, then reboot",
+    ),
     (frozenset({2, 3}), "i2c-1", "switch I2C off: sudo raspi-config nonint do_i2c 1, then reboot"),
 )
 
@@ -557,38 +681,69 @@ def check_gpio(cfg: config_module.Settings, env: Environment, report: Report) ->
     for key, numbers in pins.items():
         for pin in numbers:
             if pin in owner and owner[pin] != key:
-                report.add("gpio", Severity.FAIL, _("GPIO {pin} is used by both {a} and {b}").format(
-                    pin=pin, a=owner[pin], b=key), _("give one of them another pin"))
+                report.add(
+                    "gpio",
+                    Severity.FAIL,
+                    _("GPIO {pin} is used by both {a} and {b}").format(pin=pin, a=owner[pin], b=key),
+                    _("give one of them another pin"),
+                )
             owner.setdefault(pin, key)
     for bus, device, fix in BUSES:
         taken = sorted(set(owner) & bus)
         if taken and any(env.dev.glob(device)):
-            report.add("gpio", Severity.FAIL, _("GPIO {pins} belong to {device} while it is switched on")
-                       .format(pins=", ".join(map(str, taken)), device=device.rstrip("*")), _(fix))
+            report.add(
+                "gpio",
+                Severity.FAIL,
+                _("GPIO {pins} belong to {device} while it is switched on").format(
+                    pins=", ".join(map(str, taken)), device=device.rstrip("*")
+                ),
+                _(fix),
+            )
     chips = sorted(env.dev.glob("gpiochip*"))
     if not chips:
-        report.add("gpio", Severity.FAIL, _("no /dev/gpiochip* device: GPIO pins cannot be used here"),
-                   _("on a Raspberry Pi with Raspberry Pi OS Bookworm it is always there; elsewhere "
-                     "set board.input = serial or simulator and the pins to -1"))
+        report.add(
+            "gpio",
+            Severity.FAIL,
+            _("no /dev/gpiochip* device: GPIO pins cannot be used here"),
+            _(
+                "on a Raspberry Pi with Raspberry Pi OS Bookworm it is always there; elsewhere "
+                "set board.input = serial or simulator and the pins to -1"
+            ),
+        )
         return
     if not _may_open(env, report, "gpio", chips, "gpio"):
         return
     if not env.has_module("lgpio"):
-        report.add("gpio", Severity.FAIL, _("the lgpio module is missing: gpiozero cannot drive the pins"),
-                   _("sudo /opt/dartship/venv/bin/pip install '/path/to/dartship[pi]'"))
+        report.add(
+            "gpio",
+            Severity.FAIL,
+            _("the lgpio module is missing: gpiozero cannot drive the pins"),
+            _("sudo /opt/dartship/venv/bin/pip install '/path/to/dartship[pi]'"),
+        )
         return
-    report.add("gpio", Severity.OK, _("{count} pins ({keys}) on {chips}").format(
-        count=len(owner), keys=", ".join(pins), chips=", ".join(c.name for c in chips)))
+    report.add(
+        "gpio",
+        Severity.OK,
+        _("{count} pins ({keys}) on {chips}").format(
+            count=len(owner), keys=", ".join(pins), chips=", ".join(c.name for c in chips)
+        ),
+    )
 
 
 def _may_open(env: Environment, report: Report, area: str, devices: list[Path], group: str) -> bool:
     """True when the user can open at least one of the devices; else a FAIL naming the group."""
     if any(env.identity.can(d, os.R_OK | os.W_OK) for d in devices):
         return True
-    report.add(area, Severity.FAIL, _("{user} may not open {devices}").format(
-        user=env.identity.name, devices=", ".join(str(d) for d in devices)),
+    report.add(
+        area,
+        Severity.FAIL,
+        _("{user} may not open {devices}").format(
+            user=env.identity.name, devices=", ".join(str(d) for d in devices)
+        ),
         _("add the kiosk's user to the {group} group: sudo usermod -aG {group} {user}").format(
-            group=group, user=env.identity.name))
+            group=group, user=env.identity.name
+        ),
+    )
     return False
 
 
@@ -598,14 +753,23 @@ def _may_open(env: Environment, report: Report, area: str, devices: list[Path], 
 def check_display(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     for name in ("WAYLAND_DISPLAY", "DISPLAY"):
         if env.env.get(name):
-            report.add("display", Severity.OK, _("desktop session: {name}={value}").format(
-                name=name, value=env.env[name]))
+            report.add(
+                "display",
+                Severity.OK,
+                _("desktop session: {name}={value}").format(name=name, value=env.env[name]),
+            )
             return
     cards = sorted(env.dev.glob("dri/card*"))
     if not cards:
-        report.add("display", Severity.FAIL, _("no screen device (/dev/dri/card*) and no desktop session"),
-                   _("Raspberry Pi OS Bookworm has KMS on by default: check that "
-                     "/boot/firmware/config.txt has dtoverlay=vc4-kms-v3d, then reboot"))
+        report.add(
+            "display",
+            Severity.FAIL,
+            _("no screen device (/dev/dri/card*) and no desktop session"),
+            _(
+                "Raspberry Pi OS Bookworm has KMS on by default: check that "
+                "/boot/firmware/config.txt has dtoverlay=vc4-kms-v3d, then reboot"
+            ),
+        )
         return
     if not _may_open(env, report, "display", cards, "video"):
         return
@@ -615,20 +779,29 @@ def check_display(cfg: config_module.Settings, env: Environment, report: Report)
             if status.read_text().strip() == "connected":
                 connected.append(status.parent.name)
     if not connected:
-        report.add("display", Severity.WARN, _("no screen is connected to {cards}").format(
-            cards=", ".join(c.name for c in cards)),
-            _("plug the screen in before powering the Pi (HDMI next to the USB-C socket, or the DSI "
-              "ribbon)"))
+        report.add(
+            "display",
+            Severity.WARN,
+            _("no screen is connected to {cards}").format(cards=", ".join(c.name for c in cards)),
+            _("plug the screen in before powering the Pi (HDMI next to the USB-C socket, or the DSI ribbon)"),
+        )
     else:
         report.add("display", Severity.OK, _("screen connected: {names}").format(names=", ".join(connected)))
     touch = [d for d in sorted(env.sys.glob("class/input/event*")) if _has_abs(d)]
     if not touch:
-        report.add("display", Severity.WARN, _("no touchscreen found among the input devices"),
-                   _("check the touchscreen's USB cable or DSI ribbon"))
+        report.add(
+            "display",
+            Severity.WARN,
+            _("no touchscreen found among the input devices"),
+            _("check the touchscreen's USB cable or DSI ribbon"),
+        )
     if not (cfg.display.fullscreen and cfg.display.kiosk_mode):
-        report.add("display", Severity.WARN, _("display.fullscreen and display.kiosk_mode should be "
-                                            "true on the kiosk"),
-                   _("set both to true in the config file"))
+        report.add(
+            "display",
+            Severity.WARN,
+            _("display.fullscreen and display.kiosk_mode should be true on the kiosk"),
+            _("set both to true in the config file"),
+        )
 
 
 def _has_abs(event: Path) -> bool:
@@ -662,37 +835,68 @@ def check_network(cfg: config_module.Settings, env: Environment, report: Report)
         return
     host, port = cfg.web.host, cfg.web.port
     if host in ("127.0.0.1", "localhost", "::1"):
-        report.add("network", Severity.FAIL, _("web.host = {host}: phones cannot reach the page").format(
-            host=host), _('set web.host = "0.0.0.0"'))
+        report.add(
+            "network",
+            Severity.FAIL,
+            _("web.host = {host}: phones cannot reach the page").format(host=host),
+            _('set web.host = "0.0.0.0"'),
+        )
         return
     address = host if host not in ("0.0.0.0", "::", "") else env.lan_ip()
     if address is None:
-        report.add("network", Severity.FAIL, _("no network: the Pi has no address phones can reach"),
-                   _("connect it: sudo nmtui (Wi-Fi) or a network cable; phones must be on the same "
-                     "network"))
+        report.add(
+            "network",
+            Severity.FAIL,
+            _("no network: the Pi has no address phones can reach"),
+            _("connect it: sudo nmtui (Wi-Fi) or a network cable; phones must be on the same network"),
+        )
     url = f"http://{address}:{port}/" if address else ""
     inodes = _listeners(env, port)
     if inodes:
         held = [h for inode in inodes for h in holders(env, f"socket:[{inode}]")]
         if held and all(_is_kiosk(h) for h in held):
-            report.add("network", Severity.OK, _("port {port} is served by the running kiosk (pid {pid})")
-                       .format(port=port, pid=held[0].pid))
+            report.add(
+                "network",
+                Severity.OK,
+                _("port {port} is served by the running kiosk (pid {pid})").format(
+                    port=port, pid=held[0].pid
+                ),
+            )
         elif held:
-            report.add("network", Severity.FAIL, _("port {port} is taken by {names}").format(
-                port=port, names=", ".join(f"{h.pid} ({h.command})" for h in held)),
-                _("stop that program or set web.port to a free port"))
+            report.add(
+                "network",
+                Severity.FAIL,
+                _("port {port} is taken by {names}").format(
+                    port=port, names=", ".join(f"{h.pid} ({h.command})" for h in held)
+                ),
+                _("stop that program or set web.port to a free port"),
+            )
         else:
-            report.add("network", Severity.WARN, _("port {port} is taken by a program the doctor cannot "
-                                                "see (the kiosk itself, if it runs)").format(port=port),
-                       _("run the doctor with sudo to see which program it is"))
+            report.add(
+                "network",
+                Severity.WARN,
+                _(
+                    "port {port} is taken by a program the doctor cannot see (the kiosk itself, if it runs)"
+                ).format(port=port),
+                _("run the doctor with sudo to see which program it is"),
+            )
     else:
         try:
             env.bind(host or "0.0.0.0", port)
         except OSError as err:
-            fix = (_("ports below 1024 need root: use 8080") if err.errno == errno.EACCES
-                   else _("set web.port to a free port, or web.host to an address of this Pi"))
-            report.add("network", Severity.FAIL, _("cannot listen on {host}:{port}: {error}").format(
-                host=host, port=port, error=err.strerror or err), fix)
+            fix = (
+                _("ports below 1024 need root: use 8080")
+                if err.errno == errno.EACCES
+                else _("set web.port to a free port, or web.host to an address of this Pi")
+            )
+            report.add(
+                "network",
+                Severity.FAIL,
+                _("cannot listen on {host}:{port}: {error}").format(
+                    host=host, port=port, error=err.strerror or err
+                ),
+                fix,
+            )
             return
         report.add("network", Severity.OK, _("port {port} is free").format(port=port))
     if url:
@@ -706,9 +910,14 @@ def check_service(env: Environment, report: Report) -> None:
     if not env.installed:
         return
     for name in env.missing_groups:
-        report.add("service", Severity.FAIL, _("group {group} does not exist: dartship.service will "
-                                            "not start (status 216/GROUP)").format(group=name),
-                   _("sudo groupadd --system {group}").format(group=name))
+        report.add(
+            "service",
+            Severity.FAIL,
+            _("group {group} does not exist: dartship.service will not start (status 216/GROUP)").format(
+                group=name
+            ),
+            _("sudo groupadd --system {group}").format(group=name),
+        )
 
 
 # -- the command --
@@ -720,8 +929,11 @@ def run_checks(env: Environment, config_file: str | None = None) -> Report:
     cfg = check_config(env, report, config_file)
     if cfg is None:
         check_display(config_module.Settings(), env, report)
-        report.add("doctor", Severity.WARN, _("database, board, GPIO and network were not checked: "
-                                           "the config must be fixed first"))
+        report.add(
+            "doctor",
+            Severity.WARN,
+            _("database, board, GPIO and network were not checked: the config must be fixed first"),
+        )
         return report
     check_database(cfg, env, report)
     check_board(cfg, env, report)
@@ -753,12 +965,20 @@ def render(findings: Iterable[Finding]) -> str:
 
 
 def main(argv: Sequence[str], env: Environment | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="dartship doctor", description=_(
-        "Check the config, database, board, GPIO, display and network; say how to fix what is wrong."))
-    parser.add_argument("--config", help=_("config file (default: $DARTSHIP_CONFIG or "
-                                           "/etc/dartship/config.toml)"))
-    parser.add_argument("--sound", action="store_true", help=_(
-        "also check the caller: render and play a test phrase on the audio output"))
+    parser = argparse.ArgumentParser(
+        prog="dartship doctor",
+        description=_(
+            "Check the config, database, board, GPIO, display and network; say how to fix what is wrong."
+        ),
+    )
+    parser.add_argument(
+        "--config", help=_("config file (default: $DARTSHIP_CONFIG or /etc/dartship/config.toml)")
+    )
+    parser.add_argument(
+        "--sound",
+        action="store_true",
+        help=_("also check the caller: render and play a test phrase on the audio output"),
+    )
     args = parser.parse_args(list(argv))
     env = env or Environment.system()
     report = run_checks(env, args.config)
@@ -777,8 +997,7 @@ def main(argv: Sequence[str], env: Environment | None = None) -> int:
 def summary(problems: int, warnings: int) -> str:
     """The last line: problems (the kiosk cannot work right) and warnings (it can, but look)."""
     if problems:
-        return _("Problems: {problems}, warnings: {warnings}.").format(problems=problems,
-                                                                       warnings=warnings)
+        return _("Problems: {problems}, warnings: {warnings}.").format(problems=problems, warnings=warnings)
     if warnings:
         return _("No problems; warnings: {warnings}.").format(warnings=warnings)
     return _("No problems found.")

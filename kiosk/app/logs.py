@@ -23,8 +23,7 @@ from typing import TextIO
 from kiosk.printable import printable
 
 # syslog(3) priorities, as sd-daemon(3)'s SD_ERR... prefixes.
-PRIORITY = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6,
-            logging.DEBUG: 7}
+PRIORITY = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6, logging.DEBUG: 7}
 # Kept in English on purpose: log lines are grepped and pasted into bug reports.
 HIDDEN = "[placement hidden]"
 
@@ -131,8 +130,12 @@ class _DartshipHandler(logging.StreamHandler):
     """Marks the handler `setup` installed, so a second `setup` replaces it instead of doubling."""
 
 
-def setup(level: str | int | None = None, stream: TextIO | None = None, journal: bool | None = None,
-          environ: Mapping[str, str] | None = None) -> logging.Handler:
+def setup(
+    level: str | int | None = None,
+    stream: TextIO | None = None,
+    journal: bool | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> logging.Handler:
     """Send every log record to stdout, journal-style under systemd; return the handler.
 
     `level` defaults to `$DARTSHIP_LOG_LEVEL` or INFO (`systemctl edit dartship` can set it).
@@ -150,8 +153,11 @@ def setup(level: str | int | None = None, stream: TextIO | None = None, journal:
     handler = _DartshipHandler(stream)
     handler.addFilter(PlacementFilter())
     handler.addFilter(PrintableFilter())
-    handler.setFormatter(JournalFormatter() if journal else logging.Formatter(
-        "%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S"))
+    handler.setFormatter(
+        JournalFormatter()
+        if journal
+        else logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S")
+    )
     root = logging.getLogger()
     for old in [h for h in root.handlers if isinstance(h, _DartshipHandler)]:
         root.removeHandler(old)

@@ -21,14 +21,12 @@ from kiosk.store import SCHEMA_VERSION
 
 
 def problems(settings: Settings) -> list[Problem]:
-    return [*web_problems(settings), *board_map_problems(settings),
-            *database_problems(settings)]
+    return [*web_problems(settings), *board_map_problems(settings), *database_problems(settings)]
 
 
 def resolve_host(host: str) -> str:
     """The address `host` names (OSError, a `socket.gaierror`, when it names none)."""
-    return str(socket.getaddrinfo(host, None, type=socket.SOCK_STREAM,
-                                  flags=socket.AI_PASSIVE)[0][4][0])
+    return str(socket.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][4][0])
 
 
 def host_problem(host: str) -> str | None:
@@ -44,7 +42,8 @@ def host_problem(host: str) -> str | None:
     except OSError as err:
         named = host if address == host else f"{host} ({address})"
         return _("{host} is not an address of this machine ({error})").format(
-            host=named, error=err.strerror or err)
+            host=named, error=err.strerror or err
+        )
     return None
 
 
@@ -64,8 +63,11 @@ def web_problems(settings: Settings) -> list[Problem]:
         # A port in use is a fact of the moment (the running kiosk holds it): run falls back and
         # doctor names the holder. A port only root may open stays wrong.
         if err.errno == errno.EACCES:
-            found.append(Problem("web.port", _("port {port} needs root (ports below 1024): "
-                                               "use 8080").format(port=web.port)))
+            found.append(
+                Problem(
+                    "web.port", _("port {port} needs root (ports below 1024): use 8080").format(port=web.port)
+                )
+            )
     return found
 
 
@@ -88,8 +90,6 @@ def database_problems(settings: Settings) -> list[Problem]:
         return []
     path = settings.database_path()
     if path.is_dir():
-        return [Problem("kiosk.database", _("{path} is a folder, not a database file").format(
-            path=path))]
-    refusal = store_faults.refusal(store_faults.inspect(path, SCHEMA_VERSION), path,
-                                   SCHEMA_VERSION)
+        return [Problem("kiosk.database", _("{path} is a folder, not a database file").format(path=path))]
+    refusal = store_faults.refusal(store_faults.inspect(path, SCHEMA_VERSION), path, SCHEMA_VERSION)
     return [Problem("kiosk.database", refusal)] if refusal else []

@@ -47,9 +47,16 @@ class StartError(DartshipError, RuntimeError):
     """The kiosk cannot start (its port is taken, say); the message says what to do."""
 
 
-async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | None = None,
-                      headless: bool = False, rng: random.Random | None = None,
-                      instant: bool = False, voice_cache: Path | None = None) -> Kiosk:
+async def build_kiosk(
+    config: ConfigFile,
+    *,
+    devices: bool = True,
+    web: bool | None = None,
+    headless: bool = False,
+    rng: random.Random | None = None,
+    instant: bool = False,
+    voice_cache: Path | None = None,
+) -> Kiosk:
     """Open the store, start the phone page, resume the game in play, start the devices.
 
     `devices=False` builds no board, buttons or buzzer (tests that feed the service
@@ -68,11 +75,16 @@ async def build_kiosk(config: ConfigFile, *, devices: bool = True, web: bool | N
     # Before resume: a game picked up after a power cut gets its participants back (the service
     # attaches a room's participants while a game of its kind is in play).
     for room in rooms:
-        seating = Seating(service, loop, config, random.Random(service.rng.getrandbits(64)),
-                          headless=headless, instant=instant)
+        seating = Seating(
+            service,
+            loop,
+            config,
+            random.Random(service.rng.getrandbits(64)),
+            headless=headless,
+            instant=instant,
+        )
         service.host(room.name, room.participants(seating))
-    kiosk = Kiosk(config, store, service, rooms=rooms, supervisor=Notifier(),
-                  lock=lock)
+    kiosk = Kiosk(config, store, service, rooms=rooms, supervisor=Notifier(), lock=lock)
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
     if settings.league.hub:
         from kiosk.app import league
@@ -127,8 +139,9 @@ def open_store(settings: Settings, port: int | None = None) -> tuple[Store, Data
         fallback = replace(settings, kiosk=default).database_path()
         if fallback == path:
             raise
-        log.error("kiosk.database: %s; the kiosk uses %s instead (check it: dartship config "
-                  "check)", err, fallback)
+        log.error(
+            "kiosk.database: %s; the kiosk uses %s instead (check it: dartship config check)", err, fallback
+        )
     lock = DatabaseLock(fallback, "dartship run", port)
     try:
         return Store(fallback), lock
@@ -145,20 +158,24 @@ async def _start_web(kiosk: Kiosk, headless: bool, instant: bool) -> WebServer:
     settings = kiosk.settings
     try:
         # Headless, the terminal is the only place the team links can be read.
-        server = await start_web(kiosk.service, settings, print_links=headless,
-                                 phones=phone_rooms(kiosk.rooms), instant=instant)
+        server = await start_web(
+            kiosk.service, settings, print_links=headless, phones=phone_rooms(kiosk.rooms), instant=instant
+        )
     except OSError as err:
         await kiosk.stop()
-        raise StartError(_(
-            "The phone page cannot listen on {host}:{port} ({error}). Is another kiosk running? "
-            "Stop it, or give this one another port (--port, or web.port in the config).").format(
-                host=settings.web.host, port=settings.web.port, error=err.strerror or err)) from None
+        raise StartError(
+            _(
+                "The phone page cannot listen on {host}:{port} ({error}). Is another kiosk running? "
+                "Stop it, or give this one another port (--port, or web.port in the config)."
+            ).format(host=settings.web.host, port=settings.web.port, error=err.strerror or err)
+        ) from None
     kiosk.web = server
     return server
 
 
-def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
-                  size: tuple[int, int] = (800, 480)) -> tuple[Kiosk, asyncio.AbstractEventLoop]:
+def build_offline(
+    folder: Path, *, language: str = "en", seed: int = 7, size: tuple[int, int] = (800, 480)
+) -> tuple[Kiosk, asyncio.AbstractEventLoop]:
     """A simulator kiosk on a loop of its own that the caller drives (`dartship screenshots` and
     the touchscreen tests drive Kivy's frames by hand): the phone page on 127.0.0.1 and a port
     the system picks (its QR codes appear as in a bar; it answers while the caller runs the
@@ -166,19 +183,27 @@ def build_offline(folder: Path, *, language: str = "en", seed: int = 7,
     `folder`, a window of `size` set as the live kiosk sets it (display.width and height)."""
     set_language(language)
     # The caller's voice goes to the journal only: screenshots and tests make no sound.
-    values = {"board.input": InputKind.SIMULATOR, "kiosk.language": language,
-              "caller.output": CallerOutput.LOG,
-              "kiosk.database": str(folder / "dartship.db"), "display.width": size[0],
-              "display.height": size[1], "web.host": "127.0.0.1", "web.port": 0}
+    values = {
+        "board.input": InputKind.SIMULATOR,
+        "kiosk.language": language,
+        "caller.output": CallerOutput.LOG,
+        "kiosk.database": str(folder / "dartship.db"),
+        "display.width": size[0],
+        "display.height": size[1],
+        "web.host": "127.0.0.1",
+        "web.port": 0,
+    }
     config = ConfigFile(folder / "config.toml", values)
     loop = asyncio.new_event_loop()
-    kiosk = loop.run_until_complete(build_kiosk(config, web=True, rng=random.Random(seed),
-                                                instant=True, voice_cache=folder / "voice-cache"))
+    kiosk = loop.run_until_complete(
+        build_kiosk(
+            config, web=True, rng=random.Random(seed), instant=True, voice_cache=folder / "voice-cache"
+        )
+    )
     return kiosk, loop
 
 
-def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
-                    voice_cache: Path | None = None) -> None:
+def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: Path | None = None) -> None:
     """Real or simulated devices, as the settings say; their events reach the service's queue."""
     from hardware import factory
     from hardware.learn import LearnWizard
@@ -187,7 +212,8 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
     sink = InputFunnel(loop, kiosk.service.queue)  # from the devices' threads, noise bounded
     settings = kiosk.settings
     kiosk.board = factory.build_board_input(
-        settings, sink, rng=random.Random(kiosk.service.rng.getrandbits(64)))
+        settings, sink, rng=random.Random(kiosk.service.rng.getrandbits(64))
+    )
     if isinstance(kiosk.board, SimulatedBoard):
         kiosk.simulator = kiosk.board
     kiosk.buttons = factory.build_buttons(settings, sink)
@@ -196,15 +222,24 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop,
     kiosk.buzzer = factory.build_buzzer(settings)
     kiosk.learner = LearnWizard
     if kiosk.buzzer is not None:
-        kiosk.on_stop.append(kiosk.service.subscribe(buzzer_listener(
-            kiosk.buzzer, kiosk.service, delay=sound_delay(kiosk.service.participants()))))
+        kiosk.on_stop.append(
+            kiosk.service.subscribe(
+                buzzer_listener(kiosk.buzzer, kiosk.service, delay=sound_delay(kiosk.service.participants()))
+            )
+        )
     voice, speaker = factory.build_voice(settings, voice_cache)
     caller = settings.caller
     # The same delay as the buzzer's: voice and buzzer go with the word on the screen.
-    kiosk.caller = Caller(kiosk.service, voice, speaker, enabled=caller.enabled,
-                          volume=caller.volume / 100, say_cell=caller.say_cell,
-                          delay=sound_delay(kiosk.service.participants()),
-                          wait_for_face=True).attach()
+    kiosk.caller = Caller(
+        kiosk.service,
+        voice,
+        speaker,
+        enabled=caller.enabled,
+        volume=caller.volume / 100,
+        say_cell=caller.say_cell,
+        delay=sound_delay(kiosk.service.participants()),
+        wait_for_face=True,
+    ).attach()
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:

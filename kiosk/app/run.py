@@ -34,17 +34,27 @@ log = logging.getLogger("dartship")
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dartship run", description=_("Start the kiosk."))
     parser.add_argument("--config", help=_("config file"))
-    parser.add_argument("--headless", action="store_true",
-                        help=_("no screen: serve the phone page only (tests, phones-only setups)"))
-    parser.add_argument("--simulator", action="store_true",
-                        help=_("use the simulated board whatever the config says"))
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help=_("no screen: serve the phone page only (tests, phones-only setups)"),
+    )
+    parser.add_argument(
+        "--simulator", action="store_true", help=_("use the simulated board whatever the config says")
+    )
     parser.add_argument("--db", help=_("SQLite file (overrides kiosk.database)"))
     parser.add_argument("--port", type=int, help=_("port of the phone page (overrides web.port)"))
-    parser.add_argument("--teams", default="Sharks,Jets",
-                        help=_("headless: the two team names of the game started at once"))
-    parser.add_argument("--players", default="",
-                        help=_("headless: the players of each team, teams apart by ';' "
-                               "(\"Anna,Ben;Cleo\"); without it each team is one player"))
+    parser.add_argument(
+        "--teams", default="Sharks,Jets", help=_("headless: the two team names of the game started at once")
+    )
+    parser.add_argument(
+        "--players",
+        default="",
+        help=_(
+            "headless: the players of each team, teams apart by ';' "
+            '("Anna,Ben;Cleo"); without it each team is one player'
+        ),
+    )
     return parser
 
 
@@ -76,12 +86,16 @@ def _teams(names_text: str, players_text: str) -> tuple[Team, Team]:
     if not players_text.strip():
         # One player each, named after the team (the screens then name only the team).
         return Team(names[0], (names[0],)), Team(names[1], (names[1],))
-    rosters = [tuple(n for n in (clean_name(p) for p in side.split(",")) if n)
-               for side in players_text.split(";")]
-    if (len(rosters) != 2 or not all(rosters)
-            or any(len(set(roster)) != len(roster) for roster in rosters)):
-        raise SystemExit(_("--players needs each team's players, teams apart by ';', like "
-                           "\"Anna,Ben;Cleo\" (no name twice in a team)"))
+    rosters = [
+        tuple(n for n in (clean_name(p) for p in side.split(",")) if n) for side in players_text.split(";")
+    ]
+    if len(rosters) != 2 or not all(rosters) or any(len(set(roster)) != len(roster) for roster in rosters):
+        raise SystemExit(
+            _(
+                "--players needs each team's players, teams apart by ';', like "
+                '"Anna,Ben;Cleo" (no name twice in a team)'
+            )
+        )
     return Team(names[0], rosters[0]), Team(names[1], rosters[1])
 
 
@@ -116,16 +130,17 @@ async def _heartbeat(kiosk: Kiosk, stop: asyncio.Event) -> None:
 def screen_found(environ: Mapping[str, str] = os.environ, dev: Path = Path("/dev")) -> bool:
     """Whether a window can be seen: a desktop session, or a screen device for SDL's KMS/DRM
     (the Pi's console). Without either SDL still runs somewhere nobody looks."""
-    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")
-                or any(dev.glob("dri/card*")))
+    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or any(dev.glob("dri/card*")))
 
 
 async def run_screen(config: ConfigFile) -> int:
     if not screen_found():
-        message = _("No screen found (no $DISPLAY, no $WAYLAND_DISPLAY, no /dev/dri/card*): the "
-                    "kiosk runs, but nobody will see it. For phones only, start it with "
-                    "--headless (./run-kiosk --headless); on the Pi, start it on the console or "
-                    "as the dartship service.")
+        message = _(
+            "No screen found (no $DISPLAY, no $WAYLAND_DISPLAY, no /dev/dri/card*): the "
+            "kiosk runs, but nobody will see it. For phones only, start it with "
+            "--headless (./run-kiosk --headless); on the Pi, start it on the console or "
+            "as the dartship service."
+        )
         log.warning("%s", message)
         print(message, file=sys.stderr, flush=True)
     kiosk = await build_kiosk(config)

@@ -33,11 +33,13 @@ SIZES = {"800x480": "", "1920x1080": "@1080"}
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dartship screenshots",
-                                     description=_("render every kiosk screen to DIR/<screen>.png"))
+    parser = argparse.ArgumentParser(
+        prog="dartship screenshots", description=_("render every kiosk screen to DIR/<screen>.png")
+    )
     parser.add_argument("dir", help=_("folder for the pictures"))
-    parser.add_argument("--size", choices=tuple(SIZES), action="append",
-                        help=_("only this size (default: all)"))
+    parser.add_argument(
+        "--size", choices=tuple(SIZES), action="append", help=_("only this size (default: all)")
+    )
     parser.add_argument("--language", default="en", help=_("language of the screens"))
     parser.add_argument("--render", help=argparse.SUPPRESS)
     parser.add_argument("--resumed", action="store_true", help=argparse.SUPPRESS)
@@ -58,9 +60,20 @@ def main(argv: Sequence[str]) -> int:
     failed = 0
     for size in args.size or SIZES:
         for extra in ([], ["--resumed"], ["--resumed-express"]):
-            done = subprocess.run([sys.executable, "-m", "kiosk.app.screenshots", str(out),
-                                   "--render", size, "--language", args.language, *extra],
-                                  check=False)
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "kiosk.app.screenshots",
+                    str(out),
+                    "--render",
+                    size,
+                    "--language",
+                    args.language,
+                    *extra,
+                ],
+                check=False,
+            )
             failed += done.returncode != 0
     if not failed:
         print(_("screenshots written to {dir}").format(dir=out))
@@ -102,9 +115,16 @@ def render_resumed(out: Path, size: str, language: str, express: bool = False) -
             express_in_play(db, "carrier")
         else:
             _game_in_play(db)
-        typed, problems = check_values({
-            "board.input": "simulator", "kiosk.language": language, "kiosk.database": str(db),
-            "display.width": width, "display.height": height, "web.enabled": False})
+        typed, problems = check_values(
+            {
+                "board.input": "simulator",
+                "kiosk.language": language,
+                "kiosk.database": str(db),
+                "display.width": width,
+                "display.height": height,
+                "web.enabled": False,
+            }
+        )
         assert not problems, problems
         path = out / f"{'express' if express else 'game'}_resumed{suffix}.png"
         try:
@@ -129,8 +149,7 @@ def _game_in_play(db: Path) -> None:
     rules = house_rules(Settings())
     store = Store(db)
     service = GameService(store, follow_ups=False)
-    service.new_game(DARTS, Setup((Team("Sharks", ("Anna", "Ben")), Team("Jets", ("Cleo",))),
-                                  rules))
+    service.new_game(DARTS, Setup((Team("Sharks", ("Anna", "Ben")), Team("Jets", ("Cleo",))), rules))
     rng = random.Random(11)
     fleets = [random_fleet(rules.board, rules.fleet, rng) for _team in (0, 1)]
     for team, fleet in enumerate(fleets):
@@ -153,13 +172,18 @@ def express_in_play(db: Path, stage: str) -> list[str]:
     from kiosk.service import GameService
     from kiosk.store import Store
 
-    b, d, c, s, p = (Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE,
-                     Ship.PATROL_BOAT)
+    b, d, c, s, p = (Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE, Ship.PATROL_BOAT)
     store = Store(db)
     service = GameService(store, follow_ups=False)
-    service.new_game(EXPRESS, Setup.create(["Ann", "Bo", "Kiosk"], seed=23,
-                                           lines=[[c, b, d, s, p], [p, d, b, c, s], [b, s, c, p, d]],
-                                           computers=[None, None, "normal"]))
+    service.new_game(
+        EXPRESS,
+        Setup.create(
+            ["Ann", "Bo", "Kiosk"],
+            seed=23,
+            lines=[[c, b, d, s, p], [p, d, b, c, s], [b, s, c, p, d]],
+            computers=[None, None, "normal"],
+        ),
+    )
     if stage == "carrier":
         service.submit(Attack(c))  # rolls first; the power cut comes before its target
     else:

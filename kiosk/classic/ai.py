@@ -42,6 +42,7 @@ HARD_SAMPLES, HARD_EXACT = 3_000, 20_000
 PONDER_SAMPLES, PONDER_EXACT = 30_000, 300_000
 PONDER_DEPTH = 3  # answers worked out ahead: the first of a turn and two after hits
 
+
 def neighbours(square: Hashable) -> tuple[Square, ...]:
     assert isinstance(square, Square)
     return GRID.neighbours(square)
@@ -59,28 +60,52 @@ def record_of(radar: Radar) -> Record:
 @functools.cache
 def space() -> Space:
     index = GRID.index
-    return Space(len(SQUARES), {n: tuple(tuple(index[s] for s in cells)
-                                         for cells in GRID.placements(n)) for n in range(2, 6)})
+    return Space(
+        len(SQUARES),
+        {n: tuple(tuple(index[s] for s in cells) for cells in GRID.placements(n)) for n in range(2, 6)},
+    )
 
 
-def grid_estimate(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
-                  rng: random.Random | None = None, *, samples: int | None = None,
-                  method: Method | None = None, exact_limit: int | None = None) -> Estimate:
-    return estimate(space(), _INDEX, record, lengths, rng or random.Random(),
-                    samples=samples, method=method, exact_limit=exact_limit)
+def grid_estimate(
+    record: Record,
+    lengths: Sequence[int] = CLASSIC_FLEET,
+    rng: random.Random | None = None,
+    *,
+    samples: int | None = None,
+    method: Method | None = None,
+    exact_limit: int | None = None,
+) -> Estimate:
+    return estimate(
+        space(),
+        _INDEX,
+        record,
+        lengths,
+        rng or random.Random(),
+        samples=samples,
+        method=method,
+        exact_limit=exact_limit,
+    )
 
 
-def heatmap(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
-            rng: random.Random | None = None, *, samples: int | None = None,
-            method: Method | None = None) -> dict[Square, float]:
+def heatmap(
+    record: Record,
+    lengths: Sequence[int] = CLASSIC_FLEET,
+    rng: random.Random | None = None,
+    *,
+    samples: int | None = None,
+    method: Method | None = None,
+) -> dict[Square, float]:
     """Per square, the probability that a shot there hits an unsunk ship (0 on shot squares)."""
     est = grid_estimate(record, lengths, rng, samples=samples, method=method)
     return dict(zip(SQUARES, (float(p) for p in est.probabilities), strict=True))
 
 
-def choose_target(record: Record, lengths: Sequence[int] = CLASSIC_FLEET,
-                  rng: random.Random | None = None,
-                  heat: dict[Square, float] | None = None) -> Square:
+def choose_target(
+    record: Record,
+    lengths: Sequence[int] = CLASSIC_FLEET,
+    rng: random.Random | None = None,
+    heat: dict[Square, float] | None = None,
+) -> Square:
     """The unshot square with the most heat."""
     rng = rng or random.Random()
     if heat is None:
@@ -163,7 +188,6 @@ class Computer:
         after each answer hits (what `ponder` keeps; `kiosk.classic.thinking` sends them back
         from its worker)."""
         for _depth in range(PONDER_DEPTH):
-            square = _sharp_target(record_of(radar), self._ponder_rng, PONDER_SAMPLES,
-                                   PONDER_EXACT)
+            square = _sharp_target(record_of(radar), self._ponder_rng, PONDER_SAMPLES, PONDER_EXACT)
             yield radar, square
             radar = Radar({**radar.shots, square: Result.HIT}, radar.sunk)

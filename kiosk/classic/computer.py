@@ -73,17 +73,25 @@ def pool(name: str, workers: int) -> concurrent.futures.ThreadPoolExecutor:
     ahead, one thread, never in the way of an answer)."""
     if name not in _pools:
         _pools[name] = concurrent.futures.ThreadPoolExecutor(
-            workers, thread_name_prefix=f"dartship-classic-{name}")
+            workers, thread_name_prefix=f"dartship-classic-{name}"
+        )
     return _pools[name]
 
 
 class ComputerSeat(ServiceListener):
     """Plays player 1 of the service's classic solo games (see the module's docstring)."""
 
-    def __init__(self, service: GameService, loop: asyncio.AbstractEventLoop,
-                 make: ShooterFactory, *, pace: ShotPace = ShotPace(), rng: random.Random | None = None,
-                 executor: concurrent.futures.Executor | None = None,
-                 ponder_executor: concurrent.futures.Executor | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        loop: asyncio.AbstractEventLoop,
+        make: ShooterFactory,
+        *,
+        pace: ShotPace = ShotPace(),
+        rng: random.Random | None = None,
+        executor: concurrent.futures.Executor | None = None,
+        ponder_executor: concurrent.futures.Executor | None = None,
+    ) -> None:
         self.service = service
         self.loop = loop
         self.make = make
@@ -159,8 +167,7 @@ class ComputerSeat(ServiceListener):
         match = self.match
         if match is None or self.service.match is not match:
             return False
-        return self.match is not None and self.match.version == version and \
-            self.match.computer_to_move
+        return self.match is not None and self.match.version == version and self.match.computer_to_move
 
     def _think(self, version: int) -> None:
         if not self._mine(version):
@@ -180,6 +187,7 @@ class ComputerSeat(ServiceListener):
                 return shooter.choose(radar)
             finally:
                 self.decision_seconds.append(time.perf_counter() - begin)
+
         try:
             future = self.loop.run_in_executor(self.executor, timed)
         except RuntimeError:  # the loop is shutting down (the kiosk stops)
@@ -222,8 +230,7 @@ class ComputerSeat(ServiceListener):
         if match is None or shooter is None or match.setup.level is not ComputerLevel.HARD:
             return
         try:
-            future = self.loop.run_in_executor(self.ponder_executor, shooter.ponder,
-                                               match.radar(1))
+            future = self.loop.run_in_executor(self.ponder_executor, shooter.ponder, match.radar(1))
         except RuntimeError:
             return
         future.add_done_callback(_log_failure)

@@ -84,8 +84,9 @@ def _moves(grid: Grid, lengths: Sequence[int]) -> _Moves:
     return _Moves(grid, distinct, want, radix, states)
 
 
-def _successors(moves: _Moves, index: int, keys: np.ndarray
-                ) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+def _successors(
+    moves: _Moves, index: int, keys: np.ndarray
+) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
     """From the states before square `index`: the state after it if no ship starts there, and
     for each ship that can start there, which states allow it and the state after."""
     mask, placed = keys // moves.states, keys % moves.states

@@ -38,9 +38,13 @@ class ShipClass(enum.Enum):
     @property
     def label(self) -> str:
         """The ship's name in the kiosk's language."""
-        labels = {ShipClass.CARRIER: _("Carrier"), ShipClass.BATTLESHIP: _("Battleship"),
-                  ShipClass.CRUISER: _("Cruiser"), ShipClass.SUBMARINE: _("Submarine"),
-                  ShipClass.DESTROYER: _("Destroyer")}
+        labels = {
+            ShipClass.CARRIER: _("Carrier"),
+            ShipClass.BATTLESHIP: _("Battleship"),
+            ShipClass.CRUISER: _("Cruiser"),
+            ShipClass.SUBMARINE: _("Submarine"),
+            ShipClass.DESTROYER: _("Destroyer"),
+        }
         return labels[self]
 
     @classmethod
@@ -48,12 +52,18 @@ class ShipClass(enum.Enum):
         for kind in cls:
             if str(name).strip().lower() == kind.value.lower():
                 return kind
-        raise RuleError(_("{name!r} is not a ship (Carrier, Battleship, Cruiser, Submarine, "
-                          "Destroyer)").format(name=name))
+        raise RuleError(
+            _("{name!r} is not a ship (Carrier, Battleship, Cruiser, Submarine, Destroyer)").format(name=name)
+        )
 
 
-_LENGTHS = {ShipClass.CARRIER: 5, ShipClass.BATTLESHIP: 4, ShipClass.CRUISER: 3,
-            ShipClass.SUBMARINE: 3, ShipClass.DESTROYER: 2}
+_LENGTHS = {
+    ShipClass.CARRIER: 5,
+    ShipClass.BATTLESHIP: 4,
+    ShipClass.CRUISER: 3,
+    ShipClass.SUBMARINE: 3,
+    ShipClass.DESTROYER: 2,
+}
 CLASSES: tuple[ShipClass, ...] = tuple(ShipClass)
 LENGTHS: tuple[int, ...] = tuple(kind.length for kind in CLASSES)  # 5, 4, 3, 3, 2
 
@@ -93,10 +103,14 @@ class Ship:
         # A ship built by hand (a front end, a test) is held to the rules as a parsed one is.
         n = self.kind.length
         bow = self.cells[0] if self.cells else None
-        if bow is None or self.cells not in (GRID.line(bow, n, True), GRID.line(bow, n, False)) \
-                or not all(s in GRID for s in self.cells):
-            raise PlacementError(_("the {ship} lies on {n} squares in a row inside the grid")
-                                 .format(ship=self.kind.label, n=n))
+        if (
+            bow is None
+            or self.cells not in (GRID.line(bow, n, True), GRID.line(bow, n, False))
+            or not all(s in GRID for s in self.cells)
+        ):
+            raise PlacementError(
+                _("the {ship} lies on {n} squares in a row inside the grid").format(ship=self.kind.label, n=n)
+            )
 
     @property
     def bow(self) -> Square:
@@ -124,8 +138,11 @@ def _ship(kind: ShipClass, bow: Square, horizontal: bool, grid: Grid) -> Ship:
     cells = grid.line(bow, kind.length, horizontal)
     outside = next((s for s in cells if s not in grid), None)
     if outside is not None:
-        raise OutsideGridError(_("{ship}: {square} is outside the grid (A1 to J10)").format(
-            ship=_name(kind, f"{cells[0].code}-{cells[-1].code}"), square=outside.code))
+        raise OutsideGridError(
+            _("{ship}: {square} is outside the grid (A1 to J10)").format(
+                ship=_name(kind, f"{cells[0].code}-{cells[-1].code}"), square=outside.code
+            )
+        )
     return Ship(kind, cells)
 
 
@@ -137,8 +154,7 @@ class Fleet:
 
     def __post_init__(self) -> None:
         if tuple(ship.kind for ship in self.ships) != CLASSES:
-            raise WrongFleetError(_("a fleet is one Carrier, Battleship, Cruiser, Submarine and "
-                                    "Destroyer"))
+            raise WrongFleetError(_("a fleet is one Carrier, Battleship, Cruiser, Submarine and Destroyer"))
         _check_overlaps(self.ships)
 
     @functools.cached_property
@@ -181,8 +197,11 @@ def _check_overlaps(ships: Iterable[Ship]) -> None:
         for square in ship.cells:
             other = seen.get(square)
             if other is not None:
-                raise OverlapError(_("{ship} overlaps the {other} on {square}").format(
-                    ship=_name(ship.kind, ship.code), other=other.kind.label, square=square.code))
+                raise OverlapError(
+                    _("{ship} overlaps the {other} on {square}").format(
+                        ship=_name(ship.kind, ship.code), other=other.kind.label, square=square.code
+                    )
+                )
             seen[square] = ship
 
 
@@ -207,16 +226,17 @@ def _written(text: str) -> _Written:
     ends = token.split("-")
     squares = [loose_square(end) for end in ends]
     if len(ends) != 2 or squares[0] is None or squares[1] is None:
-        raise NotationError(_("ship {ship!r}: write a ship as its two end squares, like A1-A5")
-                            .format(ship=token))
+        raise NotationError(
+            _("ship {ship!r}: write a ship as its two end squares, like A1-A5").format(ship=token)
+        )
     bow, stern = sorted((squares[0], squares[1]), key=lambda s: (s.row, s.column))
     ship = _Written(bow, stern)
     if bow.row != stern.row and bow.column != stern.column:
-        raise NotStraightError(_("ship {ship} is neither horizontal nor vertical").format(
-            ship=ship.code))
+        raise NotStraightError(_("ship {ship} is neither horizontal nor vertical").format(ship=ship.code))
     if ship.length not in LENGTHS:
-        raise ShipLengthError(_("ship {ship} is {n} squares long; ships are 2 to 5 long").format(
-            ship=ship.code, n=ship.length))
+        raise ShipLengthError(
+            _("ship {ship} is {n} squares long; ships are 2 to 5 long").format(ship=ship.code, n=ship.length)
+        )
     return ship
 
 
@@ -231,8 +251,11 @@ def parse_ship(text: str, kind: ShipClass | None = None) -> Ship:
     if kind is None:
         kind = next(k for k in CLASSES if k.length == written.length)
     elif kind.length != written.length:
-        raise ShipLengthError(_("the {ship} is {n} squares long, not {m}").format(
-            ship=kind.label, n=kind.length, m=written.length))
+        raise ShipLengthError(
+            _("the {ship} is {n} squares long, not {m}").format(
+                ship=kind.label, n=kind.length, m=written.length
+            )
+        )
     return _placed(kind, written)
 
 
@@ -240,21 +263,24 @@ def parse_fleet(text: str) -> Fleet:
     """Five ships as `start-end`, separated by spaces or commas, in any order."""
     tokens = [t for t in re.split(r"[\s,]+", str(text).strip()) if t]
     if not tokens:
-        raise WrongFleetError(_("no ships given: write five ships like A1-A5 C3-F3 H2-H4 J7-J9 "
-                                "E9-F9"))
+        raise WrongFleetError(_("no ships given: write five ships like A1-A5 C3-F3 H2-H4 J7-J9 E9-F9"))
     written = [_written(token) for token in tokens]
     want, have = Counter(LENGTHS), Counter(w.length for w in written)
     for n in sorted(have, reverse=True):
         if have[n] > want[n]:
-            raise WrongFleetError(_("one ship of length {n} too many ({ships}); the fleet is "
-                                    "Carrier 5, Battleship 4, Cruiser 3, Submarine 3, "
-                                    "Destroyer 2").format(
-                n=n, ships=", ".join(w.code for w in written if w.length == n)))
+            raise WrongFleetError(
+                _(
+                    "one ship of length {n} too many ({ships}); the fleet is "
+                    "Carrier 5, Battleship 4, Cruiser 3, Submarine 3, "
+                    "Destroyer 2"
+                ).format(n=n, ships=", ".join(w.code for w in written if w.length == n))
+            )
     kinds = _classes_in_order(written)
     missing = next((k for k in CLASSES if k not in kinds), None)
     if missing is not None:
-        raise WrongFleetError(_("the {ship} ({n} squares) is missing").format(
-            ship=missing.label, n=missing.length))
+        raise WrongFleetError(
+            _("the {ship} ({n} squares) is missing").format(ship=missing.label, n=missing.length)
+        )
     ships = [_placed(kind, w) for kind, w in zip(kinds, written, strict=True)]
     return Fleet(tuple(sorted(ships, key=lambda s: CLASSES.index(s.kind))))
 
@@ -271,8 +297,9 @@ def _classes_in_order(written: Sequence[_Written]) -> list[ShipClass]:
     return kinds
 
 
-def random_layout(lengths: Sequence[int], rng: random.Random, grid: Grid = GRID,
-                  attempts: int = 100_000) -> tuple[tuple[Square, ...], ...]:
+def random_layout(
+    lengths: Sequence[int], rng: random.Random, grid: Grid = GRID, attempts: int = 100_000
+) -> tuple[tuple[Square, ...], ...]:
     """Uniformly random legal ships of these lengths (in this order) on any grid.
 
     Each ship is drawn uniformly from all its placements and the WHOLE fleet is drawn again on

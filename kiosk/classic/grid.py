@@ -47,8 +47,9 @@ class Grid:
     rows: int = SIZE
 
     def __contains__(self, square: object) -> bool:
-        return (isinstance(square, Square) and 0 <= square.column < self.columns
-                and 1 <= square.row <= self.rows)
+        return (
+            isinstance(square, Square) and 0 <= square.column < self.columns and 1 <= square.row <= self.rows
+        )
 
     @functools.cached_property
     def squares(self) -> tuple[Square, ...]:
@@ -81,10 +82,16 @@ class Grid:
 
 @functools.cache
 def _placements(grid: Grid, length: int) -> tuple[tuple[Square, ...], ...]:
-    found = [grid.line(Square(c, r), length, True)
-             for r in range(1, grid.rows + 1) for c in range(grid.columns - length + 1)]
-    found += [grid.line(Square(c, r), length, False)
-              for c in range(grid.columns) for r in range(1, grid.rows - length + 2)]
+    found = [
+        grid.line(Square(c, r), length, True)
+        for r in range(1, grid.rows + 1)
+        for c in range(grid.columns - length + 1)
+    ]
+    found += [
+        grid.line(Square(c, r), length, False)
+        for c in range(grid.columns)
+        for r in range(1, grid.rows - length + 2)
+    ]
     return tuple(found)
 
 
@@ -108,6 +115,5 @@ def parse_square(text: str, grid: Grid = GRID) -> Square:
     """`A1`..`J10`, case-insensitive; the error names the bad token."""
     square = loose_square(text)
     if square is None or square not in grid:
-        raise SquareError(_("{token!r} is not a square (A1 to J10)").format(
-            token=str(text).strip()))
+        raise SquareError(_("{token!r} is not a square (A1 to J10)").format(token=str(text).strip()))
     return square

@@ -37,8 +37,9 @@ class StoreLeaderboard:
         self.store = store
 
     def daily(self, day: datetime.date) -> list[DailyEntry]:
-        return [DailyEntry(r.player, r.shots)
-                for r in self.store.stats.daily_board(day.isoformat(), PHONE_DAILY)]
+        return [
+            DailyEntry(r.player, r.shots) for r in self.store.stats.daily_board(day.isoformat(), PHONE_DAILY)
+        ]
 
 
 class MemoryLeaderboard:
@@ -55,8 +56,12 @@ class MemoryLeaderboard:
         if not isinstance(event, MatchUpdate) or not isinstance(match, Match):
             return
         setup = match.setup
-        if (setup.mode is Mode.DAILY and setup.date is not None and match.outcome().over
-                and event.game not in self._noted):
+        if (
+            setup.mode is Mode.DAILY
+            and setup.date is not None
+            and match.outcome().over
+            and event.game not in self._noted
+        ):
             self._noted.add(event.game)
             self._finished.append((setup.date, DailyEntry(setup.name(0), match.shots(0))))
 

@@ -97,8 +97,9 @@ def daily_fleet(key: bytes, day: datetime.date) -> Fleet:
     """The fleet every `daily` game of this date hides on the kiosk whose secret key this is
     (`kiosk.secret`): nobody can work it out from the date and the published code. It is placed
     as the computer's `Place` (a secret in the store), like a solo game's."""
-    return random_fleet(random.Random(hmac.new(key, f"classic-daily:{day.isoformat()}".encode(),
-                                               hashlib.sha256).digest()))
+    return random_fleet(
+        random.Random(hmac.new(key, f"classic-daily:{day.isoformat()}".encode(), hashlib.sha256).digest())
+    )
 
 
 # ---- commands ---------------------------------------------------------------------------
@@ -264,8 +265,10 @@ class Match:
             **self.public_view(),
             "player": side,
             "fleet": [ship.code for ship in fleet.ships] if fleet is not None else [],
-            "incoming": {"hit": [s.code for s, r in incoming.items() if r is not Result.MISS],
-                         "miss": [s.code for s, r in incoming.items() if r is Result.MISS]},
+            "incoming": {
+                "hit": [s.code for s, r in incoming.items() if r is not Result.MISS],
+                "miss": [s.code for s, r in incoming.items() if r is Result.MISS],
+            },
             "radar": self.radar_view(side),
         }
 
@@ -274,9 +277,17 @@ class Match:
         if self._winner is None:
             return Outcome(False, None, turns)
         results = tuple(
-            PlayerResult(side=i, player=self.setup.name(i), shots=len(s.shots), hits=self.hits(i),
-                         sunk=len(s.sunk), turns=s.turns, won=self._winner == i)
-            for i, s in enumerate(self._sides))
+            PlayerResult(
+                side=i,
+                player=self.setup.name(i),
+                shots=len(s.shots),
+                hits=self.hits(i),
+                sunk=len(s.sunk),
+                turns=s.turns,
+                won=self._winner == i,
+            )
+            for i, s in enumerate(self._sides)
+        )
         return Outcome(True, self._winner, turns, results)
 
     # -- reading the game --
@@ -285,8 +296,9 @@ class Match:
     def phase(self) -> Phase:
         if self._winner is not None:
             return Phase.OVER
-        if self._sides[1].fleet is None or (self._sides[0].fleet is None
-                                            and self.setup.mode is not Mode.DAILY):
+        if self._sides[1].fleet is None or (
+            self._sides[0].fleet is None and self.setup.mode is not Mode.DAILY
+        ):
             return Phase.PLACING
         return Phase.PLAYING
 
@@ -315,8 +327,9 @@ class Match:
     def computer_to_move(self) -> bool:
         """Whether the computer is to fire now (solo, in play, its turn): the driver's cue to
         ask it for a square and submit the shot."""
-        return (self.setup.mode is Mode.SOLO and self.phase is Phase.PLAYING
-                and self._turn == self.setup.computer)
+        return (
+            self.setup.mode is Mode.SOLO and self.phase is Phase.PLAYING and self._turn == self.setup.computer
+        )
 
     def radar(self, side: int) -> Radar:
         """`side`'s shots at the enemy and the enemy ships it sank (public)."""
@@ -325,10 +338,11 @@ class Match:
 
     def radar_view(self, side: int) -> dict[str, Any]:
         own = self._sides[side]
-        return {"hit": [s.code for s, r in own.shots.items() if r is not Result.MISS],
-                "miss": [s.code for s, r in own.shots.items() if r is Result.MISS],
-                "sunk": [{"ship": ship.kind.value, "cells": [s.code for s in ship.cells]}
-                         for ship in own.sunk]}
+        return {
+            "hit": [s.code for s, r in own.shots.items() if r is not Result.MISS],
+            "miss": [s.code for s, r in own.shots.items() if r is Result.MISS],
+            "sunk": [{"ship": ship.kind.value, "cells": [s.code for s in ship.cells]} for ship in own.sunk],
+        }
 
     def shots(self, side: int) -> int:
         return len(self._sides[side].shots)
@@ -361,11 +375,13 @@ class Match:
         if side == 1 and self.setup.mode is Mode.DAILY and self._sides[1].fleet is not None:
             raise FleetLockedError(_("the daily fleet is set by the date"))
         if self._sides[side].shots:
-            raise FleetLockedError(_("{name} has fired: the fleet stays where it is").format(
-                name=self.setup.name(side)))
+            raise FleetLockedError(
+                _("{name} has fired: the fleet stays where it is").format(name=self.setup.name(side))
+            )
         if self._sides[1 - side].shots:
-            raise FleetLockedError(_("{name}'s fleet has been fired at: it stays where it is")
-                                   .format(name=self.setup.name(side)))
+            raise FleetLockedError(
+                _("{name}'s fleet has been fired at: it stays where it is").format(name=self.setup.name(side))
+            )
 
     def _place(self, command: Place) -> list[Event]:
         side = _check_player(command.side)
@@ -387,12 +403,12 @@ class Match:
             waiting = [self.setup.name(i) for i in (0, 1) if self._sides[i].fleet is None]
             raise RuleError(_("waiting for the fleet of {names}").format(names=", ".join(waiting)))
         if side != self._turn:
-            raise NotYourTurnError(_("it is {name}'s turn").format(
-                name=self.setup.name(self._turn)))
+            raise NotYourTurnError(_("it is {name}'s turn").format(name=self.setup.name(self._turn)))
         own, enemy = self._sides[side], self._sides[1 - side]
         if square in own.shots:
-            raise AlreadyFiredError(_("{square} has already been fired at: choose another square")
-                                    .format(square=square.code))
+            raise AlreadyFiredError(
+                _("{square} has already been fired at: choose another square").format(square=square.code)
+            )
         assert enemy.fleet is not None
         if self._shot_of_turn == 0:
             own.turns += 1
@@ -407,8 +423,9 @@ class Match:
         else:
             result = Result.HIT
         own.shots[square] = result
-        events: list[Event] = [ShotFired(side, self.setup.name(side), self._shot_of_turn, square,
-                                         result, sunk)]
+        events: list[Event] = [
+            ShotFired(side, self.setup.name(side), self._shot_of_turn, square, result, sunk)
+        ]
         if len(own.sunk) == len(CLASSES):
             self._winner = side
             events.append(Won(side))

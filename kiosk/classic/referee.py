@@ -60,7 +60,6 @@ class Shooter(Protocol):
 ComputerFactory = Callable[[ComputerLevel, random.Random], Shooter]
 
 
-
 def _seed(obj: dict[str, Any]) -> random.Random:
     seed = obj.get("seed")
     if seed is not None and type(seed) is not int:
@@ -73,9 +72,15 @@ class ClassicReferee:
     level (with its randomness); `today` gives the date of a `daily` game or a `leaderboard`
     that names none; `leaderboard`: the service's store's, or one in memory."""
 
-    def __init__(self, service: GameService, computer: ComputerFactory, *,
-                 daily_key: bytes, leaderboard: Leaderboard | None = None,
-                 today: Callable[[], datetime.date] = datetime.date.today) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        computer: ComputerFactory,
+        *,
+        daily_key: bytes,
+        leaderboard: Leaderboard | None = None,
+        today: Callable[[], datetime.date] = datetime.date.today,
+    ) -> None:
         self.service = service
         self.leaderboard = leaderboard or leaderboard_of(service)
         self.make_computer = computer
@@ -110,7 +115,7 @@ class ClassicReferee:
             raise WireError(_("unknown command {name!r}").format(name=name))
         match = self.match
         if match is None:
-            raise WireError(_("no game yet: start one with {\"cmd\": \"new\"}"))
+            raise WireError(_('no game yet: start one with {"cmd": "new"}'))
         if name == "state":
             return [state_to_dict(match)]
         if name == "view":
@@ -144,8 +149,7 @@ class ClassicReferee:
             self._submit(Place(1, random_fleet(rng)))
         elif setup.mode is Mode.DAILY and setup.date is not None:
             self._submit(Place(1, daily_fleet(self.daily_key, setup.date)))
-        players = list(setup.players) or [setup.name(i) for i in (0, 1)
-                                          if i == 0 or setup.mode is Mode.DUEL]
+        players = list(setup.players) or [setup.name(i) for i in (0, 1) if i == 0 or setup.mode is Mode.DUEL]
         return [{"event": "new", "mode": setup.mode.value, "players": players}]
 
     def _ready_for_duel(self, match: Match) -> list[Answer]:
@@ -155,20 +159,31 @@ class ClassicReferee:
         if match.setup.mode is not Mode.SOLO or not match.friend_ready:
             raise RuleError(_("a duel starts from a solo game once the friend has tapped Ready"))
         players = obj.get("players")
-        setup = setup_from_dict({"mode": "duel", "players": players if players is not None
-                                 else [match.setup.name(0), _("Player {number}").format(number=2)]})
+        setup = setup_from_dict(
+            {
+                "mode": "duel",
+                "players": players
+                if players is not None
+                else [match.setup.name(0), _("Player {number}").format(number=2)],
+            }
+        )
         rng = _seed(obj)
         kept = match.fleet(0) or random_fleet(rng)
         self._start(setup)
         events = [*self._submit(Place(0, kept)), *self._submit(Place(1, random_fleet(rng)))]
-        return [{"event": "new", "mode": "duel", "players": list(setup.players)},
-                *(event_to_dict(e) for e in events)]
+        return [
+            {"event": "new", "mode": "duel", "players": list(setup.players)},
+            *(event_to_dict(e) for e in events),
+        ]
 
     def _leaderboard(self, obj: dict[str, Any]) -> Answer:
         day = parse_date(obj["date"]) if obj.get("date") is not None else self.today()
         entries = self.leaderboard.daily(day)
-        return {"event": "leaderboard", "date": day.isoformat(),
-                "entries": [{"player": e.player, "shots": e.shots} for e in entries]}
+        return {
+            "event": "leaderboard",
+            "date": day.isoformat(),
+            "entries": [{"player": e.player, "shots": e.shots} for e in entries],
+        }
 
     # -- the computer --
 
@@ -192,8 +207,7 @@ def run(stdin: Iterable[str | bytes], stdout: TextIO, referee: ClassicReferee) -
     return serve(stdin, stdout, referee.handle_line, first=referee.resume())
 
 
-def main_stdio(computer: ComputerFactory, service: GameService | None = None, *,
-               daily_key: bytes) -> int:
+def main_stdio(computer: ComputerFactory, service: GameService | None = None, *, daily_key: bytes) -> int:
     """`dartship classic`: a service without a store unless the caller passes the durable one.
     `computer`: `kiosk.classic.ai.Computer`; `daily_key`: the kiosk's secret."""
     service = service or GameService(None, venue="classic", follow_ups=False)

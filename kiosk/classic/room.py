@@ -39,8 +39,17 @@ def _participants(seating: Seating) -> Sequence[ServiceListener]:
     from kiosk.classic.computer import ComputerSeat, ShotPace, pool
 
     pace = ShotPace(shot=0 if seating.instant else seating.config.settings.solo.shot_seconds)
-    return (ComputerSeat(seating.service, seating.loop, computer, pace=pace, rng=seating.rng,
-                         executor=pool("choose", 2), ponder_executor=pool("ponder", 1)),)
+    return (
+        ComputerSeat(
+            seating.service,
+            seating.loop,
+            computer,
+            pace=pace,
+            rng=seating.rng,
+            executor=pool("choose", 2),
+            ponder_executor=pool("ponder", 1),
+        ),
+    )
 
 
 def _resumed(service: GameService, rng: random.Random) -> None:
@@ -59,8 +68,11 @@ def _referee(args: argparse.Namespace) -> int:
     from kiosk.lines import scripted
     from kiosk.secret import kiosk_secret
 
-    return scripted(args.db, "classic", lambda service: main_stdio(
-        Computer, service, daily_key=kiosk_secret(service.store)))
+    return scripted(
+        args.db,
+        "classic",
+        lambda service: main_stdio(Computer, service, daily_key=kiosk_secret(service.store)),
+    )
 
 
 ROOM = Room(
@@ -70,8 +82,9 @@ ROOM = Room(
     kind=_kind,
     participants=_participants,
     resumed=_resumed,
-    line=LineProtocol("classic", lambda: _("classic 10x10 Battleship as a JSON line protocol"),
-                      _arguments, _referee),
+    line=LineProtocol(
+        "classic", lambda: _("classic 10x10 Battleship as a JSON line protocol"), _arguments, _referee
+    ),
     touch="ui.touch.classic.room:TOUCH",
     phones="ui.handheld.classic.room:PHONES",
 )

@@ -97,10 +97,17 @@ class Membership:
 class PhoneRooms:
     """The phones' tables and rooms of one kiosk (see the module's docstring)."""
 
-    def __init__(self, store: Store | None, loop: asyncio.AbstractEventLoop,
-                 make_computer: ShooterFactory, *, pace: ShotPace | None = None,
-                 rng: random.Random | None = None, max_tables: int = MAX_TABLES,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        store: Store | None,
+        loop: asyncio.AbstractEventLoop,
+        make_computer: ShooterFactory,
+        *,
+        pace: ShotPace | None = None,
+        rng: random.Random | None = None,
+        max_tables: int = MAX_TABLES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.store = store
         self.loop = loop
         self.make_computer = make_computer
@@ -132,11 +139,16 @@ class PhoneRooms:
         if found is not None:
             self._tables.move_to_end(venue)
             return found
-        service = GameService(self.store, rng=random.Random(self.rng.getrandbits(64)),
-                              venue=venue)
-        seat = ComputerSeat(service, self.loop, self.make_computer, pace=self.pace,
-                            rng=random.Random(self.rng.getrandbits(64)),
-                            executor=pool("choose", 2), ponder_executor=pool("ponder", 1))
+        service = GameService(self.store, rng=random.Random(self.rng.getrandbits(64)), venue=venue)
+        seat = ComputerSeat(
+            service,
+            self.loop,
+            self.make_computer,
+            pace=self.pace,
+            rng=random.Random(self.rng.getrandbits(64)),
+            executor=pool("choose", 2),
+            ponder_executor=pool("ponder", 1),
+        )
         seat.attach()
         table = PhoneVenue(venue, service, seat)
         try:
@@ -144,8 +156,11 @@ class PhoneRooms:
             if service.resume(finished_within=None):
                 ensure_fleets(service, service.rng, Source.PHONE)
         except (StoreError, sqlite3.Error, ValueError) as err:
-            log.error("%s: the last game cannot be picked up (%s); the phone starts afresh",
-                      venue.split(":")[0], err)
+            log.error(
+                "%s: the last game cannot be picked up (%s); the phone starts afresh",
+                venue.split(":")[0],
+                err,
+            )
         self._tables[venue] = table
         for listener in list(self.on_table):
             listener(table)
@@ -177,8 +192,12 @@ class PhoneRooms:
         match = classic_of(table.service)
         if match is not None and match.setup.date == today:
             return match
-        start(table.service, Setup(Mode.DAILY, (name,) if name else (), date=today),
-              table.service.rng, source=Source.PHONE)
+        start(
+            table.service,
+            Setup(Mode.DAILY, (name,) if name else (), date=today),
+            table.service.rng,
+            source=Source.PHONE,
+        )
         return self._match(table)
 
     def name_daily(self, device: str, name: str | None) -> str:
@@ -302,8 +321,7 @@ class PhoneRooms:
         if name is None and current is not None and current.setup.players:
             name = current.setup.players[0]
         names = duel_names(name, self._friend_names.get(room.id))
-        start(table.service, Setup(Mode.DUEL, names), table.service.rng, fleet=kept,
-              source=Source.PHONE)
+        start(table.service, Setup(Mode.DUEL, names), table.service.rng, fleet=kept, source=Source.PHONE)
         self._keep(replace(room, ready=False))
         return self._match(table)
 
@@ -326,8 +344,11 @@ class PhoneRooms:
         """Close the rooms that have ended (idle, a duel over and left, too old); the closed
         ones, whose sockets the caller hangs up."""
         now = self.clock()
-        rooms = ([room for room, _created in self.store.rooms.open_rooms()]
-                 if self.store is not None else list(self._rooms.values()))
+        rooms = (
+            [room for room, _created in self.store.rooms.open_rooms()]
+            if self.store is not None
+            else list(self._rooms.values())
+        )
         ended = []
         for room in rooms:
             touched = self._touched.setdefault(room.id, now)
@@ -335,8 +356,11 @@ class PhoneRooms:
             table = self._tables.get(f"phone:{room.owner}")
             match = classic_of(table.service) if table is not None else None
             over = match is not None and match.setup.mode is Mode.DUEL and match.winner is not None
-            if (now - touched >= ROOM_IDLE or now - born >= ROOM_MAX_AGE
-                    or (over and now - touched >= DUEL_LEFT)):
+            if (
+                now - touched >= ROOM_IDLE
+                or now - born >= ROOM_MAX_AGE
+                or (over and now - touched >= DUEL_LEFT)
+            ):
                 ended.append(room)
         for room in ended:
             self.close_room(room.owner)

@@ -31,8 +31,14 @@ def classic_of(service: GameService) -> Match | None:
     return match if isinstance(match, Match) else None
 
 
-def start(service: GameService, setup: Setup, rng: random.Random, *,
-          fleet: Fleet | None = None, source: Source = Source.TOUCH) -> int:
+def start(
+    service: GameService,
+    setup: Setup,
+    rng: random.Random,
+    *,
+    fleet: Fleet | None = None,
+    source: Source = Source.TOUCH,
+) -> int:
     """A new classic game with every fleet standing: player 0's `fleet` if given (a duel that
     grows out of a solo game keeps it), random ones for the rest. Returns the game's id."""
     game = service.new_game(CLASSIC, setup)
@@ -46,16 +52,14 @@ def ensure_fleets(service: GameService, rng: random.Random, source: Source = Sou
         _place_missing(service, rng, source, {})
 
 
-def _place_missing(service: GameService, rng: random.Random, source: Source,
-                   given: dict[int, Fleet]) -> None:
+def _place_missing(service: GameService, rng: random.Random, source: Source, given: dict[int, Fleet]) -> None:
     match = classic_of(service)
     assert match is not None
     placed = match.public_view()["placed"]
     for side in _sides_with_fleet(match.setup):
         if not placed[side]:
             who: Any = Source.COMPUTER if side == match.setup.computer else source
-            service.submit(Place(side, given.get(side) or _fleet_of(service, match.setup, side,
-                                                                     rng)), who)
+            service.submit(Place(side, given.get(side) or _fleet_of(service, match.setup, side, rng)), who)
 
 
 def _fleet_of(service: GameService, setup: Setup, side: int, rng: random.Random) -> Fleet:

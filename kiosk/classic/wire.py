@@ -93,14 +93,17 @@ def setup_from_dict(obj: Mapping[str, Any], today: datetime.date | None = None) 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
     """The setup as stored beside the game (public: names, mode, level, date)."""
-    return {"mode": setup.mode.value, "players": list(setup.players), "first": setup.first,
-            "ai": setup.level.value,
-            "date": setup.date.isoformat() if setup.date is not None else None,
-            **({"seed": setup.seed} if setup.seed is not None else {})}
+    return {
+        "mode": setup.mode.value,
+        "players": list(setup.players),
+        "first": setup.first,
+        "ai": setup.level.value,
+        "date": setup.date.isoformat() if setup.date is not None else None,
+        **({"seed": setup.seed} if setup.seed is not None else {}),
+    }
 
 
-def command_from_dict(obj: Mapping[str, Any], turn: int | None = None,
-                      secret: str | None = None) -> Command:
+def command_from_dict(obj: Mapping[str, Any], turn: int | None = None, secret: str | None = None) -> Command:
     """`place` (its fleet from `obj` or from the stored `secret`) or `fire` (by `obj`'s player
     or, as the protocol writes it, by the player whose `turn` it is)."""
     name = obj.get("cmd")
@@ -133,8 +136,12 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         case Placed(player):
             return {"event": "placed", "player": player}
         case ShotFired(player, _name, _number, square, result, ship):
-            out: dict[str, Any] = {"event": "shot", "player": player, "cell": square.code,
-                                   "result": result.value}
+            out: dict[str, Any] = {
+                "event": "shot",
+                "player": player,
+                "cell": square.code,
+                "result": result.value,
+            }
             if ship is not None:
                 out["ship"] = ship.kind.value
                 out["cells"] = [s.code for s in ship.cells]
@@ -150,16 +157,27 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 
 def state_to_dict(match: Match) -> dict[str, Any]:
     view = match.public_view()
-    return {"event": "state", "mode": view["mode"], "phase": view["phase"], "turn": view["turn"],
-            "shots": view["shots"], "hits": view["hits"], "sunk": view["sunk"],
-            "winner": view["winner"]}
+    return {
+        "event": "state",
+        "mode": view["mode"],
+        "phase": view["phase"],
+        "turn": view["turn"],
+        "shots": view["shots"],
+        "hits": view["hits"],
+        "sunk": view["sunk"],
+        "winner": view["winner"],
+    }
 
 
 def view_to_dict(match: Match, player: int) -> dict[str, Any]:
     view = match.private_view(player)
-    return {"event": "view", "player": player, "fleet": view["fleet"],
-            "incoming": view["incoming"], "radar": view["radar"]}
-
+    return {
+        "event": "view",
+        "player": player,
+        "fleet": view["fleet"],
+        "incoming": view["incoming"],
+        "radar": view["radar"],
+    }
 
 
 class ClassicKind(GameKind[Setup, Command, Event, Match]):
@@ -179,13 +197,15 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
     def command_to_dict(self, command: Command) -> tuple[dict[str, Any], Secret | None]:
         return command_to_dict(command)
 
-    def command_from_dict(self, body: Mapping[str, Any], setup: Setup,
-                          secret: str | None) -> Command:
+    def command_from_dict(self, body: Mapping[str, Any], setup: Setup, secret: str | None) -> Command:
         return command_from_dict(body, secret=secret)
 
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
-        return [Shot(e.side, e.name, e.number, e.square.code, e.result.value)
-                for e in events if isinstance(e, ShotFired)]
+        return [
+            Shot(e.side, e.name, e.number, e.square.code, e.result.value)
+            for e in events
+            if isinstance(e, ShotFired)
+        ]
 
     def computer_sides(self, setup: Setup) -> frozenset[int]:
         return frozenset() if setup.computer is None else frozenset({setup.computer})

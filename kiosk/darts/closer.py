@@ -1,4 +1,4 @@
-""""Who was closer?" asked of both teams' phones: decided when both name the same team.
+""" "Who was closer?" asked of both teams' phones: decided when both name the same team.
 
 Where the board cannot tell two bull-off darts apart, the players say who was closer. On the
 touchscreen (or the host page) one tap decides: everybody stands at that screen. With phones only,

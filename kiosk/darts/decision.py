@@ -30,8 +30,9 @@ class Decision:
     method: Method
 
 
-def decide(board: Board, record: Record, lengths: Sequence[int], sigma: float,
-           rng: random.Random) -> Decision:
+def decide(
+    board: Board, record: Record, lengths: Sequence[int], sigma: float, rng: random.Random
+) -> Decision:
     """Pure and self-contained: safe to run in an executor (pass a `random.Random` of its own)."""
     est = board_estimate(board, record, lengths, rng)
     heat = dict(zip(board.cells, (float(p) for p in est.probabilities), strict=True))

@@ -11,9 +11,13 @@ def zone_text(zone: BullZone | None) -> str:
     """A bull-off dart as far as the board could tell (None: not thrown yet)."""
     if zone is None:
         return _("to throw")
-    return {BullZone.INNER: _("inner bull"), BullZone.OUTER: _("outer bull"),
-            BullZone.BULL: _("bull"), BullZone.OTHER: _("not the bull"),
-            BullZone.MISS: _("missed the board")}[zone]
+    return {
+        BullZone.INNER: _("inner bull"),
+        BullZone.OUTER: _("outer bull"),
+        BullZone.BULL: _("bull"),
+        BullZone.OTHER: _("not the bull"),
+        BullZone.MISS: _("missed the board"),
+    }[zone]
 
 
 def bull_off_dart(zone: BullZone | None, cell: Cell | None) -> str:

@@ -86,7 +86,9 @@ def parse_lengths(value: str | Iterable[int]) -> tuple[int, ...]:
         if not parts or not all(p.isdigit() for p in parts):
             raise PlacementError(
                 _("fleet {value!r}: give ship lengths like 2,3,4,5 or a preset ({presets})").format(
-                    value=value, presets=", ".join(PRESETS)))
+                    value=value, presets=", ".join(PRESETS)
+                )
+            )
         lengths = tuple(int(p) for p in parts)
     else:
         try:
@@ -145,12 +147,14 @@ def make_ship(cells: Sequence[Cell], board: Board, label: str | None = None) -> 
     """Validate cells as one ship; the error says which rule is broken and by which ship."""
     name = label or "-".join(c.code for c in cells)
     if len(cells) < MIN_SHIP or len(cells) > MAX_SHIP:
-        raise PlacementError(_("ship {ship} has length {n}; ships are 2 to 5 long").format(
-            ship=name, n=len(cells)))
+        raise PlacementError(
+            _("ship {ship} has length {n}; ships are 2 to 5 long").format(ship=name, n=len(cells))
+        )
     for cell in cells:
         if cell not in board:
-            raise PlacementError(_("ship {ship}: {cell} is not a cell of this board").format(
-                ship=name, cell=cell.code))
+            raise PlacementError(
+                _("ship {ship}: {cell} is not a cell of this board").format(ship=name, cell=cell.code)
+            )
     if len(set(cells)) != len(cells):
         raise PlacementError(_("ship {ship}: a cell is used twice").format(ship=name))
     has_bull = any(c.ring is Ring.BULL for c in cells)
@@ -159,27 +163,28 @@ def make_ship(cells: Sequence[Cell], board: Board, label: str | None = None) -> 
     if len(rings) == 1 and not has_bull:
         order = _circular_order(cells)
         if order is None:
-            raise PlacementError(_("ship {ship}: gap – the numbers are not next to each other "
-                                   "on the ring").format(ship=name))
+            raise PlacementError(
+                _("ship {ship}: gap – the numbers are not next to each other on the ring").format(ship=name)
+            )
         return Ship(tuple(order), Orientation.CIRCULAR)
     if len(numbers) == 1:
         order = _radial_order(cells, board)
         if order is None:
-            raise PlacementError(_("ship {ship}: gap – the cells are not next to each other "
-                                   "along the spoke").format(ship=name))
+            raise PlacementError(
+                _("ship {ship}: gap – the cells are not next to each other along the spoke").format(ship=name)
+            )
         return Ship(tuple(order), Orientation.RADIAL)
     if has_bull and len(rings - {Ring.BULL}) == 1:
-        raise PlacementError(_("ship {ship}: the Bull is never part of a circular ship").format(
-            ship=name))
-    raise PlacementError(_("ship {ship}: cells are not in one ring or along one number").format(
-        ship=name))
+        raise PlacementError(_("ship {ship}: the Bull is never part of a circular ship").format(ship=name))
+    raise PlacementError(_("ship {ship}: cells are not in one ring or along one number").format(ship=name))
 
 
 def parse_ship(text: str, board: Board) -> Ship:
     tokens = [t for t in str(text).strip().split("-")]
     if not text or any(not t.strip() for t in tokens):
-        raise PlacementError(_("ship {ship!r}: write its cells joined by '-', like T20-T1-T18")
-                             .format(ship=text))
+        raise PlacementError(
+            _("ship {ship!r}: write its cells joined by '-', like T20-T1-T18").format(ship=text)
+        )
     try:
         cells = [board.parse(t, allow_miss=False) for t in tokens]
     except CellError as err:
@@ -191,14 +196,20 @@ def make_fleet(ships: Sequence[Ship], lengths: Sequence[int]) -> Fleet:
     """Check a set of valid ships against the required fleet: lengths and overlaps."""
     want, have = Counter(lengths), Counter(s.length for s in ships)
     if want != have:
-        raise PlacementError(_("wrong fleet: this game needs ships of length {want}, got {have}")
-                             .format(want=_fmt_lengths(want), have=_fmt_lengths(have) or "none"))
+        raise PlacementError(
+            _("wrong fleet: this game needs ships of length {want}, got {have}").format(
+                want=_fmt_lengths(want), have=_fmt_lengths(have) or "none"
+            )
+        )
     seen: dict[Cell, Ship] = {}
     for ship in ships:
         for cell in ship.cells:
             if cell in seen:
-                raise PlacementError(_("overlap: ships {a} and {b} share {cell}").format(
-                    a=seen[cell].code, b=ship.code, cell=cell.code))
+                raise PlacementError(
+                    _("overlap: ships {a} and {b} share {cell}").format(
+                        a=seen[cell].code, b=ship.code, cell=cell.code
+                    )
+                )
             seen[cell] = ship
     return Fleet(tuple(sorted(ships, key=lambda s: (s.length, s.code))))
 
@@ -298,16 +309,20 @@ def fleet_problem(board: Board, lengths: tuple[int, ...]) -> str | None:
     need, have = sum(lengths), len(board.cells)
     names = {"ships": len(lengths), "profile": board.profile.value}
     if need > have:
-        return _("{ships} ships need {need} cells; the {profile} board has {have}: use fewer or "
-                 "shorter ships").format(need=need, have=have, **names)
+        return _(
+            "{ships} ships need {need} cells; the {profile} board has {have}: use fewer or shorter ships"
+        ).format(need=need, have=have, **names)
     odds = _draw_odds(board, lengths)
     if odds == 0.0:
-        return _("{ships} ships of these lengths cannot all be placed on the {profile} board "
-                 "without overlapping: use fewer or shorter ships").format(**names)
+        return _(
+            "{ships} ships of these lengths cannot all be placed on the {profile} board "
+            "without overlapping: use fewer or shorter ships"
+        ).format(**names)
     if odds * MAX_DRAW_TRIES < 1.0:
-        return _("{ships} ships of these lengths barely fit the {profile} board: a random fleet "
-                 "would take about {tries} draws (over a second); use fewer or shorter ships").format(
-            tries=f"{round(1 / odds):,}", **names)
+        return _(
+            "{ships} ships of these lengths barely fit the {profile} board: a random fleet "
+            "would take about {tries} draws (over a second); use fewer or shorter ships"
+        ).format(tries=f"{round(1 / odds):,}", **names)
     return None
 
 

@@ -30,15 +30,28 @@ def space_for(board: Board) -> Space:
     return Space(len(board.cells), placements)
 
 
-def board_estimate(board: Board, record: Record, lengths: Sequence[int], rng: random.Random, *,
-                   samples: int | None = None, method: Method | None = None) -> Estimate:
+def board_estimate(
+    board: Board,
+    record: Record,
+    lengths: Sequence[int],
+    rng: random.Random,
+    *,
+    samples: int | None = None,
+    method: Method | None = None,
+) -> Estimate:
     """The raw estimate (heat in `board.cells` order, how it was found, fleets counted)."""
-    return estimate(space_for(board), cell_index(board), record, lengths, rng,
-                    samples=samples, method=method)
+    return estimate(space_for(board), cell_index(board), record, lengths, rng, samples=samples, method=method)
 
 
-def heatmap(board: Board, record: Record, lengths: Sequence[int], rng: random.Random, *,
-            samples: int | None = None, method: Method | None = None) -> dict[Cell, float]:
+def heatmap(
+    board: Board,
+    record: Record,
+    lengths: Sequence[int],
+    rng: random.Random,
+    *,
+    samples: int | None = None,
+    method: Method | None = None,
+) -> dict[Cell, float]:
     """Per cell of the board, the probability that a dart there hits an unsunk ship.
 
     Shot cells get 0 (there is nothing left to find there), so the values sum to the number of
@@ -48,8 +61,13 @@ def heatmap(board: Board, record: Record, lengths: Sequence[int], rng: random.Ra
     return dict(zip(board.cells, (float(p) for p in est.probabilities), strict=True))
 
 
-def choose_target(board: Board, record: Record, lengths: Sequence[int], rng: random.Random,
-                  heat: dict[Cell, float] | None = None) -> Cell:
+def choose_target(
+    board: Board,
+    record: Record,
+    lengths: Sequence[int],
+    rng: random.Random,
+    heat: dict[Cell, float] | None = None,
+) -> Cell:
     """The cell to throw at for a perfect thrower: the unshot cell with the most heat."""
     if heat is None:
         heat = heatmap(board, record, lengths, rng)

@@ -37,8 +37,12 @@ from kiosk.service import GameService
 from kiosk.sound import Sound
 from kiosk.speech import Phrasebook
 
-_SOUND_OF = {Result.HIT: Sound.HIT, Result.MISS: Sound.MISS, Result.SUNK: Sound.SUNK,
-             Result.REPEAT: Sound.REPEAT}
+_SOUND_OF = {
+    Result.HIT: Sound.HIT,
+    Result.MISS: Sound.MISS,
+    Result.SUNK: Sound.SUNK,
+    Result.REPEAT: Sound.REPEAT,
+}
 _BUTTON: dict[Button, Command] = {Button.NEXT: Next(), Button.UNDO: Undo(), Button.MISS: Throw(MISS)}
 
 
@@ -59,8 +63,7 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
         return _BUTTON[event.button]
     if isinstance(event, CorrectInput):
         # a camera scorer correcting the last dart it reported: only darts of a visit have one
-        return Correct(event.cell) if match.phase in (Phase.THROWING, Phase.TAKEOUT,
-                                                      Phase.OVER) else None
+        return Correct(event.cell) if match.phase in (Phase.THROWING, Phase.TAKEOUT, Phase.OVER) else None
     if isinstance(event, DartInput):
         cell, zone = event.cell, event.zone
     elif isinstance(event, MissInput):
@@ -71,12 +74,10 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
     if match.phase is Phase.BULL_OFF:
         zones = match.bull_off_zones()
         # The first team named throws first; in solo mode every board dart is the players'.
-        waiting = [t for t in (0, 1) if zones[t] is None
-                   and (computer is None or computer.side != t)]
+        waiting = [t for t in (0, 1) if zones[t] is None and (computer is None or computer.side != t)]
         if match.bull_off_undecided:
             # Said, not dropped silently: until someone answers, darts change nothing.
-            return _("who was closer? Answer on the kiosk, on both teams' phones or on the host "
-                     "page first")
+            return _("who was closer? Answer on the kiosk, on both teams' phones or on the host page first")
         if not waiting:
             return None
         return BullOffDart(waiting[0], zone, cell)
@@ -105,8 +106,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
             return {"cmd": "place", "team": command.side}, Secret(command.side, command.fleet.code)
         return command_to_dict(command), None
 
-    def command_from_dict(self, body: Mapping[str, Any], setup: Setup,
-                          secret: str | None) -> Command:
+    def command_from_dict(self, body: Mapping[str, Any], setup: Setup, secret: str | None) -> Command:
         if body.get("cmd") == "place" and secret is not None:
             rules = setup.rules
             return Place(int(body["team"]), parse_fleet(secret, rules.board, rules.fleet))

@@ -73,9 +73,12 @@ def house_rules(settings: Settings) -> HouseRules:
     """The house rules a new dart game starts with: the settings' `rules` and board profile."""
     from kiosk.darts.fleet import parse_lengths
 
-    return HouseRules(fleet=parse_lengths(settings.rules.fleet),
-                      darts_per_visit=settings.rules.darts_per_visit,
-                      bull_off=settings.rules.bull_off, profile=settings.board.profile)
+    return HouseRules(
+        fleet=parse_lengths(settings.rules.fleet),
+        darts_per_visit=settings.rules.darts_per_visit,
+        bull_off=settings.rules.bull_off,
+        profile=settings.board.profile,
+    )
 
 
 @dataclass(frozen=True)
@@ -236,8 +239,20 @@ class Corrected:
     ship: Ship | None = None
 
 
-Event = (Placed | Unplaced | BullOffThrown | BullOffUndecided | BullOffAgain | VisitStarted | DartThrown
-         | Won | TakeoutNeeded | Ignored | Undone | Corrected)
+Event = (
+    Placed
+    | Unplaced
+    | BullOffThrown
+    | BullOffUndecided
+    | BullOffAgain
+    | VisitStarted
+    | DartThrown
+    | Won
+    | TakeoutNeeded
+    | Ignored
+    | Undone
+    | Corrected
+)
 
 
 # ---- history items (what the state is a function of) -----------------------------------
@@ -311,8 +326,11 @@ class Match:
             raise RuleError(_("darts per visit must be 1 to 9"))
         seat = setup.computer
         if seat is not None and (seat.side not in (0, 1) or not isinstance(seat.skill, Skill)):
-            raise RuleError(_("the kiosk plays team 0 or 1 at a skill of {skills}").format(
-                skills=", ".join(s.value for s in Skill)))
+            raise RuleError(
+                _("the kiosk plays team 0 or 1 at a skill of {skills}").format(
+                    skills=", ".join(s.value for s in Skill)
+                )
+            )
         self.setup = setup
         self.log: list[Command] = []
         self._history: list[HistoryItem] = []
@@ -360,49 +378,69 @@ class Match:
         rules = self.setup.rules
         return {
             "teams": [{"name": t.name, "players": list(t.players)} for t in self.teams],
-            "rules": {"fleet": list(rules.fleet), "darts_per_visit": rules.darts_per_visit,
-                      "board": rules.profile.value},
+            "rules": {
+                "fleet": list(rules.fleet),
+                "darts_per_visit": rules.darts_per_visit,
+                "board": rules.profile.value,
+            },
             "state": {
-                "phase": state.phase.value, "team": state.side,
+                "phase": state.phase.value,
+                "team": state.side,
                 # Whose visit it is, or was until the darts are out (takeout): `team` is then
                 # the next one. The phones' Next is for this team.
-                "turn": self.turn, "player": state.player,
-                "dart": state.dart, "visit": state.visit, "winner": state.winner,
-                "placed": list(state.placed), "darts": list(state.darts),
-                "hits": list(state.hits), "sunk": [list(lengths) for lengths in state.sunk],
+                "turn": self.turn,
+                "player": state.player,
+                "dart": state.dart,
+                "visit": state.visit,
+                "winner": state.winner,
+                "placed": list(state.placed),
+                "darts": list(state.darts),
+                "hits": list(state.hits),
+                "sunk": [list(lengths) for lengths in state.sunk],
             },
             # shots[i]: team i's shots at the other team's board.
-            "shots": [{cell.code: result.value for cell, result in self.shots(team).items()}
-                      for team in (0, 1)],
+            "shots": [
+                {cell.code: result.value for cell, result in self.shots(team).items()} for team in (0, 1)
+            ],
             # The bull-off darts of this round, where the board said they landed (the whole bar
             # watched them land), and whether the players must now say who was closer.
             "bull_off": {
-                "darts": [None if zone is None else {"zone": zone.value,
-                                                     "cell": cell.code if cell else None}
-                          for zone, cell in zip(self.bull_off_zones(), self.bull_off_cells(),
-                                                strict=True)],
+                "darts": [
+                    None if zone is None else {"zone": zone.value, "cell": cell.code if cell else None}
+                    for zone, cell in zip(self.bull_off_zones(), self.bull_off_cells(), strict=True)
+                ],
                 "undecided": self.bull_off_undecided,
             },
             # sunk_ships[i]: team i's OWN ships the enemy has sunk (public once sunk).
-            "sunk_ships": [[[c.code for c in ship.cells] for ship in self.sunk_ships(team)]
-                           for team in (0, 1)],
+            "sunk_ships": [
+                [[c.code for c in ship.cells] for ship in self.sunk_ships(team)] for team in (0, 1)
+            ],
         }
 
     def private_view(self, side: int) -> dict[str, Any]:
         """The public view and exactly one private thing: the side's OWN fleet (and where the
         enemy hit it). Only ever shown to that side."""
         fleet = self.fleet(side)
-        return {**self.public_view(), "you": side,
-                "fleet": [[c.code for c in ship.cells] for ship in fleet.ships] if fleet else [],
-                "damage": sorted(cell.code for cell in self.damage(side))}
+        return {
+            **self.public_view(),
+            "you": side,
+            "fleet": [[c.code for c in ship.cells] for ship in fleet.ships] if fleet else [],
+            "damage": sorted(cell.code for cell in self.damage(side)),
+        }
 
     def outcome(self) -> Outcome:
         over = self._phase is Phase.OVER
-        results = tuple(
-            PlayerResult(team, player, tally.darts, tally.hits, tally.sunk, tally.visits,
-                         self._winner == team)
-            for team in (0, 1) for player, tally in self.player_tallies(team).items()
-        ) if over else ()
+        results = (
+            tuple(
+                PlayerResult(
+                    team, player, tally.darts, tally.hits, tally.sunk, tally.visits, self._winner == team
+                )
+                for team in (0, 1)
+                for player, tally in self.player_tallies(team).items()
+            )
+            if over
+            else ()
+        )
         return Outcome(over, self._winner, self._visit, results)
 
     def state(self) -> MatchState:
@@ -603,8 +641,9 @@ class Match:
             raise RuleError(_("tap who was closer"))
         if self._bull[team] is not None:
             # One dart each: a second would let a side replace a bad first dart with a better one.
-            raise RuleError(_("{team} has thrown its bull-off dart: one dart each").format(
-                team=self.teams[team].name))
+            raise RuleError(
+                _("{team} has thrown its bull-off dart: one dart each").format(team=self.teams[team].name)
+            )
         if command.cell is not None and command.cell != MISS and command.cell not in self.board:
             raise RuleError(_("{cell} is not a cell of this board").format(cell=command.cell.code))
         self._history.append(command)
@@ -692,8 +731,7 @@ class Match:
                 result = Result.MISS
             else:
                 candidate = enemy.fleet.ships[index]
-                done = all(c == cell or side.shots.get(c, Result.MISS).scores
-                           for c in candidate.cells)
+                done = all(c == cell or side.shots.get(c, Result.MISS).scores for c in candidate.cells)
                 result = Result.SUNK if done else Result.HIT
                 if done:
                     ship = candidate
@@ -737,8 +775,7 @@ class Match:
                 else:
                     events += self._advance(item)
             except RuleError as err:
-                raise ReplayError(f"history item {index} ({item!r}) no longer applies: {err}") \
-                    from err
+                raise ReplayError(f"history item {index} ({item!r}) no longer applies: {err}") from err
         return events
 
     def _phase_end_visit(self) -> None:
@@ -769,7 +806,7 @@ class Match:
         history = self._history
         self._rebuild(history[:i])
         events = self._throw(cell)
-        for item in history[i + 1:]:
+        for item in history[i + 1 :]:
             if isinstance(item, _EndVisit) and self._phase in (Phase.TAKEOUT, Phase.THROWING):
                 self._phase_end_visit()
             elif isinstance(item, _Dart) and self._phase is Phase.THROWING:

@@ -52,7 +52,7 @@ class Referee:
         if name == "new":
             return self._new(obj)
         if self.match is None:
-            raise WireError(_("no game yet: start one with {\"cmd\": \"new\", \"teams\": [...]}"))
+            raise WireError(_('no game yet: start one with {"cmd": "new", "teams": [...]}'))
         if name == "state":
             return [state_to_dict(self.match)]
         command: Command
@@ -81,8 +81,12 @@ class Referee:
         return Place(team, random_fleet(rules.board, rules.fleet, rng))
 
 
-def run(stdin: Iterable[str | bytes], stdout: TextIO, store: Store | None = None,
-        defaults: HouseRules | None = None) -> int:
+def run(
+    stdin: Iterable[str | bytes],
+    stdout: TextIO,
+    store: Store | None = None,
+    defaults: HouseRules | None = None,
+) -> int:
     referee = Referee(store, defaults)
     return serve(stdin, stdout, referee.handle_line)
 

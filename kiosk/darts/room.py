@@ -44,11 +44,15 @@ def _participants(seating: Seating) -> Sequence[ServiceListener]:
     from kiosk.darts.takeout import TakeoutTimer
 
     settings = seating.config.settings
-    pace = (ThrowPace(dart=0, takeout=0) if seating.instant
-            else ThrowPace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds))
-    return (SoloMode(seating.service, seating.loop, pace=pace, rng=seating.rng),
-            TakeoutTimer(seating.service,
-                         lambda: takeout_seconds(seating.config, seating.headless)))
+    pace = (
+        ThrowPace(dart=0, takeout=0)
+        if seating.instant
+        else ThrowPace(dart=settings.solo.dart_seconds, takeout=settings.solo.takeout_seconds)
+    )
+    return (
+        SoloMode(seating.service, seating.loop, pace=pace, rng=seating.rng),
+        TakeoutTimer(seating.service, lambda: takeout_seconds(seating.config, seating.headless)),
+    )
 
 
 def _setting_checks() -> dict[str, Callable[[object], str | None]]:
@@ -103,8 +107,7 @@ ROOM = Room(
     participants=_participants,
     setting_checks=_setting_checks,
     settings_problems=_settings_problems,
-    line=LineProtocol("referee", lambda: _("the rules engine as a JSON line protocol"),
-                      _arguments, _referee),
+    line=LineProtocol("referee", lambda: _("the rules engine as a JSON line protocol"), _arguments, _referee),
     touch="ui.touch.darts.room:TOUCH",
     phones="ui.handheld.darts.room:PHONES",
 )

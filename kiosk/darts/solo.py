@@ -110,9 +110,17 @@ class KioskDart:
 class ComputerPlayer:
     """Plays one team of one match by virtual darts. Created and stopped by `SoloMode`."""
 
-    def __init__(self, service: GameService, match: Match, seat: KioskSeat, *,
-                 loop: asyncio.AbstractEventLoop, rng: random.Random, pace: ThrowPace = ThrowPace(),
-                 executor: concurrent.futures.Executor | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        match: Match,
+        seat: KioskSeat,
+        *,
+        loop: asyncio.AbstractEventLoop,
+        rng: random.Random,
+        pace: ThrowPace = ThrowPace(),
+        executor: concurrent.futures.Executor | None = None,
+    ) -> None:
         self.service = service
         self.match = match
         self.seat = seat
@@ -243,8 +251,7 @@ class ComputerPlayer:
         if not self._mine() or self.match.version != version:
             self.poke()
             return
-        landing = throw(self.match.board, cell_centre(BULL, self.match.board), self.seat.sigma,
-                        self.rng)
+        landing = throw(self.match.board, cell_centre(BULL, self.match.board), self.seat.sigma, self.rng)
         self.bull_off = landing
         self._submit(BullOffDart(self.team, landing.zone, landing.cell))
 
@@ -261,8 +268,9 @@ class ComputerPlayer:
         self._pending = version
         started = self.loop.time()
         try:
-            future = self.loop.run_in_executor(self.executor, decide, match.board, record, lengths,
-                                               self.seat.sigma, rng)
+            future = self.loop.run_in_executor(
+                self.executor, decide, match.board, record, lengths, self.seat.sigma, rng
+            )
         except RuntimeError:  # the loop is shutting down (the kiosk stops)
             self.stop()
             return
@@ -361,12 +369,19 @@ class SoloMode(ServiceListener):
         player = self.player
         if player is not None and (player.match is not match or seat != player.seat):
             self._set_player(None)
-        if (self.player is None and match is not None and seat is not None
-                and match.phase is not Phase.OVER):
+        if self.player is None and match is not None and seat is not None and match.phase is not Phase.OVER:
             log.info("the kiosk plays team %d at skill %s", seat.side + 1, seat.skill)
-            self._set_player(ComputerPlayer(self.service, match, seat, loop=self.loop,
-                                            rng=random.Random(self.rng.getrandbits(64)),
-                                            pace=self.pace, executor=self.executor))
+            self._set_player(
+                ComputerPlayer(
+                    self.service,
+                    match,
+                    seat,
+                    loop=self.loop,
+                    rng=random.Random(self.rng.getrandbits(64)),
+                    pace=self.pace,
+                    executor=self.executor,
+                )
+            )
 
     def _set_player(self, player: ComputerPlayer | None) -> None:
         if self.player is not None:

@@ -65,6 +65,7 @@ class TakeoutTimer(ServiceListener):
             now = match_of(self.service)
             if now is not None and now.phase is Phase.TAKEOUT and now.visits == visits:
                 self.service.try_submit(Next(), Source.TIMER)
+
         self._timer = loop.call_later(seconds, fire)
 
     def _cancel(self) -> None:

@@ -67,8 +67,17 @@ def event_to_dict(event: Event, *, detail: bool = False) -> dict[str, Any]:
         case VisitStarted(team, player, _visit):
             return {"event": "visit", "team": team, "player": player}
         case DartThrown(team, player, dart, cell, result, ship, _padded):
-            return _sunk({"event": "dart", "team": team, "player": player, "dart": dart,
-                          "cell": cell.code, "result": result.value}, ship)
+            return _sunk(
+                {
+                    "event": "dart",
+                    "team": team,
+                    "player": player,
+                    "dart": dart,
+                    "cell": cell.code,
+                    "result": result.value,
+                },
+                ship,
+            )
         case Won(team):
             return {"event": "win", "team": team}
         case TakeoutNeeded(team):
@@ -78,11 +87,16 @@ def event_to_dict(event: Event, *, detail: bool = False) -> dict[str, Any]:
         case Undone(cell):
             return {"event": "undone", "cell": cell.code}
         case Corrected(old, new, result, ship):
-            return _sunk({"event": "corrected", "from": old.code, "to": new.code,
-                          "result": result.value}, ship)
+            return _sunk(
+                {"event": "corrected", "from": old.code, "to": new.code, "result": result.value}, ship
+            )
         case BullOffThrown(team, zone, cell):
-            return {"event": "bull_off", "team": team, "zone": zone.value,
-                    **({"cell": cell.code} if cell is not None else {})}
+            return {
+                "event": "bull_off",
+                "team": team,
+                "zone": zone.value,
+                **({"cell": cell.code} if cell is not None else {}),
+            }
         case BullOffUndecided():
             return {"event": "bull_off_undecided"}
         case BullOffAgain():
@@ -121,8 +135,9 @@ def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) 
     if len(set(names)) != 2:
         raise WireError(_("the two teams need different names"))
     given = obj.get("players")
-    if given is not None and (not isinstance(given, list) or len(given) != 2
-                              or not all(isinstance(p, list) and p for p in given)):
+    if given is not None and (
+        not isinstance(given, list) or len(given) != 2 or not all(isinstance(p, list) and p for p in given)
+    ):
         raise WireError(_("'players' must be two non-empty lists of names"))
     players = [[n] for n in names] if given is None else [name_list(p, "players") for p in given]
     for team_players in players:
@@ -145,10 +160,12 @@ def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) 
     unplayable = fleet_problem(board_for(profile), tuple(sorted(fleet)))
     if unplayable is not None:
         raise WireError(unplayable)
-    teams = tuple(Team(name, tuple(ps))
-                  for name, ps in zip(names, players, strict=True))
-    return Setup(teams, HouseRules(fleet, darts, bull_off, profile),  # type: ignore[arg-type]
-                 _computer(obj.get("computer")))
+    teams = tuple(Team(name, tuple(ps)) for name, ps in zip(names, players, strict=True))
+    return Setup(
+        teams,  # type: ignore[arg-type]
+        HouseRules(fleet, darts, bull_off, profile),
+        _computer(obj.get("computer")),
+    )
 
 
 def _computer(value: object) -> KioskSeat | None:
@@ -156,12 +173,11 @@ def _computer(value: object) -> KioskSeat | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise WireError(_("'computer' must be like {\"team\": 1, \"skill\": \"pub\"}"))
+        raise WireError(_('\'computer\' must be like {"team": 1, "skill": "pub"}'))
     team = _team(value)
     skill = value.get("skill")
     if skill not in {s.value for s in Skill}:
-        raise WireError(_("'skill' must be one of {skills}").format(
-            skills=", ".join(s.value for s in Skill)))
+        raise WireError(_("'skill' must be one of {skills}").format(skills=", ".join(s.value for s in Skill)))
     return KioskSeat(team, Skill(skill))
 
 
@@ -174,8 +190,11 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
         "darts_per_visit": rules.darts_per_visit,
         "bull_off": rules.bull_off.value,
         "board": rules.profile.value,
-        **({"computer": {"team": setup.computer.side, "skill": setup.computer.skill.value}}
-           if setup.computer else {}),
+        **(
+            {"computer": {"team": setup.computer.side, "skill": setup.computer.skill.value}}
+            if setup.computer
+            else {}
+        ),
     }
 
 
@@ -238,8 +257,12 @@ def command_to_dict(command: Command) -> dict[str, Any]:
         case Start(first):
             return {"cmd": "start", "first": first}
         case BullOffDart(team, zone, cell):
-            return {"cmd": "bull", "team": team, "zone": zone.value,
-                    **({"cell": cell.code} if cell is not None else {})}
+            return {
+                "cmd": "bull",
+                "team": team,
+                "zone": zone.value,
+                **({"cell": cell.code} if cell is not None else {}),
+            }
         case BullOffCloser(team):
             return {"cmd": "closer", "team": team}
         case Throw(cell):

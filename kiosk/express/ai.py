@@ -1,10 +1,10 @@
 """Computer players and the coach's odds for Battleship Express (see `levels`).
 
-    prepare(Variant.ADMIRAL)                          # build the exact tables (once, ~1 s)
-    computer = Computer(Strategy.HARD, seed=7)
-    line = computer.line(Variant.ADMIRAL)             # how it lays out its ships
-    command = computer.decide(match.public_view())   # an Attack, or the Carrier's Declare
-    chances = coach(match.public_view())              # every legal attack with its chance
+prepare(Variant.ADMIRAL)                          # build the exact tables (once, ~1 s)
+computer = Computer(Strategy.HARD, seed=7)
+line = computer.line(Variant.ADMIRAL)             # how it lays out its ships
+command = computer.decide(match.public_view())   # an Attack, or the Carrier's Declare
+chances = coach(match.public_view())              # every legal attack with its chance
 """
 
 from __future__ import annotations

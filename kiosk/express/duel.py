@@ -35,8 +35,9 @@ from kiosk.express.rules import FLEET, Rules, Ship, ShipRules, Variant
 
 Indices = tuple[int, ...]  # a line as ship indices (`FLEET` order), front first
 # Every line a player can have: the ships afloat in their order (326 of them).
-LINES: tuple[Indices, ...] = tuple(t for k in range(len(FLEET) + 1)
-                                   for t in itertools.permutations(range(len(FLEET)), k))
+LINES: tuple[Indices, ...] = tuple(
+    t for k in range(len(FLEET) + 1) for t in itertools.permutations(range(len(FLEET)), k)
+)
 LINE_INDEX = {line: i for i, line in enumerate(LINES)}
 FULL: tuple[Indices, ...] = tuple(itertools.permutations(range(len(FLEET))))  # the 120 starts
 TOLERANCE = 1e-12
@@ -79,8 +80,9 @@ class Duel:
     """Every two-player position of one game (`variant`, `rules`, `points_to_win`) and every
     attack from it, as arrays (see the module's docstring)."""
 
-    def __init__(self, variant: Variant, rules: Rules | None = None, points_to_win: int | None = None
-                 ) -> None:
+    def __init__(
+        self, variant: Variant, rules: Rules | None = None, points_to_win: int | None = None
+    ) -> None:
         self.variant, self.rules = variant, rules or Rules()
         self.points_to_win = points_to_win or self.rules.default_points(2)
         table = [self.rules.ship(variant, s) for s in FLEET]
@@ -116,15 +118,47 @@ class Duel:
                     sinks = [(y, *sunk(line, l2, y)) for y in targets]
                     if attacker.roll_first and len(sinks) == 2:
                         (y1, s1, m1), (y2, s2, m2) = sinks
-                        rows.append((at, 1, 0.0, s1, m1, s2, m2, fail, defense[y1], defense[y2],
-                                     x, moved, y1, y2))
+                        rows.append(
+                            (at, 1, 0.0, s1, m1, s2, m2, fail, defense[y1], defense[y2], x, moved, y1, y2)
+                        )
                     else:
-                        rows.extend((at, 0, float(odds.chance(attacker, defense[y])), s, m, s, m,
-                                     fail, 0, 0, x, moved, y, y) for y, s, m in sinks)
+                        rows.extend(
+                            (
+                                at,
+                                0,
+                                float(odds.chance(attacker, defense[y])),
+                                s,
+                                m,
+                                s,
+                                m,
+                                fail,
+                                0,
+                                0,
+                                x,
+                                moved,
+                                y,
+                                y,
+                            )
+                            for y, s, m in sinks
+                        )
         a = np.array(rows, dtype=float)
         as_int = [a[:, i].astype(np.int64) for i in range(a.shape[1])]
-        (self.at, self.carrier, _p, self.sink1, self.mine1, self.sink2, self.mine2, self.fail,
-         self.d1, self.d2, self.ship, self.moved, self.t1, self.t2) = as_int
+        (
+            self.at,
+            self.carrier,
+            _p,
+            self.sink1,
+            self.mine1,
+            self.sink2,
+            self.mine2,
+            self.fail,
+            self.d1,
+            self.d2,
+            self.ship,
+            self.moved,
+            self.t1,
+            self.t2,
+        ) = as_int
         self.p = a[:, 2]
         self.carrier = self.carrier.astype(bool)
         self.mine1, self.mine2 = self.mine1.astype(bool), self.mine2.astype(bool)
@@ -142,15 +176,19 @@ class Duel:
             ways: dict[tuple[int, int, int], float] = defaultdict(float)
             for counts, chance in odds.first_rolls(carrier.dice):
                 ways[counts[0], counts[1], counts[odds.BURST_INDEX]] += float(chance)
-            after = [(p, float(odds.chance_after_split(carrier, d1, t1, u)),
-                      float(odds.chance_after_split(carrier, d2, t2, u)))
-                     for (t1, t2, u), p in sorted(ways.items())]
+            after = [
+                (
+                    p,
+                    float(odds.chance_after_split(carrier, d1, t1, u)),
+                    float(odds.chance_after_split(carrier, d2, t2, u)),
+                )
+                for (t1, t2, u), p in sorted(ways.items())
+            ]
             p, q1, q2 = (np.array(column) for column in zip(*after, strict=True))
             found.append(CarrierGroup(among, self.carriers[among], tuple(sorted(ways)), p, q1, q2))
         return found
 
-    def outcomes(self, own: np.ndarray, other: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def outcomes(self, own: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per attack, the mover's chance to win after a miss, after sinking its (first) target
         and after sinking the second; the mover wins `own` from its states, the other `other`."""
         miss = 1 - other[self.fail]
@@ -158,8 +196,7 @@ class Duel:
         two = np.where(self.mine2, own[self.sink2], 1 - other[self.sink2])
         return miss, one, two
 
-    def values(self, own: np.ndarray, other: np.ndarray, declare: np.ndarray | None = None
-               ) -> np.ndarray:
+    def values(self, own: np.ndarray, other: np.ndarray, declare: np.ndarray | None = None) -> np.ndarray:
         """Each attack's value to the mover. `declare`: for each Carrier attack (row of
         `carriers`) and way its dice fall, the share declared at the first target (None: the
         better one)."""
@@ -169,8 +206,11 @@ class Duel:
             base = miss[g.rows]
             gain1 = np.outer(one[g.rows] - base, g.q1)
             gain2 = np.outer(two[g.rows] - base, g.q2)
-            chosen = (np.maximum(gain1, gain2) if declare is None
-                      else declare[g.among] * gain1 + (1 - declare[g.among]) * gain2)
+            chosen = (
+                np.maximum(gain1, gain2)
+                if declare is None
+                else declare[g.among] * gain1 + (1 - declare[g.among]) * gain2
+            )
             out[g.rows] = base + chosen @ g.p
         return out
 
@@ -186,8 +226,12 @@ class Duel:
         best[WIN], best[LOSE] = 1.0, 0.0
         return best
 
-    def solve(self, tolerance: float = TOLERANCE, sweeps: int = 100_000,
-              progress: Callable[[int, float], None] | None = None) -> np.ndarray:
+    def solve(
+        self,
+        tolerance: float = TOLERANCE,
+        sweeps: int = 100_000,
+        progress: Callable[[int, float], None] | None = None,
+    ) -> np.ndarray:
         """Perfect play: the mover's chance to win in every state (value iteration)."""
         value = np.zeros(STATES + 2)
         for sweep in range(sweeps):
@@ -200,8 +244,7 @@ class Duel:
                 return value
         raise ArithmeticError(f"value iteration did not reach {tolerance} in {sweeps} sweeps")
 
-    def evaluate(self, a: Policy, b: Policy, tolerance: float = TOLERANCE
-                 ) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, a: Policy, b: Policy, tolerance: float = TOLERANCE) -> tuple[np.ndarray, np.ndarray]:
         """Two fixed policies against each other (BEST: the best response to the other): A's
         chance to win in every state where A moves, and B's where B moves."""
         win_a = np.zeros(STATES + 2)
@@ -246,13 +289,14 @@ class Duel:
             declare[g.among] = (gain1 > gain2) + 0.5 * (gain1 == gain2)
         return self.argmax(self.values(value, value)), declare
 
-    def seats(self, win_a: np.ndarray, win_b: np.ndarray, line: Indices | None = None
-              ) -> tuple[float, float]:
+    def seats(self, win_a: np.ndarray, win_b: np.ndarray, line: Indices | None = None) -> tuple[float, float]:
         """A's chance moving first and moving second: B's line at random, A's too or `line`."""
         if line is None:
             return float(win_a[self.start].mean()), float(1 - win_b[self.start].mean())
-        return (float(np.mean([win_a[state(line, b)] for b in FULL])),
-                float(np.mean([1 - win_b[state(b, line)] for b in FULL])))
+        return (
+            float(np.mean([win_a[state(line, b)] for b in FULL])),
+            float(np.mean([1 - win_b[state(b, line)] for b in FULL])),
+        )
 
     def line_scores(self, win_a: np.ndarray, win_b: np.ndarray) -> np.ndarray:
         """For each of A's 120 starting lines (`FULL`), A's chance both seats alike, B's line

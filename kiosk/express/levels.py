@@ -59,8 +59,13 @@ class Computer:
             return Declare(self._declare(pos), side=pos.turn)
         return self._attack(pos).command(pos.turn)
 
-    def line(self, variant: Variant, rules: Rules | None = None, players: int | None = None,
-             points_to_win: int | None = None) -> Line:
+    def line(
+        self,
+        variant: Variant,
+        rules: Rules | None = None,
+        players: int | None = None,
+        points_to_win: int | None = None,
+    ) -> Line:
         """How this level lays out its ships before the game (front first). Hard with two
         players: the line that wins most under perfect play (once the game is solved), else
         the guarded line."""
@@ -98,8 +103,9 @@ class Computer:
 
     def _best(self, items: Sequence[T], values: Sequence[float]) -> T:
         top = max(values)
-        return self.rng.choice([item for item, value in zip(items, values, strict=True)
-                                if value >= top - 1e-12])
+        return self.rng.choice(
+            [item for item, value in zip(items, values, strict=True) if value >= top - 1e-12]
+        )
 
 
 # ---- hard: the value of an attack -------------------------------------------------------
@@ -159,8 +165,14 @@ class Judge:
     def _stalemate(self, lines: Sequence[tuple[int, ...]]) -> bool:
         """No ship left can sink any enemy ship (`kiosk.express.match.stalemate`)."""
         can = self.t.can_sink
-        return not any(can[ship][enemy] for player, line in enumerate(lines) for ship in line
-                       for other, enemies in enumerate(lines) if other != player for enemy in enemies)
+        return not any(
+            can[ship][enemy]
+            for player, line in enumerate(lines)
+            for ship in line
+            for other, enemies in enumerate(lines)
+            if other != player
+            for enemy in enemies
+        )
 
     def after_miss(self, line: tuple[int, ...]) -> float:
         """When the attack misses and the dice pass on."""
@@ -197,8 +209,10 @@ class Judge:
             # best ship against an average enemy ship (blending in the exposure measured worse).
             first = max(t.best[ship][anywhere if t.anywhere[ship] else exposed] for ship in line)
             mine = masks[player]
-            later = max(sum(row[enemy] * (afloat[enemy] - (mine >> enemy & 1))
-                            for enemy in range(len(FLEET))) for row in (t.chance[s] for s in line))
+            later = max(
+                sum(row[enemy] * (afloat[enemy] - (mine >> enemy & 1)) for enemy in range(len(FLEET)))
+                for row in (t.chance[s] for s in line)
+            )
             runners.append(Racer(needs, first, later / enemies))
         return win_chances(runners, mover, self.pos.rules.sinker_goes_again)[self.me]
 
@@ -236,8 +250,9 @@ def _next(lines: Sequence[tuple[int, ...]], player: int) -> int:
     return next(p for p in ((player + k) % count for k in range(1, count + 1)) if lines[p])
 
 
-def prepare(variant: Variant, rules: Rules | None = None, players: int | None = None,
-            points_to_win: int | None = None) -> None:
+def prepare(
+    variant: Variant, rules: Rules | None = None, players: int | None = None, points_to_win: int | None = None
+) -> None:
     """Build the exact tables a game needs (about a second of fractions for the Admiral's game)
     before its first decision, e.g. while the setup screen closes, so no decision waits. With
     two players also the solved game: the shipped file read (a few ms), or for other rules its

@@ -33,8 +33,7 @@ def expected_sinks(setup: Setup, log: Sequence[Command]) -> tuple[Fraction, ...]
             if command.target is not None:
                 chance = odds.chance(rules, setup.ship(command.target.ship).defense)
             else:
-                targets = frozenset((t.ship, setup.ship(t.ship).defense)
-                                    for t in match.targets(command.ship))
+                targets = frozenset((t.ship, setup.ship(t.ship).defense) for t in match.targets(command.ship))
                 chance = _declared(rules, targets)
             expected[match.turn] += chance
         match.apply(command)

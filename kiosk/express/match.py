@@ -98,23 +98,35 @@ class Setup:
             raise SetupError(_("every player needs one line of ships"))
         for name, line in zip(self.players, self.lines, strict=True):
             if sorted(line, key=FLEET.index) != list(FLEET):
-                raise SetupError(_("{name}'s line must hold each of the five ships once").format(
-                    name=name))
+                raise SetupError(_("{name}'s line must hold each of the five ships once").format(name=name))
         if not 1 <= self.points_to_win <= max_points(count):
-            raise SetupError(_("points to win must be 1 to {most} with {players} players").format(
-                most=max_points(count), players=count))
+            raise SetupError(
+                _("points to win must be 1 to {most} with {players} players").format(
+                    most=max_points(count), players=count
+                )
+            )
         if stalemate(self.lines, self.ship):
             raise SetupError(_("with these rules no ship can ever sink another"))
-        if self.computers and (len(self.computers) != count or any(
-                level is not None and level not in COMPUTER_LEVELS for level in self.computers)):
-            raise SetupError(_("a computer seat needs a level: {levels}").format(
-                levels=", ".join(COMPUTER_LEVELS)))
+        if self.computers and (
+            len(self.computers) != count
+            or any(level is not None and level not in COMPUTER_LEVELS for level in self.computers)
+        ):
+            raise SetupError(
+                _("a computer seat needs a level: {levels}").format(levels=", ".join(COMPUTER_LEVELS))
+            )
 
     @classmethod
-    def create(cls, players: Sequence[str], *, variant: Variant = Variant.ADMIRAL,
-               points_to_win: int | None = None, lines: Sequence[Sequence[Ship]] | None = None,
-               seed: int | None = None, rules: Rules | None = None,
-               computers: Sequence[str | None] = ()) -> Setup:
+    def create(
+        cls,
+        players: Sequence[str],
+        *,
+        variant: Variant = Variant.ADMIRAL,
+        points_to_win: int | None = None,
+        lines: Sequence[Sequence[Ship]] | None = None,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        computers: Sequence[str | None] = (),
+    ) -> Setup:
         """A setup with EXPRESS.md's defaults for what is not given: the points to win by the
         number of players, a fresh secret seed, and lines shuffled by that seed."""
         rules = rules or Rules()
@@ -127,8 +139,7 @@ class Setup:
         if lines is None:
             lines = [seeded_line(seed, player) for player in range(len(names))]
         seats = tuple(computers) if any(level is not None for level in computers) else ()
-        return cls(names, tuple(tuple(line) for line in lines), seed, variant, points_to_win, rules,
-                   seats)
+        return cls(names, tuple(tuple(line) for line in lines), seed, variant, points_to_win, rules, seats)
 
     def ship(self, ship: Ship) -> ShipRules:
         return self.rules.ship(self.variant, ship)
@@ -254,16 +265,24 @@ class _State:
 def stalemate(lines: Sequence[Sequence[Ship]], rules: Callable[[Ship], ShipRules]) -> bool:
     """No ship left can ever sink any enemy ship, whatever the order of the lines (in the
     Captain's game a Submarine cannot reach defense 4: Submarine against Submarine)."""
-    return not any(rules(ship).can_sink(rules(enemy).defense)
-                   for player, line in enumerate(lines) for ship in line
-                   for other, enemies in enumerate(lines) if other != player for enemy in enemies)
+    return not any(
+        rules(ship).can_sink(rules(enemy).defense)
+        for player, line in enumerate(lines)
+        for ship in line
+        for other, enemies in enumerate(lines)
+        if other != player
+        for enemy in enemies
+    )
 
 
 def open_targets(lines: Sequence[Sequence[Ship]], attacker: int, anywhere: bool) -> list[Target]:
     """Every ship `attacker` may target: the first two of each opponent's line, or any ship."""
-    return [Target(player, ship)
-            for player, line in enumerate(lines) if player != attacker
-            for ship in (line if anywhere else line[:EXPOSED])]
+    return [
+        Target(player, ship)
+        for player, line in enumerate(lines)
+        if player != attacker
+        for ship in (line if anywhere else line[:EXPOSED])
+    ]
 
 
 class Match:
@@ -271,9 +290,13 @@ class Match:
         self.setup = setup
         self._log: list[Command] = []
         count = len(setup.players)
-        self._s = _State(lines=[list(line) for line in setup.lines], points=[0] * count,
-                         lost=[[] for _p in range(count)], tallies=[Tally() for _p in range(count)],
-                         cup=DiceCup(setup.seed))
+        self._s = _State(
+            lines=[list(line) for line in setup.lines],
+            points=[0] * count,
+            lost=[[] for _p in range(count)],
+            tallies=[Tally() for _p in range(count)],
+            cup=DiceCup(setup.seed),
+        )
         self._s.tallies[0] = Tally(turns=1)
 
     # -- reading --
@@ -375,8 +398,9 @@ class Match:
             self._check_attack(command)
         else:
             if s.phase is not Phase.TARGET:
-                raise PhaseError(_("no roll waits for a target: a target is declared only after "
-                                   "the Carrier's first roll"))
+                raise PhaseError(
+                    _("no roll waits for a target: a target is declared only after the Carrier's first roll")
+                )
             assert s.pending is not None
             self._check_target(command.target, self.setup.ship(s.pending.ship))
 
@@ -384,16 +408,19 @@ class Match:
         s = self._s
         name = self.players[s.turn]
         if s.phase is Phase.TARGET:
-            raise PhaseError(_("{name}'s Carrier has rolled: declare its target first").format(
-                name=name))
+            raise PhaseError(_("{name}'s Carrier has rolled: declare its target first").format(name=name))
         if attack.ship not in s.lines[s.turn]:
-            raise AttackerError(_("the {ship} is no longer in {name}'s line").format(
-                ship=attack.ship.label, name=name))
+            raise AttackerError(
+                _("the {ship} is no longer in {name}'s line").format(ship=attack.ship.label, name=name)
+            )
         rules = self.setup.ship(attack.ship)
         if rules.roll_first:
             if attack.target is not None:
-                raise TargetError(_("the {ship} rolls first and declares its target after the "
-                                    "first roll").format(ship=attack.ship.label))
+                raise TargetError(
+                    _("the {ship} rolls first and declares its target after the first roll").format(
+                        ship=attack.ship.label
+                    )
+                )
         elif attack.target is None:
             raise TargetError(_("the attack must name its target"))
         else:
@@ -408,11 +435,13 @@ class Match:
         name = self.players[target.side]
         line = s.lines[target.side]
         if target.ship not in line:
-            raise TargetError(_("the {ship} is no longer in {name}'s line").format(
-                ship=target.ship.label, name=name))
+            raise TargetError(
+                _("the {ship} is no longer in {name}'s line").format(ship=target.ship.label, name=name)
+            )
         if not attacker.anywhere and line.index(target.ship) >= EXPOSED:
-            raise TargetError(_("the target must be one of the first two ships of {name}'s "
-                                "line").format(name=name))
+            raise TargetError(
+                _("the target must be one of the first two ships of {name}'s line").format(name=name)
+            )
 
     # -- changes (after every check passed) --
 
@@ -448,8 +477,9 @@ class Match:
             total += count.hits
             dice -= count.kept
             s.tallies[player] = s.tallies[player].plus(hits=count.hits)
-            events.append(Rolled(player, ship, roll, faces, count.hits, total, target, recount,
-                                 self.players[player]))
+            events.append(
+                Rolled(player, ship, roll, faces, count.hits, total, target, recount, self.players[player])
+            )
             if count.sinks or total >= defense:
                 return events + self._sink(target)
         return events + self._pass()
@@ -479,8 +509,7 @@ class Match:
         or no sink possible any more)."""
         best = max(self._s.points)
         count = len(self.players)
-        return next(p for p in ((sinker + k) % count for k in range(count))
-                    if self._s.points[p] == best)
+        return next(p for p in ((sinker + k) % count for k in range(count)) if self._s.points[p] == best)
 
     def _end(self, winner: int) -> list[Event]:
         self._s.winner, self._s.phase = winner, Phase.OVER
@@ -509,13 +538,19 @@ class Match:
             "turn": s.turn,
             "phase": s.phase.value,
             "winner": s.winner,
-            "pending": None if pending is None else {
-                "player": pending.side, "ship": pending.ship.value, "roll": 1,
-                "faces": [face.value for face in pending.faces]},
+            "pending": None
+            if pending is None
+            else {
+                "player": pending.side,
+                "ship": pending.ship.value,
+                "roll": 1,
+                "faces": [face.value for face in pending.faces],
+            },
             "queued": len(s.cup.queue),
             "sunk": [[ship.value for ship in lost] for lost in s.lost],
-            "stats": [{"attacks": t.attacks, "hits": t.hits, "sunk": t.sunk, "turns": t.turns}
-                      for t in s.tallies],
+            "stats": [
+                {"attacks": t.attacks, "hits": t.hits, "sunk": t.sunk, "turns": t.turns} for t in s.tallies
+            ],
             "rules": self.setup.rules.to_dict(),
             "version": self.version,
         }
@@ -531,7 +566,20 @@ class Match:
         turns = sum(t.turns for t in s.tallies)
         if s.phase is not Phase.OVER:
             return Outcome(over=False, turns=turns)
-        return Outcome(over=True, winner=s.winner, turns=turns, results=tuple(
-            PlayerResult(side=p, player=name, shots=t.attacks, hits=t.hits, sunk=t.sunk,
-                         turns=t.turns, won=p == s.winner)
-            for p, (name, t) in enumerate(zip(self.players, s.tallies, strict=True))))
+        return Outcome(
+            over=True,
+            winner=s.winner,
+            turns=turns,
+            results=tuple(
+                PlayerResult(
+                    side=p,
+                    player=name,
+                    shots=t.attacks,
+                    hits=t.hits,
+                    sunk=t.sunk,
+                    turns=t.turns,
+                    won=p == s.winner,
+                )
+                for p, (name, t) in enumerate(zip(self.players, s.tallies, strict=True))
+            ),
+        )

@@ -26,9 +26,18 @@ ONE_FACE = Fraction(1, len(FACES))
 def _splits(dice: int) -> tuple[tuple[int, int, Fraction], ...]:
     """(target faces, Bursts, probability) of one roll of `dice` dice."""
     other = 1 - 2 * ONE_FACE
-    return tuple((on_target, bursts, comb(dice, on_target) * comb(dice - on_target, bursts)
-                  * ONE_FACE ** (on_target + bursts) * other ** (dice - on_target - bursts))
-                 for on_target in range(dice + 1) for bursts in range(dice - on_target + 1))
+    return tuple(
+        (
+            on_target,
+            bursts,
+            comb(dice, on_target)
+            * comb(dice - on_target, bursts)
+            * ONE_FACE ** (on_target + bursts)
+            * other ** (dice - on_target - bursts),
+        )
+        for on_target in range(dice + 1)
+        for bursts in range(dice - on_target + 1)
+    )
 
 
 @cache
@@ -44,14 +53,14 @@ def _chain(attacker: ShipRules, defense: int, dice: int, total: int, rolls: int)
     return chance
 
 
-def _after(attacker: ShipRules, defense: int, dice: int, total: int, rolls: int,
-           on_target: int, bursts: int) -> Fraction:
+def _after(
+    attacker: ShipRules, defense: int, dice: int, total: int, rolls: int, on_target: int, bursts: int
+) -> Fraction:
     """Chance once a roll of `dice` dice showed `on_target` target faces and `bursts` Bursts."""
     if attacker.burst_sinks and bursts:
         return Fraction(1)
     kept = on_target + (bursts if attacker.burst else 0)
-    return _chain(attacker, defense, dice - kept, total + on_target + attacker.burst * bursts,
-                  rolls - 1)
+    return _chain(attacker, defense, dice - kept, total + on_target + attacker.burst * bursts, rolls - 1)
 
 
 def chance(attacker: ShipRules, defense: int) -> Fraction:
@@ -74,7 +83,7 @@ def first_rolls(dice: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     for faces in combinations_with_replacement(range(len(FACES)), dice):
         counts = tuple(faces.count(face) for face in range(len(FACES)))
         ways = factorial(dice) // prod(factorial(c) for c in counts)
-        rolls.append((counts, ways * ONE_FACE ** dice))
+        rolls.append((counts, ways * ONE_FACE**dice))
     return tuple(rolls)
 
 
@@ -89,8 +98,15 @@ def chance_after_split(attacker: ShipRules, defense: int, on_target: int, bursts
 
 def chance_after_counts(attacker: ShipRules, defense: int, counts: Sequence[int], target: Ship) -> Fraction:
     """`chance_after` for a first roll given as counts per face."""
-    return _after(attacker, defense, sum(counts), 0, attacker.rolls,
-                  counts[FACES.index(target.face)], counts[BURST_INDEX])
+    return _after(
+        attacker,
+        defense,
+        sum(counts),
+        0,
+        attacker.rolls,
+        counts[FACES.index(target.face)],
+        counts[BURST_INDEX],
+    )
 
 
 def best_declared(attacker: ShipRules, targets: Iterable[tuple[Ship, int]]) -> Fraction:
@@ -99,6 +115,11 @@ def best_declared(attacker: ShipRules, targets: Iterable[tuple[Ship, int]]) -> F
     options = tuple(targets)
     if not options:
         return Fraction(0)
-    return sum((probability * max(chance_after_counts(attacker, defense, counts, ship)
-                                  for ship, defense in options)
-                for counts, probability in first_rolls(attacker.dice)), Fraction(0))
+    return sum(
+        (
+            probability
+            * max(chance_after_counts(attacker, defense, counts, ship) for ship, defense in options)
+            for counts, probability in first_rolls(attacker.dice)
+        ),
+        Fraction(0),
+    )

@@ -109,8 +109,10 @@ def declarations(pos: Position) -> list[tuple[Target, float]]:
     assert pos.pending is not None
     carrier = pos.ship(Ship.CARRIER)
     counts = tuple(pos.pending.count(face) for face in FACES)
-    return [(t, float(odds.chance_after_counts(carrier, pos.defense(t.ship), counts, t.ship)))
-            for t in pos.targets(pos.turn, Ship.CARRIER)]
+    return [
+        (t, float(odds.chance_after_counts(carrier, pos.defense(t.ship), counts, t.ship)))
+        for t in pos.targets(pos.turn, Ship.CARRIER)
+    ]
 
 
 class Tables:
@@ -133,15 +135,24 @@ class Tables:
         if carrier.roll_first:
             rolls = odds.first_rolls(carrier.dice)
             self.weights = np.array([float(p) for _c, p in rolls])
-            self.after_roll = [np.array([float(odds.chance_after_counts(carrier, t.defense, c, ship))
-                                         for c, _p in rolls]) for ship, t in zip(FLEET, ships, strict=True)]
+            self.after_roll = [
+                np.array([float(odds.chance_after_counts(carrier, t.defense, c, ship)) for c, _p in rolls])
+                for ship, t in zip(FLEET, ships, strict=True)
+            ]
             for mask in range(1, 1 << len(FLEET)):
                 targets = [(FLEET[i], ships[i].defense) for i in range(len(FLEET)) if mask >> i & 1]
                 self.declared[mask] = float(odds.best_declared(carrier, targets))
         masks = range(1 << len(FLEET))
-        self.best = [[0.0] + [self.declared[mask] if self.roll_first[ship] else
-                              max(self.chance[ship][i] for i in range(len(FLEET)) if mask >> i & 1)
-                              for mask in masks[1:]] for ship in range(len(FLEET))]
+        self.best = [
+            [0.0]
+            + [
+                self.declared[mask]
+                if self.roll_first[ship]
+                else max(self.chance[ship][i] for i in range(len(FLEET)) if mask >> i & 1)
+                for mask in masks[1:]
+            ]
+            for ship in range(len(FLEET))
+        ]
 
 
 CARRIER = FLEET.index(Ship.CARRIER)

@@ -76,8 +76,12 @@ def win_chances(runners: Sequence[Racer], mover: int, again: bool = True) -> tup
     finished by this turn and those after it not by the last."""
     count = len(runners)
     order = [(mover + k) % count for k in range(count)]
-    curves = np.stack([_curve(runners[p].needs, runners[p].first, runners[p].later, again,
-                              runners[p].afloat) for p in order])
+    curves = np.stack(
+        [
+            _curve(runners[p].needs, runners[p].first, runners[p].later, again, runners[p].afloat)
+            for p in order
+        ]
+    )
     now = curves[:, 1:] - curves[:, :-1]  # finishing at each own turn
     left_now, left_before = 1 - curves[:, 1:], 1 - curves[:, :-1]
     before = np.ones_like(now)  # nobody earlier in the order has finished by this turn

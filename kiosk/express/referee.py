@@ -57,15 +57,19 @@ class Referee:
         command = None if name == "state" else command_from_dict(obj)
         match = self.match
         if match is None:
-            raise WireError(_("no game yet: start one with {\"cmd\": \"new\", \"players\": [...]}"))
+            raise WireError(_('no game yet: start one with {"cmd": "new", "players": [...]}'))
         if command is None:
             return [state_to_dict(match)]
         events = EXPRESS.events_of(self.service.submit(command, Source.SYSTEM))
         return [event_to_dict(event) for event in events]
 
 
-def run(stdin: Iterable[str | bytes], stdout: TextIO, service: GameService | None = None,
-        rules: Rules | None = None) -> int:
+def run(
+    stdin: Iterable[str | bytes],
+    stdout: TextIO,
+    service: GameService | None = None,
+    rules: Rules | None = None,
+) -> int:
     referee = Referee(service, rules)
     return serve(stdin, stdout, referee.handle_line)
 

@@ -21,8 +21,9 @@ def _thrown(events: Sequence[object]) -> list[Rolled]:
     return [e for e in events if isinstance(e, Rolled) and not e.recount]
 
 
-def typed(match: Match, command: Attack | Declare,
-          entered: Sequence[Face]) -> tuple[list[Rolled], int | None]:
+def typed(
+    match: Match, command: Attack | Declare, entered: Sequence[Face]
+) -> tuple[list[Rolled], int | None]:
     """With real dice: the rolls the faces in `entered` (whole rolls, in order) make of
     `command`, and how many dice its next roll throws (None when those decide it: the target
     sunk, the rolls or dice used up, or the Carrier's first roll in, its target next). Raises

@@ -26,8 +26,11 @@ def _participants(seating: Seating) -> Sequence[ServiceListener]:
     from kiosk.express.pace import Pace
     from kiosk.express.seats import ComputerSeats
 
-    return (ComputerSeats(seating.service, seating.loop,
-                          pace=Pace.instant() if seating.instant else None, rng=seating.rng),)
+    return (
+        ComputerSeats(
+            seating.service, seating.loop, pace=Pace.instant() if seating.instant else None, rng=seating.rng
+        ),
+    )
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +50,8 @@ ROOM = Room(
     subtitle=lambda: _("the dice game: no dartboard needed"),
     kind=_kind,
     participants=_participants,
-    line=LineProtocol("express", lambda: _("Battleship Express as a JSON line protocol"),
-                      _arguments, _referee),
+    line=LineProtocol(
+        "express", lambda: _("Battleship Express as a JSON line protocol"), _arguments, _referee
+    ),
     touch="ui.touch.express.room:TOUCH",
 )

@@ -86,10 +86,13 @@ class ShipRules:
 
     def __post_init__(self) -> None:
         # Bounds keep the odds' Markov chain small and every attack finite.
-        if not (1 <= self.defense <= 20 and 1 <= self.dice <= 12 and 1 <= self.rolls <= 12
-                and 0 <= self.burst <= 5):
-            raise ValueError(_("a ship needs defense 1-20, dice 1-12, rolls 1-12 and a Burst "
-                               "worth 0-5 hits"))
+        if not (
+            1 <= self.defense <= 20
+            and 1 <= self.dice <= 12
+            and 1 <= self.rolls <= 12
+            and 0 <= self.burst <= 5
+        ):
+            raise ValueError(_("a ship needs defense 1-20, dice 1-12, rolls 1-12 and a Burst worth 0-5 hits"))
 
     def can_sink(self, defense: int) -> bool:
         """Whether any roll at all sinks a target of `defense` (all dice counting at once)."""
@@ -103,9 +106,11 @@ class ShipRules:
                 bursts += 1
             elif face is target.face:
                 on_target += 1
-        return Count(hits=on_target + self.burst * bursts,
-                     kept=on_target + (bursts if self.burst else 0),
-                     sinks=self.burst_sinks and bursts > 0)
+        return Count(
+            hits=on_target + self.burst * bursts,
+            kept=on_target + (bursts if self.burst else 0),
+            sinks=self.burst_sinks and bursts > 0,
+        )
 
 
 @dataclass(frozen=True)
@@ -122,8 +127,7 @@ class Rules:
     battleship: ShipRules = ShipRules(defense=5, dice=8, rolls=4, burst=0)
     destroyer: ShipRules = ShipRules(defense=4, dice=6, rolls=2, burst=2)
     carrier: ShipRules = ShipRules(defense=3, dice=6, rolls=2, burst=1, roll_first=True, stays=True)
-    submarine: ShipRules = ShipRules(defense=4, dice=3, rolls=1, burst=1, burst_sinks=True,
-                                     anywhere=True)
+    submarine: ShipRules = ShipRules(defense=4, dice=3, rolls=1, burst=1, burst_sinks=True, anywhere=True)
     patrol_boat: ShipRules = ShipRules(defense=3, dice=5, rolls=3, burst=1)
     captain_rolls: int = 2  # the Captain's game: every ship rolls its dice this many times
     captain_burst: int = 1  # ... and a Burst is worth this many hits
@@ -137,10 +141,15 @@ class Rules:
         if not (1 <= self.captain_rolls <= 12 and 0 <= self.captain_burst <= 5):
             raise ValueError(_("the Captain's game needs 1-12 rolls and a Burst worth 0-5 hits"))
         if len(self.points_to_win) != 3 or not all(
-                1 <= points <= max_points(players)
-                for players, points in enumerate(self.points_to_win, start=MIN_PLAYERS)):
-            raise ValueError(_("the default points to win are three numbers, for 2, 3 and 4 "
-                               "players, each 1 to 5 x (players - 1)"))
+            1 <= points <= max_points(players)
+            for players, points in enumerate(self.points_to_win, start=MIN_PLAYERS)
+        ):
+            raise ValueError(
+                _(
+                    "the default points to win are three numbers, for 2, 3 and 4 "
+                    "players, each 1 to 5 x (players - 1)"
+                )
+            )
 
     def table(self, ship: Ship) -> ShipRules:
         """The Admiral's game line of the table (powers included)."""
@@ -161,8 +170,9 @@ class Rules:
         line = self.table(ship)
         if variant is Variant.ADMIRAL:
             return line
-        return ShipRules(defense=line.defense, dice=line.dice, rolls=self.captain_rolls,
-                         burst=self.captain_burst)
+        return ShipRules(
+            defense=line.defense, dice=line.dice, rolls=self.captain_rolls, burst=self.captain_burst
+        )
 
     def default_points(self, players: int) -> int:
         return self.points_to_win[players - MIN_PLAYERS]
@@ -182,11 +192,14 @@ class Rules:
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """The rules back from `to_dict` (keys left out keep their defaults)."""
         try:
-            changes: dict[str, Any] = {_attr(ship): ShipRules(**data[ship.value])
-                                       for ship in FLEET if ship.value in data}
-            changes.update((key, data[key]) for key in (
-                "captain_rolls", "captain_burst", "sinker_goes_again", "fleetless_skipped")
-                if key in data)
+            changes: dict[str, Any] = {
+                _attr(ship): ShipRules(**data[ship.value]) for ship in FLEET if ship.value in data
+            }
+            changes.update(
+                (key, data[key])
+                for key in ("captain_rolls", "captain_burst", "sinker_goes_again", "fleetless_skipped")
+                if key in data
+            )
             if "points_to_win" in data:
                 changes["points_to_win"] = tuple(data["points_to_win"])
             return cls(**changes)

@@ -61,9 +61,15 @@ def _decide(computer: Computer, view: Mapping[str, Any]) -> Attack | Declare:
 
 
 class ComputerSeats(ServiceListener):
-    def __init__(self, service: GameService, loop: asyncio.AbstractEventLoop, *,
-                 pace: Pace | None = None, rng: random.Random | None = None,
-                 executor: concurrent.futures.Executor | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        pace: Pace | None = None,
+        rng: random.Random | None = None,
+        executor: concurrent.futures.Executor | None = None,
+    ) -> None:
         self.service = service
         self.loop = loop
         self.pace = pace if pace is not None else Pace()
@@ -101,8 +107,12 @@ class ComputerSeats(ServiceListener):
     def thinking(self) -> bool:
         """A computer seat is up and about to act (the screen says so)."""
         match = self.match
-        return (match is not None and match.phase is not Phase.OVER
-                and match.turn in self.computers and not self.idle)
+        return (
+            match is not None
+            and match.phase is not Phase.OVER
+            and match.turn in self.computers
+            and not self.idle
+        )
 
     # -- hearing the service --
 
@@ -148,6 +158,7 @@ class ComputerSeats(ServiceListener):
         def fire() -> None:
             self._timer = None
             self._step()
+
         self._timer = self.loop.call_later(max(0.0, delay), fire)
 
     def _cancel(self) -> None:
@@ -173,8 +184,7 @@ class ComputerSeats(ServiceListener):
         version = match.version
         self._pending = version
         try:
-            future = self.loop.run_in_executor(self.executor, _decide, computer,
-                                               match.public_view())
+            future = self.loop.run_in_executor(self.executor, _decide, computer, match.public_view())
         except RuntimeError:  # the loop is shutting down (the kiosk stops)
             self._pending = None
             return

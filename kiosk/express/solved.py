@@ -43,7 +43,6 @@ FORMAT = 1  # the layout of the values (duel.LINES order, two terminal slots)
 log = logging.getLogger(__name__)
 
 
-
 @dataclass(frozen=True)
 class Solution:
     values: np.ndarray  # the mover's chance to win under perfect play, by `duel.state`
@@ -57,8 +56,10 @@ _lock = threading.Lock()
 
 def fingerprint(variant: Variant, rules: Rules, points_to_win: int) -> str:
     """What a solution depends on, hashed: the game, every rule number, the points target."""
-    text = json.dumps({"format": FORMAT, "game": variant.value, "rules": rules.to_dict(),
-                       "points_to_win": points_to_win}, sort_keys=True)
+    text = json.dumps(
+        {"format": FORMAT, "game": variant.value, "rules": rules.to_dict(), "points_to_win": points_to_win},
+        sort_keys=True,
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -70,8 +71,7 @@ def cache_dir() -> Path:
     return data_dir() / "express-solved"
 
 
-def solution(variant: Variant, rules: Rules, points_to_win: int, build: bool = True
-             ) -> Solution | None:
+def solution(variant: Variant, rules: Rules, points_to_win: int, build: bool = True) -> Solution | None:
     """The solved two-player game of these rules, or None while it is not solved yet;
     `build`: then start solving it in the background (once)."""
     name = filename(variant, rules, points_to_win)
@@ -115,10 +115,24 @@ def _start(name: str, variant: Variant, rules: Rules, points_to_win: int) -> Non
         rules_file = out.with_suffix(".rules.json")
         rules_file.write_text(json.dumps(rules.to_dict()))
         _started[name] = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.express.solved", "--game", variant.value,
-             "--points", str(points_to_win), "--rules", str(rules_file), "--out", str(out)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=_lower_priority if os.name == "posix" else None)
+            [
+                sys.executable,
+                "-m",
+                "kiosk.express.solved",
+                "--game",
+                variant.value,
+                "--points",
+                str(points_to_win),
+                "--rules",
+                str(rules_file),
+                "--out",
+                str(out),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_lower_priority if os.name == "posix" else None,
+        )
         log.info("solving the two-player Express game %s in the background", name)
     except OSError as err:  # a full disk or no way to start a process: hard plays by its race
         log.warning("cannot solve the two-player Express game %s: %s", name, err)
@@ -156,14 +170,14 @@ def write(path: Path, found: Solution) -> None:
     """Atomically: a reader never sees half a file."""
     partial = path.with_name(path.name + ".part")
     with partial.open("wb") as out:
-        np.savez(out, values=found.values.astype(np.float32),
-                 line=np.array(found.line, dtype=np.int8))
+        np.savez(out, values=found.values.astype(np.float32), line=np.array(found.line, dtype=np.int8))
     os.replace(partial, path)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m kiosk.express.solved",
-                                     description="solve the two-player Express game exactly")
+    parser = argparse.ArgumentParser(
+        prog="python -m kiosk.express.solved", description="solve the two-player Express game exactly"
+    )
     parser.add_argument("--game", choices=[v.value for v in Variant], action="append")
     parser.add_argument("--points", type=int, default=None)
     parser.add_argument("--rules", type=Path, help="the rules as JSON (Rules.to_dict)")

@@ -35,7 +35,6 @@ from kiosk.speech import Phrasebook
 E = TypeVar("E", Ship, Face)
 
 
-
 # ---- values -----------------------------------------------------------------------------
 
 
@@ -77,7 +76,7 @@ def face_from_name(value: object) -> Face:
 
 def _target(value: object) -> Target:
     if not isinstance(value, dict):
-        raise WireError(_("'target' must be like {\"player\": 1, \"ship\": \"Carrier\"}"))
+        raise WireError(_('\'target\' must be like {"player": 1, "ship": "Carrier"}'))
     _keys(value, ("player", "ship"), "'target'")
     if "ship" not in value:
         raise WireError(_("{key!r} is missing").format(key="ship"))
@@ -122,7 +121,8 @@ def setup_from_new(obj: Mapping[str, Any], rules: Rules | None = None) -> Setup:
         points_to_win=_int(obj, "points_to_win") if "points_to_win" in obj else None,
         lines=_lines(obj["lines"]) if "lines" in obj else None,
         seed=_int(obj, "seed") if "seed" in obj else None,
-        rules=rules)
+        rules=rules,
+    )
 
 
 def setup_to_dict(setup: Setup) -> dict[str, Any]:
@@ -142,14 +142,23 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
 def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     """A stored setup back (its rules included: a game replays with the rules it was played by;
     its computer seats too: a resumed game gets its computer players back)."""
-    return Setup(tuple(_names(data["players"])), tuple(_lines(data["lines"])), int(data["seed"]),
-                 _variant(data["game"]), int(data["points_to_win"]),
-                 Rules.from_dict(data.get("rules", {})), tuple(data.get("computers") or ()))
+    return Setup(
+        tuple(_names(data["players"])),
+        tuple(_lines(data["lines"])),
+        int(data["seed"]),
+        _variant(data["game"]),
+        int(data["points_to_win"]),
+        Rules.from_dict(data.get("rules", {})),
+        tuple(data.get("computers") or ()),
+    )
 
 
 def new_to_dict(setup: Setup) -> dict[str, Any]:
-    return {"event": "new", "players": list(setup.players),
-            "lines": [[ship.value for ship in line] for line in setup.lines]}
+    return {
+        "event": "new",
+        "players": list(setup.players),
+        "lines": [[ship.value for ship in line] for line in setup.lines],
+    }
 
 
 # ---- commands ---------------------------------------------------------------------------
@@ -163,7 +172,7 @@ def command_from_dict(obj: Mapping[str, Any]) -> Command:
             _keys(obj, ("cmd", "faces"), "'dice'")
             faces = obj.get("faces")
             if not isinstance(faces, list):
-                raise WireError(_("'faces' must be a list of faces, e.g. [\"Carrier\", \"Burst\"]"))
+                raise WireError(_('\'faces\' must be a list of faces, e.g. ["Carrier", "Burst"]'))
             return QueueDice(tuple(face_from_name(face) for face in faces))
         case "attack":
             _keys(obj, ("cmd", "ship", "target", "move", "player"), "'attack'")
@@ -217,11 +226,17 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         case DiceQueued(queued):
             return {"event": "dice", "queued": queued}
         case Rolled(player, ship, roll, faces, hits, total):
-            return {"event": "roll", "player": player, "ship": ship.value, "roll": roll,
-                    "faces": [face.value for face in faces], "hits": hits, "total": total}
+            return {
+                "event": "roll",
+                "player": player,
+                "ship": ship.value,
+                "roll": roll,
+                "faces": [face.value for face in faces],
+                "hits": hits,
+                "total": total,
+            }
         case Sunk(player, ship, by, points):
-            return {"event": "sunk", "player": player, "ship": ship.value, "by": by,
-                    "points": list(points)}
+            return {"event": "sunk", "player": player, "ship": ship.value, "by": by, "points": list(points)}
         case Won(player):
             return {"event": "win", "player": player}
         case TurnPassed(player):
@@ -266,10 +281,17 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
         """Every roll, once, as it was thrown, with its faces (the audit of the dice). The
         Carrier's first roll is logged when thrown (no target yet: ""); its recount is not a
         new roll."""
-        return [Shot(side=e.side, player=e.name, number=e.roll,
-                     target="" if e.target is None else f"{e.target.side}:{e.target.ship.value}",
-                     result=",".join(face.value for face in e.faces))
-                for e in events if isinstance(e, Rolled) and not e.recount]
+        return [
+            Shot(
+                side=e.side,
+                player=e.name,
+                number=e.roll,
+                target="" if e.target is None else f"{e.target.side}:{e.target.ship.value}",
+                result=",".join(face.value for face in e.faces),
+            )
+            for e in events
+            if isinstance(e, Rolled) and not e.recount
+        ]
 
     def sound_for(self, events: Iterable[Event]) -> Sound | None:
         """SUNK for a sink, WIN for the last one, MISS for an attack that sank nothing; the

@@ -54,8 +54,11 @@ def load(path: Path) -> Firmware:
         match = _LINE.match(line)
         assert match, f"{path.name}: {line!r}"
         at, literal, expect = match.groups()
-        firmware.sent.append(Sent(float(at), ast.literal_eval(literal),
-                                  None if expect.strip() in ("", "-") else expect.strip()))
+        firmware.sent.append(
+            Sent(
+                float(at), ast.literal_eval(literal), None if expect.strip() in ("", "-") else expect.strip()
+            )
+        )
     assert firmware.dialect, path
     return firmware
 

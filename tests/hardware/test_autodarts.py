@@ -58,8 +58,9 @@ SEGMENTS = [
 ]
 
 
-@pytest.mark.parametrize(("seg", "expected"), SEGMENTS, ids=[s[1] + ":" + str(s[0].get("name"))
-                                                              for s in SEGMENTS])
+@pytest.mark.parametrize(
+    ("seg", "expected"), SEGMENTS, ids=[s[1] + ":" + str(s[0].get("name")) for s in SEGMENTS]
+)
 def test_every_bed_and_the_bulls_shapes(seg, expected):
     assert code(landed(seg, FOUR)) == expected
 
@@ -71,15 +72,32 @@ def test_a_bare_single_plays_three_ring():
     assert isinstance(four, Landed) and four.merged_single
 
 
-@pytest.mark.parametrize("seg", [None, 7, {}, {"name": "S21", "number": 21, "bed": "Triple"},
-                                 {"name": "X", "number": 5, "bed": "Quadruple"},
-                                 {"name": "T", "number": True, "bed": "Triple"}])
+@pytest.mark.parametrize(
+    "seg",
+    [
+        None,
+        7,
+        {},
+        {"name": "S21", "number": 21, "bed": "Triple"},
+        {"name": "X", "number": 5, "bed": "Quadruple"},
+        {"name": "T", "number": True, "bed": "Triple"},
+    ],
+)
 def test_a_bad_segment_says_what_is_wrong(seg):
     assert isinstance(landed(seg, FOUR), str)
 
 
-@pytest.mark.parametrize("text", ["", "not json", "[1, 2]", '{"type": "state", "data": 3}',
-                                  '{"type": "state", "data": {"throws": 5}}', "x" * 300_000])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "not json",
+        "[1, 2]",
+        '{"type": "state", "data": 3}',
+        '{"type": "state", "data": {"throws": 5}}',
+        "x" * 300_000,
+    ],
+)
 def test_garbage_frames_are_reported_not_raised(text):
     assert isinstance(frame(text), str)
 
@@ -96,6 +114,7 @@ def test_urls():
 
 
 # --- the follower: snapshots in, inputs out ------------------------------------------------
+
 
 def shot(*codes: str, status: str = "Throw", running: bool = True) -> Snapshot:
     return Snapshot(running, status, "", tuple(segment(c) for c in codes))
@@ -187,14 +206,14 @@ def test_the_first_snapshot_of_a_visit_under_way_is_said_not_counted():
 
 def test_an_unreadable_dart_is_a_miss_in_its_place_until_the_scorer_reads_it():
     f = follower()
-    broken = Snapshot(True, "Throw", "", (segment("T20"), {"name": "?", "bed": "Nowhere"},
-                                          segment("D5")))
+    broken = Snapshot(True, "Throw", "", (segment("T20"), {"name": "?", "bed": "Nowhere"}, segment("D5")))
     assert said(f.follow(broken)) == ["bad", "T20", "MISS", "D5"]
     assert said(f.follow(broken)) == []  # said once
     assert said(f.follow(shot("T20", "T7", "D5"))) == ["undo", "undo", "T7", "D5"]
 
 
 # --- the client against the fake Board Manager ---------------------------------------------
+
 
 class Collect(list):
     def __init__(self) -> None:
@@ -210,6 +229,7 @@ class Collect(list):
             while not wanted(self):
                 self.changed.clear()
                 await self.changed.wait()
+
         await asyncio.wait_for(wait(), timeout)
 
 
@@ -305,8 +325,7 @@ def test_probe_reports_version_and_status():
         url = await manager.start()
         await manager.throw("T20")
         found = await probe(url)
-        assert (found.version, found.status, found.running, found.darts) == (
-            "0.27.0", "Throw", True, 1)
+        assert (found.version, found.status, found.running, found.darts) == ("0.27.0", "Throw", True, 1)
         assert "0.27.0" in found.text
         await manager.stop()
         with pytest.raises(OSError):
@@ -335,6 +354,7 @@ def test_board_test_thread_mode_without_a_running_loop():
             while "stop" not in holder:
                 await asyncio.sleep(0.02)
             await manager.stop()
+
         asyncio.run(main())
 
     server = threading.Thread(target=serve)

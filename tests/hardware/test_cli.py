@@ -28,11 +28,11 @@ from kiosk.inputs import DartInput, Info, MissInput
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
 def _settings(values):
     typed, problems = config.check_values(values)
     assert not problems
     return config.build(typed)
+
 
 def lines(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines()]
@@ -40,15 +40,15 @@ def lines(text: str) -> list[dict]:
 
 def test_board_test_simulator_prints_json_lines():
     out = io.StringIO()
-    assert board_test(["--input", "simulator", "--count", "6", "--interval", "0.001",
-                       "--seed", "4"], out) == 0
+    assert (
+        board_test(["--input", "simulator", "--count", "6", "--interval", "0.001", "--seed", "4"], out) == 0
+    )
     events = lines(out.getvalue())
     assert len(events) == 7  # six throws; "connected" is news, not a throw
     assert events[0]["event"] == "connected"
     for event in events[1:]:
         assert event["event"] in ("dart", "miss")
-        assert set(event) == ({"event", "cell", "raw"} if event["event"] == "dart"
-                              else {"event", "raw"})
+        assert set(event) == ({"event", "cell", "raw"} if event["event"] == "dart" else {"event", "raw"})
 
 
 def test_board_test_serial_through_a_fake_board_pty():
@@ -64,8 +64,9 @@ def test_board_test_serial_through_a_fake_board_pty():
                 done.set()
             return n
 
-    runner = threading.Thread(target=board_test, args=(
-        ["--port", path, "--dialect", "numeric", "--count", "6"], Watch()))
+    runner = threading.Thread(
+        target=board_test, args=(["--port", path, "--dialect", "numeric", "--count", "6"], Watch())
+    )
     runner.start()
     try:
         assert done.wait(5)
@@ -102,15 +103,18 @@ def test_board_test_matrix_without_gpio_says_why(monkeypatch):
 def test_board_test_port_means_a_serial_board():
     err = io.StringIO()
     for given in ("simulator", "matrix"):
-        assert board_test(["--input", given, "--port", "/dev/ttyACM0", "--seconds", "0"],
-                          io.StringIO(), err) == 2
+        assert (
+            board_test(["--input", given, "--port", "/dev/ttyACM0", "--seconds", "0"], io.StringIO(), err)
+            == 2
+        )
     assert "--input serial" in err.getvalue()
 
 
 def test_board_test_bad_option_value(tmp_path):
     err = io.StringIO()
-    assert board_test(["--input", "serial", "--dialect", "klingon", "--seconds", "0"],
-                      io.StringIO(), err) == 2
+    assert (
+        board_test(["--input", "serial", "--dialect", "klingon", "--seconds", "0"], io.StringIO(), err) == 2
+    )
     assert "board.dialect" in err.getvalue()
 
 
@@ -118,8 +122,24 @@ def test_board_test_broken_map_is_not_fatal(tmp_path):
     bad = tmp_path / "map.toml"
     bad.write_text("[contacts\n")
     out = io.StringIO()
-    assert board_test(["--input", "serial", "--port", str(tmp_path / "none"), "--dialect", "rc",
-                       "--map", str(bad), "--seconds", "0.3"], out) == 0
+    assert (
+        board_test(
+            [
+                "--input",
+                "serial",
+                "--port",
+                str(tmp_path / "none"),
+                "--dialect",
+                "rc",
+                "--map",
+                str(bad),
+                "--seconds",
+                "0.3",
+            ],
+            out,
+        )
+        == 0
+    )
     events = lines(out.getvalue())
     assert events[0]["event"] == "info" and "TOML" in events[0]["message"]
     assert events[-1]["event"] == "disconnected"
@@ -157,10 +177,14 @@ def test_fake_board_throws_with_the_scatter_model():
 
 
 def test_script_reading():
-    steps, problems = read_script(["0.5 T20", "# comment", "", "1 btn next", "x T1", "-1 T2",
-                                   "0 raw 3,7 # not a comment"])
-    assert [(s.delay, s.command) for s in steps] == [(0.5, "T20"), (1.0, "btn next"),
-                                                    (0.0, "raw 3,7 # not a comment")]
+    steps, problems = read_script(
+        ["0.5 T20", "# comment", "", "1 btn next", "x T1", "-1 T2", "0 raw 3,7 # not a comment"]
+    )
+    assert [(s.delay, s.command) for s in steps] == [
+        (0.5, "T20"),
+        (1.0, "btn next"),
+        (0.0, "raw 3,7 # not a comment"),
+    ]
     assert len(problems) == 2
 
 
@@ -170,8 +194,9 @@ def test_factory_chooses_by_config(mock_factory, inbox, tmp_path):
     assert factory.build_buttons(sim, inbox) is None  # the simulator presses its own
     assert isinstance(factory.build_buzzer(sim), SimulatedBuzzer)
 
-    serial_cfg = _settings({"board.input": "serial", "board.port": "loop://",
-                         "miss_sensor.pin": 25, "buttons.next": 23})
+    serial_cfg = _settings(
+        {"board.input": "serial", "board.port": "loop://", "miss_sensor.pin": 25, "buttons.next": 23}
+    )
     board = factory.build_board_input(serial_cfg, inbox, pin_factory=mock_factory)
     assert isinstance(board, factory.SensedBoard)
     assert isinstance(board.board_input, SerialReader)
@@ -179,8 +204,7 @@ def test_factory_chooses_by_config(mock_factory, inbox, tmp_path):
     assert factory.build_buzzer(serial_cfg) is None
 
     matrix_cfg = _settings({"board.input": "matrix"})
-    assert isinstance(factory.build_board_input(matrix_cfg, inbox, pin_factory=mock_factory),
-                      MatrixScanner)
+    assert isinstance(factory.build_board_input(matrix_cfg, inbox, pin_factory=mock_factory), MatrixScanner)
     assert factory.build_buttons(matrix_cfg, inbox) is None
     tonal = _settings({"board.input": "matrix", "buzzer.kind": "tonal", "buzzer.pin": 18})
     assert isinstance(factory.build_buzzer(tonal, pin_factory=mock_factory), SimulatedBuzzer)
@@ -219,16 +243,36 @@ def test_the_simulator_aims_at_miss_off_the_board_never_at_the_bull(inbox):
 
 @pytest.mark.parametrize("command", ["board-test", "fake-board", "learn"])
 def test_python_dash_m_help(command):
-    result = subprocess.run([sys.executable, "-m", "hardware.cli", command, "--help"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [sys.executable, "-m", "hardware.cli", command, "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode == 0
     assert f"dartship {command}" in result.stdout
 
 
 def test_python_dash_m_board_test_simulator():
-    result = subprocess.run([sys.executable, "-m", "hardware.cli", "board-test", "--input",
-                             "simulator", "--count", "3", "--interval", "0.001"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hardware.cli",
+            "board-test",
+            "--input",
+            "simulator",
+            "--count",
+            "3",
+            "--interval",
+            "0.001",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode == 0
     events = [json.loads(line)["event"] for line in result.stdout.splitlines()]
     assert len(events) == 4 and events[0] == "connected"
@@ -247,8 +291,7 @@ def test_fake_board_help_describes_every_option(capsys):
     with pytest.raises(SystemExit):
         fake_board_main(["--help"])
     out = " ".join(capsys.readouterr().out.split())
-    for words in ("the serial dialect it speaks", "the address to listen on",
-                  "the cells it reports"):
+    for words in ("the serial dialect it speaks", "the address to listen on", "the cells it reports"):
         assert words in out
 
 
@@ -257,9 +300,23 @@ def test_learn_speaks_the_kiosks_language(tmp_path):
     asked, not when the module is imported)."""
     cfg = tmp_path / "config.toml"
     cfg.write_text('[kiosk]\nlanguage = "de"\n[board]\ninput = "simulator"\n', encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "hardware.cli", "learn", "--config", str(cfg),
-                             "--map", str(tmp_path / "board.map")], input="q\n",
-                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hardware.cli",
+            "learn",
+            "--config",
+            str(cfg),
+            "--map",
+            str(tmp_path / "board.map"),
+        ],
+        input="q\n",
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     from kiosk.i18n import catalog
 

@@ -15,8 +15,7 @@ from kiosk.sound import Sound
 
 
 def test_buttons_send_their_names(mock_factory, inbox):
-    buttons = Buttons({Button.NEXT: 23, Button.UNDO: 24, Button.MISS: -1}, inbox,
-                      pin_factory=mock_factory)
+    buttons = Buttons({Button.NEXT: 23, Button.UNDO: 24, Button.MISS: -1}, inbox, pin_factory=mock_factory)
     buttons.start()
     try:
         for pin in (24, 23):

@@ -166,10 +166,17 @@ TABLE = [
 
 GRAN_TABLE = [
     # the GranBoard's own codes, no map given (hardware/granboard.py)
-    ("3.4@", dart("T20")), ("3.3@", dart("S20")), ("3.5@", dart("L20")), ("3.6@", dart("D20")),
-    ("4.0@", dart("BULL", BullZone.INNER)), ("8.0@", dart("BULL", BullZone.OUTER)),
-    ("4.6@", dart("D5")), ("11.0@", dart("S16")), ("9.0@", dart("T2")),
-    ("12.0@", ("unmapped", "12.0@")), ("BTN@", ("button", Button.NEXT)),
+    ("3.4@", dart("T20")),
+    ("3.3@", dart("S20")),
+    ("3.5@", dart("L20")),
+    ("3.6@", dart("D20")),
+    ("4.0@", dart("BULL", BullZone.INNER)),
+    ("8.0@", dart("BULL", BullZone.OUTER)),
+    ("4.6@", dart("D5")),
+    ("11.0@", dart("S16")),
+    ("9.0@", dart("T2")),
+    ("12.0@", ("unmapped", "12.0@")),
+    ("BTN@", ("button", Button.NEXT)),
 ]
 
 
@@ -180,6 +187,7 @@ def test_granboard_codes_without_a_map(line, expected):
 
 def test_granboard_table_has_every_cell_once():
     from hardware.granboard import granboard_table
+
     for profile in Profile:
         table = granboard_table(profile)
         assert not table.missing()
@@ -189,8 +197,11 @@ def test_granboard_table_has_every_cell_once():
             assert len(set(cells)) == 81  # two codes for the bull (SB, DB)
 
 
-@pytest.mark.parametrize(("name", "board", "line", "expected"), TABLE,
-                         ids=[f"{t[0]}:{t[2] or 'empty'}:{t[1].profile.value}" for t in TABLE])
+@pytest.mark.parametrize(
+    ("name", "board", "line", "expected"),
+    TABLE,
+    ids=[f"{t[0]}:{t[2] or 'empty'}:{t[1].profile.value}" for t in TABLE],
+)
 def test_dialect_table(name, board, line, expected):
     board_map = GRAN_MAP if name == "granboard" else RC_MAP
     assert outcome(read_line(dialect(name), line, board, board_map)) == expected
@@ -206,12 +217,15 @@ def test_raw_dialects_without_a_map_report_unmapped_not_guessed():
     assert read_line(dialect("granboard"), "12.9@", FOUR, None) == UnmappedInput("12.9@")
 
 
-@pytest.mark.parametrize(("line", "says"), [
-    ("HELLO dartship/1 b1 four-ring", "connected"),
-    ("HELLO dartship/2 b1 four-ring", "dartship/2"),
-    ("HELLO dartship/1 b1 three-ring", "three-ring"),
-    ("HELLO dartship/1 b1 five-ring", "five-ring"),
-])
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("HELLO dartship/1 b1 four-ring", "connected"),
+        ("HELLO dartship/2 b1 four-ring", "dartship/2"),
+        ("HELLO dartship/1 b1 three-ring", "three-ring"),
+        ("HELLO dartship/1 b1 five-ring", "five-ring"),
+    ],
+)
 def test_hello_checks_version_and_profile(line, says):
     event = hello(line, FOUR)
     assert isinstance(event, Info)
@@ -234,15 +248,18 @@ def test_four_ring_dialects_keep_the_configured_profile(name):
     assert effective_profile(dialect(name), Profile.FOUR_RING) == (Profile.FOUR_RING, None)
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    (b"T20\n", "T20"),
-    (b"T20\r\n", "T20"),
-    (b"  D3  \n", "D3"),
-    (b"\xffT20\n", None),
-    (b"T2\x000\n", None),
-    (b"A" * MAX_LINE + b"\n", None),
-    (b"A" * (MAX_LINE - 1) + b"\n", "A" * (MAX_LINE - 1)),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"T20\n", "T20"),
+        (b"T20\r\n", "T20"),
+        (b"  D3  \n", "D3"),
+        (b"\xffT20\n", None),
+        (b"T2\x000\n", None),
+        (b"A" * MAX_LINE + b"\n", None),
+        (b"A" * (MAX_LINE - 1) + b"\n", "A" * (MAX_LINE - 1)),
+    ],
+)
 def test_decode(raw, expected):
     text = decode(raw)
     if expected is None:
@@ -261,7 +278,7 @@ def test_encode_then_read_gives_the_same_cell(name):
     board = board_for(chosen.profile or Profile.FOUR_RING)
     board_map = demo_map(board.profile, "granboard" if name == "granboard" else "rc")
     for cell in _all_cells(board):
-        for zone in ((BullZone.INNER, BullZone.OUTER) if cell == BULL else (BullZone.OTHER,)):
+        for zone in (BullZone.INNER, BullZone.OUTER) if cell == BULL else (BullZone.OTHER,):
             line = encode(chosen, cell, zone, board_map)
             event = read_line(chosen, line, board, board_map)
             if not cell.on_board:
@@ -274,8 +291,11 @@ def test_encode_then_read_gives_the_same_cell(name):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.binary(max_size=100), st.sampled_from(sorted(DIALECTS)),
-       st.sampled_from([Profile.FOUR_RING, Profile.THREE_RING]))
+@given(
+    st.binary(max_size=100),
+    st.sampled_from(sorted(DIALECTS)),
+    st.sampled_from([Profile.FOUR_RING, Profile.THREE_RING]),
+)
 def test_random_bytes_never_raise(raw, name, profile):
     text = decode(raw)
     if isinstance(text, BadLine):
@@ -286,8 +306,10 @@ def test_random_bytes_never_raise(raw, name, profile):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=20),
-       st.sampled_from(sorted(DIALECTS)))
+@given(
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=20),
+    st.sampled_from(sorted(DIALECTS)),
+)
 def test_random_ascii_lines_never_raise(text, name):
     event = dialect(name).read(text.strip(), FOUR, RC_MAP)
     assert event is None or hasattr(event, "to_json")

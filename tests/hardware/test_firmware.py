@@ -21,8 +21,12 @@ DART, MULTI, HELD = 1, 2, 3
 
 
 class Event(ctypes.Structure):
-    _fields_ = [("kind", ctypes.c_uint8), ("row", ctypes.c_uint8), ("col", ctypes.c_uint8),
-                ("count", ctypes.c_uint8)]
+    _fields_ = [
+        ("kind", ctypes.c_uint8),
+        ("row", ctypes.c_uint8),
+        ("col", ctypes.c_uint8),
+        ("count", ctypes.c_uint8),
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -31,13 +35,38 @@ def lib(tmp_path_factory):
     if gcc is None:
         pytest.skip("gcc is not installed")
     out = tmp_path_factory.mktemp("firmware") / "ds_scan.so"
-    subprocess.run([gcc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-shared", "-fPIC",
-                    "-o", str(out), str(SOURCE / "ds_scan.c")], check=True)
+    subprocess.run(
+        [
+            gcc,
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O2",
+            "-shared",
+            "-fPIC",
+            "-o",
+            str(out),
+            str(SOURCE / "ds_scan.c"),
+        ],
+        check=True,
+    )
     library = ctypes.CDLL(str(out))
-    library.ds_init.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_uint8, ctypes.c_uint8,
-                                ctypes.c_uint16, ctypes.c_uint16]
-    library.ds_scan.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32,
-                                ctypes.POINTER(Event), ctypes.c_int]
+    library.ds_init.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_uint8,
+        ctypes.c_uint8,
+        ctypes.c_uint8,
+        ctypes.c_uint16,
+        ctypes.c_uint16,
+    ]
+    library.ds_scan.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_char_p,
+        ctypes.c_uint32,
+        ctypes.POINTER(Event),
+        ctypes.c_int,
+    ]
     library.ds_format.argtypes = [ctypes.POINTER(Event), ctypes.c_char_p, ctypes.c_int]
     return library
 
@@ -122,9 +151,15 @@ def _python(changes):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.frozensets(st.tuples(st.integers(0, 2), st.integers(0, 3)),
-                                        max_size=2), st.integers(1, 40)), max_size=120),
-       st.integers(1, 4))
+@given(
+    st.lists(
+        st.tuples(
+            st.frozensets(st.tuples(st.integers(0, 2), st.integers(0, 3)), max_size=2), st.integers(1, 40)
+        ),
+        max_size=120,
+    ),
+    st.integers(1, 4),
+)
 def test_c_and_python_agree(lib, readings, debounce):
     """Same readings, same clock (in ms): the firmware and the kiosk decide alike."""
     m = Matrix(lib, debounce=debounce, lockout_ms=20, stuck_ms=500)

@@ -23,16 +23,28 @@ IDS = [f.name for f in FIRMWARES]
 
 
 def clocked(firmware: Firmware, dialect_name: str, inbox) -> list[object]:
-    reader = SerialReader("loop://", inbox, dialect_name=dialect_name,
-                          baud=firmware.baud or 115200, board_map=firmware.board_map)
+    reader = SerialReader(
+        "loop://",
+        inbox,
+        dialect_name=dialect_name,
+        baud=firmware.baud or 115200,
+        board_map=firmware.board_map,
+    )
     for sent in firmware.sent:
         reader.feed(sent.data, now=100.0 + sent.at)
     return inbox.drain()
 
 
 def test_every_firmware_of_the_protocol_table_has_a_fixture():
-    assert {f.dialect for f in FIRMWARES} >= {"numeric", "x", "semicolon", "colon", "rc",
-                                               "bracket", "granboard"}
+    assert {f.dialect for f in FIRMWARES} >= {
+        "numeric",
+        "x",
+        "semicolon",
+        "colon",
+        "rc",
+        "bracket",
+        "granboard",
+    }
     assert len(FIRMWARES) == 8
 
 
@@ -78,8 +90,7 @@ def test_a_second_segment_within_the_lockout_is_the_same_dart(inbox):
 
 
 def test_granboard_codes_split_on_the_at_sign_in_any_chunks(inbox):
-    reader = SerialReader("loop://", inbox, dialect_name="granboard", baud=115200,
-                          lockout_seconds=0.0)
+    reader = SerialReader("loop://", inbox, dialect_name="granboard", baud=115200, lockout_seconds=0.0)
     reader.feed(b"3.4@3.", now=1.0)
     reader.feed(b"5@BTN@4.0", now=2.0)
     reader.feed(b"@", now=3.0)
@@ -106,12 +117,17 @@ def test_a_remembered_dialect_is_told_again_when_another_board_answers(tmp_path,
 
 
 def replay_on_a_pty(firmware: Firmware, tmp_path, inbox) -> tuple[list[object], KnownBoards]:
-    fake = FakeBoard(firmware.dialect, board_map=firmware.board_map, baud=firmware.baud,
-                     handshake=firmware.handshake is not None)
+    fake = FakeBoard(
+        firmware.dialect,
+        board_map=firmware.board_map,
+        baud=firmware.baud,
+        handshake=firmware.handshake is not None,
+    )
     path = fake.open_pty()
     known = KnownBoards(tmp_path / "boards.json")
-    reader = SerialReader(path, inbox, board_map=firmware.board_map, known=known,
-                          read_timeout=0.02, handshake_at=(0.0, 1.0))
+    reader = SerialReader(
+        path, inbox, board_map=firmware.board_map, known=known, read_timeout=0.02, handshake_at=(0.0, 1.0)
+    )
     reader.start()
     try:
         inbox.until(lambda e: isinstance(e, Connected))

@@ -19,8 +19,9 @@ MS = 0.001
 @pytest.fixture
 def rig(mock_factory, inbox):
     wiring = MockMatrixWiring(mock_factory, ROWS, COLS)
-    scanner = MatrixScanner(ROWS, COLS, inbox, board_map=demo_map(), debounce_scans=3,
-                            lockout_ms=20, pin_factory=mock_factory)
+    scanner = MatrixScanner(
+        ROWS, COLS, inbox, board_map=demo_map(), debounce_scans=3, lockout_ms=20, pin_factory=mock_factory
+    )
     assert scanner.open()
     clock = {"t": 100.0}
 
@@ -62,6 +63,7 @@ def test_only_the_scanned_row_is_driven_the_others_float(rig):
     def watch() -> None:  # every change of a row pin: which rows drive the matrix now
         driven.append([r for r, pin in enumerate(wiring.rows) if pin.function == "output"])
         original()
+
     wiring._settle = watch
     wiring.press((2, 4), (5, 4))  # two contacts in one column: idle-high rows would short
     assert sorted(scanner.read_closed()) == [(2, 4), (5, 4)]
@@ -149,8 +151,7 @@ def test_unmapped_contacts_are_reported(mock_factory, inbox):
 
 def test_the_scan_thread_delivers(mock_factory, inbox):
     wiring = MockMatrixWiring(mock_factory, ROWS, COLS)
-    scanner = MatrixScanner(ROWS, COLS, inbox, board_map=demo_map(), scan_hz=2000,
-                            pin_factory=mock_factory)
+    scanner = MatrixScanner(ROWS, COLS, inbox, board_map=demo_map(), scan_hz=2000, pin_factory=mock_factory)
     scanner.start()
     try:
         assert isinstance(inbox.next(), Connected)
@@ -170,6 +171,7 @@ def test_pins_that_cannot_be_used_are_reported(mock_factory, inbox):
 
 # --- the pure debouncer ---------------------------------------------------------------------
 
+
 def test_debouncer_held_is_told_once():
     d = ContactDebouncer(debounce_scans=2, lockout_seconds=0.02, stuck_seconds=0.5)
     changes = []
@@ -184,8 +186,7 @@ def test_debouncer_several():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.frozensets(st.tuples(st.integers(0, 2), st.integers(0, 2)), max_size=3),
-                max_size=200))
+@given(st.lists(st.frozensets(st.tuples(st.integers(0, 2), st.integers(0, 2)), max_size=3), max_size=200))
 def test_debouncer_never_reports_an_unclosed_contact(readings):
     """Whatever the wires do, a dart is a contact closed now and in at least `debounce` scans,
     and no contact gives a second dart without having read open in between."""

@@ -91,7 +91,10 @@ def test_stuck_contact_is_one_dart_and_one_report(pty_pair, inbox):
         os.write(master, b"T20\nT20\nT20\nT20\nD1\n")
         got = inbox.until(lambda e: isinstance(e, DartInput) and e.raw == "D1")
         assert [type(e).__name__ for e in got if not isinstance(e, Info)] == [
-            "DartInput", "StuckInput", "DartInput"]
+            "DartInput",
+            "StuckInput",
+            "DartInput",
+        ]
         assert next(e for e in got if isinstance(e, StuckInput)).cell.code == "T20"
 
 
@@ -178,22 +181,38 @@ def test_socket_unplug_and_reconnect(inbox):
 
 def test_loop_url_through_an_opener(inbox):
     port = serial.serial_for_url("loop://", timeout=0.02)
-    reader = SerialReader("loop://", inbox, opener=lambda url: port, dialect_name="rc",
-                          board_map=from_pairs([("3,7", "T20")]), **FAST)
+    reader = SerialReader(
+        "loop://",
+        inbox,
+        opener=lambda url: port,
+        dialect_name="rc",
+        board_map=from_pairs([("3,7", "T20")]),
+        **FAST,
+    )
     with running(reader):
         inbox.until(is_(Connected))
         port.write(b"3,7\n4,4\nnext\n")
         got = inbox.until(lambda e: type(e).__name__ == "ButtonInput")
         assert [type(e).__name__ for e in got if not isinstance(e, Connected)] == [
-            "DartInput", "UnmappedInput", "ButtonInput"]
+            "DartInput",
+            "UnmappedInput",
+            "ButtonInput",
+        ]
         assert next(e for e in got if isinstance(e, UnmappedInput)).raw == "4,4"
 
 
 def test_a_three_ring_dialect_says_so_at_start(inbox):
     port = serial.serial_for_url("loop://", timeout=0.02)
     # loop:// would echo dascr's handshake back: not what this test is about
-    reader = SerialReader("loop://", inbox, opener=lambda url: port, dialect_name="numeric",
-                          profile=Profile.FOUR_RING, handshake_at=(), **FAST)
+    reader = SerialReader(
+        "loop://",
+        inbox,
+        opener=lambda url: port,
+        dialect_name="numeric",
+        profile=Profile.FOUR_RING,
+        handshake_at=(),
+        **FAST,
+    )
     assert reader.profile is Profile.THREE_RING
     with running(reader):
         first = inbox.next()

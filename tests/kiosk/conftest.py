@@ -9,8 +9,9 @@ from kiosk.darts.match import HouseRules, Match, Place, Setup, Start, Team
 SHARK_FLEET = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
 
 
-def make_match(*, players=(("Ann", "Bo"), ("Cy",)), rules: HouseRules | None = None,
-               seed: int = 1, start: int | None = 0) -> Match:
+def make_match(
+    *, players=(("Ann", "Bo"), ("Cy",)), rules: HouseRules | None = None, seed: int = 1, start: int | None = 0
+) -> Match:
     rules = rules or HouseRules()
     match = Match(Setup((Team("Sharks", tuple(players[0])), Team("Jets", tuple(players[1]))), rules))
     board = rules.board

@@ -22,8 +22,10 @@ def test_aim_beats_the_centre_of_a_thin_likely_triple():
     aim = best_aim(board, heat, 30.0)
     naive = cell_centre(board.parse("T20"), board)
     rng = random.Random(7)
-    aimed_rate, naive_rate = _rate(board, heat, (aim.x, aim.y), 30.0, rng), \
-        _rate(board, heat, naive, 30.0, rng)
+    aimed_rate, naive_rate = (
+        _rate(board, heat, (aim.x, aim.y), 30.0, rng),
+        _rate(board, heat, naive, 30.0, rng),
+    )
     # Standard errors are below 0.005 here; the margin is many of them.
     assert aimed_rate > naive_rate + 0.05
     assert aim.p_hit == pytest.approx(aimed_rate, abs=0.015)
@@ -36,8 +38,7 @@ def test_predicted_hit_chance_matches_simulated_darts(profile):
     heat = {c: rng.random() for c in rng.sample(board.cells, 12)}
     for sigma in (12.0, 50.0):
         aim = best_aim(board, heat, sigma)
-        assert aim.p_hit == pytest.approx(_rate(board, heat, (aim.x, aim.y), sigma, rng),
-                                          abs=0.02)
+        assert aim.p_hit == pytest.approx(_rate(board, heat, (aim.x, aim.y), sigma, rng), abs=0.02)
         assert hit_chance(board, heat, (aim.x, aim.y), sigma) == pytest.approx(aim.p_hit)
 
 
@@ -82,7 +83,8 @@ def test_one_decision_gives_heat_target_and_aim():
     assert decision.target in board.neighbours(board.parse("T20"))
     assert decision.heat[decision.target] == max(decision.heat.values())
     assert decision.aim.p_hit == pytest.approx(
-        hit_chance(board, dict(decision.heat), (decision.aim.x, decision.aim.y), 30.0))
+        hit_chance(board, dict(decision.heat), (decision.aim.x, decision.aim.y), 30.0)
+    )
 
 
 def test_the_benchmark_plays_a_subset_on_the_same_boards():

@@ -26,10 +26,12 @@ def _grid_space(width: int) -> Space:
     index = {(x, y): y * width + x for y in range(width) for x in range(width)}
     placements = {}
     for n in (2, 3):
-        rows = [tuple(index[(x + k, y)] for k in range(n))
-                for y in range(width) for x in range(width - n + 1)]
-        cols = [tuple(index[(x, y + k)] for k in range(n))
-                for x in range(width) for y in range(width - n + 1)]
+        rows = [
+            tuple(index[(x + k, y)] for k in range(n)) for y in range(width) for x in range(width - n + 1)
+        ]
+        cols = [
+            tuple(index[(x, y + k)] for k in range(n)) for x in range(width) for y in range(width - n + 1)
+        ]
         placements[n] = tuple(rows + cols)
     return Space(width * width, placements)
 
@@ -68,7 +70,7 @@ def test_exact_and_sampled_match_brute_force_on_a_small_grid():
         lengths = rng.choice([(3, 2, 2), (3, 3, 2), (2, 2)])
         order = rng.sample(range(16), 16)
         nb, nh = rng.randint(0, 5), rng.randint(0, 3)
-        ev = Evidence(frozenset(order[:nb]), frozenset(order[nb:nb + nh]), lengths)
+        ev = Evidence(frozenset(order[:nb]), frozenset(order[nb : nb + nh]), lengths)
         truth = _brute_force(space, ev)
         if truth is None:
             continue
@@ -169,13 +171,14 @@ def test_never_aims_at_a_known_cell_while_an_unknown_one_can_hold_a_ship():
 
 def test_games_against_random_fleets_finish_without_repeats():
     rng = random.Random(9)
-    for profile, lengths in ((Profile.FOUR_RING, DEFAULT_FLEET),
-                             (Profile.THREE_RING, PRESETS["classic-five"])):
+    for profile, lengths in (
+        (Profile.FOUR_RING, DEFAULT_FLEET),
+        (Profile.THREE_RING, PRESETS["classic-five"]),
+    ):
         board = board_for(profile)
         for _ in range(3):
             fleet = random_fleet(board, lengths, rng)
-            darts = play(fleet.ships, frozenset(board.cells),
-                         Perfect(HeatShots(board, lengths)), rng)
+            darts = play(fleet.ships, frozenset(board.cells), Perfect(HeatShots(board, lengths)), rng)
             # A perfect thrower who never repeats a cell needs at most every cell.
             assert sum(lengths) <= darts <= len(board.cells)
 
@@ -229,8 +232,7 @@ def test_sampling_with_many_covers_agrees_with_exact_enumeration(seed):
     record = _scattered_hits_position(board, DEFAULT_FLEET, seed)
     rng = random.Random(seed)
     exact = board_estimate(board, record, DEFAULT_FLEET, rng, method=Method.EXACT)
-    sampled = board_estimate(board, record, DEFAULT_FLEET, rng, method=Method.SAMPLED,
-                             samples=20_000)
+    sampled = board_estimate(board, record, DEFAULT_FLEET, rng, method=Method.SAMPLED, samples=20_000)
     assert exact.method is Method.EXACT and sampled.method is Method.SAMPLED
     assert np.abs(exact.probabilities - sampled.probabilities).max() < 0.03
     # The fleets each method keeps are the posterior itself: their weighted occupancy is the
@@ -249,11 +251,13 @@ def test_exact_fleet_count_matches_brute_force_on_a_small_grid():
         ev = Evidence(frozenset(order[:3]), frozenset(order[3:5]), (3, 2, 2))
         exact = marginals(space, ev, rng, method=Method.EXACT)
         count = sum(
-            1 for fleet in itertools.product(*(space.placements[n] for n in ev.lengths))
+            1
+            for fleet in itertools.product(*(space.placements[n] for n in ev.lengths))
             if len({c for s in fleet for c in s}) == sum(ev.lengths)
             and not {c for s in fleet for c in s} & ev.blocked
             and ev.hits <= {c for s in fleet for c in s}
-            and not any(set(s) <= ev.hits for s in fleet))
+            and not any(set(s) <= ev.hits for s in fleet)
+        )
         assert exact.fleets == count or (count == 0 and exact.method is Method.FALLBACK)
 
 
@@ -264,10 +268,12 @@ def test_the_ai_keeps_blas_on_one_thread_unless_the_environment_says_otherwise()
 
     code = "import kiosk.ai, os; print(os.environ['OPENBLAS_NUM_THREADS'])"
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "1"
     env["OPENBLAS_NUM_THREADS"] = "2"
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "2"

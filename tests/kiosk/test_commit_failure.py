@@ -48,6 +48,7 @@ class FailingStore(Store):
             if self.full:
                 raise sqlite3.OperationalError("database or disk is full")
             write(*args, **kwargs)
+
         return fails_while_full
 
 
@@ -71,8 +72,7 @@ def _match(service: GameService) -> Match:
 def _announced_darts(heard: list[ServiceEvent]) -> list[Any]:
     from kiosk.darts.match import DartThrown
 
-    return [e for u in heard if isinstance(u, MatchUpdate) for e in u.events
-            if isinstance(e, DartThrown)]
+    return [e for u in heard if isinstance(u, MatchUpdate) for e in u.events if isinstance(e, DartThrown)]
 
 
 def test_a_failed_commit_is_not_done_and_the_game_is_the_stored_one(tmp_path):
@@ -120,8 +120,7 @@ def test_play_resumes_once_saving_works_and_nothing_shown_is_lost(tmp_path):
     store.full = False
     service.submit(Throw(board.parse("T18")))  # the next command finds saving works again
     assert service.paused is None
-    assert [n.kind for n in heard if isinstance(n, Notice)] == [NoticeKind.PAUSED,
-                                                                NoticeKind.RESUMED]
+    assert [n.kind for n in heard if isinstance(n, Notice)] == [NoticeKind.PAUSED, NoticeKind.RESUMED]
     shown = [d.cell.code for d in _announced_darts(heard)]
     assert shown == ["T20", "T18"]
     # Everything announced is stored: a restart gives the same game.

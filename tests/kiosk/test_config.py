@@ -1,4 +1,3 @@
-
 """The config file: typed settings from the one option table, validation that names the key,
 the owner that saves (keeping the owner's file) and tells, the commands."""
 
@@ -27,8 +26,10 @@ def test_defaults_are_the_rules_defaults():
 
 
 def test_values_are_typed_by_the_option_table():
-    settings = config.parse("[board]\ninput = 'serial'\ndialect = 'x'\n[simulator]\nskill = 'pro'\n"
-                            "[matrix]\nrows = [1, 2]\n[solo]\ndart_seconds = 2\n")
+    settings = config.parse(
+        "[board]\ninput = 'serial'\ndialect = 'x'\n[simulator]\nskill = 'pro'\n"
+        "[matrix]\nrows = [1, 2]\n[solo]\ndart_seconds = 2\n"
+    )
     assert settings.board.input is config.InputKind.SERIAL
     assert settings.board.dialect is config.SerialDialect.X
     assert settings.simulator.skill is Skill.PRO
@@ -36,25 +37,28 @@ def test_values_are_typed_by_the_option_table():
     assert settings.get("board.dialect") is config.SerialDialect.X
 
 
-@pytest.mark.parametrize(("text", "key", "words"), [
-    ("[rules]\ndarts_per_visit = 'three'", "rules.darts_per_visit", "whole number"),
-    ("[rules]\ndarts_per_visit = 12", "rules.darts_per_visit", "1 to 9"),
-    ("[rules]\nbull_off = 'coin'", "rules.bull_off", "normal, official, off"),
-    ("[rules]\nfleet = [1, 2]", "rules.fleet", "2 to 5"),
-    ("[board]\ninput = 'usb'", "board.input", "simulator, serial, matrix"),
-    ("[board]\nprofile = 'five-ring'", "board.profile", "four-ring"),
-    ("[matrix]\nrows = [1, 1]", "matrix.rows", "twice"),
-    ("[web]\nport = 70000", "web.port", "1 to 65535"),
-    ("[web]\nhost = '999.1.1.1'", "web.host", "IP address"),
-    ("[web]\nhost = 'my host'", "web.host", "IP address"),
-    ("[kiosk]\npin = 'abcd'", "kiosk.pin", "digits"),
-    ("[kiosk]\nlanguage = 'sv'", "kiosk.language", "en, de, fi"),
-    ("[display]\nfullscreen = 'yes'", "display.fullscreen", "true or false"),
-    ("[rules]\nsurprise = 1", "rules.surprise", "unknown"),
-    ("[rules.deeper]\nx = 1", "rules.deeper", "nested deeper"),
-    ("this is = = not toml", "config", "TOML"),
-    ("x = " + "[" * 5000 + "]" * 5000, "config", "TOML"),
-])
+@pytest.mark.parametrize(
+    ("text", "key", "words"),
+    [
+        ("[rules]\ndarts_per_visit = 'three'", "rules.darts_per_visit", "whole number"),
+        ("[rules]\ndarts_per_visit = 12", "rules.darts_per_visit", "1 to 9"),
+        ("[rules]\nbull_off = 'coin'", "rules.bull_off", "normal, official, off"),
+        ("[rules]\nfleet = [1, 2]", "rules.fleet", "2 to 5"),
+        ("[board]\ninput = 'usb'", "board.input", "simulator, serial, matrix"),
+        ("[board]\nprofile = 'five-ring'", "board.profile", "four-ring"),
+        ("[matrix]\nrows = [1, 1]", "matrix.rows", "twice"),
+        ("[web]\nport = 70000", "web.port", "1 to 65535"),
+        ("[web]\nhost = '999.1.1.1'", "web.host", "IP address"),
+        ("[web]\nhost = 'my host'", "web.host", "IP address"),
+        ("[kiosk]\npin = 'abcd'", "kiosk.pin", "digits"),
+        ("[kiosk]\nlanguage = 'sv'", "kiosk.language", "en, de, fi"),
+        ("[display]\nfullscreen = 'yes'", "display.fullscreen", "true or false"),
+        ("[rules]\nsurprise = 1", "rules.surprise", "unknown"),
+        ("[rules.deeper]\nx = 1", "rules.deeper", "nested deeper"),
+        ("this is = = not toml", "config", "TOML"),
+        ("x = " + "[" * 5000 + "]" * 5000, "config", "TOML"),
+    ],
+)
 def test_errors_name_the_key(text, key, words):
     with pytest.raises(config.ConfigError) as err:
         config.parse(text)
@@ -81,8 +85,9 @@ def test_allowed_values_are_defined_once():
 
     dialect = config.OPTION_BY_KEY["board.dialect"]
     # "auto" is no dialect of its own: the reader tells one of the others from the first lines
-    assert set(dialect.allowed) - {"auto"} == set(DIALECTS) == {
-        d.value for d in config.SerialDialect} - {"auto"}
+    assert (
+        set(dialect.allowed) - {"auto"} == set(DIALECTS) == {d.value for d in config.SerialDialect} - {"auto"}
+    )
     assert config.OPTION_BY_KEY["simulator.skill"].allowed == tuple(s.value for s in Skill)
     assert config.reference_table() in (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -123,8 +128,9 @@ def test_saving_keeps_the_owners_file_and_tells_subscribers(tmp_path):
 def test_command_line_values_are_in_effect_but_never_saved(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(OWNERS_FILE)
-    overrides, problems = config.check_values({"board.input": "simulator", "web.port": 9999,
-                                               "kiosk.database": "/tmp/x.db"})
+    overrides, problems = config.check_values(
+        {"board.input": "simulator", "web.port": 9999, "kiosk.database": "/tmp/x.db"}
+    )
     assert not problems
     owner = config.read(path, strict=False, overrides=overrides)
     assert owner.settings.board.input is config.InputKind.SIMULATOR
@@ -156,8 +162,9 @@ def test_missing_named_file_is_an_error(tmp_path):
 
 
 def _dartship(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "kiosk.app.cli", *args], capture_output=True,
-                          text=True, timeout=60, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk.app.cli", *args], capture_output=True, text=True, timeout=60, env=env
+    )
 
 
 def test_config_commands(tmp_path):
@@ -179,8 +186,9 @@ def test_the_kiosk_starts_on_a_broken_config_with_defaults_for_the_bad_keys(tmp_
     from kiosk.app.run import _parser, configure
 
     broken = tmp_path / "config.toml"
-    broken.write_text("[rules]\ndarts_per_visit = 'three'\nbull_off = 'off'\n[web]\nport = 9\n"
-                      "[board]\ninput = 'usb'\n")
+    broken.write_text(
+        "[rules]\ndarts_per_visit = 'three'\nbull_off = 'off'\n[web]\nport = 9\n[board]\ninput = 'usb'\n"
+    )
     owner = configure(_parser().parse_args(["--config", str(broken), "--db", str(tmp_path / "d")]))
     settings = owner.settings
     assert settings.rules.darts_per_visit == 3 and settings.rules.bull_off is BullOffMode.OFF
@@ -208,5 +216,9 @@ def test_the_fleet_presets_are_the_dart_games_and_its_room_judges_a_fleet() -> N
     assert tuple(PRESETS) == config.FLEET_PRESETS
     typed, problems = config.check_values({"rules.fleet": "6,7"})
     assert [p.key for p in problems] == ["rules.fleet"] and "rules.fleet" not in typed
-    assert config.between_keys(config.build({"rules.fleet": "5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5"}),
-                               ["rules.fleet"])[0].key == "rules.fleet"
+    assert (
+        config.between_keys(
+            config.build({"rules.fleet": "5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5"}), ["rules.fleet"]
+        )[0].key
+        == "rules.fleet"
+    )

@@ -22,13 +22,16 @@ from kiosk.board import Profile, board_for
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize(("text", "path"), [
-    ("[matrix]\nrows = [5, [6], 7]\n", "matrix.rows[1]"),
-    ("[rules]\nfleet = [2, 3, [4, [5]]]\n", "rules.fleet[2]"),
-    ("[rules]\nfleet = [{length = 5}]\n", "rules.fleet[0]"),
-    ("[kiosk]\npin = [[\"1234\"]]\n", "kiosk.pin"),
-    ("[web]\nport = [8080]\n", "web.port"),
-])
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("[matrix]\nrows = [5, [6], 7]\n", "matrix.rows[1]"),
+        ("[rules]\nfleet = [2, 3, [4, [5]]]\n", "rules.fleet[2]"),
+        ("[rules]\nfleet = [{length = 5}]\n", "rules.fleet[0]"),
+        ('[kiosk]\npin = [["1234"]]\n', "kiosk.pin"),
+        ("[web]\nport = [8080]\n", "web.port"),
+    ],
+)
 def test_arrays_nested_deeper_than_the_key_takes_are_refused_with_the_key_path(text, path):
     with pytest.raises(config.ConfigError) as refused:
         config.parse(text)
@@ -47,19 +50,21 @@ def test_nesting_as_deep_as_toml_allows_is_refused_briefly_and_run_keeps_the_def
 
 
 def test_a_long_bad_value_is_shown_shortened():
-    text = "[matrix]\nrows = [" + ", ".join(["\"x\""] * 5000) + "]\n"
+    text = "[matrix]\nrows = [" + ", ".join(['"x"'] * 5000) + "]\n"
     (problem,) = config.parse_file(text, strict=False).problems
     assert problem.key == "matrix.rows" and len(problem.message) < 200
 
 
-@pytest.mark.parametrize(("fleet", "profile", "words"), [
-    (",".join(["5"] * 20), "four-ring", "20 ships need 100 cells; the four-ring board has 81"),
-    (",".join(["2"] * 20), "four-ring", "barely fit the four-ring board"),
-    (",".join(["5"] * 16), "four-ring", "cannot all be placed"),
-    ("5,5,5,5,5,5,5,5,5,5", "three-ring", "barely fit the three-ring board"),
-])
-def test_a_fleet_the_board_cannot_hold_or_draw_in_time_is_refused_with_the_reason(
-        fleet, profile, words):
+@pytest.mark.parametrize(
+    ("fleet", "profile", "words"),
+    [
+        (",".join(["5"] * 20), "four-ring", "20 ships need 100 cells; the four-ring board has 81"),
+        (",".join(["2"] * 20), "four-ring", "barely fit the four-ring board"),
+        (",".join(["5"] * 16), "four-ring", "cannot all be placed"),
+        ("5,5,5,5,5,5,5,5,5,5", "three-ring", "barely fit the three-ring board"),
+    ],
+)
+def test_a_fleet_the_board_cannot_hold_or_draw_in_time_is_refused_with_the_reason(fleet, profile, words):
     text = f'[rules]\nfleet = "{fleet}"\n[board]\nprofile = "{profile}"\n'
     with pytest.raises(config.ConfigError) as refused:
         config.parse(text)
@@ -86,8 +91,7 @@ def test_every_preset_fits_both_boards_and_a_saved_fleet_is_checked_too(tmp_path
 def test_the_referee_refuses_such_a_fleet_in_new():
     from kiosk.darts.referee import Referee
 
-    answer = Referee().handle_line(json.dumps({"cmd": "new", "teams": ["A", "B"],
-                                               "fleet": [5] * 20}))
+    answer = Referee().handle_line(json.dumps({"cmd": "new", "teams": ["A", "B"], "fleet": [5] * 20}))
     assert answer[0]["event"] == "error" and "100 cells" in answer[0]["message"]
 
 
@@ -107,8 +111,13 @@ def test_a_board_map_nested_thousands_deep_is_a_problem_not_a_crash(tmp_path):
 def _check(tmp_path: Path, text: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "config.toml"
     path.write_text(text)
-    return subprocess.run([sys.executable, "-m", "kiosk.app.cli", "config", "check", "--config",
-                           str(path)], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk.app.cli", "config", "check", "--config", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
 
 
 def test_config_check_names_what_run_would_stumble_over(tmp_path):
@@ -116,8 +125,9 @@ def test_config_check_names_what_run_would_stumble_over(tmp_path):
     deep.write_text('[contacts]\n"1,1" = ' + "[" * 3000 + "1" + "]" * 3000 + "\n")
     junk = tmp_path / "notes.db"
     junk.write_text("not a database\n")
-    out = _check(tmp_path, '[web]\nhost = "kiosk.invalid"\n'
-                           f'[board]\nmap = "{deep}"\n[kiosk]\ndatabase = "{junk}"\n')
+    out = _check(
+        tmp_path, f'[web]\nhost = "kiosk.invalid"\n[board]\nmap = "{deep}"\n[kiosk]\ndatabase = "{junk}"\n'
+    )
     assert out.returncode == 2
     assert "web.host: kiosk.invalid does not resolve" in out.stderr
     assert "board.map:" in out.stderr and "nested too deeply" in out.stderr
@@ -138,8 +148,10 @@ def _serve(settings: config.Settings, caplog: pytest.LogCaptureFixture) -> tuple
         try:
             port = server.base_url.rsplit(":", 1)[1]
             body = await asyncio.to_thread(
-                lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/api/game", timeout=10)
-                .read().decode())
+                lambda: (
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/game", timeout=10).read().decode()
+                )
+            )
             return server.base_url, body
         finally:
             await server.stop()

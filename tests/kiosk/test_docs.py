@@ -22,8 +22,9 @@ def test_readme_names_the_two_commands_and_they_exist():
 
 
 def _docs() -> dict[Path, str]:
-    return {p: p.read_text(encoding="utf-8")
-            for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]}
+    return {
+        p: p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    }
 
 
 def test_no_doc_links_or_points_outside_the_repository():

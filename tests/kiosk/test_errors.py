@@ -42,12 +42,20 @@ def test_every_exception_class_has_the_one_root() -> None:
     assert strays == []
 
 
-@pytest.mark.parametrize("error", [
-    "kiosk.board:CellError", "kiosk.darts.fleet:PlacementError",
-    "kiosk.classic.fleet:PlacementError", "kiosk.classic.fleet:OverlapError",
-    "kiosk.classic.grid:SquareError", "kiosk.lines:WireError", "kiosk.service:NotSaved",
-    "kiosk.express.match:SetupError", "kiosk.classic.rooms:RoomError",
-])
+@pytest.mark.parametrize(
+    "error",
+    [
+        "kiosk.board:CellError",
+        "kiosk.darts.fleet:PlacementError",
+        "kiosk.classic.fleet:PlacementError",
+        "kiosk.classic.fleet:OverlapError",
+        "kiosk.classic.grid:SquareError",
+        "kiosk.lines:WireError",
+        "kiosk.service:NotSaved",
+        "kiosk.express.match:SetupError",
+        "kiosk.classic.rooms:RoomError",
+    ],
+)
 def test_rule_errors_are_rule_errors(error: str) -> None:
     module, name = error.split(":")
     assert issubclass(getattr(importlib.import_module(module), name), RuleError)

@@ -22,19 +22,31 @@ from kiosk.service import GameService, ServiceEvent, ServiceListener
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = [
-    "kiosk/kinds.py", "kiosk/house.py", "kiosk/service.py", "kiosk/store.py", "kiosk/ports.py",
-    "kiosk/rooms.py", "kiosk/app/root.py", "kiosk/app/cli.py",
-    "ui/touch/app.py", "ui/touch/games.py", "ui/touch/shell.py",
-    "ui/touch/screens/home.py", "ui/touch/screens/stats.py", "ui/touch/screens/settings.py",
-    "ui/touch/screens/base.py", "ui/touch/phones.py",
-    "ui/handheld/server.py", "ui/handheld/seats.py", "ui/handheld/rooms.py",
+    "kiosk/kinds.py",
+    "kiosk/house.py",
+    "kiosk/service.py",
+    "kiosk/store.py",
+    "kiosk/ports.py",
+    "kiosk/rooms.py",
+    "kiosk/app/root.py",
+    "kiosk/app/cli.py",
+    "ui/touch/app.py",
+    "ui/touch/games.py",
+    "ui/touch/shell.py",
+    "ui/touch/screens/home.py",
+    "ui/touch/screens/stats.py",
+    "ui/touch/screens/settings.py",
+    "ui/touch/screens/base.py",
+    "ui/touch/phones.py",
+    "ui/handheld/server.py",
+    "ui/handheld/seats.py",
+    "ui/handheld/rooms.py",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "kiosk" / "ai").glob("*.py")),
 ]
 
 
 def _game_paths() -> list[str]:
-    return [f"{floor}.{name}" for name in REGISTRY.names()
-            for floor in ("kiosk", "ui.touch", "ui.handheld")]
+    return [f"{floor}.{name}" for name in REGISTRY.names() for floor in ("kiosk", "ui.touch", "ui.handheld")]
 
 
 def names_of_games(path: Path) -> list[str]:
@@ -57,8 +69,11 @@ def names_of_games(path: Path) -> list[str]:
                     found.append(f"line {node.lineno}: compares with {side.value!r}")
         for module in modules:
             for game in games:
-                if module == game or module.startswith((game + ".", game + ":")) or (
-                        f" {game}." in f" {module}"):
+                if (
+                    module == game
+                    or module.startswith((game + ".", game + ":"))
+                    or (f" {game}." in f" {module}")
+                ):
                     found.append(f"line {node.lineno}: {module}")
     return found
 
@@ -70,11 +85,13 @@ def test_no_shared_module_names_a_game(module: str) -> None:
 
 def test_the_check_sees_a_game_named_in_each_way(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("import kiosk.darts.kind\n"
-                      "def f(kind):\n"
-                      "    from ui.touch.classic import duel\n"
-                      "    target = 'kiosk.express.wire:EXPRESS'\n"
-                      "    return kind == 'classic'\n")
+    sample.write_text(
+        "import kiosk.darts.kind\n"
+        "def f(kind):\n"
+        "    from ui.touch.classic import duel\n"
+        "    target = 'kiosk.express.wire:EXPRESS'\n"
+        "    return kind == 'classic'\n"
+    )
     lines = {found.split(":")[0] for found in names_of_games(sample)}
     assert lines == {"line 1", "line 3", "line 4", "line 5"}
 

@@ -1,4 +1,3 @@
-
 """The service: commit before announcing, device inputs, bull-off from the board, takeout timer."""
 
 import asyncio
@@ -45,6 +44,7 @@ def test_commit_happens_before_listeners_hear(tmp_path):
         if isinstance(event, MatchUpdate):
             stored = service.store.db.execute("SELECT COUNT(*) FROM commands").fetchone()[0]
             seen.append((event.events, stored))
+
     service.subscribe(listener)
     _placed(service)
     assert service.match.phase is Phase.THROWING  # both fleets in: started by itself
@@ -96,6 +96,7 @@ def test_a_failing_listener_does_not_stop_the_game(tmp_path):
 
     def broken(_event):
         raise RuntimeError("screen on fire")
+
     service.subscribe(broken)
     _placed(service)
     service.handle_input(DartInput(FOUR.parse("T20"), "T20"))
@@ -167,8 +168,10 @@ def test_solo_board_darts_belong_to_the_players_only(tmp_path):
     service = _service(tmp_path)
     notices = []
     service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
-    service.new_game(DARTS, Setup((Team("Kiosk", ("Kiosk",)), Team("Jets", ("Cy",))),
-                                  HouseRules(), KioskSeat(0, Skill.PRO)))
+    service.new_game(
+        DARTS,
+        Setup((Team("Kiosk", ("Kiosk",)), Team("Jets", ("Cy",))), HouseRules(), KioskSeat(0, Skill.PRO)),
+    )
     for team in (0, 1):
         service.submit(Place(team, random_fleet(FOUR, (2, 3, 4, 5), service.rng)))
     # The bull-off: the first board dart is the Jets' although the kiosk is named first.

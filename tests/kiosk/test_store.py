@@ -52,6 +52,7 @@ def test_resume_replays_exactly(tmp_path):
     store = Store(tmp_path / "d.db")
     game, match = _stored_game(store)
     from kiosk.darts.match import Start
+
     _apply(store, game, match, Start(1))
     for code in ("D3", "D19", "T5"):
         _apply(store, game, match, Throw(FOUR.parse(code)))
@@ -149,18 +150,29 @@ def test_a_dart_game_of_schema_3_resumes_exactly_after_the_migration(tmp_path):
     _old_database(path, 3)
     template = make_match(start=None)
     match = type(template)(template.setup)
-    commands = [template.log[0], Unplace(0), template.log[0], template.log[1], Start(0),
-                Throw(FOUR.parse("T20")), Throw(FOUR.parse("D3"))]
+    commands = [
+        template.log[0],
+        Unplace(0),
+        template.log[0],
+        template.log[1],
+        Start(0),
+        Throw(FOUR.parse("T20")),
+        Throw(FOUR.parse("D3")),
+    ]
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("INSERT INTO games (id, started, setup, status, visits) VALUES (1, 'then', ?, "
-                 "'playing', 1)", [json.dumps(setup_to_dict(match.setup))])
+    conn.execute(
+        "INSERT INTO games (id, started, setup, status, visits) VALUES (1, 'then', ?, 'playing', 1)",
+        [json.dumps(setup_to_dict(match.setup))],
+    )
     for seq, command in enumerate(commands, start=1):
         match.apply(command)
         body = command_to_dict(command)
         if body["cmd"] == "place":
             body = {"cmd": "place", "team": command.side}
-            conn.execute("INSERT OR REPLACE INTO placements VALUES (1, ?, ?, 'then')",
-                         [command.side, command.fleet.code])
+            conn.execute(
+                "INSERT OR REPLACE INTO placements VALUES (1, ?, ?, 'then')",
+                [command.side, command.fleet.code],
+            )
         conn.execute("INSERT INTO commands VALUES (1, ?, 'then', ?)", [seq, json.dumps(body)])
     conn.close()
     store = Store(path)
@@ -177,10 +189,18 @@ def test_stats_after_a_finished_game(tmp_path):
     setup = Setup((Team("Sharks", ("Ann", "Bo")), Team("Jets", ("Cy",))), HouseRules(fleet=(2,)))
     match = Match(setup)
     game = store.games.new_game(DARTS, setup)
-    for command in (Place(0, parse_fleet("T20-T1", FOUR, (2,))),
-                    Place(1, parse_fleet("D3-D19", FOUR, (2,))), Start(0),
-                    Throw(FOUR.parse("D3")), Throw(FOUR.parse("T5")), Throw(FOUR.parse("T6")),
-                    Next(), Throw(FOUR.parse("T20")), Next(), Throw(FOUR.parse("D19"))):
+    for command in (
+        Place(0, parse_fleet("T20-T1", FOUR, (2,))),
+        Place(1, parse_fleet("D3-D19", FOUR, (2,))),
+        Start(0),
+        Throw(FOUR.parse("D3")),
+        Throw(FOUR.parse("T5")),
+        Throw(FOUR.parse("T6")),
+        Next(),
+        Throw(FOUR.parse("T20")),
+        Next(),
+        Throw(FOUR.parse("D19")),
+    ):
         _apply(store, game, match, command)
     assert match.winner == 0
     stats = {s.name: s for s in store.stats.player_stats()}
@@ -192,6 +212,7 @@ def test_stats_after_a_finished_game(tmp_path):
     assert store.games.unfinished() is None
     # an undo of the winning dart puts the game back in play and takes the result back
     from kiosk.darts.match import Undo
+
     _apply(store, game, match, Undo())
     assert store.games.unfinished() == game and store.stats.player_stats() == []
 
@@ -200,8 +221,7 @@ def test_sigkill_mid_game_then_resume_loses_nothing(tmp_path):
     db = tmp_path / "game.db"
     ref = LineGame("referee", db)
     ref.send({"cmd": "new", "teams": ["Sharks", "Jets"], "players": [["Ann", "Bo"], ["Cy"]]})
-    ref.send({"cmd": "place", "team": 0,
-              "fleet": "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"})
+    ref.send({"cmd": "place", "team": 0, "fleet": "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"})
     ref.send({"cmd": "random_fleet", "team": 1, "seed": 7})
     ref.send({"cmd": "start", "first": 1})
     assert [a["event"] for a in ref.read(4)] == ["new", "placed", "placed", "visit"]
@@ -292,5 +312,7 @@ def test_the_daily_board_ranks_won_challenges_and_phones_once_named(tmp_path):
     store.rooms.name_daily(phone, "Ann")
     store.rooms.name_daily(phone, "Not Ann")  # the first name stands
     assert [(r.player, r.shots) for r in store.stats.daily_board(day.isoformat())] == [
-        ("Ann", 17), ("Script", 22)]
+        ("Ann", 17),
+        ("Script", 22),
+    ]
     assert store.stats.daily_board("2026-12-01") == []

@@ -113,15 +113,27 @@ def test_an_unreadable_home_does_not_break_the_referee_default_config(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     home.chmod(0)
-    drop = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
-            "--inh-caps=-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
+    drop = (
+        [
+            "setpriv",
+            "--bounding-set=-dac_override,-dac_read_search",
+            "--inh-caps=-dac_override,-dac_read_search",
+        ]
+        if os.geteuid() == 0
+        else []
+    )
     env = {**os.environ, "HOME": str(home)}
     env.pop("DARTSHIP_CONFIG", None)
     env.pop("XDG_DATA_HOME", None)
-    done = subprocess.run([*drop, sys.executable, "-m", "kiosk.app.cli", "referee"],
-                          input='{"cmd": "new", "teams": ["A", "B"]}\n', capture_output=True,
-                          text=True, timeout=60, env=env,
-                          cwd=Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [*drop, sys.executable, "-m", "kiosk.app.cli", "referee"],
+        input='{"cmd": "new", "teams": ["A", "B"]}\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     home.chmod(0o700)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == '{"event": "new", "teams": ["A", "B"]}'

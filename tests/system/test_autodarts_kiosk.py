@@ -43,9 +43,14 @@ def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
     async def play() -> tuple[list, list, list, FakeBoardManager]:
         manager = FakeBoardManager(random.Random(3))
         url = await manager.start()
-        typed, problems = check_values({"board.input": "autodarts", "board.autodarts": url,
-                                        "rules.bull_off": "off",
-                                        "kiosk.database": str(tmp_path / "k.db")})
+        typed, problems = check_values(
+            {
+                "board.input": "autodarts",
+                "board.autodarts": url,
+                "rules.bull_off": "off",
+                "kiosk.database": str(tmp_path / "k.db"),
+            }
+        )
         assert not problems
         kiosk = await build_kiosk(ConfigFile(None, typed), web=False)
         thrown: list[DartThrown] = []
@@ -86,8 +91,7 @@ def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
                 await asyncio.sleep(0.05)
             assert service.board_connected
             rules = HouseRules(bull_off=kiosk.settings.rules.bull_off)
-            service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))),
-                                          rules))
+            service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
             rng = random.Random(11)
             fleets = [random_fleet(FOUR, rules.fleet, rng) for _team in (0, 1)]
             for team in (0, 1):
@@ -114,14 +118,27 @@ def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
                             continue
                         if visit == 2 and dart == 1:
                             await manager.drop_clients()  # the LAN hiccups; a dart lands
-                            manager.throws.append({"segment": {
-                                "name": target.code, "number": target.number,
-                                "bed": {"T": "Triple", "D": "Double", "S": "SingleInner",
-                                        "L": "SingleOuter"}[target.code[0]],
-                                "multiplier": 1}, "coords": {"x": 0, "y": 0}}
-                                if target.code != "BULL" else
-                                {"segment": {"name": "25", "number": 25, "bed": "Single",
-                                             "multiplier": 1}, "coords": {"x": 0, "y": 0}})
+                            manager.throws.append(
+                                {
+                                    "segment": {
+                                        "name": target.code,
+                                        "number": target.number,
+                                        "bed": {
+                                            "T": "Triple",
+                                            "D": "Double",
+                                            "S": "SingleInner",
+                                            "L": "SingleOuter",
+                                        }[target.code[0]],
+                                        "multiplier": 1,
+                                    },
+                                    "coords": {"x": 0, "y": 0},
+                                }
+                                if target.code != "BULL"
+                                else {
+                                    "segment": {"name": "25", "number": 25, "bed": "Single", "multiplier": 1},
+                                    "coords": {"x": 0, "y": 0},
+                                }
+                            )
                             await until(lambda b=before: len(thrown) > b)
                             continue
                         await manager.throw(segment_code(target))
@@ -131,8 +148,7 @@ def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
                 if service.match.winner is not None:
                     break
                 await manager.takeout()
-                await until(lambda t=team: service.match.phase is Phase.THROWING
-                            and service.match.turn != t)
+                await until(lambda t=team: service.match.phase is Phase.THROWING and service.match.turn != t)
                 visit += 1
         finally:
             stop.set()

@@ -20,9 +20,13 @@ def _headless(tmp: Path, config: str, db: Path) -> tuple[subprocess.Popen, Lines
     path = tmp / "config.toml"
     path.write_text(config)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.app.cli", "run", "--headless",
-                             "--config", str(path), "--db", str(db)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--config", str(path), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     return proc, Lines(proc)
 
 
@@ -32,12 +36,13 @@ def _stop(proc: subprocess.Popen) -> int:
 
 
 def test_a_host_that_does_not_resolve_falls_back_instead_of_dying(tmp_path):
-    proc, out = _headless(tmp_path, '[web]\nhost = "kiosk.invalid"\nport = 0\n',
-                          tmp_path / "k.db")
+    proc, out = _headless(tmp_path, '[web]\nhost = "kiosk.invalid"\nport = 0\n', tmp_path / "k.db")
     try:
         out.wait_for(r"running headless")
-        port = out.wait_for(r"cannot listen on kiosk\.invalid:0.*listens on 0\.0\.0\.0:(\d+) "
-                            r"instead").group(1)
+        port = out.wait_for(
+            r"cannot listen on kiosk\.invalid:0.*listens on 0\.0\.0\.0:(\d+) "
+            r"instead"
+        ).group(1)
         status, body = _http(f"http://127.0.0.1:{port}/api/game")
         assert status == 200 and body["view"]["state"]["phase"] == "placing"
     finally:

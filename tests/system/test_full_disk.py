@@ -94,8 +94,13 @@ def test_the_kiosk_pauses_on_a_full_disk_and_resumes_by_itself(tmp_path):
             service = kiosk.service
             service.subscribe(listen)
             try:
-                service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))),
-                                              HouseRules(bull_off=kiosk.settings.rules.bull_off)))
+                service.new_game(
+                    DARTS,
+                    Setup(
+                        (Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))),
+                        HouseRules(bull_off=kiosk.settings.rules.bull_off),
+                    ),
+                )
                 for team, text in ((0, SHARKS), (1, JETS)):
                     service.submit(Place(team, parse_fleet(text, FOUR, (2, 3, 4, 5))), Source.TOUCH)
 

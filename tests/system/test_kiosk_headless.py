@@ -23,8 +23,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARKS = [["D20", "L20", "T20", "S20", "BULL"], ["T1", "T18", "T4", "T13"], ["L6", "L10", "L15"],
-          ["D3", "D19"]]
+SHARKS = [
+    ["D20", "L20", "T20", "S20", "BULL"],
+    ["T1", "T18", "T4", "T13"],
+    ["L6", "L10", "L15"],
+    ["D3", "D19"],
+]
 JETS = [["D5", "L5", "T5", "S5"], ["T11", "T14", "T9"], ["S6", "S10"], ["D1", "D18", "D4", "D13", "D6"]]
 
 
@@ -64,11 +68,13 @@ def phone() -> urllib.request.OpenerDirector:
 ANYONE = urllib.request.build_opener()
 
 
-def _http(url: str, method: str = "GET", body: object | None = None,
-          opener: urllib.request.OpenerDirector = ANYONE) -> tuple[int, dict]:
+def _http(
+    url: str, method: str = "GET", body: object | None = None, opener: urllib.request.OpenerDirector = ANYONE
+) -> tuple[int, dict]:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     try:
         with opener.open(request, timeout=10) as response:
             return response.status, json.loads(response.read() or b"null")
@@ -82,21 +88,37 @@ class Kiosk:
         a restart gives the port of the first start, as a kiosk comes back on its port."""
         config = tmp / "config.toml"
         config.write_text(
-            "[board]\ninput = \"serial\"\n"
-            f"port = \"{board_url}\"\n"
-            f"[web]\nhost = \"127.0.0.1\"\nport = {web_port}\n"
-            "[rules]\nbull_off = \"normal\"\n")
+            '[board]\ninput = "serial"\n'
+            f'port = "{board_url}"\n'
+            f'[web]\nhost = "127.0.0.1"\nport = {web_port}\n'
+            '[rules]\nbull_off = "normal"\n'
+        )
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--config", str(config),
-             "--db", str(tmp / "kiosk.db")],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            [
+                sys.executable,
+                "-m",
+                "kiosk.app.cli",
+                "run",
+                "--headless",
+                "--config",
+                str(config),
+                "--db",
+                str(tmp / "kiosk.db"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         self.out = Lines(self.proc)
         self.port = int(self.out.wait_for(r"phone page on http://[^\s/]+:(\d+)").group(1))
         self.web = f"http://127.0.0.1:{self.port}"
         self.out.wait_for(r"running headless")
-        self.teams = [self.out.wait_for(r"Sharks: (http\S+)").group(1),
-                      self.out.wait_for(r"Jets: (http\S+)").group(1)]
+        self.teams = [
+            self.out.wait_for(r"Sharks: (http\S+)").group(1),
+            self.out.wait_for(r"Jets: (http\S+)").group(1),
+        ]
 
     def token_url(self, team: int) -> str:
         token = self.teams[team].rsplit("/", 1)[1]
@@ -135,10 +157,13 @@ class FakeBoard:
         """`port` 0: the system picks one as the board listens; `url` is where it listens."""
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.app.cli", "fake-board", "--tcp", str(port),
-             "--host", "127.0.0.1"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env=env)
+            [sys.executable, "-m", "kiosk.app.cli", "fake-board", "--tcp", str(port), "--host", "127.0.0.1"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         self.out = Lines(self.proc)
         self.url = self.out.wait_for(r"(socket://\S+)").group(1)
 
@@ -184,8 +209,7 @@ def test_full_game_with_kill_and_resume(rig):
     # Two phones lock in their fleets.
     phones = (phone(), phone())
     for team, fleet in ((0, SHARKS), (1, JETS)):
-        status, body = _http(f"{kiosk.token_url(team)}/fleet", "POST", {"ships": fleet},
-                             phones[team])
+        status, body = _http(f"{kiosk.token_url(team)}/fleet", "POST", {"ships": fleet}, phones[team])
         assert status == 200, body
     kiosk.wait_view(lambda v: v["state"]["phase"] == "bull_off")
     # Bull-off from the board: Sharks' outer bull, Jets' inner bull: the Jets start.
@@ -212,21 +236,29 @@ def test_full_game_with_kill_and_resume(rig):
         throw(cell)
     view = kiosk.wait_view(lambda v: v["state"]["phase"] == "takeout")
     assert view["state"]["sunk"] == [[2], []]
-    assert view["shots"][1] == {"D3": "hit", "D19": "sunk", "T20": "hit", "T1": "hit",
-                                "T18": "hit", "T4": "hit"}
+    assert view["shots"][1] == {
+        "D3": "hit",
+        "D19": "sunk",
+        "T20": "hit",
+        "T1": "hit",
+        "T18": "hit",
+        "T4": "hit",
+    }
     assert view["shots"][0] == {"T5": "hit"}
 
     # The power goes: nothing the room was told may be lost.
     kiosk.kill()
     kiosk = start()
     resumed = kiosk.wait_view(lambda v: v["state"]["phase"] == "takeout")
-    assert {k: resumed[k] for k in ("state", "shots", "sunk_ships")} == \
-        {k: view[k] for k in ("state", "shots", "sunk_ships")}
+    assert {k: resumed[k] for k in ("state", "shots", "sunk_ships")} == {
+        k: view[k] for k in ("state", "shots", "sunk_ships")
+    }
     # The links and the phones holding them survive the restart: the Sharks' phone sees its
     # fleet, any other device nothing.
     status, body = _http(f"{kiosk.token_url(0)}", opener=phones[0])
     assert status == 200 and sorted(map(tuple, body["view"]["fleet"])) == sorted(
-        tuple(ship) for ship in SHARKS)
+        tuple(ship) for ship in SHARKS
+    )
     status, body = _http(f"{kiosk.token_url(0)}", opener=phone())
     assert status == 403 and body["error"] == "other_phone" and "view" not in body
 

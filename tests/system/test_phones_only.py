@@ -27,33 +27,54 @@ def start_headless(tmp: Path, port: int, config: str, *args: str) -> subprocess.
     """`dartship run --headless --simulator` on 127.0.0.1:`port` with the database in `tmp`
     and `config` (TOML) after the [web] section."""
     path = tmp / "config.toml"
-    path.write_text(f"[web]\nhost = \"127.0.0.1\"\nport = {port}\n{config}")
+    path.write_text(f'[web]\nhost = "127.0.0.1"\nport = {port}\n{config}')
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--simulator",
-         "--config", str(path), "--db", str(tmp / "kiosk.db"), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        [
+            sys.executable,
+            "-m",
+            "kiosk.app.cli",
+            "run",
+            "--headless",
+            "--simulator",
+            "--config",
+            str(path),
+            "--db",
+            str(tmp / "kiosk.db"),
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
 
 
 class HeadlessKiosk:
     def __init__(self, tmp: Path) -> None:
-        self.proc = start_headless(tmp, 0, "[rules]\nbull_off = \"normal\"\n",  # the system picks
-                                   "--players", "Anna,Ben;Cleo")
+        self.proc = start_headless(
+            tmp,
+            0,
+            '[rules]\nbull_off = "normal"\n',  # the system picks
+            "--players",
+            "Anna,Ben;Cleo",
+        )
         self.out = Lines(self.proc)
         self.host = self.out.wait_for(r"Host page .*: (http\S+)").group(1)
         self.web = self.host.split("/host/")[0]
         self.out.wait_for(r"running headless")
-        self.links = [self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1)
-                      for name in ("Sharks", "Jets")]
+        self.links = [
+            self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1) for name in ("Sharks", "Jets")
+        ]
 
     def api(self, team: int) -> str:
         return f"{self.web}/api/team/{self.links[team].rsplit('/', 1)[1]}"
 
     def desk(self, action: str, **form: str) -> int:
         """A button of the host's desk (a form post; the desk answers with itself)."""
-        request = urllib.request.Request(f"{self.host}/{action}",
-                                         data=urllib.parse.urlencode(form).encode(),
-                                         method="POST")
+        request = urllib.request.Request(
+            f"{self.host}/{action}", data=urllib.parse.urlencode(form).encode(), method="POST"
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status
@@ -97,8 +118,7 @@ def test_a_whole_game_from_phones_and_the_host_desk(tmp_path):
         status, body = _http(kiosk.api(0), opener=phone())  # anyone else: nothing
         assert status == 403 and "view" not in body
         for team, fleet in ((0, SHARKS), (1, JETS)):
-            status, body = _http(f"{kiosk.api(team)}/fleet", "POST", {"ships": fleet},
-                                 phones[team])
+            status, body = _http(f"{kiosk.api(team)}/fleet", "POST", {"ships": fleet}, phones[team])
             assert status == 200, body
         kiosk.wait_view(lambda v: v["state"]["phase"] == "bull_off", "the bull-off")
 
@@ -106,8 +126,10 @@ def test_a_whole_game_from_phones_and_the_host_desk(tmp_path):
         for cell in ("S20", "T3"):
             assert kiosk.desk("throw", cell=cell) == 200
         view = kiosk.wait_view(lambda v: v["bull_off"]["undecided"], "who was closer?")
-        assert view["bull_off"]["darts"] == [{"zone": "other", "cell": "S20"},
-                                             {"zone": "other", "cell": "T3"}]
+        assert view["bull_off"]["darts"] == [
+            {"zone": "other", "cell": "S20"},
+            {"zone": "other", "cell": "T3"},
+        ]
         assert "S20 – not the bull" in kiosk.desk_page()
         status, body = _http(f"{kiosk.api(0)}/closer", "POST", {"team": 0}, phones[0])
         assert status == 200 and body["vote"] == "waiting"
@@ -124,11 +146,9 @@ def test_a_whole_game_from_phones_and_the_host_desk(tmp_path):
                 break
             if state["phase"] == "takeout":
                 thrower = state["turn"]
-                status, _body = _http(f"{kiosk.api(1 - thrower)}/next", "POST", {},
-                                      phones[1 - thrower])
+                status, _body = _http(f"{kiosk.api(1 - thrower)}/next", "POST", {}, phones[1 - thrower])
                 assert status == 409  # not theirs to press
-                status, _body = _http(f"{kiosk.api(thrower)}/next", "POST", {},
-                                      phones[thrower])
+                status, _body = _http(f"{kiosk.api(thrower)}/next", "POST", {}, phones[thrower])
                 assert status == 200
                 kiosk.wait_view(lambda v: v["state"]["phase"] == "throwing", "the next visit")
                 continue

@@ -39,7 +39,8 @@ def test_copy_is_a_dartship_database_with_the_games(store: Store, tmp_path: Path
 
 
 def test_copy_made_while_the_kiosk_holds_the_database_open_sees_committed_games(
-        store: Store, tmp_path: Path) -> None:
+    store: Store, tmp_path: Path
+) -> None:
     store.games.new_game(DARTS, SETUP)  # committed in WAL, not yet checkpointed into the main file
     result = backup(store.path, tmp_path / "b", now=T0)
     conn = sqlite3.connect(result.copy)
@@ -77,8 +78,8 @@ def test_rotation_never_touches_other_files(tmp_path: Path) -> None:
     new.write_text("y")
     assert rotate(folder, 1) == (old,)
     assert sorted(p.name for p in folder.iterdir()) == sorted(
-        ["notes.txt", "dartship.db", "dartship-2026.db", "dartship-20260101-000000.db.bak",
-         new.name])
+        ["notes.txt", "dartship.db", "dartship-2026.db", "dartship-20260101-000000.db.bak", new.name]
+    )
 
 
 def test_keep_must_be_positive(store: Store, tmp_path: Path) -> None:

@@ -68,7 +68,8 @@ class Machine:
             "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  "
             "timeout inode\n"
             f"   0: 00000000:{port:04X} 00000000:0000 0A 00000000:00000000 00:00000000 00000000  "
-            f"1000        0 {inode} 1 0000000000000000 100 0 0 10 0\n")
+            f"1000        0 {inode} 1 0000000000000000 100 0 0 10 0\n"
+        )
 
     def environment(self) -> Environment:
         def open_serial(port: str, baud: int) -> None:
@@ -81,11 +82,20 @@ class Machine:
                 raise self.bind_error
 
         return Environment(
-            env=self.env, identity=self.identity, dev=self.dev, sys=self.sys, proc=self.proc,
-            config_paths=(self.root / "etc" / "absent.toml",), state_dir=self.root / "state",
-            installed=self.installed, missing_groups=self.missing_groups,
-            lan_ip=lambda: self.ip, open_serial=open_serial, bind=bind,
-            has_module=lambda name: name in self.modules)
+            env=self.env,
+            identity=self.identity,
+            dev=self.dev,
+            sys=self.sys,
+            proc=self.proc,
+            config_paths=(self.root / "etc" / "absent.toml",),
+            state_dir=self.root / "state",
+            installed=self.installed,
+            missing_groups=self.missing_groups,
+            lan_ip=lambda: self.ip,
+            open_serial=open_serial,
+            bind=bind,
+            has_module=lambda name: name in self.modules,
+        )
 
     def run(self) -> doctor.Report:
         return doctor.run_checks(self.environment())
@@ -109,7 +119,7 @@ def kiosk_config(machine: Machine, extra: str = "") -> None:
         extra = extra.replace("[kiosk]\n", "[kiosk]\n" + pin)
     else:
         extra = "[kiosk]\n" + pin + extra
-    machine.write_config(extra + '[display]\nfullscreen = true\nkiosk_mode = true\n')
+    machine.write_config(extra + "[display]\nfullscreen = true\nkiosk_mode = true\n")
 
 
 def healthy(machine: Machine) -> None:
@@ -134,7 +144,7 @@ def test_broken_config_names_every_bad_key_and_stops_the_dependent_checks(machin
 
 
 def test_the_default_pin_is_a_warning_naming_the_file(machine: Machine) -> None:
-    machine.write_config('[display]\nfullscreen = true\n')
+    machine.write_config("[display]\nfullscreen = true\n")
     warnings = findings(machine.run(), "config", Severity.WARN)
     assert len(warnings) == 1 and "default" in warnings[0].message
     assert str(machine.config) in warnings[0].fix
@@ -295,8 +305,7 @@ def test_serial_port_held_by_modemmanager(machine: Machine) -> None:
 
 def test_serial_port_held_by_the_kiosk_is_fine_and_not_reopened(machine: Machine) -> None:
     port = machine.device("ttyACM0")
-    machine.process(700, "/opt/dartship/venv/bin/python /opt/dartship/venv/bin/dartship run",
-                    str(port))
+    machine.process(700, "/opt/dartship/venv/bin/python /opt/dartship/venv/bin/dartship run", str(port))
     serial_config(machine, port)
     (ok,) = findings(machine.run(), "board")
     assert ok.level is Severity.OK and "running kiosk (pid 700)" in ok.message
@@ -336,14 +345,15 @@ def test_pin_used_twice(machine: Machine) -> None:
     machine.device("gpiochip0")
     kiosk_config(machine, '[board]\ninput = "matrix"\n[buttons]\nnext = 5\n')
     fails = findings(machine.run(), "gpio", Severity.FAIL)
-    assert any("GPIO 5" in f.message and "matrix.rows" in f.message and "buttons.next" in f.message
-               for f in fails)
+    assert any(
+        "GPIO 5" in f.message and "matrix.rows" in f.message and "buttons.next" in f.message for f in fails
+    )
 
 
 def test_buttons_need_gpio_even_with_a_serial_board(machine: Machine) -> None:
     machine.device("gpiochip0")
     machine.modules = set()
-    kiosk_config(machine, '[buttons]\nundo = 23\n')
+    kiosk_config(machine, "[buttons]\nundo = 23\n")
     (fail,) = findings(machine.run(), "gpio", Severity.FAIL)
     assert "lgpio" in fail.message
 
@@ -399,8 +409,7 @@ def test_port_taken_by_another_program(machine: Machine) -> None:
 def test_port_served_by_the_running_kiosk(machine: Machine) -> None:
     healthy(machine)
     machine.listening(8080, 5555)
-    machine.process(700, "/opt/dartship/venv/bin/python /opt/dartship/venv/bin/dartship run",
-                    "socket:[5555]")
+    machine.process(700, "/opt/dartship/venv/bin/python /opt/dartship/venv/bin/dartship run", "socket:[5555]")
     report = machine.run()
     assert not report.failed
     assert any("running kiosk (pid 700)" in f.message for f in findings(report, "network"))
@@ -473,8 +482,9 @@ def test_serial_board_names_the_dialect_and_speed_auto_found(machine: Machine) -
     data = machine.root / "data"
     data.mkdir()
     (data / "boards.json").write_text(json.dumps({str(port): {"dialect": "x", "baud": 9600}}))
-    kiosk_config(machine, f'[kiosk]\ndatabase = "{data / "dartship.db"}"\n'
-                          f'[board]\ninput = "serial"\nport = "{port}"\n')
+    kiosk_config(
+        machine, f'[kiosk]\ndatabase = "{data / "dartship.db"}"\n[board]\ninput = "serial"\nport = "{port}"\n'
+    )
     (ok,) = findings(machine.run(), "board")
     assert ok.level is Severity.OK
     assert "speaks x at 9600 baud" in ok.message
@@ -483,8 +493,11 @@ def test_serial_board_names_the_dialect_and_speed_auto_found(machine: Machine) -
 
 def test_serial_board_not_told_yet_says_how_it_will_be(machine: Machine) -> None:
     port = machine.device("ttyUSB0")
-    kiosk_config(machine, f'[kiosk]\ndatabase = "{machine.root / "none" / "d.db"}"\n'
-                          f'[board]\ninput = "serial"\nport = "{port}"\n')
+    kiosk_config(
+        machine,
+        f'[kiosk]\ndatabase = "{machine.root / "none" / "d.db"}"\n'
+        f'[board]\ninput = "serial"\nport = "{port}"\n',
+    )
     (ok,) = findings(machine.run(), "board")
     assert "not told yet" in ok.message
 

@@ -16,7 +16,7 @@ def test_no_config_file_means_the_default_pin_and_says_so(machine: Machine) -> N
 
 def test_the_summary_counts_warnings(machine: Machine, capsys) -> None:  # noqa: F811
     healthy(machine)
-    machine.write_config('[display]\nfullscreen = true\nkiosk_mode = true\n')  # the default PIN
+    machine.write_config("[display]\nfullscreen = true\nkiosk_mode = true\n")  # the default PIN
     report = machine.run()
     warned = sum(f.level is Severity.WARN for f in report.findings)
     assert warned >= 1 and not report.failed

@@ -14,8 +14,24 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "systemd" / "install.sh"
-MUTATING = ("apt-get", "systemctl", "useradd", "usermod", "userdel", "groupadd", "udevadm",
-            "install", "rm", "ln", "cp", "mv", "chown", "chmod", "python3", "pip")
+MUTATING = (
+    "apt-get",
+    "systemctl",
+    "useradd",
+    "usermod",
+    "userdel",
+    "groupadd",
+    "udevadm",
+    "install",
+    "rm",
+    "ln",
+    "cp",
+    "mv",
+    "chown",
+    "chmod",
+    "python3",
+    "pip",
+)
 
 
 @pytest.fixture
@@ -34,8 +50,9 @@ def dry_run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("bash is not installed")
-    return subprocess.run([bash, str(SCRIPT), "--dry-run", *args], capture_output=True, text=True,
-                          env=env, timeout=60)
+    return subprocess.run(
+        [bash, str(SCRIPT), "--dry-run", *args], capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 def test_dry_run_install_prints_every_step_and_changes_nothing(stubs) -> None:
@@ -48,7 +65,11 @@ def test_dry_run_install_prints_every_step_and_changes_nothing(stubs) -> None:
     expected = [
         "+ apt-get update",
         "apt-get install -y --no-install-recommends",
-        "python3-venv", "libsdl2-2.0-0", "libmtdev1", "libgles2", "swig",
+        "python3-venv",
+        "libsdl2-2.0-0",
+        "libmtdev1",
+        "libgles2",
+        "swig",
         "/opt/dartship/venv/bin/pip install --upgrade",
         f"{SCRIPT.parents[1]}[pi]",
         "/etc/dartship/config.toml",
@@ -71,7 +92,8 @@ def test_dry_run_install_prints_every_step_and_changes_nothing(stubs) -> None:
     # The config is written only when absent, from the defaults with the kiosk switches on.
     config_lines = [line for line in out.splitlines() if "/etc/dartship/config.toml" in line]
     assert any("kept" in line for line in config_lines) or any(
-        "display.fullscreen and display.kiosk_mode = true" in line for line in config_lines)
+        "display.fullscreen and display.kiosk_mode = true" in line for line in config_lines
+    )
 
 
 def test_lgpio_is_built_from_source_with_its_library_inside_before_the_pi_extra(stubs) -> None:
@@ -115,9 +137,12 @@ def test_dry_run_uninstall_keeps_the_data(stubs) -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert not record.exists(), record.read_text()
-    for text in ("+ rm -f /etc/systemd/system/dartship.service",
-                 "+ rm -f /etc/udev/rules.d/99-dartboard.rules",
-                 "+ systemctl enable getty@tty1.service", "+ rm -rf /opt/dartship"):
+    for text in (
+        "+ rm -f /etc/systemd/system/dartship.service",
+        "+ rm -f /etc/udev/rules.d/99-dartboard.rules",
+        "+ systemctl enable getty@tty1.service",
+        "+ rm -rf /opt/dartship",
+    ):
         assert text in out, text
     assert "/var/lib/dartship" in out and "+ rm -rf /etc/dartship" not in out
 

@@ -34,8 +34,12 @@ def test_every_level_gets_its_syslog_prefix(captured: io.StringIO) -> None:
     log.error("e")
     log.critical("c")
     assert captured.getvalue().splitlines() == [
-        "<7>dartship.test: d", "<6>dartship.test: i", "<4>dartship.test: w",
-        "<3>dartship.test: e", "<2>dartship.test: c"]
+        "<7>dartship.test: d",
+        "<6>dartship.test: i",
+        "<4>dartship.test: w",
+        "<3>dartship.test: e",
+        "<2>dartship.test: c",
+    ]
 
 
 def test_every_line_of_a_traceback_keeps_the_error_level(captured: io.StringIO) -> None:

@@ -37,13 +37,19 @@ SLOW = float(os.environ.get("DARTSHIP_PI_TIMEOUT", "240"))
 
 pytestmark = [
     pytest.mark.pi_platform,
-    pytest.mark.skipif(not (VENV / "bin" / "dartship").exists() or not UNIT.exists(),
-                       reason="needs the kiosk installed by systemd/install.sh (systemd/pi-platform-check)"),
+    pytest.mark.skipif(
+        not (VENV / "bin" / "dartship").exists() or not UNIT.exists(),
+        reason="needs the kiosk installed by systemd/install.sh (systemd/pi-platform-check)",
+    ),
     pytest.mark.skipif(os.geteuid() != 0, reason="runs the kiosk as its own user: needs root"),
 ]
 
-SHARKS = [["D20", "L20", "T20", "S20", "BULL"], ["T1", "T18", "T4", "T13"], ["L6", "L10", "L15"],
-          ["D3", "D19"]]
+SHARKS = [
+    ["D20", "L20", "T20", "S20", "BULL"],
+    ["T1", "T18", "T4", "T13"],
+    ["L6", "L10", "L15"],
+    ["D3", "D19"],
+]
 JETS = [["D5", "L5", "T5", "S5"], ["T11", "T14", "T9"], ["S6", "S10"], ["D1", "D18", "D4", "D13", "D6"]]
 # A Raspberry Pi 4 Model B (4 GB): the revision code in its /proc/cpuinfo.
 PI4_REVISION = "c03114"
@@ -90,11 +96,17 @@ class Unit:
     def process_environment(self) -> dict[str, str]:
         """What systemd gives the main process: its own variables, then the unit's."""
         user = self.get("User", "root")
-        home = subprocess.run(["getent", "passwd", user], capture_output=True, text=True,
-                              check=True).stdout.split(":")[5]
-        env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin", "USER": user,
-               "LOGNAME": user, "HOME": home, "SHELL": "/usr/sbin/nologin",
-               "INVOCATION_ID": "0" * 32}
+        home = subprocess.run(
+            ["getent", "passwd", user], capture_output=True, text=True, check=True
+        ).stdout.split(":")[5]
+        env = {
+            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin",
+            "USER": user,
+            "LOGNAME": user,
+            "HOME": home,
+            "SHELL": "/usr/sbin/nologin",
+            "INVOCATION_ID": "0" * 32,
+        }
         if self.get("StateDirectory"):
             env["STATE_DIRECTORY"] = f"/var/lib/{self.get('StateDirectory')}"
         env.update(self.environment())
@@ -102,9 +114,13 @@ class Unit:
 
     def popen_options(self) -> dict:
         """User=, Group=, SupplementaryGroups=, UMask= as subprocess options."""
-        return {"user": self.get("User", "root"), "group": self.get("Group") or None,
-                "extra_groups": self.get("SupplementaryGroups").split() or None,
-                "umask": int(self.get("UMask", "0022"), 8), "cwd": "/"}
+        return {
+            "user": self.get("User", "root"),
+            "group": self.get("Group") or None,
+            "extra_groups": self.get("SupplementaryGroups").split() or None,
+            "umask": int(self.get("UMask", "0022"), 8),
+            "cwd": "/",
+        }
 
 
 def test_the_installed_unit_is_read_as_systemd_would() -> None:
@@ -118,8 +134,13 @@ def test_the_installed_unit_is_read_as_systemd_would() -> None:
 
 
 def _venv_python(code: str, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run([str(VENV / "bin" / "python"), "-c", code], capture_output=True, text=True,
-                          timeout=SLOW, env={**os.environ, **(env or {})})
+    done = subprocess.run(
+        [str(VENV / "bin" / "python"), "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=SLOW,
+        env={**os.environ, **(env or {})},
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -144,8 +165,10 @@ print(json.dumps({"factory": chosen, "error": error, "warnings": [str(w.message)
 
 def _pin_factory(revision: str = "") -> dict:
     result = json.loads(_venv_python(PIN_FACTORY, {"AS_PI_REVISION": revision}).strip().splitlines()[-1])
-    print(f"gpiozero{f' (told it is a Pi of revision {revision})' if revision else ''}: "
-          f"{json.dumps(result, indent=1)}")
+    print(
+        f"gpiozero{f' (told it is a Pi of revision {revision})' if revision else ''}: "
+        f"{json.dumps(result, indent=1)}"
+    )
     return result
 
 
@@ -153,8 +176,12 @@ def _doctor_gpio(tmp_path: Path) -> list[str]:
     """`dartship doctor`'s gpio lines for the installed config with one button on GPIO 12."""
     config = tmp_path / "config.toml"
     config.write_text(re.sub(r"(?m)^next = -1$", "next = 12", Path("/etc/dartship/config.toml").read_text()))
-    done = subprocess.run([str(VENV / "bin" / "dartship"), "doctor", "--config", str(config)],
-                          capture_output=True, text=True, timeout=SLOW)
+    done = subprocess.run(
+        [str(VENV / "bin" / "dartship"), "doctor", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=SLOW,
+    )
     lines = [line for line in done.stdout.splitlines() if line[6:].startswith("gpio")]
     print("dartship doctor, buttons.next = 12:\n" + "\n".join(lines))
     return lines
@@ -178,14 +205,19 @@ def test_lgpio_builds_from_source_without_liblgpio(tmp_path: Path) -> None:
     # As install.sh does: a current pip, which builds in an isolated environment (PEP 517).
     subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--upgrade", "pip"], check=True, timeout=SLOW)
     started = time.monotonic()
-    built = subprocess.run([str(venv / "bin" / "pip"), "install", "--no-cache-dir", "--no-binary", "lgpio",
-                            "lgpio>=0.2"], env={**os.environ, "PYPI": "1"}, capture_output=True, text=True,
-                           timeout=SLOW * 3)
+    built = subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "--no-cache-dir", "--no-binary", "lgpio", "lgpio>=0.2"],
+        env={**os.environ, "PYPI": "1"},
+        capture_output=True,
+        text=True,
+        timeout=SLOW * 3,
+    )
     print(built.stdout[-2000:], built.stderr[-2000:])
     assert built.returncode == 0
     code = "import lgpio; print(hex(lgpio.LGPIO_PY_VERSION))"
-    out = subprocess.run([str(venv / "bin" / "python"), "-c", code], capture_output=True, text=True,
-                         timeout=SLOW)
+    out = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", code], capture_output=True, text=True, timeout=SLOW
+    )
     assert out.returncode == 0, out.stderr
     print(f"lgpio {out.stdout.strip()} built from source in {time.monotonic() - started:.0f} s")
 
@@ -208,8 +240,9 @@ def test_gpiozero_chooses_the_pin_factory_the_doctor_expects(tmp_path: Path) -> 
     # revision code its /proc/cpuinfo has), it goes on to open the GPIO chip and says just what
     # the doctor says: there is none.
     as_pi4 = _pin_factory(PI4_REVISION)
-    assert any(w.startswith("Falling back from lgpio") and "can not open gpiochip" in w
-               for w in as_pi4["warnings"]), as_pi4
+    assert any(
+        w.startswith("Falling back from lgpio") and "can not open gpiochip" in w for w in as_pi4["warnings"]
+    ), as_pi4
     assert as_pi4["factory"] is None and as_pi4["error"].startswith("BadPinFactory"), as_pi4
 
 
@@ -278,8 +311,9 @@ def _free_port() -> int:
 
 def _http(url: str, method: str = "GET", body: object | None = None) -> tuple[int, dict]:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read() or b"null")
@@ -329,12 +363,23 @@ def test_headless_game_to_a_winner_as_the_unit_runs_the_kiosk(installed_config, 
     unit = Unit.read(UNIT)
     dartship = unit.command()[0]
     board_port, web_port = _free_port(), _free_port()
-    installed_config({("board", "input"): '"serial"', ("board", "port"): f'"socket://127.0.0.1:{board_port}"',
-                      ("web", "port"): str(web_port), ("rules", "bull_off"): '"normal"'})
+    installed_config(
+        {
+            ("board", "input"): '"serial"',
+            ("board", "port"): f'"socket://127.0.0.1:{board_port}"',
+            ("web", "port"): str(web_port),
+            ("rules", "bull_off"): '"normal"',
+        }
+    )
 
-    board = subprocess.Popen([dartship, "fake-board", "--tcp", str(board_port), "--host", "127.0.0.1"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    board = subprocess.Popen(
+        [dartship, "fake-board", "--tcp", str(board_port), "--host", "127.0.0.1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     processes.append(board)
     Lines(board, "fake-board").wait_for(r"socket://")
 
@@ -345,13 +390,23 @@ def test_headless_game_to_a_winner_as_the_unit_runs_the_kiosk(installed_config, 
     notify_dir = Path(tempfile.mkdtemp(prefix="dartship-notify-", dir="/run"))
     notify_dir.chmod(0o755)
     notify = NotifySocket(notify_dir)
-    env = {**unit.process_environment(), "NOTIFY_SOCKET": str(notify.path),
-           "WATCHDOG_USEC": str(int(float(unit.get("WatchdogSec", "0")) * 1_000_000))}
+    env = {
+        **unit.process_environment(),
+        "NOTIFY_SOCKET": str(notify.path),
+        "WATCHDOG_USEC": str(int(float(unit.get("WatchdogSec", "0")) * 1_000_000)),
+    }
     command = [*unit.command(), "--headless"]
     print(f"starting as {unit.get('User')} ({unit.get('SupplementaryGroups')}): {shlex.join(command)}")
     started = time.monotonic()
-    kiosk = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True, env=env, **unit.popen_options())
+    kiosk = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        **unit.popen_options(),
+    )
     processes.append(kiosk)
     out = Lines(kiosk, "kiosk")
     try:
@@ -371,8 +426,14 @@ def test_headless_game_to_a_winner_as_the_unit_runs_the_kiosk(installed_config, 
 
     # The daily backup, as dartship-backup.service runs it, copies the finished game.
     backup = Unit.read(BACKUP_UNIT)
-    done = subprocess.run(backup.command(), env=backup.process_environment(), capture_output=True,
-                          text=True, timeout=SLOW, **backup.popen_options())
+    done = subprocess.run(
+        backup.command(),
+        env=backup.process_environment(),
+        capture_output=True,
+        text=True,
+        timeout=SLOW,
+        **backup.popen_options(),
+    )
     print(done.stdout, done.stderr)
     assert done.returncode == 0
     copies = sorted((state / "backups").glob("dartship-*.db"))

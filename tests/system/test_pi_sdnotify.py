@@ -83,14 +83,17 @@ def test_a_vanished_socket_is_not_fatal(tmp_path: Path) -> None:
     assert Notifier("@dartship-nobody-listens-" + uuid.uuid4().hex).watchdog() is False
 
 
-@pytest.mark.parametrize(("environ", "expected"), [
-    ({"WATCHDOG_USEC": "30000000"}, 15.0),
-    ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "4242"}, 15.0),
-    ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"}, None),  # meant for another process
-    ({"WATCHDOG_USEC": "0"}, None),
-    ({"WATCHDOG_USEC": "soon"}, None),
-    ({}, None),
-])
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"WATCHDOG_USEC": "30000000"}, 15.0),
+        ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "4242"}, 15.0),
+        ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"}, None),  # meant for another process
+        ({"WATCHDOG_USEC": "0"}, None),
+        ({"WATCHDOG_USEC": "soon"}, None),
+        ({}, None),
+    ],
+)
 def test_watchdog_seconds_is_half_of_watchdogsec(environ, expected) -> None:
     assert Notifier.watchdog_seconds(environ, pid=4242) == expected
 

@@ -47,8 +47,12 @@ def test_systemd_analyze_verify(tmp_path: Path) -> None:
     for name in UNITS:
         text = (SYSTEMD / name).read_text()
         (tmp_path / name).write_text(text.replace(INSTALLED_BINARY, str(here)))
-    result = subprocess.run([tool, "verify", "--man=no", *(str(tmp_path / n) for n in UNITS)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [tool, "verify", "--man=no", *(str(tmp_path / n) for n in UNITS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     # verify exits 0 on unknown keys but says so on stderr: both must be clean.
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == "", result.stderr
@@ -59,13 +63,26 @@ def test_kiosk_unit_runs_on_tty1_with_kms_as_a_user() -> None:
     service = unit["Service"]
     assert value("dartship.service", "Unit", "Conflicts") == "getty@tty1.service"
     assert "getty@tty1.service" in value("dartship.service", "Unit", "After")
-    expected = {"Type": "notify", "PAMName": "login", "TTYPath": "/dev/tty1", "Restart": "always",
-                "User": "dartship", "ProtectSystem": "strict", "StateDirectory": "dartship",
-                "ExecStart": f"{INSTALLED_BINARY} run"}
+    expected = {
+        "Type": "notify",
+        "PAMName": "login",
+        "TTYPath": "/dev/tty1",
+        "Restart": "always",
+        "User": "dartship",
+        "ProtectSystem": "strict",
+        "StateDirectory": "dartship",
+        "ExecStart": f"{INSTALLED_BINARY} run",
+    }
     for key, wanted in expected.items():
         assert service[key] == [wanted], key
     assert set(value("dartship.service", "Service", "SupplementaryGroups").split()) == {
-        "video", "render", "input", "gpio", "dialout", "audio"}
+        "video",
+        "render",
+        "input",
+        "gpio",
+        "dialout",
+        "audio",
+    }
     assert int(service["WatchdogSec"][0]) >= 10
     assert unit["Install"]["WantedBy"] == ["multi-user.target"]
 
@@ -81,8 +98,14 @@ def test_kiosk_unit_environment() -> None:
 
 def test_kiosk_hardening_leaves_devices_reachable() -> None:
     service = directives("dartship.service")["Service"]
-    for key in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock", "ProcSubset",
-                "MemoryDenyWriteExecute"):
+    for key in (
+        "PrivateDevices",
+        "DevicePolicy",
+        "DeviceAllow",
+        "ProtectClock",
+        "ProcSubset",
+        "MemoryDenyWriteExecute",
+    ):
         assert key not in service, f"{key} would cut the kiosk off its devices or its GPU"
     assert "/etc/dartship" in service["ReadWritePaths"]  # the Settings screen saves there
 
@@ -112,12 +135,13 @@ def test_udev_rule_is_well_formed_and_links_dartboard() -> None:
     labels = set(re.findall(r'LABEL="([^"]+)"', text))
     gotos = set(re.findall(r'GOTO="([^"]+)"', text))
     assert gotos <= labels
-    known = re.compile(r'^(SUBSYSTEM|KERNEL|ATTRS\{\w+\}|ENV\{\w+\}|SYMLINK|GROUP|MODE|GOTO|LABEL)'
-                       r'(==|!=|\+=|=)"[^"]*"$')
+    known = re.compile(
+        r"^(SUBSYSTEM|KERNEL|ATTRS\{\w+\}|ENV\{\w+\}|SYMLINK|GROUP|MODE|GOTO|LABEL)"
+        r'(==|!=|\+=|=)"[^"]*"$'
+    )
     for rule in rules:
         for item in (part.strip() for part in rule.split(", ")):
             assert known.match(item), f"unexpected udev key: {item!r}"
     assert 'SYMLINK+="dartboard"' in text
     ids = set(re.findall(r'ATTRS\{idVendor\}=="([0-9a-f]{4})"', text))
     assert {"1a86", "10c4", "0403", "2341"} <= ids  # CH340, CP210x, FTDI, Arduino
-

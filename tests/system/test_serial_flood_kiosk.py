@@ -44,9 +44,14 @@ class FloodingBoard:
 
 def test_a_dart_after_a_flood_counts_and_the_log_stays_short(tmp_path):
     board = FloodingBoard()
-    typed, problems = check_values({"board.input": "serial", "rules.bull_off": "off",
-                                    "board.port": f"socket://127.0.0.1:{board.port}",
-                                    "kiosk.database": str(tmp_path / "k.db")})
+    typed, problems = check_values(
+        {
+            "board.input": "serial",
+            "rules.bull_off": "off",
+            "board.port": f"socket://127.0.0.1:{board.port}",
+            "kiosk.database": str(tmp_path / "k.db"),
+        }
+    )
     assert not problems
     out = io.StringIO()
     handler = logs.setup(level="INFO", stream=out, journal=True, environ={})

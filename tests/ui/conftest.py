@@ -72,4 +72,5 @@ def chromium() -> Callable[[], AbstractAsyncContextManager[Any]]:
                 yield browser
             finally:
                 await browser.close()
+
     return launch

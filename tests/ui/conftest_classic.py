@@ -34,15 +34,20 @@ OPEN_STARTS = StartLimits(capacity=10_000, per_minute=10_000)
 
 
 @contextlib.asynccontextmanager
-async def classic_phones(tmp_path: Path, count: int = 3, *, limits: StartLimits = OPEN_STARTS,
-                         service: GameService | None = None
-                         ) -> AsyncIterator[tuple[list[TestClient], ClassicApi]]:
+async def classic_phones(
+    tmp_path: Path, count: int = 3, *, limits: StartLimits = OPEN_STARTS, service: GameService | None = None
+) -> AsyncIterator[tuple[list[TestClient], ClassicApi]]:
     """`count` phones (a cookie jar each) on a test server of the phone API with the classic
     routes; the computer shoots at once (no pace); today is DAY."""
     service = service or GameService(Store(tmp_path / "dartship.db"))
     api = Seats(service, GuessThrottle(OPEN_LIMITS))
-    rooms = PhoneRooms(service.store, asyncio.get_running_loop(), classic_computer,
-                       pace=ShotPace(shot=0), rng=random.Random(5))
+    rooms = PhoneRooms(
+        service.store,
+        asyncio.get_running_loop(),
+        classic_computer,
+        pace=ShotPace(shot=0),
+        rng=random.Random(5),
+    )
     classic = ClassicApi(api, rooms, limits=limits, today=lambda: DAY)
     server = TestServer(build_app(api, DartsApi(api), classic))
     await server.start_server(**runner_options())

@@ -26,8 +26,16 @@ LENGTHS = (2, 3, 4, 5)
 FLEET_A = "D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL"
 FLEET_B = "S3-S19 T7-T16-T8 D11-D14-D9-D12 L5-L20-L1-L18-L4"
 OPEN_LIMITS = Limits(per_client=1_000_000)
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ARTEFACTS = Path(__file__).resolve().parents[2] / "build" / "artefacts" / "handheld"
 
 
@@ -65,9 +73,13 @@ def make_service(tmp_path: Path, chosen: config.Settings | None = None) -> GameS
 
 
 def new_game(service: GameService, names: tuple[str, str] = ("Sharks", "Jets")) -> int:
-    return service.new_game(DARTS, Setup((Team(names[0], (names[0] + " 1", names[0] + " 2")),
-                                          Team(names[1], (names[1] + " 1",))),
-                                         RULES.get(service, HouseRules())))
+    return service.new_game(
+        DARTS,
+        Setup(
+            (Team(names[0], (names[0] + " 1", names[0] + " 2")), Team(names[1], (names[1] + " 1",))),
+            RULES.get(service, HouseRules()),
+        ),
+    )
 
 
 def place(service: GameService, team: int, chosen: Fleet) -> None:
@@ -76,16 +88,18 @@ def place(service: GameService, team: int, chosen: Fleet) -> None:
 
 
 @contextlib.asynccontextmanager
-async def api_client(service: GameService, limits: Limits | None = None
-                     ) -> AsyncIterator[tuple[TestClient, Seats]]:
+async def api_client(
+    service: GameService, limits: Limits | None = None
+) -> AsyncIterator[tuple[TestClient, Seats]]:
     """One phone (one cookie jar) on a test server of the phone API."""
     async with api_phones(service, limits) as (phones, api):
         yield phones[0], api
 
 
 @contextlib.asynccontextmanager
-async def api_phones(service: GameService, limits: Limits | None = None, count: int = 2
-                     ) -> AsyncIterator[tuple[list[TestClient], Seats]]:
+async def api_phones(
+    service: GameService, limits: Limits | None = None, count: int = 2
+) -> AsyncIterator[tuple[list[TestClient], Seats]]:
     """`count` phones, each with a cookie jar of its own (a team link is held by one phone:
     a test playing both teams needs two)."""
     api = Seats(service, GuessThrottle(limits))
@@ -99,5 +113,3 @@ async def api_phones(service: GameService, limits: Limits | None = None, count: 
     finally:
         for phone in phones:
             await phone.close()
-
-

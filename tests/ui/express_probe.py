@@ -37,8 +37,11 @@ def buttons(screen: Any) -> list[list[float]]:
     """Where every button and ship tile of a screen is drawn (window pixels)."""
     from kivy.uix.behaviors import ButtonBehavior
 
-    return [box(w) for w in screen.walk(restrict=True)
-            if isinstance(w, ButtonBehavior) and w.opacity > 0 and w.get_root_window()]
+    return [
+        box(w)
+        for w in screen.walk(restrict=True)
+        if isinstance(w, ButtonBehavior) and w.opacity > 0 and w.get_root_window()
+    ]
 
 
 def box(widget: Any) -> list[float]:
@@ -49,9 +52,15 @@ def box(widget: Any) -> list[float]:
 async def main(folder: Path, stage: str, width: int, height: int, offscreen: bool) -> None:
     db = folder / "kiosk.db"
     stored = express_in_play(db, stage)
-    typed, problems = check_values({"web.enabled": False, "display.width": width,
-                                    "display.height": height, "kiosk.database": str(db),
-                                    "board.input": "simulator"})
+    typed, problems = check_values(
+        {
+            "web.enabled": False,
+            "display.width": width,
+            "display.height": height,
+            "kiosk.database": str(db),
+            "board.input": "simulator",
+        }
+    )
     assert not problems, problems
     kiosk = await build_kiosk(ConfigFile(None, typed), rng=random.Random(1))
     from ui.touch.app import make_app
@@ -76,12 +85,11 @@ async def main(folder: Path, stage: str, width: int, height: int, offscreen: boo
         report["window"] = list(Window.size)
         report["stored"] = stored
         tray = screen.tray
-        shown = [d.face.value for d in tray.kept[:tray.aside] if d.face is not None]
-        shown += [d.face.value for d in tray.rolling[:tray.in_play]
-                  if d.face is not None and d.opacity > 0]
+        shown = [d.face.value for d in tray.kept[: tray.aside] if d.face is not None]
+        shown += [d.face.value for d in tray.rolling[: tray.in_play] if d.face is not None and d.opacity > 0]
         report["shown"] = shown
         report["tiles"] = [box(tile) for row in screen.rows for tile in row.tiles.values()]
-        report["dice"] = [box(d) for d in tray.rolling[:tray.in_play]]
+        report["dice"] = [box(d) for d in tray.rolling[: tray.in_play]]
         report["prompt"] = screen.prompt.text
         photograph(folder / f"express_resumed_{stage}.png")
         match = screen.match
@@ -122,5 +130,8 @@ async def main(folder: Path, stage: str, width: int, height: int, offscreen: boo
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
-                     "--offscreen" in sys.argv[5:]))
+    asyncio.run(
+        main(
+            Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), "--offscreen" in sys.argv[5:]
+        )
+    )

@@ -38,8 +38,7 @@ WATER = (0x1B, 0x3A, 0x57)  # ui/touch/theme.py WATER: drawn only as the grids' 
 BACKGROUND = (0x10, 0x18, 0x20)
 DIMMED = 0.55  # the grid of the team not on turn (GridView.dimmed)
 # The water as drawn: full, or faded over the background.
-WATERS = (WATER, tuple(round(w * DIMMED + b * (1 - DIMMED)) for w, b in zip(WATER, BACKGROUND,
-                                                                             strict=True)))
+WATERS = (WATER, tuple(round(w * DIMMED + b * (1 - DIMMED)) for w, b in zip(WATER, BACKGROUND, strict=True)))
 
 
 def prepare(db: Path, case: str) -> None:
@@ -69,17 +68,23 @@ def grid_report(grid: Any) -> dict[str, Any]:
     box = water_box((x0 - 20, y0 - 20, x0 + grid.width + 20, y0 + grid.height + 20))
     a1 = grid.to_window(*grid.point_of(parse_square("A1")))
     j10 = grid.to_window(*grid.point_of(parse_square("J10")))
-    return {"window": list(Window.size), "drawn": box, "a1": list(a1), "j10": list(j10),
-            "step": grid.step}
+    return {"window": list(Window.size), "drawn": box, "a1": list(a1), "j10": list(j10), "step": grid.step}
 
 
 async def main(folder: Path, case: str, width: int, height: int, picture: str | None) -> None:
     db = folder / "kiosk.db"
     prepare(db, case)
-    typed, problems = check_values({"web.host": "127.0.0.1", "web.port": 0,
-                                    "display.width": width, "display.height": height,
-                                    "kiosk.database": str(db), "board.input": "simulator",
-                                    "solo.shot_seconds": 0})
+    typed, problems = check_values(
+        {
+            "web.host": "127.0.0.1",
+            "web.port": 0,
+            "display.width": width,
+            "display.height": height,
+            "kiosk.database": str(db),
+            "board.input": "simulator",
+            "solo.shot_seconds": 0,
+        }
+    )
     assert not problems, problems
     kiosk = await build_kiosk(ConfigFile(None, typed), rng=random.Random(1))
     from ui.touch.fingers import photograph, tap_at
@@ -106,8 +111,7 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
             await frames.wait()
             screen = app.sm.current_screen
             for side, grid in enumerate(screen.grids):
-                print(json.dumps({"screen": screen.name, "grid": side, **grid_report(grid)}),
-                      flush=True)
+                print(json.dumps({"screen": screen.name, "grid": side, **grid_report(grid)}), flush=True)
         else:
             for _ in range(300):  # the computer's turn goes on by itself after the restart
                 if not match.computer_to_move and kiosk.participant(ComputerSeat).idle:
@@ -116,8 +120,7 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
             await frames.wait()
             app._hide_toast()
             screen = app.sm.current_screen
-            report = {"screen": screen.name, "computer_fired": match.shots(1), **grid_report(
-                screen.big)}
+            report = {"screen": screen.name, "computer_fired": match.shots(1), **grid_report(screen.big)}
             box = report["drawn"]
             if box is not None:
                 # The drawn square E5, found from what is drawn: 5th of 10 columns and rows.
@@ -142,5 +145,12 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
-                     sys.argv[5] if len(sys.argv) > 5 else None))
+    asyncio.run(
+        main(
+            Path(sys.argv[1]),
+            sys.argv[2],
+            int(sys.argv[3]),
+            int(sys.argv[4]),
+            sys.argv[5] if len(sys.argv) > 5 else None,
+        )
+    )

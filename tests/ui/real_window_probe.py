@@ -84,11 +84,12 @@ def drawn_board(near: tuple[float, float, float, float]) -> dict[str, Any] | Non
     within `near` (left, bottom, right, top; the board widget's square and a margin round it,
     so that text elsewhere whose anti-aliased edges happen to match a board colour is not met).
     Only runs of a few such pixels count, for the same reason."""
-    return drawn_in([tuple(int(c[i:i + 2], 16) for i in (0, 2, 4)) for c in BOARD_COLOURS], near)
+    return drawn_in([tuple(int(c[i : i + 2], 16) for i in (0, 2, 4)) for c in BOARD_COLOURS], near)
 
 
-def drawn_in(colours: list[tuple[int, ...]], near: tuple[float, float, float, float]
-             ) -> dict[str, Any] | None:
+def drawn_in(
+    colours: list[tuple[int, ...]], near: tuple[float, float, float, float]
+) -> dict[str, Any] | None:
     """The bounding box of runs of at least 3 pixels of any of `colours` within `near`."""
     from kivy.core.window import Window
     from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
@@ -101,12 +102,11 @@ def drawn_in(colours: list[tuple[int, ...]], near: tuple[float, float, float, fl
     ys: list[int] = []
     row = 3 * width
     for y in range(bottom, top):
-        line = data[y * row:(y + 1) * row]
+        line = data[y * row : (y + 1) * row]
         run = 0
         for x in range(left, right):
             r, g, b = line[3 * x], line[3 * x + 1], line[3 * x + 2]
-            if any(abs(r - w[0]) <= 2 and abs(g - w[1]) <= 2 and abs(b - w[2]) <= 2
-                   for w in colours):
+            if any(abs(r - w[0]) <= 2 and abs(g - w[1]) <= 2 and abs(b - w[2]) <= 2 for w in colours):
                 run += 1
                 if run >= 3:
                     xs += (x - 2, x)
@@ -138,9 +138,13 @@ async def look(app: Any, frames: Frames, kiosk: Any) -> dict[str, Any]:
     middle = view.to_window(view.x + view.width / 2, view.y + view.height / 2)
     half = max(view.width, view.height) * 0.6
     box = drawn_board((middle[0] - half, middle[1] - half, middle[0] + half, middle[1] + half))
-    report: dict[str, Any] = {"screen": screen.name, "window": list(Window.size), "drawn": box,
-                              "widget_middle": list(middle),
-                              "radius_px": DOUBLE_OUTER_R * view.scale}
+    report: dict[str, Any] = {
+        "screen": screen.name,
+        "window": list(Window.size),
+        "drawn": box,
+        "widget_middle": list(middle),
+        "radius_px": DOUBLE_OUTER_R * view.scale,
+    }
     if box is None:
         return report
     x = (box["left"] + box["right"]) / 2
@@ -153,14 +157,18 @@ async def look(app: Any, frames: Frames, kiosk: Any) -> dict[str, Any]:
     match = match_of(kiosk.service)
     assert match is not None
     if screen.name == "placement":
-        report["tapped"] = "BULL" if BULL in set(screen.draft.cells()) - (draft_before or set()) \
+        report["tapped"] = (
+            "BULL"
+            if BULL in set(screen.draft.cells()) - (draft_before or set())
             else sorted(c.code for c in screen.draft.cells())
+        )
     elif screen.name == "bull_off":
         zones = [z.value for z in match.bull_off_zones() if z is not None]
         report["tapped"] = "BULL" if zones and zones[-1] in ("inner", "outer", "bull") else zones
     else:
-        report["tapped"] = match.last_dart().code if match.version != version and \
-            match.last_dart() is not None else None
+        report["tapped"] = (
+            match.last_dart().code if match.version != version and match.last_dart() is not None else None
+        )
     return report
 
 
@@ -179,9 +187,15 @@ async def run_app(kiosk: Any) -> tuple[Any, asyncio.Task[None], Frames]:
 async def main(folder: Path, phase: str, width: int, height: int) -> None:
     db = folder / "kiosk.db"
     prepare(db, phase)
-    typed, problems = check_values({"web.enabled": False, "display.width": width,
-                                    "display.height": height, "kiosk.database": str(db),
-                                    "board.input": "simulator"})
+    typed, problems = check_values(
+        {
+            "web.enabled": False,
+            "display.width": width,
+            "display.height": height,
+            "kiosk.database": str(db),
+            "board.input": "simulator",
+        }
+    )
     assert not problems, problems
     config = ConfigFile(None, typed)
     kiosk = await build_kiosk(config, rng=random.Random(1))

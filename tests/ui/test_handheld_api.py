@@ -56,7 +56,8 @@ async def test_place_then_replace_until_both_locked_in(tmp_path):
         assert service.match.fleet(0) == fleet(FLEET_A)
         view = (await again.json())["view"]
         assert sorted(map(tuple, view["fleet"])) == sorted(
-            tuple(c.code for c in ship.cells) for ship in fleet(FLEET_A).ships)
+            tuple(c.code for c in ship.cells) for ship in fleet(FLEET_A).ships
+        )
         # The other team places on the touchscreen: both ways work in one game.
         place(service, 1, fleet(FLEET_B))
         assert service.match.phase is not Phase.PLACING
@@ -143,8 +144,14 @@ async def test_both_phones_and_a_spectator_hear_a_dart_live(tmp_path):
         service.handle_input(DartInput(board_for().parse("T7"), "T7"))
         messages = [await last_view(socket) for socket in sockets]
         for message in messages:
-            assert message["events"][0] == {"event": "dart", "team": 0, "player": "Sharks 1",
-                                            "dart": 1, "cell": "T7", "result": "hit"}
+            assert message["events"][0] == {
+                "event": "dart",
+                "team": 0,
+                "player": "Sharks 1",
+                "dart": 1,
+                "cell": "T7",
+                "result": "hit",
+            }
             assert message["view"]["shots"][0] == {"T7": "hit"}
         assert messages[1]["view"]["damage"] == ["T7"]
         assert messages[0]["view"]["damage"] == []
@@ -203,8 +210,10 @@ async def test_solo_game_has_no_phone_for_the_kiosk_team(tmp_path):
     from kiosk.darts.match import HouseRules, KioskSeat, Setup, Team
 
     service = make_service(tmp_path)
-    service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
-                           KioskSeat(1, Skill.PUB)))
+    service.new_game(
+        DARTS,
+        Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(), KioskSeat(1, Skill.PUB)),
+    )
     async with api_client(service) as (client, api):
         assert (await client.get(f"/api/team/{token(api, 0)}")).status == 200
         kiosk = await client.get(f"/api/team/{token(api, 1)}")

@@ -70,10 +70,22 @@ def test_every_key_the_page_uses_is_translated():
 
 def test_the_package_ships_the_page_and_its_catalogs():
     names = StaticFiles().names()
-    for name in ("index.html", "app.js", "board.js", "rules.js", "i18n.js", "app.css", "dom.js", "live.js",
-                 "classic.html", "classic.js", "classic.css", "grid.js",
-                 *(f"i18n/{language}.json" for language in LANGUAGES)):
+    for name in (
+        "index.html",
+        "app.js",
+        "board.js",
+        "rules.js",
+        "i18n.js",
+        "app.css",
+        "dom.js",
+        "live.js",
+        "classic.html",
+        "classic.js",
+        "classic.css",
+        "grid.js",
+        *(f"i18n/{language}.json" for language in LANGUAGES),
+    ):
         assert name in names
     for html in ("index.html", "classic.html"):
         page = (STATIC_DIR / html).read_text(encoding="utf-8")
-        assert "http" not in page.replace('http-equiv', '')  # nothing fetched from the internet
+        assert "http" not in page.replace("http-equiv", "")  # nothing fetched from the internet

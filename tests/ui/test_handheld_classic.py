@@ -70,8 +70,9 @@ async def test_the_fleet_is_re_placed_until_the_first_shot(tmp_path):
         ships = ["A1-A5", "C3-F3", "H2-H4", "J7-J9", "E9-F9"]
         view = (await ok(await phone.post("/api/classic/play/fleet", json={"ships": ships})))["view"]
         assert view["fleet"] == ships
-        bad = await phone.post("/api/classic/play/fleet", json={"ships": ["A1-A5", "A3-D3", "H2-H4",
-                                                                          "J7-J9", "E9-F9"]})
+        bad = await phone.post(
+            "/api/classic/play/fleet", json={"ships": ["A1-A5", "A3-D3", "H2-H4", "J7-J9", "E9-F9"]}
+        )
         assert bad.status == 422 and (await bad.json())["error"] == "bad_fleet"
         assert "Battleship" in (await bad.json())["message"]
         match = play_match(classic, phone)
@@ -98,8 +99,14 @@ async def test_the_daily_challenge_counts_once_per_phone_and_makes_the_leaderboa
             named = await ok(await phone.post("/api/classic/daily/name", json={"name": name}))
             assert named["daily"]["name"] == name
         board = await ok(await phones[0].get("/api/classic/leaderboard"))
-        assert board == {"date": DAY.isoformat(), "entries": [
-            {"player": "Bo", "shots": 17}, {"player": "Cy", "shots": 19}, {"player": "Ann", "shots": 22}]}
+        assert board == {
+            "date": DAY.isoformat(),
+            "entries": [
+                {"player": "Bo", "shots": 17},
+                {"player": "Cy", "shots": 19},
+                {"player": "Ann", "shots": 22},
+            ],
+        }
         # The same phone again: its challenge of today, not a second try, and the first name stands.
         again = await ok(await phones[0].post("/api/classic/daily/start", json={}))
         assert again["view"]["phase"] == "over" and again["view"]["shots"][0] == 22
@@ -189,9 +196,11 @@ async def test_sockets_give_each_audience_only_what_it_may_see(tmp_path):
         await ok(await owner.post("/api/classic/play/duel", json={}))
         match = play_match(classic, owner)
         fleets = [{s.code for s in match.fleet(side).cells} for side in (0, 1)]
-        sockets = [await owner.ws_connect("/api/classic/play/ws"),
-                   await friend.ws_connect(f"/api/classic/r/{token}/ws"),
-                   await stranger.ws_connect(f"/api/classic/r/{token}/ws")]
+        sockets = [
+            await owner.ws_connect("/api/classic/play/ws"),
+            await friend.ws_connect(f"/api/classic/r/{token}/ws"),
+            await stranger.ws_connect(f"/api/classic/r/{token}/ws"),
+        ]
         heard: list[list[dict]] = [[], [], []]
         await ok(await owner.post("/api/classic/play/fire", json={"cell": enemy_squares(match, 0)[0]}))
         await ok(await owner.post("/api/classic/play/fire", json={"cell": water(match, 0)[0]}))
@@ -238,7 +247,7 @@ async def test_a_restarted_kiosk_gives_every_phone_its_game_back(tmp_path):
     async with classic_phones(tmp_path, 2, service=GameService(store)) as ((owner2, friend2), classic2):
         for phone, jar in zip((owner2, friend2), cookies, strict=True):
             phone.session.cookie_jar.update_cookies(jar)
-        after = (await ok(await owner2.get("/api/classic/play")))
+        after = await ok(await owner2.get("/api/classic/play"))
         assert after["view"] == before and after["room"]["ready"] is True
         assert play_match(classic2, owner2).setup.level is ComputerLevel.HARD
         friend_view = await ok(await friend2.get(f"/api/classic/r/{token}"))
@@ -247,19 +256,26 @@ async def test_a_restarted_kiosk_gives_every_phone_its_game_back(tmp_path):
         assert duel["mode"] == Mode.DUEL.value
 
 
-@pytest.mark.parametrize("path, body, status, code", [
-    ("/api/classic/play/solo", {"level": "godlike"}, 400, "bad_shape"),
-    ("/api/classic/play/solo", [], 400, "bad_shape"),
-    ("/api/classic/play/fire", {"cell": "K11"}, 400, "bad_cell"),
-    ("/api/classic/play/fire", {"cell": 7}, 400, "bad_shape"),
-    ("/api/classic/play/fire", {"cell": "B7" * 40}, 400, "bad_shape"),
-    ("/api/classic/play/fleet", {"ships": ["A1-A5"]}, 400, "bad_shape"),
-    ("/api/classic/play/fleet", {"ships": ["A1-A9", "C3-F3", "H2-H4", "J7-J9", "E9-F9"]}, 422,
-     "bad_fleet"),
-    ("/api/classic/daily/fire", {"cell": "A1"}, 409, "no_game"),
-    ("/api/classic/daily/name", {"name": "Ann"}, 409, "refused"),
-    ("/api/classic/play/duel", {}, 409, "refused"),
-])
+@pytest.mark.parametrize(
+    "path, body, status, code",
+    [
+        ("/api/classic/play/solo", {"level": "godlike"}, 400, "bad_shape"),
+        ("/api/classic/play/solo", [], 400, "bad_shape"),
+        ("/api/classic/play/fire", {"cell": "K11"}, 400, "bad_cell"),
+        ("/api/classic/play/fire", {"cell": 7}, 400, "bad_shape"),
+        ("/api/classic/play/fire", {"cell": "B7" * 40}, 400, "bad_shape"),
+        ("/api/classic/play/fleet", {"ships": ["A1-A5"]}, 400, "bad_shape"),
+        (
+            "/api/classic/play/fleet",
+            {"ships": ["A1-A9", "C3-F3", "H2-H4", "J7-J9", "E9-F9"]},
+            422,
+            "bad_fleet",
+        ),
+        ("/api/classic/daily/fire", {"cell": "A1"}, 409, "no_game"),
+        ("/api/classic/daily/name", {"name": "Ann"}, 409, "refused"),
+        ("/api/classic/play/duel", {}, 409, "refused"),
+    ],
+)
 async def test_bad_input_answers_an_error_and_changes_nothing(tmp_path, path, body, status, code):
     async with classic_phones(tmp_path, 1) as ([phone], _classic):
         await start_solo(phone)
@@ -272,11 +288,13 @@ async def test_bad_input_answers_an_error_and_changes_nothing(tmp_path, path, bo
 
 async def test_garbage_and_strangers_get_errors_never_a_crash(tmp_path):
     async with classic_phones(tmp_path, 1) as ([phone], _classic):
-        answer = await phone.post("/api/classic/play/fire", data=b"{not json",
-                                  headers={"Content-Type": "application/json"})
+        answer = await phone.post(
+            "/api/classic/play/fire", data=b"{not json", headers={"Content-Type": "application/json"}
+        )
         assert answer.status == 400
-        answer = await phone.post("/api/classic/play/fire", data=b"x" * 5000,
-                                  headers={"Content-Type": "application/json"})
+        answer = await phone.post(
+            "/api/classic/play/fire", data=b"x" * 5000, headers={"Content-Type": "application/json"}
+        )
         assert answer.status == 413
         nothing = await phone.post("/api/classic/play/fire", json={"cell": "A1"})
         assert nothing.status == 409 and (await nothing.json())["error"] == "refused"
@@ -291,7 +309,9 @@ async def test_garbage_and_strangers_get_errors_never_a_crash(tmp_path):
 
 async def test_an_address_that_starts_games_without_end_is_slowed(tmp_path):
     async with classic_phones(tmp_path, 1, limits=StartLimits(capacity=3, per_minute=1)) as (
-            [phone], _classic):
+        [phone],
+        _classic,
+    ):
         for _ in range(3):
             await start_solo(phone)
         refused = await phone.post("/api/classic/play/solo", json={"level": "easy"})

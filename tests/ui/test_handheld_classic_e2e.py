@@ -46,8 +46,7 @@ async def classic_kiosk(tmp_path) -> AsyncIterator[tuple[GameService, WebServer]
     """The phone page as the kiosk serves it, its computer at a quick pace."""
     config = settings(web__host="127.0.0.1", web__port=0)
     service = GameService(Store(tmp_path / "dartship.db"))
-    classic = ClassicPhones(pace=ShotPace(shot=0.05),
-                            limits=StartLimits(capacity=1000, per_minute=1000))
+    classic = ClassicPhones(pace=ShotPace(shot=0.05), limits=StartLimits(capacity=1000, per_minute=1000))
     web = await start_web(service, config, phones=[DartPhones(), classic])
     try:
         yield service, web
@@ -89,7 +88,8 @@ async def fire(page: Page, grid: str, code: str) -> None:
     await expect(square).to_have_class(re.compile(r"\bselected\b"), timeout=WAIT_MS)
     await square.tap()
     await expect(page.locator(f"#{grid} [data-cell='{code}']")).to_have_class(
-        re.compile(r"\bm-(hit|miss|sunk)\b"), timeout=WAIT_MS)
+        re.compile(r"\bm-(hit|miss|sunk)\b"), timeout=WAIT_MS
+    )
 
 
 async def targets_are_fingertip_sized(page: Page) -> None:
@@ -149,14 +149,16 @@ async def test_solo_against_the_computer_to_the_win(tmp_path, chromium):
         nudged = "ABCDEFGHIJ"["ABCDEFGHIJ".index(aim_at[0]) + 1] + aim_at[1:]
         await expect(page.locator("#fire")).to_have_text(f"Fire at {nudged}")
         await expect(page.locator(f"#radar-0 [data-cell='{nudged}']")).to_have_class(
-            re.compile(r"\bselected\b"))
+            re.compile(r"\bselected\b")
+        )
         await targets_are_fingertip_sized(page)
         await shot(page, "playing")
         await page.locator("[data-nudge='left']").tap()  # back: the shots below are hits
         # The page reloads where it was.
         await page.reload()
         await expect(page.locator(f"#radar-0 [data-cell='{hits[5]}']")).to_have_class(
-            re.compile(r"\bm-(hit|sunk)\b"), timeout=WAIT_MS)
+            re.compile(r"\bm-(hit|sunk)\b"), timeout=WAIT_MS
+        )
         for code in hits[6:]:
             await fire(page, "radar-0", code)
         await expect(page.locator("#turn")).to_have_text("You win!", timeout=WAIT_MS)
@@ -214,8 +216,9 @@ async def test_the_daily_challenge_to_the_leaderboard_on_the_phone_and_the_kiosk
         await shot(page, "daily-board-de")
         # The kiosk's screen reads the same board.
         assert service.store is not None
-        assert [(r.player, r.shots) for r in service.store.stats.daily_board(
-            datetime.date.today().isoformat())] == [("Bo", 17), ("Anna", 20)]
+        assert [
+            (r.player, r.shots) for r in service.store.stats.daily_board(datetime.date.today().isoformat())
+        ] == [("Bo", 17), ("Anna", 20)]
         # One entry per phone and day: the same phone again gets its result, not a second try.
         await page.reload()
         await expect(page.locator("#entered")).to_contain_text("Anna", timeout=WAIT_MS)
@@ -248,7 +251,8 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
         first = water(solo, 0)[0]
         await fire(owner, "radar-0", first)
         await expect(friend.locator(f"#radar-0 [data-cell='{first}']")).to_have_class(
-            re.compile(r"\bm-miss\b"), timeout=WAIT_MS)
+            re.compile(r"\bm-miss\b"), timeout=WAIT_MS
+        )
         assert await friend.locator(".ship").count() == 0  # never the owner's fleet
         await targets_are_fingertip_sized(friend)
         await shot(friend, "room-watching-fi")
@@ -261,8 +265,12 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
         frames: list[str] = []
         crowd_context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         crowd = await crowd_context.new_page()
-        crowd.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(
-            f if isinstance(f, str) else f.decode())))
+        crowd.on(
+            "websocket",
+            lambda ws: ws.on(
+                "framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode())
+            ),
+        )
         crowd.errors = []  # type: ignore[attr-defined]
         crowd.on("pageerror", lambda err: crowd.errors.append(str(err)))  # type: ignore[attr-defined]
         await crowd.goto(link)
@@ -274,9 +282,11 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
         assert (await table_match(web, owner)).setup.players != ("Anna", "Bo")  # not yet
         await owner.locator("#start-duel").tap()
         await expect(owner.locator("#message")).to_contain_text(
-            "your game against the computer has ended", timeout=WAIT_MS)
+            "your game against the computer has ended", timeout=WAIT_MS
+        )
         await expect(owner.locator("#friend-state")).to_have_text(
-            "The duel with your friend is on", timeout=WAIT_MS)
+            "The duel with your friend is on", timeout=WAIT_MS
+        )
         await expect(friend.locator("#fleet")).to_be_visible(timeout=WAIT_MS)  # its own fleet
         duel = await table_match(web, owner)
         assert duel.setup.players == ("Anna", "Bo") and duel.fleet(0) == kept
@@ -310,8 +320,11 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
 
         # The spectator never saw a square of a fleet that was not told: every square its page
         # got was a shot (both grids use the same squares; sunk ships were all shot).
-        told = {s.code for side in (0, 1) for s in duel.radar(side).shots} | {
-            s.code for s in solo.radar(0).shots} | {s.code for s in solo.radar(1).shots}
+        told = (
+            {s.code for side in (0, 1) for s in duel.radar(side).shots}
+            | {s.code for s in solo.radar(0).shots}
+            | {s.code for s in solo.radar(1).shots}
+        )
         assert frames
         for frame in frames:
             message = json.loads(frame)
@@ -353,15 +366,15 @@ async def test_closing_the_room_mid_duel_asks_first_and_says_the_duel_ended(tmp_
         await owner.locator("#start-duel").tap()  # nothing fired yet: no question
         await expect(friend.locator("#fleet")).to_be_visible(timeout=WAIT_MS)
         await expect(owner.locator("#friend-state")).to_have_text(
-            "The duel with your friend is on", timeout=WAIT_MS)
+            "The duel with your friend is on", timeout=WAIT_MS
+        )
         await owner.locator("#close-room").tap()
         await expect(owner.locator("#message")).to_contain_text("ends the duel")
         assert (await table_match(web, owner)).setup.mode.value == "duel"  # still on
         await shot(owner, "room-close-asks")
         await owner.locator("#close-room").tap()
         await expect(friend.locator("#closed")).to_be_visible(timeout=WAIT_MS)
-        await expect(owner.locator("#message")).to_contain_text("the duel has ended",
-                                                                 timeout=WAIT_MS)
+        await expect(owner.locator("#message")).to_contain_text("the duel has ended", timeout=WAIT_MS)
         await shot(owner, "room-closed-duel-ended")
         for page in (owner, friend):
             assert page.errors == []  # type: ignore[attr-defined]
@@ -393,7 +406,8 @@ async def test_the_kiosks_duel_on_the_teams_phones(tmp_path, chromium):
             await fire(sharks, "radar-0", code)
         for code in shots:
             await expect(jets.locator(f"#fleet [data-cell='{code}']")).to_have_class(
-                re.compile(r"\bm-(hit|miss)\b"), timeout=WAIT_MS)
+                re.compile(r"\bm-(hit|miss)\b"), timeout=WAIT_MS
+            )
         await my_turn(jets)
         await targets_are_fingertip_sized(jets)
         await shot(jets, "team-de")

@@ -32,8 +32,9 @@ WAIT_MS = 15_000
 
 
 @contextlib.asynccontextmanager
-async def running_kiosk(tmp_path, bull_off: str = "off", headless: bool = False
-                        ) -> AsyncIterator[tuple[object, WebServer]]:
+async def running_kiosk(
+    tmp_path, bull_off: str = "off", headless: bool = False
+) -> AsyncIterator[tuple[object, WebServer]]:
     """The phone page on the service's loop; `headless`: as `dartship run --headless
     --simulator` serves it, with the host's desk and its throw pad (darts via the queue)."""
     config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=0)
@@ -57,8 +58,9 @@ async def running_kiosk(tmp_path, bull_off: str = "off", headless: bool = False
 
 async def browser_page(browser, url: str, locale: str = "en-US") -> Page:
     """A phone of its own (its own cookies) that opens `url`, whatever the page then shows."""
-    context = await browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale,
-                                        is_mobile=True, has_touch=True)
+    context = await browser.new_context(
+        viewport=PHONE, device_scale_factor=2, locale=locale, is_mobile=True, has_touch=True
+    )
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
@@ -180,8 +182,7 @@ async def test_a_dead_link_says_so_and_a_new_game_ends_the_old_page(tmp_path, ch
         stranger = await context.new_page()
         response = await stranger.goto(web.base_url + "/team/not-a-real-token")
         assert response is not None and response.status == 404
-        await expect(stranger.locator("#expired")).to_contain_text("ei ole enää voimassa",
-                                                                   timeout=WAIT_MS)
+        await expect(stranger.locator("#expired")).to_contain_text("ei ole enää voimassa", timeout=WAIT_MS)
 
 
 @pytest.mark.slow
@@ -192,14 +193,20 @@ async def test_a_reload_keeps_a_placed_fleet_that_is_not_locked_in(tmp_path, chr
         new_game(service)
         sharks = await phone(browser, web.team_url(0))
         await tap_fleet(sharks, FLEET_A)
-        placed = sorted(await sharks.locator(".board .cell.s-ship").evaluate_all(
-            "cells => cells.map(c => c.dataset.code)"))
+        placed = sorted(
+            await sharks.locator(".board .cell.s-ship").evaluate_all(
+                "cells => cells.map(c => c.dataset.code)"
+            )
+        )
         assert placed
         await sharks.reload()
         await sharks.wait_for_selector(".board .cell", timeout=WAIT_MS)
         await expect(sharks.locator("#lock")).to_be_enabled(timeout=WAIT_MS)
-        again = sorted(await sharks.locator(".board .cell.s-ship").evaluate_all(
-            "cells => cells.map(c => c.dataset.code)"))
+        again = sorted(
+            await sharks.locator(".board .cell.s-ship").evaluate_all(
+                "cells => cells.map(c => c.dataset.code)"
+            )
+        )
         assert again == placed
         assert service.match.state().placed == (False, False)  # kept on the phone, not sent
         await sharks.locator("#lock").tap()

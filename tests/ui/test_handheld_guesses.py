@@ -48,9 +48,13 @@ async def test_a_fresh_phone_gets_in_after_1000_guesses_from_250_addresses(tmp_p
     port = int(server.base_url.rsplit(":", 1)[1])
     try:
         guessers = [f"127.0.1.{n}" for n in range(1, 251)]
-        statuses = await asyncio.gather(*(
-            _status(port, f"/api/team/{secrets.token_urlsafe(16)}", address)
-            for address in guessers for _ in range(4)))
+        statuses = await asyncio.gather(
+            *(
+                _status(port, f"/api/team/{secrets.token_urlsafe(16)}", address)
+                for address in guessers
+                for _ in range(4)
+            )
+        )
         assert statuses.count(404) == 1000  # four wrong links each: within every budget
         # Each team's phone, new at the start as every phone is (one phone per team link).
         for phone, token in zip(("127.0.2.1", "127.0.2.2"), server.api.tokens.teams, strict=True):
@@ -76,8 +80,7 @@ def test_a_steady_stream_of_guesses_never_slows_an_address_that_did_not_guess():
 
 def test_a_guesser_waits_its_turn_and_a_queue_longer_than_max_wait_is_refused():
     now = [0.0]
-    throttle = GuessThrottle(Limits(per_client=3, per_client_per_minute=6, max_wait=30),
-                             clock=lambda: now[0])
+    throttle = GuessThrottle(Limits(per_client=3, per_client_per_minute=6, max_wait=30), clock=lambda: now[0])
     for _guess in range(3):
         assert throttle.admit("10.0.0.9", "guess") == 0.0
         throttle.failed("10.0.0.9")

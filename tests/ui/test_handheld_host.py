@@ -22,8 +22,9 @@ async def _desk_client(service, thrower=None):
     api = Seats(service, GuessThrottle())
     darts = DartsApi(api)
     desk = HostDesk(darts, thrower)
-    desk.team_url = lambda team: (f"http://kiosk/team/{api.tokens.teams[team]}"
-                                  if api.tokens and not api.linkless(team) else None)
+    desk.team_url = lambda team: (
+        f"http://kiosk/team/{api.tokens.teams[team]}" if api.tokens and not api.linkless(team) else None
+    )
     desk.spectator_url = lambda: "http://kiosk/watch"
     server = TestServer(build_app(api, darts, desk))
     await server.start_server(**runner_options())
@@ -78,6 +79,7 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
         if service.match.phase is Phase.BULL_OFF:
             from kiosk.board import BullZone
             from kiosk.darts.match import BullOffDart
+
             service.submit(BullOffDart(0, BullZone.INNER))
             service.submit(BullOffDart(1, BullZone.OTHER))
         for cell in sorted(service.match.fleet(1).cells, key=lambda c: c.code):
@@ -101,8 +103,10 @@ async def test_desk_shows_links_but_no_fleet_and_starts_the_next_game(tmp_path):
 
 async def test_solo_desk_offers_no_link_for_the_kiosk(tmp_path):
     service = make_service(tmp_path)
-    service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(),
-                           KioskSeat(1, Skill.PUB)))
+    service.new_game(
+        DARTS,
+        Setup((Team("Sharks", ("Ann",)), Team("Kiosk", ("Kiosk",))), HouseRules(), KioskSeat(1, Skill.PUB)),
+    )
     client, api, desk = await _desk_client(service)
     try:
         text = await (await client.get(desk.path())).text()

@@ -31,8 +31,10 @@ async def tap_cell(page, code: str) -> None:
 async def test_the_desk_on_a_phone(tmp_path, language, chromium):
     set_language(language)
     try:
-        async with running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web), \
-                chromium() as browser:
+        async with (
+            running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web),
+            chromium() as browser,
+        ):
             new_game(service)
             host = web.part(HostDesk)
             assert host is not None
@@ -67,8 +69,10 @@ async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(tmp_path, chr
     starts (normal bull-off), where one drawn bull used to count every tap alike."""
     from kiosk.board import BullZone
 
-    async with running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web), \
-            chromium() as browser:
+    async with (
+        running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web),
+        chromium() as browser,
+    ):
         new_game(service)
         place(service, 0, fleet(FLEET_A))
         place(service, 1, fleet(FLEET_B))

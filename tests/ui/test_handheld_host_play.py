@@ -171,8 +171,9 @@ async def test_last_darts_show_a_corrected_dart_as_corrected(tmp_path):
         assert "T20" in desk.recent[0]
         assert (await _post(client, desk, "correct", cell="D9")).status == 303
         assert "D9" in desk.recent[0] and "T20" not in desk.recent[0]
-        listed = re.search(r"<ul class='recent'>(.*?)</ul>",
-                           await (await client.get(desk.path())).text()).group(1)
+        listed = re.search(
+            r"<ul class='recent'>(.*?)</ul>", await (await client.get(desk.path())).text()
+        ).group(1)
         assert "D9" in listed and "T20" not in listed
     finally:
         await client.close()

@@ -45,8 +45,7 @@ async def serving(gate: ConnectionGate | None = None) -> AsyncIterator[tuple[Web
         await server.stop()
 
 
-async def idle(port: int, source: str = "127.0.0.1") -> tuple[asyncio.StreamReader,
-                                                               asyncio.StreamWriter]:
+async def idle(port: int, source: str = "127.0.0.1") -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A connection that sends half a request and waits (a slowloris)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     writer.write(b"GET / HTTP/1.1\r\nHost: kiosk\r\n")
@@ -97,8 +96,10 @@ async def test_a_body_that_trickles_in_gets_408(monkeypatch):
     monkeypatch.setattr(api_module, "BODY_SECONDS", 0.3)
     async with serving() as (_server, port):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(b"POST /api/team/x/fleet HTTP/1.1\r\nHost: kiosk\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ships")
+        writer.write(
+            b"POST /api/team/x/fleet HTTP/1.1\r\nHost: kiosk\r\n"
+            b'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ships'
+        )
         await writer.drain()
         # A wrong token answers 404 before the body matters; the body timeout is for a phone
         # with its token: the route itself reads the body.
@@ -118,8 +119,9 @@ async def test_the_json_body_reader_times_out(monkeypatch):
             await asyncio.sleep(5)
             return b""
 
-    request = make_mocked_request("POST", "/api/team/x/fleet",
-                                  headers={"Content-Type": "application/json"}, payload=Trickle())
+    request = make_mocked_request(
+        "POST", "/api/team/x/fleet", headers={"Content-Type": "application/json"}, payload=Trickle()
+    )
     with pytest.raises(HTTPException) as answer:
         await api_module.json_body(request)
     assert answer.value.status == 408 and b"too_slow" in answer.value.body
@@ -159,8 +161,9 @@ async def test_accept_errors_are_logged_once_per_window_with_a_count(caplog):
     try:
         with caplog.at_level(logging.ERROR, "dartship.handheld"):
             for _ in range(10_000):
-                loop.call_exception_handler({"message": AcceptErrorLog.MESSAGE,
-                                             "exception": OSError(24, "Too many open files")})
+                loop.call_exception_handler(
+                    {"message": AcceptErrorLog.MESSAGE, "exception": OSError(24, "Too many open files")}
+                )
             loop.call_exception_handler({"message": "something else"})
             await asyncio.sleep(0.5)
     finally:
@@ -197,8 +200,9 @@ def test_a_full_file_table_does_not_flood_the_log(tmp_path):
 
         asyncio.run(main())
     """)
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     assert proc.stdout is not None
     while not (line := proc.stdout.readline()).startswith("READY"):
         pass

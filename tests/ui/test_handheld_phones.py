@@ -47,18 +47,21 @@ async def test_the_first_phone_holds_the_link_and_another_sees_nothing_private(t
         assert cells_in(await first.text(), A_CELLS) == A_CELLS
 
         seen = []
-        for method, path, body in (("GET", link(api, 0), None),
-                                   ("POST", link(api, 0) + "/random", None),
-                                   ("POST", link(api, 0) + "/fleet", fleet_json(FLEET_B)),
-                                   ("DELETE", link(api, 0) + "/fleet", None),
-                                   ("POST", link(api, 0) + "/next", {}),
-                                   ("POST", link(api, 0) + "/closer", {"team": 0})):
+        for method, path, body in (
+            ("GET", link(api, 0), None),
+            ("POST", link(api, 0) + "/random", None),
+            ("POST", link(api, 0) + "/fleet", fleet_json(FLEET_B)),
+            ("DELETE", link(api, 0) + "/fleet", None),
+            ("POST", link(api, 0) + "/next", {}),
+            ("POST", link(api, 0) + "/closer", {"team": 0}),
+        ):
             response = await stranger.request(method, path, json=body)
             assert response.status == 403, path
             answer = await response.json()
             assert answer["error"] == "other_phone" and "view" not in answer
             assert "Set-Cookie" not in response.headers or COOKIE not in response.headers.get(
-                "Set-Cookie", "")
+                "Set-Cookie", ""
+            )
             seen.append(await response.text())
         with pytest.raises(WSServerHandshakeError) as refused:
             await stranger.ws_connect(link(api, 0) + "/ws")

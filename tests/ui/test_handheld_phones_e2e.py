@@ -43,9 +43,13 @@ async def private_cells(page: Page) -> set[str]:
     seen += await page.evaluate(
         "(() => { const p = window.dartship && window.dartship.page; return p ? JSON.stringify("
         "{view: p.view, slots: p.slots, draft: p.draft, events: p.events, recent: p.recent})"
-        " : ''; })()")
-    return {c for c in A_CELLS if f'"{c}"' in seen or f">{c}<" in seen
-            or f'data-code="{c}" class="cell s-ship' in seen}
+        " : ''; })()"
+    )
+    return {
+        c
+        for c in A_CELLS
+        if f'"{c}"' in seen or f">{c}<" in seen or f'data-code="{c}" class="cell s-ship' in seen
+    }
 
 
 @pytest.mark.slow
@@ -77,15 +81,15 @@ async def test_after_move_the_old_phone_is_cut_off_and_its_socket_closes(tmp_pat
     async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
         new_game(service)
         place(service, 0, fleet(FLEET_A))
-        context = await browser.new_context(viewport=PHONE, device_scale_factor=2,
-                                            is_mobile=True, has_touch=True)
+        context = await browser.new_context(
+            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+        )
         old = await context.new_page()
         sockets = []
         old.on("websocket", lambda socket: sockets.append(socket))
         await old.goto(web.team_url(0))
         await expect(old.locator("#locked")).to_be_visible(timeout=WAIT_MS)
-        await expect(old.locator("#connection")).to_have_attribute("data-state", "live",
-                                                                   timeout=WAIT_MS)
+        await expect(old.locator("#connection")).to_have_attribute("data-state", "live", timeout=WAIT_MS)
         team_socket = next(s for s in sockets if "/api/team/" in s.url)
         assert not team_socket.is_closed()
         closed = asyncio.Event()
@@ -113,8 +117,7 @@ async def test_after_move_the_old_phone_is_cut_off_and_its_socket_closes(tmp_pat
 @pytest.mark.slow
 @pytest.mark.parametrize("locale", ["en-US", "de-DE", "fi-FI"])
 async def test_who_was_closer_and_next_from_the_phones(tmp_path, locale, chromium):
-    async with running_kiosk(tmp_path, bull_off="normal") as (service, web), \
-            chromium() as browser:
+    async with running_kiosk(tmp_path, bull_off="normal") as (service, web), chromium() as browser:
         new_game(service)
         place(service, 0, fleet(FLEET_A))
         place(service, 1, fleet(FLEET_B))
@@ -144,10 +147,12 @@ async def test_who_was_closer_and_next_from_the_phones(tmp_path, locale, chromiu
         await expect(jets.locator("#next")).to_be_visible(timeout=WAIT_MS)
         assert service.match.turn == 1 and service.match.tally(0).darts == 3
         for code in ("D20", "MISS", "L1"):
-            service.queue.put_nowait(DartInput(board.parse(code), code) if code != "MISS" else
-                                     DartInput(board.parse("D1"), "D1"))
-        await expect(jets.locator("#next")).to_contain_text("Next" if locale == "en-US" else "",
-                                                            timeout=WAIT_MS)
+            service.queue.put_nowait(
+                DartInput(board.parse(code), code) if code != "MISS" else DartInput(board.parse("D1"), "D1")
+            )
+        await expect(jets.locator("#next")).to_contain_text(
+            "Next" if locale == "en-US" else "", timeout=WAIT_MS
+        )
         await expect(jets.locator("#turn")).to_have_class("turn phase-takeout", timeout=WAIT_MS)
         await shot(jets, f"takeout-{locale[:2]}")
         await jets.locator("#next").tap()
@@ -166,12 +171,10 @@ async def test_the_phone_says_a_miss_off_the_board_and_the_winner_once_in_german
         sharks = await browser_page(browser, web.team_url(0), "de-DE")
         await expect(sharks.locator("#scoreboard")).to_be_visible(timeout=WAIT_MS)
         # Live first: a dart's words come with its event, on the socket.
-        await expect(sharks.locator("#connection")).to_have_attribute("data-state", "live",
-                                                                      timeout=WAIT_MS)
+        await expect(sharks.locator("#connection")).to_have_attribute("data-state", "live", timeout=WAIT_MS)
         board = board_for()
         service.queue.put_nowait(MissInput("0"))  # a dart off the board
-        await expect(sharks.locator("#event")).to_contain_text("neben der Scheibe",
-                                                               timeout=WAIT_MS)
+        await expect(sharks.locator("#event")).to_contain_text("neben der Scheibe", timeout=WAIT_MS)
         assert "MISS" not in await sharks.locator("#event").inner_text()
         # The Sharks sink every Jets ship; the Jets' visits pass with Next.
         targets = sorted(fleet_cells(FLEET_B))

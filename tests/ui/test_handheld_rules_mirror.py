@@ -71,7 +71,8 @@ async def test_rules_js_agrees_with_the_core_on_every_ship_and_thousands_of_non_
                 assert set(answer["placements"][str(length)]) == core, (profile, length)
                 assert len(answer["placements"][str(length)]) == len(core)
             disagreements = [
-                (cells, verdict) for cells, verdict in zip(samples, answer["verdicts"], strict=True)
+                (cells, verdict)
+                for cells, verdict in zip(samples, answer["verdicts"], strict=True)
                 if (verdict is None) != _python_verdict(cells, profile)
             ]
             assert disagreements == [], (profile, disagreements[:5])

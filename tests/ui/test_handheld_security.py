@@ -59,8 +59,15 @@ async def _everything_reachable(client, team_token: str | None) -> str:
 async def _board_and_static(client) -> bytes:
     """The public files: byte for byte the same whatever the fleets (checked by the caller)."""
     bodies = []
-    for path in ("/api/board/four-ring", "/static/app.js", "/static/rules.js", "/static/board.js",
-                 "/static/i18n.js", "/static/app.css", "/static/i18n/en.json"):
+    for path in (
+        "/api/board/four-ring",
+        "/static/app.js",
+        "/static/rules.js",
+        "/static/board.js",
+        "/static/i18n.js",
+        "/static/app.css",
+        "/static/i18n/en.json",
+    ):
         response = await client.get(path)
         assert response.status == 200, path
         bodies.append(await response.read())
@@ -179,8 +186,10 @@ async def test_the_throttle_slows_an_address_that_guessed_but_serves_its_right_t
     service = make_service(tmp_path)
     new_game(service)
     # Ten units a second back, so the test waits a tenth of a second where a phone waits 10 s.
-    async with api_client(service, Limits(per_client=5, per_client_per_minute=600,
-                                          max_wait=0.25)) as (client, api):
+    async with api_client(service, Limits(per_client=5, per_client_per_minute=600, max_wait=0.25)) as (
+        client,
+        api,
+    ):
         for _attempt in range(5):
             assert (await client.get(f"/api/team/{FAKE_TOKEN}")).status == 404
         served = await client.get(f"/api/team/{api.tokens.teams[0]}")
@@ -214,17 +223,34 @@ BAD_REQUESTS = [
     ("wrong shape", b'{"fleet": "T20-T1"}', "application/json", 400, "bad_shape"),
     ("ships not lists", b'{"ships": "T20-T1"}', "application/json", 400, "bad_shape"),
     ("a number for a cell", b'{"ships": [[20, 1]]}', "application/json", 400, "bad_shape"),
-    ("a ship too long", b'{"ships": [["D1","D2","D3","D4","D5","D6"]]}', "application/json", 400,
-     "bad_shape"),
+    (
+        "a ship too long",
+        b'{"ships": [["D1","D2","D3","D4","D5","D6"]]}',
+        "application/json",
+        400,
+        "bad_shape",
+    ),
     ("bad cell code", b'{"ships": [["T21", "T20"]]}', "application/json", 400, "bad_cell"),
     ("MISS as a cell", b'{"ships": [["MISS", "T20"]]}', "application/json", 400, "bad_cell"),
     ("a gap", b'{"ships": [["T20", "T18"]]}', "application/json", 422, "bad_ship"),
     ("bull in a ring", b'{"ships": [["S20", "BULL", "S1"]]}', "application/json", 422, "bad_ship"),
-    ("wrong fleet", json.dumps({"ships": [["T20", "T1"]]}).encode(), "application/json", 422,
-     "bad_fleet"),
-    ("overlap", json.dumps({"ships": [["T20", "T1"], ["T1", "T18", "T4"], ["D6", "D10", "D15", "D2"],
-                                      ["D17", "D3", "D19", "D7", "D16"]]}).encode(),
-     "application/json", 422, "bad_fleet"),
+    ("wrong fleet", json.dumps({"ships": [["T20", "T1"]]}).encode(), "application/json", 422, "bad_fleet"),
+    (
+        "overlap",
+        json.dumps(
+            {
+                "ships": [
+                    ["T20", "T1"],
+                    ["T1", "T18", "T4"],
+                    ["D6", "D10", "D15", "D2"],
+                    ["D17", "D3", "D19", "D7", "D16"],
+                ]
+            }
+        ).encode(),
+        "application/json",
+        422,
+        "bad_fleet",
+    ),
     ("oversized body", b'{"ships": [' + b" " * 10_000 + b"]}", "application/json", 413, "too_large"),
 ]
 
@@ -265,8 +291,7 @@ async def test_placing_after_the_game_started_is_refused(tmp_path):
     async with api_phones(service) as (phones, api):
         for team, text in ((0, FLEET_B), (1, FLEET_A)):
             client = phones[team]
-            response = await client.post(f"/api/team/{api.tokens.teams[team]}/fleet",
-                                         json=fleet_json(text))
+            response = await client.post(f"/api/team/{api.tokens.teams[team]}/fleet", json=fleet_json(text))
             assert response.status == 409
             assert (await response.json())["error"] == "game_started"
             random = await client.post(f"/api/team/{api.tokens.teams[team]}/random")
@@ -279,10 +304,18 @@ async def test_static_files_cannot_be_left_by_any_path(tmp_path):
     service = make_service(tmp_path)
     async with api_client(service) as (client, _api):
         assert (await client.get("/static/app.js")).status == 200
-        for raw in ("/static/../api.py", "/static/%2e%2e/api.py", "/static/..%2fserver.py",
-                    "/static/i18n/../../server.py", "/static/%2e%2e%2f%2e%2e%2fkiosk/match.py",
-                    "/static//etc/passwd", "/static/..\\api.py", "/static/i18n/",
-                    "/static/.%2e/.%2e/pyproject.toml", "/static/app.js%00.png"):
+        for raw in (
+            "/static/../api.py",
+            "/static/%2e%2e/api.py",
+            "/static/..%2fserver.py",
+            "/static/i18n/../../server.py",
+            "/static/%2e%2e%2f%2e%2e%2fkiosk/match.py",
+            "/static//etc/passwd",
+            "/static/..\\api.py",
+            "/static/i18n/",
+            "/static/.%2e/.%2e/pyproject.toml",
+            "/static/app.js%00.png",
+        ):
             url = client.make_url("").join(yarl.URL(raw, encoded=True))
             response = await client.session.get(url)
             body = await response.text()

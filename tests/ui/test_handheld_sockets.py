@@ -18,12 +18,13 @@ from ui.handheld.hub import CLOSE_REPLACED, SPECTATOR_SOCKETS, TEAM_SOCKETS, Aud
 async def test_a_team_socket_is_accepted_with_256_spectators_connected(tmp_path):
     service = make_service(tmp_path)
     new_game(service)
-    async with (api_client(service) as (client, api),
-                # One session holds them all: more than aiohttp's default 100 connections.
-                aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as crowd):
+    async with (
+        api_client(service) as (client, api),
+        # One session holds them all: more than aiohttp's default 100 connections.
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as crowd,
+    ):
         watch = client.make_url("/api/game/ws")
-        spectators = await asyncio.gather(*(crowd.ws_connect(watch)
-                                            for _ in range(SPECTATOR_SOCKETS)))
+        spectators = await asyncio.gather(*(crowd.ws_connect(watch) for _ in range(SPECTATOR_SOCKETS)))
         assert SPECTATOR_SOCKETS >= 256 and api.hub.count(Audience.SPECTATOR) == SPECTATOR_SOCKETS
         with pytest.raises(WSServerHandshakeError) as busy:
             await crowd.ws_connect(watch)

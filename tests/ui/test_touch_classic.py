@@ -58,11 +58,17 @@ def test_solo_stands_a_random_fleet_at_once_and_re_places_it_by_touch(tour) -> N
     carrier = before.ship(CLASSES[0])
     # Onto another ship: refused, and the message names the ship and the rule.
     other = before.ships[1].cells[0]
-    tour.tap_cell(solo.big, next(s for s in GRID.squares if s not in carrier.cells
-                                 and before.ship_at(s) is None
-                                 and any(c in before.ships[1].cells for c in GRID.line(
-                                     s, 5, carrier.horizontal)) and all(
-                                     c in GRID for c in GRID.line(s, 5, carrier.horizontal))))
+    tour.tap_cell(
+        solo.big,
+        next(
+            s
+            for s in GRID.squares
+            if s not in carrier.cells
+            and before.ship_at(s) is None
+            and any(c in before.ships[1].cells for c in GRID.line(s, 5, carrier.horizontal))
+            and all(c in GRID for c in GRID.line(s, 5, carrier.horizontal))
+        ),
+    )
     assert solo.draft.ship(CLASSES[0]) == carrier
     assert "Carrier" in tour.app.toast_label.text and "overlaps" in tour.app.toast_label.text
     # A tap on another ship picks that one up; Rotate turns it; Done keeps the fleet.
@@ -165,8 +171,9 @@ def test_a_duel_hands_each_team_its_code_then_shows_only_the_radars(tour, artefa
     # Jets fire from their phone; the screen follows.
     session = walk.phones[1]
     for square in walk.enemy_squares(1)[:3]:
-        answer = tour.loop.run_until_complete(session.post(
-            f"/api/classic/team/{token1}/fire", json={"cell": square.code}))
+        answer = tour.loop.run_until_complete(
+            session.post(f"/api/classic/team/{token1}/fire", json={"cell": square.code})
+        )
         assert answer.status == 200
         tour.drain()
     assert set(duel.grids[1].marks) == set(match.radar(1).shots)
@@ -187,8 +194,9 @@ def test_a_phone_may_not_fire_until_both_teams_hold_their_phones(tour) -> None:
     session = walk.phones[0]
     web = tour.kiosk.web
     token = web.api.tokens.teams[0]
-    answer = tour.loop.run_until_complete(session.post(f"/api/classic/team/{token}/fire",
-                                                       json={"cell": "A1"}))
+    answer = tour.loop.run_until_complete(
+        session.post(f"/api/classic/team/{token}/fire", json={"cell": "A1"})
+    )
     body = tour.loop.run_until_complete(answer.json())
     assert answer.status == 409 and body["error"] == "waiting_for_phones"
     assert walk.match.shots(0) == 0

@@ -90,7 +90,8 @@ def test_a_turn_by_taps_then_the_dice_show_it(tour, x, artefacts: Path) -> None:
     tour.save(artefacts / "express_turn.png")
     heard: list[MatchUpdate] = []
     unsubscribe = tour.kiosk.service.subscribe(
-        lambda e: heard.append(e) if isinstance(e, MatchUpdate) else None)
+        lambda e: heard.append(e) if isinstance(e, MatchUpdate) else None
+    )
     played = len(tour.kiosk.buzzer.played)
     x.roll()
     unsubscribe()
@@ -99,7 +100,7 @@ def test_a_turn_by_taps_then_the_dice_show_it(tour, x, artefacts: Path) -> None:
     assert heard[0].source is Source.TOUCH
     last = rolls[-1]
     # The table lies as the last roll fell: those faces, the hits counted against the defense.
-    shown = [d.face for d in table.tray.rolling[:table.tray.in_play]]
+    shown = [d.face for d in table.tray.rolling[: table.tray.in_play]]
     assert shown == list(last.faces)
     assert table.tray.count.text.startswith(f"{last.total}/4")
     assert len(rolls) == 2 and any(isinstance(e, Sunk) for u in heard for e in u.events)
@@ -149,11 +150,11 @@ def test_the_coach_shows_the_exact_chance_of_every_legal_pair(tour, x, artefacts
     tour.press("Coach")
     assert "%" not in table.rows[me].tiles[match.line(me)[0]].note.text
     # Home and back: Home offers to continue the Express game, and the table is as it was.
-    faces = [d.face for d in table.tray.rolling[:table.tray.in_play]]
+    faces = [d.face for d in table.tray.rolling[: table.tray.in_play]]
     tour.press("Home")
     tour.press("Continue: Battleship Express")
     assert tour.app.sm.current == "express"
-    assert [d.face for d in table.tray.rolling[:table.tray.in_play]] == faces
+    assert [d.face for d in table.tray.rolling[: table.tray.in_play]] == faces
 
 
 def test_real_dice_are_asked_roll_by_roll_and_rolled_as_typed(tour, x, artefacts: Path) -> None:
@@ -193,9 +194,13 @@ def test_real_dice_are_asked_roll_by_roll_and_rolled_as_typed(tour, x, artefacts
 def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts: Path) -> None:
     rng = random.Random(8)
     sources: set[Source] = set()
-    unsubscribe = tour.kiosk.service.subscribe(lambda e: sources.add(e.source) if isinstance(
-        e, MatchUpdate) and any(isinstance(v, Rolled) and v.side == 2 for v in e.events)
-        else None)
+    unsubscribe = tour.kiosk.service.subscribe(
+        lambda e: (
+            sources.add(e.source)
+            if isinstance(e, MatchUpdate) and any(isinstance(v, Rolled) and v.side == 2 for v in e.events)
+            else None
+        )
+    )
     for _turn in range(300):
         assert x.computers_play()
         if x.match.phase is Phase.OVER:
@@ -219,8 +224,10 @@ def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts
 
 
 def test_rematch_and_an_all_computer_game_play_themselves(tour, x) -> None:
-    x.set_up([("Easy", "easy"), ("Normal", "normal"), ("Hard", "hard"), ("Also hard", "hard")],
-             variant=Variant.CAPTAIN)
+    x.set_up(
+        [("Easy", "easy"), ("Normal", "normal"), ("Hard", "hard"), ("Also hard", "hard")],
+        variant=Variant.CAPTAIN,
+    )
     x.lay_out()
     assert x.computers_play(seconds=120)
     match = x.match

@@ -24,8 +24,7 @@ pytestmark = pytest.mark.slow
 
 
 def _probe(folder: Path, stage: str, size: tuple[int, int], real: bool) -> dict:
-    probe = [sys.executable, "-m", "tests.ui.express_probe", str(folder), stage, str(size[0]),
-             str(size[1])]
+    probe = [sys.executable, "-m", "tests.ui.express_probe", str(folder), stage, str(size[0]), str(size[1])]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
     if real:
         env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
@@ -36,8 +35,7 @@ def _probe(folder: Path, stage: str, size: tuple[int, int], real: bool) -> dict:
             probe = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *probe]
     else:
         probe.append("--offscreen")
-    done = subprocess.run(probe, cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
-                          check=False)
+    done = subprocess.run(probe, cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     reports = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert len(reports) == 1, done.stdout
@@ -74,9 +72,11 @@ def test_the_table_is_drawn_whole_in_a_real_window(tmp_path: Path, size: tuple[i
     # No two tiles overlap (a line laid out whole, not slid over itself).
     tiles = report["tiles"]
     for i, a in enumerate(tiles):
-        for b in tiles[i + 1:]:
-            assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 \
-                or b[3] <= a[1] + 0.5, (a, b)
+        for b in tiles[i + 1 :]:
+            assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 or b[3] <= a[1] + 0.5, (
+                a,
+                b,
+            )
     # Readable from a few metres: a tile is at least a sixth of the window's height tall (three players).
     assert min(t[3] - t[1] for t in tiles) >= height / 6
     assert report["target"] == "Patrol Boat"

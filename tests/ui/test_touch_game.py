@@ -59,7 +59,8 @@ def test_placement_by_taps_and_random_with_privacy(tour, artefacts: Path) -> Non
     assert sharks.code not in labels_text(tour.root)
     tour.press("Jets: place on this screen")
     assert not set(screen.board_view.marks) & set(tour.kiosk.service.match.fleet(0).cells) - set(
-        screen.draft.cells())
+        screen.draft.cells()
+    )
     tour.press("Random fleet")
     tour.press("Lock in")
     assert tour.kiosk.service.match.phase is Phase.BULL_OFF
@@ -142,7 +143,8 @@ def test_radar_never_shows_unsunk_enemy_ships(tour) -> None:
     hidden = set(match.fleet(1 - shown).cells) - set(match.shots(shown))
     assert not hidden & set(screen.radar.marks)
     assert not set(match.fleet(shown).cells) - set(match.shots(1 - shown)) & set(screen.radar.marks) - set(
-        match.shots(shown))
+        match.shots(shown)
+    )
 
 
 def test_the_game_plays_to_the_result_card_and_stats(tour, artefacts: Path) -> None:

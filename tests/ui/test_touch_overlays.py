@@ -75,12 +75,11 @@ def test_kivys_start_up_noise_is_one_quiet_line() -> None:
         import sys
 
         info = sys.exc_info()
-    record = logging.LogRecord("kivy", logging.ERROR, __file__, 1,
-                               "Input: MTDev is not supported by your version of linux", (),
-                               info)
+    record = logging.LogRecord(
+        "kivy", logging.ERROR, __file__, 1, "Input: MTDev is not supported by your version of linux", (), info
+    )
     assert QuietKnownNoise().filter(record)
     assert record.levelno == logging.DEBUG and record.exc_info is None
-    other = logging.LogRecord("kivy", logging.ERROR, __file__, 1, "Window: real trouble", (),
-                              info)
+    other = logging.LogRecord("kivy", logging.ERROR, __file__, 1, "Window: real trouble", (), info)
     QuietKnownNoise().filter(other)
     assert other.levelno == logging.ERROR and other.exc_info is info

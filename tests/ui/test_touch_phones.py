@@ -72,6 +72,7 @@ def phones(tour, monkeypatch) -> Iterator[tuple[StandInPhones, list[str]]]:
     def recording(url: str):
         drawn.append(url)
         return real(url)
+
     monkeypatch.setattr(ui.touch.darts.placement, "qr_texture", recording)
     monkeypatch.setattr(ui.touch.phones, "qr_texture", recording)
     stand_in = StandInPhones()
@@ -83,8 +84,12 @@ def phones(tour, monkeypatch) -> Iterator[tuple[StandInPhones, list[str]]]:
 
 def _shown(tour) -> list:
     """Every widget on the window, popups included."""
-    return [w for top in tour.app.root_window.children for w in top.walk()
-            if w.opacity > 0 and w.get_root_window() is not None]
+    return [
+        w
+        for top in tour.app.root_window.children
+        for w in top.walk()
+        if w.opacity > 0 and w.get_root_window() is not None
+    ]
 
 
 def _codes_on_screen(tour) -> int:
@@ -99,8 +104,7 @@ def _text(tour) -> str:
     return "\n".join(w.text for w in _shown(tour) if isinstance(w, Label))
 
 
-def test_one_teams_code_at_a_time_and_the_hand_over_follows_the_phones(tour, phones,
-                                                                       artefacts: Path) -> None:
+def test_one_teams_code_at_a_time_and_the_hand_over_follows_the_phones(tour, phones, artefacts: Path) -> None:
     from ui.touch.fingers import frames
 
     stand_in, drawn = phones
@@ -124,8 +128,7 @@ def test_one_teams_code_at_a_time_and_the_hand_over_follows_the_phones(tour, pho
     assert "placing their fleets on their phones" in _text(tour)
 
 
-def test_moving_a_team_takes_two_taps_and_shows_only_its_new_code(tour, phones,
-                                                                   artefacts: Path) -> None:
+def test_moving_a_team_takes_two_taps_and_shows_only_its_new_code(tour, phones, artefacts: Path) -> None:
     from ui.touch.fingers import frames
 
     stand_in, drawn = phones

@@ -49,11 +49,14 @@ def test_a_drag_lays_exactly_the_cells_crossed() -> None:
     assert draft.ships[0].code == "T19-S19-BULL"
 
 
-@pytest.mark.parametrize(("cells", "words"), [
-    ([T(20), T(18)], "gap"),
-    ([S(20), BULL, S(3)], "Bull is never part of a circular ship"),
-    ([D(20), D(1), D(18), D(4)], "no ship of 4"),
-])
+@pytest.mark.parametrize(
+    ("cells", "words"),
+    [
+        ([T(20), T(18)], "gap"),
+        ([S(20), BULL, S(3)], "Bull is never part of a circular ship"),
+        ([D(20), D(1), D(18), D(4)], "no ship of 4"),
+    ],
+)
 def test_an_illegal_drag_says_why_and_keeps_nothing(cells: list[Cell], words: str) -> None:
     draft = FleetDraft(BOARD, (2, 3))
     message = draft.drag(cells)

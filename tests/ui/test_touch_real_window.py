@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SIZES = ((800, 480), (1280, 720))
 
 
-def _command(folder: Path, phase: str, width: int, height: int,
-             module: str = "tests.ui.real_window_probe", *extra: str) -> list[str]:
+def _command(
+    folder: Path, phase: str, width: int, height: int, module: str = "tests.ui.real_window_probe", *extra: str
+) -> list[str]:
     probe = [sys.executable, "-m", module, str(folder), phase, str(width), str(height), *extra]
     if os.environ.get("DISPLAY"):
         return probe
@@ -32,13 +33,21 @@ def _command(folder: Path, phase: str, width: int, height: int,
     return ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *probe]
 
 
-def _reports(folder: Path, phase: str, size: tuple[int, int],
-             module: str = "tests.ui.real_window_probe", *extra: str) -> list[dict]:
+def _reports(
+    folder: Path, phase: str, size: tuple[int, int], module: str = "tests.ui.real_window_probe", *extra: str
+) -> list[dict]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
     env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
     env.pop("KIVY_WINDOW", None)
-    done = subprocess.run(_command(folder, phase, *size, module, *extra), cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=180, check=False)
+    done = subprocess.run(
+        _command(folder, phase, *size, module, *extra),
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
@@ -105,8 +114,9 @@ def _grid_drawn_where_it_is(report: dict) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_resumed_classic_solo_game_plays_on_in_a_real_window(tmp_path: Path, artefacts: Path,
-                                                                size: tuple[int, int]) -> None:
+def test_a_resumed_classic_solo_game_plays_on_in_a_real_window(
+    tmp_path: Path, artefacts: Path, size: tuple[int, int]
+) -> None:
     """Restarted in the computer's turn: the computer fires by itself, the radar is drawn where
     it is, and two taps on the drawn E5 fire at E5."""
     picture = artefacts / f"classic_real_window_{size[0]}x{size[1]}.png"
@@ -118,7 +128,8 @@ def test_a_resumed_classic_solo_game_plays_on_in_a_real_window(tmp_path: Path, a
 
 @pytest.mark.slow
 def test_a_classic_duel_shows_both_radars_once_both_phones_hold_their_links(
-        tmp_path: Path, artefacts: Path) -> None:
+    tmp_path: Path, artefacts: Path
+) -> None:
     picture = artefacts / "classic_duel_real_window.png"
     reports = _reports(tmp_path, "duel", (800, 480), CLASSIC, str(picture))
     assert [(r["screen"], r["grid"]) for r in reports] == [("classic_duel", 0), ("classic_duel", 1)]
@@ -137,7 +148,10 @@ def test_the_caller_speaks_through_kivy_s_audio_in_the_live_app(tmp_path, monkey
     monkeypatch.setenv("SDL_DISKAUDIOFILE", str(heard))
     [report] = _reports(tmp_path, "throwing", (800, 480), "tests.ui.real_window_caller_probe")
     assert report["silent"] is None and report["dart"] == "T20"
-    assert report["said"][-1] in ("caller: Treble 20 Hit", "caller: Treble 20 Miss",
-                                  "caller: Treble 20 Sunk! A ship of two")
+    assert report["said"][-1] in (
+        "caller: Treble 20 Hit",
+        "caller: Treble 20 Miss",
+        "caller: Treble 20 Sunk! A ship of two",
+    )
     samples = array.array("h", heard.read_bytes())
     assert sum(abs(v) > 300 for v in samples) > 44100 // 4  # a quarter second of speech, at least

@@ -46,7 +46,12 @@ SCRIPT = textwrap.dedent("""
 
 
 def test_run_app_shares_the_loop_and_reports_ready(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], capture_output=True,
-                          text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "True True"

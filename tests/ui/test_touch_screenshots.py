@@ -8,21 +8,61 @@ from pathlib import Path
 
 import pytest
 
-SCREENS = ("home", "new_game", "placement_handover", "placement", "bull_off", "bull_off_closer",
-           "game", "game_takeout", "correct", "result", "stats", "pin", "settings", "learn",
-           "new_game_solo", "placement_solo", "bull_off_solo", "game_coach", "game_kiosk",
-           "game_kiosk_hold", "game_resumed", "classic_new", "classic_solo", "classic_replace",
-           "classic_aim", "classic_computer", "classic_result", "classic_duel_handover",
-           "classic_duel_handover_next", "classic_duel", "stats_classic", "express_setup",
-           "express_lineup", "express_turn", "express_coach", "express_rolling", "express_sunk",
-           "express_real_dice", "express_result", "stats_express", "express_resumed")
+SCREENS = (
+    "home",
+    "new_game",
+    "placement_handover",
+    "placement",
+    "bull_off",
+    "bull_off_closer",
+    "game",
+    "game_takeout",
+    "correct",
+    "result",
+    "stats",
+    "pin",
+    "settings",
+    "learn",
+    "new_game_solo",
+    "placement_solo",
+    "bull_off_solo",
+    "game_coach",
+    "game_kiosk",
+    "game_kiosk_hold",
+    "game_resumed",
+    "classic_new",
+    "classic_solo",
+    "classic_replace",
+    "classic_aim",
+    "classic_computer",
+    "classic_result",
+    "classic_duel_handover",
+    "classic_duel_handover_next",
+    "classic_duel",
+    "stats_classic",
+    "express_setup",
+    "express_lineup",
+    "express_turn",
+    "express_coach",
+    "express_rolling",
+    "express_sunk",
+    "express_real_dice",
+    "express_result",
+    "stats_express",
+    "express_resumed",
+)
 
 
 @pytest.mark.slow
 def test_screenshots_at_1080p(artefacts: Path) -> None:
     out = artefacts / "screenshots"
-    done = subprocess.run([sys.executable, "-m", "kiosk.app.cli", "screenshots", str(out), "--size",
-                           "1920x1080"], capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.app.cli", "screenshots", str(out), "--size", "1920x1080"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     for name in SCREENS:
         picture = out / f"{name}@1080.png"

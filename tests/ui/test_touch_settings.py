@@ -72,8 +72,7 @@ def test_values_and_the_saved_note_in_german(tour, owners_config):
         manual = "manual scoring (no sensor)"
         for english in ("default", "normal", manual, "four-ring"):
             assert english not in text.split("\n"), english
-        assert ("manuelle Wertung (ohne Sensor) "
-                "(auf der Befehlszeile gesetzt)") in text
+        assert ("manuelle Wertung (ohne Sensor) (auf der Befehlszeile gesetzt)") in text
     finally:
         set_language("en")
         tour.app.rebuild("home")
@@ -173,5 +172,6 @@ def test_the_caller_s_settings_change_at_once_and_test_voice_speaks(tour, artefa
         tour.press("Test voice")
         assert screen.message.text == "The caller is off: turn it on and save first."
     finally:
-        tour.kiosk.config.save({"caller.volume": 80, "caller.say_cell": False,
-                                "caller.voice_de": "de", "caller.enabled": True})
+        tour.kiosk.config.save(
+            {"caller.volume": 80, "caller.say_cell": False, "caller.voice_de": "de", "caller.enabled": True}
+        )

@@ -75,8 +75,7 @@ def test_the_kiosk_throws_dart_by_dart_on_screen(tour, artefacts: Path) -> None:
         before = match.tally(1).darts
         tour.press("Next")
         for dart in (1, 2):
-            assert tour.pump(lambda d=dart: match.phase is not Phase.THROWING
-                             or match.dart_in_visit >= d)
+            assert tour.pump(lambda d=dart: match.phase is not Phase.THROWING or match.dart_in_visit >= d)
             if match.phase is not Phase.THROWING:
                 break  # it won (it will not: the players have three dozen darts to go)
             # The kiosk's dart is announced like any dart and drawn where it landed.

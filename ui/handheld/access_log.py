@@ -26,5 +26,11 @@ def secret_in(path: str) -> str | None:
 
 class RedactingAccessLogger(AbstractAccessLogger):
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
-        self.logger.info("%s %s %s %s %.1fms", request.remote, request.method,
-                         redact(request.rel_url.path), response.status, time * 1000)
+        self.logger.info(
+            "%s %s %s %s %.1fms",
+            request.remote,
+            request.method,
+            redact(request.rel_url.path),
+            response.status,
+            time * 1000,
+        )

@@ -57,8 +57,11 @@ class ConnectionGate:
     # Open connections by address, oldest first (insertion order).
     _open: dict[str, OrderedDict[GuardedProtocol, None]] = field(default_factory=dict)
     _total: int = 0
-    _refused: FloodLog = field(default_factory=lambda: FloodLog(
-        "%d more phone connections refused in the last %.0f s (too many open)"))
+    _refused: FloodLog = field(
+        default_factory=lambda: FloodLog(
+            "%d more phone connections refused in the last %.0f s (too many open)"
+        )
+    )
 
     @property
     def total(self) -> int:
@@ -102,11 +105,11 @@ class ConnectionGate:
 
     def _report_refusal(self, address: str, why: str) -> None:
         if why == "per_address":
-            self._refused.note("%s holds %d connections already: more are refused", address,
-                               self.per_address)
+            self._refused.note("%s holds %d connections already: more are refused", address, self.per_address)
         else:
-            self._refused.note("%d phone connections are open: a new one from %s is refused",
-                               self._total, address)
+            self._refused.note(
+                "%d phone connections are open: a new one from %s is refused", self._total, address
+            )
 
 
 class FloodLog:
@@ -114,8 +117,9 @@ class FloodLog:
     logged, the rest counted, and the count logged when the window closes (by a timer on the
     running loop, so the last count of a flood is never lost)."""
 
-    def __init__(self, summary: str, window: float = REPORT_SECONDS, first: int = 1,
-                 level: int = logging.WARNING) -> None:
+    def __init__(
+        self, summary: str, window: float = REPORT_SECONDS, first: int = 1, level: int = logging.WARNING
+    ) -> None:
         self.summary = summary  # "%d more ... in the last %.0f s"
         self.gate = FloodGate(first=first, window=window)
         self.level = level
@@ -197,8 +201,9 @@ class GuardedProtocol(asyncio.Protocol):
 class GuardedSite(web.BaseSite):
     """aiohttp's TCPSite, every connection through a `ConnectionGate`."""
 
-    def __init__(self, runner: web.BaseRunner, host: str, port: int, gate: ConnectionGate,
-                 *, backlog: int = 128) -> None:
+    def __init__(
+        self, runner: web.BaseRunner, host: str, port: int, gate: ConnectionGate, *, backlog: int = 128
+    ) -> None:
         super().__init__(runner, backlog=backlog)
         self._host, self._port, self.gate = host, port, gate
         self._bound: int | None = None
@@ -224,8 +229,9 @@ class GuardedSite(web.BaseSite):
         def guarded() -> asyncio.Protocol:
             return GuardedProtocol(server(), self.gate)
 
-        self._server = await loop.create_server(guarded, self._host, self._port,
-                                                backlog=self._backlog, reuse_address=True)
+        self._server = await loop.create_server(
+            guarded, self._host, self._port, backlog=self._backlog, reuse_address=True
+        )
         sockets = self._server.sockets
         self._bound = int(sockets[0].getsockname()[1]) if sockets else self._port
 
@@ -239,8 +245,9 @@ class AcceptErrorLog:
 
     def __init__(self, loop: asyncio.AbstractEventLoop, window: float = REPORT_SECONDS) -> None:
         self.loop = loop
-        self.errors = FloodLog("%d more failed accepts of phone connections in the last %.0f s",
-                               window, level=logging.ERROR)
+        self.errors = FloodLog(
+            "%d more failed accepts of phone connections in the last %.0f s", window, level=logging.ERROR
+        )
         self._previous = loop.get_exception_handler()
         self._stopped = False
 
@@ -264,14 +271,15 @@ class AcceptErrorLog:
             self.loop.set_exception_handler(self._previous)
 
     def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        noise = (context.get("message") == self.MESSAGE
-                 or "_start_serving" in repr(context.get("handle")))
+        noise = context.get("message") == self.MESSAGE or "_start_serving" in repr(context.get("handle"))
         if noise and self._stopped:
             return  # the server is gone: its last accept retries have nothing to tell
         if context.get("message") == self.MESSAGE:
-            self.errors.note("cannot accept phone connections: %s (the process's file limit is "
-                             "reached; more of these are counted, not logged)",
-                             context.get("exception"))
+            self.errors.note(
+                "cannot accept phone connections: %s (the process's file limit is "
+                "reached; more of these are counted, not logged)",
+                context.get("exception"),
+            )
         elif "_start_serving" in repr(context.get("handle")):
             # asyncio's retry of accepting, on a server that was closed meanwhile: more of the
             # same trouble (each failed accept scheduled one), counted with it.

@@ -24,9 +24,9 @@ def json_error(status: int, code: str, message: str, **headers: str) -> web.HTTP
     """An HTTP exception whose body is {"error": code, "message": message}."""
     body = json.dumps({"error": code, "message": message})
     if status == 413:
-        return web.HTTPRequestEntityTooLarge(max_size=0, actual_size=0, text=body,
-                                             content_type="application/json", headers=headers)
+        return web.HTTPRequestEntityTooLarge(
+            max_size=0, actual_size=0, text=body, content_type="application/json", headers=headers
+        )
     if status == 405:
-        return web.HTTPMethodNotAllowed("", [], text=body, content_type="application/json",
-                                        headers=headers)
+        return web.HTTPMethodNotAllowed("", [], text=body, content_type="application/json", headers=headers)
     return _SIMPLE[status](text=body, content_type="application/json", headers=headers)

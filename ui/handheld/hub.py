@@ -101,7 +101,8 @@ class Hub:
             log.info("a %s phone replaced the team's oldest socket", audience.value)
             if not oldest.offer(Hangup(CLOSE_REPLACED, b"replaced by a newer phone")):
                 asyncio.get_running_loop().create_task(
-                    oldest.socket.close(code=CLOSE_REPLACED, message=b"replaced"))
+                    oldest.socket.close(code=CLOSE_REPLACED, message=b"replaced")
+                )
         return True
 
     def add(self, subscriber: Subscriber) -> None:
@@ -116,17 +117,20 @@ class Hub:
                 log.warning("a %s phone stopped reading: disconnected", audience.value)
                 self.remove(subscriber)
                 asyncio.get_running_loop().create_task(
-                    subscriber.socket.close(code=WSCloseCode.TRY_AGAIN_LATER))
+                    subscriber.socket.close(code=WSCloseCode.TRY_AGAIN_LATER)
+                )
 
     def hang_up(self, audiences: tuple[Audience, ...], farewell: str) -> None:
         """Send `farewell`, then close: their tokens died with the game they watched."""
         for audience in audiences:
             for subscriber in list(self._subscribers[audience]):
                 self.remove(subscriber)
-                if not (subscriber.offer(farewell)
-                        and subscriber.offer(Hangup(CLOSE_GAME_OVER, b"game over"))):
+                if not (
+                    subscriber.offer(farewell) and subscriber.offer(Hangup(CLOSE_GAME_OVER, b"game over"))
+                ):
                     asyncio.get_running_loop().create_task(
-                        subscriber.socket.close(code=CLOSE_GAME_OVER, message=b"game over"))
+                        subscriber.socket.close(code=CLOSE_GAME_OVER, message=b"game over")
+                    )
 
     async def close_all(self) -> None:
         """Shutting down: close every socket now."""

@@ -71,8 +71,11 @@ class DeviceKeys:
         try:
             return cls(kiosk_secret(store))
         except (sqlite3.Error, StoreError) as err:
-            log.warning("the kiosk's secret cannot be read or kept (%s): phones get keys that "
-                        "hold until the kiosk stops", err)
+            log.warning(
+                "the kiosk's secret cannot be read or kept (%s): phones get keys that "
+                "hold until the kiosk stops",
+                err,
+            )
             return cls(kiosk_secret(None))
 
 
@@ -160,8 +163,12 @@ class PhoneSeats:
         try:
             self._holders = self.store.phones.devices(game)
         except (sqlite3.Error, StoreError) as err:
-            log.warning("game %s: the phones holding the links cannot be read (%s): the first "
-                        "phone to open each link holds it", game, err)
+            log.warning(
+                "game %s: the phones holding the links cannot be read (%s): the first "
+                "phone to open each link holds it",
+                game,
+                err,
+            )
 
     def _keep(self, game: int, team: int) -> None:
         if self.store is None:
@@ -169,8 +176,11 @@ class PhoneSeats:
         try:
             self.store.phones.keep_phone(game, team, self._holders.get(team))
         except (sqlite3.Error, StoreError) as err:
-            log.warning("game %s: which phone holds a link cannot be saved (%s); it holds until "
-                        "the kiosk stops", game, err)
+            log.warning(
+                "game %s: which phone holds a link cannot be saved (%s); it holds until the kiosk stops",
+                game,
+                err,
+            )
 
     def held(self, game: int, team: int) -> bool:
         self._load(game)

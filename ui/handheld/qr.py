@@ -15,6 +15,7 @@ def qr_png(url: str, scale: int = 8, border: int = 2) -> bytes:
 
 def qr_svg(url: str, scale: int = 8, border: int = 2) -> bytes:
     buffer = io.BytesIO()
-    segno.make(url, error="m", micro=False).save(buffer, kind="svg", scale=scale, border=border,
-                                                xmldecl=False)
+    segno.make(url, error="m", micro=False).save(
+        buffer, kind="svg", scale=scale, border=border, xmldecl=False
+    )
     return buffer.getvalue()

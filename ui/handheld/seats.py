@@ -44,9 +44,11 @@ WS_HEARTBEAT = 20.0
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 _SECURITY_HEADERS = {
-    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                                "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
-                                "base-uri 'none'; form-action 'none'"),
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+        "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'none'"
+    ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
@@ -78,8 +80,9 @@ class Seats:
     """The live links of the kiosk's game in play, the phones holding them, and their sockets'
     hub; `on_change` hears every change a page shows (a new game, a phone taking a link, a pause)."""
 
-    def __init__(self, service: GameService, throttle: GuessThrottle | None = None,
-                 static: StaticFiles | None = None) -> None:
+    def __init__(
+        self, service: GameService, throttle: GuessThrottle | None = None, static: StaticFiles | None = None
+    ) -> None:
         self.service = service
         self.throttle = throttle or GuessThrottle()
         self.static = static or StaticFiles()
@@ -105,8 +108,11 @@ class Seats:
         try:
             response = await handler(request)
         except web.HTTPException as err:
-            answer = _as_json(err) if (request.path.startswith("/api/")
-                                       and err.content_type != "application/json") else err
+            answer = (
+                _as_json(err)
+                if (request.path.startswith("/api/") and err.content_type != "application/json")
+                else err
+            )
             _secure(answer, request)
             raise answer from None
         except Exception:
@@ -144,8 +150,7 @@ class Seats:
             log.info("game %s: the phone links stay as they were", game)
         else:
             if old is not None:
-                self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1),
-                                 json.dumps({"type": "expired"}))
+                self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
             log.info("game %s: new phone links issued", game)
         for callback in self.on_new_tokens:
             callback(self.tokens)
@@ -166,8 +171,12 @@ class Seats:
             tokens = GameTokens.issue(game)
             store.phones.keep_links(game, tokens.teams)
         except (sqlite3.Error, StoreError) as err:
-            log.warning("game %s: the phone links could not be kept in the database (%s); "
-                        "they will change at the next start", game, err)
+            log.warning(
+                "game %s: the phone links could not be kept in the database (%s); "
+                "they will change at the next start",
+                game,
+                err,
+            )
         return tokens or GameTokens.issue(game), False
 
     def phone_held(self, team: int) -> bool:
@@ -179,8 +188,13 @@ class Seats:
         answers 404, its open sockets hear `{"type": "moved"}` and are closed) and the first
         phone to open the new link holds it. None: no link to move (no game, solo's kiosk)."""
         tokens = self.tokens
-        if (tokens is None or self.service.match is None or self.service.game != tokens.game
-                or team not in (0, 1) or self.linkless(team)):
+        if (
+            tokens is None
+            or self.service.match is None
+            or self.service.game != tokens.game
+            or team not in (0, 1)
+            or self.linkless(team)
+        ):
             return None
         renewed = tokens.renewed(team)
         store = self.service.store
@@ -188,14 +202,22 @@ class Seats:
             try:
                 store.phones.keep_links(renewed.game, renewed.teams)
             except (sqlite3.Error, StoreError) as err:
-                log.warning("game %s: the new link cannot be kept in the database (%s); it "
-                            "works until the kiosk stops", renewed.game, err)
+                log.warning(
+                    "game %s: the new link cannot be kept in the database (%s); it "
+                    "works until the kiosk stops",
+                    renewed.game,
+                    err,
+                )
         self.tokens = renewed
         # Hung up first: the old phone's last word is "moved", not one more view.
         self.hub.hang_up((Audience.of_team(team),), json.dumps({"type": "moved"}))
         self.phones.release(renewed.game, team)
-        log.info("game %s: %s moved to another phone from the %s; the old link is dead",
-                 renewed.game, self.side_name(team), by)
+        log.info(
+            "game %s: %s moved to another phone from the %s; the old link is dead",
+            renewed.game,
+            self.side_name(team),
+            by,
+        )
         for callback in self.on_new_tokens:
             callback(renewed)
         return renewed
@@ -222,13 +244,21 @@ class Seats:
         404 / 429."""
         client = request.remote or "unknown"
         if not self.throttle.may_try(client):
-            raise json_error(429, "too_many_attempts",
-                             _("too many wrong links from this phone: wait a minute"),
-                             **{"Retry-After": "60"})
+            raise json_error(
+                429,
+                "too_many_attempts",
+                _("too many wrong links from this phone: wait a minute"),
+                **{"Retry-After": "60"},
+            )
         tokens = self.tokens
         team = tokens.team_of(request.match_info.get("token", "")) if tokens else None
-        if (team is None or tokens is None or self.service.match is None
-                or self.service.game != tokens.game or self.linkless(team)):
+        if (
+            team is None
+            or tokens is None
+            or self.service.match is None
+            or self.service.game != tokens.game
+            or self.linkless(team)
+        ):
             self.throttle.failed(client)
             raise web.HTTPNotFound()
         self.throttle.succeeded(client)
@@ -239,13 +269,15 @@ class Seats:
         one to use it: its answer hands it a device key); 403 for any other device. Any kind of
         game: the classic duel's team routes claim their links here too."""
         team, game = self.token_team(request)
-        admission = self.phones.admit(game, team, request.cookies.get(COOKIE),
-                                      may_issue=may_issue)
+        admission = self.phones.admit(game, team, request.cookies.get(COOKIE), may_issue=may_issue)
         if admission.seat is Claim.OTHER_PHONE or admission.seat is Claim.NO_KEY:
             raise json_error(403, "other_phone", _("this team is playing on another phone"))
         if admission.seat is Claim.OTHER_TEAM:
-            raise json_error(403, "other_team", _("this phone already plays for the other team: "
-                                                  "each team plays on its own phone"))
+            raise json_error(
+                403,
+                "other_team",
+                _("this phone already plays for the other team: each team plays on its own phone"),
+            )
         if admission.new_key is not None:
             give_key(request, admission.new_key)
         return team, game
@@ -259,8 +291,13 @@ class Seats:
         """One of the page files (index.html, classic.html), never cached."""
         page = self.static.get(name)
         assert page is not None, f"ui/handheld/static/{name} is missing from the package"
-        return web.Response(body=page.body, status=status, content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-store"})
+        return web.Response(
+            body=page.body,
+            status=status,
+            content_type="text/html",
+            charset="utf-8",
+            headers={"Cache-Control": "no-store"},
+        )
 
     async def team_page(self, request: web.Request) -> web.StreamResponse:
         # The same public page either way; only the status tells a live link from a dead one,
@@ -279,12 +316,14 @@ class Seats:
         found = self.static.get(request.match_info["name"])
         if found is None:
             raise web.HTTPNotFound()
-        return web.Response(body=found.body, headers={"Content-Type": found.content_type,
-                                                      "Cache-Control": "no-cache"})
+        return web.Response(
+            body=found.body, headers={"Content-Type": found.content_type, "Cache-Control": "no-cache"}
+        )
 
 
-async def serve_socket(hub: Hub, request: web.Request, audience: Audience, game: int,
-                       first: Callable[[], str]) -> web.StreamResponse:
+async def serve_socket(
+    hub: Hub, request: web.Request, audience: Audience, game: int, first: Callable[[], str]
+) -> web.StreamResponse:
     """A WebSocket of `audience` in `hub`: `first()` at once, then whatever the hub sends it.
     Phones only ever send pings; anything but text ends the socket."""
     if not hub.make_room(audience):  # spectators and each team have their own budget

@@ -45,9 +45,12 @@ HEADER_SECONDS = 10.0
 def runner_options() -> dict[str, Any]:
     """How the app is run: the access log names no token, and slow headers are cut off (tests'
     TestServer takes the same)."""
-    return {"access_log_class": RedactingAccessLogger,
-            "access_log": logging.getLogger("dartship.handheld.access"),
-            "shutdown_timeout": 2.0, "keepalive_timeout": HEADER_SECONDS}
+    return {
+        "access_log_class": RedactingAccessLogger,
+        "access_log": logging.getLogger("dartship.handheld.access"),
+        "shutdown_timeout": 2.0,
+        "keepalive_timeout": HEADER_SECONDS,
+    }
 
 
 def favicon(static: StaticFiles) -> Callable[[web.Request], Awaitable[web.Response]]:
@@ -57,8 +60,9 @@ def favicon(static: StaticFiles) -> Callable[[web.Request], Awaitable[web.Respon
     assert icon is not None, "ui/handheld/static/icon.svg is missing from the package"
 
     async def serve(_request: web.Request) -> web.Response:
-        return web.Response(body=icon.body, headers={"Content-Type": "image/svg+xml",
-                                                     "Cache-Control": "max-age=86400"})
+        return web.Response(
+            body=icon.body, headers={"Content-Type": "image/svg+xml", "Cache-Control": "max-age=86400"}
+        )
 
     return serve
 
@@ -68,8 +72,7 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     routes, then each part's (a game's phone routes, the host's desk), closed in turn at
     shutdown."""
     # The throttle's waiting comes before any route that looks at a token (see throttle.py).
-    app = web.Application(middlewares=[seats.guard, seats.throttle.middleware],
-                          client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[seats.guard, seats.throttle.middleware], client_max_size=MAX_BODY)
     app[DEVICE_KEYS] = seats.phones.keys
     app.add_routes(seats.routes())
     app.add_routes([web.get("/favicon.ico", favicon(seats.static))])
@@ -96,10 +99,16 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
 class WebServer:
     """The running server: its address, the current game's links and their QR codes."""
 
-    def __init__(self, api: Seats, runner: web.AppRunner, base_url: str,
-                 gate: ConnectionGate | None = None,
-                 accept_errors: AcceptErrorLog | None = None,
-                 parts: Sequence[PhonePart] = (), context: PhoneContext | None = None) -> None:
+    def __init__(
+        self,
+        api: Seats,
+        runner: web.AppRunner,
+        base_url: str,
+        gate: ConnectionGate | None = None,
+        accept_errors: AcceptErrorLog | None = None,
+        parts: Sequence[PhonePart] = (),
+        context: PhoneContext | None = None,
+    ) -> None:
         self.api = api
         self._runner = runner
         self.base_url = base_url
@@ -156,6 +165,7 @@ class WebServer:
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
         """`listener()` whenever a link changes or a phone takes one (the hand-over follows)."""
+
         def on_tokens(_tokens: object) -> None:
             listener()
 
@@ -167,6 +177,7 @@ class WebServer:
                 self.api.on_new_tokens.remove(on_tokens)
             if listener in self.api.phones.on_change:
                 self.api.phones.on_change.remove(listener)
+
         return unsubscribe
 
     def qr_png(self, url: str, scale: int = 8) -> bytes:
@@ -177,8 +188,9 @@ class WebServer:
 
     def print_links(self) -> None:
         """The links in the terminal (headless kiosks have no screen to show QR codes)."""
-        links = [(self.api.side_name(team), url) for team in (0, 1)
-                 if (url := self.team_url(team)) is not None]
+        links = [
+            (self.api.side_name(team), url) for team in (0, 1) if (url := self.team_url(team)) is not None
+        ]
         if not links:
             return
         lines = [_("Phone links for game {game}:").format(game=self.api.service.game)]
@@ -198,20 +210,26 @@ def phone_rooms(rooms: Sequence[Room] | None = None) -> list[PhoneRoom]:
     return found
 
 
-async def start_web(service: GameService, settings: Settings, *, print_links: bool = False,
-                    throttle: GuessThrottle | None = None,
-                    gate: ConnectionGate | None = None,
-                    thrower: Thrower | None = None,
-                    phones: Sequence[PhoneRoom] | None = None,
-                    instant: bool = False) -> WebServer:
+async def start_web(
+    service: GameService,
+    settings: Settings,
+    *,
+    print_links: bool = False,
+    throttle: GuessThrottle | None = None,
+    gate: ConnectionGate | None = None,
+    thrower: Thrower | None = None,
+    phones: Sequence[PhoneRoom] | None = None,
+    instant: bool = False,
+) -> WebServer:
     """Serve the phone page on web.host:web.port in the running loop (`gate`: other limits on
     connections than the defaults, for tests and benches; `thrower`: the simulated board, whose
     darts the host's desk of a headless kiosk throws; `phones`: the games' phone pages, every
     hosted game's by default; `instant`: their computers make no pauses)."""
     seats = Seats(service, throttle)
     context = PhoneContext(service, settings, headless=print_links, instant=instant)
-    parts = [part for room in (phone_rooms() if phones is None else phones)
-             for part in room.parts(seats, context)]
+    parts = [
+        part for room in (phone_rooms() if phones is None else phones) for part in room.parts(seats, context)
+    ]
     app = build_app(seats, *parts)
     runner = web.AppRunner(app, **runner_options())
     await runner.setup()
@@ -219,14 +237,26 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
     site = await _listen(runner, settings.web, gate)
     if site is None:
         await runner.cleanup()
-        raise OSError(f"the phone page cannot listen on {settings.web.host}:{settings.web.port} "
-                      "nor on any fallback")
+        raise OSError(
+            f"the phone page cannot listen on {settings.web.host}:{settings.web.port} nor on any fallback"
+        )
     accept_errors = AcceptErrorLog(asyncio.get_running_loop())
     accept_errors.install()
-    server = WebServer(seats, runner, f"http://{url_host(lan_address(site.host))}:{site.port}", gate,
-                       accept_errors, parts, context)
-    log.info("phone page on %s (at most %d connections, %d per address)", server.base_url,
-             gate.overall, gate.per_address)
+    server = WebServer(
+        seats,
+        runner,
+        f"http://{url_host(lan_address(site.host))}:{site.port}",
+        gate,
+        accept_errors,
+        parts,
+        context,
+    )
+    log.info(
+        "phone page on %s (at most %d connections, %d per address)",
+        server.base_url,
+        gate.overall,
+        gate.per_address,
+    )
     context.base_url = server.base_url
     context.team_url, context.spectator_url = server.team_url, server.spectator_url
     for served in context.on_served:
@@ -238,14 +268,17 @@ async def start_web(service: GameService, settings: Settings, *, print_links: bo
     return server
 
 
-async def _listen(runner: web.AppRunner, configured: WebSettings,
-                  gate: ConnectionGate) -> GuardedSite | None:
+async def _listen(runner: web.AppRunner, configured: WebSettings, gate: ConnectionGate) -> GuardedSite | None:
     """Listen where the config says; where that cannot be (a host that does not resolve or is
     not this machine's, a port in use), fall back to the defaults and then to any free port,
     saying so: a bad web.host must not keep the kiosk (and its touchscreen) from starting."""
     default = WebSettings()
-    tries = [(configured.host, configured.port), (default.host, configured.port),
-             (default.host, default.port), (default.host, 0)]
+    tries = [
+        (configured.host, configured.port),
+        (default.host, configured.port),
+        (default.host, default.port),
+        (default.host, 0),
+    ]
     reasons: list[str] = []
     for host, port in dict.fromkeys(tries):
         site = GuardedSite(runner, host, port, gate)
@@ -260,10 +293,13 @@ async def _listen(runner: web.AppRunner, configured: WebSettings,
             reasons.append(f"{host}:{port}: {err.strerror or err}")
             continue
         if reasons:
-            log.error("web.host/web.port: cannot listen on %s; the phone page listens on %s:%d "
-                      "instead (check web.host and web.port: dartship config check)",
-                      "; ".join(reasons), host, site.port)
+            log.error(
+                "web.host/web.port: cannot listen on %s; the phone page listens on %s:%d "
+                "instead (check web.host and web.port: dartship config check)",
+                "; ".join(reasons),
+                host,
+                site.port,
+            )
         return site
     log.error("the phone page cannot listen anywhere: %s", "; ".join(reasons))
     return None
-

@@ -114,8 +114,12 @@ class GuessThrottle:
         bucket.take(now)
         if bucket.empty(now):
             self._slowed += 1
-            log.warning("%s sent %d wrong phone links: its requests now wait (%d addresses so "
-                        "far)", client, self.limits.per_client, self._slowed)
+            log.warning(
+                "%s sent %d wrong phone links: its requests now wait (%d addresses so far)",
+                client,
+                self.limits.per_client,
+                self._slowed,
+            )
 
     def succeeded(self, client: str) -> None:
         """The token was right: what was paid in advance is given back."""
@@ -134,8 +138,9 @@ class GuessThrottle:
     # -- the middleware --
 
     @web.middleware
-    async def middleware(self, request: web.Request,
-                         handler: Callable[[web.Request], object]) -> web.StreamResponse:
+    async def middleware(
+        self, request: web.Request, handler: Callable[[web.Request], object]
+    ) -> web.StreamResponse:
         secret = secret_in(request.path)
         if secret is not None:
             wait = self.admit(request.remote or "unknown", secret)
@@ -148,8 +153,7 @@ class GuessThrottle:
     def _bucket(self, client: str, now: float) -> Bucket:
         bucket = self._clients.get(client)
         if bucket is None:
-            bucket = Bucket.full(self.limits.per_client, self.limits.per_client_per_minute / 60,
-                                 now)
+            bucket = Bucket.full(self.limits.per_client, self.limits.per_client_per_minute / 60, now)
             self._clients[client] = bucket
             while len(self._clients) > self.limits.tracked_clients:
                 self._clients.popitem(last=False)

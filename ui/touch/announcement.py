@@ -22,8 +22,16 @@ class Announcement(Label):
 
     def __init__(self, **kwargs: object) -> None:
         s = theme.sizes()
-        super().__init__(font_size=s(120), bold=True, halign="center", valign="middle",
-                         color=theme.TEXT, markup=True, opacity=0, **kwargs)
+        super().__init__(
+            font_size=s(120),
+            bold=True,
+            halign="center",
+            valign="middle",
+            color=theme.TEXT,
+            markup=True,
+            opacity=0,
+            **kwargs,
+        )
         with self.canvas.before:
             PushMatrix()
             self._scale = Scale(1, 1, 1)
@@ -67,8 +75,7 @@ class Announcement(Label):
         # The pop starts larger, but never beyond its place (over the board): it would cover
         # the scoreboard and Undo beside the board, and cut the line at the screen's edge.
         self._layout()
-        room = min(self.width / max(1.0, self._box.size[0]),
-                   self.height * 1.25 / max(1.0, self._box.size[1]))
+        room = min(self.width / max(1.0, self._box.size[0]), self.height * 1.25 / max(1.0, self._box.size[1]))
         self.zoom = max(1.0, min(POP_ZOOM, room))
         pop = Animation(zoom=1.0, duration=0.25, t="out_back")
         fade = Animation(duration=HOLD_SECONDS) + Animation(opacity=0, duration=0.5)

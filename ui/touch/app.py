@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from kiosk.house import Kiosk
     from ui.touch.shell import DartshipApp
 
+
 def make_app(kiosk: Kiosk, *, headless: bool = False) -> DartshipApp:
     """Configure Kivy for this kiosk and make the app (the window opens here). The window is
     sized by the kiosk's display settings, for the live app and the screenshots alike."""

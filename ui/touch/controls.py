@@ -42,8 +42,11 @@ class Backdrop:
                 self._bg_shape = RoundedRectangle(radius=[radius])
             else:
                 self._bg_shape = Rectangle()
-        self.bind(pos=self._sync_backdrop, size=self._sync_backdrop,  # type: ignore[attr-defined]
-                  background=self._sync_backdrop)
+        self.bind(  # type: ignore[attr-defined]
+            pos=self._sync_backdrop,
+            size=self._sync_backdrop,
+            background=self._sync_backdrop,
+        )
 
     def _sync_backdrop(self, *_args: object) -> None:
         self._bg_colour.rgba = self.background
@@ -63,16 +66,28 @@ class Panel(Backdrop, BoxLayout):
 class BigButton(Button):
     """A touch target at least 56 units high, flat and coloured."""
 
-    def __init__(self, text: str, on_press: Callable[[], Any] | None = None,
-                 colour: theme.RGBA = theme.ACCENT, font_units: float = 22, **kwargs: object) -> None:
+    def __init__(
+        self,
+        text: str,
+        on_press: Callable[[], Any] | None = None,
+        colour: theme.RGBA = theme.ACCENT,
+        font_units: float = 22,
+        **kwargs: object,
+    ) -> None:
         s = theme.sizes()
         kwargs.setdefault("size_hint_y", None)
         kwargs.setdefault("height", s.touch)
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
-        super().__init__(text=text, font_size=s(font_units), background_normal="",
-                         background_down="", background_color=colour, color=theme.TEXT,
-                         **kwargs)
+        super().__init__(
+            text=text,
+            font_size=s(font_units),
+            background_normal="",
+            background_down="",
+            background_color=colour,
+            color=theme.TEXT,
+            **kwargs,
+        )
         self.base_colour = colour
         self.base_font = s(font_units)
         self.bind(size=self._wrap, text=self._wrap, state=self._pressed)
@@ -87,8 +102,7 @@ class BigButton(Button):
     def fit_width(self, least: float) -> BigButton:
         """A button of its own size (size_hint_x None): as wide as its one-line text needs, at
         least `least` px ("Valmentaja" is wider than "Coach")."""
-        probe = CoreLabel(text=self.text, font_size=self.base_font, font_name=self.font_name,
-                          bold=self.bold)
+        probe = CoreLabel(text=self.text, font_size=self.base_font, font_name=self.font_name, bold=self.bold)
         probe.refresh()
         self.width = max(least, probe.texture.size[0] + theme.sizes()(16))
         return self
@@ -113,8 +127,14 @@ class BigButton(Button):
 class Caption(Label):
     """Text that wraps to its width and grows to its height (for flowing layouts)."""
 
-    def __init__(self, text: str = "", font_units: float = 20, colour: theme.RGBA = theme.TEXT,
-                 grow: bool = True, **kwargs: object) -> None:
+    def __init__(
+        self,
+        text: str = "",
+        font_units: float = 20,
+        colour: theme.RGBA = theme.TEXT,
+        grow: bool = True,
+        **kwargs: object,
+    ) -> None:
         kwargs.setdefault("halign", "left")
         kwargs.setdefault("valign", "middle")
         super().__init__(text=text, font_size=theme.sizes()(font_units), color=colour, **kwargs)
@@ -136,8 +156,7 @@ def words_fit(label: Label, base_font: float, room: float, smallest: float) -> f
     word of `label`'s text fits in `room` px (so no word is broken in two)."""
     widest = 0
     for word in set(label.text.split()):
-        probe = CoreLabel(text=word, font_size=base_font, font_name=label.font_name,
-                          bold=label.bold)
+        probe = CoreLabel(text=word, font_size=base_font, font_name=label.font_name, bold=label.bold)
         probe.refresh()
         widest = max(widest, probe.texture.size[0])
     return base_font * (1.0 if widest <= room else max(smallest, room / widest))
@@ -149,8 +168,15 @@ class FitLabel(Label):
     `whole_words`, a word wider than the label (German "Patrouillenboot") makes it smaller too:
     words wrap, but are never broken in two."""
 
-    def __init__(self, text: str = "", font_units: float = 30, *, whole_words: bool = False,
-                 smallest: float = 0.6, **kwargs: object) -> None:
+    def __init__(
+        self,
+        text: str = "",
+        font_units: float = 30,
+        *,
+        whole_words: bool = False,
+        smallest: float = 0.6,
+        **kwargs: object,
+    ) -> None:
         self.base_font: float = theme.sizes()(font_units)
         self.whole_words, self.smallest = whole_words, smallest
         super().__init__(text=text, font_size=self.base_font, **kwargs)
@@ -160,8 +186,11 @@ class FitLabel(Label):
         if self.width <= 1 or self.height <= 1:
             return
         least = self.base_font * self.smallest
-        self.font_size = (words_fit(self, self.base_font, self.width, self.smallest)
-                          if self.whole_words and self.text else self.base_font)
+        self.font_size = (
+            words_fit(self, self.base_font, self.width, self.smallest)
+            if self.whole_words and self.text
+            else self.base_font
+        )
         self.text_size = (self.width, None)
         for _attempt in range(6):
             self.texture_update()
@@ -176,8 +205,7 @@ class Prompt(Caption):
 
     def __init__(self, text: str = "", font_units: float = 22, **kwargs: Any) -> None:
         kwargs.setdefault("size_hint_y", None)
-        super().__init__(text, font_units=font_units, colour=theme.WARN, bold=True,
-                         halign="center", **kwargs)
+        super().__init__(text, font_units=font_units, colour=theme.WARN, bold=True, halign="center", **kwargs)
 
 
 def button_row(*buttons: BigButton, spacing: float = 12) -> BoxLayout:
@@ -192,8 +220,14 @@ def button_row(*buttons: BigButton, spacing: float = 12) -> BoxLayout:
 class ChoiceButton(BigButton):
     """Tap to step through a closed set of choices (touch-friendlier than a dropdown)."""
 
-    def __init__(self, choices: Sequence[Any], value: Any, label: Callable[[Any], str] = str,
-                 on_change: Callable[[Any], Any] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        choices: Sequence[Any],
+        value: Any,
+        label: Callable[[Any], str] = str,
+        on_change: Callable[[Any], Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         self.choices = list(choices)
         self.label = label
         self.on_change = on_change
@@ -218,6 +252,13 @@ class Field(TextInput):
         s = theme.sizes()
         kwargs.setdefault("size_hint_y", None)
         kwargs.setdefault("height", s.touch)
-        super().__init__(text=text, hint_text=hint, multiline=False, font_size=s(22),
-                         padding=[s(8), (s.touch - s(22) * 1.25) / 2], write_tab=False,
-                         background_color=theme.rgb("e8eef3"), **kwargs)
+        super().__init__(
+            text=text,
+            hint_text=hint,
+            multiline=False,
+            font_size=s(22),
+            padding=[s(8), (s.touch - s(22) * 1.25) / 2],
+            write_tab=False,
+            background_color=theme.rgb("e8eef3"),
+            **kwargs,
+        )

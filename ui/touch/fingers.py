@@ -19,9 +19,13 @@ _ids = itertools.count(1000)
 class Finger(MotionEvent):
     def __init__(self, x: float, y: float) -> None:
         win = EventLoop.window
-        super().__init__("dartship-finger", next(_ids),
-                         {"x": x / (win.width - 1.0), "y": y / (win.height - 1.0)},
-                         is_touch=True, type_id="touch")
+        super().__init__(
+            "dartship-finger",
+            next(_ids),
+            {"x": x / (win.width - 1.0), "y": y / (win.height - 1.0)},
+            is_touch=True,
+            type_id="touch",
+        )
         self.profile = ["pos"]
 
     def depack(self, args: dict[str, float]) -> None:
@@ -111,9 +115,16 @@ def button(root: Widget | None, text: str) -> Widget:
     # Popups (ModalView) sit on the window beside the app's root: search every top widget,
     # the topmost first, as a finger would meet them.
     tops = list(EventLoop.window.children) if root is None else [root]
-    found = [w for top in tops for w in top.walk(restrict=True) if isinstance(w, Button)
-             and w.text == text and not w.disabled and w.opacity > 0
-             and w.get_root_window() is not None]
+    found = [
+        w
+        for top in tops
+        for w in top.walk(restrict=True)
+        if isinstance(w, Button)
+        and w.text == text
+        and not w.disabled
+        and w.opacity > 0
+        and w.get_root_window() is not None
+    ]
     if not found:
         raise LookupError(f"no button {text!r} on screen")
     return found[0]

@@ -102,9 +102,15 @@ def flow_screen(hosted: Sequence[Game], service: GameService) -> str | None:
 
 def flow_screens(hosted: Sequence[Game]) -> tuple[str, ...]:
     """Every screen that follows a running game by itself (all but a game's start screen)."""
-    return tuple(name for game in hosted for name in (
-        game.touch.follows if game.touch.follows is not None
-        else [n for _cls, n in game.touch.screens() if n != game.start]))
+    return tuple(
+        name
+        for game in hosted
+        for name in (
+            game.touch.follows
+            if game.touch.follows is not None
+            else [n for _cls, n in game.touch.screens() if n != game.start]
+        )
+    )
 
 
 def offered(hosted: Sequence[Game], has_screen: Callable[[str], bool]) -> list[Game]:

@@ -23,8 +23,7 @@ from kiosk.config import Settings
 # the mtdev input provider (we use `mouse`, or `hidinput` when asked) and X11's cut buffer
 # (middle-click paste, through the xclip or xsel programs). An owner reading the journal took
 # them for crashes; they stay in the log as one quiet line.
-KNOWN_NOISE = ("Input: MTDev is not supported",
-               "Cutbuffer: Unable to find any valuable Cutbuffer provider")
+KNOWN_NOISE = ("Input: MTDev is not supported", "Cutbuffer: Unable to find any valuable Cutbuffer provider")
 
 
 class QuietKnownNoise(logging.Filter):
@@ -37,6 +36,7 @@ class QuietKnownNoise(logging.Filter):
             record.levelno, record.levelname = logging.DEBUG, "DEBUG"
             record.exc_info, record.exc_text, record.stack_info = None, None, None
         return True
+
 
 # Providers that may be chosen with DARTSHIP_TOUCH; each is the only one configured.
 TOUCH_PROVIDERS = {

@@ -37,7 +37,8 @@ class FollowsPhones:
         web = self.app.kiosk.web
         if web is not None and self._phones_unsubscribe is None:
             self._phones_unsubscribe = web.subscribe(
-                lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0))
+                lambda: Clock.schedule_once(lambda _dt: self.refresh(), 0)
+            )
 
     def on_leave(self, *_args: object) -> None:
         if self._phones_unsubscribe is not None:
@@ -61,8 +62,9 @@ Names = list[str | None]  # each team's name; None for a team with no phone link
 class PhonesPopup(ModalView):
     def __init__(self, app: KioskApp, teams: Callable[[], Names | None], **kwargs: object) -> None:
         """`teams`: the names of the game's teams (None for a team with no phone link)."""
-        super().__init__(size_hint=(0.92, 0.92), auto_dismiss=False,
-                         background_color=(0, 0, 0, 0.75), **kwargs)
+        super().__init__(
+            size_hint=(0.92, 0.92), auto_dismiss=False, background_color=(0, 0, 0, 0.75), **kwargs
+        )
         self.app = app
         self.teams = teams
         self.showing: int | None = None  # the team whose new code is shown
@@ -98,23 +100,46 @@ class PhonesPopup(ModalView):
                 if name is None:
                     continue
                 row = BoxLayout(spacing=s(10), size_hint_y=None, height=s.touch)
-                row.add_widget(Caption(name, font_units=24, bold=True,
-                                       colour=theme.TEAM_COLOURS[team], size_hint_x=0.3))
+                row.add_widget(
+                    Caption(name, font_units=24, bold=True, colour=theme.TEAM_COLOURS[team], size_hint_x=0.3)
+                )
                 held = phone_state(web, team)
-                row.add_widget(Caption(with_symbols(_("on a phone ✓") if held
-                                                    else _("no phone yet")),
-                                       font_units=22, size_hint_x=0.3, markup=True))
-                label = (_("Tap again to move {team}").format(team=name)
-                         if self.armed == team else
-                         _("Move to another phone") if held else _("Play on a phone"))
-                row.add_widget(BigButton(label, functools.partial(self._move, team),
-                                         colour=theme.DANGER if self.armed == team
-                                         else theme.PANEL_LIGHT, font_units=20,
-                                         size_hint_x=0.4))
+                row.add_widget(
+                    Caption(
+                        with_symbols(_("on a phone ✓") if held else _("no phone yet")),
+                        font_units=22,
+                        size_hint_x=0.3,
+                        markup=True,
+                    )
+                )
+                label = (
+                    _("Tap again to move {team}").format(team=name)
+                    if self.armed == team
+                    else _("Move to another phone")
+                    if held
+                    else _("Play on a phone")
+                )
+                row.add_widget(
+                    BigButton(
+                        label,
+                        functools.partial(self._move, team),
+                        colour=theme.DANGER if self.armed == team else theme.PANEL_LIGHT,
+                        font_units=20,
+                        size_hint_x=0.4,
+                    )
+                )
                 self.body.add_widget(row)
-            self.body.add_widget(Caption(
-                _("Moving a team cuts its phone off at once. Its new code is shown here: only "
-                  "that team may look."), font_units=18, colour=theme.TEXT_DIM, size_hint_y=None))
+            self.body.add_widget(
+                Caption(
+                    _(
+                        "Moving a team cuts its phone off at once. Its new code is shown here: only "
+                        "that team may look."
+                    ),
+                    font_units=18,
+                    colour=theme.TEXT_DIM,
+                    size_hint_y=None,
+                )
+            )
         self.body.add_widget(BoxLayout())
         self.body.add_widget(BigButton(_("Close"), self.dismiss, colour=theme.PANEL_LIGHT))
 
@@ -143,14 +168,28 @@ class PhonesPopup(ModalView):
         held = phone_state(web, team)
         url = None if held else web.team_url(team)
         if url is None:
-            self.body.add_widget(Caption(with_symbols(_("{team} plays on its new phone ✓").format(
-                team=names[team])), font_units=28, bold=True, colour=theme.GO, size_hint_y=None,
-                markup=True))
+            self.body.add_widget(
+                Caption(
+                    with_symbols(_("{team} plays on its new phone ✓").format(team=names[team])),
+                    font_units=28,
+                    bold=True,
+                    colour=theme.GO,
+                    size_hint_y=None,
+                    markup=True,
+                )
+            )
             self.body.add_widget(BoxLayout())
         else:
-            self.body.add_widget(Caption(
-                _("{other}, look away –\n{team}, scan this with your new phone").format(
-                    other=names[1 - team], team=names[team]),
-                font_units=28, bold=True, halign="center", size_hint_y=None))
+            self.body.add_widget(
+                Caption(
+                    _("{other}, look away –\n{team}, scan this with your new phone").format(
+                        other=names[1 - team], team=names[team]
+                    ),
+                    font_units=28,
+                    bold=True,
+                    halign="center",
+                    size_hint_y=None,
+                )
+            )
             self.body.add_widget(Image(texture=qr_texture(url), fit_mode="contain"))
         self.body.add_widget(BigButton(_("Done"), self.show_list, colour=theme.PANEL_LIGHT))

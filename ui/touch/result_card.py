@@ -23,12 +23,14 @@ class ResultPage(NamedTuple):
     table: Table
 
 
-def result_page(columns: Sequence[float], buttons: Sequence[BigButton], *, font_units: float = 20,
-                note: str = "") -> ResultPage:
+def result_page(
+    columns: Sequence[float], buttons: Sequence[BigButton], *, font_units: float = 20, note: str = ""
+) -> ResultPage:
     s = theme.sizes()
     page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
-    winner = Label(font_size=s(48), bold=True, color=theme.RESULT_COLOURS["win"],
-                   size_hint_y=None, height=s(64))
+    winner = Label(
+        font_size=s(48), bold=True, color=theme.RESULT_COLOURS["win"], size_hint_y=None, height=s(64)
+    )
     length = Label(font_size=s(20), color=theme.TEXT_DIM, size_hint_y=None, height=s(28))
     page.add_widget(winner)
     page.add_widget(length)

@@ -47,7 +47,6 @@ def set_fps(fps: float) -> None:
         Clock._max_fps = fps
 
 
-
 class DartshipApp(App):
     # A game's last dart stays on screen a moment before the result card replaces it.
     result_delay = 3.0
@@ -113,27 +112,45 @@ class DartshipApp(App):
         self.root_layout.clear_widgets()
         self.sm = ScreenManager(transition=NoTransition())
         # The games' screens before Home: Home offers the games whose screens are there.
-        for cls, name in (*games.screens(self.games), (StatsScreen, "stats"), (PinScreen, "pin"),
-                          (SettingsScreen, "settings"), (LearnScreen, "learn"),
-                          (HomeScreen, "home")):
+        for cls, name in (
+            *games.screens(self.games),
+            (StatsScreen, "stats"),
+            (PinScreen, "pin"),
+            (SettingsScreen, "settings"),
+            (LearnScreen, "learn"),
+            (HomeScreen, "home"),
+        ):
             self.sm.add_widget(cls(self, name=name))
         self.sm.current = "home"
         self.flow_names = games.flow_screens(self.games)
         self.root_layout.add_widget(self.sm)
         # A banner nobody can miss while the board is not counting darts.
-        self.banner = Panel(background=theme.DANGER, size_hint=(1, None), height=s(44),
-                            pos_hint={"x": 0, "top": 1}, padding=(s(8), 0))
+        self.banner = Panel(
+            background=theme.DANGER,
+            size_hint=(1, None),
+            height=s(44),
+            pos_hint={"x": 0, "top": 1},
+            padding=(s(8), 0),
+        )
         self.banner_label = Label(font_size=s(22), bold=True, color=theme.TEXT)
         self.banner.add_widget(self.banner_label)
         # No sensor: the players score each dart by tapping where it landed.
-        self.badge = Label(text=_("MANUAL SCORING"), font_size=s(14), bold=True,
-                           color=theme.WARN, size_hint=(None, None), size=(s(170), s(22)),
-                           pos_hint={"x": 0.005, "top": 0.995})
-        self.toast_panel = Panel(background=theme.PANEL_LIGHT, size_hint=(None, None),
-                                 height=s(52), radius=s(8))
+        self.badge = Label(
+            text=_("MANUAL SCORING"),
+            font_size=s(14),
+            bold=True,
+            color=theme.WARN,
+            size_hint=(None, None),
+            size=(s(170), s(22)),
+            pos_hint={"x": 0.005, "top": 0.995},
+        )
+        self.toast_panel = Panel(
+            background=theme.PANEL_LIGHT, size_hint=(None, None), height=s(52), radius=s(8)
+        )
         # Up to three lines: a refusal says what was wrong, which rarely fits in one.
-        self.toast_label = Label(font_size=s(20), color=theme.TEXT, halign="center",
-                                 valign="middle", shorten=True, max_lines=3)
+        self.toast_label = Label(
+            font_size=s(20), color=theme.TEXT, halign="center", valign="middle", shorten=True, max_lines=3
+        )
         self.toast_label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.toast_panel.add_widget(self.toast_label)
         # Overlays are hidden by opacity only: a disabled widget would swallow the taps
@@ -161,8 +178,7 @@ class DartshipApp(App):
             # Nothing is played while nothing can be saved: say so until saving works again.
             self.banner_label.text = paused
         elif disconnected:
-            self.banner_label.text = _("Board disconnected – darts are not counted. "
-                                       "Check the cable.")
+            self.banner_label.text = _("Board disconnected – darts are not counted. Check the cable.")
 
     def _first_frame(self, *_args: object) -> None:
         if not self._ready_sent:
@@ -229,8 +245,7 @@ class DartshipApp(App):
     def _show_result(self, *_args: object) -> None:
         self._result_event = None
         target = self.flow_screen()
-        if (target in self._results and self.sm is not None
-                and self.sm.current in self._results[target]):
+        if target in self._results and self.sm is not None and self.sm.current in self._results[target]:
             self.go(target)
 
     # -- the service --
@@ -257,8 +272,12 @@ class DartshipApp(App):
             if self.sm.current in self.flow_names:
                 self.go("home")
         elif isinstance(event, Notice):
-            if event.kind in (NoticeKind.CONNECTED, NoticeKind.DISCONNECTED,
-                              NoticeKind.PAUSED, NoticeKind.RESUMED):
+            if event.kind in (
+                NoticeKind.CONNECTED,
+                NoticeKind.DISCONNECTED,
+                NoticeKind.PAUSED,
+                NoticeKind.RESUMED,
+            ):
                 self._sync_chrome()
             if event.kind is NoticeKind.PAUSED or event.message == self.service.paused:
                 return  # the banner says it, for as long as it is true
@@ -302,6 +321,5 @@ class DartshipApp(App):
             try:
                 config.save({"kiosk.language": language})
             except (ConfigError, OSError) as err:
-                log.warning("the language %s could not be kept for the next start: %s",
-                            language, err)
+                log.warning("the language %s could not be kept for the next start: %s", language, err)
         self.set_language(language)

@@ -8,5 +8,9 @@ from kiosk.scatter import Skill
 
 
 def skill_name(skill: Skill) -> str:
-    return {Skill.NOVICE: _("novice"), Skill.CASUAL: _("casual"), Skill.PUB: _("pub player"),
-            Skill.PRO: _("pro")}[skill]
+    return {
+        Skill.NOVICE: _("novice"),
+        Skill.CASUAL: _("casual"),
+        Skill.PUB: _("pub player"),
+        Skill.PRO: _("pro"),
+    }[skill]

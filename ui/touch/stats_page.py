@@ -55,8 +55,11 @@ class Players:
     def fill(self, store: Store) -> None:
         self.table.clear_widgets()
         heading_row(self.table, [_("Player"), _("Games"), _("Wins"), _("Hit rate")])
-        stats = [row for row in store.stats.player_stats(kind=self.kind, venue="kiosk")
-                 if row.name not in self.leave_out]
+        stats = [
+            row
+            for row in store.stats.player_stats(kind=self.kind, venue="kiosk")
+            if row.name not in self.leave_out
+        ]
         for row in stats:
             self.table.add_row([row.name, str(row.games), str(row.wins), percent(row.hit_rate)])
         if not stats:

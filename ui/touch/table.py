@@ -15,8 +15,7 @@ from ui.touch.controls import words_fit
 
 class Table(GridLayout):
     def __init__(self, weights: Sequence[float], font_units: float = 20, **kwargs: object) -> None:
-        super().__init__(cols=len(weights), size_hint_y=None, spacing=(theme.sizes()(6), 0),
-                         **kwargs)
+        super().__init__(cols=len(weights), size_hint_y=None, spacing=(theme.sizes()(6), 0), **kwargs)
         self.weights = list(weights)
         self.font_units = font_units
         self.bind(minimum_height=self.setter("height"), width=self._widths)
@@ -27,8 +26,15 @@ class Table(GridLayout):
         for i, child in enumerate(reversed(self.children)):
             child.width = usable * self.weights[i % self.cols] / total
 
-    def add_row(self, cells: Sequence[str], colour: theme.RGBA = theme.TEXT, bold: bool = False,
-                font_units: float | None = None, lines: int = 1, fit: bool = False) -> None:
+    def add_row(
+        self,
+        cells: Sequence[str],
+        colour: theme.RGBA = theme.TEXT,
+        bold: bool = False,
+        font_units: float | None = None,
+        lines: int = 1,
+        fit: bool = False,
+    ) -> None:
         """`font_units`: this row's own size (a heading row of long words, smaller); `lines`:
         the lines a cell may wrap to before it is shortened (a heading: "Treffer-/quote",
         "Osuma-/prosentti" are cut to "Treffer…" in one line of a narrow column); `fit`: a word
@@ -36,18 +42,30 @@ class Table(GridLayout):
         s = theme.sizes()
         units = font_units or self.font_units
         for i, text in enumerate(cells):
-            label = Label(text=text, font_size=s(units), color=colour, bold=bold,
-                          size_hint=(None, None), height=s(units * (1.7 + 1.2 * (lines - 1))),
-                          halign="left" if i == 0 else "right", valign="middle",
-                          # Kivy shortens to one line: a cell of more lines wraps instead.
-                          shorten=lines == 1, shorten_from="right", max_lines=lines)
+            label = Label(
+                text=text,
+                font_size=s(units),
+                color=colour,
+                bold=bold,
+                size_hint=(None, None),
+                height=s(units * (1.7 + 1.2 * (lines - 1))),
+                halign="left" if i == 0 else "right",
+                valign="middle",
+                # Kivy shortens to one line: a cell of more lines wraps instead.
+                shorten=lines == 1,
+                shorten_from="right",
+                max_lines=lines,
+            )
             label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
             if lines > 1 or fit:
                 # A word wider than its column ("Trefferquote") gets a smaller font, never "…".
                 base = s(units)
                 # (A little short of the width: Kivy shortens a line that only just fits.)
-                label.bind(width=lambda w, width, base=base: setattr(
-                    w, "font_size", words_fit(w, base, max(1.0, width - s(8)), 0.6)))
+                label.bind(
+                    width=lambda w, width, base=base: setattr(
+                        w, "font_size", words_fit(w, base, max(1.0, width - s(8)), 0.6)
+                    )
+                )
             self.add_widget(label)
         self._widths()
 

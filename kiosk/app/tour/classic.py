@@ -90,6 +90,7 @@ class ClassicWalk:
             async with session.get(f"/api/classic/team/{token}") as answer:
                 assert answer.status == 200, await answer.text()
                 return session, await answer.json()
+
         session, body = self.tour.loop.run_until_complete(open_link())
         self.phones.append(session)
         self.tour.drain()
@@ -106,17 +107,23 @@ class ClassicWalk:
 
         web = self.tour.kiosk.web
         assert web is not None
-        targets = [s.code for ship in daily_fleet(kiosk_secret(self.tour.kiosk.store),
-                                                  datetime.date.today()).ships for s in ship.cells]
+        targets = [
+            s.code
+            for ship in daily_fleet(kiosk_secret(self.tour.kiosk.store), datetime.date.today()).ships
+            for s in ship.cells
+        ]
         water = [s.code for s in GRID.squares if s.code not in targets]
 
         async def play(name: str, wasted: int) -> None:
             async with aiohttp.ClientSession(base_url=web.base_url, cookie_jar=_jar()) as phone:
-                for path, body in (("start", {}), *(("fire", {"cell": c})
-                                                    for c in [*water[:wasted], *targets]),
-                                   ("name", {"name": name})):
+                for path, body in (
+                    ("start", {}),
+                    *(("fire", {"cell": c}) for c in [*water[:wasted], *targets]),
+                    ("name", {"name": name}),
+                ):
                     async with phone.post(f"/api/classic/daily/{path}", json=body) as answer:
                         assert answer.status == 200, await answer.text()
+
         for name, wasted in players:
             self.tour.loop.run_until_complete(play(name, wasted))
         self.tour.drain()
@@ -139,9 +146,11 @@ class ClassicWalk:
         yield shot("classic_solo")
         tour.press(label("Re-place fleet"))
         carrier = self.fleet(0).ship(CLASSES[0])
-        spot = next(s for s in (parse_square("B2"), parse_square("A1"), parse_square("J1"))
-                    if s not in {c for ship in self.fleet(0).ships[1:] for c in ship.cells}
-                    and s not in carrier.cells)
+        spot = next(
+            s
+            for s in (parse_square("B2"), parse_square("A1"), parse_square("J1"))
+            if s not in {c for ship in self.fleet(0).ships[1:] for c in ship.cells} and s not in carrier.cells
+        )
         tour.tap_cell(screen.big, spot)
         yield shot("classic_replace")
         tour.press(label("Done"))

@@ -171,8 +171,9 @@ class Tour:
         tap(self.app.screen("home").game_buttons[kind])
         self.drain()
 
-    def new_game(self, names: tuple[str, str] = ("Sharks", "Jets"),
-                 players: tuple[str, str] = ("Anna, Ben", "Cleo")) -> None:
+    def new_game(
+        self, names: tuple[str, str] = ("Sharks", "Jets"), players: tuple[str, str] = ("Anna, Ben", "Cleo")
+    ) -> None:
         self.app.go("new_game")
         screen = self.screen()
         if screen.solo.value:
@@ -186,8 +187,13 @@ class Tour:
         """Open the placement for a team and put every ship down by tapping cells."""
         self.press(label("{team}: place on this screen").format(team=team_name))
         screen = self.screen()
-        anchors = [Cell(Ring.DOUBLE, 20), Cell(Ring.TRIPLE, 6), Cell(Ring.LARGE, 3), Cell(Ring.SMALL, 11),
-                   Cell(Ring.DOUBLE, 8)]
+        anchors = [
+            Cell(Ring.DOUBLE, 20),
+            Cell(Ring.TRIPLE, 6),
+            Cell(Ring.LARGE, 3),
+            Cell(Ring.SMALL, 11),
+            Cell(Ring.DOUBLE, 8),
+        ]
         for cell in anchors:
             if screen.draft.complete:
                 break

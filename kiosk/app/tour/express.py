@@ -43,8 +43,13 @@ class ExpressTour:
         screen: ExpressScreen = self.app.screen("express")
         return screen
 
-    def set_up(self, players: list[tuple[str, str | None]], *, variant: Variant | None = None,
-               points: int | None = None) -> None:
+    def set_up(
+        self,
+        players: list[tuple[str, str | None]],
+        *,
+        variant: Variant | None = None,
+        points: int | None = None,
+    ) -> None:
         """From Home: the players (name, None or a computer level), the game, the points."""
         from ui.touch.fingers import tap
 
@@ -62,9 +67,10 @@ class ExpressTour:
             tap(screen.points)
         self.tour.drain()
 
-    def lay_out(self, lines: list[list[Any]] | None = None, seed: int | None = 11,
-                start: bool = True) -> None:
-        """"Lay out the lines" (unless they are shown), wait for the computers' lines, arrange
+    def lay_out(
+        self, lines: list[list[Any]] | None = None, seed: int | None = 11, start: bool = True
+    ) -> None:
+        """ "Lay out the lines" (unless they are shown), wait for the computers' lines, arrange
         the people's by swaps (tapping two ships of a line), Start. `seed` fixes the game's
         dice (None: secret)."""
         if self.app.sm.current != "express_lineup":
@@ -146,8 +152,7 @@ class ExpressTour:
         from kiosk.express.pace import Pace
         from kiosk.express.rules import Face, Ship
 
-        b, d, c, s, p = (Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE,
-                         Ship.PATROL_BOAT)
+        b, d, c, s, p = (Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE, Ship.PATROL_BOAT)
         self.set_up([("Ann", None), ("Bo", None), ("Kiosk", "normal")])
         yield shot("express_setup")
         self.tour.press(label("Lay out the lines"))
@@ -257,5 +262,7 @@ class ExpressTour:
         def person_up() -> bool:
             match = self.match
             return match.phase is Phase.OVER or (
-                not seats.plays(match.turn) and seats.idle and not self.table.playback.busy)
+                not seats.plays(match.turn) and seats.idle and not self.table.playback.busy
+            )
+
         return self.wait(person_up, seconds=seconds)

@@ -14,6 +14,7 @@ from kiosk.board import BULL, Cell, Ring
 
 def run_all(tour: Tour, out: Path, suffix: str) -> Iterator[str]:
     """Every screen, photographed to `out/<screen><suffix>.png`; yields each name when written."""
+
     def shot(name: str) -> str:
         tour.app._hide_toast()  # the clock barely moves here: a start's notice would stay
         tour.save(out / f"{name}{suffix}.png")
@@ -99,8 +100,7 @@ def solo_walk(tour: Tour, shot: Callable[[str], str]) -> Iterator[str]:
     for code in ("S19", "miss"):
         tour.throw_typed(code)
     tour.press(label("Next"))
-    tour.pump(lambda: tour.match.phase is not Phase.THROWING
-              or tour.match.dart_in_visit >= 2)
+    tour.pump(lambda: tour.match.phase is not Phase.THROWING or tour.match.dart_in_visit >= 2)
     yield shot("game_kiosk")
     tour.press(label("Undo"))
     tour.screen().announcement.clear()  # let the picture show what is under the word

@@ -15,7 +15,8 @@ def test_control_characters_are_escaped_in_every_log_line():
     handler = logs.setup(level="INFO", stream=out, journal=True, environ={})
     try:
         logging.getLogger("dartship.serial").warning(
-            "bad line %s", "\x1b[2J\x1b[31mPWNED\x07\rover\n<3>dartship: forged\x9b1m")
+            "bad line %s", "\x1b[2J\x1b[31mPWNED\x07\rover\n<3>dartship: forged\x9b1m"
+        )
         try:
             raise ValueError("\x1b]0;title\x07")
         except ValueError:
@@ -25,7 +26,8 @@ def test_control_characters_are_escaped_in_every_log_line():
     text = out.getvalue()
     assert not {ch for ch in text if (ord(ch) < 32 and ch != "\n") or 127 <= ord(ch) < 160}
     first = text.splitlines()[0]
-    assert first == ("<4>dartship.serial: bad line \\x1b[2J\\x1b[31mPWNED\\x07\\x0dover\\x0a<3>dartship:"
-                     " forged\\x9b1m")
+    assert first == (
+        "<4>dartship.serial: bad line \\x1b[2J\\x1b[31mPWNED\\x07\\x0dover\\x0a<3>dartship: forged\\x9b1m"
+    )
     assert not any(line.startswith("<3>dartship: forged") for line in text.splitlines())
     assert "<3>ValueError: \\x1b]0;title\\x07" in text  # the traceback keeps its lines

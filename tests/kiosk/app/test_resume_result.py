@@ -34,13 +34,13 @@ def finished_game(db: Path) -> int:
 
 def _kiosk_match_phase(db: Path) -> Phase | None:
     async def build() -> Phase | None:
-        kiosk = await build_kiosk(ConfigFile(None, {"kiosk.database": str(db)}), devices=False,
-                                  web=False)
+        kiosk = await build_kiosk(ConfigFile(None, {"kiosk.database": str(db)}), devices=False, web=False)
         try:
             match = kiosk.service.match
             return None if match is None else match.phase  # type: ignore[attr-defined]
         finally:
             await kiosk.stop()
+
     return asyncio.run(build())
 
 
@@ -70,6 +70,12 @@ def test_the_touchscreen_starts_on_the_result_card(tmp_path: Path) -> None:
     env = {"KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "PYTHONPATH": str(ROOT)}
     import os
 
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT, env={**os.environ, **env})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, **env},
+    )
     assert "screen: result" in done.stdout, done.stdout + done.stderr

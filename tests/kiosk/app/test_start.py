@@ -42,8 +42,11 @@ def test_a_taken_port_is_a_message_and_nothing_is_resumed(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        owner = _config(f"[web]\nhost = \"127.0.0.1\"\nport = {port}\n", tmp_path,
-                        **{"kiosk.database": str(tmp_path / "k.db")})
+        owner = _config(
+            f'[web]\nhost = "127.0.0.1"\nport = {port}\n',
+            tmp_path,
+            **{"kiosk.database": str(tmp_path / "k.db")},
+        )
 
         async def start() -> None:
             await build_kiosk(owner, devices=False)
@@ -59,11 +62,26 @@ def test_dartship_run_says_so_without_a_traceback(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        (tmp_path / "c.toml").write_text(f"[web]\nhost = \"127.0.0.1\"\nport = {port}\n")
+        (tmp_path / "c.toml").write_text(f'[web]\nhost = "127.0.0.1"\nport = {port}\n')
         done = subprocess.run(
-            [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--simulator",
-             "--config", str(tmp_path / "c.toml"), "--db", str(tmp_path / "k.db")],
-            capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
+            [
+                sys.executable,
+                "-m",
+                "kiosk.app.cli",
+                "run",
+                "--headless",
+                "--simulator",
+                "--config",
+                str(tmp_path / "c.toml"),
+                "--db",
+                str(tmp_path / "k.db"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+            check=False,
+        )
     assert done.returncode == 2
     assert "another kiosk" in done.stderr and "Traceback" not in done.stderr + done.stdout
     assert "resumed" not in done.stdout
@@ -74,8 +92,7 @@ def test_headless_teams_and_players():
     assert (sharks.name, sharks.players, jets.players) == ("Sharks", ("Anna", "Ben"), ("Cleo",))
     sharks, jets = _teams("Sharks,Jets", "")
     assert sharks.players == ("Sharks",) and jets.players == ("Jets",)
-    for names, players in (("Sharks", ""), ("A,A", ""), ("A,B", "x"), ("A,B", "x;"),
-                           ("A,B", "x,x;y")):
+    for names, players in (("Sharks", ""), ("A,A", ""), ("A,B", "x"), ("A,B", "x;"), ("A,B", "x,x;y")):
         with pytest.raises(SystemExit):
             _teams(names, players)
 

@@ -43,8 +43,10 @@ def _seat(service: GameService, made: list[Recorder], **pools) -> ComputerSeat:
     def make(level: ComputerLevel, rng: random.Random) -> Recorder:
         made.append(Recorder(level, rng))
         return made[-1]
-    return ComputerSeat(service, asyncio.get_running_loop(), make, pace=ShotPace(shot=0),
-                        rng=random.Random(1), **pools).attach()
+
+    return ComputerSeat(
+        service, asyncio.get_running_loop(), make, pace=ShotPace(shot=0), rng=random.Random(1), **pools
+    ).attach()
 
 
 async def _settle(seat: ComputerSeat) -> None:
@@ -153,6 +155,7 @@ async def test_a_new_game_drops_a_decision_on_its_way(tmp_path):
     def make(level: ComputerLevel, rng: random.Random) -> Recorder:
         made.append(Slow(level, rng))
         return made[-1]
+
     seat = ComputerSeat(service, asyncio.get_running_loop(), make, pace=ShotPace(shot=0)).attach()
     _solo(service, first=1)  # the computer opens: its decision is on its way
     await asyncio.sleep(0.01)

@@ -15,9 +15,11 @@ def _classic(db: Path, commands: list[dict]) -> list[dict]:
 
 
 def _daily_to_the_end(db: Path, name: str, cells: list[str]) -> int:
-    answers = _classic(db, [{"cmd": "new", "mode": "daily", "players": [name],
-                             "date": "2026-11-30"}]
-                       + [{"cmd": "fire", "cell": c} for c in cells])
+    answers = _classic(
+        db,
+        [{"cmd": "new", "mode": "daily", "players": [name], "date": "2026-11-30"}]
+        + [{"cmd": "fire", "cell": c} for c in cells],
+    )
     assert any(a["event"] == "win" for a in answers), answers[-3:]
     return sum(1 for a in answers if a["event"] == "shot")
 
@@ -27,8 +29,9 @@ def test_daily_games_in_the_file_make_the_leaderboard(tmp_path):
     slow = _daily_to_the_end(db, "Bo", ALL_CELLS)
     fast = _daily_to_the_end(db, "Ann", list(reversed(ALL_CELLS)))
     board = _classic(db, [{"cmd": "leaderboard", "date": "2026-11-30"}])[0]
-    expected = sorted([{"player": "Bo", "shots": slow}, {"player": "Ann", "shots": fast}],
-                      key=lambda e: e["shots"])
+    expected = sorted(
+        [{"player": "Bo", "shots": slow}, {"player": "Ann", "shots": fast}], key=lambda e: e["shots"]
+    )
     assert board == {"event": "leaderboard", "date": "2026-11-30", "entries": expected}
     other_day = _classic(db, [{"cmd": "leaderboard", "date": "2026-12-01"}])[0]
     assert other_day["entries"] == []

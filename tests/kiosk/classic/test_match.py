@@ -42,8 +42,13 @@ def fire(match: Match, code: str, player: int | None = None) -> list:
 
 
 def snapshot(match: Match) -> tuple:
-    return (json.dumps(match.public_view()), json.dumps(match.private_view(0)),
-            json.dumps(match.private_view(1)), match.outcome(), match.version)
+    return (
+        json.dumps(match.public_view()),
+        json.dumps(match.private_view(0)),
+        json.dumps(match.private_view(1)),
+        match.outcome(),
+        match.version,
+    )
 
 
 def test_a_hit_fires_again_a_miss_passes():
@@ -51,8 +56,7 @@ def test_a_hit_fires_again_a_miss_passes():
     assert match.phase is Phase.PLAYING and match.turn == 0
     assert fire(match, "B1") == [ShotFired(0, "Ann", 1, parse_square("B1"), Result.HIT)]
     assert match.turn == 0
-    assert fire(match, "A1") == [ShotFired(0, "Ann", 2, parse_square("A1"), Result.MISS),
-                                 TurnPassed(1)]
+    assert fire(match, "A1") == [ShotFired(0, "Ann", 2, parse_square("A1"), Result.MISS), TurnPassed(1)]
     assert match.turn == 1
     assert fire(match, "A2")[0].number == 1  # a new turn counts its shots from 1
 
@@ -65,8 +69,7 @@ def test_sunk_names_and_outlines_the_ship_and_the_last_one_wins():
     assert events == [ShotFired(0, "Ann", 2, parse_square("H10"), Result.SUNK, destroyer)]
     assert match.radar(0).sunk == (destroyer,)
     assert match.public_view()["sunk"] == [[], ["Destroyer"]]  # Bo's own ships sunk
-    for code in ("B1", "C1", "D1", "E1", "F1", "J1", "J2", "J3", "J4", "A7", "B7", "C7",
-                 "D5", "D6"):
+    for code in ("B1", "C1", "D1", "E1", "F1", "J1", "J2", "J3", "J4", "A7", "B7", "C7", "D5", "D6"):
         fire(match, code)
     events = fire(match, "D7")
     assert [type(e) for e in events] == [ShotFired, Won]
@@ -77,10 +80,8 @@ def test_sunk_names_and_outlines_the_ship_and_the_last_one_wins():
     outcome = match.outcome()
     assert outcome.over and outcome.winner == 0 and outcome.turns == 1
     ann, bo = outcome.results
-    assert (ann.player, ann.shots, ann.hits, ann.sunk, ann.turns, ann.won) == (
-        "Ann", 17, 17, 5, 1, True)
-    assert (bo.player, bo.shots, bo.hits, bo.sunk, bo.turns, bo.won) == (
-        "Bo", 0, 0, 0, 0, False)
+    assert (ann.player, ann.shots, ann.hits, ann.sunk, ann.turns, ann.won) == ("Ann", 17, 17, 5, 1, True)
+    assert (bo.player, bo.shots, bo.hits, bo.sunk, bo.turns, bo.won) == ("Bo", 0, 0, 0, 0, False)
 
 
 def test_a_square_fired_at_again_is_refused_and_not_spent():
@@ -130,8 +131,7 @@ def test_solo_the_computer_is_player_one_and_plays_by_commands():
     match.apply(Place(1, parse_fleet(BO)))
     match.apply(Place(0, parse_fleet(ANN)))
     assert not match.computer_to_move
-    assert fire(match, "A1") == [ShotFired(0, "Ann", 1, parse_square("A1"), Result.MISS),
-                                 TurnPassed(1)]
+    assert fire(match, "A1") == [ShotFired(0, "Ann", 1, parse_square("A1"), Result.MISS), TurnPassed(1)]
     assert match.computer_to_move
     assert fire(match, "A1", 1)[0].result is Result.HIT  # the computer's own shot command
     assert match.turn == 1 and match.computer_to_move
@@ -189,15 +189,24 @@ def test_replay_through_the_store_form_keeps_the_fleet_secret():
         else:
             assert secret is None
     setup = CLASSIC.setup_from_dict(json.loads(json.dumps(CLASSIC.setup_to_dict(match.setup))))
-    log = [CLASSIC.command_from_dict(json.loads(json.dumps(body)), setup,
-                                     secret.text if secret else None) for body, secret in bodies]
+    log = [
+        CLASSIC.command_from_dict(json.loads(json.dumps(body)), setup, secret.text if secret else None)
+        for body, secret in bodies
+    ]
     again = replay(CLASSIC, setup, log)
     assert snapshot(again) == snapshot(match)
 
 
-@pytest.mark.parametrize("setup", [
-    Setup(), Setup(Mode.SOLO, level=ComputerLevel.EASY, first=1), Setup(Mode.DAILY, date=DAY),
-    Setup(Mode.SOLO, ("Ann", "HAL"), level=ComputerLevel.HARD), Setup(Mode.DUEL, ("Ann", "Bo"), 1)])
+@pytest.mark.parametrize(
+    "setup",
+    [
+        Setup(),
+        Setup(Mode.SOLO, level=ComputerLevel.EASY, first=1),
+        Setup(Mode.DAILY, date=DAY),
+        Setup(Mode.SOLO, ("Ann", "HAL"), level=ComputerLevel.HARD),
+        Setup(Mode.DUEL, ("Ann", "Bo"), 1),
+    ],
+)
 def test_every_setup_survives_the_store_form(setup):
     assert CLASSIC.setup_from_dict(json.loads(json.dumps(CLASSIC.setup_to_dict(setup)))) == setup
 
@@ -213,7 +222,9 @@ def test_shots_for_the_statistics():
     match = duel()
     shots = list(CLASSIC.shots(fire(match, "B1") + fire(match, "A1")))
     assert [(s.side, s.player, s.number, s.target, s.result) for s in shots] == [
-        (0, "Ann", 1, "B1", "hit"), (0, "Ann", 2, "A1", "miss")]
+        (0, "Ann", 1, "B1", "hit"),
+        (0, "Ann", 2, "A1", "miss"),
+    ]
 
 
 # ---- random games ------------------------------------------------------------------------
@@ -230,8 +241,7 @@ def secret_squares(match: Match, side: int) -> set[str]:
     fleet = match.fleet(side)
     if fleet is None:
         return set()
-    known = set(match.radar(1 - side).shots) | {s for ship in match.radar(1 - side).sunk
-                                                 for s in ship.cells}
+    known = set(match.radar(1 - side).shots) | {s for ship in match.radar(1 - side).sunk for s in ship.cells}
     return {s.code for s in fleet.cells - known}
 
 
@@ -259,15 +269,18 @@ def check_invariants(match: Match) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(mode=st.sampled_from(list(Mode)), seed=st.integers(0, 10**6),
-       moves=st.lists(st.tuples(st.integers(0, 1), st.integers(0, 99), st.booleans()),
-                      max_size=220))
+@given(
+    mode=st.sampled_from(list(Mode)),
+    seed=st.integers(0, 10**6),
+    moves=st.lists(st.tuples(st.integers(0, 1), st.integers(0, 99), st.booleans()), max_size=220),
+)
 def test_random_games_keep_every_invariant_and_replay_exactly(mode, seed, moves):
     rng = random.Random(seed)
     match = Match(Setup(mode, ("Ann", "Bo") if mode is Mode.DUEL else ("Ann",), date=DAY))
     for side in (0, 1):
-        match.apply(Place(side, daily_fleet(KEY, DAY) if mode is Mode.DAILY and side == 1
-                          else random_fleet(rng)))
+        match.apply(
+            Place(side, daily_fleet(KEY, DAY) if mode is Mode.DAILY and side == 1 else random_fleet(rng))
+        )
     for who, index, replace in moves:
         before = snapshot(match)
         try:

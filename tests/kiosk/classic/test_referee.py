@@ -39,19 +39,26 @@ def state(ref: ClassicReferee) -> dict:
 def duel() -> ClassicReferee:
     ref = referee()
     assert ask(ref, {"cmd": "new", "mode": "duel", "players": ["Ann", "Bo"], "first": 0}) == [
-        {"event": "new", "mode": "duel", "players": ["Ann", "Bo"]}]
-    assert ask(ref, {"cmd": "place", "player": 0, "fleet": ANN}) == [
-        {"event": "placed", "player": 0}]
-    assert ask(ref, {"cmd": "place", "player": 1, "fleet": BO}) == [
-        {"event": "placed", "player": 1}]
+        {"event": "new", "mode": "duel", "players": ["Ann", "Bo"]}
+    ]
+    assert ask(ref, {"cmd": "place", "player": 0, "fleet": ANN}) == [{"event": "placed", "player": 0}]
+    assert ask(ref, {"cmd": "place", "player": 1, "fleet": BO}) == [{"event": "placed", "player": 1}]
     return ref
 
 
 def test_new_places_no_human_fleet_and_fire_waits_for_both():
     ref = referee()
     ask(ref, {"cmd": "new", "mode": "duel", "players": ["Ann", "Bo"], "first": 1})
-    assert state(ref) == {"event": "state", "mode": "duel", "phase": "placing", "turn": 1,
-                          "shots": [0, 0], "hits": [0, 0], "sunk": [[], []], "winner": None}
+    assert state(ref) == {
+        "event": "state",
+        "mode": "duel",
+        "phase": "placing",
+        "turn": 1,
+        "shots": [0, 0],
+        "hits": [0, 0],
+        "sunk": [[], []],
+        "winner": None,
+    }
     assert one(ref, {"cmd": "view", "player": 0})["fleet"] == []
     assert one(ref, {"cmd": "fire", "cell": "A1"})["event"] == "error"
     ask(ref, {"cmd": "place", "player": 0, "fleet": ANN})
@@ -70,30 +77,70 @@ def test_new_defaults():
 
 def test_shots_turns_sinking_and_winning(duel):
     assert ask(duel, {"cmd": "fire", "cell": "b7"}) == [
-        {"event": "shot", "player": 0, "cell": "B7", "result": "hit"}]
+        {"event": "shot", "player": 0, "cell": "B7", "result": "hit"}
+    ]
     assert ask(duel, {"cmd": "fire", "cell": "J10"}) == [
         {"event": "shot", "player": 0, "cell": "J10", "result": "miss"},
-        {"event": "turn", "player": 1}]
+        {"event": "turn", "player": 1},
+    ]
     assert ask(duel, {"cmd": "fire", "cell": "E9"}) == [
-        {"event": "shot", "player": 1, "cell": "E9", "result": "hit"}]
+        {"event": "shot", "player": 1, "cell": "E9", "result": "hit"}
+    ]
     assert ask(duel, {"cmd": "fire", "cell": "F9"}) == [
-        {"event": "shot", "player": 1, "cell": "F9", "result": "sunk", "ship": "Destroyer",
-         "cells": ["E9", "F9"]}]
-    assert state(duel) == {"event": "state", "mode": "duel", "phase": "playing", "turn": 1,
-                           "shots": [2, 2], "hits": [1, 2], "sunk": [["Destroyer"], []],
-                           "winner": None}
+        {
+            "event": "shot",
+            "player": 1,
+            "cell": "F9",
+            "result": "sunk",
+            "ship": "Destroyer",
+            "cells": ["E9", "F9"],
+        }
+    ]
+    assert state(duel) == {
+        "event": "state",
+        "mode": "duel",
+        "phase": "playing",
+        "turn": 1,
+        "shots": [2, 2],
+        "hits": [1, 2],
+        "sunk": [["Destroyer"], []],
+        "winner": None,
+    }
     ask(duel, {"cmd": "fire", "cell": "J10"})  # Bo misses
     last = None
-    for cell in ("A7", "C7", "B1", "C1", "D1", "E1", "F1", "J1", "J2", "J3", "J4", "D5", "D6",
-                 "D7", "H9", "H10"):
+    for cell in (
+        "A7",
+        "C7",
+        "B1",
+        "C1",
+        "D1",
+        "E1",
+        "F1",
+        "J1",
+        "J2",
+        "J3",
+        "J4",
+        "D5",
+        "D6",
+        "D7",
+        "H9",
+        "H10",
+    ):
         last = ask(duel, {"cmd": "fire", "cell": cell})
-    assert last == [{"event": "shot", "player": 0, "cell": "H10", "result": "sunk",
-                     "ship": "Destroyer", "cells": ["H9", "H10"]},
-                    {"event": "win", "player": 0}]
+    assert last == [
+        {
+            "event": "shot",
+            "player": 0,
+            "cell": "H10",
+            "result": "sunk",
+            "ship": "Destroyer",
+            "cells": ["H9", "H10"],
+        },
+        {"event": "win", "player": 0},
+    ]
     final = state(duel)
     assert final["phase"] == "over" and final["winner"] == 0
-    assert final["sunk"] == [["Destroyer"], ["Cruiser", "Carrier", "Battleship", "Submarine",
-                                             "Destroyer"]]
+    assert final["sunk"] == [["Destroyer"], ["Cruiser", "Carrier", "Battleship", "Submarine", "Destroyer"]]
     assert one(duel, {"cmd": "fire", "cell": "A1"})["event"] == "error"
 
 
@@ -110,11 +157,16 @@ def test_view_shows_own_fleet_incoming_and_radar_never_an_unsunk_ship(duel):
         ask(duel, {"cmd": "fire", "cell": cell})
     ask(duel, {"cmd": "fire", "cell": "A2"})  # Bo hits the Carrier
     assert one(duel, {"cmd": "view", "player": 0}) == {
-        "event": "view", "player": 0,
+        "event": "view",
+        "player": 0,
         "fleet": ["A1-A5", "C3-F3", "H2-H4", "J7-J9", "E9-F9"],
         "incoming": {"hit": ["A2"], "miss": []},
-        "radar": {"hit": ["H9", "H10", "A7"], "miss": ["J10"],
-                  "sunk": [{"ship": "Destroyer", "cells": ["H9", "H10"]}]}}
+        "radar": {
+            "hit": ["H9", "H10", "A7"],
+            "miss": ["J10"],
+            "sunk": [{"ship": "Destroyer", "cells": ["H9", "H10"]}],
+        },
+    }
     bo = one(duel, {"cmd": "view", "player": 1})
     assert bo["fleet"] == ["B1-F1", "J1-J4", "A7-C7", "D5-D7", "H9-H10"]
     assert bo["incoming"] == {"hit": ["H9", "H10", "A7"], "miss": ["J10"]}
@@ -123,8 +175,7 @@ def test_view_shows_own_fleet_incoming_and_radar_never_an_unsunk_ship(duel):
 
 
 def test_re_placing_until_the_first_shot(duel):
-    assert ask(duel, {"cmd": "random_fleet", "player": 0, "seed": 7}) == [
-        {"event": "placed", "player": 0}]
+    assert ask(duel, {"cmd": "random_fleet", "player": 0, "seed": 7}) == [{"event": "placed", "player": 0}]
     ask(duel, {"cmd": "place", "player": 0, "fleet": ANN})
     ask(duel, {"cmd": "fire", "cell": "J10"})
     before = [state(duel), one(duel, {"cmd": "view", "player": 0})]
@@ -145,8 +196,9 @@ def test_random_fleet_seed_is_repeatable():
 
 def solo(seed: int = 3, ai: str = "normal") -> ClassicReferee:
     ref = referee()
-    assert ask(ref, {"cmd": "new", "mode": "solo", "players": ["Ann"], "ai": ai,
-                     "seed": seed}) == [{"event": "new", "mode": "solo", "players": ["Ann"]}]
+    assert ask(ref, {"cmd": "new", "mode": "solo", "players": ["Ann"], "ai": ai, "seed": seed}) == [
+        {"event": "new", "mode": "solo", "players": ["Ann"]}
+    ]
     return ref
 
 
@@ -156,15 +208,20 @@ def test_solo_the_computer_answers_at_once_until_it_misses():
     assert state(ref)["phase"] == "placing"
     ask(ref, {"cmd": "place", "player": 0, "fleet": ANN})
     computer = one(ref, {"cmd": "view", "player": 1})["fleet"]
-    water = next(f"{c}{r}" for c in "ABCDEFGHIJ" for r in range(1, 11)
-                 if not any(_covers(ship, f"{c}{r}") for ship in computer))
+    water = next(
+        f"{c}{r}"
+        for c in "ABCDEFGHIJ"
+        for r in range(1, 11)
+        if not any(_covers(ship, f"{c}{r}") for ship in computer)
+    )
     answers = ask(ref, {"cmd": "fire", "cell": water})
-    assert answers[:2] == [{"event": "shot", "player": 0, "cell": water, "result": "miss"},
-                           {"event": "turn", "player": 1}]
+    assert answers[:2] == [
+        {"event": "shot", "player": 0, "cell": water, "result": "miss"},
+        {"event": "turn", "player": 1},
+    ]
     theirs = answers[2:-1]
     assert theirs and all(a["event"] == "shot" and a["player"] == 1 for a in theirs)
-    assert [a["result"] for a in theirs[:-1]] == [a["result"] for a in theirs[:-1]
-                                                   if a["result"] != "miss"]
+    assert [a["result"] for a in theirs[:-1]] == [a["result"] for a in theirs[:-1] if a["result"] != "miss"]
     assert theirs[-1]["result"] == "miss" and answers[-1] == {"event": "turn", "player": 0}
     assert state(ref)["shots"] == [1, len(theirs)]
 
@@ -235,8 +292,12 @@ def test_daily_every_game_of_a_date_hides_the_same_fleet():
 def sink_daily(ref: ClassicReferee, name: str, misses: int) -> list[dict]:
     daily(ref, name)
     fleet = one(ref, {"cmd": "view", "player": 1})["fleet"]
-    water = [f"{c}{r}" for c in "ABCDEFGHIJ" for r in range(1, 11)
-             if not any(_covers(ship, f"{c}{r}") for ship in fleet)]
+    water = [
+        f"{c}{r}"
+        for c in "ABCDEFGHIJ"
+        for r in range(1, 11)
+        if not any(_covers(ship, f"{c}{r}") for ship in fleet)
+    ]
     answers = []
     for cell in water[:misses]:
         answers += ask(ref, {"cmd": "fire", "cell": cell})
@@ -258,9 +319,16 @@ def test_daily_the_player_fires_on_and_the_leaderboard_ranks_by_shots():
     daily(ref, "Dee")  # unfinished: not on the board
     ask(ref, {"cmd": "fire", "cell": "A1"})
     assert ask(ref, {"cmd": "leaderboard", "date": "2026-11-30"}) == [
-        {"event": "leaderboard", "date": "2026-11-30",
-         "entries": [{"player": "Bo", "shots": 18}, {"player": "Ann", "shots": 20},
-                     {"player": "Cy", "shots": 20}]}]
+        {
+            "event": "leaderboard",
+            "date": "2026-11-30",
+            "entries": [
+                {"player": "Bo", "shots": 18},
+                {"player": "Ann", "shots": 20},
+                {"player": "Cy", "shots": 20},
+            ],
+        }
+    ]
     assert one(ref, {"cmd": "leaderboard", "date": "2026-12-01"})["entries"] == []
 
 
@@ -272,9 +340,19 @@ def test_ready_then_duel_keeps_the_first_players_fleet_and_player_0_fires_first(
     assert ask(ref, {"cmd": "ready"}) == [{"event": "ready"}]
     assert ask(ref, {"cmd": "duel", "players": ["Ann", "Bo"]}) == [
         {"event": "new", "mode": "duel", "players": ["Ann", "Bo"]},
-        {"event": "placed", "player": 0}, {"event": "placed", "player": 1}]
-    assert state(ref) == {"event": "state", "mode": "duel", "phase": "playing", "turn": 0,
-                          "shots": [0, 0], "hits": [0, 0], "sunk": [[], []], "winner": None}
+        {"event": "placed", "player": 0},
+        {"event": "placed", "player": 1},
+    ]
+    assert state(ref) == {
+        "event": "state",
+        "mode": "duel",
+        "phase": "playing",
+        "turn": 0,
+        "shots": [0, 0],
+        "hits": [0, 0],
+        "sunk": [[], []],
+        "winner": None,
+    }
     assert one(ref, {"cmd": "view", "player": 0})["fleet"] == ANN.split()
     assert len(one(ref, {"cmd": "view", "player": 1})["fleet"]) == 5
     assert ask(ref, {"cmd": "fire", "cell": "A1"})[0]["player"] == 0
@@ -305,13 +383,15 @@ BAD = [
 @pytest.mark.parametrize(("line", "words"), BAD)
 def test_every_bad_line_gets_one_error_and_changes_nothing(duel, line, words):
     ask(duel, {"cmd": "fire", "cell": "B7"})
-    before = [state(duel), one(duel, {"cmd": "view", "player": 0}),
-              one(duel, {"cmd": "view", "player": 1})]
+    before = [state(duel), one(duel, {"cmd": "view", "player": 0}), one(duel, {"cmd": "view", "player": 1})]
     answers = ask(duel, line)
     assert len(answers) == 1 and answers[0]["event"] == "error"
     assert words.lower() in answers[0]["message"].lower()
-    assert [state(duel), one(duel, {"cmd": "view", "player": 0}),
-            one(duel, {"cmd": "view", "player": 1})] == before
+    assert [
+        state(duel),
+        one(duel, {"cmd": "view", "player": 0}),
+        one(duel, {"cmd": "view", "player": 1}),
+    ] == before
 
 
 def test_no_game_yet():

@@ -32,8 +32,14 @@ class Never:
 
 
 def _rooms(tmp_path, **kwargs) -> PhoneRooms:
-    return PhoneRooms(Store(tmp_path / "k.db"), asyncio.get_running_loop(), Never,
-                      pace=ShotPace(0), rng=random.Random(1), **kwargs)
+    return PhoneRooms(
+        Store(tmp_path / "k.db"),
+        asyncio.get_running_loop(),
+        Never,
+        pace=ShotPace(0),
+        rng=random.Random(1),
+        **kwargs,
+    )
 
 
 async def test_each_phone_plays_on_venues_of_its_own(tmp_path):

@@ -40,8 +40,7 @@ def test_twenty_and_five_are_neighbours_ring_wraps():
     assert Cell(Ring.TRIPLE, 5) in FOUR.neighbours(Cell(Ring.TRIPLE, 20))
 
 
-@pytest.mark.parametrize(("code", "count"), [("BULL", 20), ("T20", 4), ("D20", 3), ("L20", 4),
-                                             ("S20", 4)])
+@pytest.mark.parametrize(("code", "count"), [("BULL", 20), ("T20", 4), ("D20", 3), ("L20", 4), ("S20", 4)])
 def test_neighbour_counts_four_ring(code, count):
     assert len(FOUR.neighbours(FOUR.parse(code))) == count
 
@@ -65,12 +64,31 @@ def test_t20_neighbours_exactly():
     assert {c.code for c in FOUR.neighbours(FOUR.parse("D20"))} == {"D1", "D5", "L20"}
 
 
-@pytest.mark.parametrize(("text", "code"), [
-    ("T20", "T20"), ("t20", "T20"), (" d3 ", "D3"), ("L5", "L5"), ("O5", "L5"), ("S11", "S11"),
-    ("I11", "S11"), ("BULL", "BULL"), ("b", "BULL"), ("SB", "BULL"), ("DB", "BULL"),
-    ("OB", "BULL"), ("IB", "BULL"), ("25", "BULL"), ("50", "BULL"), ("bullseye", "BULL"),
-    ("MISS", "MISS"), ("off", "MISS"), ("0", "MISS"), ("m", "MISS"),
-])
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("T20", "T20"),
+        ("t20", "T20"),
+        (" d3 ", "D3"),
+        ("L5", "L5"),
+        ("O5", "L5"),
+        ("S11", "S11"),
+        ("I11", "S11"),
+        ("BULL", "BULL"),
+        ("b", "BULL"),
+        ("SB", "BULL"),
+        ("DB", "BULL"),
+        ("OB", "BULL"),
+        ("IB", "BULL"),
+        ("25", "BULL"),
+        ("50", "BULL"),
+        ("bullseye", "BULL"),
+        ("MISS", "MISS"),
+        ("off", "MISS"),
+        ("0", "MISS"),
+        ("m", "MISS"),
+    ],
+)
 def test_every_spelling(text, code):
     assert FOUR.parse(text).code == code
 
@@ -117,11 +135,20 @@ def test_geometry_twenty_at_top_clockwise():
     assert number_at_angle(270) == 11
 
 
-@pytest.mark.parametrize(("x", "y", "code", "zone"), [
-    (0, 0, "BULL", BullZone.INNER), (0, 10, "BULL", BullZone.OUTER), (0, 103, "T20", BullZone.OTHER),
-    (0, 166, "D20", BullZone.OTHER), (0, 130, "L20", BullZone.OTHER), (0, 50, "S20", BullZone.OTHER),
-    (103, 0, "T6", BullZone.OTHER), (0, 175, "MISS", BullZone.MISS), (-166, 0, "D11", BullZone.OTHER),
-])
+@pytest.mark.parametrize(
+    ("x", "y", "code", "zone"),
+    [
+        (0, 0, "BULL", BullZone.INNER),
+        (0, 10, "BULL", BullZone.OUTER),
+        (0, 103, "T20", BullZone.OTHER),
+        (0, 166, "D20", BullZone.OTHER),
+        (0, 130, "L20", BullZone.OTHER),
+        (0, 50, "S20", BullZone.OTHER),
+        (103, 0, "T6", BullZone.OTHER),
+        (0, 175, "MISS", BullZone.MISS),
+        (-166, 0, "D11", BullZone.OTHER),
+    ],
+)
 def test_landing_on_real_geometry(x, y, code, zone):
     cell, got_zone = landing(x, y, FOUR)
     assert (cell.code, got_zone) == (code, zone)

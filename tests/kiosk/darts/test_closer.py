@@ -1,4 +1,4 @@
-""""Who was closer?" from both teams' phones, and where the bull-off darts landed."""
+""" "Who was closer?" from both teams' phones, and where the bull-off darts landed."""
 
 from __future__ import annotations
 
@@ -95,8 +95,10 @@ def test_bull_off_darts_keep_their_cell_in_the_view_the_log_and_the_events(tmp_p
     match = service.match
     assert [c.code for c in match.bull_off_cells()] == ["S20", "T3"]
     view = match.public_view()
-    assert view["bull_off"] == {"darts": [{"zone": "other", "cell": "S20"},
-                                          {"zone": "other", "cell": "T3"}], "undecided": True}
+    assert view["bull_off"] == {
+        "darts": [{"zone": "other", "cell": "S20"}, {"zone": "other", "cell": "T3"}],
+        "undecided": True,
+    }
     # Stored with the command and read back: a restart shows the same.
     again = service.store.games.load(service.game)
     assert again.bull_off_cells() == match.bull_off_cells()
@@ -105,14 +107,14 @@ def test_bull_off_darts_keep_their_cell_in_the_view_the_log_and_the_events(tmp_p
     assert body == {"cmd": "bull", "team": 0, "zone": "other", "cell": "S20"}
     assert command_from_dict(body, HouseRules()) == dart
     # Logs from before the cell was kept read as before.
-    assert command_from_dict({"cmd": "bull", "team": 1, "zone": "inner"}, HouseRules()) == \
-        BullOffDart(1, BullZone.INNER)
+    assert command_from_dict({"cmd": "bull", "team": 1, "zone": "inner"}, HouseRules()) == BullOffDart(
+        1, BullZone.INNER
+    )
     events = Match(match.setup)
     for command in match.log[:3]:  # both placements and the start (a follow-up)
         events.apply(command)
     thrown = events.apply(BullOffDart(0, BullZone.OTHER, FOUR.parse("S20")))
-    assert event_to_dict(thrown[0]) == {"event": "bull_off", "team": 0, "zone": "other",
-                                        "cell": "S20"}
+    assert event_to_dict(thrown[0]) == {"event": "bull_off", "team": 0, "zone": "other", "cell": "S20"}
 
 
 def test_a_board_dart_in_the_bull_off_carries_its_cell():
@@ -126,8 +128,9 @@ def test_a_board_dart_in_the_bull_off_carries_its_cell():
     command = command_for_input(match, DartInput(FOUR.parse("D5"), "D5", BullZone.OTHER))
     assert command == BullOffDart(0, BullZone.OTHER, FOUR.parse("D5"))
     with pytest.raises(RuleError):  # a cell this board does not have (three-ring has no L5)
-        three = Match(Setup(match.setup.teams, HouseRules(fleet=(2, 3), profile=board_for(
-            "three-ring").profile)))
+        three = Match(
+            Setup(match.setup.teams, HouseRules(fleet=(2, 3), profile=board_for("three-ring").profile))
+        )
         for team in (0, 1):
             three.apply(Place(team, random_fleet(three.board, (2, 3), rng)))
         three.apply(Start(None))

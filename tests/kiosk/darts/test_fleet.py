@@ -49,15 +49,18 @@ def test_enumerated_placements_are_exactly_the_valid_ships():
                 assert parse_ship("-".join(c.code for c in reversed(ship.cells)), board) == ship
 
 
-@pytest.mark.parametrize(("text", "orientation"), [
-    ("Triple-20 Triple-1 Triple-18", None),
-    ("T20-T1-T18", Orientation.CIRCULAR),
-    ("S11-S8-S16", Orientation.CIRCULAR),
-    ("T19-S19-BULL", Orientation.RADIAL),
-    ("T6-L6-D6", Orientation.RADIAL),
-    ("D12-D5-D20-D1", Orientation.CIRCULAR),
-    ("D3-L3-T3-S3-BULL", Orientation.RADIAL),
-])
+@pytest.mark.parametrize(
+    ("text", "orientation"),
+    [
+        ("Triple-20 Triple-1 Triple-18", None),
+        ("T20-T1-T18", Orientation.CIRCULAR),
+        ("S11-S8-S16", Orientation.CIRCULAR),
+        ("T19-S19-BULL", Orientation.RADIAL),
+        ("T6-L6-D6", Orientation.RADIAL),
+        ("D12-D5-D20-D1", Orientation.CIRCULAR),
+        ("D3-L3-T3-S3-BULL", Orientation.RADIAL),
+    ],
+)
 def test_seed_examples(text, orientation):
     if orientation is None:
         return
@@ -75,18 +78,21 @@ def test_three_ring_radial_examples():
         parse_ship("D5-S5-T5-BULL", THREE)
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("T20", "2 to 5"),
-    ("T20-T1-T18-T4-T13-T6", "2 to 5"),
-    ("T20-T18", "gap"),
-    ("D20-T20", "gap"),
-    ("T20-L1", "not in one ring"),
-    ("S20-BULL-S1", "never part of a circular"),
-    ("T20-T21", "no number 21"),
-    ("T20-T20", "twice"),
-    ("T20--T1", "joined by"),
-    ("T20-MISS", "MISS"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("T20", "2 to 5"),
+        ("T20-T1-T18-T4-T13-T6", "2 to 5"),
+        ("T20-T18", "gap"),
+        ("D20-T20", "gap"),
+        ("T20-L1", "not in one ring"),
+        ("S20-BULL-S1", "never part of a circular"),
+        ("T20-T21", "no number 21"),
+        ("T20-T20", "twice"),
+        ("T20--T1", "joined by"),
+        ("T20-MISS", "MISS"),
+    ],
+)
 def test_rejections_say_which_rule(text, words):
     with pytest.raises(PlacementError) as err:
         parse_ship(text, FOUR)
@@ -114,8 +120,11 @@ def test_presets_and_lengths():
 
 
 @settings(max_examples=200, deadline=None)
-@given(seed=st.integers(0, 2**32), profile=st.sampled_from(list(Profile)),
-       lengths=st.sampled_from([(2, 3, 4, 5), (5, 4, 3, 3, 2), (2, 2), (3, 3, 3)]))
+@given(
+    seed=st.integers(0, 2**32),
+    profile=st.sampled_from(list(Profile)),
+    lengths=st.sampled_from([(2, 3, 4, 5), (5, 4, 3, 3, 2), (2, 2), (3, 3, 3)]),
+)
 def test_random_fleets_are_legal(seed, profile, lengths):
     board = board_for(profile)
     fleet = random_fleet(board, lengths, random.Random(seed))
@@ -136,8 +145,9 @@ def _five_law() -> tuple[list, list[int]]:
 
 def _chi_square(counts: Counter, weight: list[int], draws: int) -> float:
     total = sum(weight)
-    return sum((counts.get(i, 0) - draws * w / total) ** 2 / (draws * w / total)
-               for i, w in enumerate(weight))
+    return sum(
+        (counts.get(i, 0) - draws * w / total) ** 2 / (draws * w / total) for i, w in enumerate(weight)
+    )
 
 
 # 99 degrees of freedom: the 99.9 % quantile of chi-square is about 149.

@@ -200,11 +200,17 @@ def _bull_match(mode: BullOffMode) -> Match:
     return make_match(rules=HouseRules(bull_off=mode), start=None)
 
 
-@pytest.mark.parametrize(("a", "b", "starts"), [
-    (BullZone.INNER, BullZone.OUTER, 0), (BullZone.OUTER, BullZone.INNER, 1),
-    (BullZone.OUTER, BullZone.OTHER, 0), (BullZone.MISS, BullZone.OTHER, 1),
-    (BullZone.BULL, BullZone.OTHER, 0), (BullZone.OTHER, BullZone.BULL, 1),
-])
+@pytest.mark.parametrize(
+    ("a", "b", "starts"),
+    [
+        (BullZone.INNER, BullZone.OUTER, 0),
+        (BullZone.OUTER, BullZone.INNER, 1),
+        (BullZone.OUTER, BullZone.OTHER, 0),
+        (BullZone.MISS, BullZone.OTHER, 1),
+        (BullZone.BULL, BullZone.OTHER, 0),
+        (BullZone.OTHER, BullZone.BULL, 1),
+    ],
+)
 def test_bull_off_normal_decides_where_the_sensor_can(a, b, starts):
     m = _bull_match(BullOffMode.NORMAL)
     m.apply(Start())
@@ -214,8 +220,10 @@ def test_bull_off_normal_decides_where_the_sensor_can(a, b, starts):
     assert isinstance(events[-1], VisitStarted) and events[-1].side == starts
 
 
-@pytest.mark.parametrize(("a", "b"), [(BullZone.OTHER, BullZone.OTHER), (BullZone.BULL, BullZone.INNER),
-                                      (BullZone.OUTER, BullZone.OUTER)])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [(BullZone.OTHER, BullZone.OTHER), (BullZone.BULL, BullZone.INNER), (BullZone.OUTER, BullZone.OUTER)],
+)
 def test_bull_off_normal_asks_who_was_closer(a, b):
     m = _bull_match(BullOffMode.NORMAL)
     m.apply(Start())
@@ -252,6 +260,7 @@ def test_three_ring_game_refuses_large_single():
     rules = HouseRules(profile=Profile.THREE_RING)
     m = make_match(rules=rules, start=0)
     from kiosk.board import Cell, Ring
+
     with pytest.raises(RuleError):
         m.apply(Throw(Cell(Ring.LARGE, 20)))
     m.apply(Throw(board_for("three-ring").parse("L20")))  # read as the merged single
@@ -259,9 +268,14 @@ def test_three_ring_game_refuses_large_single():
 
 # ---- property-based: random games --------------------------------------------------------
 
-ACTIONS = st.lists(st.tuples(st.sampled_from(["throw", "throw", "throw", "throw", "next", "undo",
-                                              "correct", "miss"]),
-                             st.integers(0, 80)), min_size=1, max_size=160)
+ACTIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["throw", "throw", "throw", "throw", "next", "undo", "correct", "miss"]),
+        st.integers(0, 80),
+    ),
+    min_size=1,
+    max_size=160,
+)
 
 
 def _play(m: Match, actions, on_throw=None) -> None:

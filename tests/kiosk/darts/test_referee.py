@@ -9,8 +9,14 @@ import pytest
 
 from kiosk.darts.referee import Referee, run
 
-NEW = {"cmd": "new", "teams": ["Sharks", "Jets"], "players": [["Ann", "Bo"], ["Cy"]],
-       "fleet": [5, 4, 3, 2], "darts_per_visit": 3, "board": "four-ring"}
+NEW = {
+    "cmd": "new",
+    "teams": ["Sharks", "Jets"],
+    "players": [["Ann", "Bo"], ["Cy"]],
+    "fleet": [5, 4, 3, 2],
+    "darts_per_visit": 3,
+    "board": "four-ring",
+}
 SHARKS = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
 JETS = "D5-L5-T5-S5 T11-T14-T9 S6-S10 D1-D18-D4-D13-D6"
 
@@ -33,32 +39,60 @@ def test_new_defaults():
     r = Referee()
     assert ask(r, {"cmd": "new", "teams": ["A", "B"]}) == [{"event": "new", "teams": ["A", "B"]}]
     state = ask(r, {"cmd": "state"})[0]
-    assert state == {"event": "state", "phase": "placing", "team": None, "player": None,
-                     "dart": None, "sunk": [[], []], "darts": [0, 0], "hits": [0, 0],
-                     "winner": None}
+    assert state == {
+        "event": "state",
+        "phase": "placing",
+        "team": None,
+        "player": None,
+        "dart": None,
+        "sunk": [[], []],
+        "darts": [0, 0],
+        "hits": [0, 0],
+        "winner": None,
+    }
     assert r.match.teams[0].players == ("A",)
     assert r.match.setup.rules.fleet == (2, 3, 4, 5)
 
 
 def test_dart_answers(ref):
     assert ask(ref, {"cmd": "throw", "cell": "d3"}) == [
-        {"event": "dart", "team": 1, "player": "Cy", "dart": 1, "cell": "D3", "result": "hit"}]
+        {"event": "dart", "team": 1, "player": "Cy", "dart": 1, "cell": "D3", "result": "hit"}
+    ]
     assert ask(ref, {"cmd": "throw", "cell": "D19"}) == [
-        {"event": "dart", "team": 1, "player": "Cy", "dart": 2, "cell": "D19", "result": "sunk",
-         "ship": 2, "cells": ["D3", "D19"]}]
+        {
+            "event": "dart",
+            "team": 1,
+            "player": "Cy",
+            "dart": 2,
+            "cell": "D19",
+            "result": "sunk",
+            "ship": 2,
+            "cells": ["D3", "D19"],
+        }
+    ]
     assert ask(ref, {"cmd": "throw", "cell": "D19"}) == [
         {"event": "dart", "team": 1, "player": "Cy", "dart": 3, "cell": "D19", "result": "repeat"},
-        {"event": "takeout", "team": 1}]
+        {"event": "takeout", "team": 1},
+    ]
     assert ask(ref, {"cmd": "throw", "cell": "T20"}) == [{"event": "ignored", "reason": "takeout"}]
     assert ask(ref, {"cmd": "next"}) == [{"event": "visit", "team": 0, "player": "Ann"}]
     assert ask(ref, {"cmd": "throw", "cell": "T5"})[0]["result"] == "hit"
     assert ask(ref, {"cmd": "next"}) == [
         {"event": "dart", "team": 0, "player": "Ann", "dart": 2, "cell": "MISS", "result": "miss"},
         {"event": "dart", "team": 0, "player": "Ann", "dart": 3, "cell": "MISS", "result": "miss"},
-        {"event": "visit", "team": 1, "player": "Cy"}]
+        {"event": "visit", "team": 1, "player": "Cy"},
+    ]
     assert ask(ref, {"cmd": "state"})[0] == {
-        "event": "state", "phase": "throwing", "team": 1, "player": "Cy", "dart": 1,
-        "sunk": [[2], []], "darts": [3, 3], "hits": [1, 2], "winner": None}
+        "event": "state",
+        "phase": "throwing",
+        "team": 1,
+        "player": "Cy",
+        "dart": 1,
+        "sunk": [[2], []],
+        "darts": [3, 3],
+        "hits": [1, 2],
+        "winner": None,
+    }
 
 
 def test_undo_and_correct(ref):
@@ -68,7 +102,8 @@ def test_undo_and_correct(ref):
     assert ask(ref, {"cmd": "undo"}) == [{"event": "undone", "cell": "T5"}]
     assert ask(ref, {"cmd": "state"}) == before
     assert ask(ref, {"cmd": "correct", "cell": "T1"}) == [
-        {"event": "corrected", "from": "T20", "to": "T1", "result": "hit"}]
+        {"event": "corrected", "from": "T20", "to": "T1", "result": "hit"}
+    ]
 
 
 BAD = [
@@ -105,12 +140,15 @@ def test_every_bad_input_gives_one_error_and_changes_nothing(ref, line, words):
     assert ref.match.log == log_before
 
 
-@pytest.mark.parametrize(("fleet", "words"), [
-    ("T20-T18 T1-T4-T13 L6-L10-L15-L2 D3-D19-D7-D16-D8", "gap"),
-    ("T20-T1 T1-T18-T4 L6-L10-L15-L2 D3-D19-D7-D16-D8", "overlap"),
-    ("T20-T1 T18-T4-T13", "wrong fleet"),
-    ("S20-BULL-S1 T18-T4-T13 L6-L10-L15-L2 D3-D19-D7-D16-D8", "circular"),
-])
+@pytest.mark.parametrize(
+    ("fleet", "words"),
+    [
+        ("T20-T18 T1-T4-T13 L6-L10-L15-L2 D3-D19-D7-D16-D8", "gap"),
+        ("T20-T1 T1-T18-T4 L6-L10-L15-L2 D3-D19-D7-D16-D8", "overlap"),
+        ("T20-T1 T18-T4-T13", "wrong fleet"),
+        ("S20-BULL-S1 T18-T4-T13 L6-L10-L15-L2 D3-D19-D7-D16-D8", "circular"),
+    ],
+)
 def test_illegal_placement_is_an_error_and_nothing_kept(fleet, words):
     r = Referee()
     ask(r, {"cmd": "new", "teams": ["A", "B"]})
@@ -123,8 +161,12 @@ def test_wrong_phase_errors():
     r = Referee()
     assert ask(r, {"cmd": "state"})[0]["event"] == "error"  # no game yet
     ask(r, {"cmd": "new", "teams": ["A", "B"]})
-    for cmd in ({"cmd": "throw", "cell": "T20"}, {"cmd": "next"}, {"cmd": "undo"},
-                {"cmd": "start", "first": 0}):
+    for cmd in (
+        {"cmd": "throw", "cell": "T20"},
+        {"cmd": "next"},
+        {"cmd": "undo"},
+        {"cmd": "start", "first": 0},
+    ):
         answers = ask(r, cmd)
         assert len(answers) == 1 and answers[0]["event"] == "error"
 
@@ -138,16 +180,25 @@ def test_random_fleet_is_seeded():
 
 
 def test_whole_scripted_game_through_the_command(tmp_path):
-    lines = [NEW, {"cmd": "place", "team": 0, "fleet": SHARKS},
-             {"cmd": "place", "team": 1, "fleet": JETS}, {"cmd": "start", "first": 0}]
+    lines = [
+        NEW,
+        {"cmd": "place", "team": 0, "fleet": SHARKS},
+        {"cmd": "place", "team": 1, "fleet": JETS},
+        {"cmd": "start", "first": 0},
+    ]
     jets_cells = [c for ship in JETS.split() for c in ship.split("-")]
     for i, cell in enumerate(jets_cells):
         lines.append({"cmd": "throw", "cell": cell})
         if i % 3 == 2:
             lines += [{"cmd": "next"}, {"cmd": "next"}]
     script = "\n".join(json.dumps(x) for x in lines) + "\n"
-    out = subprocess.run([sys.executable, "-m", "kiosk.app.cli", "referee"], input=script,
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "kiosk.app.cli", "referee"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     answers = [json.loads(line) for line in out.stdout.splitlines()]
     assert answers[-1] == {"event": "win", "team": 0}
@@ -178,7 +229,10 @@ def test_a_second_bull_off_dart_from_the_same_side_is_refused():
     assert len(answer) == 1 and answer[0]["event"] == "error"
     assert "one dart each" in answer[0]["message"]
     assert ask(r, {"cmd": "bull", "team": 1, "cell": "25"})[-1] == {
-        "event": "visit", "team": 1, "player": "Cy"}
+        "event": "visit",
+        "team": 1,
+        "player": "Cy",
+    }
 
 
 def _won(ref: Referee) -> list[dict]:

@@ -80,8 +80,9 @@ async def _settle(mode: SoloMode) -> None:
         await mode.player.settled()
 
 
-async def _play(service: GameService, mode: SoloMode, human: int, *, rounds: int = 3000,
-                stop=lambda match: False) -> None:
+async def _play(
+    service: GameService, mode: SoloMode, human: int, *, rounds: int = 3000, stop=lambda match: False
+) -> None:
     """The human team: places at random, bull-off dart, and misses every visit (Next early),
     so the kiosk has to sink the whole human fleet by itself."""
     for _ in range(rounds):
@@ -119,8 +120,7 @@ def test_a_whole_solo_game_finishes_and_never_reads_a_fleet(tmp_path, guarded, c
 
     async def main() -> tuple[Match, SoloMode]:
         service = _service(tmp_path / "k.db")
-        mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST,
-                        rng=random.Random(5)).attach()
+        mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST, rng=random.Random(5)).attach()
         service.new_game(DARTS, _setup(Skill.PRO))
         assert mode.player is not None and mode.player.seat == KioskSeat(1, Skill.PRO)
         await _play(service, mode, human=0)
@@ -146,11 +146,14 @@ def test_the_kiosk_throws_its_bull_off_dart_and_darts_come_from_the_kiosk(tmp_pa
     async def main() -> GameService:
         service = _service(tmp_path / "k.db")
         service.subscribe(lambda e: sources.append(e.source) if hasattr(e, "source") else None)
-        mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST,
-                        rng=random.Random(2)).attach()
+        mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST, rng=random.Random(2)).attach()
         service.new_game(DARTS, _setup(Skill.PUB, rules=HouseRules(bull_off=BullOffMode.NORMAL)))
-        await _play(service, mode, human=0, stop=lambda m: m.phase is not Phase.PLACING
-                    and m.phase is not Phase.BULL_OFF)
+        await _play(
+            service,
+            mode,
+            human=0,
+            stop=lambda m: m.phase is not Phase.PLACING and m.phase is not Phase.BULL_OFF,
+        )
         assert mode.player.bull_off is not None
         return service
 
@@ -164,8 +167,9 @@ def test_undo_of_a_kiosk_dart_holds_the_kiosk_instead_of_throwing_again(tmp_path
 
     async def main() -> None:
         service = _service(tmp_path / "k.db")
-        mode = SoloMode(service, asyncio.get_running_loop(), pace=ThrowPace(dart=0, takeout=None),
-                        rng=random.Random(9)).attach()
+        mode = SoloMode(
+            service, asyncio.get_running_loop(), pace=ThrowPace(dart=0, takeout=None), rng=random.Random(9)
+        ).attach()
         service.new_game(DARTS, _setup(Skill.CASUAL, kiosk=0, rules=rules))
         service.submit(Place(1, _fleet(service)))
         await _settle(mode)
@@ -195,8 +199,9 @@ def test_undo_of_a_kiosk_dart_holds_the_kiosk_instead_of_throwing_again(tmp_path
 def test_a_new_game_stops_the_old_player_and_two_human_teams_get_none(tmp_path) -> None:
     async def main() -> None:
         service = _service(tmp_path / "k.db")
-        mode = SoloMode(service, asyncio.get_running_loop(), pace=ThrowPace(dart=5, takeout=5),
-                        rng=random.Random(1)).attach()
+        mode = SoloMode(
+            service, asyncio.get_running_loop(), pace=ThrowPace(dart=5, takeout=5), rng=random.Random(1)
+        ).attach()
         service.new_game(DARTS, _setup(Skill.PUB))
         first = mode.player
         service.submit(Place(0, _fleet(service)))
@@ -217,8 +222,7 @@ def test_a_resumed_solo_game_keeps_its_computer_player(tmp_path) -> None:
 
     async def first_half() -> int:
         service = _service(path)
-        mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST,
-                        rng=random.Random(4)).attach()
+        mode = SoloMode(service, asyncio.get_running_loop(), pace=FAST, rng=random.Random(4)).attach()
         service.new_game(DARTS, _setup(Skill.PRO))
         await _play(service, mode, human=0, stop=lambda m: m.tally(1).darts >= 6)
         mode.close()

@@ -6,8 +6,14 @@ from kiosk.express.match import Match, QueueDice, Setup
 from kiosk.express.rules import Face, Rules, Ship, Variant
 
 B, D, C, S, P = Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE, Ship.PATROL_BOAT
-LETTERS = {"B": Face.BATTLESHIP, "D": Face.DESTROYER, "C": Face.CARRIER, "S": Face.SUBMARINE,
-           "P": Face.PATROL_BOAT, "X": Face.BURST}
+LETTERS = {
+    "B": Face.BATTLESHIP,
+    "D": Face.DESTROYER,
+    "C": Face.CARRIER,
+    "S": Face.SUBMARINE,
+    "P": Face.PATROL_BOAT,
+    "X": Face.BURST,
+}
 
 ANN = (C, B, D, S, P)
 BO = (B, D, C, S, P)
@@ -20,12 +26,18 @@ def faces(text: str) -> tuple[Face, ...]:
     return tuple(LETTERS[letter] for letter in text.replace(" ", ""))
 
 
-def game(*lines: tuple[Ship, ...], variant: Variant = Variant.ADMIRAL, points: int | None = None,
-         rules: Rules | None = None, seed: int = 1) -> Match:
+def game(
+    *lines: tuple[Ship, ...],
+    variant: Variant = Variant.ADMIRAL,
+    points: int | None = None,
+    rules: Rules | None = None,
+    seed: int = 1,
+) -> Match:
     lines = lines or (ANN, BO)
-    names = ("Ann", "Bo", "Cy", "Dee")[:len(lines)]
-    return Match(Setup.create(names, variant=variant, points_to_win=points, lines=lines, seed=seed,
-                              rules=rules))
+    names = ("Ann", "Bo", "Cy", "Dee")[: len(lines)]
+    return Match(
+        Setup.create(names, variant=variant, points_to_win=points, lines=lines, seed=seed, rules=rules)
+    )
 
 
 def queue(match: Match, text: str) -> None:
@@ -35,5 +47,10 @@ def queue(match: Match, text: str) -> None:
 def snapshot(match: Match) -> tuple:
     """Everything observable, including what the dice will show next."""
     cup = match._s.cup
-    return (match.public_view(), tuple(match.log), tuple(cup.queue), cup.generated,
-            tuple(match.tally(p) for p in range(len(match.players))))
+    return (
+        match.public_view(),
+        tuple(match.log),
+        tuple(cup.queue),
+        cup.generated,
+        tuple(match.tally(p) for p in range(len(match.players))),
+    )

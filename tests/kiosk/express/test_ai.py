@@ -22,13 +22,19 @@ from .conftest import ANN, BO, B, C, D, P, S, faces
 VARIANTS = list(Variant)
 
 
-def play(levels: list[Strategy], variant: Variant, seed: int, rules: Rules | None = None,
-         points: int | None = None) -> Match:
+def play(
+    levels: list[Strategy], variant: Variant, seed: int, rules: Rules | None = None, points: int | None = None
+) -> Match:
     """A whole game between computers through the real rules; any refused command fails."""
     computers = [Computer(level, seed * 7 + seat) for seat, level in enumerate(levels)]
-    setup = Setup.create([f"P{n}" for n in range(len(levels))], variant=variant, seed=seed,
-                         lines=[c.line(variant, rules) for c in computers], rules=rules,
-                         points_to_win=points)
+    setup = Setup.create(
+        [f"P{n}" for n in range(len(levels))],
+        variant=variant,
+        seed=seed,
+        lines=[c.line(variant, rules) for c in computers],
+        rules=rules,
+        points_to_win=points,
+    )
     m = Match(setup)
     for _step in range(2000):
         if m.phase is Phase.OVER:
@@ -113,11 +119,13 @@ def test_declarations_are_the_odds_after_the_roll():
     carrier = Rules().carrier
     assert [(t.ship, round(c, 12)) for t, c in declarations(pos)] == [
         (s, round(float(odds.chance_after(carrier, Rules().table(s).defense, faces("CCBSSD"), s)), 12))
-        for s in ANN[:2]]
+        for s in ANN[:2]
+    ]
 
 
-@pytest.mark.parametrize(("variant", "line"), [(Variant.ADMIRAL, (B, S, C, P, D)),
-                                                (Variant.CAPTAIN, (B, S, P, C, D))])
+@pytest.mark.parametrize(
+    ("variant", "line"), [(Variant.ADMIRAL, (B, S, C, P, D)), (Variant.CAPTAIN, (B, S, P, C, D))]
+)
 def test_hard_lays_the_line_the_exact_solution_found_best(variant, line):
     assert guarded_line(variant, Rules()) == line
     assert Computer(Strategy.HARD).line(variant) == line
@@ -153,8 +161,7 @@ def test_the_next_attack_alone_uses_the_exposure():
 
 
 def test_a_player_without_ships_never_wins_and_the_closest_is_favoured():
-    chances = win_chances([Racer(3, 0.6, 0.6), Racer(1, 0.6, 0.6), Racer(2, 0.0, 0.0, afloat=False)],
-                          mover=0)
+    chances = win_chances([Racer(3, 0.6, 0.6), Racer(1, 0.6, 0.6), Racer(2, 0.0, 0.0, afloat=False)], mover=0)
     assert chances[2] == 0 and chances[1] > chances[0] and sum(chances) == pytest.approx(1)
 
 
@@ -166,11 +173,16 @@ def test_the_race_is_the_turn_by_turn_sum():
     rng = random.Random(4)
     for _case in range(200):
         count = rng.randint(2, 4)
-        runners = [Racer(rng.randint(0, 4), rng.random(), rng.random(), rng.random() < 0.9)
-                   for _ in range(count)]
+        runners = [
+            Racer(rng.randint(0, 4), rng.random(), rng.random(), rng.random() < 0.9) for _ in range(count)
+        ]
         mover, again = rng.randrange(count), rng.random() < 0.5
-        curves = [finished_by(r.needs, r.first, r.later, again) if r.afloat and r.needs > 0 else
-                  (1.0 if r.needs <= 0 else 0.0,) * (HORIZON + 1) for r in runners]
+        curves = [
+            finished_by(r.needs, r.first, r.later, again)
+            if r.afloat and r.needs > 0
+            else (1.0 if r.needs <= 0 else 0.0,) * (HORIZON + 1)
+            for r in runners
+        ]
         order = [(mover + k) % count for k in range(count)]
         wins = [0.0] * count
         for turn in range(1, HORIZON + 1):

@@ -65,16 +65,18 @@ def rows_of(game: Duel, at: int) -> range:
 def test_a_carrier_against_a_lone_target_counts_only_its_face(exact):
     game, carrier = exact.game, Rules().carrier
     for lone, expected in ((P, 0.7538), (C, 0.7538), (B, 0.1705), (D, 0.4528)):
-        rows = [r for r in rows_of(game, state((FLEET.index(C), FLEET.index(S)), (FLEET.index(lone),)))
-                if FLEET[game.ship[r]] is C]
+        rows = [
+            r
+            for r in rows_of(game, state((FLEET.index(C), FLEET.index(S)), (FLEET.index(lone),)))
+            if FLEET[game.ship[r]] is C
+        ]
         assert rows and not game.carrier[rows].any()  # a plain attack, not the two-target table
         chances = {float(game.p[r]) for r in rows}
         assert chances == {float(odds.chance(carrier, Rules().table(lone).defense))}
         assert round(chances.pop(), 4) == expected
 
 
-def attack(rules: Rules, ship: Ship, target: Ship, rng: random.Random,
-           first: tuple | None = None) -> bool:
+def attack(rules: Rules, ship: Ship, target: Ship, rng: random.Random, first: tuple | None = None) -> bool:
     """One attack thrown die by die, counted by the rules' own `ShipRules.count`: sunk?"""
     attacker, defense = rules.table(ship), rules.table(target).defense
     dice = total = 0
@@ -125,8 +127,10 @@ def test_the_exact_figures_agree_with_real_games(exact):
     for number in range(games):
         lines = [rng.sample(FLEET, 5), rng.sample(FLEET, 5)]
         chance = float(win_a[state(*(tuple(FLEET.index(s) for s in line) for line in lines))])
-        computers = [Computer(Strategy.NORMAL, rng.getrandbits(32)),
-                     Computer(Strategy.EASY, rng.getrandbits(32))]
+        computers = [
+            Computer(Strategy.NORMAL, rng.getrandbits(32)),
+            Computer(Strategy.EASY, rng.getrandbits(32)),
+        ]
         match = Match(Setup.create(["A", "B"], lines=lines, seed=number + 1))
         while match.phase is not Phase.OVER:
             match.apply(computers[match.turn].decide(match.public_view()))
@@ -174,23 +178,34 @@ def test_hard_takes_the_best_attack_of_perfect_play(variant):
         rows = rows_of(game, state(mine, theirs))
         if not rows:
             continue  # a game no sink can end: over before anyone moves
-        pos = Position(variant, rules, (ships(mine), ships(theirs)), (5 - len(theirs), 5 - len(mine)),
-                       5, 0)
+        pos = Position(variant, rules, (ships(mine), ships(theirs)), (5 - len(theirs), 5 - len(mine)), 5, 0)
         assert isinstance(judge_for(pos), Perfect)
         command = Computer(Strategy.HARD, checked).decide(_view(pos))
         moved = command.ship is ships(mine)[0] or command.move or not rules.ship(variant, command.ship).stays
         target = -1 if command.target is None else FLEET.index(command.target.ship)
-        chosen = [r for r in rows if FLEET[game.ship[r]] is command.ship and bool(game.moved[r]) == moved
-                  and ((target == -1 and game.ship[r] == carrier) or game.t1[r] == target)]
+        chosen = [
+            r
+            for r in rows
+            if FLEET[game.ship[r]] is command.ship
+            and bool(game.moved[r]) == moved
+            and ((target == -1 and game.ship[r] == carrier) or game.t1[r] == target)
+        ]
         assert chosen, command
         assert max(q[r] for r in chosen) >= max(q[r] for r in rows) - 1e-6
         checked += 1
 
 
 def _view(pos: Position) -> dict:
-    return {"game": pos.variant.value, "rules": pos.rules.to_dict(),
-            "lines": [[s.value for s in line] for line in pos.lines], "points": list(pos.points),
-            "points_to_win": pos.points_to_win, "turn": pos.turn, "phase": "attack", "pending": None}
+    return {
+        "game": pos.variant.value,
+        "rules": pos.rules.to_dict(),
+        "lines": [[s.value for s in line] for line in pos.lines],
+        "points": list(pos.points),
+        "points_to_win": pos.points_to_win,
+        "turn": pos.turn,
+        "phase": "attack",
+        "pending": None,
+    }
 
 
 def test_hard_lays_the_solved_line_with_two_players_only():

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from tests.line_game import LineGame, run_script
 
-LINES = [["Carrier", "Battleship", "Destroyer", "Submarine", "Patrol Boat"],
-         ["Battleship", "Destroyer", "Carrier", "Submarine", "Patrol Boat"]]
+LINES = [
+    ["Carrier", "Battleship", "Destroyer", "Submarine", "Patrol Boat"],
+    ["Battleship", "Destroyer", "Carrier", "Submarine", "Patrol Boat"],
+]
 
 
 def _express(db: Path, commands: list[dict]) -> list[dict]:
@@ -28,8 +30,7 @@ def test_a_game_killed_mid_roll_resumes_with_the_same_dice(tmp_path):
     state = ask({"cmd": "state"})
     assert state["phase"] == "target"
     game.kill()
-    again = _express(db, [{"cmd": "state"},
-                          {"cmd": "target", "target": {"player": 1, "ship": "Battleship"}}])
+    again = _express(db, [{"cmd": "state"}, {"cmd": "target", "target": {"player": 1, "ship": "Battleship"}}])
     assert again[0] == state
     # The roll counted after the declaration is the one thrown before the kill.
     assert again[1]["event"] == "roll" and again[1]["faces"] == first["faces"]
@@ -37,8 +38,9 @@ def test_a_game_killed_mid_roll_resumes_with_the_same_dice(tmp_path):
 
 def test_a_whole_seeded_game_is_stored_and_resumes_over(tmp_path):
     db = tmp_path / "express.db"
-    answers = _express(db, [{"cmd": "new", "players": ["Ann", "Bo"], "lines": LINES,
-                             "game": "captain", "seed": 3}])
+    answers = _express(
+        db, [{"cmd": "new", "players": ["Ann", "Bo"], "lines": LINES, "game": "captain", "seed": 3}]
+    )
     assert answers[0]["event"] == "new"
     for _ in range(400):
         state = _express(db, [{"cmd": "state"}])[0]

@@ -32,8 +32,15 @@ CAPTAIN = Variant.CAPTAIN
 
 
 def roll(player, ship, number, text, hits, total):
-    return {"event": "roll", "player": player, "ship": ship.value, "roll": number,
-            "faces": [f.value for f in faces(text)], "hits": hits, "total": total}
+    return {
+        "event": "roll",
+        "player": player,
+        "ship": ship.value,
+        "roll": number,
+        "faces": [f.value for f in faces(text)],
+        "hits": hits,
+        "total": total,
+    }
 
 
 def sunk(player, ship, by, points):
@@ -63,8 +70,12 @@ def declare(match: Match, target, dice: str = "") -> list[dict]:
 def test_destroyer_moves_to_the_front_and_its_burst_is_two_hits():
     m = game()  # Ann: C B D S P, Bo: B D C S P
     events = attack(m, D, (1, B), "BBXPPP BSS")
-    assert events == [roll(0, D, 1, "BBXPPP", 4, 4), roll(0, D, 2, "BSS", 1, 5),
-                      sunk(1, B, 0, [1, 0]), turn(0)]
+    assert events == [
+        roll(0, D, 1, "BBXPPP", 4, 4),
+        roll(0, D, 2, "BSS", 1, 5),
+        sunk(1, B, 0, [1, 0]),
+        turn(0),
+    ]
     assert m.line(0) == (D, C, B, S, P)
     assert m.line(1) == (D, C, S, P)  # the ships behind move up
     assert m.lost(1) == (B,) and m.points() == (1, 0)
@@ -73,8 +84,13 @@ def test_destroyer_moves_to_the_front_and_its_burst_is_two_hits():
 def test_battleship_bursts_are_no_hit_and_are_rolled_again():
     m = game()
     events = attack(m, B, (1, D), "XXXXDDSS XXXXXX DDSSSS")
-    assert events == [roll(0, B, 1, "XXXXDDSS", 2, 2), roll(0, B, 2, "XXXXXX", 0, 2),
-                      roll(0, B, 3, "DDSSSS", 2, 4), sunk(1, D, 0, [1, 0]), turn(0)]
+    assert events == [
+        roll(0, B, 1, "XXXXDDSS", 2, 2),
+        roll(0, B, 2, "XXXXXX", 0, 2),
+        roll(0, B, 3, "DDSSSS", 2, 4),
+        sunk(1, D, 0, [1, 0]),
+        turn(0),
+    ]
     assert m.line(0) == (B, C, D, S, P)
 
 
@@ -102,8 +118,12 @@ def test_total_counts_every_hit_beyond_the_defense():
 def test_patrol_boat_rolls_five_dice_three_times_burst_one_hit():
     m = game()
     events = attack(m, P, (1, D), "XSSSS SSSS SSSS")
-    assert events == [roll(0, P, 1, "XSSSS", 1, 1), roll(0, P, 2, "SSSS", 0, 1),
-                      roll(0, P, 3, "SSSS", 0, 1), turn(1)]
+    assert events == [
+        roll(0, P, 1, "XSSSS", 1, 1),
+        roll(0, P, 2, "SSSS", 0, 1),
+        roll(0, P, 3, "SSSS", 0, 1),
+        turn(1),
+    ]
 
 
 def test_submarine_burst_sinks_whatever_the_defense_and_targets_anywhere():
@@ -116,19 +136,21 @@ def test_submarine_burst_sinks_whatever_the_defense_and_targets_anywhere():
 
 def test_submarine_target_faces_count_as_usual():
     m = game(ANN, (P, D, C, S, B))
-    assert attack(m, S, (1, P), "PPP") == [roll(0, S, 1, "PPP", 3, 3), sunk(1, P, 0, [1, 0]),
-                                           turn(0)]
+    assert attack(m, S, (1, P), "PPP") == [roll(0, S, 1, "PPP", 3, 3), sunk(1, P, 0, [1, 0]), turn(0)]
 
 
 def test_carrier_rolls_first_then_declares_and_stays_in_place():
     m = game(BO, ANN)  # Ann: B D C S P (Carrier third), Bo: C B D S P
     assert attack(m, C, dice="CBXSSD") == [roll(0, C, 1, "CBXSSD", None, None)]
     assert m.phase is Phase.TARGET and m.line(0) == BO
-    assert m.public_view()["pending"] == {"player": 0, "ship": "Carrier", "roll": 1,
-                                          "faces": [f.value for f in faces("CBXSSD")]}
+    assert m.public_view()["pending"] == {
+        "player": 0,
+        "ship": "Carrier",
+        "roll": 1,
+        "faces": [f.value for f in faces("CBXSSD")],
+    }
     # Against the Battleship: its face and the Burst count (2 hits, 2 dice aside), 4 dice left.
-    assert declare(m, (1, B), "BBSS") == [roll(0, C, 1, "CBXSSD", 2, 2), roll(0, C, 2, "BBSS", 2, 4),
-                                          turn(1)]
+    assert declare(m, (1, B), "BBSS") == [roll(0, C, 1, "CBXSSD", 2, 2), roll(0, C, 2, "BBSS", 2, 4), turn(1)]
     assert m.phase is Phase.ATTACK and m.pending is None
 
 
@@ -182,8 +204,11 @@ def test_captain_every_ship_declares_first_and_rolls_twice_burst_one_hit():
 
 def test_captain_battleship_burst_counts_one_hit():
     m = game(variant=CAPTAIN)
-    assert attack(m, B, (1, B), "XXXBBSSS") == [roll(0, B, 1, "XXXBBSSS", 5, 5),
-                                                 sunk(1, B, 0, [1, 0]), turn(0)]
+    assert attack(m, B, (1, B), "XXXBBSSS") == [
+        roll(0, B, 1, "XXXBBSSS", 5, 5),
+        sunk(1, B, 0, [1, 0]),
+        turn(0),
+    ]
 
 
 def test_captain_carrier_must_name_its_target():
@@ -318,10 +343,8 @@ def test_house_rule_numbers_change_the_table():
 
 def test_queued_faces_come_first_then_the_seed():
     m = game(seed=77)
-    assert [event_to_dict(e) for e in m.apply(QueueDice(faces("SSS")))] == [
-        {"event": "dice", "queued": 3}]
-    assert [event_to_dict(e) for e in m.apply(QueueDice(faces("SX")))] == [
-        {"event": "dice", "queued": 5}]
+    assert [event_to_dict(e) for e in m.apply(QueueDice(faces("SSS")))] == [{"event": "dice", "queued": 3}]
+    assert [event_to_dict(e) for e in m.apply(QueueDice(faces("SX")))] == [{"event": "dice", "queued": 5}]
     events = m.apply(Attack(D, Target(1, B)))  # six dice: the five queued, then the seed's first
     assert events[0].faces == (*faces("SSSSX"), generated_face(77, 0))
     assert events[1].faces == tuple(generated_face(77, n) for n in range(1, 1 + len(events[1].faces)))
@@ -383,10 +406,15 @@ def test_a_captains_submarine_cannot_reach_defense_four():
 
 WEAK = dataclasses.replace(Rules().battleship, defense=3, dice=1, rolls=1, burst=0)
 # Only Destroyers and Carriers (2 dice) can sink, and only Destroyers and Patrol Boats (defense 2).
-TWO_DICE = Rules(battleship=WEAK, submarine=dataclasses.replace(WEAK, burst_sinks=False),
-                 carrier=dataclasses.replace(WEAK, dice=2),
-                 destroyer=dataclasses.replace(WEAK, defense=2, dice=2),
-                 patrol_boat=dataclasses.replace(WEAK, defense=2), captain_rolls=1, captain_burst=0)
+TWO_DICE = Rules(
+    battleship=WEAK,
+    submarine=dataclasses.replace(WEAK, burst_sinks=False),
+    carrier=dataclasses.replace(WEAK, dice=2),
+    destroyer=dataclasses.replace(WEAK, defense=2, dice=2),
+    patrol_boat=dataclasses.replace(WEAK, defense=2),
+    captain_rolls=1,
+    captain_burst=0,
+)
 
 
 def test_when_no_ship_can_sink_any_more_the_game_ends_and_a_tie_goes_to_the_sinker():
@@ -402,7 +430,10 @@ def test_when_no_ship_can_sink_any_more_the_game_ends_and_a_tie_goes_to_the_sink
 
 
 def test_rules_that_let_no_ship_sink_make_no_game():
-    nothing = Rules(**{ship: WEAK for ship in ("battleship", "destroyer", "carrier", "patrol_boat")},
-                    submarine=dataclasses.replace(WEAK, burst_sinks=False), captain_burst=0)
+    nothing = Rules(
+        **{ship: WEAK for ship in ("battleship", "destroyer", "carrier", "patrol_boat")},
+        submarine=dataclasses.replace(WEAK, burst_sinks=False),
+        captain_burst=0,
+    )
     with pytest.raises(SetupError, match="no ship can ever sink"):
         game(rules=nothing, variant=CAPTAIN)

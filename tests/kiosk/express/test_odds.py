@@ -43,23 +43,23 @@ def enumerate_attack(rules: ShipRules, defense: int, dice: int, total: int, roll
                 hits += rules.burst
                 kept += 1 if rules.burst else 0
         if (rules.burst_sinks and burst) or total + hits >= defense:
-            chance += SIX ** dice
+            chance += SIX**dice
         else:
-            chance += SIX ** dice * enumerate_attack(rules, defense, dice - kept, total + hits,
-                                                     rolls - 1)
+            chance += SIX**dice * enumerate_attack(rules, defense, dice - kept, total + hits, rolls - 1)
     return chance
 
 
-SMALL = [ShipRules(defense=1, dice=d, rolls=r, burst=b, burst_sinks=s)
-         for d, r, b, s in itertools.product((1, 2, 3), (1, 2, 3), (0, 1, 2), (False, True))
-         if d + r <= 5]
+SMALL = [
+    ShipRules(defense=1, dice=d, rolls=r, burst=b, burst_sinks=s)
+    for d, r, b, s in itertools.product((1, 2, 3), (1, 2, 3), (0, 1, 2), (False, True))
+    if d + r <= 5
+]
 
 
 @pytest.mark.parametrize("rules", SMALL, ids=lambda r: f"{r.dice}d{r.rolls}r{r.burst}b{int(r.burst_sinks)}")
 def test_chain_equals_brute_force_enumeration(rules):
     for defense in (1, 2, 3, 4):
-        assert odds.chance(rules, defense) == enumerate_attack(rules, defense, rules.dice, 0,
-                                                               rules.rolls)
+        assert odds.chance(rules, defense) == enumerate_attack(rules, defense, rules.dice, 0, rules.rolls)
 
 
 def engine_sinks(setup: Setup, first: list[Attack], dice: int) -> Fraction:
@@ -70,7 +70,7 @@ def engine_sinks(setup: Setup, first: list[Attack], dice: int) -> Fraction:
         m.apply(QueueDice(roll))
         events = [e for command in first for e in m.apply(command)]
         sinks += any(isinstance(e, Sunk) for e in events)
-    return Fraction(sinks, 6 ** dice)
+    return Fraction(sinks, 6**dice)
 
 
 @pytest.mark.parametrize("target", [B, C, P])
@@ -92,7 +92,7 @@ def test_engine_two_roll_attack_agrees_with_the_odds():
             m = Match(setup)
             m.apply(QueueDice(first + second))
             events = m.apply(Attack(Ship.PATROL_BOAT, Target(1, Ship.DESTROYER)))
-            sinks += SIX ** 4 * any(isinstance(e, Sunk) for e in events)
+            sinks += SIX**4 * any(isinstance(e, Sunk) for e in events)
     patrol = setup.ship(Ship.PATROL_BOAT)
     assert sinks == odds.chance(patrol, setup.ship(Ship.DESTROYER).defense)
 
@@ -110,16 +110,23 @@ def test_carrier_chance_after_a_known_roll_is_its_last_roll_binomial():
             defense = Rules().table(target).defense
             hits = sum(f in (target.face, Face.BURST) for f in faces)
             left, need = 6 - hits, defense - hits
-            expected = sum((comb(left, j) * Fraction(1, 3) ** j * Fraction(2, 3) ** (left - j)
-                            for j in range(max(need, 0), left + 1)), Fraction(0))
+            expected = sum(
+                (
+                    comb(left, j) * Fraction(1, 3) ** j * Fraction(2, 3) ** (left - j)
+                    for j in range(max(need, 0), left + 1)
+                ),
+                Fraction(0),
+            )
             assert odds.chance_after(carrier, defense, faces, target) == expected
 
 
 def test_carrier_chance_before_rolling_for_a_fixed_target_is_the_declared_chance():
     carrier = Rules().carrier
     for defense in (3, 4, 5):
-        expected = sum((p * odds.chance_after_counts(carrier, defense, counts, C)
-                        for counts, p in odds.first_rolls(6)), Fraction(0))
+        expected = sum(
+            (p * odds.chance_after_counts(carrier, defense, counts, C) for counts, p in odds.first_rolls(6)),
+            Fraction(0),
+        )
         assert expected == odds.chance(carrier, defense)
 
 
@@ -136,8 +143,7 @@ def test_best_declared_equals_brute_force_over_every_first_roll():
     targets = [(C, 3), (P, 3)]
     brute = Fraction(0)
     for roll in itertools.product(FACES, repeat=3):
-        brute += SIX ** 3 * max(odds.chance_after(carrier, d, roll, ship)
-                                for ship, d in targets)
+        brute += SIX**3 * max(odds.chance_after(carrier, d, roll, ship) for ship, d in targets)
     assert odds.best_declared(carrier, targets) == brute
     assert odds.best_declared(carrier, targets) > max(odds.chance(carrier, d) for _s, d in targets)
     assert odds.best_declared(carrier, []) == 0

@@ -61,11 +61,27 @@ def ref() -> Referee:
 
 def test_new_answers_players_and_lines_front_first():
     r = Referee()
-    answer = ask(r, {"cmd": "new", "players": ["Ann", "Bo", "Cy"], "game": "admiral",
-                     "points_to_win": 4, "lines": [ANN, BO, CY], "seed": 5})
+    answer = ask(
+        r,
+        {
+            "cmd": "new",
+            "players": ["Ann", "Bo", "Cy"],
+            "game": "admiral",
+            "points_to_win": 4,
+            "lines": [ANN, BO, CY],
+            "seed": 5,
+        },
+    )
     assert answer == [{"event": "new", "players": ["Ann", "Bo", "Cy"], "lines": [ANN, BO, CY]}]
-    assert state(r) == {"event": "state", "game": "admiral", "turn": 0, "phase": "attack",
-                        "lines": [ANN, BO, CY], "points": [0, 0, 0], "winner": None}
+    assert state(r) == {
+        "event": "state",
+        "game": "admiral",
+        "turn": 0,
+        "phase": "attack",
+        "lines": [ANN, BO, CY],
+        "points": [0, 0, 0],
+        "winner": None,
+    }
 
 
 def test_new_defaults_admiral_points_by_players_random_lines():
@@ -101,18 +117,21 @@ def test_points_to_win_is_1_to_5_times_opponents(players, most):
         one_error(ask(r, {"cmd": "new", "players": names, "points_to_win": bad}), str(most))
 
 
-@pytest.mark.parametrize("obj", [
-    {"cmd": "new"},
-    {"cmd": "new", "players": ["Ann"]},
-    {"cmd": "new", "players": ["A", "B", "C", "D", "E"]},
-    {"cmd": "new", "players": "Ann, Bo"},
-    {"cmd": "new", "players": ["Ann", "Bo"], "game": "general"},
-    {"cmd": "new", "players": ["Ann", "Bo"], "seed": "x"},
-    {"cmd": "new", "players": ["Ann", "Bo"], "points_to_win": True},
-    {"cmd": "new", "players": ["Ann", "Bo"], "lines": [ANN]},
-    {"cmd": "new", "players": ["Ann", "Bo"], "lines": [ANN, ["Carrier", "Yacht"]]},
-    {"cmd": "new", "players": ["Ann", "Bo"], "colour": "red"},
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"cmd": "new"},
+        {"cmd": "new", "players": ["Ann"]},
+        {"cmd": "new", "players": ["A", "B", "C", "D", "E"]},
+        {"cmd": "new", "players": "Ann, Bo"},
+        {"cmd": "new", "players": ["Ann", "Bo"], "game": "general"},
+        {"cmd": "new", "players": ["Ann", "Bo"], "seed": "x"},
+        {"cmd": "new", "players": ["Ann", "Bo"], "points_to_win": True},
+        {"cmd": "new", "players": ["Ann", "Bo"], "lines": [ANN]},
+        {"cmd": "new", "players": ["Ann", "Bo"], "lines": [ANN, ["Carrier", "Yacht"]]},
+        {"cmd": "new", "players": ["Ann", "Bo"], "colour": "red"},
+    ],
+)
 def test_a_bad_new_is_one_error_and_keeps_the_game(ref, obj):
     before = state(ref)
     one_error(ask(ref, obj))
@@ -146,18 +165,44 @@ def test_bad_faces_are_one_error(ref, faces):
 
 
 def test_attack_rolls_then_sunk_and_the_attacker_goes_again(ref):
-    dice(ref, "Battleship", "Battleship", "Burst", "Patrol Boat", "Patrol Boat", "Patrol Boat",
-         "Battleship", "Submarine", "Submarine")
+    dice(
+        ref,
+        "Battleship",
+        "Battleship",
+        "Burst",
+        "Patrol Boat",
+        "Patrol Boat",
+        "Patrol Boat",
+        "Battleship",
+        "Submarine",
+        "Submarine",
+    )
     assert attack(ref, "Destroyer", 1, "Battleship") == [
-        {"event": "roll", "player": 0, "ship": "Destroyer", "roll": 1,
-         "faces": ["Battleship", "Battleship", "Burst", "Patrol Boat", "Patrol Boat", "Patrol Boat"],
-         "hits": 4, "total": 4},
-        {"event": "roll", "player": 0, "ship": "Destroyer", "roll": 2,
-         "faces": ["Battleship", "Submarine", "Submarine"], "hits": 1, "total": 5},
+        {
+            "event": "roll",
+            "player": 0,
+            "ship": "Destroyer",
+            "roll": 1,
+            "faces": ["Battleship", "Battleship", "Burst", "Patrol Boat", "Patrol Boat", "Patrol Boat"],
+            "hits": 4,
+            "total": 4,
+        },
+        {
+            "event": "roll",
+            "player": 0,
+            "ship": "Destroyer",
+            "roll": 2,
+            "faces": ["Battleship", "Submarine", "Submarine"],
+            "hits": 1,
+            "total": 5,
+        },
         {"event": "sunk", "player": 1, "ship": "Battleship", "by": 0, "points": [1, 0]},
-        {"event": "turn", "player": 0}]
-    assert state(ref)["lines"] == [["Destroyer", "Carrier", "Battleship", "Submarine", "Patrol Boat"],
-                                   ["Destroyer", "Carrier", "Submarine", "Patrol Boat"]]
+        {"event": "turn", "player": 0},
+    ]
+    assert state(ref)["lines"] == [
+        ["Destroyer", "Carrier", "Battleship", "Submarine", "Patrol Boat"],
+        ["Destroyer", "Carrier", "Submarine", "Patrol Boat"],
+    ]
 
 
 def test_attack_that_fails_passes_the_dice(ref):
@@ -174,7 +219,8 @@ def test_the_sink_that_reaches_the_points_wins():
     dice(r, "Burst")
     assert attack(r, "Submarine", 1, "Patrol Boat")[-2:] == [
         {"event": "sunk", "player": 1, "ship": "Patrol Boat", "by": 0, "points": [1, 0]},
-        {"event": "win", "player": 0}]
+        {"event": "win", "player": 0},
+    ]
     assert state(r)["phase"] == "over" and state(r)["winner"] == 0
     one_error(attack(r, "Destroyer", 1, "Battleship"), "over")
 
@@ -195,18 +241,42 @@ def test_a_sink_that_leaves_no_opponent_with_a_ship_wins():
 def test_carrier_rolls_first_then_target_recounts_and_rolls_again():
     r = Referee()
     new(r, lines=[BO, ANN])  # Ann's Carrier is third, Bo's Carrier first
-    dice(r, "Carrier", "Battleship", "Burst", "Submarine", "Submarine", "Destroyer",
-         "Battleship", "Battleship", "Submarine", "Submarine")
-    first = {"event": "roll", "player": 0, "ship": "Carrier", "roll": 1,
-             "faces": ["Carrier", "Battleship", "Burst", "Submarine", "Submarine", "Destroyer"]}
+    dice(
+        r,
+        "Carrier",
+        "Battleship",
+        "Burst",
+        "Submarine",
+        "Submarine",
+        "Destroyer",
+        "Battleship",
+        "Battleship",
+        "Submarine",
+        "Submarine",
+    )
+    first = {
+        "event": "roll",
+        "player": 0,
+        "ship": "Carrier",
+        "roll": 1,
+        "faces": ["Carrier", "Battleship", "Burst", "Submarine", "Submarine", "Destroyer"],
+    }
     assert attack(r, "Carrier") == [{**first, "hits": None, "total": None}]
     assert state(r)["phase"] == "target"
     assert state(r)["lines"][0] == BO  # stays where it is
     assert ask(r, {"cmd": "target", "target": {"player": 1, "ship": "Battleship"}}) == [
         {**first, "hits": 2, "total": 2},
-        {"event": "roll", "player": 0, "ship": "Carrier", "roll": 2,
-         "faces": ["Battleship", "Battleship", "Submarine", "Submarine"], "hits": 2, "total": 4},
-        {"event": "turn", "player": 1}]
+        {
+            "event": "roll",
+            "player": 0,
+            "ship": "Carrier",
+            "roll": 2,
+            "faces": ["Battleship", "Battleship", "Submarine", "Submarine"],
+            "hits": 2,
+            "total": 4,
+        },
+        {"event": "turn", "player": 1},
+    ]
     assert state(r)["phase"] == "attack"
 
 
@@ -227,8 +297,10 @@ def test_target_is_only_for_a_waiting_carrier_roll(ref):
     one_error(ask(ref, {"cmd": "target", "target": {"player": 1, "ship": "Battleship"}}), "Carrier")
     attack(ref, "Carrier")
     one_error(attack(ref, "Destroyer", 1, "Battleship"), "declare its target first")
-    one_error(ask(ref, {"cmd": "target", "target": {"player": 1, "ship": "Submarine"}}),
-              "first two ships of Bo's line")
+    one_error(
+        ask(ref, {"cmd": "target", "target": {"player": 1, "ship": "Submarine"}}),
+        "first two ships of Bo's line",
+    )
     assert state(ref)["phase"] == "target"
 
 
@@ -250,13 +322,24 @@ def test_submarine_burst_counts_one_hit_and_sinks_whatever_the_total(ref):
     dice(ref, "Burst", "Destroyer", "Carrier")
     answers = attack(ref, "Submarine", 1, "Patrol Boat")  # fifth in Bo's line: anywhere
     assert answers[0]["hits"] == 1 and answers[0]["total"] == 1
-    assert answers[1] == {"event": "sunk", "player": 1, "ship": "Patrol Boat", "by": 0,
-                          "points": [1, 0]}
+    assert answers[1] == {"event": "sunk", "player": 1, "ship": "Patrol Boat", "by": 0, "points": [1, 0]}
 
 
 def test_a_destroyer_burst_is_one_die_set_aside_worth_two(ref):
-    dice(ref, "Burst", "Carrier", "Carrier", "Carrier", "Carrier", "Carrier",
-         "Carrier", "Carrier", "Carrier", "Carrier", "Carrier")
+    dice(
+        ref,
+        "Burst",
+        "Carrier",
+        "Carrier",
+        "Carrier",
+        "Carrier",
+        "Carrier",
+        "Carrier",
+        "Carrier",
+        "Carrier",
+        "Carrier",
+        "Carrier",
+    )
     answers = attack(ref, "Destroyer", 1, "Battleship")
     assert answers[0]["hits"] == 2 and answers[0]["total"] == 2
     assert len(answers[1]["faces"]) == 5  # the Burst is the one die set aside
@@ -267,36 +350,64 @@ def test_no_dice_left_means_no_further_roll():
     new(r, game="captain")
     dice(r, "Destroyer", "Destroyer", "Burst")
     answers = attack(r, "Submarine", 1, "Destroyer")  # three dice, all set aside: total 3 of 4
-    assert answers == [{"event": "roll", "player": 0, "ship": "Submarine", "roll": 1,
-                        "faces": ["Destroyer", "Destroyer", "Burst"], "hits": 3, "total": 3},
-                       {"event": "turn", "player": 1}]
+    assert answers == [
+        {
+            "event": "roll",
+            "player": 0,
+            "ship": "Submarine",
+            "roll": 1,
+            "faces": ["Destroyer", "Destroyer", "Burst"],
+            "hits": 3,
+            "total": 3,
+        },
+        {"event": "turn", "player": 1},
+    ]
 
 
 # ---- refusals ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("obj", "words"), [
-    ({"cmd": "attack", "ship": "Destroyer", "target": {"player": 1, "ship": "Carrier"}},
-     ["first two ships of Bo's line"]),
-    ({"cmd": "attack", "ship": "Destroyer", "target": {"player": 0, "ship": "Carrier"}},
-     ["own line"]),
-    ({"cmd": "attack", "ship": "Destroyer", "target": {"player": 1, "ship": "Battleship"},
-      "player": 1}, ["Ann's turn"]),
-    ({"cmd": "attack", "ship": "Yacht", "target": {"player": 1, "ship": "Battleship"}}, ["Yacht"]),
-    ({"cmd": "attack", "ship": "Destroyer"}, ["must name its target"]),
-    ({"cmd": "attack", "ship": "Destroyer", "target": {"player": 1}}, ["ship"]),
-    ({"cmd": "attack", "ship": "Destroyer", "target": {"player": "1", "ship": "Battleship"}},
-     ["player"]),
-    ({"cmd": "attack", "ship": "Destroyer", "target": {"player": 1, "ship": "Battleship"},
-      "move": "yes"}, ["move"]),
-    ({"cmd": "attack", "ship": "Destroyer", "target": {"player": 1, "ship": "Battleship"},
-      "speed": 3}, ["speed"]),
-    ({"cmd": "fire", "cell": "B7"}, ["fire"]),
-    ({"cmd": 3}, ["cmd"]),
-    ({"ship": "Destroyer"}, ["cmd"]),
-    ("[1, 2]", ["JSON object"]),
-    ("{not json", ["JSON"]),
-])
+@pytest.mark.parametrize(
+    ("obj", "words"),
+    [
+        (
+            {"cmd": "attack", "ship": "Destroyer", "target": {"player": 1, "ship": "Carrier"}},
+            ["first two ships of Bo's line"],
+        ),
+        ({"cmd": "attack", "ship": "Destroyer", "target": {"player": 0, "ship": "Carrier"}}, ["own line"]),
+        (
+            {
+                "cmd": "attack",
+                "ship": "Destroyer",
+                "target": {"player": 1, "ship": "Battleship"},
+                "player": 1,
+            },
+            ["Ann's turn"],
+        ),
+        ({"cmd": "attack", "ship": "Yacht", "target": {"player": 1, "ship": "Battleship"}}, ["Yacht"]),
+        ({"cmd": "attack", "ship": "Destroyer"}, ["must name its target"]),
+        ({"cmd": "attack", "ship": "Destroyer", "target": {"player": 1}}, ["ship"]),
+        ({"cmd": "attack", "ship": "Destroyer", "target": {"player": "1", "ship": "Battleship"}}, ["player"]),
+        (
+            {
+                "cmd": "attack",
+                "ship": "Destroyer",
+                "target": {"player": 1, "ship": "Battleship"},
+                "move": "yes",
+            },
+            ["move"],
+        ),
+        (
+            {"cmd": "attack", "ship": "Destroyer", "target": {"player": 1, "ship": "Battleship"}, "speed": 3},
+            ["speed"],
+        ),
+        ({"cmd": "fire", "cell": "B7"}, ["fire"]),
+        ({"cmd": 3}, ["cmd"]),
+        ({"ship": "Destroyer"}, ["cmd"]),
+        ("[1, 2]", ["JSON object"]),
+        ("{not json", ["JSON"]),
+    ],
+)
 def test_each_refusal_is_one_error_and_changes_nothing(ref, obj, words):
     dice(ref, "Burst")
     before = state(ref)
@@ -319,8 +430,9 @@ def test_the_player_key_must_be_the_player_on_turn(ref):
     assert attack(ref, "Destroyer", 1, "Battleship", player=0)[-1] == {"event": "turn", "player": 1}
     one_error(attack(ref, "Carrier", player=0), "Bo's turn")
     attack(ref, "Carrier", player=1)
-    one_error(ask(ref, {"cmd": "target", "player": 0,
-                        "target": {"player": 0, "ship": "Destroyer"}}), "Bo's turn")
+    one_error(
+        ask(ref, {"cmd": "target", "player": 0, "target": {"player": 0, "ship": "Destroyer"}}), "Bo's turn"
+    )
 
 
 def test_commands_before_new_are_errors():
@@ -333,9 +445,18 @@ def test_commands_before_new_are_errors():
 
 
 def test_run_answers_line_by_line_and_skips_blank_lines():
-    lines = "\n".join([json.dumps({"cmd": "new", "players": ["Ann", "Bo"], "lines": [ANN, BO]}),
-                       "", json.dumps({"cmd": "dice", "faces": ["Burst"]}), "oops",
-                       json.dumps({"cmd": "state"})]) + "\n"
+    lines = (
+        "\n".join(
+            [
+                json.dumps({"cmd": "new", "players": ["Ann", "Bo"], "lines": [ANN, BO]}),
+                "",
+                json.dumps({"cmd": "dice", "faces": ["Burst"]}),
+                "oops",
+                json.dumps({"cmd": "state"}),
+            ]
+        )
+        + "\n"
+    )
     out = io.StringIO()
     assert run(io.StringIO(lines), out, GameService(None, follow_ups=False)) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
@@ -344,7 +465,8 @@ def test_run_answers_line_by_line_and_skips_blank_lines():
 
 def test_main_stdio_ends_with_status_0_at_end_of_input():
     script = "from kiosk.express.referee import main_stdio; raise SystemExit(main_stdio())"
-    done = subprocess.run([sys.executable, "-c", script], input='{"cmd": "state"}\n', text=True,
-                          capture_output=True, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-c", script], input='{"cmd": "state"}\n', text=True, capture_output=True, timeout=30
+    )
     assert done.returncode == 0
     assert json.loads(done.stdout)["event"] == "error"

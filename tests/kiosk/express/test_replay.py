@@ -44,8 +44,13 @@ def setups(draw) -> Setup:
     most = 5 * (players - 1)
     points = draw(st.integers(1, most))
     rules = Rules(sinker_goes_again=draw(st.booleans()), fleetless_skipped=draw(st.booleans()))
-    return Setup.create([f"P{n}" for n in range(players)], variant=variant, points_to_win=points,
-                        seed=draw(st.integers(0, 2**63 - 1)), rules=rules)
+    return Setup.create(
+        [f"P{n}" for n in range(players)],
+        variant=variant,
+        points_to_win=points,
+        seed=draw(st.integers(0, 2**63 - 1)),
+        rules=rules,
+    )
 
 
 def a_command(m: Match, draw) -> object:
@@ -55,8 +60,15 @@ def a_command(m: Match, draw) -> object:
         return QueueDice(tuple(draw(st.lists(st.sampled_from(FACES), min_size=1, max_size=10))))
     if kind == 1:  # anything: the rules must refuse it cleanly or accept it
         target = Target(draw(st.integers(-1, 4)), draw(st.sampled_from(FLEET)))
-        return draw(st.sampled_from([Attack(draw(st.sampled_from(FLEET)), target),
-                                     Attack(draw(st.sampled_from(FLEET))), Declare(target)]))
+        return draw(
+            st.sampled_from(
+                [
+                    Attack(draw(st.sampled_from(FLEET)), target),
+                    Attack(draw(st.sampled_from(FLEET))),
+                    Declare(target),
+                ]
+            )
+        )
     if m.phase is Phase.TARGET:
         assert m.pending is not None
         return Declare(draw(st.sampled_from(m.targets(m.pending.ship))))
@@ -85,8 +97,7 @@ def test_random_games_keep_the_invariants_and_replay_exactly(setup, data):
     assert snapshot(again) == snapshot(m)
     # The way the store keeps it: setup and commands as JSON, rebuilt by the kind.
     stored_setup = EXPRESS.setup_from_dict(EXPRESS.setup_to_dict(setup))
-    stored_log = [EXPRESS.command_from_dict(EXPRESS.command_to_dict(c)[0], stored_setup, None)
-                  for c in m.log]
+    stored_log = [EXPRESS.command_from_dict(EXPRESS.command_to_dict(c)[0], stored_setup, None) for c in m.log]
     assert snapshot(replay(EXPRESS, stored_setup, stored_log)) == snapshot(m)
     assert m.outcome().over == (m.phase is Phase.OVER)
 

@@ -68,10 +68,13 @@ def test_computers_play_a_whole_game_by_the_same_commands(variant, caplog):
     async def main() -> Match:
         service = GameService(None, rng=random.Random(2))
         service.subscribe(lambda e: sources.append(e.source) if isinstance(e, MatchUpdate) else None)
-        seats = ComputerSeats(service, asyncio.get_running_loop(), pace=FAST,
-                              rng=random.Random(4)).attach()
-        service.new_game(EXPRESS, Setup.create(["Easy", "Normal", "Hard"], variant=variant, seed=9,
-                                               computers=["easy", "normal", "hard"]))
+        seats = ComputerSeats(service, asyncio.get_running_loop(), pace=FAST, rng=random.Random(4)).attach()
+        service.new_game(
+            EXPRESS,
+            Setup.create(
+                ["Easy", "Normal", "Hard"], variant=variant, seed=9, computers=["easy", "normal", "hard"]
+            ),
+        )
         await _until_over(service, seats)
         assert seats.decisions == len(service.match.log)
         return service.match
@@ -103,8 +106,9 @@ def test_a_computer_waits_for_its_turn_and_for_the_table_to_show_the_last_attack
         service = GameService(None, rng=random.Random(2))
         loop = SpyLoop(asyncio.get_running_loop())
         seats = ComputerSeats(service, loop, pace=pace, rng=random.Random(4)).attach()
-        service.new_game(EXPRESS, Setup.create(["Ann", "Kiosk"], lines=[ANN, BO], seed=5,
-                                               computers=[None, "normal"]))
+        service.new_game(
+            EXPRESS, Setup.create(["Ann", "Kiosk"], lines=[ANN, BO], seed=5, computers=[None, "normal"])
+        )
         assert seats.plays(1) and not seats.plays(0)
         assert loop.delays == [pace.think]  # a look at the new game, after a moment
         seats._timer.cancel()
@@ -123,8 +127,10 @@ def test_a_computer_waits_for_its_turn_and_for_the_table_to_show_the_last_attack
 def test_a_resumed_game_gets_its_computer_players_back(tmp_path):
     db = tmp_path / "k.db"
     service = GameService(Store(db), follow_ups=False)
-    service.new_game(EXPRESS, Setup.create(["Ann", "Bo", "Kiosk"], lines=[ANN, BO, CY], seed=3,
-                                           computers=[None, None, "hard"]))
+    service.new_game(
+        EXPRESS,
+        Setup.create(["Ann", "Bo", "Kiosk"], lines=[ANN, BO, CY], seed=3, computers=[None, None, "hard"]),
+    )
     assert service.store is not None
     service.store.close()
     rolls: list[tuple[int, Source]] = []  # who rolled, and where the command came from

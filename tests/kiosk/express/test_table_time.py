@@ -28,8 +28,20 @@ def test_an_attack_is_shown_roll_by_roll_then_sunk():
     queue(m, "XXXXDDSS XXXXXX DDSSSS")  # the Battleship: 2, 0, 2 hits on the Destroyer (4)
     events = m.apply(Attack(B, Target(1, D)))
     steps = [beat.step for beat in script(events, PACE)]
-    assert steps == [Step.MOVE, Step.TUMBLE, Step.LAND, Step.ASIDE, Step.TUMBLE, Step.LAND,
-                     Step.ASIDE, Step.TUMBLE, Step.LAND, Step.ASIDE, Step.SUNK, Step.TURN]
+    assert steps == [
+        Step.MOVE,
+        Step.TUMBLE,
+        Step.LAND,
+        Step.ASIDE,
+        Step.TUMBLE,
+        Step.LAND,
+        Step.ASIDE,
+        Step.TUMBLE,
+        Step.LAND,
+        Step.ASIDE,
+        Step.SUNK,
+        Step.TURN,
+    ]
     assert length(events, PACE) == 1 + 3 * (2 + 3 + 4) + 5  # the turn after a sink adds nothing
     assert climax(events, PACE) == 1 + 3 * (2 + 3 + 4)  # the buzzer sounds as SUNK! shows
 
@@ -41,8 +53,7 @@ def test_a_miss_rests_before_the_next_player_and_the_carrier_waits_for_its_targe
     assert [b.step for b in script(first, PACE)] == [Step.MOVE, Step.TUMBLE, Step.LAND]
     queue(m, "PPPPPP")
     rest = m.apply(Declare(Target(1, B)))
-    assert [b.step for b in script(rest, PACE)] == [Step.ASIDE, Step.TUMBLE, Step.LAND,
-                                                    Step.ASIDE, Step.TURN]
+    assert [b.step for b in script(rest, PACE)] == [Step.ASIDE, Step.TUMBLE, Step.LAND, Step.ASIDE, Step.TURN]
     assert length(rest, PACE) == 4 + 2 + 3 + 4 + 6
     assert length([], Pace.instant()) == 0
 

@@ -117,9 +117,15 @@ class ClassicSides:
 class ClassicApi:
     """The classic routes and sockets of one kiosk (see the module's docstring)."""
 
-    def __init__(self, api: Seats, rooms: PhoneRooms, *, limits: StartLimits | None = None,
-                 today: Callable[[], datetime.date] = datetime.date.today,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        api: Seats,
+        rooms: PhoneRooms,
+        *,
+        limits: StartLimits | None = None,
+        today: Callable[[], datetime.date] = datetime.date.today,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.api = api
         self.rooms = rooms
         self.limits = limits or StartLimits()
@@ -208,8 +214,7 @@ class ClassicApi:
         assert device is not None
         return device
 
-    def _owner_message(self, device: str, events: list[dict[str, Any]] | None = None
-                       ) -> dict[str, Any]:
+    def _owner_message(self, device: str, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         table = self.rooms.table(device)
         room = self.rooms.room_of(device)
         return _message(table.service, 0, room_view(room, Role.OWNER), events)
@@ -248,9 +253,14 @@ class ClassicApi:
     async def open_room(self, request: web.Request) -> web.StreamResponse:
         device = self._device(request)
         if self.rooms.room_of(device) is None:
-            self._take(self._room_opens, request, self.limits.rooms_per_address,
-                       self.limits.rooms_per_hour / 3600, "too_many_rooms",
-                       _("too many rooms from this phone: wait a while, or close one"))
+            self._take(
+                self._room_opens,
+                request,
+                self.limits.rooms_per_address,
+                self.limits.rooms_per_hour / 3600,
+                "too_many_rooms",
+                _("too many rooms from this phone: wait a while, or close one"),
+            )
         self.rooms.open_room(device)
         self._changed_room(device)
         return _answer(self._owner_message(device))
@@ -282,8 +292,7 @@ class ClassicApi:
         if room is None:
             raise json_error(404, "no_room", _("open a room first"))
         url = f"{request.scheme}://{request.host}/classic/r/{room.token}"
-        return web.Response(body=qr.qr_svg(url, scale=6), content_type="image/svg+xml",
-                            headers=NO_STORE)
+        return web.Response(body=qr.qr_svg(url, scale=6), content_type="image/svg+xml", headers=NO_STORE)
 
     async def start_duel(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
@@ -297,27 +306,38 @@ class ClassicApi:
     async def play_socket(self, request: web.Request) -> web.StreamResponse:
         return await self._own_socket(request, self.rooms.table, self._owner_message)
 
-    async def _own_socket(self, request: web.Request, table_of: Callable[[str], PhoneVenue],
-                          message: Callable[[str], dict[str, Any]]) -> web.StreamResponse:
+    async def _own_socket(
+        self,
+        request: web.Request,
+        table_of: Callable[[str], PhoneVenue],
+        message: Callable[[str], dict[str, Any]],
+    ) -> web.StreamResponse:
         """A socket of the phone's own table (or daily table): the device from its cookie."""
         device = device_of(request, issue=False)
         if device is None:
             raise json_error(403, "no_device", _("open the classic page first"))
         table = table_of(device)
-        return await serve_socket(self._hub(table.venue), request, Audience.TEAM_0,
-                                  table.service.game or 0, lambda: json.dumps(message(device)))
+        return await serve_socket(
+            self._hub(table.venue),
+            request,
+            Audience.TEAM_0,
+            table.service.game or 0,
+            lambda: json.dumps(message(device)),
+        )
 
     # -- the daily challenge --
 
-    def _daily_message(self, device: str, events: list[dict[str, Any]] | None = None
-                       ) -> dict[str, Any]:
+    def _daily_message(self, device: str, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         table = self.rooms.daily_table(device)
         message = _message(table.service, 0, None, events)
         match = classic_of(table.service)
         today = self.today()
         current = match is not None and match.setup.date == today
-        message["daily"] = {"date": today.isoformat(), "started": current,
-                            "name": self.rooms.daily_name(device) if current else None}
+        message["daily"] = {
+            "date": today.isoformat(),
+            "started": current,
+            "name": self.rooms.daily_name(device) if current else None,
+        }
         if not current:
             message["view"] = None  # yesterday's challenge is over and done with
         return message
@@ -346,9 +366,11 @@ class ClassicApi:
         while len(self._daily_devices) > self.limits.tracked:
             self._daily_devices.popitem(last=False)
         if device not in devices and len(devices) >= self.limits.daily_per_address:
-            raise json_error(429, "daily_taken", _("today's challenge has been played from this "
-                                                   "network address already: come back "
-                                                   "tomorrow"))
+            raise json_error(
+                429,
+                "daily_taken",
+                _("today's challenge has been played from this network address already: come back tomorrow"),
+            )
         devices.add(device)
 
     async def daily_fire(self, request: web.Request) -> web.StreamResponse:
@@ -378,11 +400,13 @@ class ClassicApi:
             try:
                 day = datetime.date.fromisoformat(text[:10])
             except ValueError:
-                raise json_error(400, "bad_date", _("'date' must be a date like 2026-11-30, not "
-                                                    "{value!r}").format(value=text[:10])) from None
+                raise json_error(
+                    400,
+                    "bad_date",
+                    _("'date' must be a date like 2026-11-30, not {value!r}").format(value=text[:10]),
+                ) from None
         entries = self.leaderboard_of(day)
-        return web.json_response({"date": day.isoformat(), "entries": entries},
-                                 headers=NO_STORE)
+        return web.json_response({"date": day.isoformat(), "entries": entries}, headers=NO_STORE)
 
     def leaderboard_of(self, day: datetime.date) -> list[dict[str, Any]]:
         store = self.api.service.store
@@ -396,9 +420,12 @@ class ClassicApi:
         client = request.remote or "unknown"
         throttle = self.api.throttle
         if not throttle.may_try(client):
-            raise json_error(429, "too_many_attempts",
-                             _("too many wrong links from this phone: wait a minute"),
-                             **{"Retry-After": "60"})
+            raise json_error(
+                429,
+                "too_many_attempts",
+                _("too many wrong links from this phone: wait a minute"),
+                **{"Retry-After": "60"},
+            )
         room = self.rooms.find_room(request.match_info.get("token", ""))
         if room is None:
             throttle.failed(client)
@@ -413,8 +440,9 @@ class ClassicApi:
             self._changed_room(room.owner)  # the owner sees its friend arrive
         return membership
 
-    def _member_message(self, membership: Membership,
-                        events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def _member_message(
+        self, membership: Membership, events: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         table = self.rooms.table(membership.room.owner)
         side = self.rooms.side_of(membership)
         return _message(table.service, side, member_view(membership), events)
@@ -427,8 +455,7 @@ class ClassicApi:
         membership = self._member(request)
         device = device_of(request, issue=False)
         if membership.role is not Role.FRIEND or device is None:
-            raise json_error(403, "not_friend", _("only the friend who joined this room can say "
-                                                  "Ready"))
+            raise json_error(403, "not_friend", _("only the friend who joined this room can say Ready"))
         with _refusals():
             room = self.rooms.ready(membership.room, device, _name(body))
         self._changed_room(room.owner)
@@ -459,11 +486,18 @@ class ClassicApi:
         # API call does.
         membership = self._member(request, issue=False)
         table = self.rooms.table(membership.room.owner)
-        audience = {Role.OWNER: Audience.TEAM_0, Role.FRIEND: Audience.TEAM_1,
-                    Role.SPECTATOR: Audience.SPECTATOR}[membership.role]
-        return await serve_socket(self._hub(table.venue), request, audience,
-                                  table.service.game or 0,
-                                  lambda: json.dumps(self._member_message(membership)))
+        audience = {
+            Role.OWNER: Audience.TEAM_0,
+            Role.FRIEND: Audience.TEAM_1,
+            Role.SPECTATOR: Audience.SPECTATOR,
+        }[membership.role]
+        return await serve_socket(
+            self._hub(table.venue),
+            request,
+            audience,
+            table.service.game or 0,
+            lambda: json.dumps(self._member_message(membership)),
+        )
 
     # -- a team link of the kiosk's classic duel --
 
@@ -473,8 +507,7 @@ class ClassicApi:
             raise web.HTTPNotFound()  # a link of the dart game: its own routes serve it
         return match
 
-    def _team_message(self, team: int, events: list[dict[str, Any]] | None = None
-                      ) -> dict[str, Any]:
+    def _team_message(self, team: int, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         message = _message(self.api.service, team, None, events)
         # The touchscreen hands each team its link in turn: shots wait until both phones hold
         # theirs, so no team fires at a fleet its team has not yet seen.
@@ -499,16 +532,20 @@ class ClassicApi:
         self._kiosk_duel()
         command = command_of(body, team)
         if isinstance(command, Fire) and not (self.api.phone_held(0) and self.api.phone_held(1)):
-            raise json_error(409, "waiting_for_phones",
-                             _("the other team has not opened its link yet"))
+            raise json_error(409, "waiting_for_phones", _("the other team has not opened its link yet"))
         _submit(self.api.service, command)
         return _answer(self._team_message(team))
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
         team, game = self.api.claim(request, may_issue=False)
         self._kiosk_duel()
-        return await serve_socket(self.kiosk_hub, request, Audience.of_team(team), game,
-                                  lambda: json.dumps(self._team_message(team)))
+        return await serve_socket(
+            self.kiosk_hub,
+            request,
+            Audience.of_team(team),
+            game,
+            lambda: json.dumps(self._team_message(team)),
+        )
 
     # -- what the sockets hear --
 
@@ -517,8 +554,7 @@ class ClassicApi:
         if hub is None:
             if len(self.hubs) >= MAX_HUBS:
                 # The hubs of tables nobody listens to any more: a new socket makes one again.
-                for name in [n for n, h in self.hubs.items()
-                             if not any(h.listening(a) for a in Audience)]:
+                for name in [n for n, h in self.hubs.items() if not any(h.listening(a) for a in Audience)]:
                     del self.hubs[name]
             hub = self.hubs[venue] = Hub(spectators=ROOM_SPECTATORS, per_team=ROOM_PLAYER_SOCKETS)
         return hub
@@ -551,8 +587,7 @@ class ClassicApi:
             hub.send(Audience.TEAM_0, json.dumps(self._owner_message(device, events)))
         if room is None:
             return
-        for audience, role in ((Audience.TEAM_1, Role.FRIEND),
-                               (Audience.SPECTATOR, Role.SPECTATOR)):
+        for audience, role in ((Audience.TEAM_1, Role.FRIEND), (Audience.SPECTATOR, Role.SPECTATOR)):
             if hub.listening(audience):
                 message = self._member_message(Membership(room, role), events)
                 hub.send(audience, json.dumps(message))
@@ -565,8 +600,7 @@ class ClassicApi:
             # Before anything of the new game is sent: the old game's team phones are told
             # their link died, and hear nothing more.
             self._kiosk_game = event.game
-            self.kiosk_hub.hang_up((Audience.TEAM_0, Audience.TEAM_1),
-                                   json.dumps({"type": "expired"}))
+            self.kiosk_hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
         if classic_of(self.api.service) is None:
             return  # the dart game's events are not ours to read
         events = _events_of(event)
@@ -595,11 +629,24 @@ class ClassicApi:
 
     def _count_start(self, request: web.Request) -> None:
         """A new game from this address: 429 beyond its budget (see StartLimits)."""
-        self._take(self._starts, request, self.limits.capacity, self.limits.per_minute / 60,
-                   "too_many_games", _("too many new games from this phone: wait a minute"))
+        self._take(
+            self._starts,
+            request,
+            self.limits.capacity,
+            self.limits.per_minute / 60,
+            "too_many_games",
+            _("too many new games from this phone: wait a minute"),
+        )
 
-    def _take(self, buckets: OrderedDict[str, Bucket], request: web.Request, capacity: float,
-              per_second: float, code: str, message: str) -> None:
+    def _take(
+        self,
+        buckets: OrderedDict[str, Bucket],
+        request: web.Request,
+        capacity: float,
+        per_second: float,
+        code: str,
+        message: str,
+    ) -> None:
         """One unit of this address's bucket, or 429 with `code` when it is empty."""
         client = request.remote or "unknown"
         now = self.clock()
@@ -627,14 +674,14 @@ def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
     return None
 
 
-def _message(service: GameService, side: int | None, room: dict[str, Any] | None,
-             events: list[dict[str, Any]] | None) -> dict[str, Any]:
+def _message(
+    service: GameService, side: int | None, room: dict[str, Any] | None, events: list[dict[str, Any]] | None
+) -> dict[str, Any]:
     match = classic_of(service)
     if match is not None and match.setup.mode is not Mode.DUEL and side not in (None, 0):
         side = None  # only a duel has a second player's page: never the computer's fleet
     view = game_view(match, service.game, side, service.paused)
-    return {"type": "view", "version": PROTOCOL_VERSION, "view": view, "room": room,
-            "events": events or []}
+    return {"type": "view", "version": PROTOCOL_VERSION, "view": view, "room": room, "events": events or []}
 
 
 def _answer(body: dict[str, Any]) -> web.Response:
@@ -670,14 +717,22 @@ def _fleet(body: dict[str, Any]) -> Fleet:
     """`{"ships": ["A1-A5", "C3-F3", "H2-H4", "J7-J9", "E9-F9"]}`: Carrier, Battleship, Cruiser,
     Submarine, Destroyer, in that order."""
     ships = body.get("ships")
-    if (not isinstance(ships, list) or len(ships) != len(CLASSES)
-            or not all(isinstance(s, str) and 0 < len(s) <= MAX_SHIP_TEXT for s in ships)):
-        raise json_error(400, "bad_shape", _('send {"ships": ["A1-A5", "C3-F3", "H2-H4", '
-                                             '"J7-J9", "E9-F9"]}: Carrier, Battleship, Cruiser, '
-                                             'Submarine, Destroyer'))
+    if (
+        not isinstance(ships, list)
+        or len(ships) != len(CLASSES)
+        or not all(isinstance(s, str) and 0 < len(s) <= MAX_SHIP_TEXT for s in ships)
+    ):
+        raise json_error(
+            400,
+            "bad_shape",
+            _(
+                'send {"ships": ["A1-A5", "C3-F3", "H2-H4", '
+                '"J7-J9", "E9-F9"]}: Carrier, Battleship, Cruiser, '
+                "Submarine, Destroyer"
+            ),
+        )
     try:
-        return Fleet(tuple(parse_ship(text, kind) for kind, text in zip(CLASSES, ships,
-                                                                        strict=True)))
+        return Fleet(tuple(parse_ship(text, kind) for kind, text in zip(CLASSES, ships, strict=True)))
     except PlacementError as err:
         raise json_error(422, "bad_fleet", str(err)) from None
 
@@ -704,17 +759,19 @@ class _refusals:
     """Rule errors as JSON answers (409, with a code the page translates)."""
 
     CODES: tuple[tuple[type[RuleError], str], ...] = (
-        (NotSaved, "paused"), (NotYourTurnError, "not_your_turn"),
-        (AlreadyFiredError, "already_fired"), (FleetLockedError, "fleet_locked"),
-        (PlacementError, "bad_fleet"), (RoomError, "refused"))
+        (NotSaved, "paused"),
+        (NotYourTurnError, "not_your_turn"),
+        (AlreadyFiredError, "already_fired"),
+        (FleetLockedError, "fleet_locked"),
+        (PlacementError, "bad_fleet"),
+        (RoomError, "refused"),
+    )
 
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
-                 _tb: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, _tb: object) -> None:
         if err is None or not isinstance(err, RuleError):
             return
         code = next((c for k, c in self.CODES if isinstance(err, k)), "refused")
         raise json_error(409, code, str(err)) from None
-

@@ -28,8 +28,13 @@ class ClassicPhones:
     def parts(self, seats: Seats, context: PhoneContext) -> Sequence[PhonePart]:
         service = context.service
         pace = self.pace or ShotPace(shot=0 if context.instant else context.settings.solo.shot_seconds)
-        rooms = PhoneRooms(service.store, asyncio.get_running_loop(), self.computer, pace=pace,
-                           rng=random.Random(service.rng.getrandbits(64)))
+        rooms = PhoneRooms(
+            service.store,
+            asyncio.get_running_loop(),
+            self.computer,
+            pace=pace,
+            rng=random.Random(service.rng.getrandbits(64)),
+        )
         return (ClassicApi(seats, rooms, limits=self.limits),)
 
 

@@ -17,17 +17,24 @@ from kiosk.store import RoomRow
 PROTOCOL_VERSION = 1
 
 
-def game_view(match: Match | None, game: int | None, side: int | None,
-              paused: str | None = None) -> dict[str, Any] | None:
+def game_view(
+    match: Match | None, game: int | None, side: int | None, paused: str | None = None
+) -> dict[str, Any] | None:
     """The game as `side`'s page may see it (None: the public view); None without a game."""
     if match is None or game is None:
         return None
     body = match.private_view(side) if side is not None else match.public_view()
     setup = match.setup
-    return {"version": PROTOCOL_VERSION, "game": game, "paused": paused, "you": side,
-            "level": setup.level.value,
-            "date": setup.date.isoformat() if setup.date is not None else None,
-            "may_place": side is not None and match.may_place(side), **body}
+    return {
+        "version": PROTOCOL_VERSION,
+        "game": game,
+        "paused": paused,
+        "you": side,
+        "level": setup.level.value,
+        "date": setup.date.isoformat() if setup.date is not None else None,
+        "may_place": side is not None and match.may_place(side),
+        **body,
+    }
 
 
 def room_view(room: RoomRow | None, role: Role) -> dict[str, Any] | None:
@@ -35,8 +42,7 @@ def room_view(room: RoomRow | None, role: Role) -> dict[str, Any] | None:
     whether it said Ready; a spectator that it watches."""
     if room is None:
         return None
-    body: dict[str, Any] = {"role": role.value, "friend": room.friend is not None,
-                            "ready": room.ready}
+    body: dict[str, Any] = {"role": role.value, "friend": room.friend is not None, "ready": room.ready}
     if role is Role.OWNER:
         body["link"] = f"/classic/r/{room.token}"
     return body

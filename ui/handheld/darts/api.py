@@ -87,8 +87,9 @@ class DartsApi:
     # -- service events --
 
     def on_service_event(self, event: ServiceEvent) -> None:
-        if (isinstance(event, MatchUpdate) and event.game == self.service.game
-                and self.match is not None):  # the dart game's pages follow only the dart game
+        if (
+            isinstance(event, MatchUpdate) and event.game == self.service.game and self.match is not None
+        ):  # the dart game's pages follow only the dart game
             self._broadcast([event_to_dict(e, detail=True) for e in DARTS.events_of(event.events)])
 
     def _changed(self) -> None:
@@ -137,10 +138,12 @@ class DartsApi:
         try:
             profile = Profile(request.match_info["profile"])
         except ValueError:
-            raise json_error(404, "unknown_board",
-                             _("unknown board profile: use four-ring or three-ring")) from None
-        return web.json_response(board_description(board_for(profile)),
-                                 headers={"Cache-Control": "max-age=3600"})
+            raise json_error(
+                404, "unknown_board", _("unknown board profile: use four-ring or three-ring")
+            ) from None
+        return web.json_response(
+            board_description(board_for(profile)), headers={"Cache-Control": "max-age=3600"}
+        )
 
     async def game_view(self, request: web.Request) -> web.StreamResponse:
         match, game = self.match, self.service.game
@@ -148,8 +151,9 @@ class DartsApi:
         return web.json_response({"view": body}, headers={"Cache-Control": "no-store"})
 
     async def spectator_socket(self, request: web.Request) -> web.StreamResponse:
-        return await self._socket(request, Audience.SPECTATOR, self.service.game or 0,
-                                  lambda: self._current_view(None))
+        return await self._socket(
+            request, Audience.SPECTATOR, self.service.game or 0, lambda: self._current_view(None)
+        )
 
     # -- a team's API --
 
@@ -172,8 +176,7 @@ class DartsApi:
         _refuse_after_start(match)
         rules = match.setup.rules
         fleet = random_fleet(rules.board, rules.fleet, self.service.rng)
-        return self._team_answer(
-            {"ships": [[c.code for c in ship.cells] for ship in fleet.ships]})
+        return self._team_answer({"ships": [[c.code for c in ship.cells] for ship in fleet.ships]})
 
     async def closer_vote(self, request: web.Request) -> web.StreamResponse:
         """The team's answer to "who was closer?": `{"team": 0 | 1}`."""
@@ -192,8 +195,7 @@ class DartsApi:
             raise json_error(409, "not_asked", str(err)) from None
         current = self.match
         assert current is not None
-        return self._team_answer({"vote": outcome.value,
-                                  "view": self._team_view(current, game, team)})
+        return self._team_answer({"vote": outcome.value, "view": self._team_view(current, game, team)})
 
     async def next_visit(self, request: web.Request) -> web.StreamResponse:
         """Next from the phone of the team whose visit it is (darts out; early: the darts not
@@ -250,8 +252,7 @@ class DartsApi:
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
         team, game, _match = self._seat(request, may_issue=False)
-        return await self._socket(request, Audience.of_team(team), game,
-                                  lambda: self._current_view(team))
+        return await self._socket(request, Audience.of_team(team), game, lambda: self._current_view(team))
 
     # -- sockets --
 
@@ -262,11 +263,10 @@ class DartsApi:
         view = self._public_view(match, game) if team is None else self._team_view(match, game, team)
         return _view_message(view, [])
 
-    async def _socket(self, request: web.Request, audience: Audience, game: int,
-                      first: Callable[[], str]) -> web.StreamResponse:
+    async def _socket(
+        self, request: web.Request, audience: Audience, game: int, first: Callable[[], str]
+    ) -> web.StreamResponse:
         return await serve_socket(self.hub, request, audience, game, first)
-
-
 
 
 def _view_message(view: dict[str, Any], events: list[dict[str, Any]]) -> str:
@@ -280,17 +280,19 @@ def _refuse_after_start(match: Match) -> None:
         raise json_error(409, "locked", _("both fleets are locked in"))
 
 
-
-
 def _ship_rows(body: object) -> list[list[str]]:
     """The {"ships": [["T20", "T1"], ...]} shape, checked before any cell is read."""
     rows = body.get("ships") if isinstance(body, dict) else None
-    if (not isinstance(rows, list) or not rows or len(rows) > MAX_SHIPS
-            or not all(isinstance(row, list) and 0 < len(row) <= MAX_SHIP for row in rows)
-            or not all(isinstance(text, str) and 0 < len(text) <= MAX_CELL_TEXT
-                       for row in rows for text in row)):
-        raise json_error(400, "bad_shape", _('send {"ships": [["T20", "T1"], ...]}: a list of '
-                                             "ships, each a list of 2 to 5 cell codes"))
+    if (
+        not isinstance(rows, list)
+        or not rows
+        or len(rows) > MAX_SHIPS
+        or not all(isinstance(row, list) and 0 < len(row) <= MAX_SHIP for row in rows)
+        or not all(isinstance(text, str) and 0 < len(text) <= MAX_CELL_TEXT for row in rows for text in row)
+    ):
+        raise json_error(
+            400,
+            "bad_shape",
+            _('send {"ships": [["T20", "T1"], ...]}: a list of ships, each a list of 2 to 5 cell codes'),
+        )
     return rows
-
-

@@ -55,8 +55,10 @@ log = logging.getLogger("dartship.handheld")
 
 # The desk posts forms to itself (the phone pages' policy forbids forms altogether); its one
 # script is our own file.
-_DESK_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+_DESK_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
 REFRESH_SECONDS = 10  # without script only: with it, the page reloads when the game changes
 RECENT = 6
 MAX_FIELD = 16
@@ -67,8 +69,7 @@ def _kept_secret(store: Store | None) -> str:
     try:
         return hostlink.host_secret(store.meta if store is not None else None)
     except (sqlite3.Error, StoreError) as err:
-        log.warning("the host link could not be kept in the database (%s); it changes at the "
-                    "next start", err)
+        log.warning("the host link could not be kept in the database (%s); it changes at the next start", err)
         return hostlink.renew(None)
 
 
@@ -93,21 +94,26 @@ class HostDesk:
             store = self.api.service.store
             self.secret = hostlink.renew(store.meta if store is not None else None)
         except (sqlite3.Error, StoreError) as err:
-            log.warning("the new host link could not be kept in the database (%s); it changes "
-                        "again at the next start", err)
+            log.warning(
+                "the new host link could not be kept in the database (%s); it changes "
+                "again at the next start",
+                err,
+            )
             self.secret = hostlink.renew(None)
         return self.secret
 
     def routes(self) -> list[web.AbstractRouteDef]:
-        return [web.get("/host/{secret}", self.page),
-                web.post("/host/{secret}/next", self.next_game),
-                web.post("/host/{secret}/visit", self.next_visit),
-                web.post("/host/{secret}/undo", self.undo),
-                web.post("/host/{secret}/correct", self.correct),
-                web.post("/host/{secret}/closer", self.closer),
-                web.post("/host/{secret}/throw", self.throw),
-                web.post("/host/{secret}/virtual", self.virtual),
-                web.post("/host/{secret}/move", self.move)]
+        return [
+            web.get("/host/{secret}", self.page),
+            web.post("/host/{secret}/next", self.next_game),
+            web.post("/host/{secret}/visit", self.next_visit),
+            web.post("/host/{secret}/undo", self.undo),
+            web.post("/host/{secret}/correct", self.correct),
+            web.post("/host/{secret}/closer", self.closer),
+            web.post("/host/{secret}/throw", self.throw),
+            web.post("/host/{secret}/virtual", self.virtual),
+            web.post("/host/{secret}/move", self.move),
+        ]
 
     def path(self) -> str:
         return f"/host/{self.secret}"
@@ -133,9 +139,12 @@ class HostDesk:
     @property
     def recent(self) -> list[str]:
         """The last darts as the desk lists them, newest first."""
-        return [_("{team} · {player}: {cell} {result}").format(
-            team=team, player=player, cell=cell_text(cell), result=_result_word(result))
-            for team, player, cell, result in self._darts]
+        return [
+            _("{team} · {player}: {cell} {result}").format(
+                team=team, player=player, cell=cell_text(cell), result=_result_word(result)
+            )
+            for team, player, cell, result in self._darts
+        ]
 
     # -- requests --
 
@@ -145,8 +154,12 @@ class HostDesk:
         if not throttle.may_try(client):
             raise web.HTTPTooManyRequests(text=_("too many wrong links from this phone: wait a minute"))
         given = request.match_info.get("secret", "")
-        if (not given or len(given) > MAX_TOKEN_LENGTH or not given.isascii()
-                or not hmac.compare_digest(given.encode(), self.secret.encode())):
+        if (
+            not given
+            or len(given) > MAX_TOKEN_LENGTH
+            or not given.isascii()
+            or not hmac.compare_digest(given.encode(), self.secret.encode())
+        ):
             throttle.failed(client)
             raise web.HTTPNotFound()
         throttle.succeeded(client)
@@ -255,8 +268,9 @@ class HostDesk:
 
     # -- the page --
 
-    def _render(self, match: Match | None, message: str = "", status: int = 200,
-                team: int | None = None) -> web.Response:
+    def _render(
+        self, match: Match | None, message: str = "", status: int = 200, team: int | None = None
+    ) -> web.Response:
         body = self._html(match, message, team)
         response = web.Response(text=body, status=status, content_type="text/html")
         response.headers["Content-Security-Policy"] = _DESK_POLICY
@@ -289,47 +303,61 @@ class HostDesk:
             parts.append(self._bull_off(match))
         if match.phase in (Phase.THROWING, Phase.TAKEOUT, Phase.OVER):
             parts.append(self._play(match))
-        if self.thrower is not None and (match.phase is Phase.THROWING or (
-                match.phase is Phase.BULL_OFF and not match.bull_off_undecided)):
+        if self.thrower is not None and (
+            match.phase is Phase.THROWING or (match.phase is Phase.BULL_OFF and not match.bull_off_undecided)
+        ):
             parts.append(self._pad(match))
         if self.recent:
             items = "".join(f"<li>{esc(line)}</li>" for line in self.recent)
-            parts.append(f"<section><h2>{esc(_('Last darts'))}</h2>"
-                         f"<ul class='recent'>{items}</ul></section>")
-        parts.append(self._phones([t.name for t in match.teams], list(match.state().placed),
-                                  match.phase is Phase.PLACING, team))
+            parts.append(f"<section><h2>{esc(_('Last darts'))}</h2><ul class='recent'>{items}</ul></section>")
+        parts.append(
+            self._phones(
+                [t.name for t in match.teams], list(match.state().placed), match.phase is Phase.PLACING, team
+            )
+        )
         if match.phase is Phase.OVER:
             parts.append(self._form_html("next", _("Next game, same teams"), cls="go"))
         parts.append("</body></html>")
         return "".join(parts)
 
-    def _form_html(self, action: str, label: str, *, fields: dict[str, str] | None = None,
-                   cls: str = "") -> str:
+    def _form_html(
+        self, action: str, label: str, *, fields: dict[str, str] | None = None, cls: str = ""
+    ) -> str:
         esc = html.escape
-        hidden = "".join(f"<input type='hidden' name='{esc(k)}' value='{esc(v)}'>"
-                         for k, v in (fields or {}).items())
-        return (f"<form method='post' action='{esc(self.path())}/{action}'>{hidden}"
-                f"<button class='{cls}'>{esc(label)}</button></form>")
+        hidden = "".join(
+            f"<input type='hidden' name='{esc(k)}' value='{esc(v)}'>" for k, v in (fields or {}).items()
+        )
+        return (
+            f"<form method='post' action='{esc(self.path())}/{action}'>{hidden}"
+            f"<button class='{cls}'>{esc(label)}</button></form>"
+        )
 
     def _bull_off(self, match: Match) -> str:
         esc = html.escape
         names = [t.name for t in match.teams]
         darts = "".join(
             f"<li><b>{esc(names[i])}</b>: {esc(bull_off_dart(zone, cell))}</li>"
-            for i, (zone, cell) in enumerate(zip(match.bull_off_zones(), match.bull_off_cells(),
-                                                 strict=True)))
+            for i, (zone, cell) in enumerate(zip(match.bull_off_zones(), match.bull_off_cells(), strict=True))
+        )
         parts = [f"<section id='bull-off'><h2>{esc(_('Bull-off'))}</h2><ul>{darts}</ul>"]
         if match.bull_off_undecided:
             votes = self.api.closer.votes()
             said = "".join(
                 f"<li>{esc(_('{team} say: {closer}').format(team=names[i], closer=names[v]))}</li>"
-                for i, v in enumerate(votes) if v is not None)
+                for i, v in enumerate(votes)
+                if v is not None
+            )
             parts.append(f"<p class='ask'>{esc(_('The board cannot tell: who was closer?'))}</p>")
             if said:
                 parts.append(f"<ul class='votes'>{said}</ul>")
-            parts.append("<div class='row'>" + "".join(
-                self._form_html("closer", name, fields={"team": str(i)}, cls=f"team{i}")
-                for i, name in enumerate(names)) + "</div>")
+            parts.append(
+                "<div class='row'>"
+                + "".join(
+                    self._form_html("closer", name, fields={"team": str(i)}, cls=f"team{i}")
+                    for i, name in enumerate(names)
+                )
+                + "</div>"
+            )
         parts.append("</section>")
         return "".join(parts)
 
@@ -337,8 +365,9 @@ class HostDesk:
         esc = html.escape
         parts = ["<section id='play'><div class='row'>"]
         if match.phase in (Phase.THROWING, Phase.TAKEOUT):
-            parts.append(self._form_html("visit", _("Next"),
-                                         cls="go" if match.phase is Phase.TAKEOUT else ""))
+            parts.append(
+                self._form_html("visit", _("Next"), cls="go" if match.phase is Phase.TAKEOUT else "")
+            )
         if match.last_dart() is not None:
             parts.append(self._form_html("undo", _("Undo")))
         parts.append("</div>")
@@ -349,7 +378,8 @@ class HostDesk:
                 f"<label>{esc(_('Correct the last dart ({cell}) to').format(cell=cell_text(last)))}"
                 f" <input name='cell' size='6' maxlength='{MAX_FIELD}' autocomplete='off' "
                 f"placeholder='{esc(_('e.g. T20'))}'></label>"
-                f"<button>{esc(_('Correct'))}</button></form>")
+                f"<button>{esc(_('Correct'))}</button></form>"
+            )
         parts.append("</section>")
         return "".join(parts)
 
@@ -366,7 +396,8 @@ class HostDesk:
             f" autocomplete='off' placeholder='{esc(_('e.g. T20'))}'>"
             f"<button>{esc(_('Throw'))}</button>"
             f"<button formaction='{esc(self.path())}/virtual'>{esc(_('Virtual throw'))}</button>"
-            "</div></form></section>")
+            "</div></form></section>"
+        )
 
     def _other_game(self, chosen: int | None) -> str | None:
         """Another kind of game with a team link per side (the classic duel the kiosk runs
@@ -377,8 +408,11 @@ class HostDesk:
             return None
         view = game.public_view()
         names, winner = view.get("players"), view.get("winner")
-        if (not isinstance(names, list) or len(names) != 2
-                or not any(self.team_url(i) is not None for i in (0, 1))):
+        if (
+            not isinstance(names, list)
+            or len(names) != 2
+            or not any(self.team_url(i) is not None for i in (0, 1))
+        ):
             return None
         esc = html.escape
         shots, hits = view.get("shots", [0, 0]), view.get("hits", [0, 0])
@@ -386,15 +420,17 @@ class HostDesk:
             status = _("Victory for {team}!").format(team=names[winner])
         else:
             status = _("In play: {who}").format(who=names[view.get("turn") or 0])
-        tally = " · ".join(_("{team}: {shots} shots, {hits} hits").format(
-            team=names[i], shots=shots[i], hits=hits[i]) for i in (0, 1))
+        tally = " · ".join(
+            _("{team}: {shots} shots, {hits} hits").format(team=names[i], shots=shots[i], hits=hits[i])
+            for i in (0, 1)
+        )
         # Its fleets stand from the start (random, each shown only on its side's phone): the
         # codes are handed over one side at a time, as the touchscreen does.
-        return (f"<p class='status' id='status'>{esc(status)}</p><p>{esc(tally)}</p>"
-                + self._phones(names, [False, False], False, chosen))
+        return f"<p class='status' id='status'>{esc(status)}</p><p>{esc(tally)}</p>" + self._phones(
+            names, [False, False], False, chosen
+        )
 
-    def _phones(self, names: list[str], placed: list[bool], placing: bool,
-                chosen: int | None) -> str:
+    def _phones(self, names: list[str], placed: list[bool], placing: bool, chosen: int | None) -> str:
         """The links, as the touchscreen's hand-over gives them: one team's QR code at a time
         (the first team no phone holds yet, or the one asked for), the others as a status."""
         esc = html.escape
@@ -409,32 +445,39 @@ class HostDesk:
             assert url is not None
             other = names[1 - step]
             ask = _("{other}, look away – {team}, scan this with your team’s phone").format(
-                other=other, team=names[step])
+                other=other, team=names[step]
+            )
             parts.append(f"<p class='ask'>{esc(ask)}</p>")
             parts.append(self._link(url))
             for i in open_teams:
                 if i != step:
-                    parts.append(f"<p><a href='{esc(self.path())}?team={i}'>"
-                                 f"{esc(_('Show the code of {team} instead').format(team=names[i]))}"
-                                 "</a></p>")
+                    parts.append(
+                        f"<p><a href='{esc(self.path())}?team={i}'>"
+                        f"{esc(_('Show the code of {team} instead').format(team=names[i]))}"
+                        "</a></p>"
+                    )
         for i in (0, 1):
             if self.team_url(i) is None:
                 parts.append(f"<p><b>{esc(names[i])}</b>: {esc(_('the kiosk plays'))}</p>")
                 continue
             held = self.api.seats.phone_held(i)
             state = (_("on a phone ✓") if held else _("no phone yet")) + (
-                " · " + _("fleet locked in ✓") if placed[i] and placing else "")
+                " · " + _("fleet locked in ✓") if placed[i] and placing else ""
+            )
             parts.append(f"<div class='row'><p><b>{esc(names[i])}</b>: {esc(state)}</p>")
             if held or placed[i]:
                 # A new link, the old phone cut off; its code then shows on this team's step.
-                parts.append(self._form_html(
-                    "move", _("Move to another phone") if held else _("Play on a phone"),
-                    fields={"team": str(i)}))
+                parts.append(
+                    self._form_html(
+                        "move",
+                        _("Move to another phone") if held else _("Play on a phone"),
+                        fields={"team": str(i)},
+                    )
+                )
             parts.append("</div>")
         spectators = self.spectator_url()
         if spectators:
-            parts.append(f"<p>{esc(_('Spectators'))}: <a href='{esc(spectators)}'>"
-                         f"{esc(spectators)}</a></p>")
+            parts.append(f"<p>{esc(_('Spectators'))}: <a href='{esc(spectators)}'>{esc(spectators)}</a></p>")
         parts.append("</section>")
         return "".join(parts)
 
@@ -442,8 +485,7 @@ class HostDesk:
     def _link(url: str) -> str:
         esc = html.escape
         svg = qr.qr_svg(url, scale=6).decode()
-        return (f"<div class='qr'>{svg}</div>"
-                f"<p><a href='{esc(url)}'>{esc(url)}</a></p>")
+        return f"<div class='qr'>{svg}</div><p><a href='{esc(url)}'>{esc(url)}</a></p>"
 
     @staticmethod
     def _status(match: Match) -> str:
@@ -466,8 +508,12 @@ class HostDesk:
 
 
 def _result_word(result: Result) -> str:
-    return {Result.HIT: _("HIT"), Result.MISS: _("MISS"), Result.SUNK: _("SUNK!"),
-            Result.REPEAT: _("REPEAT")}[result]
+    return {
+        Result.HIT: _("HIT"),
+        Result.MISS: _("MISS"),
+        Result.SUNK: _("SUNK!"),
+        Result.REPEAT: _("REPEAT"),
+    }[result]
 
 
 def _team_field(value: str | None) -> int | None:

@@ -26,8 +26,10 @@ class DartPhones:
         desk.spectator_url = lambda: context.spectator_url()
 
         def served() -> None:
-            print(_("Host page (keep it to yourself): {url}").format(
-                url=context.base_url + desk.path()), flush=True)
+            print(
+                _("Host page (keep it to yourself): {url}").format(url=context.base_url + desk.path()),
+                flush=True,
+            )
 
         def thrower(board: Thrower | None) -> None:
             desk.thrower = board  # the host's throw pad, in simulator mode

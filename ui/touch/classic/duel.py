@@ -43,25 +43,36 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
         page = BoxLayout(orientation="vertical", padding=s(8), spacing=s(6))
         top = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         # Two lines at most: whose turn, and where to tap.
-        self.prompt = Caption(font_units=20, bold=True, colour=theme.WARN, max_lines=2,
-                              shorten=True)
+        self.prompt = Caption(font_units=20, bold=True, colour=theme.WARN, max_lines=2, shorten=True)
         top.add_widget(self.prompt)
         self.fire_slot = BoxLayout(size_hint_x=None, width=s(190))
         top.add_widget(self.fire_slot)
         self.fire_button = BigButton("", self._fire, colour=theme.GO, font_units=22)
         if app.kiosk.web is not None:
-            top.add_widget(BigButton(_("Phones"), self.open_phones, colour=theme.PANEL_LIGHT,
-                                     font_units=18, size_hint_x=None).fit_width(s(100)))
-        top.add_widget(BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT,
-                                 font_units=18, size_hint_x=None).fit_width(s(90)))
+            top.add_widget(
+                BigButton(
+                    _("Phones"), self.open_phones, colour=theme.PANEL_LIGHT, font_units=18, size_hint_x=None
+                ).fit_width(s(100))
+            )
+        top.add_widget(
+            BigButton(
+                _("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT, font_units=18, size_hint_x=None
+            ).fit_width(s(90))
+        )
         page.add_widget(top)
         boards = BoxLayout(spacing=s(12))
         self.titles: list[Caption] = []
         self.grids: list[GridView] = []
         for side in (0, 1):
             column = BoxLayout(orientation="vertical", spacing=s(2))
-            title = Caption(font_units=20, bold=True, colour=theme.TEAM_COLOURS[side],
-                            size_hint_y=None, halign="center", shorten=True)
+            title = Caption(
+                font_units=20,
+                bold=True,
+                colour=theme.TEAM_COLOURS[side],
+                size_hint_y=None,
+                halign="center",
+                shorten=True,
+            )
             grid = GridView()
             grid.bind(on_square=functools.partial(self._tapped, side))
             grid.bind(pos=self._place_overlays, size=self._place_overlays)
@@ -116,22 +127,24 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
         if self.selected is not None and (turn is None or self.selected in match.radar(turn).shots):
             self.selected = None
         for side, (title, grid) in enumerate(zip(self.titles, self.grids, strict=True)):
-            title.text = _("{team} fire at {enemy}").format(team=names[side],
-                                                           enemy=names[1 - side])
+            title.text = _("{team} fire at {enemy}").format(team=names[side], enemy=names[1 - side])
             marks, sunk = radar_of(match, side)
             on_turn = turn == side and match.winner is None
             grid.interactive = on_turn
             grid.dimmed = turn is not None and not on_turn
-            grid.show(marks, sunk, last=self.last.get(side),
-                      selected=self.selected if on_turn else None)
+            grid.show(marks, sunk, last=self.last.get(side), selected=self.selected if on_turn else None)
         if match.winner is not None:
             self.prompt.text = _("Victory for {team}!").format(team=names[match.winner])
         elif turn is not None and self.selected is not None:
             self.prompt.text = _("{team}: tap {square} again to fire").format(
-                team=names[turn], square=self.selected.code)
+                team=names[turn], square=self.selected.code
+            )
         elif turn is not None:
-            where = (_("{team}: tap a square on the left, or on your phone") if turn == 0 else
-                     _("{team}: tap a square on the right, or on your phone"))
+            where = (
+                _("{team}: tap a square on the left, or on your phone")
+                if turn == 0
+                else _("{team}: tap a square on the right, or on your phone")
+            )
             self.prompt.text = where.format(team=names[turn])
         self.prompt.color = theme.TEAM_COLOURS[turn] if turn is not None else theme.GO
         self.fire_slot.clear_widgets()
@@ -148,46 +161,98 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
         names = self.names(match)
         web = self.app.kiosk.web
         if web is None:
-            view.add_widget(FitLabel(_("A duel needs the teams' phones, and the phone page is "
-                                       "off (web.enabled)."), font_units=30, color=theme.TEXT,
-                                     halign="center", valign="middle"))
-            view.add_widget(BigButton(_("Home"), lambda: self.app.go("home"),
-                                      colour=theme.PANEL_LIGHT))
+            view.add_widget(
+                FitLabel(
+                    _("A duel needs the teams' phones, and the phone page is off (web.enabled)."),
+                    font_units=30,
+                    color=theme.TEXT,
+                    halign="center",
+                    valign="middle",
+                )
+            )
+            view.add_widget(BigButton(_("Home"), lambda: self.app.go("home"), colour=theme.PANEL_LIGHT))
             return
         needing = [side for side in (0, 1) if not phone_state(web, side)]
         step = self.step if self.step in needing else needing[0]
         url = self._team_url(step)
-        view.add_widget(FitLabel(_("{other}, look away –\n{team}, scan your code").format(
-            other=names[1 - step], team=names[step]), font_units=38, bold=True,
-            halign="center", valign="middle", color=theme.TEXT, size_hint_y=None,
-            height=s(104)))
+        view.add_widget(
+            FitLabel(
+                _("{other}, look away –\n{team}, scan your code").format(
+                    other=names[1 - step], team=names[step]
+                ),
+                font_units=38,
+                bold=True,
+                halign="center",
+                valign="middle",
+                color=theme.TEXT,
+                size_hint_y=None,
+                height=s(104),
+            )
+        )
         middle = BoxLayout(spacing=s(16))
         if url is not None:
             image = Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=None)
             middle.bind(height=lambda _w, h, im=image: setattr(im, "width", h))
             middle.add_widget(image)
         column = BoxLayout(orientation="vertical", spacing=s(10))
-        column.add_widget(Caption(_("Your fleet stands at random on your phone: move it there "
-                                    "before the first shot if you like. Nobody else sees it."),
-                                  font_units=20, colour=theme.TEXT_DIM, size_hint_y=None))
+        column.add_widget(
+            Caption(
+                _(
+                    "Your fleet stands at random on your phone: move it there "
+                    "before the first shot if you like. Nobody else sees it."
+                ),
+                font_units=20,
+                colour=theme.TEXT_DIM,
+                size_hint_y=None,
+            )
+        )
         for other in needing:
             if other != step:
-                column.add_widget(BigButton(_("Code for {team} instead").format(team=names[other]),
-                                            functools.partial(self._show_step, other),
-                                            colour=theme.PANEL_LIGHT, font_units=20))
+                column.add_widget(
+                    BigButton(
+                        _("Code for {team} instead").format(team=names[other]),
+                        functools.partial(self._show_step, other),
+                        colour=theme.PANEL_LIGHT,
+                        font_units=20,
+                    )
+                )
         column.add_widget(BoxLayout())
         middle.add_widget(column)
         view.add_widget(middle)
         row = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         for side in (0, 1):
-            text = (_("{team}: on a phone ✓") if phone_state(web, side)
-                    else _("{team}: no phone yet")).format(team=names[side])
-            row.add_widget(Caption(with_symbols(text), font_units=20, halign="center",
-                                   markup=True, colour=theme.TEAM_COLOURS[side]))
-        row.add_widget(BigButton(_("Phones"), self.open_phones, colour=theme.PANEL_LIGHT,
-                                 font_units=20, size_hint_x=None, width=s(120)))
-        row.add_widget(BigButton(_("Home"), lambda: self.app.go("home"), colour=theme.PANEL_LIGHT,
-                                 font_units=20, size_hint_x=None, width=s(120)))
+            text = (
+                _("{team}: on a phone ✓") if phone_state(web, side) else _("{team}: no phone yet")
+            ).format(team=names[side])
+            row.add_widget(
+                Caption(
+                    with_symbols(text),
+                    font_units=20,
+                    halign="center",
+                    markup=True,
+                    colour=theme.TEAM_COLOURS[side],
+                )
+            )
+        row.add_widget(
+            BigButton(
+                _("Phones"),
+                self.open_phones,
+                colour=theme.PANEL_LIGHT,
+                font_units=20,
+                size_hint_x=None,
+                width=s(120),
+            )
+        )
+        row.add_widget(
+            BigButton(
+                _("Home"),
+                lambda: self.app.go("home"),
+                colour=theme.PANEL_LIGHT,
+                font_units=20,
+                size_hint_x=None,
+                width=s(120),
+            )
+        )
         view.add_widget(row)
 
     def _show_step(self, team: int) -> None:

@@ -42,10 +42,16 @@ class GridView(Widget):
         self.dimmed = False  # not this grid's turn: drawn quieter
         self.bind(pos=self.redraw, size=self.redraw)
 
-    def show(self, marks: dict[Square, str] | None = None,
-             outlines: Iterable[tuple[Square, ...]] = (), *,
-             ships: Iterable[tuple[Square, ...]] = (), last: Square | None = None,
-             selected: Square | None = None, chosen: tuple[Square, ...] | None = None) -> None:
+    def show(
+        self,
+        marks: dict[Square, str] | None = None,
+        outlines: Iterable[tuple[Square, ...]] = (),
+        *,
+        ships: Iterable[tuple[Square, ...]] = (),
+        last: Square | None = None,
+        selected: Square | None = None,
+        chosen: tuple[Square, ...] | None = None,
+    ) -> None:
         self.marks = dict(marks or {})
         self.outlines = list(outlines)
         self.ships = list(ships)
@@ -124,8 +130,7 @@ class GridView(Widget):
         left, bottom = min(x0, x1) + inset, min(y0, y1) + inset
         right, top = max(x0, x1) + w - inset, max(y0, y1) + h - inset
         Color(*colour)
-        RoundedRectangle(pos=(left, bottom), size=(right - left, top - bottom),
-                         radius=[min(w, h) * 0.4])
+        RoundedRectangle(pos=(left, bottom), size=(right - left, top - bottom), radius=[min(w, h) * 0.4])
 
     def _mark(self, square: Square, mark: str, fade: float) -> None:
         x, y, w, h = self.square_rect(square)
@@ -148,8 +153,7 @@ class GridView(Widget):
         bottom = min(r[1] for r in rects) - width / 2
         right = max(r[0] + r[2] for r in rects) + width / 2
         top = max(r[1] + r[3] for r in rects) + width / 2
-        Line(rounded_rectangle=(left, bottom, right - left, top - bottom, width * 1.5),
-             width=width)
+        Line(rounded_rectangle=(left, bottom, right - left, top - bottom, width * 1.5), width=width)
 
     def _aim(self, square: Square, s: theme.Sizes) -> None:
         x, y, w, h = self.square_rect(square)
@@ -176,8 +180,7 @@ class GridView(Widget):
         label = CoreLabel(text=text, font_size=size, bold=True)
         label.refresh()
         texture = label.texture
-        Rectangle(texture=texture, size=texture.size,
-                  pos=(x - texture.width / 2, y - texture.height / 2))
+        Rectangle(texture=texture, size=texture.size, pos=(x - texture.width / 2, y - texture.height / 2))
 
     # -- input --
 

@@ -18,8 +18,7 @@ Cells = tuple[Square, ...]
 def radar_of(match: Match, side: int) -> tuple[Marks, list[Cells]]:
     """`side`'s shots at the enemy (hit, miss) and the enemy ships it sank (outlined)."""
     radar = match.radar(side)
-    marks = {square: "miss" if result is Result.MISS else "hit"
-             for square, result in radar.shots.items()}
+    marks = {square: "miss" if result is Result.MISS else "hit" for square, result in radar.shots.items()}
     sunk = [ship.cells for ship in radar.sunk]
     for cells in sunk:
         for square in cells:

@@ -41,8 +41,7 @@ def board_table(app: KioskApp, rows: int, font_units: float = 18) -> Table:
     if entries:
         table.add_row([_("Player"), _("Shots")], colour=theme.TEXT_DIM, font_units=15)
     for rank, (player, shots) in enumerate(entries[:rows], start=1):
-        table.add_row([f"{rank}. {player}", str(shots)],
-                      colour=theme.WARN if rank == 1 else theme.TEXT)
+        table.add_row([f"{rank}. {player}", str(shots)], colour=theme.WARN if rank == 1 else theme.TEXT)
     if not entries:
         table.add_row([_("nobody yet"), ""], colour=theme.TEXT_DIM)
     return table
@@ -55,28 +54,46 @@ class ClassicNewScreen(KioskScreen):
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
         top = BoxLayout(size_hint_y=None, height=s(48), spacing=s(8))
         top.add_widget(heading(_("Classic Battleship 10×10")))
-        top.add_widget(BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT,
-                                 font_units=20, size_hint=(None, None), height=s(48),
-                                 width=s(110)))
+        top.add_widget(
+            BigButton(
+                _("Back"),
+                lambda: app.go("home"),
+                colour=theme.PANEL_LIGHT,
+                font_units=20,
+                size_hint=(None, None),
+                height=s(48),
+                width=s(110),
+            )
+        )
         page.add_widget(top)
         columns = BoxLayout(spacing=s(20))
         left = BoxLayout(orientation="vertical", spacing=s(8))
-        left.add_widget(Caption(_("Solo: a team against the computer"), font_units=20, bold=True,
-                                size_hint_y=None))
+        left.add_widget(
+            Caption(_("Solo: a team against the computer"), font_units=20, bold=True, size_hint_y=None)
+        )
         row = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         self.solo_name = Field(DEFAULT_NAMES[0], hint=_("team name"))
-        self.level = ChoiceButton(list(LEVELS), ComputerLevel.NORMAL, label=lambda level: _(
-            "computer: {level}").format(level=level_name(level)), font_units=18,
-                                  size_hint_x=0.8)
+        self.level = ChoiceButton(
+            list(LEVELS),
+            ComputerLevel.NORMAL,
+            label=lambda level: _("computer: {level}").format(level=level_name(level)),
+            font_units=18,
+            size_hint_x=0.8,
+        )
         row.add_widget(self.solo_name)
         row.add_widget(self.level)
         left.add_widget(row)
         left.add_widget(BigButton(_("Play solo"), self._solo, colour=theme.GO))
-        left.add_widget(Caption(_("Duel: two teams, each fleet on its own phone"), font_units=20,
-                                bold=True, size_hint_y=None))
+        left.add_widget(
+            Caption(
+                _("Duel: two teams, each fleet on its own phone"), font_units=20, bold=True, size_hint_y=None
+            )
+        )
         names = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.duel_names = [Field(DEFAULT_NAMES[0], hint=_("team 1")),
-                           Field(DEFAULT_NAMES[1], hint=_("team 2"))]
+        self.duel_names = [
+            Field(DEFAULT_NAMES[0], hint=_("team 1")),
+            Field(DEFAULT_NAMES[1], hint=_("team 2")),
+        ]
         for field in self.duel_names:
             names.add_widget(field)
         left.add_widget(names)
@@ -87,9 +104,15 @@ class ClassicNewScreen(KioskScreen):
         left.add_widget(BoxLayout())
         columns.add_widget(left)
         right = BoxLayout(orientation="vertical", spacing=s(4), size_hint_x=0.62)
-        right.add_widget(Caption(_("On your phone: play solo, today's challenge, play with "
-                                   "friends"), font_units=17, colour=theme.TEXT_DIM,
-                                 size_hint_y=None, halign="center"))
+        right.add_widget(
+            Caption(
+                _("On your phone: play solo, today's challenge, play with friends"),
+                font_units=17,
+                colour=theme.TEXT_DIM,
+                size_hint_y=None,
+                halign="center",
+            )
+        )
         self.qr = Image(fit_mode="contain", size_hint_y=None, height=s(150))
         right.add_widget(self.qr)
         self.board_title = Caption(font_units=19, bold=True, size_hint_y=None, halign="center")
@@ -106,8 +129,7 @@ class ClassicNewScreen(KioskScreen):
         self.qr.texture = qr_texture(url) if url is not None else None
         self.qr.opacity = 1 if url is not None else 0
         self.duel_button.disabled = web is None
-        self.message.text = "" if web is not None else _(
-            "A duel needs the phone page (web.enabled).")
+        self.message.text = "" if web is not None else _("A duel needs the phone page (web.enabled).")
         self.board_title.text = _("Today's challenge")
         self.board.clear_widgets()
         self.board.add_widget(board_table(self.app, BOARD_ROWS))

@@ -23,8 +23,9 @@ class ClassicResultScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
-        self.winner = Label(font_size=s(48), bold=True, color=theme.RESULT_COLOURS["win"],
-                            size_hint_y=None, height=s(72))
+        self.winner = Label(
+            font_size=s(48), bold=True, color=theme.RESULT_COLOURS["win"], size_hint_y=None, height=s(72)
+        )
         self.length = Label(font_size=s(20), color=theme.TEXT_DIM, size_hint_y=None, height=s(28))
         page.add_widget(self.winner)
         page.add_widget(self.length)
@@ -34,8 +35,7 @@ class ClassicResultScreen(KioskScreen):
         page.add_widget(BoxLayout())
         actions = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         actions.add_widget(BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT))
-        actions.add_widget(BigButton(_("New game"), lambda: app.go("classic_new"),
-                                     colour=theme.ACCENT))
+        actions.add_widget(BigButton(_("New game"), lambda: app.go("classic_new"), colour=theme.ACCENT))
         actions.add_widget(BigButton(_("Rematch"), self.rematch, colour=theme.GO))
         page.add_widget(actions)
         self.add_widget(page)
@@ -54,16 +54,29 @@ class ClassicResultScreen(KioskScreen):
         outcome = match.outcome()
         names = [ClassicScreen.player_name(match, side) for side in (0, 1)]
         self.winner.text = _("Victory for {team}!").format(team=names[match.winner])
-        self.length.text = ngettext("{turns} turn", "{turns} turns",
-                                    outcome.turns).format(turns=outcome.turns)
+        self.length.text = ngettext("{turns} turn", "{turns} turns", outcome.turns).format(
+            turns=outcome.turns
+        )
         self.table.clear_widgets()
-        self.table.add_row([_("Player"), _("Shots"), _("Hits"), _("Hit rate"), _("Sunk"),
-                            _("Turns")], colour=theme.TEXT_DIM, font_units=17)
+        self.table.add_row(
+            [_("Player"), _("Shots"), _("Hits"), _("Hit rate"), _("Sunk"), _("Turns")],
+            colour=theme.TEXT_DIM,
+            font_units=17,
+        )
         for result in outcome.results:
             rate = result.hits / result.shots if result.shots else 0.0
-            self.table.add_row([names[result.side], str(result.shots), str(result.hits),
-                                percent(rate), str(result.sunk), str(result.turns)],
-                               colour=theme.TEAM_COLOURS[result.side], bold=result.won)
+            self.table.add_row(
+                [
+                    names[result.side],
+                    str(result.shots),
+                    str(result.hits),
+                    percent(rate),
+                    str(result.sunk),
+                    str(result.turns),
+                ],
+                colour=theme.TEAM_COLOURS[result.side],
+                bold=result.won,
+            )
 
     def rematch(self) -> None:
         match = self.match

@@ -17,8 +17,12 @@ def _screens() -> Sequence[tuple[type, str]]:
     from ui.touch.classic.result import ClassicResultScreen
     from ui.touch.classic.solo import ClassicSoloScreen
 
-    return [(ClassicNewScreen, "classic_new"), (ClassicSoloScreen, "classic_solo"),
-            (ClassicDuelScreen, "classic_duel"), (ClassicResultScreen, "classic_result")]
+    return [
+        (ClassicNewScreen, "classic_new"),
+        (ClassicSoloScreen, "classic_solo"),
+        (ClassicDuelScreen, "classic_duel"),
+        (ClassicResultScreen, "classic_result"),
+    ]
 
 
 def _flow(service: GameService) -> str | None:
@@ -36,6 +40,11 @@ def _stats() -> StatsPage:
     return ClassicStats()
 
 
-TOUCH = TouchRoom(start="classic_new", screens=_screens, flow=_flow,
-                  results={"classic_result": ("classic_solo", "classic_duel")},
-                  colour=theme.rgb("1f7a5c"), stats=_stats)
+TOUCH = TouchRoom(
+    start="classic_new",
+    screens=_screens,
+    flow=_flow,
+    results={"classic_result": ("classic_solo", "classic_duel")},
+    colour=theme.rgb("1f7a5c"),
+    stats=_stats,
+)

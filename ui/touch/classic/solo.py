@@ -91,8 +91,9 @@ class ClassicScreen(KioskScreen):
         if match is None or match.turn != side or match.winner is not None:
             return
         if square in match.radar(side).shots:
-            self.app.toast(_("{square} has already been fired at: choose another square").format(
-                square=square.code), 3)
+            self.app.toast(
+                _("{square} has already been fired at: choose another square").format(square=square.code), 3
+            )
             return
         if self.selected == square:
             self.fire(side)
@@ -133,18 +134,18 @@ class ClassicSoloScreen(ClassicScreen):
         page.add_widget(self.side)
         # Playing: who plays, whose turn, the team's own fleet, the tally, the buttons.
         self.play_side = BoxLayout(orientation="vertical", spacing=s(6))
-        self.title = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None,
-                             shorten=True)
+        self.title = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None, shorten=True)
         self.prompt = Caption(font_units=24, bold=True, colour=theme.WARN, size_hint_y=None)
         self.small = GridView()
         self.status = Caption(font_units=18, size_hint_y=None)
-        self.fire_button = BigButton("", lambda: self.fire(TEAM), colour=theme.GO,
-                                     font_units=24)
+        self.fire_button = BigButton("", lambda: self.fire(TEAM), colour=theme.GO, font_units=24)
         self.actions = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.replace_button = BigButton(_("Re-place fleet"), self._start_editing,
-                                        colour=theme.PANEL_LIGHT, font_units=20)
-        self.home_button = BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT,
-                                     font_units=20)
+        self.replace_button = BigButton(
+            _("Re-place fleet"), self._start_editing, colour=theme.PANEL_LIGHT, font_units=20
+        )
+        self.home_button = BigButton(
+            _("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT, font_units=20
+        )
         for widget in (self.title, self.prompt, self.small, self.status):
             self.play_side.add_widget(widget)
         self.fire_slot = BoxLayout(size_hint_y=None, height=s.touch)
@@ -152,17 +153,27 @@ class ClassicSoloScreen(ClassicScreen):
         self.play_side.add_widget(self.actions)
         # Re-placing: the ships to pick, Rotate, Cancel, Done.
         self.edit_side = BoxLayout(orientation="vertical", spacing=s(8))
-        self.edit_side.add_widget(Caption(_("Re-place your fleet"), font_units=26, bold=True,
-                                          size_hint_y=None))
-        self.edit_side.add_widget(Caption(
-            _("Pick a ship, tap the square for its top or left end. Rotate turns it."),
-            font_units=17, colour=theme.TEXT_DIM, size_hint_y=None))
+        self.edit_side.add_widget(
+            Caption(_("Re-place your fleet"), font_units=26, bold=True, size_hint_y=None)
+        )
+        self.edit_side.add_widget(
+            Caption(
+                _("Pick a ship, tap the square for its top or left end. Rotate turns it."),
+                font_units=17,
+                colour=theme.TEXT_DIM,
+                size_hint_y=None,
+            )
+        )
         self.ship_buttons: dict[ShipClass, BigButton] = {}
         ships = GridLayout(cols=2, spacing=s(6), size_hint_y=None)
         ships.bind(minimum_height=ships.setter("height"))
         for kind in CLASSES:
-            button = BigButton(f"{kind.label} {kind.length}", functools.partial(self._choose, kind),
-                               colour=theme.PANEL_LIGHT, font_units=19)
+            button = BigButton(
+                f"{kind.label} {kind.length}",
+                functools.partial(self._choose, kind),
+                colour=theme.PANEL_LIGHT,
+                font_units=19,
+            )
             self.ship_buttons[kind] = button
             ships.add_widget(button)
         self.edit_side.add_widget(ships)
@@ -207,7 +218,8 @@ class ClassicSoloScreen(ClassicScreen):
     def _show_play(self, match: Match) -> None:
         names = self.names(match)
         self.title.text = _("{team} against the computer ({level})").format(
-            team=names[TEAM], level=level_name(match.setup.level))
+            team=names[TEAM], level=level_name(match.setup.level)
+        )
         marks, sunk = radar_of(match, TEAM)
         mine = match.turn == TEAM and match.winner is None
         if self.selected is not None and (not mine or self.selected in match.radar(TEAM).shots):
@@ -221,14 +233,17 @@ class ClassicSoloScreen(ClassicScreen):
         elif match.setup.mode is Mode.DAILY:
             self.prompt.text = _("Sink the fleet: tap a square to aim, tap it again to fire")
         elif mine:
-            self.prompt.text = (_("Tap {square} again to fire").format(square=self.selected.code)
-                                if self.selected is not None else
-                                _("Your turn: tap a square to aim, tap it again to fire"))
+            self.prompt.text = (
+                _("Tap {square} again to fire").format(square=self.selected.code)
+                if self.selected is not None
+                else _("Your turn: tap a square to aim, tap it again to fire")
+            )
         else:
             self.prompt.text = _("The computer is aiming …")
         sunk_names = ", ".join(ship.kind.label for ship in match.radar(TEAM).sunk) or "–"
         self.status.text = _("shots: {shots} · hits: {hits} · sunk: {ships}").format(
-            shots=match.shots(TEAM), hits=match.hits(TEAM), ships=sunk_names)
+            shots=match.shots(TEAM), hits=match.hits(TEAM), ships=sunk_names
+        )
         self.fire_slot.clear_widgets()
         if self.selected is not None and mine:
             self.fire_button.text = _("Fire at {square}").format(square=self.selected.code)

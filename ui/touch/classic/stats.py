@@ -34,7 +34,8 @@ class ClassicStats:
         self.daily.clear_widgets()
         heading_row(self.daily, [_("Player"), _("Shots")])
         for rank, row in enumerate(rows[:DAILY_ROWS], start=1):
-            self.daily.add_row([f"{rank}. {row.player}", str(row.shots)],
-                               colour=theme.WARN if rank == 1 else theme.TEXT)
+            self.daily.add_row(
+                [f"{rank}. {row.player}", str(row.shots)], colour=theme.WARN if rank == 1 else theme.TEXT
+            )
         if not rows:
             self.daily.add_row([_("nobody yet"), ""], colour=theme.TEXT_DIM, lines=2)

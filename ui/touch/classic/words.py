@@ -20,13 +20,11 @@ def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, st
     shown: tuple[str, str, str, int] | None = None
     for event in events:
         if isinstance(event, Won):
-            return (_("SUNK!"), _("Victory for {team}!").format(team=names[event.side]), "win",
-                    event.side)
+            return (_("SUNK!"), _("Victory for {team}!").format(team=names[event.side]), "win", event.side)
         if isinstance(event, ShotFired):
             where = f"{names[event.side]}: {event.square.code}"
             if event.result is Result.SUNK and event.ship is not None:
-                shown = (_("SUNK!"), _("{ship} sunk").format(ship=event.ship.kind.label), "sunk",
-                         event.side)
+                shown = (_("SUNK!"), _("{ship} sunk").format(ship=event.ship.kind.label), "sunk", event.side)
             elif event.result is Result.HIT:
                 shown = (_("HIT"), where, "hit", event.side)
             else:
@@ -37,5 +35,6 @@ def words_for(events: Sequence[Any], names: Sequence[str]) -> tuple[str, str, st
 def level_name(level: ComputerLevel) -> str:
     from kiosk.classic.match import ComputerLevel
 
-    return {ComputerLevel.EASY: _("easy"), ComputerLevel.NORMAL: _("normal"),
-            ComputerLevel.HARD: _("hard")}[level]
+    return {ComputerLevel.EASY: _("easy"), ComputerLevel.NORMAL: _("normal"), ComputerLevel.HARD: _("hard")}[
+        level
+    ]

@@ -63,28 +63,36 @@ class BullOffScreen(KioskScreen):
         s = theme.sizes()
         self.board_view.set_board(match.board)
         zones, cells = match.bull_off_zones(), match.bull_off_cells()
-        self.rule.text = (_("A side that hits the Bull starts; both or neither: throw again.")
-                          if match.setup.rules.bull_off is BullOffMode.OFFICIAL
-                          else _("Closest to the bull starts. Inner bull beats outer bull."))
+        self.rule.text = (
+            _("A side that hits the Bull starts; both or neither: throw again.")
+            if match.setup.rules.bull_off is BullOffMode.OFFICIAL
+            else _("Closest to the bull starts. Inner bull beats outer bull.")
+        )
         self.teams.clear_widgets()
         marks: dict[Cell, str] = {}
         kiosk, computer = seat(match), player(self.app, match)
         # The kiosk's virtual dart: drawn where it landed, with its distance, so the players can
         # still say who was closer.
-        landing = computer.bull_off if computer is not None and kiosk is not None and zones[
-            kiosk.side] is not None else None
+        landing = (
+            computer.bull_off
+            if computer is not None and kiosk is not None and zones[kiosk.side] is not None
+            else None
+        )
         for index, team in enumerate(match.teams):
             panel = Panel(orientation="vertical", radius=s(10))
-            panel.add_widget(Caption(team.name, font_units=24, bold=True, halign="center",
-                                     colour=theme.TEAM_COLOURS[index]))
+            panel.add_widget(
+                Caption(
+                    team.name, font_units=24, bold=True, halign="center", colour=theme.TEAM_COLOURS[index]
+                )
+            )
             # Where it landed, so that the players can say who was closer.
             text = bull_off_dart(zones[index], cells[index])
             if landing is not None and kiosk is not None and kiosk.side == index:
                 # Its distance says more than "not the bull" (and the panel is narrow).
-                where = (landing.cell.code if zones[index] is BullZone.OTHER
-                         else zone_text(zones[index]))
+                where = landing.cell.code if zones[index] is BullZone.OTHER else zone_text(zones[index])
                 text = _("{zone}, {mm} mm off").format(
-                    zone=where, mm=round((landing.x ** 2 + landing.y ** 2) ** 0.5))
+                    zone=where, mm=round((landing.x**2 + landing.y**2) ** 0.5)
+                )
             panel.add_widget(Caption(text, font_units=22, halign="center"))
             self.teams.add_widget(panel)
             if zones[index] in (BullZone.INNER, BullZone.OUTER, BullZone.BULL):
@@ -97,15 +105,22 @@ class BullOffScreen(KioskScreen):
         if match.bull_off_undecided:
             self.prompt.text = _("The board cannot tell: who was closer?")
             for index, team in enumerate(match.teams):
-                self.closer.add_widget(BigButton(team.name, functools.partial(self._closer, index),
-                                                 colour=theme.TEAM_COLOURS[index], height=s(64),
-                                                 font_units=26))
+                self.closer.add_widget(
+                    BigButton(
+                        team.name,
+                        functools.partial(self._closer, index),
+                        colour=theme.TEAM_COLOURS[index],
+                        height=s(64),
+                        font_units=26,
+                    )
+                )
         else:
             thrower = 0 if zones[0] is None else 1
             if kiosk is not None and zones[1 - kiosk.side] is None:
                 thrower = 1 - kiosk.side  # the kiosk throws by itself: the players are asked
             self.prompt.text = (self.notice + "\n" if self.notice else "") + _(
-                "{team}: one dart at the bull").format(team=match.teams[thrower].name)
+                "{team}: one dart at the bull"
+            ).format(team=match.teams[thrower].name)
         self.board_view.interactive = self.app.simulator and not match.bull_off_undecided
         self.virtual.opacity = 1 if self.app.simulator else 0
         self.virtual.disabled = not self.app.simulator or match.bull_off_undecided

@@ -27,21 +27,27 @@ def choices_for(cell: Cell, board: Board) -> list[Cell]:
 
 class CorrectPicker(ModalView):
     def __init__(self, cell: Cell, board: Board, on_pick: Callable[[Cell], Any], **kwargs: object) -> None:
-        super().__init__(size_hint=(0.9, 0.9), auto_dismiss=False, background_color=(0, 0, 0, 0.7),
-                         **kwargs)
+        super().__init__(size_hint=(0.9, 0.9), auto_dismiss=False, background_color=(0, 0, 0, 0.7), **kwargs)
         s = theme.sizes()
         self.board = board
         self.on_pick = on_pick
         body = Panel(orientation="vertical", radius=s(12), padding=s(12), spacing=s(8))
-        body.add_widget(Caption(_("The last dart was {cell}. What did it really hit?").format(
-            cell=cell.code), font_units=24, bold=True, size_hint_y=None))
+        body.add_widget(
+            Caption(
+                _("The last dart was {cell}. What did it really hit?").format(cell=cell.code),
+                font_units=24,
+                bold=True,
+                size_hint_y=None,
+            )
+        )
         choices = choices_for(cell, board)
         # A cell has at most four neighbours; the Bull has twenty (every small single).
         grid = GridLayout(cols=4 if len(choices) <= 8 else 7, spacing=s(8))
         self.buttons = {}
         for choice in choices:
-            button = BigButton(choice.code, functools.partial(self._pick, choice), font_units=24,
-                               size_hint_y=1)
+            button = BigButton(
+                choice.code, functools.partial(self._pick, choice), font_units=24, size_hint_y=1
+            )
             self.buttons[choice.code] = button
             grid.add_widget(button)
         body.add_widget(grid)

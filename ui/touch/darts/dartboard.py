@@ -57,16 +57,21 @@ class DartboardView(Widget):
 
     # -- what to show --
 
-    def show(self, marks: dict[Cell, str], outlines: list[tuple[Cell, ...]] | None = None,
-             last: Cell | None = None) -> None:
+    def show(
+        self, marks: dict[Cell, str], outlines: list[tuple[Cell, ...]] | None = None, last: Cell | None = None
+    ) -> None:
         self.marks = dict(marks)
         self.outlines = list(outlines or [])
         self.last = last
         self.redraw()
 
-    def overlay(self, heat: dict[Cell, float] | None = None,
-                crosshair: tuple[float, float] | None = None, scatter_mm: float = 0.0,
-                pins: list[tuple[float, float]] | None = None) -> None:
+    def overlay(
+        self,
+        heat: dict[Cell, float] | None = None,
+        crosshair: tuple[float, float] | None = None,
+        scatter_mm: float = 0.0,
+        pins: list[tuple[float, float]] | None = None,
+    ) -> None:
         """Shade unmarked cells by `heat`, draw the aim `crosshair` and landing `pins` (mm)."""
         self.heat = dict(heat or {})
         self.crosshair = crosshair
@@ -150,11 +155,13 @@ class DartboardView(Widget):
         steps = max(2, math.ceil((sector.end_deg - sector.start_deg) / ARC_STEP_DEG))
         points: list[float] = []
         for i in range(steps + 1):
-            points += self.to_px(sector.r_outer, sector.start_deg
-                                 + (sector.end_deg - sector.start_deg) * i / steps)
+            points += self.to_px(
+                sector.r_outer, sector.start_deg + (sector.end_deg - sector.start_deg) * i / steps
+            )
         for i in range(steps, -1, -1):
-            points += self.to_px(sector.r_inner, sector.start_deg
-                                 + (sector.end_deg - sector.start_deg) * i / steps)
+            points += self.to_px(
+                sector.r_inner, sector.start_deg + (sector.end_deg - sector.start_deg) * i / steps
+            )
         Line(points=points, width=width, close=True)
 
     def redraw(self, *_args: object) -> None:
@@ -208,8 +215,10 @@ class DartboardView(Widget):
             return
         px, py = self.mm_to_px(*self.crosshair)
         arm = s(16)
-        for colour, width in ((theme.CROSSHAIR_SHADOW, max(2.0, s(3.5))),
-                              (theme.CROSSHAIR, max(1.0, s(1.5)))):
+        for colour, width in (
+            (theme.CROSSHAIR_SHADOW, max(2.0, s(3.5))),
+            (theme.CROSSHAIR, max(1.0, s(1.5))),
+        ):
             Color(*colour)
             Line(points=[px - arm, py, px + arm, py], width=width)
             Line(points=[px, py - arm, px, py + arm], width=width)
@@ -236,8 +245,7 @@ class DartboardView(Widget):
 
         for number in NUMBERS:
             start, _end = wedge_angles(number)
-            Line(points=[*self.to_px(OUTER_BULL_R, start), *self.to_px(DOUBLE_OUTER_R, start)],
-                 width=width)
+            Line(points=[*self.to_px(OUTER_BULL_R, start), *self.to_px(DOUBLE_OUTER_R, start)], width=width)
 
     def _numbers(self) -> None:
         size = max(10.0, self.scale * 15)
@@ -247,8 +255,7 @@ class DartboardView(Widget):
             texture = label.texture
             x, y = self.to_px(NUMBER_R, NUMBERS.index(number) * WEDGE_DEG)
             Color(*theme.TEXT)
-            Rectangle(texture=texture, size=texture.size,
-                      pos=(x - texture.width / 2, y - texture.height / 2))
+            Rectangle(texture=texture, size=texture.size, pos=(x - texture.width / 2, y - texture.height / 2))
 
     # -- input --
 

@@ -48,6 +48,7 @@ def coach_pool() -> concurrent.futures.ThreadPoolExecutor:
         _coach_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="dartship-coach")
     return _coach_pool
 
+
 RESULT_MARKS = {Result.HIT: "hit", Result.SUNK: "sunk", Result.MISS: "miss", Result.REPEAT: "miss"}
 
 
@@ -81,13 +82,13 @@ class GameScreen(KioskScreen):
         self.radar.bind(on_cell=self._tapped)
         side = BoxLayout(orientation="vertical", spacing=s(6))
         # Two lines beside Home: "Radar of Sharks, / firing at Jets".
-        self.radar_title = Caption(font_units=16, colour=theme.TEXT_DIM, size_hint_y=None,
-                                   height=s(42), max_lines=2, shorten=True)
+        self.radar_title = Caption(
+            font_units=16, colour=theme.TEXT_DIM, size_hint_y=None, height=s(42), max_lines=2, shorten=True
+        )
         side.add_widget(with_home(app, self.radar_title))
         self.scoreboard = Scoreboard(size_hint_y=None, height=s(124 + 36 + 44 + 16))
         side.add_widget(self.scoreboard)
-        self.prompt = Caption(font_units=22, bold=True, colour=theme.WARN, size_hint_y=None,
-                              halign="center")
+        self.prompt = Caption(font_units=22, bold=True, colour=theme.WARN, size_hint_y=None, halign="center")
         side.add_widget(self.prompt)
         side.add_widget(BoxLayout())
         actions = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
@@ -98,16 +99,18 @@ class GameScreen(KioskScreen):
         side.add_widget(actions)
         # One slot: the simulator's inputs, or (solo) "let the kiosk throw" after an Undo.
         self.slot = BoxLayout(size_hint_y=None, height=s.touch)
-        self.hold_button = BigButton(_("Let the kiosk throw"), self._resume_kiosk, colour=theme.GO,
-                                     font_units=20)
+        self.hold_button = BigButton(
+            _("Let the kiosk throw"), self._resume_kiosk, colour=theme.GO, font_units=20
+        )
         self.sim_row = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         self.cell_field = Field(hint=_("e.g. T20"))
         self.cell_field.bind(on_text_validate=lambda *_a: self._typed())
         self.sim_row.add_widget(self.cell_field)
         self.cell_field.size_hint_x = 1.15  # room for its hint in every language ("z. B. T20")
         self.sim_row.add_widget(BigButton(_("Throw"), self._typed, size_hint_x=0.8, font_units=18))
-        self.sim_row.add_widget(BigButton(_("Virtual throw"), self._virtual, colour=theme.PANEL_LIGHT,
-                                          font_units=18))
+        self.sim_row.add_widget(
+            BigButton(_("Virtual throw"), self._virtual, colour=theme.PANEL_LIGHT, font_units=18)
+        )
         self.slot.add_widget(self.sim_row)
         side.add_widget(self.slot)
         page.add_widget(side)
@@ -117,18 +120,29 @@ class GameScreen(KioskScreen):
         self.coach_skill: Skill = app.settings.simulator.skill
         self.coach: Decision | None = None
         self._coach_key: tuple | None = None
-        self.coach_button = BigButton(_("Coach"), self._toggle_coach, colour=theme.PANEL_LIGHT,
-                                      font_units=18, size_hint=(None, None)).fit_width(s(84))
-        self.skill_button = ChoiceButton(list(SKILL_ORDER), self.coach_skill, label=lambda k: _(
-            "thrower:\n{skill}").format(skill=skill_name(k)), on_change=self._coach_skill_changed,
-                                         font_units=15,
-                                         size_hint=(None, None), width=s(84))
+        self.coach_button = BigButton(
+            _("Coach"), self._toggle_coach, colour=theme.PANEL_LIGHT, font_units=18, size_hint=(None, None)
+        ).fit_width(s(84))
+        self.skill_button = ChoiceButton(
+            list(SKILL_ORDER),
+            self.coach_skill,
+            label=lambda k: _("thrower:\n{skill}").format(skill=skill_name(k)),
+            on_change=self._coach_skill_changed,
+            font_units=15,
+            size_hint=(None, None),
+            width=s(84),
+        )
         for button in (self.coach_button, self.skill_button):
             layer.add_widget(button)
         # The radar's top right corner: the teams' phones (move a team whose phone is gone).
-        self.phones_button = BigButton(_("Phones"), lambda: PhonesPopup(app, lambda: dart_teams(app)).open(),
-                                       colour=theme.PANEL_LIGHT, font_units=18,
-                                       size_hint=(None, None), height=s(40)).fit_width(s(84))
+        self.phones_button = BigButton(
+            _("Phones"),
+            lambda: PhonesPopup(app, lambda: dart_teams(app)).open(),
+            colour=theme.PANEL_LIGHT,
+            font_units=18,
+            size_hint=(None, None),
+            height=s(40),
+        ).fit_width(s(84))
         if app.kiosk.web is not None:
             layer.add_widget(self.phones_button)
         # The announcement lies over the board, so the scoreboard beside it stays readable.
@@ -147,10 +161,11 @@ class GameScreen(KioskScreen):
     def _place_overlays(self, *_args: object) -> None:
         self.coach_button.pos = (self.radar.x, self.radar.y)
         # x + width, not the cached `right` alias (stale inside a size callback).
-        self.skill_button.pos = (self.radar.x + self.radar.width - self.skill_button.width,
-                                 self.radar.y)
-        self.phones_button.pos = (self.radar.x + self.radar.width - self.phones_button.width,
-                                  self.radar.y + self.radar.height - self.phones_button.height)
+        self.skill_button.pos = (self.radar.x + self.radar.width - self.skill_button.width, self.radar.y)
+        self.phones_button.pos = (
+            self.radar.x + self.radar.width - self.phones_button.width,
+            self.radar.y + self.radar.height - self.phones_button.height,
+        )
         self.announcement.size = (self.radar.width, self.radar.height * 0.62)
         self.announcement.pos = (self.radar.x, self.radar.y + self.radar.height * 0.19)
 
@@ -176,7 +191,8 @@ class GameScreen(KioskScreen):
             marks, sunk = radar_of(match, team)
             self.radar.show(marks, sunk, own_last_dart(match, team))
             self.radar_title.text = _("Radar of {team}, firing at {enemy}").format(
-                team=match.teams[team].name, enemy=match.teams[1 - team].name)
+                team=match.teams[team].name, enemy=match.teams[1 - team].name
+            )
         self.scoreboard.show(match)
         kiosk, computer = seat(match), player(self.app, match)
         kiosk_turn = kiosk is not None and match.turn == kiosk.side
@@ -227,8 +243,11 @@ class GameScreen(KioskScreen):
 
     def _show_coach(self, match: Match, viewer: int | None) -> None:
         kiosk = seat(match)
-        kiosk_pins = pins(self.app, match) if (
-            viewer is not None and kiosk is not None and viewer == kiosk.side) else []
+        kiosk_pins = (
+            pins(self.app, match)
+            if (viewer is not None and kiosk is not None and viewer == kiosk.side)
+            else []
+        )
         self.coach_button.set_colour(theme.ACCENT if self.coach_on else theme.PANEL_LIGHT)
         self.skill_button.opacity = 1 if self.coach_on else 0
         self.skill_button.disabled = not self.coach_on
@@ -244,11 +263,16 @@ class GameScreen(KioskScreen):
         if decision is None:
             self.radar.overlay(pins=kiosk_pins)  # the answer is a frame or two away
             return
-        self.radar.overlay(heat=dict(decision.heat), crosshair=(decision.aim.x, decision.aim.y),
-                           scatter_mm=self.coach_skill.sigma, pins=kiosk_pins)
+        self.radar.overlay(
+            heat=dict(decision.heat),
+            crosshair=(decision.aim.x, decision.aim.y),
+            scatter_mm=self.coach_skill.sigma,
+            pins=kiosk_pins,
+        )
         if not self.prompt.text:
             self.prompt.text = _("Coach: aim at the cross, {p}% chance of a hit").format(
-                p=round(100 * decision.aim.p_hit))
+                p=round(100 * decision.aim.p_hit)
+            )
 
     def _ask_coach(self, match: Match, team: int, key: tuple) -> None:
         """The decision runs in a worker thread; its answer comes back on Kivy's clock."""
@@ -259,10 +283,10 @@ class GameScreen(KioskScreen):
 
         record = record_of(match, team)  # public: the team's shots, enemy ships sunk
         rng = random.Random(self.app.rng.getrandbits(64))
-        future = coach_pool().submit(decide, match.board, record, tuple(match.setup.rules.fleet),
-                                     self.coach_skill.sigma, rng)
-        future.add_done_callback(
-            lambda f: Clock.schedule_once(lambda _dt: self._coach_answered(key, f)))
+        future = coach_pool().submit(
+            decide, match.board, record, tuple(match.setup.rules.fleet), self.coach_skill.sigma, rng
+        )
+        future.add_done_callback(lambda f: Clock.schedule_once(lambda _dt: self._coach_answered(key, f)))
 
     def _coach_answered(self, key: tuple, future: concurrent.futures.Future) -> None:
         if key != self._coach_key:

@@ -30,8 +30,11 @@ def fleet_label(lengths: tuple[int, ...]) -> str:
 
 
 def bull_off_label(mode: BullOffMode) -> str:
-    return {BullOffMode.NORMAL: _("bull-off: closest"), BullOffMode.OFFICIAL: _("bull-off: official"),
-            BullOffMode.OFF: _("no bull-off")}[mode]
+    return {
+        BullOffMode.NORMAL: _("bull-off: closest"),
+        BullOffMode.OFFICIAL: _("bull-off: official"),
+        BullOffMode.OFF: _("no bull-off"),
+    }[mode]
 
 
 def profile_text(profile: Profile) -> str:
@@ -56,15 +59,24 @@ class NewGameScreen(KioskScreen):
         self.names: list[Field] = []
         self.players: list[Field] = []
         for index in (0, 1):
-            teams.add_widget(Caption(_("Team {n}").format(n=index + 1), font_units=18,
-                                     colour=theme.TEAM_COLOURS[index], size_hint_y=None))
+            teams.add_widget(
+                Caption(
+                    _("Team {n}").format(n=index + 1),
+                    font_units=18,
+                    colour=theme.TEAM_COLOURS[index],
+                    size_hint_y=None,
+                )
+            )
         for _index in (0, 1):
             field = Field(hint=_("team name"))
             self.names.append(field)
             teams.add_widget(field)
         for _index in (0, 1):
-            teams.add_widget(Caption(_("Players, separated by commas"), font_units=16,
-                                     colour=theme.TEXT_DIM, size_hint_y=None))
+            teams.add_widget(
+                Caption(
+                    _("Players, separated by commas"), font_units=16, colour=theme.TEXT_DIM, size_hint_y=None
+                )
+            )
         for _index in (0, 1):
             field = Field(hint=_("e.g. Anna, Ben"))
             self.players.append(field)
@@ -72,19 +84,28 @@ class NewGameScreen(KioskScreen):
         page.add_widget(teams)
         rules = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         self.fleet = ChoiceButton([DEFAULT_FLEET], DEFAULT_FLEET, label=fleet_label)  # see refresh
-        self.darts = ChoiceButton(list(range(1, 10)), 3,
-                                  label=lambda n: ngettext("{n} dart per visit", "{n} darts per visit",
-                                                           n).format(n=n))
+        self.darts = ChoiceButton(
+            list(range(1, 10)),
+            3,
+            label=lambda n: ngettext("{n} dart per visit", "{n} darts per visit", n).format(n=n),
+        )
         self.bull_off = ChoiceButton(list(BullOffMode), BullOffMode.NORMAL, label=bull_off_label)
         for widget in (self.fleet, self.darts, self.bull_off):
             rules.add_widget(widget)
         page.add_widget(rules)
         # Solo: team 2 is the kiosk, throwing virtual darts at the chosen skill.
         solo = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
-        self.solo = ChoiceButton([False, True], False, label=lambda on: (
-            _("Solo vs kiosk") if on else _("Two teams")), on_change=self._solo_changed)
-        self.skill = ChoiceButton(list(SKILL_ORDER), Skill.PUB, label=lambda k: _(
-            "Kiosk plays as: {skill}").format(skill=skill_name(k)))
+        self.solo = ChoiceButton(
+            [False, True],
+            False,
+            label=lambda on: _("Solo vs kiosk") if on else _("Two teams"),
+            on_change=self._solo_changed,
+        )
+        self.skill = ChoiceButton(
+            list(SKILL_ORDER),
+            Skill.PUB,
+            label=lambda k: _("Kiosk plays as: {skill}").format(skill=skill_name(k)),
+        )
         solo.add_widget(self.solo)
         solo.add_widget(self.skill)
         page.add_widget(solo)
@@ -166,8 +187,12 @@ class NewGameScreen(KioskScreen):
         if self.solo.value:
             teams[1] = kiosk_team(names[1])
             computer = KioskSeat(1, self.skill.value)
-        rules = HouseRules(fleet=parse_lengths(self.fleet.value), darts_per_visit=self.darts.value,
-                           bull_off=self.bull_off.value, profile=self._config_rules().profile)
+        rules = HouseRules(
+            fleet=parse_lengths(self.fleet.value),
+            darts_per_visit=self.darts.value,
+            bull_off=self.bull_off.value,
+            profile=self._config_rules().profile,
+        )
         return Setup((teams[0], teams[1]), rules, computer)
 
     def start(self) -> None:

@@ -42,5 +42,7 @@ def dart_teams(app: KioskApp) -> Names | None:
     if match is None:
         return None
     kiosk = seat(match)
-    return [None if kiosk is not None and kiosk.side == index else team.name
-            for index, team in enumerate(match.teams)]
+    return [
+        None if kiosk is not None and kiosk.side == index else team.name
+        for index, team in enumerate(match.teams)
+    ]

@@ -19,9 +19,14 @@ def home_button(app: KioskApp, height: float | None = None, font_units: float = 
     """Home from a running game (`height` in px, 40 units by default): the game stays as it is
     (Home offers Continue; Settings, behind the PIN, can abandon it)."""
     s = theme.sizes()
-    return BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT,
-                     font_units=font_units, size_hint=(None, None),
-                     height=height if height is not None else s(40)).fit_width(s(84))
+    return BigButton(
+        _("Home"),
+        lambda: app.go("home"),
+        colour=theme.PANEL_LIGHT,
+        font_units=font_units,
+        size_hint=(None, None),
+        height=height if height is not None else s(40),
+    ).fit_width(s(84))
 
 
 def with_home(app: KioskApp, top: Any) -> BoxLayout:

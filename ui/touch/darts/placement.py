@@ -42,9 +42,17 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         side = BoxLayout(orientation="vertical", spacing=s(8))
         self.placing_title = heading("", 26)
         side.add_widget(self.placing_title)
-        side.add_widget(Caption(_("Tap a cell: the ship starts there. Turn changes its direction. "
-                                  "Or drag along a ring or a spoke. Tap a ship to pick it up."),
-                                font_units=16, colour=theme.TEXT_DIM, size_hint_y=None))
+        side.add_widget(
+            Caption(
+                _(
+                    "Tap a cell: the ship starts there. Turn changes its direction. "
+                    "Or drag along a ring or a spoke. Tap a ship to pick it up."
+                ),
+                font_units=16,
+                colour=theme.TEXT_DIM,
+                size_hint_y=None,
+            )
+        )
         self.ship_buttons = BoxLayout(spacing=s(6), size_hint_y=None, height=s.touch)
         side.add_widget(self.ship_buttons)
         self.message = Caption(font_units=18, colour=theme.WARN, size_hint_y=None)
@@ -53,8 +61,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         row1 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         row1.add_widget(BigButton(_("Turn"), self._turn, colour=theme.PANEL_LIGHT))
         # The longest word of the row ("Zufallsflotte", "Satunnainen laivasto") gets the room.
-        row1.add_widget(BigButton(_("Random fleet"), self._random, colour=theme.PANEL_LIGHT,
-                                  size_hint_x=1.6))
+        row1.add_widget(BigButton(_("Random fleet"), self._random, colour=theme.PANEL_LIGHT, size_hint_x=1.6))
         row1.add_widget(BigButton(_("Clear"), self._clear, colour=theme.PANEL_LIGHT))
         side.add_widget(row1)
         row2 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
@@ -153,15 +160,29 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             other = names[1 - step]
             scan = urls.get(step) is not None
             if kiosk is not None:
-                title = (_("{team}, scan your code or place here") if scan
-                         else _("{team}, tap to place your fleet")).format(team=names[step])
+                title = (
+                    _("{team}, scan your code or place here")
+                    if scan
+                    else _("{team}, tap to place your fleet")
+                ).format(team=names[step])
             else:
-                title = (_("{other}, look away –\n{team}, scan your code or place here") if scan
-                         else _("{other}, look away –\n{team}, tap to place")).format(
-                    other=other, team=names[step])
-        view.add_widget(FitLabel(title, font_units=38, bold=True, halign="center",
-                                 valign="middle", color=theme.TEXT, size_hint_y=None,
-                                 height=s(104)))
+                title = (
+                    _("{other}, look away –\n{team}, scan your code or place here")
+                    if scan
+                    else _("{other}, look away –\n{team}, tap to place")
+                ).format(other=other, team=names[step])
+        view.add_widget(
+            FitLabel(
+                title,
+                font_units=38,
+                bold=True,
+                halign="center",
+                valign="middle",
+                color=theme.TEXT,
+                size_hint_y=None,
+                height=s(104),
+            )
+        )
         middle = BoxLayout(spacing=s(16))
         url = urls.get(step) if step is not None else None
         if url is not None:
@@ -169,43 +190,67 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             middle.bind(height=lambda _w, h, im=image: setattr(im, "width", h))
             middle.add_widget(image)
         column = BoxLayout(orientation="vertical", spacing=s(10))
-        for index in ([step] if step is not None else waiting):
-            column.add_widget(BigButton(_("{team}: place on this screen").format(team=names[index]),
-                                        functools.partial(self.open_for, index),
-                                        colour=theme.TEAM_COLOURS[index], height=s(64),
-                                        font_units=22))
+        for index in [step] if step is not None else waiting:
+            column.add_widget(
+                BigButton(
+                    _("{team}: place on this screen").format(team=names[index]),
+                    functools.partial(self.open_for, index),
+                    colour=theme.TEAM_COLOURS[index],
+                    height=s(64),
+                    font_units=22,
+                )
+            )
         for index in needing:
             if index != step:
-                column.add_widget(BigButton(_("Code for {team} instead").format(team=names[index]),
-                                            functools.partial(self._show_step, index),
-                                            colour=theme.PANEL_LIGHT, font_units=20))
+                column.add_widget(
+                    BigButton(
+                        _("Code for {team} instead").format(team=names[index]),
+                        functools.partial(self._show_step, index),
+                        colour=theme.PANEL_LIGHT,
+                        font_units=20,
+                    )
+                )
         column.add_widget(BoxLayout())
         middle.add_widget(column)
         view.add_widget(middle)
         view.add_widget(self._status_row(match, placed, kiosk))
 
-    def _status_row(self, match: Match, placed: tuple[bool, bool], kiosk: KioskSeat | None
-                    ) -> BoxLayout:
+    def _status_row(self, match: Match, placed: tuple[bool, bool], kiosk: KioskSeat | None) -> BoxLayout:
         """Each team's state in one line, and the way to move a team to another phone."""
         s = theme.sizes()
         row = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         web = self.app.kiosk.web
         for index, team in enumerate(match.teams):
             if kiosk is not None and kiosk.side == index:
-                text = (_("{team} has hidden its fleet ✓") if placed[index]
-                        else _("{team} is placing its fleet")).format(team=team.name)
+                text = (
+                    _("{team} has hidden its fleet ✓") if placed[index] else _("{team} is placing its fleet")
+                ).format(team=team.name)
             elif placed[index]:
                 text = _("{team} ready ✓").format(team=team.name)
             elif phone_state(web, index):
                 text = _("{team}: placing on a phone").format(team=team.name)
             else:
                 text = _("{team}: placing").format(team=team.name)
-            row.add_widget(Caption(with_symbols(text), font_units=20, halign="center",
-                                   markup=True, colour=theme.GO if placed[index]
-                                   else theme.TEAM_COLOURS[index]))
+            row.add_widget(
+                Caption(
+                    with_symbols(text),
+                    font_units=20,
+                    halign="center",
+                    markup=True,
+                    colour=theme.GO if placed[index] else theme.TEAM_COLOURS[index],
+                )
+            )
         if web is not None:
-            row.add_widget(BigButton(_("Phones"), self.open_phones, colour=theme.PANEL_LIGHT,
-                                     font_units=20, size_hint_x=None, width=s(140)))
+            row.add_widget(
+                BigButton(
+                    _("Phones"),
+                    self.open_phones,
+                    colour=theme.PANEL_LIGHT,
+                    font_units=20,
+                    size_hint_x=None,
+                    width=s(140),
+                )
+            )
         row.add_widget(home_button(self.app, height=s.touch, font_units=20))
         return row
 
@@ -238,16 +283,20 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         last = draft.last
         self.board_view.show(marks, outlines=[last.cells] if last else [])
         self.ship_buttons.clear_widgets()
-        self.ship_buttons.add_widget(Label(text=_("Ships:"), font_size=s(18), size_hint_x=None,
-                                           width=s(70), color=theme.TEXT_DIM))
+        self.ship_buttons.add_widget(
+            Label(text=_("Ships:"), font_size=s(18), size_hint_x=None, width=s(70), color=theme.TEXT_DIM)
+        )
         left = draft.remaining()
         nxt = draft.next_length
         for length in sorted(draft.lengths, reverse=True):
             if length in left:
                 left.remove(length)
                 colour = theme.ACCENT if length == nxt else theme.PANEL_LIGHT
-                self.ship_buttons.add_widget(BigButton(str(length), functools.partial(self._choose, length),
-                                                       colour=colour, font_units=24))
+                self.ship_buttons.add_widget(
+                    BigButton(
+                        str(length), functools.partial(self._choose, length), colour=colour, font_units=24
+                    )
+                )
             else:
                 done = BigButton(with_symbols("✓"), None, colour=theme.GO, font_units=24)
                 done.markup = True

@@ -121,7 +121,8 @@ class FleetDraft:
         if ship.length not in self.remaining():
             left = ", ".join(str(n) for n in self.remaining())
             return _("no ship of {n} is left to place (still to place: {left})").format(
-                n=ship.length, left=left)
+                n=ship.length, left=left
+            )
         clash = next((s for s in self.ships if set(s.cells) & set(ship.cells)), None)
         if clash is not None:
             return _("overlap: {ship} would cross {other}").format(ship=ship.code, other=clash.code)

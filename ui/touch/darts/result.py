@@ -20,9 +20,12 @@ class ResultScreen(KioskScreen):
         super().__init__(app, **kwargs)
         page, self.winner, self.length, self.table = result_page(
             (3, 1.2, 1.2, 1.4, 1.2, 1.2),
-            (BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
-             BigButton(_("New game"), lambda: app.go("new_game"), colour=theme.ACCENT),
-             BigButton(_("Rematch"), self.rematch, colour=theme.GO)))
+            (
+                BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
+                BigButton(_("New game"), lambda: app.go("new_game"), colour=theme.ACCENT),
+                BigButton(_("Rematch"), self.rematch, colour=theme.GO),
+            ),
+        )
         self.add_widget(page)
 
     def reset(self) -> None:
@@ -37,19 +40,38 @@ class ResultScreen(KioskScreen):
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
         self.winner.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
-        self.length.text = ngettext("{visits} visit", "{visits} visits",
-                                    match.visits).format(visits=match.visits)
+        self.length.text = ngettext("{visits} visit", "{visits} visits", match.visits).format(
+            visits=match.visits
+        )
         self.table.clear_widgets()
-        self.table.add_row([_("Player"), _("Darts"), _("Hits"), _("Hit rate"), _("Sunk"), _("Visits")],
-                           colour=theme.TEXT_DIM)
+        self.table.add_row(
+            [_("Player"), _("Darts"), _("Hits"), _("Hit rate"), _("Sunk"), _("Visits")], colour=theme.TEXT_DIM
+        )
         for index, team in enumerate(match.teams):
             tally = match.tally(index)
-            self.table.add_row([team.name, str(tally.darts), str(tally.hits), percent(tally.hit_rate),
-                                str(tally.sunk), str(tally.visits)],
-                               colour=theme.TEAM_COLOURS[index], bold=True)
+            self.table.add_row(
+                [
+                    team.name,
+                    str(tally.darts),
+                    str(tally.hits),
+                    percent(tally.hit_rate),
+                    str(tally.sunk),
+                    str(tally.visits),
+                ],
+                colour=theme.TEAM_COLOURS[index],
+                bold=True,
+            )
             for player, ptally in match.player_tallies(index).items():
-                self.table.add_row(["   " + player, str(ptally.darts), str(ptally.hits),
-                                    percent(ptally.hit_rate), str(ptally.sunk), str(ptally.visits)])
+                self.table.add_row(
+                    [
+                        "   " + player,
+                        str(ptally.darts),
+                        str(ptally.hits),
+                        percent(ptally.hit_rate),
+                        str(ptally.sunk),
+                        str(ptally.visits),
+                    ]
+                )
 
     def rematch(self) -> None:
         match = match_of(self.app.service)

@@ -18,16 +18,26 @@ def _screens() -> Sequence[tuple[type, str]]:
     from ui.touch.darts.placement import PlacementScreen
     from ui.touch.darts.result import ResultScreen
 
-    return [(NewGameScreen, "new_game"), (PlacementScreen, "placement"),
-            (BullOffScreen, "bull_off"), (GameScreen, "game"), (ResultScreen, "result")]
+    return [
+        (NewGameScreen, "new_game"),
+        (PlacementScreen, "placement"),
+        (BullOffScreen, "bull_off"),
+        (GameScreen, "game"),
+        (ResultScreen, "result"),
+    ]
 
 
 def _flow(service: GameService) -> str | None:
     match = match_of(service)
     if match is None:
         return None
-    return {Phase.PLACING: "placement", Phase.BULL_OFF: "bull_off", Phase.THROWING: "game",
-            Phase.TAKEOUT: "game", Phase.OVER: "result"}[match.phase]
+    return {
+        Phase.PLACING: "placement",
+        Phase.BULL_OFF: "bull_off",
+        Phase.THROWING: "game",
+        Phase.TAKEOUT: "game",
+        Phase.OVER: "result",
+    }[match.phase]
 
 
 def _stats() -> StatsPage:
@@ -36,6 +46,12 @@ def _stats() -> StatsPage:
     return DartStats()
 
 
-TOUCH = TouchRoom(start="new_game", screens=_screens, flow=_flow,
-                  results={"result": ("game",)}, throwing=("placement", "bull_off", "game"),
-                  colour=theme.ACCENT, stats=_stats)
+TOUCH = TouchRoom(
+    start="new_game",
+    screens=_screens,
+    flow=_flow,
+    results={"result": ("game",)},
+    throwing=("placement", "bull_off", "game"),
+    colour=theme.ACCENT,
+    stats=_stats,
+)

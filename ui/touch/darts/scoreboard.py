@@ -29,9 +29,15 @@ class ShipsRow(BoxLayout):
             gone = n in left
             if gone:
                 left.remove(n)
-            self.add_widget(Label(
-                text=f"[s]{n}[/s]" if gone else str(n), markup=True, bold=True,
-                font_size=s(30), color=theme.RESULT_COLOURS["sunk"] if gone else theme.TEXT))
+            self.add_widget(
+                Label(
+                    text=f"[s]{n}[/s]" if gone else str(n),
+                    markup=True,
+                    bold=True,
+                    font_size=s(30),
+                    color=theme.RESULT_COLOURS["sunk"] if gone else theme.TEXT,
+                )
+            )
 
 
 class TeamColumn(Panel):
@@ -39,11 +45,19 @@ class TeamColumn(Panel):
         super().__init__(orientation="vertical", radius=theme.sizes()(10), **kwargs)
         s = theme.sizes()
         self.index = index
-        self.name = Label(font_size=s(26), bold=True, color=theme.TEAM_COLOURS[index],
-                          size_hint_y=None, height=s(34), shorten=True, shorten_from="right")
+        self.name = Label(
+            font_size=s(26),
+            bold=True,
+            color=theme.TEAM_COLOURS[index],
+            size_hint_y=None,
+            height=s(34),
+            shorten=True,
+            shorten_from="right",
+        )
         self.ships = ShipsRow(size_hint_y=None, height=s(40))
-        self.player = Label(font_size=s(18), color=theme.TEXT_DIM, size_hint_y=None, height=s(26),
-                            shorten=True)
+        self.player = Label(
+            font_size=s(18), color=theme.TEXT_DIM, size_hint_y=None, height=s(26), shorten=True
+        )
         for widget in (self.name, self.ships, self.player):
             self.add_widget(widget)
         self.name.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
@@ -68,8 +82,9 @@ class Scoreboard(BoxLayout):
         for column in self.columns:
             columns.add_widget(column)
         self.add_widget(columns)
-        self.turn = Label(font_size=s(26), bold=True, color=theme.TEXT, size_hint_y=None,
-                          height=s(36), halign="center")
+        self.turn = Label(
+            font_size=s(26), bold=True, color=theme.TEXT, size_hint_y=None, height=s(36), halign="center"
+        )
         self.turn.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.darts = Label(font_size=s(34), size_hint_y=None, height=s(44), markup=True)
         self.add_widget(self.turn)
@@ -84,12 +99,10 @@ class Scoreboard(BoxLayout):
         if player is not None and seat is not None and seat.side == team:
             player = skill_name(seat.skill)  # "Kiosk: pro throws"
         if match.phase is Phase.THROWING and team is not None:
-            self.turn.text = _("{team}: {player} throws").format(team=match.teams[team].name,
-                                                                  player=player)
+            self.turn.text = _("{team}: {player} throws").format(team=match.teams[team].name, player=player)
             self.darts.text = self._dart_dots(dart or 1, match.setup.rules.darts_per_visit)
         elif match.phase is Phase.TAKEOUT and team is not None:
-            self.turn.text = _("next: {team}, {player}").format(team=match.teams[team].name,
-                                                               player=player)
+            self.turn.text = _("next: {team}, {player}").format(team=match.teams[team].name, player=player)
             self.darts.text = ""
         else:
             self.turn.text = ""

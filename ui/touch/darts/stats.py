@@ -29,6 +29,13 @@ class DartStats:
         heading_row(self.games, [_("Date"), _("Teams"), _("Winner"), _("Visits")])
         for summary in store.stats.last_games(kind=KIND, venue="kiosk"):
             winner, colour = winner_cell(summary)
-            self.games.add_row([played_on(summary.started),
-                                f"{summary.teams[0]} – {summary.teams[1]}", winner,
-                                str(summary.turns)], colour=colour, fit=True)
+            self.games.add_row(
+                [
+                    played_on(summary.started),
+                    f"{summary.teams[0]} – {summary.teams[1]}",
+                    winner,
+                    str(summary.turns),
+                ],
+                colour=colour,
+                fit=True,
+            )

@@ -8,8 +8,9 @@ from kiosk.game import Result
 from kiosk.i18n import _
 
 
-def words_for(events: tuple[Event, ...] | list[Event],
-              team_names: tuple[str, str]) -> tuple[str, str, str] | None:
+def words_for(
+    events: tuple[Event, ...] | list[Event], team_names: tuple[str, str]
+) -> tuple[str, str, str] | None:
     """(word, second line, colour key) for a batch of match events, or None to stay quiet.
 
     The words say only what the rules allow: HIT never says which ship, SUNK gives the length.
@@ -21,10 +22,14 @@ def words_for(events: tuple[Event, ...] | list[Event],
         if isinstance(event, DartThrown) and not event.padded:
             shown = _result_words(event.result, event.cell.code, event.ship.length if event.ship else 0)
         elif isinstance(event, Corrected):
-            word, _line, key = _result_words(event.result, event.new.code,
-                                            event.ship.length if event.ship else 0)
-            shown = (word, _("corrected: {new} (was {old})").format(old=event.old.code, new=event.new.code),
-                     key)
+            word, _line, key = _result_words(
+                event.result, event.new.code, event.ship.length if event.ship else 0
+            )
+            shown = (
+                word,
+                _("corrected: {new} (was {old})").format(old=event.old.code, new=event.new.code),
+                key,
+            )
     return shown
 
 

@@ -22,8 +22,12 @@ def screens() -> tuple[tuple[Any, str], ...]:
     from ui.touch.express.setup import ExpressSetupScreen
     from ui.touch.express.table import ExpressScreen
 
-    return ((ExpressSetupScreen, SETUP), (ExpressLineupScreen, LINEUP), (ExpressScreen, TABLE),
-            (ExpressResultScreen, RESULT))
+    return (
+        (ExpressSetupScreen, SETUP),
+        (ExpressLineupScreen, LINEUP),
+        (ExpressScreen, TABLE),
+        (ExpressResultScreen, RESULT),
+    )
 
 
 def flow_screen(match: Match) -> str:

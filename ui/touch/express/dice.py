@@ -31,8 +31,7 @@ class Die(Label):
     angle = NumericProperty(0.0)
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(bold=True, halign="center", valign="middle", size_hint=(None, None),
-                         **kwargs)
+        super().__init__(bold=True, halign="center", valign="middle", size_hint=(None, None), **kwargs)
         self.face: Face | None = None
         self.counting = False
         with self.canvas.before:
@@ -50,8 +49,7 @@ class Die(Label):
         radius = self.width * 0.18
         self._square.pos, self._square.size = self.pos, self.size
         self._square.radius = [radius]
-        self._ring.rounded_rectangle = (self.x - 3, self.y - 3, self.width + 6, self.height + 6,
-                                        radius)
+        self._ring.rounded_rectangle = (self.x - 3, self.y - 3, self.width + 6, self.height + 6, radius)
         self._ring.width = max(1.5, self.width * 0.06)
         self._turn.origin = (self.x + self.width / 2, self.y + self.height / 2)
         self._turn.angle = self.angle
@@ -84,12 +82,24 @@ class DiceTray(FloatLayout):
         for die in (*self.rolling, *self.kept):
             die.opacity = 0
             self.add_widget(die)
-        self.count = Label(font_size=s(26), bold=True, color=theme.TEXT, size_hint=(None, None),
-                           halign="right", valign="middle")
+        self.count = Label(
+            font_size=s(26),
+            bold=True,
+            color=theme.TEXT,
+            size_hint=(None, None),
+            halign="right",
+            valign="middle",
+        )
         self.count.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.add_widget(self.count)
-        self.caption = Label(text=_("set aside:"), font_size=s(15), color=theme.TEXT_DIM,
-                             size_hint=(None, None), halign="left", valign="middle")
+        self.caption = Label(
+            text=_("set aside:"),
+            font_size=s(15),
+            color=theme.TEXT_DIM,
+            size_hint=(None, None),
+            halign="left",
+            valign="middle",
+        )
         self.caption.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.add_widget(self.caption)
         self.in_play = 0  # dice in the tray now
@@ -162,7 +172,7 @@ class DiceTray(FloatLayout):
             Clock.schedule_interval(self._spin, SPIN_SECONDS)
 
     def _spin(self, *_args: object) -> None:
-        for d in self.rolling[:self.in_play]:
+        for d in self.rolling[: self.in_play]:
             d.show(self.rng.choice(FACES))
             d.angle = self.rng.uniform(-25, 25)
 
@@ -190,7 +200,7 @@ class DiceTray(FloatLayout):
         """The counting dice move up into the strip (animated over `seconds`); the others are
         dimmed: they are rolled again."""
         _die, small, _gap = self._sizes()
-        for index, d in enumerate(self.rolling[:self.in_play]):
+        for index, d in enumerate(self.rolling[: self.in_play]):
             if d.face is None:
                 continue
             if counting[index] and self.aside < DICE:
@@ -200,8 +210,7 @@ class DiceTray(FloatLayout):
                 x, y = self.aside_slot(self.aside)
                 self.aside += 1
                 if seconds > 0:
-                    flight = Animation(x=x, y=y, width=small, height=small, d=seconds * 0.8,
-                                       t="out_quad")
+                    flight = Animation(x=x, y=y, width=small, height=small, d=seconds * 0.8, t="out_quad")
                     flight.bind(on_complete=lambda *_a, k=slot, r=d: _arrive(k, r))
                     flight.start(d)
                 else:
@@ -220,8 +229,7 @@ class DiceTray(FloatLayout):
             self.count.text = _("{hits}/{defense} hits").format(hits=total, defense=defense)
             self.count.color = theme.RESULT_COLOURS["sunk"] if total >= defense else theme.TEXT
 
-    def show_still(self, kept: Sequence[Face], faces: Sequence[Face],
-                   counting: Sequence[bool]) -> None:
+    def show_still(self, kept: Sequence[Face], faces: Sequence[Face], counting: Sequence[bool]) -> None:
         """A finished state at once (a restart, a screen entered mid-game): `kept` in the strip,
         the last roll's `faces` in the tray, those counting ringed."""
         self.clear()

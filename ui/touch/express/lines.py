@@ -30,8 +30,9 @@ SLIDE_SECONDS = 0.45  # a ship moving in its line (the Pace's move beat is a lit
 class ShipTile(ButtonBehavior, FloatLayout):
     """One ship of one line; tapped, it calls `on_tap(player, ship)`."""
 
-    def __init__(self, player: int, ship: Ship, on_tap: Callable[[int, Ship], Any] | None,
-                 **kwargs: object) -> None:
+    def __init__(
+        self, player: int, ship: Ship, on_tap: Callable[[int, Ship], Any] | None, **kwargs: object
+    ) -> None:
         super().__init__(size_hint=(None, None), **kwargs)
         self.player, self.ship = player, ship
         self.on_tap = on_tap
@@ -45,13 +46,34 @@ class ShipTile(ButtonBehavior, FloatLayout):
         with self.canvas.after:
             self._cross_colour = Color(0, 0, 0, 0)
             self._cross = Line(width=s(3))
-        self.name = FitLabel(ship.label, font_units=17, whole_words=True, smallest=0.5,
-                             bold=True, color=theme.TEXT, halign="center", valign="middle",
-                             size_hint=(None, None))
-        self.defense = Label(font_size=s(34), bold=True, color=theme.TEXT, size_hint=(None, None),
-                             halign="center", valign="middle")
-        self.note = Label(font_size=s(13), color=theme.TEXT, size_hint=(None, None),
-                          halign="center", valign="middle", shorten=True, shorten_from="right")
+        self.name = FitLabel(
+            ship.label,
+            font_units=17,
+            whole_words=True,
+            smallest=0.5,
+            bold=True,
+            color=theme.TEXT,
+            halign="center",
+            valign="middle",
+            size_hint=(None, None),
+        )
+        self.defense = Label(
+            font_size=s(34),
+            bold=True,
+            color=theme.TEXT,
+            size_hint=(None, None),
+            halign="center",
+            valign="middle",
+        )
+        self.note = Label(
+            font_size=s(13),
+            color=theme.TEXT,
+            size_hint=(None, None),
+            halign="center",
+            valign="middle",
+            shorten=True,
+            shorten_from="right",
+        )
         for label in (self.name, self.defense, self.note):
             self.add_widget(label)
         self.bind(pos=self._layout, size=self._layout)
@@ -62,9 +84,18 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self._body.pos, self._body.size = (x, y), (w, h)
         inset = s(2)
         self._frame.rounded_rectangle = (x + inset, y + inset, w - 2 * inset, h - 2 * inset, s(8))
-        self._cross.points = [x + w * 0.2, y + h * 0.2, x + w * 0.8, y + h * 0.8,
-                              x + w * 0.5, y + h * 0.5, x + w * 0.2, y + h * 0.8,
-                              x + w * 0.8, y + h * 0.2]
+        self._cross.points = [
+            x + w * 0.2,
+            y + h * 0.2,
+            x + w * 0.8,
+            y + h * 0.8,
+            x + w * 0.5,
+            y + h * 0.5,
+            x + w * 0.2,
+            y + h * 0.8,
+            x + w * 0.8,
+            y + h * 0.2,
+        ]
         pad = s(6)  # inside the frame a chosen tile wears
         self.name.size = (w - 2 * pad, h * 0.36)
         self.name.pos = (x + pad, y + h - pad * 0.6 - h * 0.36)
@@ -75,8 +106,17 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self.note.pos = (x + s(2), y + pad * 0.6)
         self.note.text_size = self.note.size
 
-    def show(self, defense: int, note: str, *, chosen: bool = False, target: bool = False,
-             dim: bool = False, wreck: bool = False, emphasis: bool = False) -> None:
+    def show(
+        self,
+        defense: int,
+        note: str,
+        *,
+        chosen: bool = False,
+        target: bool = False,
+        dim: bool = False,
+        wreck: bool = False,
+        emphasis: bool = False,
+    ) -> None:
         """`note`: dice and rolls, or the coach's chance (`emphasis`: bigger and bold)."""
         s = theme.sizes()
         self.wreck = wreck
@@ -102,8 +142,9 @@ class ShipTile(ButtonBehavior, FloatLayout):
 class LineRow(Backdrop, FloatLayout):
     """A player's row: name, points and seat on the left, then the line, front first."""
 
-    def __init__(self, player: int, on_tap: Callable[[int, Ship], Any] | None = None,
-                 **kwargs: object) -> None:
+    def __init__(
+        self, player: int, on_tap: Callable[[int, Ship], Any] | None = None, **kwargs: object
+    ) -> None:
         super().__init__(**kwargs)
         s = theme.sizes()
         self.player = player
@@ -114,12 +155,32 @@ class LineRow(Backdrop, FloatLayout):
             self._turn_frame = Line(width=s(3))
             self._stripe_colour = Color(*player_colour(player))
             self._stripe = RoundedRectangle(radius=[s(3)])
-        self.name = FitLabel("", font_units=22, bold=True, color=player_colour(player),
-                             halign="left", valign="top", size_hint=(None, None))
-        self.points = Label(font_size=s(28), bold=True, color=theme.TEXT, size_hint=(None, None),
-                            halign="left", valign="middle", markup=True)
-        self.seat = Label(font_size=s(12.5), color=theme.TEXT_DIM, size_hint=(None, None),
-                          halign="left", valign="bottom", max_lines=2)
+        self.name = FitLabel(
+            "",
+            font_units=22,
+            bold=True,
+            color=player_colour(player),
+            halign="left",
+            valign="top",
+            size_hint=(None, None),
+        )
+        self.points = Label(
+            font_size=s(28),
+            bold=True,
+            color=theme.TEXT,
+            size_hint=(None, None),
+            halign="left",
+            valign="middle",
+            markup=True,
+        )
+        self.seat = Label(
+            font_size=s(12.5),
+            color=theme.TEXT_DIM,
+            size_hint=(None, None),
+            halign="left",
+            valign="bottom",
+            max_lines=2,
+        )
         for label in (self.name, self.points, self.seat):
             self.add_widget(label)
         self.tiles = {ship: ShipTile(player, ship, on_tap) for ship in FLEET}
@@ -174,8 +235,9 @@ class LineRow(Backdrop, FloatLayout):
             else:
                 tile.pos = (x, y)
 
-    def show_player(self, name: str, points: int, points_to_win: int, seat: str, *,
-                    on_turn: bool, out: bool) -> None:
+    def show_player(
+        self, name: str, points: int, points_to_win: int, seat: str, *, on_turn: bool, out: bool
+    ) -> None:
         self.name.text = name
         small = int(theme.sizes()(18))
         self.points.text = f"{points}[size={small}] / {points_to_win}[/size]"

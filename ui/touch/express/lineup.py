@@ -33,16 +33,23 @@ from ui.touch.screens.base import KioskApp, KioskScreen
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
 
 
-def computer_lines(variant: Variant, levels: Sequence[str | None], seed: int,
-                   points_to_win: int | None = None) -> list[tuple[Ship, ...] | None]:
+def computer_lines(
+    variant: Variant, levels: Sequence[str | None], seed: int, points_to_win: int | None = None
+) -> list[tuple[Ship, ...] | None]:
     """In a worker: each computer seat's line (None for a person's), and the exact tables its
     decisions will need."""
     from kiosk.express.ai import Computer, Strategy, prepare
 
     prepare(variant, players=len(levels), points_to_win=points_to_win)
     rng = random.Random(seed)
-    return [None if level is None else Computer(Strategy(level), rng.getrandbits(64)).line(
-        variant, players=len(levels), points_to_win=points_to_win) for level in levels]
+    return [
+        None
+        if level is None
+        else Computer(Strategy(level), rng.getrandbits(64)).line(
+            variant, players=len(levels), points_to_win=points_to_win
+        )
+        for level in levels
+    ]
 
 
 class ExpressLineupScreen(KioskScreen):
@@ -50,15 +57,24 @@ class ExpressLineupScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(12), s(8)), spacing=s(6))
-        self.prompt = Prompt(_("Lay out your lines: the front (left) can be shot at first. "
-                               "Tap a ship, then another: they swap."), font_units=19)
+        self.prompt = Prompt(
+            _(
+                "Lay out your lines: the front (left) can be shot at first. "
+                "Tap a ship, then another: they swap."
+            ),
+            font_units=19,
+        )
         page.add_widget(self.prompt)
         self.rows_box = BoxLayout(orientation="vertical", spacing=s(6))
         page.add_widget(self.rows_box)
         self.start_button = BigButton(_("Start"), self.start, colour=theme.GO)
-        page.add_widget(button_row(
-            BigButton(_("Back"), lambda: app.go("express_setup"), colour=theme.PANEL_LIGHT),
-            BigButton(_("Shuffle"), self.shuffle, colour=theme.PANEL_LIGHT), self.start_button))
+        page.add_widget(
+            button_row(
+                BigButton(_("Back"), lambda: app.go("express_setup"), colour=theme.PANEL_LIGHT),
+                BigButton(_("Shuffle"), self.shuffle, colour=theme.PANEL_LIGHT),
+                self.start_button,
+            )
+        )
         self.add_widget(page)
         self.draft: Draft | None = None
         self.lines: list[list[Ship] | None] = []
@@ -82,10 +98,10 @@ class ExpressLineupScreen(KioskScreen):
         if any(level is not None for level in draft.computers):
             if _pool is None:
                 _pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="express-lines")
-            future = _pool.submit(computer_lines, draft.variant, draft.computers,
-                                  self.rng.getrandbits(64), draft.points_to_win)
-            future.add_done_callback(lambda f: Clock.schedule_once(
-                lambda _dt: self._laid_out(asked, f)))
+            future = _pool.submit(
+                computer_lines, draft.variant, draft.computers, self.rng.getrandbits(64), draft.points_to_win
+            )
+            future.add_done_callback(lambda f: Clock.schedule_once(lambda _dt: self._laid_out(asked, f)))
         self.refresh()
 
     def _shuffled(self) -> list[Ship]:
@@ -101,8 +117,10 @@ class ExpressLineupScreen(KioskScreen):
         except Exception as err:  # a line for the computer: never worth a broken screen
             self.app.toast(_("The computer could not lay out its line: {error}").format(error=err))
             found = [None] * len(self.lines)
-        self.lines = [line if line is not None else list(computed or self._shuffled())
-                      for line, computed in zip(self.lines, found, strict=True)]
+        self.lines = [
+            line if line is not None else list(computed or self._shuffled())
+            for line, computed in zip(self.lines, found, strict=True)
+        ]
         self.refresh()
 
     @property
@@ -118,15 +136,25 @@ class ExpressLineupScreen(KioskScreen):
             line = self.lines[player]
             level = draft.computers[player]
             row.arrange(line or list(FLEET), animate=False)
-            row.show_player(draft.names[player], 0, draft.points_to_win,
-                            seat_name(level) if level else "", on_turn=False, out=False)
+            row.show_player(
+                draft.names[player],
+                0,
+                draft.points_to_win,
+                seat_name(level) if level else "",
+                on_turn=False,
+                out=False,
+            )
             row.points.text = ""  # no points before the game
             if level is not None and line is None:
                 row.seat.text = _("lays out its line …")
             for ship, tile in row.tiles.items():
                 ship_rules = rules.ship(draft.variant, ship)
-                tile.show(ship_rules.defense, dice_and_rolls(ship_rules.dice, ship_rules.rolls),
-                    chosen=self.picked == (player, ship), dim=line is None)
+                tile.show(
+                    ship_rules.defense,
+                    dice_and_rolls(ship_rules.dice, ship_rules.rolls),
+                    chosen=self.picked == (player, ship),
+                    dim=line is None,
+                )
         self.start_button.disabled = not self.ready
         self.start_button.opacity = 1 if self.ready else 0.45
 
@@ -151,17 +179,24 @@ class ExpressLineupScreen(KioskScreen):
         """Every person's line at random (the computers keep theirs)."""
         if self.draft is None:
             return
-        self.lines = [line if level is not None else self._shuffled()
-                      for line, level in zip(self.lines, self.draft.computers, strict=True)]
+        self.lines = [
+            line if level is not None else self._shuffled()
+            for line, level in zip(self.lines, self.draft.computers, strict=True)
+        ]
         self.picked = None
         self.refresh()
 
     def setup(self) -> Setup:
         draft = self.draft
         assert draft is not None and self.ready
-        return Setup.create(draft.names, variant=draft.variant, points_to_win=draft.points_to_win,
-                            lines=[tuple(line or ()) for line in self.lines],
-                            computers=draft.computers, seed=self.seed)
+        return Setup.create(
+            draft.names,
+            variant=draft.variant,
+            points_to_win=draft.points_to_win,
+            lines=[tuple(line or ()) for line in self.lines],
+            computers=draft.computers,
+            seed=self.seed,
+        )
 
     def start(self) -> None:
         if not self.ready:

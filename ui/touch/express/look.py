@@ -21,8 +21,7 @@ SHIP_COLOURS: dict[Ship, theme.RGBA] = {
 }
 BURST_COLOUR = theme.rgb("f2f2f2")
 BURST_INK = theme.rgb("d1422c")  # the Burst's star on its white face
-PLAYER_COLOURS = (theme.rgb("4fc3ff"), theme.rgb("ff9f4a"), theme.rgb("7ee8b5"),
-                  theme.rgb("ff7eb6"))
+PLAYER_COLOURS = (theme.rgb("4fc3ff"), theme.rgb("ff9f4a"), theme.rgb("7ee8b5"), theme.rgb("ff7eb6"))
 TARGET = theme.rgb("ff4d3d")  # the frame of the declared target
 CHOSEN = theme.rgb("ffffff")  # the frame of the chosen attacker
 BURST_SIGN = "✸"  # DejaVu Sans (theme.SYMBOL_FONT): Roboto has no star
@@ -64,8 +63,12 @@ def seat_name(level: str | None) -> str:
 
 def dice_and_rolls(dice: int, rolls: int) -> str:
     """What a ship attacks with: "3 dice · 1 roll"."""
-    return " · ".join((ngettext("{dice} die", "{dice} dice", dice).format(dice=dice),
-                       ngettext("{rolls} roll", "{rolls} rolls", rolls).format(rolls=rolls)))
+    return " · ".join(
+        (
+            ngettext("{dice} die", "{dice} dice", dice).format(dice=dice),
+            ngettext("{rolls} roll", "{rolls} rolls", rolls).format(rolls=rolls),
+        )
+    )
 
 
 def percent(chance: float) -> str:

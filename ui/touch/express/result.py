@@ -26,8 +26,14 @@ def signed(value: float) -> str:
 
 def rematch_setup(setup: Setup) -> Setup:
     """The same players, seats, game and lines, with new dice."""
-    return Setup.create(setup.players, variant=setup.variant, points_to_win=setup.points_to_win,
-                        lines=setup.lines, rules=setup.rules, computers=setup.computers)
+    return Setup.create(
+        setup.players,
+        variant=setup.variant,
+        points_to_win=setup.points_to_win,
+        lines=setup.lines,
+        rules=setup.rules,
+        computers=setup.computers,
+    )
 
 
 class ExpressResultScreen(KioskScreen):
@@ -35,11 +41,16 @@ class ExpressResultScreen(KioskScreen):
         super().__init__(app, **kwargs)
         page, self.winner, self.length, self.table = result_page(
             (3, 1.2, 1.2, 1.2, 1.3, 1.2),
-            (BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
-             BigButton(_("New game"), self.new_game, colour=theme.ACCENT),
-             BigButton(_("Rematch"), self.rematch, colour=theme.GO)),
-            font_units=22, note=_("Luck: ships sunk minus the ships the attacks were expected to "
-                                  "sink (from the exact odds)"))
+            (
+                BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
+                BigButton(_("New game"), self.new_game, colour=theme.ACCENT),
+                BigButton(_("Rematch"), self.rematch, colour=theme.GO),
+            ),
+            font_units=22,
+            note=_(
+                "Luck: ships sunk minus the ships the attacks were expected to sink (from the exact odds)"
+            ),
+        )
         self.add_widget(page)
 
     def reset(self) -> None:
@@ -57,22 +68,33 @@ class ExpressResultScreen(KioskScreen):
         self.winner.text = _("Victory for {team}!").format(team=setup.players[match.winner])
         outcome = match.outcome()
         attacks = sum(match.tally(p).attacks for p in range(len(setup.players)))
-        self.length.text = " · ".join((
-            ngettext("{turns} turn", "{turns} turns", outcome.turns).format(turns=outcome.turns),
-            ngettext("{attacks} attack", "{attacks} attacks", attacks).format(attacks=attacks),
-            _("first to {points}").format(points=setup.points_to_win)))
+        self.length.text = " · ".join(
+            (
+                ngettext("{turns} turn", "{turns} turns", outcome.turns).format(turns=outcome.turns),
+                ngettext("{attacks} attack", "{attacks} attacks", attacks).format(attacks=attacks),
+                _("first to {points}").format(points=setup.points_to_win),
+            )
+        )
         self.table.clear_widgets()
-        self.table.add_row([_("Player"), _("Points"), _("Sunk"), _("Lost"), _("Attacks"),
-                            _("Luck")], colour=theme.TEXT_DIM)
+        self.table.add_row(
+            [_("Player"), _("Points"), _("Sunk"), _("Lost"), _("Attacks"), _("Luck")], colour=theme.TEXT_DIM
+        )
         lucky = luck(match)
-        order = sorted(range(len(setup.players)),
-                       key=lambda p: (p != match.winner, -match.points()[p], p))
+        order = sorted(range(len(setup.players)), key=lambda p: (p != match.winner, -match.points()[p], p))
         for player in order:
             tally = match.tally(player)
-            self.table.add_row([setup.players[player], str(match.points()[player]),
-                                str(tally.sunk), str(len(match.lost(player))), str(tally.attacks),
-                                signed(lucky[player])],
-                               colour=player_colour(player), bold=player == match.winner)
+            self.table.add_row(
+                [
+                    setup.players[player],
+                    str(match.points()[player]),
+                    str(tally.sunk),
+                    str(len(match.lost(player))),
+                    str(tally.attacks),
+                    signed(lucky[player]),
+                ],
+                colour=player_colour(player),
+                bold=player == match.winner,
+            )
 
     def new_game(self) -> None:
         self.app.screen("express_setup").prefill()

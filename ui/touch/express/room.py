@@ -25,7 +25,13 @@ def _stats() -> StatsPage:
     return ExpressStats()
 
 
-TOUCH = TouchRoom(start=express.SETUP, screens=_screens, flow=_flow, follows=express.FLOW,
-                  # the table shows the last roll, then opens the result card itself
-                  opened_by={express.RESULT: express.TABLE},
-                  colour=theme.rgb("8a5cc2"), stats=_stats)
+TOUCH = TouchRoom(
+    start=express.SETUP,
+    screens=_screens,
+    flow=_flow,
+    follows=express.FLOW,
+    # the table shows the last roll, then opens the result card itself
+    opened_by={express.RESULT: express.TABLE},
+    colour=theme.rgb("8a5cc2"),
+    stats=_stats,
+)

@@ -58,35 +58,59 @@ class ExpressSetupScreen(KioskScreen):
         self.rows: list[BoxLayout] = []
         for index in range(MAX_PLAYERS):
             row = BoxLayout(spacing=s(10), size_hint_y=None, height=s.touch)
-            row.add_widget(Caption(str(index + 1), font_units=26, bold=True,
-                                   colour=player_colour(index), size_hint_x=None, width=s(26)))
+            row.add_widget(
+                Caption(
+                    str(index + 1),
+                    font_units=26,
+                    bold=True,
+                    colour=player_colour(index),
+                    size_hint_x=None,
+                    width=s(26),
+                )
+            )
             field = Field(hint=_("name"))
             self.names.append(field)
             row.add_widget(field)
-            seat = ChoiceButton(list(SEATS), None, label=seat_name,
-                                on_change=functools.partial(self._seat_changed, index),
-                                size_hint_x=0.8, font_units=20)
+            seat = ChoiceButton(
+                list(SEATS),
+                None,
+                label=seat_name,
+                on_change=functools.partial(self._seat_changed, index),
+                size_hint_x=0.8,
+                font_units=20,
+            )
             self.seats.append(seat)
             row.add_widget(seat)
             self.rows.append(row)
         self.players_box = BoxLayout(orientation="vertical", spacing=s(6), size_hint_y=None)
         page.add_widget(self.players_box)
         options = BoxLayout(spacing=s(10), size_hint_y=None, height=s.touch)
-        self.count = ChoiceButton(list(range(MIN_PLAYERS, MAX_PLAYERS + 1)), 2,
-                                  label=lambda n: ngettext("{n} player", "{n} players", n).format(n=n),
-                                  on_change=self._count_changed, size_hint_x=0.6, font_units=20)
-        self.variant = ChoiceButton(list(Variant), Variant.ADMIRAL, label=variant_name,
-                                    font_units=18)
-        self.points = ChoiceButton([5], 5, label=lambda n: ngettext("{n} point to win", "{n} points to win",
-                                                            n).format(n=n),
-                                   size_hint_x=0.7, font_units=20)
+        self.count = ChoiceButton(
+            list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+            2,
+            label=lambda n: ngettext("{n} player", "{n} players", n).format(n=n),
+            on_change=self._count_changed,
+            size_hint_x=0.6,
+            font_units=20,
+        )
+        self.variant = ChoiceButton(list(Variant), Variant.ADMIRAL, label=variant_name, font_units=18)
+        self.points = ChoiceButton(
+            [5],
+            5,
+            label=lambda n: ngettext("{n} point to win", "{n} points to win", n).format(n=n),
+            size_hint_x=0.7,
+            font_units=20,
+        )
         for widget in (self.count, self.variant, self.points):
             options.add_widget(widget)
         page.add_widget(options)
         page.add_widget(BoxLayout())
-        page.add_widget(button_row(
-            BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
-            BigButton(_("Lay out the lines"), self.next, colour=theme.GO)))
+        page.add_widget(
+            button_row(
+                BigButton(_("Back"), lambda: app.go("home"), colour=theme.PANEL_LIGHT),
+                BigButton(_("Lay out the lines"), self.next, colour=theme.GO),
+            )
+        )
         self.add_widget(page)
         self.prefill()
 
@@ -99,8 +123,9 @@ class ExpressSetupScreen(KioskScreen):
             level = setup.computer(index) if setup and index < count else None
             self.seats[index].value = level
             self.seats[index].text = seat_name(level)
-            self.names[index].text = (setup.players[index] if setup and index < count
-                                      else default_name(index, level))
+            self.names[index].text = (
+                setup.players[index] if setup and index < count else default_name(index, level)
+            )
         if setup is not None:
             self.variant.set_value(setup.variant)
         self.count.set_value(count)
@@ -132,8 +157,9 @@ class ExpressSetupScreen(KioskScreen):
         computers = tuple(seat.value for seat in self.seats[:count])
         draft = Draft(names, computers, self.variant.value, self.points.value)
         # The rules check players, names and points (lines come next: any will do here).
-        Setup.create(names, variant=draft.variant, points_to_win=draft.points_to_win,
-                     computers=computers, seed=0)
+        Setup.create(
+            names, variant=draft.variant, points_to_win=draft.points_to_win, computers=computers, seed=0
+        )
         return draft
 
     def next(self) -> None:

@@ -18,8 +18,7 @@ def counting(rolled: Rolled, setup: Setup) -> list[bool]:
         return [False] * len(rolled.faces)
     rules = setup.ship(rolled.ship)
     burst_counts = rules.burst > 0 or rules.burst_sinks
-    return [face is rolled.target.ship.face or (face is Face.BURST and burst_counts)
-            for face in rolled.faces]
+    return [face is rolled.target.ship.face or (face is Face.BURST and burst_counts) for face in rolled.faces]
 
 
 def defense_of(rolled: Rolled, setup: Setup) -> int | None:

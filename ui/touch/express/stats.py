@@ -18,8 +18,7 @@ KIND = "express"
 
 def tables() -> tuple[Table, Table]:
     """The players' table and the last games' table, with Express's columns."""
-    return (Table((2.2, 1.3, 1.1, 1.1, 1.6), font_units=18),
-            Table((1.2, 3.2, 1.6, 1.2), font_units=18))
+    return (Table((2.2, 1.3, 1.1, 1.1, 1.6), font_units=18), Table((1.2, 3.2, 1.6, 1.2), font_units=18))
 
 
 def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], str]) -> None:
@@ -29,16 +28,24 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
     stats = store.stats.player_stats(kind=KIND)
     for row in stats:
         # The store's shots of an Express player are its attacks.
-        players.add_row([row.name, str(row.games), str(row.wins), str(row.sunk),
-                         percent(row.sunk / row.darts if row.darts else 0.0)])
+        players.add_row(
+            [
+                row.name,
+                str(row.games),
+                str(row.wins),
+                str(row.sunk),
+                percent(row.sunk / row.darts if row.darts else 0.0),
+            ]
+        )
     if not stats:
         players.add_row([_("no games yet"), "", "", "", ""], colour=theme.TEXT_DIM, lines=2)
     games.clear_widgets()
     heading_row(games, [_("Date"), _("Players"), _("Winner"), _("Turns")])
     for game in store.stats.last_games(kind=KIND):
         winner, colour = winner_cell(game)
-        games.add_row([played_on(game.started), ", ".join(game.teams), winner, str(game.turns)],
-                      colour=colour, fit=True)
+        games.add_row(
+            [played_on(game.started), ", ".join(game.teams), winner, str(game.turns)], colour=colour, fit=True
+        )
 
 
 class ExpressStats:

@@ -92,32 +92,38 @@ class ExpressScreen(KioskScreen):
         side = BoxLayout(orientation="vertical", size_hint_x=None, width=s(196), spacing=s(6))
         self.prompt = Prompt(font_units=21)
         side.add_widget(self.prompt)
-        self.attack_caption = Caption(font_units=16, colour=theme.TEXT_DIM, size_hint_y=None,
-                                      halign="center")
+        self.attack_caption = Caption(font_units=16, colour=theme.TEXT_DIM, size_hint_y=None, halign="center")
         side.add_widget(self.attack_caption)
         side.add_widget(BoxLayout())
         self.move_slot = BoxLayout(size_hint_y=None, height=0)
-        self.move_choice = ChoiceButton([False, True], False, label=lambda on: (
-            _("Carrier: move to the front") if on else _("Carrier: attack from here")),
-            on_change=self._move_changed, font_units=17)
+        self.move_choice = ChoiceButton(
+            [False, True],
+            False,
+            label=lambda on: _("Carrier: move to the front") if on else _("Carrier: attack from here"),
+            on_change=self._move_changed,
+            font_units=17,
+        )
         side.add_widget(self.move_slot)
-        self.roll_button = BigButton(_("Roll"), self.roll, colour=theme.GO, font_units=26,
-                                     height=s(64))
+        self.roll_button = BigButton(_("Roll"), self.roll, colour=theme.GO, font_units=26, height=s(64))
         side.add_widget(self.roll_button)
         toggles = BoxLayout(spacing=s(6), size_hint_y=None, height=s(48))
-        self.coach_button = BigButton(_("Coach"), self._toggle_coach, colour=theme.PANEL_LIGHT,
-                                      font_units=17, height=s(48))
-        self.real_button = BigButton(_("Real dice"), self._toggle_real, colour=theme.PANEL_LIGHT,
-                                     font_units=17, height=s(48))
+        self.coach_button = BigButton(
+            _("Coach"), self._toggle_coach, colour=theme.PANEL_LIGHT, font_units=17, height=s(48)
+        )
+        self.real_button = BigButton(
+            _("Real dice"), self._toggle_real, colour=theme.PANEL_LIGHT, font_units=17, height=s(48)
+        )
         toggles.add_widget(self.coach_button)
         toggles.add_widget(self.real_button)
         side.add_widget(toggles)
-        side.add_widget(BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL,
-                                  font_units=17, height=s(44)))
+        side.add_widget(
+            BigButton(_("Home"), lambda: app.go("home"), colour=theme.PANEL, font_units=17, height=s(44))
+        )
         page.add_widget(side)
         layer.add_widget(page)
-        self.real_panel = RealDicePanel(self._typed_face, self._undo_face, self._cancel_entry,
-                                        size_hint=(None, None))
+        self.real_panel = RealDicePanel(
+            self._typed_face, self._undo_face, self._cancel_entry, size_hint=(None, None)
+        )
         self.announcement = Announcement(size_hint=(None, None))
         layer.add_widget(self.announcement)
         self.rows_box.bind(pos=self._place_overlays, size=self._place_overlays)
@@ -227,8 +233,12 @@ class ExpressScreen(KioskScreen):
     def human_turn(self) -> bool:
         """A person is up and may tap: the game goes on, no dice roll, not a computer's seat."""
         match = self.match
-        return (match is not None and match.phase is not Phase.OVER and not self.playback.busy
-                and match.setup.computer(match.turn) is None)
+        return (
+            match is not None
+            and match.phase is not Phase.OVER
+            and not self.playback.busy
+            and match.setup.computer(match.turn) is None
+        )
 
     def preview_line(self, player: int) -> list[Ship]:
         """The line as it will be once the chosen attacker has moved (it slides there now)."""
@@ -251,9 +261,14 @@ class ExpressScreen(KioskScreen):
             lost = [Ship(name) for name in shown["sunk"][player]]
             row.arrange(line + lost, animate=animate)
             level = setup.computer(player)
-            row.show_player(setup.players[player], shown["points"][player],
-                            setup.points_to_win, seat_name(level) if level else "",
-                            on_turn=player == turn and not over, out=not line)
+            row.show_player(
+                setup.players[player],
+                shown["points"][player],
+                setup.points_to_win,
+                seat_name(level) if level else "",
+                on_turn=player == turn and not over,
+                out=not line,
+            )
             for ship, tile in row.tiles.items():
                 self._show_tile(tile, player, ship, ship in lost)
         self._show_controls()
@@ -279,16 +294,33 @@ class ExpressScreen(KioskScreen):
         legal = self._legal()
         chance = self._chance(player, ship) if self.coach_on and self.human_turn() else None
         pending = match.pending if match.phase is Phase.TARGET else None
-        chosen = player == turn and not wreck and (
-            ship is self.attacker or (pending is not None and ship is pending.ship)
-            or (self.playback.busy and self.showing is not None
-                and self.showing.side == player and self.showing.ship is ship))
+        chosen = (
+            player == turn
+            and not wreck
+            and (
+                ship is self.attacker
+                or (pending is not None and ship is pending.ship)
+                or (
+                    self.playback.busy
+                    and self.showing is not None
+                    and self.showing.side == player
+                    and self.showing.ship is ship
+                )
+            )
+        )
         aimed = target == self.target or (
-            self.playback.busy and self.showing is not None and self.showing.target == target)
+            self.playback.busy and self.showing is not None and self.showing.target == target
+        )
         dim = legal is not None and player != turn and target not in legal
-        tile.show(rules.defense, percent(chance) if chance is not None else note,
-                  chosen=chosen, target=aimed and not wreck, dim=dim, wreck=wreck,
-                  emphasis=chance is not None)
+        tile.show(
+            rules.defense,
+            percent(chance) if chance is not None else note,
+            chosen=chosen,
+            target=aimed and not wreck,
+            dim=dim,
+            wreck=wreck,
+            emphasis=chance is not None,
+        )
 
     def _chance(self, player: int, ship: Ship) -> float | None:
         """What the coach says on this tile now (None: nothing)."""
@@ -314,13 +346,16 @@ class ExpressScreen(KioskScreen):
         self.roll_button.disabled = not ready
         self.roll_button.opacity = 1 if ready else 0.45
         dice = self._roll_dice(command)
-        self.roll_button.text = (_("Roll {dice} dice").format(dice=dice) if dice
-                                 else _("Roll"))
+        self.roll_button.text = _("Roll {dice} dice").format(dice=dice) if dice else _("Roll")
         self.coach_button.set_colour(theme.ACCENT if self.coach_on else theme.PANEL_LIGHT)
         self.real_button.set_colour(theme.ACCENT if self.real_on else theme.PANEL_LIGHT)
-        carrier_choice = (self.human_turn() and match.phase is Phase.ATTACK
-                          and self.attacker is not None and setup.ship(self.attacker).stays
-                          and match.line(match.turn)[0] is not self.attacker)
+        carrier_choice = (
+            self.human_turn()
+            and match.phase is Phase.ATTACK
+            and self.attacker is not None
+            and setup.ship(self.attacker).stays
+            and match.line(match.turn)[0] is not self.attacker
+        )
         self._fill_move_slot(carrier_choice)
         level = setup.computer(match.turn)
         if match.phase is Phase.OVER and match.winner is not None and not self.playback.busy:
@@ -328,18 +363,17 @@ class ExpressScreen(KioskScreen):
         elif self.playback.busy:
             self.prompt.text = _("{name} attacks …").format(name=setup.players[self.shown["turn"]])
         elif level is not None:
-            self.prompt.text = _("{name} ({level}) is thinking …").format(
-                name=name, level=level_name(level))
+            self.prompt.text = _("{name} ({level}) is thinking …").format(name=name, level=level_name(level))
         elif match.phase is Phase.TARGET:
             self.prompt.text = _("{name}: tap the ship your Carrier attacks").format(name=name)
         elif self.attacker is None and self._sank_and_goes_again():
-            self.prompt.text = _("{name} sank it and attacks again: tap one of your "
-                                 "ships").format(name=name)
+            self.prompt.text = _("{name} sank it and attacks again: tap one of your ships").format(name=name)
         elif self.attacker is None:
             self.prompt.text = _("{name}: tap one of your ships to attack with").format(name=name)
         elif setup.ship(self.attacker).roll_first:
-            self.prompt.text = _("{name}: the Carrier rolls first, then you pick its "
-                                 "target").format(name=name)
+            self.prompt.text = _("{name}: the Carrier rolls first, then you pick its target").format(
+                name=name
+            )
         elif self.target is None:
             self.prompt.text = _("{name}: tap the ship to attack").format(name=name)
         else:
@@ -383,8 +417,9 @@ class ExpressScreen(KioskScreen):
             return
         turn = match.turn
         if match.setup.computer(turn) is not None:
-            self.app.toast(_("{name} is the computer: it plays by itself").format(
-                name=match.players[turn]), 3)
+            self.app.toast(
+                _("{name} is the computer: it plays by itself").format(name=match.players[turn]), 3
+            )
             return
         if match.phase is Phase.TARGET:
             if player == turn:
@@ -493,7 +528,8 @@ class ExpressScreen(KioskScreen):
         if entry.rolls:
             last = entry.rolls[-1]
             note = _("{hits} of {defense} hits so far: roll the other {dice} dice").format(
-                hits=last.total, defense=defense_of(last, match.setup), dice=entry.wanted)
+                hits=last.total, defense=defense_of(last, match.setup), dice=entry.wanted
+            )
         done = len(entry.entered) - entry.current
         self.real_panel.ask(entry.wanted, len(entry.rolls) + 1, entry.entered[done:], note)
 
@@ -552,8 +588,10 @@ class ExpressScreen(KioskScreen):
             return
         self._coach_key = key
         self.chances = None
-        coach.ask(match.public_view(), lambda found: Clock.schedule_once(
-            lambda _dt: self._coach_answered(key, found)))
+        coach.ask(
+            match.public_view(),
+            lambda found: Clock.schedule_once(lambda _dt: self._coach_answered(key, found)),
+        )
 
     def _coach_answered(self, key: tuple[int | None, int], found: coach.Chances | None) -> None:
         if key != self._coach_key:
@@ -605,20 +643,26 @@ class ExpressScreen(KioskScreen):
                 self.tray.set_aside(marks, beat.seconds)
                 self.tray.set_count(event.total, defense_of(event, setup))
         elif isinstance(event, Sunk):
-            shown["lines"][event.side] = [n for n in shown["lines"][event.side]
-                                            if n != event.ship.value]
+            shown["lines"][event.side] = [n for n in shown["lines"][event.side] if n != event.ship.value]
             shown["sunk"][event.side] = [*shown["sunk"][event.side], event.ship.value]
             shown["points"] = list(event.points)
-            self.announcement.announce(_("SUNK!"), _("{name}'s {ship}").format(
-                name=setup.players[event.side], ship=event.ship.label), "sunk")
+            self.announcement.announce(
+                _("SUNK!"),
+                _("{name}'s {ship}").format(name=setup.players[event.side], ship=event.ship.label),
+                "sunk",
+            )
             self.draw()
         elif isinstance(event, Won):
-            self.announcement.announce(_("SUNK!"), _("{name} wins!").format(
-                name=setup.players[event.side]), "win")
+            self.announcement.announce(
+                _("SUNK!"), _("{name} wins!").format(name=setup.players[event.side]), "win"
+            )
         elif isinstance(event, TurnPassed) and beat.seconds > 0 and self.showing is not None:
             # An attack that sank nothing: said once, as the dice come to rest.
-            self.announcement.announce(_("MISS"), _("{ship} holds").format(
-                ship=self.showing.target.ship.label if self.showing.target else ""), "miss")
+            self.announcement.announce(
+                _("MISS"),
+                _("{ship} holds").format(ship=self.showing.target.ship.label if self.showing.target else ""),
+                "miss",
+            )
             shown["turn"] = event.side
             self.draw()
         elif isinstance(event, TurnPassed):
@@ -642,8 +686,7 @@ class ExpressScreen(KioskScreen):
         match = self.match
         if match is None or match.phase is not Phase.OVER or self._result_event is not None:
             return
-        self._result_event = Clock.schedule_once(self._show_result,
-                                                 getattr(self.app, "result_delay", 3.0))
+        self._result_event = Clock.schedule_once(self._show_result, getattr(self.app, "result_delay", 3.0))
 
     def _show_result(self, *_args: object) -> None:
         self._result_event = None

@@ -77,7 +77,16 @@ class KioskScreen(Screen):
 
 def heading(text: str, units: float = 30, **kwargs: object) -> Label:
     s = theme.sizes()
-    label = Label(text=text, font_size=s(units), bold=True, color=theme.TEXT, size_hint_y=None,
-                  height=s(units * 1.6), halign="left", valign="middle", **kwargs)
+    label = Label(
+        text=text,
+        font_size=s(units),
+        bold=True,
+        color=theme.TEXT,
+        size_hint_y=None,
+        height=s(units * 1.6),
+        halign="left",
+        valign="middle",
+        **kwargs,
+    )
     label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
     return label

@@ -23,15 +23,25 @@ class HomeScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(48), s(14)), spacing=s(12))
-        page.add_widget(Label(text="DARTSHIP", font_size=s(64), bold=True, color=theme.ACCENT,
-                              size_hint_y=None, height=s(70)))
-        page.add_widget(Label(text=_("Pick a game"), font_size=s(22), color=theme.TEXT_DIM,
-                              size_hint_y=None, height=s(28)))
+        page.add_widget(
+            Label(
+                text="DARTSHIP",
+                font_size=s(64),
+                bold=True,
+                color=theme.ACCENT,
+                size_hint_y=None,
+                height=s(70),
+            )
+        )
+        page.add_widget(
+            Label(
+                text=_("Pick a game"), font_size=s(22), color=theme.TEXT_DIM, size_hint_y=None, height=s(28)
+            )
+        )
         self.games = BoxLayout(spacing=s(12), size_hint_y=None, height=s(96))
         page.add_widget(self.games)
         self.continue_row = BoxLayout(size_hint_y=None, height=s.touch)
-        self.continue_button = BigButton(_("Continue game"), self._continue, colour=theme.GO,
-                                         font_units=24)
+        self.continue_button = BigButton(_("Continue game"), self._continue, colour=theme.GO, font_units=24)
         page.add_widget(self.continue_row)
         more = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         more.add_widget(BigButton(_("Stats"), lambda: app.go("stats"), colour=theme.PANEL_LIGHT))
@@ -40,8 +50,9 @@ class HomeScreen(KioskScreen):
         languages = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         self.language_buttons = {}
         for code, name in LANGUAGE_NAMES:
-            button = BigButton(name, functools.partial(app.choose_language, code), colour=theme.PANEL,
-                               font_units=20)
+            button = BigButton(
+                name, functools.partial(app.choose_language, code), colour=theme.PANEL, font_units=20
+            )
             self.language_buttons[code] = button
             languages.add_widget(button)
         page.add_widget(languages)
@@ -56,11 +67,18 @@ class HomeScreen(KioskScreen):
         self.games.clear_widgets()
         self.game_buttons = {}
         for game in choices:
-            text = (f"[b]{escape_markup(game.title())}[/b]\n"
-                    f"[size={int(s(16))}]{escape_markup(game.subtitle())}[/size]")
-            button = BigButton(text, functools.partial(self.app.go, game.start),
-                               colour=game.touch.colour, font_units=26,
-                               height=s(96), markup=True)
+            text = (
+                f"[b]{escape_markup(game.title())}[/b]\n"
+                f"[size={int(s(16))}]{escape_markup(game.subtitle())}[/size]"
+            )
+            button = BigButton(
+                text,
+                functools.partial(self.app.go, game.start),
+                colour=game.touch.colour,
+                font_units=26,
+                height=s(96),
+                markup=True,
+            )
             self.game_buttons[game.kind] = button
             self.games.add_widget(button)
         running = self.app.flow_screen()
@@ -69,8 +87,7 @@ class HomeScreen(KioskScreen):
         if running is not None and not running.endswith("result"):
             self.continue_row.height = s.touch
             kind = self.app.service.kind
-            title = next((g.title() for g in self.app.games
-                          if kind is not None and g.kind == kind.name), "")
+            title = next((g.title() for g in self.app.games if kind is not None and g.kind == kind.name), "")
             self.continue_button.text = _("Continue: {game}").format(game=title)
             self.continue_row.add_widget(self.continue_button)
         for code, button in self.language_buttons.items():

@@ -50,8 +50,9 @@ class LearnScreen(KioskScreen):
         page.add_widget(typed)
         self.controls = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         for text, action in ((_("Back"), "back"), (_("Redo"), "redo"), (_("Skip"), "skip")):
-            self.controls.add_widget(BigButton(text, functools.partial(self._do, action),
-                                               colour=theme.PANEL_LIGHT))
+            self.controls.add_widget(
+                BigButton(text, functools.partial(self._do, action), colour=theme.PANEL_LIGHT)
+            )
         page.add_widget(self.controls)
         actions = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         actions.add_widget(BigButton(_("Close"), self.close, colour=theme.PANEL_LIGHT))
@@ -96,8 +97,10 @@ class LearnScreen(KioskScreen):
             widget.disabled = not usable
         if not self.available:
             self.step.text = _("The learn wizard is not available")
-            self.progress.text = _("This kiosk was started without board hardware support. "
-                                   "Run `dartship learn` on the kiosk instead.")
+            self.progress.text = _(
+                "This kiosk was started without board hardware support. "
+                "Run `dartship learn` on the kiosk instead."
+            )
             return
         prompt = self.wizard.prompt
         done, total = self.wizard.progress

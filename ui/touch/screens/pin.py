@@ -33,8 +33,9 @@ class PinScreen(KioskScreen):
         page = BoxLayout(padding=s(16), spacing=s(24))
         info = BoxLayout(orientation="vertical", spacing=s(8))
         info.add_widget(Caption(_("Settings are locked. Enter the PIN."), font_units=26, bold=True))
-        self.dots = Label(font_size=s(48), font_name=theme.SYMBOL_FONT, color=theme.TEXT,
-                          size_hint_y=None, height=s(70))
+        self.dots = Label(
+            font_size=s(48), font_name=theme.SYMBOL_FONT, color=theme.TEXT, size_hint_y=None, height=s(70)
+        )
         info.add_widget(self.dots)
         self.message = Caption(font_units=20, colour=theme.DANGER)
         info.add_widget(self.message)
@@ -43,10 +44,16 @@ class PinScreen(KioskScreen):
         self.keys = GridLayout(cols=3, spacing=s(8), size_hint_x=None)
         self.keys.bind(height=lambda _w, h: setattr(self.keys, "width", h * 0.9))
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
-            self.keys.add_widget(BigButton(key, functools.partial(self.press, key),
-                                           size_hint_y=1, font_units=30,
-                                           colour=theme.GO if key == "OK" else theme.PANEL_LIGHT,
-                                           font_name=theme.SYMBOL_FONT))
+            self.keys.add_widget(
+                BigButton(
+                    key,
+                    functools.partial(self.press, key),
+                    size_hint_y=1,
+                    font_units=30,
+                    colour=theme.GO if key == "OK" else theme.PANEL_LIGHT,
+                    font_name=theme.SYMBOL_FONT,
+                )
+            )
         page.add_widget(self.keys)
         self.add_widget(page)
 
@@ -67,7 +74,8 @@ class PinScreen(KioskScreen):
         if wait > 0:
             # A no-break space keeps "60 s" on one line.
             self.message.text = _("Too many wrong PINs. Try again in {wait}.").format(
-                wait=f"{math.ceil(wait)}\u00a0s")
+                wait=f"{math.ceil(wait)}\u00a0s"
+            )
             if self._ticking is None:
                 self._ticking = Clock.schedule_interval(self._tick, 1.0)
         elif self._ticking is not None:

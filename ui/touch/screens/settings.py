@@ -31,28 +31,52 @@ from ui.touch.skills import skill_name
 
 # What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
 # in the file.
-EDITABLE = ("rules.fleet", "rules.darts_per_visit", "rules.bull_off", "rules.takeout_seconds",
-            "board.input", "board.port", "board.dialect", "board.autodarts", "board.profile",
-            "simulator.skill", "buzzer.mute", "caller.enabled", "caller.volume", "caller.say_cell",
-            "caller.voice_en", "caller.voice_de", "caller.voice_fi", "kiosk.language", "kiosk.pin")
+EDITABLE = (
+    "rules.fleet",
+    "rules.darts_per_visit",
+    "rules.bull_off",
+    "rules.takeout_seconds",
+    "board.input",
+    "board.port",
+    "board.dialect",
+    "board.autodarts",
+    "board.profile",
+    "simulator.skill",
+    "buzzer.mute",
+    "caller.enabled",
+    "caller.volume",
+    "caller.say_cell",
+    "caller.voice_en",
+    "caller.voice_de",
+    "caller.voice_fi",
+    "kiosk.language",
+    "kiosk.pin",
+)
 # Changes to these only take effect when the kiosk starts again (devices are built at start).
 RESTART_KEYS = ("board.input", "board.port", "board.dialect", "board.autodarts")
 
 
 def label_for(key: str) -> str:
     labels = {
-        "rules.fleet": _("Fleet"), "rules.darts_per_visit": _("Darts per visit"),
+        "rules.fleet": _("Fleet"),
+        "rules.darts_per_visit": _("Darts per visit"),
         "rules.bull_off": _("Bull-off"),
         "rules.takeout_seconds": _("Next visit after (s, 0 = wait for Next)"),
-        "board.input": _("Board input"), "board.port": _("Serial port"),
-        "board.dialect": _("Serial dialect"), "board.autodarts": _("Autodarts Board Manager"),
+        "board.input": _("Board input"),
+        "board.port": _("Serial port"),
+        "board.dialect": _("Serial dialect"),
+        "board.autodarts": _("Autodarts Board Manager"),
         "board.profile": _("Board profile"),
-        "simulator.skill": _("Virtual thrower"), "buzzer.mute": _("Buzzer muted"),
-        "caller.enabled": _("Caller's voice"), "caller.volume": _("Caller's volume (%)"),
+        "simulator.skill": _("Virtual thrower"),
+        "buzzer.mute": _("Buzzer muted"),
+        "caller.enabled": _("Caller's voice"),
+        "caller.volume": _("Caller's volume (%)"),
         "caller.say_cell": _("Caller says the cell"),
-        "caller.voice_en": _("Voice (English)"), "caller.voice_de": _("Voice (German)"),
+        "caller.voice_en": _("Voice (English)"),
+        "caller.voice_de": _("Voice (German)"),
         "caller.voice_fi": _("Voice (Finnish)"),
-        "kiosk.language": _("Language"), "kiosk.pin": _("PIN"),
+        "kiosk.language": _("Language"),
+        "kiosk.pin": _("PIN"),
     }
     return labels[key]
 
@@ -68,21 +92,27 @@ def value_label(key: str, value: object) -> str:
         return yes_no(value)
     words: dict[Any, str] = {}
     if key == "rules.fleet":
-        words = {"default": _("2, 3, 4, 5 (default)"),
-                 "classic-five": _("5, 4, 3, 3, 2 (classic five)")}
+        words = {"default": _("2, 3, 4, 5 (default)"), "classic-five": _("5, 4, 3, 3, 2 (classic five)")}
     elif key == "rules.bull_off":
-        words = {config_module.BullOffMode.NORMAL: _("closest to the bull"),
-                 config_module.BullOffMode.OFFICIAL: _("a bull starts (official)"),
-                 config_module.BullOffMode.OFF: _("first team named starts")}
+        words = {
+            config_module.BullOffMode.NORMAL: _("closest to the bull"),
+            config_module.BullOffMode.OFFICIAL: _("a bull starts (official)"),
+            config_module.BullOffMode.OFF: _("first team named starts"),
+        }
     elif key == "board.input":
-        words = {InputKind.SIMULATOR: _("manual scoring (no sensor)"),
-                 InputKind.SERIAL: _("serial board"), InputKind.MATRIX: _("GPIO matrix"),
-                 InputKind.AUTODARTS: _("Autodarts (cameras)")}
+        words = {
+            InputKind.SIMULATOR: _("manual scoring (no sensor)"),
+            InputKind.SERIAL: _("serial board"),
+            InputKind.MATRIX: _("GPIO matrix"),
+            InputKind.AUTODARTS: _("Autodarts (cameras)"),
+        }
     elif key == "board.dialect":
         words = {SerialDialect.AUTO: _("auto (told from the board)")}
     elif key == "board.profile":
-        words = {Profile.FOUR_RING: _("four rings (81 cells)"),
-                 Profile.THREE_RING: _("three rings (61 cells)")}
+        words = {
+            Profile.FOUR_RING: _("four rings (81 cells)"),
+            Profile.THREE_RING: _("three rings (61 cells)"),
+        }
     elif key == "simulator.skill" and isinstance(value, Skill):
         return skill_name(value)
     elif key == "kiosk.language":
@@ -113,8 +143,7 @@ class SettingsScreen(KioskScreen):
         owner = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         self.abandon_button = BigButton(_("Abandon game"), self.abandon_game, colour=theme.DANGER)
         owner.add_widget(self.abandon_button)
-        owner.add_widget(BigButton(_("Renew host link"), self.renew_host_link,
-                                   colour=theme.PANEL_LIGHT))
+        owner.add_widget(BigButton(_("Renew host link"), self.renew_host_link, colour=theme.PANEL_LIGHT))
         page.add_widget(owner)
         self.asked: str | None = None  # the action tapped once, waiting for its second tap
         page.add_widget(actions)
@@ -131,14 +160,24 @@ class SettingsScreen(KioskScreen):
         self.inputs.clear()
         for key in EDITABLE:
             option = config_module.OPTION_BY_KEY[key]
-            self.form.add_widget(Caption(label_for(key), font_units=20, size_hint_y=None,
-                                         height=theme.sizes().touch, grow=False))
+            self.form.add_widget(
+                Caption(
+                    label_for(key), font_units=20, size_hint_y=None, height=theme.sizes().touch, grow=False
+                )
+            )
             value = settings.get(key)
             if config.overridden(key):
                 # In effect for this run only: the file keeps its own value, and Save leaves it.
-                self.form.add_widget(Caption(_("{value} (set on the command line)").format(
-                    value=value_label(key, value)), font_units=18, size_hint_y=None,
-                    height=theme.sizes().touch, grow=False, colour=theme.TEXT_DIM))
+                self.form.add_widget(
+                    Caption(
+                        _("{value} (set on the command line)").format(value=value_label(key, value)),
+                        font_units=18,
+                        size_hint_y=None,
+                        height=theme.sizes().touch,
+                        grow=False,
+                        colour=theme.TEXT_DIM,
+                    )
+                )
                 continue
             widget: Any
             if key == "rules.fleet":
@@ -149,8 +188,7 @@ class SettingsScreen(KioskScreen):
             elif option.kind is bool:
                 widget = ChoiceButton([False, True], value, label=yes_no)
             elif option.choices:
-                widget = ChoiceButton(list(option.choices), value,
-                                      label=functools.partial(value_label, key))
+                widget = ChoiceButton(list(option.choices), value, label=functools.partial(value_label, key))
             elif key == "rules.darts_per_visit":
                 widget = ChoiceButton(list(range(1, 10)), value)
             elif key == "caller.volume":
@@ -171,8 +209,13 @@ class SettingsScreen(KioskScreen):
         s = theme.sizes()
         row = BoxLayout(spacing=s(6), size_hint_y=None, height=s.touch)
         row.add_widget(field)
-        self.test_button = BigButton(_("Test"), lambda: self.test_scorer(field.text),
-                                     colour=theme.PANEL_LIGHT, size_hint_x=None, width=s(110))
+        self.test_button = BigButton(
+            _("Test"),
+            lambda: self.test_scorer(field.text),
+            colour=theme.PANEL_LIGHT,
+            size_hint_x=None,
+            width=s(110),
+        )
         row.add_widget(self.test_button)
         return row
 
@@ -224,14 +267,19 @@ class SettingsScreen(KioskScreen):
         try:
             change = config.save(self.values())
         except config_module.ConfigError as err:
-            self.message.text = _("Not saved:") + "\n" + "\n".join(
-                f"{label_for(p.key) if p.key in EDITABLE else p.key}: {p.message}"
-                for p in err.issues)
+            self.message.text = (
+                _("Not saved:")
+                + "\n"
+                + "\n".join(
+                    f"{label_for(p.key) if p.key in EDITABLE else p.key}: {p.message}" for p in err.issues
+                )
+            )
             self.message.color = theme.DANGER
             return
         except OSError as err:
             self.message.text = _("Could not write {path}: {error}").format(
-                path=config.save_path(), error=err)
+                path=config.save_path(), error=err
+            )
             self.message.color = theme.DANGER
             return
         if "kiosk.language" in change.keys:
@@ -269,34 +317,44 @@ class SettingsScreen(KioskScreen):
             self.show_message(_("No game is in play."), theme.WARN)
             self.refresh_owner()
             return
-        if not self._ask("abandon", _("Tap Abandon game again: the game in play ends with no "
-                                      "winner and cannot be continued.")):
+        if not self._ask(
+            "abandon",
+            _("Tap Abandon game again: the game in play ends with no winner and cannot be continued."),
+        ):
             return
         try:
             game = service.abandon()
         except RuleError as err:
             self.show_message(str(err), theme.DANGER)
             return
-        self.show_message(_("Game {game} abandoned: it is stored so, with no winner (Stats list "
-                            "it as abandoned).").format(game=game))
+        self.show_message(
+            _("Game {game} abandoned: it is stored so, with no winner (Stats list it as abandoned).").format(
+                game=game
+            )
+        )
         self.refresh_owner()
 
     def renew_host_link(self) -> None:
         """The host page's link (phones-only play, `--headless`) is kept until renewed: a first
         tap asks, a second renews it (the old link is dead from then on)."""
-        if not self._ask("renew", _("Tap Renew host link again: the host page (for --headless) "
-                                    "gets a new link and the old one stops working.")):
+        if not self._ask(
+            "renew",
+            _(
+                "Tap Renew host link again: the host page (for --headless) "
+                "gets a new link and the old one stops working."
+            ),
+        ):
             return
         try:
             secret = hostlink.renew(self.app.kiosk.store.meta)
         except (sqlite3.Error, StoreError) as err:
-            self.show_message(_("Could not renew the host link: {error}").format(error=err),
-                              theme.DANGER)
+            self.show_message(_("Could not renew the host link: {error}").format(error=err), theme.DANGER)
             return
         web = self.app.kiosk.web
         where = f"{web.base_url}/host/{secret}" if web is not None else f"/host/{secret}"
-        self.show_message(_("New host link (keep it to yourself): {url}. The old one no longer "
-                            "works.").format(url=where))
+        self.show_message(
+            _("New host link (keep it to yourself): {url}. The old one no longer works.").format(url=where)
+        )
 
     def test_buzzer(self) -> None:
         buzzer = self.app.kiosk.buzzer
@@ -318,8 +376,7 @@ class SettingsScreen(KioskScreen):
             self.show_message(_("The caller is off: turn it on and save first."), theme.WARN)
             return
         if caller.silent:
-            self.show_message(_("No audio device: {reason}").format(reason=caller.silent),
-                              theme.WARN)
+            self.show_message(_("No audio device: {reason}").format(reason=caller.silent), theme.WARN)
             return
         caller.say(test_call())
         self.show_message(_("You should hear the caller now."))

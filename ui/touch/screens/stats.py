@@ -21,7 +21,8 @@ class StatsScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         self.pages: dict[str, StatsPage] = {
-            game.kind: game.touch.stats() for game in app.games if game.touch.stats is not None}
+            game.kind: game.touch.stats() for game in app.games if game.touch.stats is not None
+        }
         self.kind = next(iter(self.pages), "")
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
         self.kinds = BoxLayout(spacing=s(8), size_hint_y=None, height=s(48))
@@ -50,16 +51,26 @@ class StatsScreen(KioskScreen):
         self.kinds.clear_widgets()
         for game in offered(self.app.games, self.manager.has_screen) if self.manager else []:
             if game.kind in self.pages:
-                self.kinds.add_widget(BigButton(
-                    game.title(), functools.partial(self.choose, game.kind), font_units=20,
-                    height=s(48), colour=theme.ACCENT if game.kind == self.kind
-                    else theme.PANEL_LIGHT))
+                self.kinds.add_widget(
+                    BigButton(
+                        game.title(),
+                        functools.partial(self.choose, game.kind),
+                        font_units=20,
+                        height=s(48),
+                        colour=theme.ACCENT if game.kind == self.kind else theme.PANEL_LIGHT,
+                    )
+                )
         store = self.app.kiosk.store
         if league_stats.in_league(store, self.app.kiosk.settings.league.hub):
-            self.kinds.add_widget(BigButton(
-                _("League"), functools.partial(self.choose, league_stats.KIND), font_units=20,
-                height=s(48), colour=theme.ACCENT if self.kind == league_stats.KIND
-                else theme.PANEL_LIGHT))
+            self.kinds.add_widget(
+                BigButton(
+                    _("League"),
+                    functools.partial(self.choose, league_stats.KIND),
+                    font_units=20,
+                    height=s(48),
+                    colour=theme.ACCENT if self.kind == league_stats.KIND else theme.PANEL_LIGHT,
+                )
+            )
         self.columns.clear_widgets()
         page = self.league if self.kind == league_stats.KIND else self.pages.get(self.kind)
         if page is None:
