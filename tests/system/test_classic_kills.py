@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.system.test_kiosk_headless import Lines, _free_port
+from tests.system.test_kiosk_headless import Lines
 from tests.system.test_phones_only import start_headless
 
 KILLS = 8
@@ -49,10 +49,13 @@ class Phone:
 
 
 class Kiosk:
-    def __init__(self, tmp: Path, port: int) -> None:
-        self.web = f"http://127.0.0.1:{port}"
+    def __init__(self, tmp: Path, port: int = 0) -> None:
+        """`port` 0: the system picks one (read back from the kiosk's log); restarts pass it."""
         self.proc = start_headless(tmp, port, "[solo]\nshot_seconds = 0.05\n")
-        Lines(self.proc).wait_for(r"running headless", timeout=60)
+        out = Lines(self.proc)
+        self.port = int(out.wait_for(r"phone page on http://[^\s/]+:(\d+)", timeout=60).group(1))
+        self.web = f"http://127.0.0.1:{self.port}"
+        out.wait_for(r"running headless", timeout=60)
 
     def kill(self) -> None:
         self.proc.kill()
@@ -79,10 +82,10 @@ def _settled(kiosk: Kiosk, phone: Phone) -> dict:
 
 
 def test_a_killed_kiosk_resumes_the_phones_solo_game_with_the_computers_turn(tmp_path):
-    port = _free_port()
     rng = random.Random(13)
     phone = Phone()
-    kiosk = Kiosk(tmp_path, port)
+    kiosk = Kiosk(tmp_path)
+    port = kiosk.port
     try:
         status, _body = phone.call(f"{kiosk.web}/api/classic/play/solo", {"level": "easy"})
         assert status == 200
