@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import enum
 import errno
 import grp
 import importlib.util
@@ -27,11 +26,12 @@ import pwd
 import socket
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kiosk import config as config_module
 from kiosk import store_faults
+from kiosk.app.findings import Finding, Report, Severity
 from kiosk.i18n import _
 from kiosk.store import APPLICATION_ID, SCHEMA_VERSION
 from kiosk.store_faults import Verdict
@@ -40,20 +40,6 @@ SERVICE_USER = "dartship"
 # The groups systemd/dartship.service gives the kiosk (SupplementaryGroups=).
 SERVICE_GROUPS = ("video", "render", "input", "gpio", "dialout", "audio")
 STATE_DIR = Path("/var/lib/dartship")
-
-
-class Severity(enum.Enum):
-    OK = "ok"
-    WARN = "warn"
-    FAIL = "FAIL"
-
-
-@dataclass(frozen=True)
-class Finding:
-    check: str
-    level: Severity
-    message: str
-    fix: str = ""
 
 
 @dataclass(frozen=True)
@@ -198,18 +184,6 @@ class Environment:
             installed=service is not None,
             missing_groups=_missing_groups(),
         )
-
-
-@dataclass
-class Report:
-    findings: list[Finding] = field(default_factory=list)
-
-    def add(self, check: str, level: Severity, message: str, fix: str = "") -> None:
-        self.findings.append(Finding(check, level, message, fix))
-
-    @property
-    def failed(self) -> bool:
-        return any(f.level is Severity.FAIL for f in self.findings)
 
 
 # -- config --

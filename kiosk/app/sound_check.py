@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from kiosk.app.doctor import Report, Severity
+from kiosk.app.findings import Report, Severity
 from kiosk.caller import test_call
 from kiosk.config import CallerOutput, Settings
 from kiosk.i18n import _, set_language
