@@ -63,17 +63,15 @@ class StandInPhones:
 @pytest.fixture
 def phones(tour, monkeypatch) -> Iterator[tuple[StandInPhones, list[str]]]:
     """The stand-in as the kiosk's phone page, and every URL drawn as a QR code."""
-    import ui.touch.darts.placement
     import ui.touch.phones
 
     drawn: list[str] = []
-    real = ui.touch.darts.placement.qr_texture
+    real = ui.touch.phones.qr_texture  # the hand-overs draw their codes there (handover_middle)
 
     def recording(url: str):
         drawn.append(url)
         return real(url)
 
-    monkeypatch.setattr(ui.touch.darts.placement, "qr_texture", recording)
     monkeypatch.setattr(ui.touch.phones, "qr_texture", recording)
     stand_in = StandInPhones()
     tour.kiosk.web = stand_in

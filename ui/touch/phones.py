@@ -10,7 +10,7 @@ fleet. So Move takes two taps, and the code disappears as soon as a phone holds 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
@@ -57,6 +57,38 @@ def phone_state(web: PhoneServer | None, team: int) -> bool:
 
 
 Names = list[str | None]  # each team's name; None for a team with no phone link
+
+
+def handover_middle(
+    url: str | None,
+    column: BoxLayout,
+    needing: Iterable[int],
+    step: int | None,
+    names: Sequence[str],
+    show: Callable[[int], None],
+) -> BoxLayout:
+    """The middle of a hand-over (the dart game's placement, the classic duel): the QR code of
+    the side on `step` beside `column`, which ends with a "Code for ... instead" button for
+    every other side that still needs a phone."""
+    s = theme.sizes()
+    middle = BoxLayout(spacing=s(16))
+    if url is not None:
+        image = Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=None)
+        middle.bind(height=lambda _w, h, im=image: setattr(im, "width", h))
+        middle.add_widget(image)
+    for side in needing:
+        if side != step:
+            column.add_widget(
+                BigButton(
+                    _("Code for {team} instead").format(team=names[side]),
+                    functools.partial(show, side),
+                    colour=theme.PANEL_LIGHT,
+                    font_units=20,
+                )
+            )
+    column.add_widget(BoxLayout())
+    middle.add_widget(column)
+    return middle
 
 
 class PhonesPopup(ModalView):

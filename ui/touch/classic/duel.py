@@ -16,7 +16,6 @@ import functools
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.image import Image
 from kivy.uix.widget import Widget
 
 from kiosk.classic.grid import Square
@@ -27,8 +26,7 @@ from ui.touch.classic.grid import GridView
 from ui.touch.classic.marks import radar_of
 from ui.touch.classic.solo import ClassicScreen
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
-from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
-from ui.touch.qr import qr_texture
+from ui.touch.phones import FollowsPhones, PhonesPopup, handover_middle, phone_state
 from ui.touch.screens.base import KioskApp
 
 
@@ -189,11 +187,6 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
                 height=s(104),
             )
         )
-        middle = BoxLayout(spacing=s(16))
-        if url is not None:
-            image = Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=None)
-            middle.bind(height=lambda _w, h, im=image: setattr(im, "width", h))
-            middle.add_widget(image)
         column = BoxLayout(orientation="vertical", spacing=s(10))
         column.add_widget(
             Caption(
@@ -206,19 +199,7 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
                 size_hint_y=None,
             )
         )
-        for other in needing:
-            if other != step:
-                column.add_widget(
-                    BigButton(
-                        _("Code for {team} instead").format(team=names[other]),
-                        functools.partial(self._show_step, other),
-                        colour=theme.PANEL_LIGHT,
-                        font_units=20,
-                    )
-                )
-        column.add_widget(BoxLayout())
-        middle.add_widget(column)
-        view.add_widget(middle)
+        view.add_widget(handover_middle(url, column, needing, step, names, self._show_step))
         row = BoxLayout(spacing=s(12), size_hint_y=None, height=s.touch)
         for side in (0, 1):
             text = (

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -24,8 +23,7 @@ from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
 from ui.touch.darts.opponent import dart_teams, seat
 from ui.touch.darts.page import board_page, home_button
 from ui.touch.darts.placing import FleetDraft
-from ui.touch.phones import FollowsPhones, PhonesPopup, phone_state
-from ui.touch.qr import qr_texture
+from ui.touch.phones import FollowsPhones, PhonesPopup, handover_middle, phone_state
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
@@ -183,12 +181,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
                 height=s(104),
             )
         )
-        middle = BoxLayout(spacing=s(16))
         url = urls.get(step) if step is not None else None
-        if url is not None:
-            image = Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=None)
-            middle.bind(height=lambda _w, h, im=image: setattr(im, "width", h))
-            middle.add_widget(image)
         column = BoxLayout(orientation="vertical", spacing=s(10))
         for index in [step] if step is not None else waiting:
             column.add_widget(
@@ -200,19 +193,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
                     font_units=22,
                 )
             )
-        for index in needing:
-            if index != step:
-                column.add_widget(
-                    BigButton(
-                        _("Code for {team} instead").format(team=names[index]),
-                        functools.partial(self._show_step, index),
-                        colour=theme.PANEL_LIGHT,
-                        font_units=20,
-                    )
-                )
-        column.add_widget(BoxLayout())
-        middle.add_widget(column)
-        view.add_widget(middle)
+        view.add_widget(handover_middle(url, column, needing, step, names, self._show_step))
         view.add_widget(self._status_row(match, placed, kiosk))
 
     def _status_row(self, match: Match, placed: tuple[bool, bool], kiosk: KioskSeat | None) -> BoxLayout:
