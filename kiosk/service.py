@@ -16,15 +16,15 @@ is logged; one broken screen never stops the game.
 from __future__ import annotations
 
 import abc
-import asyncio
 import enum
+import functools
 import logging
 import random
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from kiosk import store_faults
 from kiosk.game import Game, GameKind, RuleError
@@ -43,6 +43,9 @@ from kiosk.inputs import (
     UnmappedInput,
 )
 from kiosk.store import Store, StoreError
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger("dartship.service")
 
@@ -124,7 +127,6 @@ class GameService:
         self.venue = venue
         self.follow_ups = follow_ups
         self.rng = rng or random.Random()
-        self.queue: asyncio.Queue[InputEvent] = asyncio.Queue()
         self.kind: GameKind[Any, Any, Any, Any] | None = None
         self.match: Game[Any, Any] | None = None
         self.game: int | None = None
@@ -136,6 +138,15 @@ class GameService:
         self._diversion: Callable[[InputEvent], bool] | None = None
         self._retry: asyncio.TimerHandle | None = None
         self._memory_games = 0  # ids of games without a store count down from -1
+
+    @functools.cached_property
+    def queue(self) -> asyncio.Queue[InputEvent]:
+        """The inputs (darts, buttons) the service task takes one by one. Made when first
+        asked for, with asyncio imported then: the line protocols never use it, and their
+        first answer does not wait for asyncio's import."""
+        import asyncio
+
+        return asyncio.Queue()
 
     # -- listeners --
 
@@ -352,6 +363,8 @@ class GameService:
 
     def _schedule_retry(self) -> None:
         self._cancel_retry()
+        import asyncio
+
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
