@@ -49,13 +49,13 @@ class StagedTour(Tour):
         self._settings = (config._from_file, config._written, config.path)
         return self
 
-    def reset(self) -> None:
-        """English, the settings the kiosk started with (nothing saved), no banner or toast,
-        Home on screen."""
+    def reset(self, lang: str = "en") -> None:
+        """English (or `lang`), the settings the kiosk started with (nothing saved), no banner
+        or toast, Home on screen."""
         from kiosk.i18n import language, set_language
 
-        if language() != "en":
-            set_language("en")
+        if language() != lang:
+            set_language(lang)
             self.app.rebuild("home")
         config = self.kiosk.config
         config.save_path().unlink(missing_ok=True)
@@ -65,10 +65,11 @@ class StagedTour(Tour):
         self.app.go("home")
         self.drain()
 
-    def at(self, stage: str) -> StagedTour:
-        """The kiosk at `stage` of a new dart game (see STAGES; "home": no new game)."""
+    def at(self, stage: str, lang: str = "en") -> StagedTour:
+        """The kiosk at `stage` of a new dart game (see STAGES; "home": no new game), its
+        screens in `lang`."""
         assert stage in STAGES, stage
-        self.reset()
+        self.reset(lang)
         if stage == "home":
             return self
         service = self.kiosk.service
