@@ -61,7 +61,9 @@ def run_alone(root: Path, test: str, timeout: float) -> tuple[str, bool, float]:
         passed = done.returncode == 0
     except subprocess.TimeoutExpired:
         passed = False
-    return test, passed, time.monotonic() - began
+    took = time.monotonic() - began
+    print(f"{'ok  ' if passed else 'FAIL'} {took:6.1f} s  {test}", file=sys.stderr, flush=True)
+    return test, passed, took
 
 
 def main() -> None:
