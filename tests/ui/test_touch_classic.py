@@ -209,3 +209,21 @@ def test_a_phone_may_not_fire_until_both_teams_hold_their_phones(tour) -> None:
     walk.close()
     tour.app.go("home")
     assert parse_square("A1") not in walk.match.radar(0).shots
+
+
+def test_the_duel_s_first_turn_is_called_when_the_radars_show(tour, monkeypatch) -> None:
+    """Not while a team still scans its code (the caller would name a turn nobody can play),
+    but the moment both phones hold their links: "Owls, your turn"."""
+    caller = tour.kiosk.caller
+    assert caller is not None
+    said: list[list[str]] = []
+    monkeypatch.setattr(caller, "say", lambda call, wait=0.0: said.append([w.phrase for w in call.words]))
+    walk = ClassicWalk(tour)
+    walk.start_duel(("Owls", "Cats"))
+    walk.claim(0)
+    assert said == []
+    walk.claim(1)
+    assert tour.screen().radars.parent is not None
+    assert said == [["name-owls", "name-your-turn"]]
+    walk.close()
+    tour.app.go("home")
