@@ -2,8 +2,9 @@
 button at 1920x1080), nothing cut to "…", nothing drawn beyond its button or off the window.
 
 The rule (`ui.touch.controls.fitting_font`) and the check (`ui.touch.fitting.faults`, which
-reads Kivy's own text layout and the drawn texture's ink) are tested on their own; the staged
-dart-game screens in German and Finnish on the session's 800x480 window; and the whole walk of
+reads Kivy's own text layout and the drawn texture's ink) are tested on their own; every staged
+screen (tests/ui/stages.py) in English, German and Finnish on the session's 800x480 window; and
+the whole walk of
 `dartship screenshots --check` (every screen of every game) in a process of its own per size.
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .stages import STAGES
+from .stages import CLASSIC, EXPRESS, SOLO, STAGES
 
 LONG_WORDS = ("Rückgängig", "Korrigieren", "Valmentaja", "Patrouillenboot", "Lentotukialus")
 
@@ -80,12 +81,13 @@ def test_the_check_finds_a_broken_word_a_cut_text_and_an_overflow(tour) -> None:
 
 
 @pytest.mark.parametrize("language", ["de", "fi", "en"])
-def test_every_staged_dart_screen_fits_in_every_language(tour, language: str) -> None:
+def test_every_staged_screen_fits_in_every_language(tour, language: str) -> None:
+    """Each stage the touchscreen tests build (the dart game's, solo, classic's, Express's)."""
     from ui.touch.fitting import faults
 
     found = {}
     try:
-        for stage in STAGES:
+        for stage in (*STAGES, SOLO, *CLASSIC, *EXPRESS):
             tour.at(stage, language)
             found[stage] = [str(f) for f in faults()]
     finally:
