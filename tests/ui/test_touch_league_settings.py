@@ -145,3 +145,25 @@ def test_settings_league_joins_shows_the_status_and_leaves(tour, database, artef
         if kiosk.league is not None:
             kiosk.league.leave()
         tour.app.go("home")
+
+
+@pytest.mark.parametrize(("language", "words"), [("de", "Liga verlassen"), ("fi", "Eroa liigasta")])
+def test_settings_league_speaks_the_kiosks_language(tour, artefacts: Path, language: str, words: str) -> None:
+    tour.at("home")
+    tour.app.set_language(language)
+    tour.app.go("league")
+    screen = tour.screen()
+    screen.code_field.text = "ABCD-EFGH"
+    screen.join()
+    assert tour.pump(lambda: screen.joining is None)
+    text = labels_text(tour.root)
+    assert words in text and "Leave league" not in text
+    assert (
+        screen.message.text
+        == {
+            "de": "Ein Kopplungscode hat 12 Buchstaben und Ziffern, dieser hat 8.",
+            "fi": "Liitoskoodissa on 12 kirjainta ja numeroa, tässä on 8.",
+        }[language]
+    )
+    tour.save(artefacts / f"settings_league_{language}.png")
+    tour.at("home")
