@@ -220,7 +220,9 @@ class ClassicApi:
         return _message(table.service, 0, room_view(room, Role.OWNER), events)
 
     async def play_state(self, request: web.Request) -> web.StreamResponse:
-        return _answer(self._owner_message(self._device(request)))
+        device = self._device(request)
+        await self.rooms.table(device).service.settled()
+        return _answer(self._owner_message(device))
 
     async def play_solo(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
@@ -234,7 +236,7 @@ class ClassicApi:
         if chosen is None:
             raise json_error(400, "bad_shape", _('send {"level": "easy" | "normal" | "hard"}'))
         with _refusals():
-            self.rooms.start_solo(device, chosen, _name(body))
+            await self.rooms.start_solo_grouped(device, chosen, _name(body))
         return _answer(self._owner_message(device))
 
     async def play_fire(self, request: web.Request) -> web.StreamResponse:
@@ -247,7 +249,7 @@ class ClassicApi:
         """The owner's shot or fleet on its own table (it is player 0 there)."""
         body = await _body(request)
         device = self._device(request)
-        _submit(self.rooms.table(device).service, command_of(body, 0))
+        await _submit(self.rooms.table(device).service, command_of(body, 0))
         return _answer(self._owner_message(device))
 
     async def open_room(self, request: web.Request) -> web.StreamResponse:
@@ -263,10 +265,12 @@ class ClassicApi:
             )
         self.rooms.open_room(device)
         self._changed_room(device)
+        await self.rooms.table(device).service.settled()
         return _answer(self._owner_message(device))
 
     async def close_room(self, request: web.Request) -> web.StreamResponse:
         device = self._device(request)
+        await self.rooms.table(device).service.settled()
         if self.rooms.close_room(device) is not None:
             self._room_closed(device)
         return _answer(self._owner_message(device))
@@ -298,6 +302,7 @@ class ClassicApi:
         body = await _body(request)
         device = self._device(request)
         self._count_start(request)
+        await self.rooms.table(device).service.settled()
         with _refusals():
             self.rooms.duel(device, _name(body))
         self._changed_room(device)
@@ -323,6 +328,7 @@ class ClassicApi:
             Audience.TEAM_0,
             table.service.game or 0,
             lambda: json.dumps(message(device)),
+            table.service.settled,
         )
 
     # -- the daily challenge --
@@ -343,18 +349,21 @@ class ClassicApi:
         return message
 
     async def daily_state(self, request: web.Request) -> web.StreamResponse:
-        return _answer(self._daily_message(self._device(request)))
+        device = self._device(request)
+        await self.rooms.daily_table(device).service.settled()
+        return _answer(self._daily_message(device))
 
     async def daily_start(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
         device = self._device(request)
         self._count_start(request)
         today = self.today()
+        await self.rooms.daily_table(device).service.settled()
         match = classic_of(self.rooms.daily_table(device).service)
         if match is None or match.setup.date != today:
             self._count_daily(request, device, today)
         with _refusals():
-            self.rooms.start_daily(device, today, _name(body))
+            await self.rooms.start_daily_grouped(device, today, _name(body))
         return _answer(self._daily_message(device))
 
     def _count_daily(self, request: web.Request, device: str, today: datetime.date) -> None:
@@ -377,15 +386,17 @@ class ClassicApi:
         command = _fire(await _body(request), 0)
         device = self._device(request)
         table = self.rooms.daily_table(device)
+        await table.service.settled()
         match = classic_of(table.service)
         if match is None or match.setup.date != self.today():
             raise json_error(409, "no_game", _("start today's challenge first"))
-        _submit(table.service, command)
+        await _submit(table.service, command)
         return _answer(self._daily_message(device))
 
     async def daily_name(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
         device = self._device(request)
+        await self.rooms.daily_table(device).service.settled()
         with _refusals():
             self.rooms.name_daily(device, _name(body))
         return _answer(self._daily_message(device))
@@ -448,7 +459,9 @@ class ClassicApi:
         return _message(table.service, side, member_view(membership), events)
 
     async def room_state(self, request: web.Request) -> web.StreamResponse:
-        return _answer(self._member_message(self._member(request)))
+        membership = self._member(request)
+        await self.rooms.table(membership.room.owner).service.settled()
+        return _answer(self._member_message(membership))
 
     async def room_ready(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
@@ -459,6 +472,7 @@ class ClassicApi:
         with _refusals():
             room = self.rooms.ready(membership.room, device, _name(body))
         self._changed_room(room.owner)
+        await self.rooms.table(room.owner).service.settled()
         return _answer(self._member_message(Membership(room, Role.FRIEND)))
 
     def _player_side(self, membership: Membership) -> int:
@@ -477,8 +491,10 @@ class ClassicApi:
         """A shot or fleet through a room link: its player's, in the duel (spectators: 403)."""
         body = await _body(request)
         membership = self._member(request)
+        service = self.rooms.table(membership.room.owner).service
+        await service.settled()
         side = self._player_side(membership)
-        _submit(self.rooms.table(membership.room.owner).service, command_of(body, side))
+        await _submit(service, command_of(body, side))
         return _answer(self._member_message(membership))
 
     async def room_socket(self, request: web.Request) -> web.StreamResponse:
@@ -497,6 +513,7 @@ class ClassicApi:
             audience,
             table.service.game or 0,
             lambda: json.dumps(self._member_message(membership)),
+            table.service.settled,
         )
 
     # -- a team link of the kiosk's classic duel --
@@ -533,7 +550,7 @@ class ClassicApi:
         command = command_of(body, team)
         if isinstance(command, Fire) and not (self.api.phone_held(0) and self.api.phone_held(1)):
             raise json_error(409, "waiting_for_phones", _("the other team has not opened its link yet"))
-        _submit(self.api.service, command)
+        await _submit(self.api.service, command)
         return _answer(self._team_message(team))
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
@@ -575,7 +592,9 @@ class ClassicApi:
 
     def _broadcast(self, table: PhoneVenue, events: list[dict[str, Any]]) -> None:
         hub = self.hubs.get(table.venue)
-        if hub is None:
+        if hub is None or table.service.committing:
+            # While a command waits for its commit the table shows what is not stored: its
+            # commit (or its failure) is told in a moment, and that sends the view.
             return
         kind, _sep, device = table.venue.partition(":")
         if kind == "daily":
@@ -748,11 +767,13 @@ def _place(body: dict[str, Any], side: int) -> Command:
 CommandOf = Callable[[dict[str, Any], int], Command]  # a request's body -> a side's command
 
 
-def _submit(service: GameService, command: Command) -> None:
+async def _submit(service: GameService, command: Command) -> None:
+    """The command, committed (grouped with other tables' on a phone's table) before the
+    caller answers."""
     with _refusals():
         if classic_of(service) is None:
             raise RoomError(_("no game is running"))
-        service.submit(command, Source.PHONE)
+        await service.play(command, Source.PHONE)
 
 
 class _refusals:
