@@ -17,17 +17,11 @@ from __future__ import annotations
 import random
 
 from kiosk.classic.fleet import Fleet, random_fleet
-from kiosk.classic.match import Match, Mode, Place, Setup, daily_fleet
+from kiosk.classic.match import Mode, Place, Setup, daily_fleet
 from kiosk.classic.wire import CLASSIC
 from kiosk.league import membership
 from kiosk.secret import kiosk_secret
 from kiosk.service import GameService, Source
-
-
-def classic_of(service: GameService) -> Match | None:
-    """The service's game if it is a classic one (the classic screens and pages ask this)."""
-    match = service.match
-    return match if isinstance(match, Match) else None
 
 
 def start(
@@ -64,7 +58,7 @@ async def start_grouped(
 
 def ensure_fleets(service: GameService, rng: random.Random, source: Source = Source.SYSTEM) -> None:
     """Place the fleets a resumed game should already have (see the module's docstring)."""
-    if classic_of(service) is not None:
+    if CLASSIC.in_play(service) is not None:
         for command, who in _missing_places(service, rng, source, {}):
             service.submit(command, who)
 
@@ -73,7 +67,7 @@ def _missing_places(
     service: GameService, rng: random.Random, source: Source, given: dict[int, Fleet]
 ) -> list[tuple[Place, Source]]:
     """The fleets the game in play still lacks, each with who places it."""
-    match = classic_of(service)
+    match = CLASSIC.in_play(service)
     assert match is not None
     placed = match.public_view()["placed"]
     places = []

@@ -17,7 +17,7 @@ import pytest
 
 from kiosk.classic.grid import parse_square
 from kiosk.classic.match import ComputerLevel, Fire, Mode, Setup
-from kiosk.classic.table import classic_of, start
+from kiosk.classic.table import start
 from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind, NotSaved, ServiceEvent
 from kiosk.store import Store
@@ -121,7 +121,7 @@ def _solo(tmp_path: Path) -> tuple[GameService, Store, list[ServiceEvent]]:
 
 
 def _water(service: GameService) -> str:
-    match = classic_of(service)
+    match = CLASSIC.in_play(service)
     assert match is not None
     fleet = match.fleet(1)
     assert fleet is not None
@@ -145,13 +145,13 @@ async def test_a_grouped_command_is_announced_only_once_it_is_durable(tmp_path):
     assert not service.committing
     assert [type(e) for e in heard] == [MatchUpdate]
     stored = store.games.load(game)
-    assert stored.shots(0) == 1 and stored.version == classic_of(service).version
+    assert stored.shots(0) == 1 and stored.version == CLASSIC.in_play(service).version
     store.close()
 
 
 async def test_a_group_commit_that_fails_is_not_done_and_the_game_is_the_stored_one(tmp_path, monkeypatch):
     service, store, heard = _solo(tmp_path)
-    before = classic_of(service).version
+    before = CLASSIC.in_play(service).version
 
     def full_disk(*_args: object) -> object:
         def write(_db: object) -> None:
@@ -162,8 +162,8 @@ async def test_a_group_commit_that_fails_is_not_done_and_the_game_is_the_stored_
     monkeypatch.setattr(store.games, "_append_write", full_disk)
     with pytest.raises(NotSaved):
         await service.play(Fire(0, parse_square(_water(service))))
-    assert service.paused and classic_of(service).version == before  # rebuilt from the store
-    assert classic_of(service).shots(0) == 0
+    assert service.paused and CLASSIC.in_play(service).version == before  # rebuilt from the store
+    assert CLASSIC.in_play(service).shots(0) == 0
     assert not any(isinstance(e, MatchUpdate) for e in heard)
     assert any(isinstance(e, Notice) and e.kind is NoticeKind.PAUSED for e in heard)
     assert any(isinstance(e, GameStarted) for e in heard)  # holders of the old game drop it
