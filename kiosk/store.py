@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import sqlite_utils
 
-from kiosk import store_faults
+from kiosk import address_limits, store_faults
 from kiosk.errors import DartshipError
 from kiosk.game import Game, GameKind
 from kiosk.group_commit import GroupCommit
@@ -252,6 +252,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_5,
     _migrate_6,
     outbox.migrate,
+    address_limits.migrate,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -283,6 +284,7 @@ class Store:
     * `rooms`  (`Rooms`): classic's phone rooms and the names of won daily challenges
     * `stats`  (`Stats`): what the Stats screens and leaderboards read (never a secret)
     * `meta`   (`Meta`): the schema version and the kiosk's own small state (remember/recall)
+    * `limits` (`kiosk.address_limits.AddressLimits`): what each address used of the phones' limits
     """
 
     def __init__(self, path: Path | str, *, timeout: float = 5.0) -> None:
@@ -324,6 +326,7 @@ class Store:
         self.rooms = Rooms(self)
         self.stats = Stats(self)
         self.meta = Meta(self)
+        self.limits = address_limits.AddressLimits(self)
 
     def close(self) -> None:
         """Commit what the writer thread holds, then close."""

@@ -18,6 +18,7 @@ its audience. Bad input answers a JSON error and changes nothing.
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime
 import json
 import logging
@@ -124,12 +125,16 @@ class ClassicApi:
         limits: StartLimits | None = None,
         today: Callable[[], datetime.date] = datetime.date.today,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
+        """`clock` times the limits; `wall` is the wall clock their stored counts keep (the
+        monotonic clock starts again at a restart)."""
         self.api = api
         self.rooms = rooms
         self.limits = limits or StartLimits()
         self.today = today
         self.clock = clock
+        self.wall = wall
         self.hubs: dict[str, Hub] = {}  # a table's venue -> its sockets
         self.kiosk_hub = Hub(spectators=0)  # the team phones of the kiosk's classic duel
         self._kiosk_tokens: GameTokens | None = api.tokens
@@ -137,6 +142,7 @@ class ClassicApi:
         self._starts: OrderedDict[str, Bucket] = OrderedDict()
         self._daily_devices: OrderedDict[tuple[str, datetime.date], set[str]] = OrderedDict()
         self._room_opens: OrderedDict[str, Bucket] = OrderedDict()
+        self._recall_counts()
         self._sweeping = rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
         rooms.on_table.append(self._watch)
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
@@ -288,6 +294,8 @@ class ClassicApi:
                 self._room_closed(room.owner)
         except (StoreError, sqlite3.Error) as err:
             log.warning("the rooms that ended cannot be closed now (%s)", err)
+        if self.rooms.store is not None:
+            _kept(self.rooms.store.limits.expire(self.today().isoformat(), self.wall()))
         self._sweeping = self.rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
 
     async def room_qr(self, request: web.Request) -> web.StreamResponse:
@@ -378,6 +386,13 @@ class ClassicApi:
                 429,
                 "daily_taken",
                 _("today's challenge has been played from this network address already: come back tomorrow"),
+            )
+        if device not in devices and self.rooms.store is not None:
+            tracked = self.limits.tracked * self.limits.daily_per_address
+            _kept(
+                self.rooms.store.limits.keep_daily_phone(
+                    today.isoformat(), place[0], device, self.wall(), tracked
+                )
             )
         devices.add(device)
 
@@ -676,9 +691,44 @@ class ClassicApi:
         if bucket.empty(now):
             raise json_error(429, code, message, **{"Retry-After": "60"})
         bucket.take(now)
+        if self.rooms.store is not None:  # a restart gives no address its allowance back
+            keep = self.rooms.store.limits.keep_bucket(
+                code, client, bucket.level, self.wall(), self.limits.tracked
+            )
+            _kept(keep)
+
+    def _recall_counts(self) -> None:
+        """What each address used of its limits before this kiosk (re)started
+        (`kiosk.address_limits`); what no longer counts is forgotten."""
+        store = self.rooms.store
+        if store is None:
+            return
+        limits, now, wall, today = self.limits, self.clock(), self.wall(), self.today()
+        try:
+            for buckets, code, capacity, per_second in (
+                (self._starts, "too_many_games", limits.capacity, limits.per_minute / 60),
+                (self._room_opens, "too_many_rooms", limits.rooms_per_address, limits.rooms_per_hour / 3600),
+            ):
+                for address, (level, at) in store.limits.buckets(code).items():
+                    buckets[address] = Bucket(capacity, per_second, level, now - max(0.0, wall - at))
+            for address, devices in store.limits.daily_phones(today.isoformat()).items():
+                self._daily_devices[(address, today)] = devices
+            _kept(store.limits.expire(today.isoformat(), wall))
+        except (StoreError, sqlite3.Error) as err:
+            log.warning("the counts per address cannot be read (%s): they start afresh", err)
 
 
 # ---- helpers ---------------------------------------------------------------------------
+
+
+def _kept(write: concurrent.futures.Future[None]) -> None:
+    """A count on its way to the store: a failure is logged (the limit in memory holds)."""
+
+    def done(future: concurrent.futures.Future[None]) -> None:
+        if future.exception() is not None:
+            log.warning("a count per address was not stored: %s", future.exception())
+
+    write.add_done_callback(done)
 
 
 def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
