@@ -36,7 +36,7 @@ from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import ComputerLevel, ShotFired, TurnPassed
 from kiosk.classic.room import computer as classic_computer
 from kiosk.classic.rooms import PhoneRooms, PhoneVenue
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService, MatchUpdate, ServiceEvent
 from kiosk.store import Store
 from ui.handheld.classic.api import ClassicApi, StartLimits
@@ -95,7 +95,7 @@ async def run(
         await asyncio.sleep(rng.uniform(0, think))
         while loop.time() < stop:
             table = rooms._tables.get(owned[index])
-            match = classic_of(table.service) if table is not None else None
+            match = CLASSIC.in_play(table.service) if table is not None else None
             if match is not None and match.winner is not None:
                 async with phone.post(f"{base}/api/classic/play/solo", json={"level": level.value}) as a:
                     await a.read()

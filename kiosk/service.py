@@ -81,7 +81,7 @@ S = TypeVar("S")
 
 @dataclass(frozen=True)
 class MatchUpdate(Generic[E_co]):
-    """What a committed command did: its events (a kind's own; `GameKind.update_of` gives them
+    """What a committed command did: its events (a kind's own; `GameKind.events_of` gives them
     typed), the game, and where the command came from."""
 
     events: tuple[E_co, ...]

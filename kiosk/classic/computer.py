@@ -30,7 +30,7 @@ from typing import Protocol
 
 from kiosk.classic.grid import SQUARES, Square
 from kiosk.classic.match import ComputerLevel, Fire, Match, Mode, Radar, TurnPassed
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
 from kiosk.later import Later
 from kiosk.service import (
@@ -133,7 +133,7 @@ class ComputerSeat(ServiceListener):
             self.poke()
 
     def _sync(self) -> None:
-        match = classic_of(self.service)
+        match = CLASSIC.in_play(self.service)
         if match is self.match:
             self.poke()
             return

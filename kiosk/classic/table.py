@@ -18,17 +18,11 @@ import random
 from typing import Any
 
 from kiosk.classic.fleet import Fleet, random_fleet
-from kiosk.classic.match import Match, Mode, Place, Setup, daily_fleet
+from kiosk.classic.match import Mode, Place, Setup, daily_fleet
 from kiosk.classic.wire import CLASSIC
 from kiosk.league import membership
 from kiosk.secret import kiosk_secret
 from kiosk.service import GameService, Source
-
-
-def classic_of(service: GameService) -> Match | None:
-    """The service's game if it is a classic one (the classic screens and pages ask this)."""
-    match = service.match
-    return match if isinstance(match, Match) else None
 
 
 def start(
@@ -48,12 +42,12 @@ def start(
 
 def ensure_fleets(service: GameService, rng: random.Random, source: Source = Source.SYSTEM) -> None:
     """Place the fleets a resumed game should already have (see the module's docstring)."""
-    if classic_of(service) is not None:
+    if CLASSIC.in_play(service) is not None:
         _place_missing(service, rng, source, {})
 
 
 def _place_missing(service: GameService, rng: random.Random, source: Source, given: dict[int, Fleet]) -> None:
-    match = classic_of(service)
+    match = CLASSIC.in_play(service)
     assert match is not None
     placed = match.public_view()["placed"]
     for side in _sides_with_fleet(match.setup):

@@ -17,7 +17,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffCloser, RuleError
 from kiosk.i18n import _
 from kiosk.service import GameService, Source
@@ -46,7 +46,7 @@ class CloserVotes:
 
     def _current(self) -> Question | None:
         """The open question, if the game in play asks one now."""
-        match, game = match_of(self.service), self.service.game
+        match, game = DARTS.in_play(self.service), self.service.game
         if match is None or game is None or not match.bull_off_undecided:
             return None
         # Asked when the second dart came in; every later command answers or undoes it.

@@ -18,7 +18,7 @@ from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import Match
 from kiosk.classic.room import computer as classic_computer
 from kiosk.classic.rooms import PhoneRooms
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_handheld import OPEN_LIMITS
@@ -68,13 +68,13 @@ def device(phone: TestClient) -> str:
 
 
 def play_match(classic: ClassicApi, phone: TestClient) -> Match:
-    match = classic_of(classic.rooms.table(device(phone)).service)
+    match = CLASSIC.in_play(classic.rooms.table(device(phone)).service)
     assert match is not None
     return match
 
 
 def daily_match(classic: ClassicApi, phone: TestClient) -> Match:
-    match = classic_of(classic.rooms.daily_table(device(phone)).service)
+    match = CLASSIC.in_play(classic.rooms.daily_table(device(phone)).service)
     assert match is not None
     return match
 

@@ -45,7 +45,6 @@ from kiosk.classic.match import (
     Place,
 )
 from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomError, clean_name
-from kiosk.classic.table import classic_of
 from kiosk.classic.wire import CLASSIC, event_to_dict
 from kiosk.game import RuleError
 from kiosk.i18n import _
@@ -330,7 +329,7 @@ class ClassicApi:
     def _daily_message(self, device: str, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         table = self.rooms.daily_table(device)
         message = _message(table.service, 0, None, events)
-        match = classic_of(table.service)
+        match = CLASSIC.in_play(table.service)
         today = self.today()
         current = match is not None and match.setup.date == today
         message["daily"] = {
@@ -350,7 +349,7 @@ class ClassicApi:
         device = self._device(request)
         self._count_start(request)
         today = self.today()
-        match = classic_of(self.rooms.daily_table(device).service)
+        match = CLASSIC.in_play(self.rooms.daily_table(device).service)
         if match is None or match.setup.date != today:
             self._count_daily(request, device, today)
         with _refusals():
@@ -377,7 +376,7 @@ class ClassicApi:
         command = _fire(await _body(request), 0)
         device = self._device(request)
         table = self.rooms.daily_table(device)
-        match = classic_of(table.service)
+        match = CLASSIC.in_play(table.service)
         if match is None or match.setup.date != self.today():
             raise json_error(409, "no_game", _("start today's challenge first"))
         _submit(table.service, command)
@@ -502,7 +501,7 @@ class ClassicApi:
     # -- a team link of the kiosk's classic duel --
 
     def _kiosk_duel(self) -> Match:
-        match = classic_of(self.api.service)
+        match = CLASSIC.in_play(self.api.service)
         if match is None or match.setup.mode is not Mode.DUEL:
             raise web.HTTPNotFound()  # a link of the dart game: its own routes serve it
         return match
@@ -601,14 +600,14 @@ class ClassicApi:
             # their link died, and hear nothing more.
             self._kiosk_game = event.game
             self.kiosk_hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
-        if classic_of(self.api.service) is None:
+        if CLASSIC.in_play(self.api.service) is None:
             return  # the dart game's events are not ours to read
         events = _events_of(event)
         if events is not None:
             self._kiosk_broadcast(events)
 
     def _kiosk_broadcast(self, events: list[dict[str, Any]]) -> None:
-        if classic_of(self.api.service) is None:
+        if CLASSIC.in_play(self.api.service) is None:
             return
         for team in (0, 1):
             audience = Audience.of_team(team)
@@ -677,7 +676,7 @@ def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
 def _message(
     service: GameService, side: int | None, room: dict[str, Any] | None, events: list[dict[str, Any]] | None
 ) -> dict[str, Any]:
-    match = classic_of(service)
+    match = CLASSIC.in_play(service)
     if match is not None and match.setup.mode is not Mode.DUEL and side not in (None, 0):
         side = None  # only a duel has a second player's page: never the computer's fleet
     view = game_view(match, service.game, side, service.paused)
@@ -750,7 +749,7 @@ CommandOf = Callable[[dict[str, Any], int], Command]  # a request's body -> a si
 
 def _submit(service: GameService, command: Command) -> None:
     with _refusals():
-        if classic_of(service) is None:
+        if CLASSIC.in_play(service) is None:
             raise RoomError(_("no game is running"))
         service.submit(command, Source.PHONE)
 
