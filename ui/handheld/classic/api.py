@@ -19,6 +19,7 @@ its audience. Bad input answers a JSON error and changes nothing.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import logging
 import sqlite3
@@ -76,6 +77,12 @@ ROOM_PLAYER_SOCKETS = 4
 MAX_HUBS = 1000  # tables' socket groups kept; the idle ones go beyond this
 SWEEP_SECONDS = 60.0  # how often the rooms that have ended are closed
 NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _daily_key(address: str) -> str:
+    """The store's meta key of the phones seen on today's challenge from an address (its
+    digest: the database keeps no phone's address)."""
+    return "classic.daily_address." + hashlib.sha256(address.encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -359,8 +366,11 @@ class ClassicApi:
     def _count_daily(self, request: web.Request, device: str, today: datetime.date) -> None:
         """A new phone on today's challenge from this address: at most `daily_per_address` a
         day (a new cookie is a new phone, so the address bounds what one person can enter)."""
-        place = (request.remote or "unknown", today)
-        devices = self._daily_devices.setdefault(place, set())
+        address = request.remote or "unknown"
+        place = (address, today)
+        devices = self._daily_devices.get(place)
+        if devices is None:
+            devices = self._daily_devices[place] = self._recall_daily(address, today)
         self._daily_devices.move_to_end(place)
         while len(self._daily_devices) > self.limits.tracked:
             self._daily_devices.popitem(last=False)
@@ -370,7 +380,37 @@ class ClassicApi:
                 "daily_taken",
                 _("today's challenge has been played from this network address already: come back tomorrow"),
             )
-        devices.add(device)
+        if device not in devices:
+            devices.add(device)
+            self._keep_daily(address, today, devices)
+
+    def _recall_daily(self, address: str, today: datetime.date) -> set[str]:
+        """The phones that took on today's challenge from this address before the kiosk last
+        started (a restart, a power cut): the day's limit counts them too."""
+        store = self.api.service.store
+        try:
+            kept = store.meta.recall(_daily_key(address)) if store is not None else None
+        except (sqlite3.Error, StoreError) as err:
+            log.warning("the daily challenge's phones per address could not be read (%s)", err)
+            return set()
+        try:
+            data = json.loads(kept) if kept else {}
+            if not isinstance(data, dict) or data.get("date") != today.isoformat():
+                return set()
+            return {d for d in data["devices"] if isinstance(d, str)}
+        except (ValueError, TypeError, KeyError):
+            return set()
+
+    def _keep_daily(self, address: str, today: datetime.date, devices: set[str]) -> None:
+        store = self.api.service.store
+        if store is None:
+            return
+        value = json.dumps({"date": today.isoformat(), "devices": sorted(devices)})
+        try:
+            store.meta.remember(_daily_key(address), value)
+        except (sqlite3.Error, OSError, StoreError) as err:
+            # The limit still holds until the kiosk stops; the try itself is not refused.
+            log.warning("the daily challenge's phones per address could not be kept (%s)", err)
 
     async def daily_fire(self, request: web.Request) -> web.StreamResponse:
         command = _fire(await _body(request), 0)
