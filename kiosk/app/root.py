@@ -33,6 +33,8 @@ from kiosk.store import Store, StoreError
 from kiosk.tenant import DatabaseLock
 
 if TYPE_CHECKING:
+    from kiosk.board import Profile
+    from kiosk.ports import Learner
     from ui.handheld.server import WebServer
 
 log = logging.getLogger("dartship")
@@ -198,10 +200,16 @@ def build_offline(
     return kiosk, loop
 
 
+def _learn_wizard(profile: Profile) -> Learner:
+    """Settings' Learn board: the wizard, imported when the owner first opens it."""
+    from hardware.learn import LearnWizard
+
+    return LearnWizard(profile)
+
+
 def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: Path | None = None) -> None:
     """Real or simulated devices, as the settings say; their events reach the service's queue."""
     from hardware import factory
-    from hardware.learn import LearnWizard
     from hardware.simulator import SimulatedBoard
 
     sink = InputFunnel(loop, kiosk.service.queue)  # from the devices' threads, noise bounded
@@ -215,7 +223,7 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: 
     for device in kiosk.devices():
         device.start()
     kiosk.buzzer = factory.build_buzzer(settings)
-    kiosk.learner = LearnWizard
+    kiosk.learner = _learn_wizard
     if kiosk.buzzer is not None:
         kiosk.on_stop.append(
             kiosk.service.subscribe(
