@@ -108,3 +108,30 @@ def test_a_name_with_brackets_is_announced_as_typed_not_as_markup(tour) -> None:
     finally:
         screen.remove_widget(plain)
         screen.remove_widget(marked)
+
+
+def test_the_board_banner_takes_its_own_strip_and_covers_no_button(tour, artefacts) -> None:
+    """Board unplugged: the red banner shows at the top, and the game screen is laid out below
+    it, so its Home and Phones stay visible (they used to lie under the banner); plugged in
+    again, the screen has the whole window back."""
+    from kivy.uix.button import Button
+
+    from kiosk.inputs import Connected, Disconnected
+    from ui.touch.fingers import frames
+
+    tour.at("game")
+    service, app = tour.kiosk.service, tour.app
+    whole = app.sm.height
+    service.handle_input(Disconnected("unplugged"))
+    frames(3)
+    try:
+        assert app.banner.opacity == 1
+        buttons = [w for w in tour.screen().walk() if isinstance(w, Button) and w.opacity > 0]
+        assert {"Home", "Phones"} <= {b.text for b in buttons}
+        for button in buttons:
+            assert not _overlap(_rect(button), _rect(app.banner)), button.text
+        tour.save(artefacts / "game_board_unplugged.png")
+    finally:
+        service.handle_input(Connected("/dev/ttyACM0"))
+        frames(3)
+    assert app.banner.opacity == 0 and app.sm.height == whole
