@@ -88,12 +88,11 @@ async def build_kiosk(
         service.host(room.name, room.participants(seating))
     kiosk = Kiosk(config, store, service, rooms=rooms, supervisor=Notifier(), lock=lock)
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
-    if settings.league.hub:
-        from kiosk.app import league
+    from kiosk.app.league import KioskLeague
 
-        sync = league.start(store, settings.league.hub, settings.league.hold_seconds)
-        if sync is not None:
-            kiosk.on_stop.append(lambda: _cancel(sync))
+    kiosk.league = league = KioskLeague(store, config)
+    league.start()  # a kiosk with no league.hub: nothing runs, nothing is queued
+    kiosk.on_stop.append(league.stop)
     kiosk.probe_scorer = _probe_scorer
     server = None
     if settings.web.enabled if web is None else web:
@@ -110,10 +109,6 @@ async def build_kiosk(
         server.use_thrower(kiosk.simulator)  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
     return kiosk
-
-
-def _cancel(task: asyncio.Task[None]) -> None:
-    task.cancel()
 
 
 async def _probe_scorer(url: str) -> str:

@@ -39,7 +39,7 @@ from kiosk.classic.computer import ComputerSeat, ShooterFactory, ShotPace, pool
 from kiosk.classic.fleet import Fleet
 from kiosk.classic.leaderboard import PHONE_DAILY
 from kiosk.classic.match import ComputerLevel, Match, Mode, Setup
-from kiosk.classic.table import ensure_fleets, start
+from kiosk.classic.table import ensure_fleets, start, start_grouped
 from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
 from kiosk.i18n import _
@@ -140,7 +140,10 @@ class PhoneRooms:
         if found is not None:
             self._tables.move_to_end(venue)
             return found
-        service = GameService(self.store, rng=random.Random(self.rng.getrandbits(64)), venue=venue)
+        # Grouped: many phones' tables share the disk's waits (`GameService.play`).
+        service = GameService(
+            self.store, rng=random.Random(self.rng.getrandbits(64)), venue=venue, grouped=True
+        )
         seat = ComputerSeat(
             service,
             self.loop,
@@ -183,8 +186,14 @@ class PhoneRooms:
         """A new solo game against the computer on the device's table (a game in play there is
         left unfinished, as on the kiosk)."""
         table = self.table(device)
-        setup = Setup(Mode.SOLO, (name,) if name else (), level=level)
-        start(table.service, setup, table.service.rng, source=Source.PHONE)
+        start(table.service, _solo(level, name), table.service.rng, source=Source.PHONE)
+        return self._match(table)
+
+    async def start_solo_grouped(self, device: str, level: ComputerLevel, name: str | None) -> Match:
+        """`start_solo`, its commits grouped with other tables' (the loop never waits for the
+        disk: the phones' routes use this)."""
+        table = self.table(device)
+        await start_grouped(table.service, _solo(level, name), table.service.rng, source=Source.PHONE)
         return self._match(table)
 
     def start_daily(self, device: str, today: datetime.date, name: str | None) -> Match:
@@ -193,12 +202,17 @@ class PhoneRooms:
         match = CLASSIC.in_play(table.service)
         if match is not None and match.setup.date == today:
             return match
-        start(
-            table.service,
-            Setup(Mode.DAILY, (name,) if name else (), date=today),
-            table.service.rng,
-            source=Source.PHONE,
-        )
+        start(table.service, _daily(today, name), table.service.rng, source=Source.PHONE)
+        return self._match(table)
+
+    async def start_daily_grouped(self, device: str, today: datetime.date, name: str | None) -> Match:
+        """`start_daily`, its commits grouped with other tables' (see `start_solo_grouped`)."""
+        table = self.daily_table(device)
+        await table.service.settled()
+        match = CLASSIC.in_play(table.service)
+        if match is not None and match.setup.date == today:
+            return match
+        await start_grouped(table.service, _daily(today, name), table.service.rng, source=Source.PHONE)
         return self._match(table)
 
     def name_daily(self, device: str, name: str | None) -> str:
@@ -382,6 +396,14 @@ class PhoneRooms:
         for table in self._tables.values():
             table.seat.close()
         self._tables.clear()
+
+
+def _solo(level: ComputerLevel, name: str | None) -> Setup:
+    return Setup(Mode.SOLO, (name,) if name else (), level=level)
+
+
+def _daily(today: datetime.date, name: str | None) -> Setup:
+    return Setup(Mode.DAILY, (name,) if name else (), date=today)
 
 
 def duel_names(owner: str | None, friend: str | None) -> tuple[str, str]:

@@ -7,7 +7,8 @@ import contextlib
 import datetime
 import hashlib
 import random
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +36,16 @@ OPEN_STARTS = StartLimits(capacity=10_000, per_minute=10_000)
 
 @contextlib.asynccontextmanager
 async def classic_phones(
-    tmp_path: Path, count: int = 3, *, limits: StartLimits = OPEN_STARTS, service: GameService | None = None
+    tmp_path: Path,
+    count: int = 3,
+    *,
+    limits: StartLimits = OPEN_STARTS,
+    service: GameService | None = None,
+    today: datetime.date = DAY,
+    wall: Callable[[], float] = time.time,
 ) -> AsyncIterator[tuple[list[TestClient], ClassicApi]]:
     """`count` phones (a cookie jar each) on a test server of the phone API with the classic
-    routes; the computer shoots at once (no pace); today is DAY."""
+    routes; the computer shoots at once (no pace); today is DAY unless said."""
     service = service or GameService(Store(tmp_path / "dartship.db"))
     api = Seats(service, GuessThrottle(OPEN_LIMITS))
     rooms = PhoneRooms(
@@ -48,7 +55,7 @@ async def classic_phones(
         pace=ShotPace(shot=0),
         rng=random.Random(5),
     )
-    classic = ClassicApi(api, rooms, limits=limits, today=lambda: DAY)
+    classic = ClassicApi(api, rooms, limits=limits, today=lambda: today, wall=wall)
     server = TestServer(build_app(api, DartsApi(api), classic))
     await server.start_server(**runner_options())
     phones = [TestClient(server) for _ in range(count)]
