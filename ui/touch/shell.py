@@ -103,6 +103,7 @@ class DartshipApp(App):
 
     def _build_screens(self) -> None:
         from ui.touch.screens.home import HomeScreen
+        from ui.touch.screens.league import LeagueScreen
         from ui.touch.screens.learn import LearnScreen
         from ui.touch.screens.pin import PinScreen
         from ui.touch.screens.settings import SettingsScreen
@@ -118,6 +119,7 @@ class DartshipApp(App):
             (PinScreen, "pin"),
             (SettingsScreen, "settings"),
             (LearnScreen, "learn"),
+            (LeagueScreen, "league"),
             (HomeScreen, "home"),
         ):
             self.sm.add_widget(cls(self, name=name))
