@@ -89,8 +89,17 @@ class Duel:
         defense = [s.defense for s in table]
         again = self.rules.sinker_goes_again
 
+        # A game no sink can end depends only on which ships each side has: one table of the
+        # 32 x 32 fleets (asking `stalemate` for every row took most of the build).
+        fleets = [tuple(i for i in range(len(FLEET)) if mask >> i & 1) for mask in range(1 << len(FLEET))]
+        frozen = [
+            [stalemate((ships(a), ships(b)), lambda ship: self.rules.ship(variant, ship)) for b in fleets]
+            for a in fleets
+        ]
+        chance = [[float(odds.chance(attacker, d)) for d in defense] for attacker in table]
+
         def stuck(a: Indices, b: Indices) -> bool:
-            return stalemate((ships(a), ships(b)), lambda ship: self.rules.ship(variant, ship))
+            return frozen[sum(1 << i for i in a)][sum(1 << i for i in b)]
 
         def sunk(line: Indices, theirs: Indices, y: int) -> tuple[int, bool]:
             """Where sinking `y` leads, and whether that slot is the mover's (else the other's,
@@ -126,7 +135,7 @@ class Duel:
                             (
                                 at,
                                 0,
-                                float(odds.chance(attacker, defense[y])),
+                                chance[x][y],
                                 s,
                                 m,
                                 s,
