@@ -29,7 +29,8 @@ from kiosk.classic.ai import Computer
 from kiosk.classic.computer import ComputerSeat, ShotPace, pool
 from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import ComputerLevel, Fire, Mode, Setup, ShotFired
-from kiosk.classic.table import classic_of, start
+from kiosk.classic.table import start
+from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService, MatchUpdate
 
 
@@ -85,7 +86,7 @@ async def run(rooms: int, level: ComputerLevel, think: float, seconds: float, se
     async def human(index: int) -> None:
         service = services[index]
         while loop.time() < stop:
-            match = classic_of(service)
+            match = CLASSIC.in_play(service)
             if match is None:
                 return
             if match.winner is not None:

@@ -80,6 +80,7 @@ class Caller:
         self.clock = clock
         self.silent: str | None = None  # why nothing can be heard (no audio device)
         self._opened = False
+        self._opening_due = False  # a new game whose first turn is not yet called
         self._cond = threading.Condition()
         self._pending: list[_Queued] = []
         self._playing: _Queued | None = None
@@ -144,6 +145,10 @@ class Caller:
         if isinstance(event, GameStarted):
             self.cancel_all()
             self._prepare_game()
+            # A new game's first turn is called once its play begins (at once in Express; in
+            # classic once both fleets stand): a resumed or rebuilt game has had its call.
+            self._opening_due = not event.resumed
+            self._open_play()
             return
         if not isinstance(event, MatchUpdate):
             return
@@ -154,11 +159,27 @@ class Caller:
         calls = book.calls(event.events, match.public_view(), CallOptions(self.say_cell))
         if calls.cancel_from is not None:
             self.cancel(calls.cancel_from)
-        if not self.enabled or not calls.say:
+        if self.enabled and calls.say:
+            wait = self.delay(event.events) if self.delay is not None else 0.0
+            for call in calls.say:
+                self.say(call, wait)
+        self._open_play()
+
+    def _open_play(self) -> None:
+        """Say who plays first, if a new game's play has just begun (`Phrasebook.opening`)."""
+        book, match = self._phrasebook(), self.service.match
+        if not self._opening_due or book is None or match is None:
             return
-        wait = self.delay(event.events) if self.delay is not None else 0.0
-        for call in calls.say:
-            self.say(call, wait)
+        words = book.opening(match.public_view())
+        if words:
+            self._opening_due = False
+            self.announce(words)
+
+    def announce(self, words: tuple[Words, ...]) -> None:
+        """Say who plays first, for a front end that shows play later than it begins (the
+        classic duel's radars come after its hand-over); never cut by the next call."""
+        if self.enabled and words:
+            self.say(Call(words, None, keep=True))
 
     def _phrasebook(self) -> Phrasebook | None:
         kind = self.service.kind

@@ -890,13 +890,12 @@ def write_changes(path: Path, values: Mapping[str, Any]) -> None:
     """Set these keys in the file, keeping everything else as the owner wrote it; atomic (a
     power cut leaves the old file or the new one, never half of one)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        doc = tomlkit.parse(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        text = ""
-    try:
-        doc = tomlkit.parse(text)
-    except tomlkit.exceptions.TOMLKitError:
-        # A file that is not TOML is not ours to rewrite: keep it beside the new one.
+        doc = tomlkit.document()
+    except (UnicodeDecodeError, tomlkit.exceptions.TOMLKitError):
+        # A file that is not TOML (or not even text) is not ours to rewrite: keep it beside
+        # the new one.
         path.replace(path.with_suffix(path.suffix + ".broken"))
         doc = tomlkit.document()
     for key, value in values.items():

@@ -25,7 +25,7 @@ import abc
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
 from kiosk.errors import DartshipError, ReplayError, RuleError
 from kiosk.i18n import _
@@ -130,17 +130,37 @@ class Game(Protocol[C, E]):
     def outcome(self) -> Outcome: ...
 
 
+class HoldsAGame(Protocol):
+    """What has a game in play (the service, each phone room's): `GameKind.in_play` asks it."""
+
+    @property
+    def match(self) -> object: ...
+
+
 class GameKind(abc.ABC, Generic[S, C, E, G]):
     """How the service and the store keep one kind of game (one instance per kind).
 
-    Must: `name` (stored with every game: "darts", "classic", "express"), `new`, and the four
-    converters. `command_to_dict` returns the public body to log and, for a command that carries a
-    side's fleet, that fleet as a `Secret` (the body must then not hold it); `command_from_dict`
-    gets the secret back to rebuild the command. May: `shots` (what the statistics log of a batch
-    of events; nothing by default).
+    Must: `name` (stored with every game: "darts", "classic", "express"), `game_type` and
+    `event_types` (the kind's game class and event classes: `in_play` and `events_of` check
+    them), `new`, and the four converters. `command_to_dict` returns the public body to log
+    and, for a command that carries a side's fleet, that fleet as a `Secret` (the body must
+    then not hold it); `command_from_dict` gets the secret back to rebuild the command. May:
+    `shots` (what the statistics log of a batch of events; nothing by default).
     """
 
     name: str
+    game_type: type[G]
+    event_types: tuple[type[object], ...]
+
+    def in_play(self, holder: HoldsAGame) -> G | None:
+        """The game in play if it is of this kind (None: no game, or another kind's): the one
+        way a game's screens, pages and participants ask "is this my game"."""
+        game = holder.match
+        return game if isinstance(game, self.game_type) else None
+
+    def is_event(self, event: object) -> TypeGuard[E]:
+        """Whether `event` is one of this kind's events."""
+        return isinstance(event, self.event_types)
 
     @abc.abstractmethod
     def new(self, setup: S) -> G:
@@ -167,9 +187,9 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         return ()
 
     def events_of(self, events: Sequence[object]) -> tuple[E, ...]:
-        """A batch of this kind's events, typed: the service's updates carry any kind's events,
-        and a listener that knows the game in play is of this kind reads them through here."""
-        return cast("tuple[E, ...]", tuple(events))
+        """This kind's events of a batch, typed: the service's updates carry any kind's events,
+        and a listener of this kind reads them through here (another kind's are left out)."""
+        return tuple(event for event in events if self.is_event(event))
 
     def follow_up(self, game: G, events: Sequence[E]) -> C | None:
         """A command that follows by itself once these events happened (the dart game starts

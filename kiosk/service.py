@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import concurrent.futures
+import contextlib
 import enum
 import logging
 import random
@@ -81,7 +83,7 @@ S = TypeVar("S")
 
 @dataclass(frozen=True)
 class MatchUpdate(Generic[E_co]):
-    """What a committed command did: its events (a kind's own; `GameKind.update_of` gives them
+    """What a committed command did: its events (a kind's own; `GameKind.events_of` gives them
     typed), the game, and where the command came from."""
 
     events: tuple[E_co, ...]
@@ -104,6 +106,17 @@ class GameStarted:
     resumed: bool
 
 
+@dataclass
+class _Commit:
+    """A write waiting for the group's commit (`GameService.play`, `start_game`)."""
+
+    write: concurrent.futures.Future[Any]
+    announce: Callable[[Any], None]  # on the loop, once committed
+    failed: Callable[[BaseException], RuleError]  # the error its caller gets
+    told: asyncio.Future[None]  # done once committed and announced, or failed
+    error: RuleError | None = None
+
+
 ServiceEvent = MatchUpdate[object] | Notice | GameStarted
 Listener = Callable[[ServiceEvent], None]
 _STORE_ERRORS = (sqlite3.Error, OSError, StoreError)
@@ -117,12 +130,17 @@ class GameService:
         rng: random.Random | None = None,
         venue: str = "kiosk",
         follow_ups: bool = True,
+        grouped: bool = False,
     ) -> None:
         """`follow_ups=False` submits only what it is given (the line protocols, where the
-        script says `start` itself)."""
+        script says `start` itself). `grouped`: `play` and `submit_soon` commit through the
+        store's writer thread, in one transaction with other games' commands (the phones'
+        tables: many games at once); `submit` always commits at once."""
         self.store = store
         self.venue = venue
         self.follow_ups = follow_ups
+        self.grouped = grouped and store is not None
+        self._commit: _Commit | None = None  # the command being committed by the group
         self.rng = rng or random.Random()
         self.queue: asyncio.Queue[InputEvent] = asyncio.Queue()
         self.kind: GameKind[Any, Any, Any, Any] | None = None
@@ -206,6 +224,7 @@ class GameService:
 
     def new_game(self, kind: GameKind[S, Any, Any, Any], setup: S) -> int:
         """Start a new game; an unfinished one of this venue stays stored as abandoned."""
+        self._flush()
         self._check_writable()
         match = kind.new(setup)
         if self.store is not None:
@@ -224,6 +243,7 @@ class GameService:
         """End the game in play without a winner (staff, for a game a team walked away from):
         stored as abandoned first, then dropped, then told (`Notice(ABANDONED)`). Returns the
         game; RuleError when none is in play, NotSaved when the store cannot say so."""
+        self._flush()
         game, match, kind = self.game, self.match, self.kind
         if game is None or match is None or kind is None or match.outcome().over:
             raise RuleError(_("no game is in play"))
@@ -244,6 +264,7 @@ class GameService:
         dart be undone). An abandoned last game brings nothing back."""
         if self.store is None:
             return False
+        self._flush()
         try:
             return self._resume(self.store, finished_within)
         except (sqlite3.Error, OSError) as err:
@@ -271,24 +292,190 @@ class GameService:
         """Apply, commit, then announce: a command of any kind, which the game in play judges.
         `RuleError` (or a placement error) changes nothing; `NotSaved` (a RuleError too) means
         the store failed: nothing done, the game paused."""
-        if self.match is None or self.kind is None or self.game is None:
-            raise RuleError(_("no game is running"))
-        self._check_writable()
-        match, before = self.match, self.match.version
+        self._flush()
+        match, kind, game = self._playing()
+        before = match.version
         events = match.apply(command)
         if match.version == before:
             return events  # accepted, changed nothing (a dart while the darts come out)
         if self.store is not None:
             try:
-                self.store.games.append(self.game, self.kind, command, events, match)
+                self.store.games.append(game, kind, command, events, match)
             except _STORE_ERRORS as err:
                 self._pause(err)
                 raise NotSaved(self.paused or "") from None
-        self.tell(MatchUpdate[object](tuple(events), self.game, source))
-        follow = self.kind.follow_up(match, events) if self.follow_ups else None
-        if follow is not None:
-            self.submit(follow, Source.SYSTEM)
+        self._announce(match, kind, game, events, source, grouped=False)
         return events
+
+    def _playing(self) -> tuple[Game[Any, Any], GameKind[Any, Any, Any, Any], int]:
+        if self.match is None or self.kind is None or self.game is None:
+            raise RuleError(_("no game is running"))
+        self._check_writable()
+        return self.match, self.kind, self.game
+
+    def _announce(
+        self,
+        match: Game[Any, Any],
+        kind: GameKind[Any, Any, Any, Any],
+        game: int,
+        events: list[object],
+        source: Source,
+        *,
+        grouped: bool,
+    ) -> None:
+        """A committed command: everyone hears it, then what follows by itself is submitted
+        (`grouped`: its commit too)."""
+        self.tell(MatchUpdate[object](tuple(events), game, source))
+        follow = kind.follow_up(match, events) if self.follow_ups else None
+        if follow is not None:
+            if grouped:
+                self._begin(follow, Source.SYSTEM)
+            else:
+                self.submit(follow, Source.SYSTEM)
+
+    # -- commits grouped with other games' (the phones' tables) --
+
+    async def play(self, command: object, source: Source = Source.TOUCH) -> list[object]:
+        """`submit` without the loop waiting for the disk: on a grouped service the command is
+        applied, its commit queued with other games' (`Store.group`), and this returns once it
+        is committed and announced and whatever followed by itself is too. Until then the
+        service is `committing`: `settled()` waits for it, and no other command of this game
+        is applied (one at a time, in order)."""
+        await self.settled()
+        if not self.grouped or self._loop() is None:
+            return self.submit(command, source)
+        events, commit = self._begin(command, source)
+        await self.settled()
+        if commit is not None and commit.error is not None:
+            raise commit.error
+        return events
+
+    def submit_soon(self, command: object, source: Source) -> asyncio.Future[list[object]]:
+        """`play` as a future (for callbacks: the computer's seat). A service that is not
+        grouped submits at once: the future is done when this returns."""
+        if self.grouped:
+            return asyncio.ensure_future(self.play(command, source))
+        future: asyncio.Future[list[object]] = asyncio.get_running_loop().create_future()
+        try:
+            future.set_result(self.submit(command, source))
+        except RuleError as err:
+            future.set_exception(err)
+        return future
+
+    @property
+    def committing(self) -> bool:
+        """A command was applied and is not yet committed: its game shows what is not stored,
+        so nothing of it may be answered or sent now (`settled()`)."""
+        return self._commit is not None
+
+    async def settled(self) -> None:
+        """Returns once no command of this service waits for its commit; the caller then reads
+        the game with no await in between, and so answers only what is stored."""
+        while self._commit is not None:
+            await asyncio.shield(self._commit.told)
+
+    async def start_game(self, kind: GameKind[S, Any, Any, Any], setup: S) -> int:
+        """`new_game` without the loop waiting for the disk (see `play`): everyone hears of the
+        new game once its row is committed."""
+        await self.settled()
+        if not self.grouped or self.store is None or self._loop() is None:
+            return self.new_game(kind, setup)
+        self._check_writable()
+        match = kind.new(setup)
+        started: list[int] = []
+
+        def announce(game: object) -> None:
+            assert isinstance(game, int)
+            self.kind, self.match, self.game = kind, match, game
+            started.append(game)
+            self.tell(GameStarted(game, resumed=False))
+
+        def failed(err: BaseException) -> RuleError:
+            return NotSaved(_("cannot save: {reason}").format(reason=self._why(err)))
+
+        try:
+            write = self.store.games.new_game_grouped(kind, setup, venue=self.venue)
+        except _STORE_ERRORS as err:
+            raise failed(err) from None
+        commit = self._queue(write, announce, failed)
+        await self.settled()
+        if commit.error is not None:
+            raise commit.error
+        return started[0]
+
+    def _begin(self, command: object, source: Source) -> tuple[list[object], _Commit | None]:
+        assert self.store is not None and self._commit is None
+        match, kind, game = self._playing()
+        before = match.version
+        events = match.apply(command)
+        if match.version == before:
+            return events, None
+
+        def announce(_result: object) -> None:
+            if self.match is match and self.game == game:
+                self._announce(match, kind, game, events, source, grouped=True)
+
+        def failed(err: BaseException) -> RuleError:
+            self._pause(err)
+            return NotSaved(self.paused or "")
+
+        try:
+            write = self.store.games.append_grouped(game, kind, command, events, match)
+        except _STORE_ERRORS as err:
+            raise failed(err) from None
+        return events, self._queue(write, announce, failed)
+
+    def _queue(
+        self,
+        write: concurrent.futures.Future[Any],
+        announce: Callable[[Any], None],
+        failed: Callable[[BaseException], RuleError],
+    ) -> _Commit:
+        """`write` is on its way to the disk: until it is committed, this service is
+        `committing`; then `announce(result)` (on the loop), or `failed(err)` gives the error."""
+        loop = self._loop()
+        assert loop is not None
+        commit = self._commit = _Commit(write, announce, failed, loop.create_future())
+
+        def committed(_done: object) -> None:  # on the writer thread
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(self._finish, commit)
+
+        write.add_done_callback(committed)
+        return commit
+
+    def _finish(self, commit: _Commit) -> None:
+        """The group is done with `commit`: announce it, or (its commit failed) say why."""
+        if self._commit is not commit:
+            return  # finished already (`_flush`)
+        self._commit = None
+        try:
+            try:
+                result = commit.write.result()
+            except _STORE_ERRORS as err:
+                commit.error = commit.failed(err)
+                return
+            commit.announce(result)
+        except RuleError as err:  # a follow-up refused
+            commit.error = err
+        finally:
+            if not commit.told.done():
+                commit.told.set_result(None)
+
+    def _flush(self) -> None:
+        """Before anything done at once: the command being committed is waited for (blocking,
+        for one group's commit) and announced, so that what comes next comes after it."""
+        while self._commit is not None:
+            commit = self._commit
+            concurrent.futures.wait([commit.write])
+            self._finish(commit)
+
+    @staticmethod
+    def _loop() -> asyncio.AbstractEventLoop | None:
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return None
 
     def try_submit(self, command: object, source: Source) -> list[object]:
         """Submit, telling a refusal to everyone instead of raising (inputs nobody waits on)."""

@@ -82,11 +82,16 @@ class Phrasebook(Protocol):
     the events and the game's public view alone, in the kiosk's language (gettext), never a
     cell of an unsunk ship nor which ship a hit struck; `phrases(options)` is every fixed phrase
     it may say with these options (rendered ahead; the cells too when they are said);
-    `names(view)` the words a game's names make (rendered when the game starts). MAY: say
-    nothing for an event.
+    `names(view)` the words a game's names make (rendered when the game starts);
+    `opening(view)` who is first to play, once a new game's play begins and before anyone has
+    played (nothing before that, after it, or where an event of the game already says who
+    starts: the dart game's bull-off); the caller says it once per new game. MAY: say nothing
+    for an event.
     """
 
     def calls(self, events: Sequence[Any], view: Mapping[str, Any], options: CallOptions) -> Calls: ...
+
+    def opening(self, view: Mapping[str, Any]) -> tuple[Words, ...]: ...
 
     def phrases(self, options: CallOptions) -> Iterable[Words]: ...
 

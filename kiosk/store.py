@@ -10,9 +10,11 @@ command log) ever holds it.
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
@@ -23,9 +25,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import sqlite_utils
 
-from kiosk import store_faults
+from kiosk import address_limits, store_faults
 from kiosk.errors import DartshipError
 from kiosk.game import Game, GameKind
+from kiosk.group_commit import GroupCommit
 from kiosk.i18n import _
 from kiosk.league import outbox
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
@@ -249,6 +252,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_5,
     _migrate_6,
     outbox.migrate,
+    address_limits.migrate,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -280,6 +284,7 @@ class Store:
     * `rooms`  (`Rooms`): classic's phone rooms and the names of won daily challenges
     * `stats`  (`Stats`): what the Stats screens and leaderboards read (never a secret)
     * `meta`   (`Meta`): the schema version and the kiosk's own small state (remember/recall)
+    * `limits` (`kiosk.address_limits.AddressLimits`): what each address used of the phones' limits
     """
 
     def __init__(self, path: Path | str, *, timeout: float = 5.0) -> None:
@@ -292,6 +297,9 @@ class Store:
         # The league's outbox, set by the shell on a kiosk paired with a hub: every game that
         # ends is queued in the transaction that ends it.
         self.outbox: outbox.Outbox | None = None
+        self._write_lock = threading.Lock()
+        self._group: GroupCommit | None = None
+        self._timeout = timeout
         created = self._check_place()
         found = store_faults.inspect(self.path, SCHEMA_VERSION)
         refusal = store_faults.refusal(found, self.path, SCHEMA_VERSION)
@@ -318,8 +326,12 @@ class Store:
         self.rooms = Rooms(self)
         self.stats = Stats(self)
         self.meta = Meta(self)
+        self.limits = address_limits.AddressLimits(self)
 
     def close(self) -> None:
+        """Commit what the writer thread holds, then close."""
+        if self._group is not None:
+            self._group.close()
         self.db.conn.close()
 
     # -- opening safely --
@@ -365,23 +377,41 @@ class Store:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """All or nothing: a failure anywhere, COMMIT included (a full disk fails there), rolls
-        the whole transaction back, so the file holds what it held before and stays usable."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-            self.db.execute("COMMIT")
-        except BaseException:
-            if self.db.conn.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
+        the whole transaction back, so the file holds what it held before and stays usable.
+        It takes turns with the writer thread's groups (`group`) through the write lock."""
+        with self._write_lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.conn.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+
+    @property
+    def group(self) -> GroupCommit:
+        """The writer thread that commits many games' commands in one transaction (started on
+        first use; `kiosk.group_commit`)."""
+        if self._group is None:
+            self._group = GroupCommit(
+                self.path, self._write_lock, _sqlite_utils().Database, timeout=self._timeout
+            )
+        return self._group
 
     def _insert(self, table: str, row: dict[str, Any], replace: bool = False) -> sqlite3.Cursor:
-        # Plain SQL: sqlite-utils' insert helpers commit on their own, which would end our
-        # explicit transaction half way.
-        verb = "INSERT OR REPLACE" if replace else "INSERT"
-        names = ", ".join(row)
-        marks = ", ".join("?" for _ in row)
-        return self.db.execute(f"{verb} INTO {table} ({names}) VALUES ({marks})", list(row.values()))
+        return insert(self.db, table, row, replace)
+
+
+def insert(
+    db: sqlite_utils.Database, table: str, row: dict[str, Any], replace: bool = False
+) -> sqlite3.Cursor:
+    # Plain SQL: sqlite-utils' insert helpers commit on their own, which would end our explicit
+    # transaction half way.
+    verb = "INSERT OR REPLACE" if replace else "INSERT"
+    names = ", ".join(row)
+    marks = ", ".join("?" for _ in row)
+    return db.execute(f"{verb} INTO {table} ({names}) VALUES ({marks})", list(row.values()))
 
 
 class _Part:
@@ -411,22 +441,37 @@ class GameLog(_Part):
     ) -> int:
         """A new game of this kind at this venue; an unfinished older one there is abandoned
         (one game at a time runs at a venue: the kiosk's screen, one phone room)."""
+        write = self._new_game_write(kind, setup, venue, at)
         with self._transaction():
-            self.db.execute("UPDATE games SET status='abandoned' WHERE status='playing' AND venue=?", [venue])
-            cursor = self._insert(
-                "games",
-                {
-                    "kind": kind.name,
-                    "venue": venue,
-                    "started": at or now_iso(),
-                    "finished": None,
-                    "setup": json.dumps(kind.setup_to_dict(setup)),
-                    "status": "playing",
-                    "winner": None,
-                    "turns": 0,
-                },
-            )
-            return int(cursor.lastrowid)  # type: ignore[arg-type]
+            return write(self.db)
+
+    def new_game_grouped(
+        self, kind: GameKind[Any, Any, Any, Any], setup: Any, *, venue: str = "kiosk"
+    ) -> concurrent.futures.Future[int]:
+        """`new_game` through the writer thread (see `append_grouped`): the game's id, once
+        its row is committed."""
+        return self._store.group.submit(self._new_game_write(kind, setup, venue, None))
+
+    @staticmethod
+    def _new_game_write(
+        kind: GameKind[Any, Any, Any, Any], setup: Any, venue: str, at: str | None
+    ) -> Callable[[sqlite_utils.Database], int]:
+        row = {
+            "kind": kind.name,
+            "venue": venue,
+            "started": at or now_iso(),
+            "finished": None,
+            "setup": json.dumps(kind.setup_to_dict(setup)),
+            "status": "playing",
+            "winner": None,
+            "turns": 0,
+        }
+
+        def write(db: sqlite_utils.Database) -> int:
+            db.execute("UPDATE games SET status='abandoned' WHERE status='playing' AND venue=?", [venue])
+            return int(insert(db, "games", row).lastrowid)  # type: ignore[arg-type]
+
+        return write
 
     def append(
         self,
@@ -441,18 +486,51 @@ class GameLog(_Part):
 
         `state` is the game after the command: its outcome (over, winner, results) is kept in
         the same transaction. All or nothing: on any error the file is as before."""
+        write = self._append_write(game, kind, command, events, state, at)
+        with self._transaction():
+            write(self.db)
+
+    def append_grouped(
+        self,
+        game: int,
+        kind: GameKind[Any, Any, Any, Any],
+        command: Any,
+        events: Sequence[Any],
+        state: Game[Any, Any],
+    ) -> concurrent.futures.Future[None]:
+        """The same write as `append`, committed by the store's writer thread together with the
+        writes of other games that wait at the same time (`kiosk.group_commit`): the future is
+        done once it is durable, and the caller announces nothing before."""
+        return self._store.group.submit(self._append_write(game, kind, command, events, state, None))
+
+    def _append_write(
+        self,
+        game: int,
+        kind: GameKind[Any, Any, Any, Any],
+        command: Any,
+        events: Sequence[Any],
+        state: Game[Any, Any],
+        at: str | None,
+    ) -> Callable[[sqlite_utils.Database], None]:
+        """What `append` writes, worked out now (on the caller's thread: the game is not
+        thread-safe) and written by whichever thread runs the transaction."""
         at = at or now_iso()
         body, secret = kind.command_to_dict(command)
+        body_text = json.dumps(body)
         outcome = state.outcome()
-        with self._transaction():
-            seq = self.db.execute(
+        shots = list(kind.shots(events))
+        outbox = self._store.outbox
+
+        def write(db: sqlite_utils.Database) -> None:
+            seq = db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM commands WHERE game=?", [game]
             ).fetchone()[0]
-            self._insert("commands", {"game": game, "seq": seq, "at": at, "body": json.dumps(body)})
+            insert(db, "commands", {"game": game, "seq": seq, "at": at, "body": body_text})
             if secret is not None:
-                self._insert("secrets", {"game": game, "seq": seq, "side": secret.side, "text": secret.text})
-            for shot in kind.shots(events):
-                self._insert(
+                insert(db, "secrets", {"game": game, "seq": seq, "side": secret.side, "text": secret.text})
+            for shot in shots:
+                insert(
+                    db,
                     "shots",
                     {
                         "game": game,
@@ -464,7 +542,7 @@ class GameLog(_Part):
                         "result": shot.result,
                     },
                 )
-            self.db.execute(
+            db.execute(
                 "UPDATE games SET status=?, winner=?, turns=?, finished=? WHERE id=?",
                 [
                     "over" if outcome.over else "playing",
@@ -474,9 +552,10 @@ class GameLog(_Part):
                     game,
                 ],
             )
-            self.db.execute("DELETE FROM results WHERE game=?", [game])
+            db.execute("DELETE FROM results WHERE game=?", [game])
             for r in outcome.results:
-                self._insert(
+                insert(
+                    db,
                     "results",
                     {
                         "game": game,
@@ -489,8 +568,10 @@ class GameLog(_Part):
                         "won": int(r.won),
                     },
                 )
-            if self._store.outbox is not None:
-                self._store.outbox.game_changed(game, outcome.over)
+            if outbox is not None:
+                outbox.game_changed(game, outcome.over, db=db)
+
+        return write
 
     def abandon(self, game: int) -> None:
         """The game ends without a winner (staff abandoned it): no longer resumed, and the

@@ -3,9 +3,9 @@
 The sync task sends what the outbox holds (`kiosk.league.outbox`), signed with the kiosk's key,
 one report at a time; it marks a report sent only when the hub answered that it has it, keeps
 the hub's reason for a refusal (and logs it), and tries again later, with backoff and jitter,
-whatever did not get through. Every few minutes it fetches the league's table and daily board
-for the Stats screen. It runs beside the games and never holds them up: a kiosk plays, starts
-and ends games the same with the hub away.
+whatever did not get through. Every few minutes, and after the hub took a game of its own, it
+fetches the league's table and daily board for the Stats screen. It runs beside the games and
+never holds them up: a kiosk plays, starts and ends games the same with the hub away.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ class LeagueSync:
     async def run(self) -> None:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)) as session:
             while True:
-                await self.flush(session)
+                if await self.flush(session):
+                    self._boards_due = 0.0  # the kiosk's own games changed the boards
                 if time.monotonic() >= self._boards_due:
                     await self.refresh(session)
                 self.wake.clear()

@@ -13,7 +13,7 @@ from typing import Any
 
 from kiosk.classic.fleet import ShipClass
 from kiosk.classic.grid import SQUARES, Square
-from kiosk.classic.match import Mode, Result, ShotFired, TurnPassed, Won
+from kiosk.classic.match import Mode, Phase, Result, ShotFired, TurnPassed, Won
 from kiosk.i18n import _
 from kiosk.speech import Call, CallOptions, Calls, Words, cell, name, sunk_ship, template
 
@@ -58,6 +58,14 @@ def _won(view: Mapping[str, Any], player: int) -> tuple[Words, ...]:
     return template("wins", _("{name} wins!"), name=str(view["players"][player]))
 
 
+def first_turn(view: Mapping[str, Any]) -> tuple[Words, ...]:
+    """Whose turn it is before the first shot ("Your turn", "Sharks, your turn"); nothing
+    before the fleets stand or once a shot is fired."""
+    if view["phase"] != Phase.PLAYING.value or any(view["shots"]):
+        return ()
+    return _turn(view, int(view["turn"]))
+
+
 class ClassicCalls:
     """Classic Battleship's phrasebook."""
 
@@ -74,6 +82,12 @@ class ClassicCalls:
                 words += _won(view, event.side)
                 keep = True
         return Calls((Call(tuple(words), None, keep),) if words else ())
+
+    def opening(self, view: Mapping[str, Any]) -> tuple[Words, ...]:
+        """Against the computer: "Your turn" once the fleets stand (when the team starts). A
+        duel's first turn waits for its hand-over: the duel screen has it said when it shows
+        the radars (`first_turn`), not while one team still scans its code."""
+        return () if view["mode"] == Mode.DUEL.value else first_turn(view)
 
     def phrases(self, options: CallOptions) -> Iterable[Words]:
         yield Words("hit-again", _("Hit, fire again"))

@@ -30,7 +30,7 @@ from typing import Protocol
 
 from kiosk.classic.grid import SQUARES, Square
 from kiosk.classic.match import ComputerLevel, Fire, Match, Mode, Radar, TurnPassed
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
 from kiosk.later import Later
 from kiosk.service import (
@@ -105,6 +105,7 @@ class ComputerSeat(ServiceListener):
         self.decision_seconds: list[float] = []  # each `choose`, timed in its thread (benches)
         self._later = Later(loop)
         self._pending: int | None = None  # the match version a decision is being made for
+        self._firing: asyncio.Future[list[object]] | None = None  # a shot being committed
 
     def _let_go(self) -> None:
         self._drop()
@@ -112,7 +113,7 @@ class ComputerSeat(ServiceListener):
     @property
     def idle(self) -> bool:
         """Nothing scheduled and no decision on its way (tests wait for this)."""
-        return not self._later.pending and self._pending is None
+        return not self._later.pending and self._pending is None and self._firing is None
 
     @property
     def thinking(self) -> bool:
@@ -133,7 +134,7 @@ class ComputerSeat(ServiceListener):
             self.poke()
 
     def _sync(self) -> None:
-        match = classic_of(self.service)
+        match = CLASSIC.in_play(self.service)
         if match is self.match:
             self.poke()
             return
@@ -150,6 +151,7 @@ class ComputerSeat(ServiceListener):
     def _drop(self) -> None:
         self._later.cancel()
         self._pending = None
+        self._firing = None
         self.match, self.shooter = None, None
 
     # -- the machine --
@@ -157,7 +159,7 @@ class ComputerSeat(ServiceListener):
     def poke(self) -> None:
         """Fire soon if it is the computer's turn (never from inside a listener: via the loop)."""
         match = self.match
-        if match is None or self._pending is not None or self._later.pending:
+        if match is None or self._pending is not None or self._later.pending or self._firing is not None:
             return
         if match.computer_to_move:
             version = match.version
@@ -219,11 +221,22 @@ class ComputerSeat(ServiceListener):
         if not self._mine(version):
             self.poke()
             return
-        try:
-            self.service.submit(Fire(1, square), SOURCE)
-        except RuleError as err:
+        # On a phone's table its commit is grouped with other tables' (`GameService.play`):
+        # the seat waits for it before it looks at the game again.
+        firing = self._firing = self.service.submit_soon(Fire(1, square), SOURCE)
+        firing.add_done_callback(lambda done: self._fired(done, square))
+
+    def _fired(self, firing: asyncio.Future[list[object]], square: Square) -> None:
+        if self._firing is not firing:
+            return  # dropped meanwhile (a new game)
+        self._firing = None
+        err = None if firing.cancelled() else firing.exception()
+        if isinstance(err, RuleError):
             # Logged, not retried at once (no loop on a bad state): the next update wakes it.
             log.warning("the computer's shot at %s was refused: %s", square.code, err)
+        elif err is not None:
+            log.error("the computer's shot at %s failed", square.code, exc_info=err)
+        self.poke()
 
     def _ponder(self) -> None:
         match, shooter = self.match, self.shooter

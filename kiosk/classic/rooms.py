@@ -39,7 +39,8 @@ from kiosk.classic.computer import ComputerSeat, ShooterFactory, ShotPace, pool
 from kiosk.classic.fleet import Fleet
 from kiosk.classic.leaderboard import PHONE_DAILY
 from kiosk.classic.match import ComputerLevel, Match, Mode, Setup
-from kiosk.classic.table import classic_of, ensure_fleets, start
+from kiosk.classic.table import ensure_fleets, start, start_grouped
+from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import GameService, Source
@@ -139,7 +140,10 @@ class PhoneRooms:
         if found is not None:
             self._tables.move_to_end(venue)
             return found
-        service = GameService(self.store, rng=random.Random(self.rng.getrandbits(64)), venue=venue)
+        # Grouped: many phones' tables share the disk's waits (`GameService.play`).
+        service = GameService(
+            self.store, rng=random.Random(self.rng.getrandbits(64)), venue=venue, grouped=True
+        )
         seat = ComputerSeat(
             service,
             self.loop,
@@ -182,28 +186,39 @@ class PhoneRooms:
         """A new solo game against the computer on the device's table (a game in play there is
         left unfinished, as on the kiosk)."""
         table = self.table(device)
-        setup = Setup(Mode.SOLO, (name,) if name else (), level=level)
-        start(table.service, setup, table.service.rng, source=Source.PHONE)
+        start(table.service, _solo(level, name), table.service.rng, source=Source.PHONE)
+        return self._match(table)
+
+    async def start_solo_grouped(self, device: str, level: ComputerLevel, name: str | None) -> Match:
+        """`start_solo`, its commits grouped with other tables' (the loop never waits for the
+        disk: the phones' routes use this)."""
+        table = self.table(device)
+        await start_grouped(table.service, _solo(level, name), table.service.rng, source=Source.PHONE)
         return self._match(table)
 
     def start_daily(self, device: str, today: datetime.date, name: str | None) -> Match:
         """Today's challenge of this device: the one it began today, or a new one."""
         table = self.daily_table(device)
-        match = classic_of(table.service)
+        match = CLASSIC.in_play(table.service)
         if match is not None and match.setup.date == today:
             return match
-        start(
-            table.service,
-            Setup(Mode.DAILY, (name,) if name else (), date=today),
-            table.service.rng,
-            source=Source.PHONE,
-        )
+        start(table.service, _daily(today, name), table.service.rng, source=Source.PHONE)
+        return self._match(table)
+
+    async def start_daily_grouped(self, device: str, today: datetime.date, name: str | None) -> Match:
+        """`start_daily`, its commits grouped with other tables' (see `start_solo_grouped`)."""
+        table = self.daily_table(device)
+        await table.service.settled()
+        match = CLASSIC.in_play(table.service)
+        if match is not None and match.setup.date == today:
+            return match
+        await start_grouped(table.service, _daily(today, name), table.service.rng, source=Source.PHONE)
         return self._match(table)
 
     def name_daily(self, device: str, name: str | None) -> str:
         """Name the device's won challenge for the leaderboard; the first name stands."""
         table = self.daily_table(device)
-        match, game = classic_of(table.service), table.service.game
+        match, game = CLASSIC.in_play(table.service), table.service.game
         if match is None or game is None or match.winner is None:
             raise RoomError(_("sink today's fleet first, then enter your name"))
         if not name:
@@ -222,7 +237,7 @@ class PhoneRooms:
 
     @staticmethod
     def _match(table: PhoneVenue) -> Match:
-        match = classic_of(table.service)
+        match = CLASSIC.in_play(table.service)
         assert match is not None
         return match
 
@@ -263,7 +278,7 @@ class PhoneRooms:
         self._touched.pop(room.id, None)
         self._born.pop(room.id, None)
         table = self.table(device)
-        match = classic_of(table.service)
+        match = CLASSIC.in_play(table.service)
         if match is not None and match.setup.mode is Mode.DUEL:
             owner = match.setup.players[0] if match.setup.players else None
             self.start_solo(device, ComputerLevel.NORMAL, owner)
@@ -314,7 +329,7 @@ class PhoneRooms:
         if room is None or room.friend is None or not room.ready:
             raise RoomError(_("a duel starts once your friend has tapped Ready"))
         table = self.table(device)
-        current = classic_of(table.service)
+        current = CLASSIC.in_play(table.service)
         kept: Fleet | None = None
         if current is not None and current.setup.mode is not Mode.DAILY:
             kept = current.fleet(0)  # the owner's own fleet, for the owner's own next game
@@ -354,7 +369,7 @@ class PhoneRooms:
             touched = self._touched.setdefault(room.id, now)
             born = self._born.setdefault(room.id, now)
             table = self._tables.get(f"phone:{room.owner}")
-            match = classic_of(table.service) if table is not None else None
+            match = CLASSIC.in_play(table.service) if table is not None else None
             over = match is not None and match.setup.mode is Mode.DUEL and match.winner is not None
             if (
                 now - touched >= ROOM_IDLE
@@ -372,7 +387,7 @@ class PhoneRooms:
         """Which player the member is in the owner's game now (None: it only watches)."""
         if membership.role is Role.OWNER:
             return 0
-        match = classic_of(self.table(membership.room.owner).service)
+        match = CLASSIC.in_play(self.table(membership.room.owner).service)
         if membership.role is Role.FRIEND and match is not None and match.setup.mode is Mode.DUEL:
             return 1
         return None
@@ -381,6 +396,14 @@ class PhoneRooms:
         for table in self._tables.values():
             table.seat.close()
         self._tables.clear()
+
+
+def _solo(level: ComputerLevel, name: str | None) -> Setup:
+    return Setup(Mode.SOLO, (name,) if name else (), level=level)
+
+
+def _daily(today: datetime.date, name: str | None) -> Setup:
+    return Setup(Mode.DAILY, (name,) if name else (), date=today)
 
 
 def duel_names(owner: str | None, friend: str | None) -> tuple[str, str]:

@@ -15,20 +15,13 @@ game's row and its first `Place`): whoever resumes a classic game calls it.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from kiosk.classic.fleet import Fleet, random_fleet
-from kiosk.classic.match import Match, Mode, Place, Setup, daily_fleet
+from kiosk.classic.match import Mode, Place, Setup, daily_fleet
 from kiosk.classic.wire import CLASSIC
 from kiosk.league import membership
 from kiosk.secret import kiosk_secret
 from kiosk.service import GameService, Source
-
-
-def classic_of(service: GameService) -> Match | None:
-    """The service's game if it is a classic one (the classic screens and pages ask this)."""
-    match = service.match
-    return match if isinstance(match, Match) else None
 
 
 def start(
@@ -42,24 +35,47 @@ def start(
     """A new classic game with every fleet standing: player 0's `fleet` if given (a duel that
     grows out of a solo game keeps it), random ones for the rest. Returns the game's id."""
     game = service.new_game(CLASSIC, setup)
-    _place_missing(service, rng, source, {0: fleet} if fleet is not None else {})
+    for command, who in _missing_places(service, rng, source, {0: fleet} if fleet is not None else {}):
+        service.submit(command, who)
+    return game
+
+
+async def start_grouped(
+    service: GameService,
+    setup: Setup,
+    rng: random.Random,
+    *,
+    fleet: Fleet | None = None,
+    source: Source = Source.TOUCH,
+) -> int:
+    """`start` with the commits grouped with other tables' (`GameService.play`): the loop never
+    waits for the disk, the caller does."""
+    game = await service.start_game(CLASSIC, setup)
+    for command, who in _missing_places(service, rng, source, {0: fleet} if fleet is not None else {}):
+        await service.play(command, who)
     return game
 
 
 def ensure_fleets(service: GameService, rng: random.Random, source: Source = Source.SYSTEM) -> None:
     """Place the fleets a resumed game should already have (see the module's docstring)."""
-    if classic_of(service) is not None:
-        _place_missing(service, rng, source, {})
+    if CLASSIC.in_play(service) is not None:
+        for command, who in _missing_places(service, rng, source, {}):
+            service.submit(command, who)
 
 
-def _place_missing(service: GameService, rng: random.Random, source: Source, given: dict[int, Fleet]) -> None:
-    match = classic_of(service)
+def _missing_places(
+    service: GameService, rng: random.Random, source: Source, given: dict[int, Fleet]
+) -> list[tuple[Place, Source]]:
+    """The fleets the game in play still lacks, each with who places it."""
+    match = CLASSIC.in_play(service)
     assert match is not None
     placed = match.public_view()["placed"]
+    places = []
     for side in _sides_with_fleet(match.setup):
         if not placed[side]:
-            who: Any = Source.COMPUTER if side == match.setup.computer else source
-            service.submit(Place(side, given.get(side) or _fleet_of(service, match.setup, side, rng)), who)
+            who = Source.COMPUTER if side == match.setup.computer else source
+            places.append((Place(side, given.get(side) or _fleet_of(service, match.setup, side, rng)), who))
+    return places
 
 
 def _fleet_of(service: GameService, setup: Setup, side: int, rng: random.Random) -> Fleet:

@@ -72,7 +72,7 @@ def _pool(name: str, nice: int) -> concurrent.futures.ProcessPoolExecutor:
     with _pools_lock:
         if name not in _pools:
             # Spawned, not forked: the kiosk's process has threads and a running loop.
-            workers = max(1, (os.cpu_count() or 2) - 1) if name == "answers" else 1
+            workers = _workers(name)
             if not _pools:
                 atexit.register(shutdown, wait=True)  # before the interpreter tears down
             _pools[name] = concurrent.futures.ProcessPoolExecutor(
@@ -82,6 +82,22 @@ def _pool(name: str, nice: int) -> concurrent.futures.ProcessPoolExecutor:
                 initargs=(nice,),
             )
         return _pools[name]
+
+
+def start_workers() -> None:
+    """Start the worker processes now rather than at the first answer (a spawned worker takes a
+    second or two to import the AI): the benches measure play, not the start."""
+    for name, nice in (("answers", ANSWER_NICE), ("ponder", PONDER_NICE)):
+        pool = _pool(name, nice)
+        concurrent.futures.wait([pool.submit(_warm) for _ in range(_workers(name))])
+
+
+def _warm() -> None:
+    import kiosk.classic.ai  # noqa: F401  (what every answer imports: numpy with it)
+
+
+def _workers(name: str) -> int:
+    return max(1, (os.cpu_count() or 2) - 1) if name == "answers" else 1
 
 
 def shutdown(*, wait: bool = False) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, get_args
 
 from kiosk.classic.fleet import parse_fleet
 from kiosk.classic.grid import parse_square
@@ -184,6 +184,8 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
     """How the service and the store keep classic games."""
 
     name = "classic"
+    game_type = Match
+    event_types = get_args(Event)
 
     def new(self, setup: Setup) -> Match:
         return Match(setup)

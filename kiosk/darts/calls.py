@@ -78,9 +78,12 @@ def _team(view: Mapping[str, Any], team: int) -> str:
 
 def _turn(view: Mapping[str, Any], event: VisitStarted) -> tuple[Words, ...]:
     team = _team(view, event.side)
+    rotating = len(view["teams"][event.side]["players"]) > 1
+    if event.visit == 1 and rotating:  # who of the team throws first, too
+        return template("start-player", _("{team} start: {player} to throw"), team=team, player=event.player)
     if event.visit == 1:
         return template("start", _("{team} start"), team=team)
-    if len(view["teams"][event.side]["players"]) > 1:
+    if rotating:
         return template("player-to-throw", _("{team}: {player} to throw"), team=team, player=event.player)
     return template("to-throw", _("{team} to throw"), team=team)
 
@@ -129,6 +132,11 @@ class DartCalls:
         say = (Call(tuple(words), about, keep),) if words else ()
         return Calls(say, cancel)
 
+    def opening(self, view: Mapping[str, Any]) -> tuple[Words, ...]:
+        """Nothing: who throws first is the first visit's own call ("Sharks start"), after the
+        bull-off or the start the players chose."""
+        return ()
+
     def phrases(self, options: CallOptions) -> Iterable[Words]:
         for result in (Result.HIT, Result.MISS, Result.REPEAT):
             yield _result(result, 0)
@@ -140,6 +148,7 @@ class DartCalls:
         yield Words("bull-again", _("Bull-off: throw again"))
         for phrase, text in (
             ("start", _("{team} start")),
+            ("start-player", _("{team} start: {player} to throw")),
             ("to-throw", _("{team} to throw")),
             ("player-to-throw", _("{team}: {player} to throw")),
             ("win", _("{team} win!")),

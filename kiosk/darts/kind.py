@@ -8,7 +8,7 @@ becomes a command (or a refusal), and each announcement has its sound.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from kiosk.board import MISS, BullZone
 from kiosk.darts.fleet import parse_fleet
@@ -33,7 +33,6 @@ from kiosk.darts.wire import command_from_dict, command_to_dict, setup_from_dict
 from kiosk.game import GameKind, Result, Secret, Shot
 from kiosk.i18n import _
 from kiosk.inputs import Button, ButtonInput, CorrectInput, DartInput, InputEvent, MissInput
-from kiosk.service import GameService
 from kiosk.sound import Sound
 from kiosk.speech import Phrasebook
 
@@ -90,6 +89,8 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
 
 class DartsKind(GameKind[Setup, Command, Event, Match]):
     name = "darts"
+    game_type = Match
+    event_types = get_args(Event)
 
     def new(self, setup: Setup) -> Match:
         return Match(setup)
@@ -138,9 +139,3 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
 
 
 DARTS = DartsKind()
-
-
-def match_of(service: GameService) -> Match | None:
-    """The service's game if it is a dart game (the dart game's screens and players ask this)."""
-    match = service.match
-    return match if isinstance(match, Match) else None

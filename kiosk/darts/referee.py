@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from kiosk.darts.fleet import random_fleet
-from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Command, HouseRules, Match, Place, RuleError
 from kiosk.darts.wire import (
     command_from_dict,
@@ -39,7 +39,7 @@ class Referee:
 
     @property
     def match(self) -> Match | None:
-        return match_of(self.service)
+        return DARTS.in_play(self.service)
 
     def handle_line(self, line: str) -> list[dict[str, Any]]:
         try:

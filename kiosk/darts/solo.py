@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from kiosk.board import BULL
 from kiosk.darts.fleet import random_fleet
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import (
     BullOffDart,
     Command,
@@ -345,7 +345,7 @@ class SoloMode(ServiceListener):
 
     def seat(self) -> KioskSeat | None:
         """The kiosk's seat in the running game (None: no game, or two human teams)."""
-        match = match_of(self.service)
+        match = DARTS.in_play(self.service)
         return seat_of(match.setup) if match is not None else None
 
     def on_player(self, callback: Callable[[ComputerPlayer | None], None]) -> None:
@@ -364,7 +364,7 @@ class SoloMode(ServiceListener):
                 self.player.stop()
 
     def _sync(self) -> None:
-        match = match_of(self.service)
+        match = DARTS.in_play(self.service)
         seat = seat_of(match.setup) if match is not None else None
         player = self.player
         if player is not None and (player.match is not match or seat != player.seat):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Next, Phase, TakeoutNeeded
 from kiosk.service import (
     GameService,
@@ -42,7 +42,7 @@ class TakeoutTimer(ServiceListener):
             return
         if not isinstance(event, MatchUpdate):
             return
-        match = match_of(self.service)
+        match = DARTS.in_play(self.service)
         if any(isinstance(e, TakeoutNeeded) for e in event.events):
             self._start()
         elif match is None or match.phase is not Phase.TAKEOUT:
@@ -50,7 +50,7 @@ class TakeoutTimer(ServiceListener):
 
     def _start(self) -> None:
         seconds = self.seconds()
-        match = match_of(self.service)
+        match = DARTS.in_play(self.service)
         if not seconds or match is None:
             return
         self._cancel()
@@ -62,7 +62,7 @@ class TakeoutTimer(ServiceListener):
 
         def fire() -> None:
             self._timer = None
-            now = match_of(self.service)
+            now = DARTS.in_play(self.service)
             if now is not None and now.phase is Phase.TAKEOUT and now.visits == visits:
                 self.service.try_submit(Next(), Source.TIMER)
 

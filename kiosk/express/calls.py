@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kiosk.express.match import Rolled, Sunk, TurnPassed, Won
+from kiosk.express.match import Phase, Rolled, Sunk, TurnPassed, Won
 from kiosk.express.rules import Ship
 from kiosk.i18n import _
 from kiosk.speech import Call, CallOptions, Calls, Words, name, sunk_ship, template
@@ -47,6 +47,12 @@ class ExpressCalls:
                 else:
                     words += template("to-roll", _("{name} to roll"), name=players[event.side])
         return Calls((Call(tuple(words), None, keep),) if words else ())
+
+    def opening(self, view: Mapping[str, Any]) -> tuple[Words, ...]:
+        """ "Ann to roll" as the table first shows (nobody has attacked yet)."""
+        if view["phase"] != Phase.ATTACK.value or any(t["attacks"] for t in view["stats"]):
+            return ()
+        return template("to-roll", _("{name} to roll"), name=str(view["players"][view["turn"]]))
 
     def phrases(self, options: CallOptions) -> Iterable[Words]:
         yield from (sunk(ship) for ship in Ship)

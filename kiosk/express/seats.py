@@ -44,12 +44,6 @@ log = logging.getLogger("dartship.express")
 SOURCE = Source.COMPUTER
 
 
-def express_match(service: GameService) -> Match | None:
-    """The service's game if it is a Battleship Express game."""
-    match = service.match
-    return match if isinstance(match, Match) else None
-
-
 def _decide(computer: Computer, view: Mapping[str, Any]) -> Attack | Declare:
     """In the executor: the exact tables of the game's rules (built once), then the decision."""
     from kiosk.express.ai import prepare
@@ -96,7 +90,7 @@ class ComputerSeats(ServiceListener):
 
     def sound_delay(self, events: Sequence[Any]) -> float:
         """Seconds from an Express update to its SUNK! on the screen (the buzzer waits for it)."""
-        return climax(events, self.pace) if express_match(self.service) is not None else 0.0
+        return climax(events, self.pace) if EXPRESS.in_play(self.service) is not None else 0.0
 
     @property
     def idle(self) -> bool:
@@ -130,7 +124,7 @@ class ComputerSeats(ServiceListener):
 
     def _sync(self) -> None:
         """Take the game in play: its computer seats, each with a player of its level."""
-        match = express_match(self.service)
+        match = EXPRESS.in_play(self.service)
         if match is self.match:
             return
         self._cancel()

@@ -8,7 +8,7 @@ or a value of the wrong kind is a `WireError` that names it, before the rules se
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from kiosk.express.match import (
     Attack,
@@ -261,6 +261,8 @@ def state_to_dict(match: Match) -> dict[str, Any]:
 
 class ExpressKind(GameKind[Setup, Command, Event, Match]):
     name = "express"
+    game_type = Match
+    event_types = get_args(Event)
 
     def new(self, setup: Setup) -> Match:
         return Match(setup)

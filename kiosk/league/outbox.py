@@ -103,21 +103,25 @@ class Outbox:
         self.db = db
         self.venue = venue
 
-    def game_changed(self, game: int, over: bool, now: float | None = None) -> None:
+    def game_changed(
+        self, game: int, over: bool, now: float | None = None, *, db: sqlite_utils.Database | None = None
+    ) -> None:
         """Called inside the transaction of every command: a game just over is queued (again,
         with its new result, if a reopened game ended anew), a reopened one leaves the queue
-        unless it was already sent."""
-        row = self.db.execute("SELECT uuid, state FROM outbox WHERE game=?", [game]).fetchone()
+        unless it was already sent. `db`: the connection of that transaction (the store's
+        writer thread has its own)."""
+        db = db or self.db
+        row = db.execute("SELECT uuid, state FROM outbox WHERE game=?", [game]).fetchone()
         if not over:
             if row is not None and row[1] == PENDING:
-                self.db.execute("DELETE FROM outbox WHERE game=?", [game])
+                db.execute("DELETE FROM outbox WHERE game=?", [game])
             return
         game_uuid = row[0] if row else str(uuid.uuid4())
-        if row is not None and row[1] != PENDING and self._same(game, game_uuid):
+        if row is not None and row[1] != PENDING and self._same(db, game, game_uuid):
             return  # a command after the end that changes nothing the league sees
-        report = json.dumps(report_of(self.db, game, game_uuid, self.venue), separators=(",", ":"))
+        report = json.dumps(report_of(db, game, game_uuid, self.venue), separators=(",", ":"))
         at = datetime.now(UTC).timestamp() if now is None else now
-        self.db.execute(
+        db.execute(
             "INSERT INTO outbox (game, uuid, queued, report, state, attempts, next_try) "
             "VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game) DO UPDATE SET report=excluded.report, "
             "state=excluded.state, attempts=0, next_try=excluded.next_try, queued=excluded.queued, "
@@ -125,9 +129,9 @@ class Outbox:
             [game, game_uuid, at, report, PENDING, at],
         )
 
-    def _same(self, game: int, game_uuid: str) -> bool:
-        sent = self.db.execute("SELECT report FROM outbox WHERE game=?", [game]).fetchone()[0]
-        return bool(json.loads(sent) == report_of(self.db, game, game_uuid, self.venue))
+    def _same(self, db: sqlite_utils.Database, game: int, game_uuid: str) -> bool:
+        sent = db.execute("SELECT report FROM outbox WHERE game=?", [game]).fetchone()[0]
+        return bool(json.loads(sent) == report_of(db, game, game_uuid, self.venue))
 
     def due(self, now: float, hold_seconds: float = 0.0, limit: int = 20) -> list[Entry]:
         """The entries to send now: pending, their retry time come, queued at least

@@ -5,6 +5,7 @@ that takes as long as the file would."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ from kiosk.caller import Caller
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Place, Setup, Start, Team, Throw, Undo
-from kiosk.service import GameService
+from kiosk.service import GameService, GameStarted
 from kiosk.speech import Call, Words
 
 from .conftest import SHARK_FLEET
@@ -239,5 +240,86 @@ def test_the_speaker_opens_only_once_the_face_is_up(tmp_path):
         caller.face_up()
         assert opened.wait(2) and caller.wait_idle()
         assert _said(speaker) == ["hit"]
+    finally:
+        caller.close()
+
+
+def _calls_of(service: GameService, tmp_path: Path, start) -> tuple[list[list[str]], Caller]:
+    """What the caller attached to `service` said, call by call (each call's phrases), after
+    `start(service)` began a game."""
+    caller = Caller(service, FileVoice(tmp_path), SimulatedSpeaker(tempo=0.01)).attach()
+    said: list[list[str]] = []
+    caller.say = lambda call, wait=0.0: said.append([w.phrase for w in call.words])  # type: ignore[method-assign]
+    start(service)
+    return said, caller
+
+
+def test_an_express_game_calls_its_first_turn_when_it_starts(tmp_path):
+    """The table shows who rolls first at once: the caller says it then, not only from the
+    second turn on; a restart of the same game does not say it again."""
+    from kiosk.express.match import Setup as ExpressSetup
+    from kiosk.express.wire import EXPRESS
+
+    service = GameService(None)
+    said, caller = _calls_of(
+        service, tmp_path, lambda s: s.new_game(EXPRESS, ExpressSetup.create(["Ann", "Bo"], seed=3))
+    )
+    try:
+        assert said == [["name-ann", "to-roll"]]
+        caller.heard(GameStarted(1, resumed=True))
+        assert said == [["name-ann", "to-roll"]]
+    finally:
+        caller.close()
+
+
+def test_a_classic_game_against_the_computer_calls_your_turn_when_the_fleets_stand(tmp_path):
+    from kiosk.classic.match import Mode
+    from kiosk.classic.match import Setup as ClassicSetup
+    from kiosk.classic.table import start
+
+    service = GameService(None)
+    said, caller = _calls_of(
+        service, tmp_path, lambda s: start(s, ClassicSetup(Mode.SOLO, ("Sharks",)), random.Random(2))
+    )
+    try:
+        assert said == [["your-turn"]]  # once: the second fleet's Place, not each fleet
+    finally:
+        caller.close()
+
+
+def test_a_classic_duel_waits_with_its_first_turn_for_the_hand_over(tmp_path):
+    """While one team scans its code the caller says nothing; the duel screen has the first
+    turn said when the radars show (tests/ui/test_touch_classic.py)."""
+    from kiosk.classic.calls import first_turn
+    from kiosk.classic.match import Mode
+    from kiosk.classic.match import Setup as ClassicSetup
+    from kiosk.classic.table import start
+
+    service = GameService(None)
+    said, caller = _calls_of(
+        service,
+        tmp_path,
+        lambda s: start(s, ClassicSetup(Mode.DUEL, ("Sharks", "Jets"), first=1), random.Random(2)),
+    )
+    try:
+        assert said == []
+        assert [w.phrase for w in first_turn(service.match.public_view())] == ["name-jets", "name-your-turn"]
+    finally:
+        caller.close()
+
+
+def test_a_dart_game_with_rotating_players_names_who_throws_first(tmp_path):
+    service = GameService(None, follow_ups=False)
+    rules = HouseRules()
+
+    def start(s: GameService) -> None:
+        s.new_game(DARTS, Setup((Team("Sharks", ("Ann", "Bo")), Team("Jets", ("Cy",))), rules))
+        s.submit(Place(0, parse_fleet(SHARK_FLEET, rules.board, rules.fleet)))
+        s.submit(Place(1, parse_fleet(JETS_FLEET, rules.board, rules.fleet)))
+        s.submit(Start(0))
+
+    said, caller = _calls_of(service, tmp_path, start)
+    try:
+        assert said == [["name-sharks", "start-player", "name-ann", "start-player-2"]]
     finally:
         caller.close()

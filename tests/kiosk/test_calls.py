@@ -158,7 +158,7 @@ def _every_event_has_its_words(events, calls: Calls) -> None:
         elif isinstance(event, DartsWon):
             assert "win" in phrases and calls.say[0].keep
         elif isinstance(event, VisitStarted):
-            assert {"to-throw", "player-to-throw", "start"} & set(phrases)
+            assert {"to-throw", "player-to-throw", "start", "start-player"} & set(phrases)
         elif isinstance(event, Undone):
             assert "taken-back" in phrases and calls.cancel_from is not None
         elif isinstance(event, Corrected):

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kiosk.darts.fleet import random_fleet
-from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, HouseRules, Match, Place, Setup, Team, Throw
 from kiosk.inputs import DartInput
 from kiosk.service import (
@@ -64,7 +64,7 @@ def _playing(tmp_path) -> tuple[GameService, FailingStore, list[ServiceEvent]]:
 
 
 def _match(service: GameService) -> Match:
-    match = match_of(service)
+    match = DARTS.in_play(service)
     assert match is not None
     return match
 

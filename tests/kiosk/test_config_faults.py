@@ -200,3 +200,18 @@ def test_run_falls_back_from_an_unusable_database_and_leaves_it_alone(tmp_path, 
         lock.release()
     assert junk.read_text() == "the owner's notes, not a database\n"
     assert "kiosk.database:" in caplog.text and "uses " + str(store.path) in caplog.text
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe[rules]\x00\n", b"[rules\ndarts = 3\n"])
+def test_saving_over_a_file_that_is_not_toml_keeps_it_aside_and_saves(tmp_path, content):
+    """A config that is not UTF-8 (or not TOML) reads as the defaults; saving a setting (Home's
+    language buttons, Settings) keeps the old file as .broken and writes a good one, instead of
+    raising out of the touchscreen's callback and stopping the kiosk."""
+    path = tmp_path / "config.toml"
+    path.write_bytes(content)
+    owner = config.read(path, strict=False)
+    assert owner.problems
+    change = owner.save({"kiosk.language": "de"})
+    assert change.new.kiosk.language == "de"
+    assert config.read(path).settings.kiosk.language == "de"
+    assert (tmp_path / "config.toml.broken").read_bytes() == content

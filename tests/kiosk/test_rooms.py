@@ -151,3 +151,24 @@ def test_the_service_seats_a_games_participants_only_while_its_kind_is_in_play()
     assert darts.heard == ["sync", "let go"] and classic.heard == ["sync"]
     service.dismiss()
     assert not classic.attached and service.participants() == []
+
+
+def test_each_kind_knows_its_own_game_and_events_and_no_other() -> None:
+    """`KIND.in_play(service)` and `KIND.events_of(events)`: the one "is this my game"."""
+    from kiosk.classic.match import ShotFired
+    from kiosk.darts.match import Placed
+    from kiosk.express.wire import EXPRESS
+
+    service = GameService(None)
+    assert DARTS.in_play(service) is None and CLASSIC.in_play(service) is None
+    rules = house_rules(config.Settings())
+    service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
+    assert DARTS.in_play(service) is service.match
+    assert CLASSIC.in_play(service) is None and EXPRESS.in_play(service) is None
+    service.new_game(CLASSIC, ClassicSetup(Mode.SOLO, ("Ann", "Computer"), 0))
+    assert CLASSIC.in_play(service) is service.match and DARTS.in_play(service) is None
+    darts_event = Placed(0)
+    classic_event = object.__new__(ShotFired)
+    assert DARTS.events_of([darts_event, classic_event]) == (darts_event,)
+    assert CLASSIC.events_of([darts_event, classic_event]) == (classic_event,)
+    assert EXPRESS.events_of([darts_event, classic_event]) == ()

@@ -12,7 +12,7 @@ from kiosk.app.root import build_kiosk
 from kiosk.board import Profile, board_for
 from kiosk.config import ConfigFile, check_values
 from kiosk.darts.fleet import parse_fleet
-from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import DartThrown, HouseRules, Place, Setup, Team
 from kiosk.inputs import DartInput
 from kiosk.service import MatchUpdate, Notice, NoticeKind, NotSaved, ServiceEvent, Source
@@ -111,14 +111,14 @@ def test_the_kiosk_pauses_on_a_full_disk_and_resumes_by_itself(tmp_path):
                     board_dart(code)
                 assert await _until(lambda: len(announced) == 2)
                 filler = fill(disk)
-                match = match_of(service)
+                match = DARTS.in_play(service)
                 assert match is not None
                 before = match.state()
                 board_dart(DARTS_TO_THROW[2])
                 assert await _until(lambda: service.paused is not None)
                 paused = [n for n in notices if n.kind is NoticeKind.PAUSED]
                 assert paused and "full" in paused[0].message and "paused" in paused[0].message
-                match = match_of(service)
+                match = DARTS.in_play(service)
                 assert match is not None and match.state() == before and len(announced) == 2
                 try:  # the touchscreen is refused too, with the same words
                     service.submit(_throw(DARTS_TO_THROW[2]), Source.TOUCH)

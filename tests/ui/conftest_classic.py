@@ -7,7 +7,8 @@ import contextlib
 import datetime
 import hashlib
 import random
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import Match
 from kiosk.classic.room import computer as classic_computer
 from kiosk.classic.rooms import PhoneRooms
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService
 from kiosk.store import Store
 from tests.ui.conftest_handheld import OPEN_LIMITS
@@ -35,10 +36,16 @@ OPEN_STARTS = StartLimits(capacity=10_000, per_minute=10_000)
 
 @contextlib.asynccontextmanager
 async def classic_phones(
-    tmp_path: Path, count: int = 3, *, limits: StartLimits = OPEN_STARTS, service: GameService | None = None
+    tmp_path: Path,
+    count: int = 3,
+    *,
+    limits: StartLimits = OPEN_STARTS,
+    service: GameService | None = None,
+    today: datetime.date = DAY,
+    wall: Callable[[], float] = time.time,
 ) -> AsyncIterator[tuple[list[TestClient], ClassicApi]]:
     """`count` phones (a cookie jar each) on a test server of the phone API with the classic
-    routes; the computer shoots at once (no pace); today is DAY."""
+    routes; the computer shoots at once (no pace); today is DAY unless said."""
     service = service or GameService(Store(tmp_path / "dartship.db"))
     api = Seats(service, GuessThrottle(OPEN_LIMITS))
     rooms = PhoneRooms(
@@ -48,7 +55,7 @@ async def classic_phones(
         pace=ShotPace(shot=0),
         rng=random.Random(5),
     )
-    classic = ClassicApi(api, rooms, limits=limits, today=lambda: DAY)
+    classic = ClassicApi(api, rooms, limits=limits, today=lambda: today, wall=wall)
     server = TestServer(build_app(api, DartsApi(api), classic))
     await server.start_server(**runner_options())
     phones = [TestClient(server) for _ in range(count)]
@@ -68,13 +75,13 @@ def device(phone: TestClient) -> str:
 
 
 def play_match(classic: ClassicApi, phone: TestClient) -> Match:
-    match = classic_of(classic.rooms.table(device(phone)).service)
+    match = CLASSIC.in_play(classic.rooms.table(device(phone)).service)
     assert match is not None
     return match
 
 
 def daily_match(classic: ClassicApi, phone: TestClient) -> Match:
-    match = classic_of(classic.rooms.daily_table(device(phone)).service)
+    match = CLASSIC.in_play(classic.rooms.daily_table(device(phone)).service)
     assert match is not None
     return match
 

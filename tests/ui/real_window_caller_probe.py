@@ -21,7 +21,7 @@ from pathlib import Path
 from kiosk.app.root import build_kiosk
 from kiosk.board import Cell, Ring
 from kiosk.config import ConfigFile, check_values
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from tests.ui.real_window_probe import board_widget, prepare, run_app
 
 
@@ -70,7 +70,7 @@ async def main(folder: Path, phase: str, width: int, height: int) -> None:
             await frames.wait(1)
             if calls.said and caller.idle():
                 break
-        match = match_of(kiosk.service)
+        match = DARTS.in_play(kiosk.service)
         print(
             json.dumps(
                 {

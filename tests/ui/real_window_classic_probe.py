@@ -28,7 +28,8 @@ from kiosk.app.root import build_kiosk
 from kiosk.classic.computer import ComputerSeat
 from kiosk.classic.grid import GRID, parse_square
 from kiosk.classic.match import ComputerLevel, Fire, Mode, Setup
-from kiosk.classic.table import classic_of, start
+from kiosk.classic.table import start
+from kiosk.classic.wire import CLASSIC
 from kiosk.config import ConfigFile, check_values
 from kiosk.service import GameService
 from kiosk.store import Store
@@ -45,7 +46,7 @@ def prepare(db: Path, case: str) -> None:
     service = GameService(Store(db))
     if case == "solo":
         start(service, Setup(Mode.SOLO, ("Sharks",), level=ComputerLevel.EASY), random.Random(3))
-        match = classic_of(service)
+        match = CLASSIC.in_play(service)
         assert match is not None and match.fleet(1) is not None
         ships = {s for ship in match.fleet(1).ships for s in ship.cells}
         service.submit(Fire(0, next(s for s in GRID.squares if s not in ships)))
@@ -94,7 +95,7 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
     try:
         await frames.wait()
         app._hide_toast()
-        match = classic_of(kiosk.service)
+        match = CLASSIC.in_play(kiosk.service)
         assert match is not None
         if case == "duel":
             import aiohttp

@@ -33,7 +33,7 @@ from kiosk.app.root import build_kiosk
 from kiosk.board import BULL, Cell, Ring
 from kiosk.config import ConfigFile, Settings, check_values
 from kiosk.darts.fleet import random_fleet
-from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Place, Setup, Start, Team
 from kiosk.service import GameService
 from kiosk.store import Store
@@ -149,12 +149,12 @@ async def look(app: Any, frames: Frames, kiosk: Any) -> dict[str, Any]:
         return report
     x = (box["left"] + box["right"]) / 2
     y = (box["bottom"] + box["top"]) / 2
-    before = match_of(kiosk.service)
+    before = DARTS.in_play(kiosk.service)
     version = before.version if before is not None else None
     draft_before = set(screen.draft.cells()) if screen.name == "placement" else None
     tap_at(x, y)
     await frames.wait()
-    match = match_of(kiosk.service)
+    match = DARTS.in_play(kiosk.service)
     assert match is not None
     if screen.name == "placement":
         report["tapped"] = (

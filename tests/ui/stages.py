@@ -1,6 +1,8 @@
 """The touchscreen tests' states, each built from nothing: `tour.at("bull_off")` starts a new
 game in the kiosk's service and replays a command script into it (what the players would have
-done by touch), so the app stands on that game's screen whatever ran before.
+done by touch), so the app stands on that game's screen whatever ran before. The other games'
+stages (`"solo"`, `"classic_solo"`, `"express_turn"`, ...: see `at`) replay what their players
+would have done the same way, by command or, where the screen itself starts the game, by touch.
 
 Kivy opens one window per process, so the tests share one app, one kiosk and one service; `at`
 first puts back what a test may have changed around the game (the language, saved settings,
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.app.tour.driver import Tour
+from kiosk.app.tour.driver import Tour, label
 from kiosk.board import MISS, BullZone, Cell, Ring
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
@@ -23,6 +25,7 @@ from kiosk.darts.match import (
     BullOffCloser,
     BullOffDart,
     Command,
+    KioskSeat,
     Match,
     Next,
     Phase,
@@ -32,12 +35,19 @@ from kiosk.darts.match import (
     Throw,
     house_rules,
 )
+from kiosk.darts.solo import kiosk_team
+from kiosk.express.rules import Variant
+from kiosk.scatter import Skill
 from kiosk.service import Source
 
 TEAMS = (Team("Sharks", ("Anna", "Ben")), Team("Jets", ("Cleo",)))
 FLEET_SEEDS = (11, 12)  # every staged game hides the same fleets
 # The stages of a dart game, in the order a game passes them.
 STAGES = ("home", "placement", "bull_off", "game", "visit", "over")
+# The other games' stages (each from nothing, see StagedTour.at).
+SOLO = "solo"  # a solo dart game (the kiosk plays the Jets at pub skill): the players are up
+CLASSIC = ("classic_solo", "classic_fired")
+EXPRESS = ("express_setup", "express_turn", "express_played")
 
 
 @dataclass
@@ -62,13 +72,28 @@ class StagedTour(Tour):
         config._from_file, config._written, config.path = self._settings
         self.kiosk.service.board_connected = None  # the simulator: no board reports
         self.app._hide_toast()
+        # The toggles a screen keeps from game to game: the coaches off, real dice off, the
+        # dart coach at the simulator's skill.
+        game = self.app.screen("game")
+        game.coach_on = False
+        game.skill_button.set_value(self.kiosk.settings.simulator.skill)
+        express = self.app.screen("express")
+        express.coach_on = express.real_on = False
+        self.app.screen("express_setup").variant.set_value(Variant.ADMIRAL)
         self.app.go("home")
         self.drain()
 
     def at(self, stage: str) -> StagedTour:
-        """The kiosk at `stage` of a new dart game (see STAGES; "home": no new game)."""
-        assert stage in STAGES, stage
+        """The kiosk at `stage` of a new game: a dart game's (see STAGES; "home": no new game),
+        a solo dart game's (SOLO), classic's (CLASSIC) or Battleship Express's (EXPRESS)."""
+        assert stage in (*STAGES, SOLO, *CLASSIC, *EXPRESS), stage
         self.reset()
+        if stage == SOLO:
+            return self._solo()
+        if stage in CLASSIC:
+            return self._classic(CLASSIC.index(stage))
+        if stage in EXPRESS:
+            return self._express(EXPRESS.index(stage))
         if stage == "home":
             return self
         service = self.kiosk.service
@@ -77,6 +102,66 @@ class StagedTour(Tour):
         self.drain()
         if stage == "over":
             assert self.frames_until(lambda: self.app.sm.current == "result")
+        return self
+
+    def _solo(self) -> StagedTour:
+        """Sharks against the kiosk (team 2, "Kiosk", pub skill): both fleets in, the bull-off thrown
+        (the Sharks closer, unless the kiosk's dart is in the bull), the kiosk's first visit
+        played if it won it; the Sharks are up with their first dart."""
+        service = self.kiosk.service
+        setup = Setup(
+            (TEAMS[0], kiosk_team("Kiosk")), house_rules(self.kiosk.settings), KioskSeat(1, Skill.PUB)
+        )
+        service.new_game(DARTS, setup)
+        match = self.match
+        assert self.pump(lambda: match.state().placed[1])  # the kiosk hides its fleet itself
+        fleet = random_fleet(setup.rules.board, setup.rules.fleet, random.Random(FLEET_SEEDS[0]))
+        service.submit(Place(0, fleet), Source.TOUCH)
+        assert self.pump(lambda: match.bull_off_zones()[1] is not None)  # the kiosk's bull-off dart
+        service.submit(BullOffDart(0, BullZone.OTHER, Cell(Ring.SMALL, 20)), Source.TOUCH)
+        if match.bull_off_undecided:
+            service.submit(BullOffCloser(0), Source.TOUCH)
+        assert self.pump(lambda: match.phase is Phase.THROWING and match.turn == 0)
+        self.drain()
+        assert self.app.sm.current == "game" and match.dart_in_visit == 0
+        return self
+
+    def _classic(self, stage: int) -> StagedTour:
+        """Classic solo by touch (Home, Classic 10x10, the computer at easy, Play solo): the
+        Sharks' random fleet stands and nothing is fired ("classic_solo"); then one shot into
+        the water and the computer's answer ("classic_fired")."""
+        from kiosk.app.tour.classic import ClassicWalk
+        from kiosk.classic.match import ComputerLevel
+
+        walk = ClassicWalk(self)
+        self.choose_game("classic")
+        self.app.screen("classic_new").level.set_value(ComputerLevel.EASY)
+        walk.start_solo("Sharks")
+        assert self.app.sm.current == "classic_solo"
+        if stage >= CLASSIC.index("classic_fired"):
+            walk.fire(self.screen().big, walk.water(0)[0])
+            assert walk.match.shots(0) == 1 and walk.computer_done()
+        return self
+
+    def _express(self, stage: int) -> StagedTour:
+        """Battleship Express by touch: Ann, Bo and the kiosk (hard) to 3 points on the setup
+        screen ("express_setup"); their lines laid out, dice that sink Bo's Destroyer on the
+        second roll, and Ann's Battleship's attack on it rolled ("express_turn"); then the
+        computer's turns until a person is up ("express_played")."""
+        from kiosk.app.tour.express import ExpressTour
+        from kiosk.express.match import Target
+        from kiosk.express.rules import Ship
+
+        x = ExpressTour(self)
+        x.set_up([("Ann", None), ("Bo", None), ("Kiosk", "hard")], points=3)
+        if stage >= EXPRESS.index("express_turn"):
+            b, d, c, s, p = Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE, Ship.PATROL_BOAT
+            x.lay_out([[b, c, d, s, p], [p, d, b, c, s]], start=False)
+            self.screen().seed = x.sinking_seed(b, Target(1, d), rolls=2)
+            self.press(label("Start"))
+            x.attack(b, Target(1, d))
+        if stage >= EXPRESS.index("express_played"):
+            assert x.computers_play()
         return self
 
 

@@ -89,3 +89,42 @@ def test_the_package_ships_the_page_and_its_catalogs():
     for html in ("index.html", "classic.html"):
         page = (STATIC_DIR / html).read_text(encoding="utf-8")
         assert "http" not in page.replace("http-equiv", "")  # nothing fetched from the internet
+
+
+# Codes the classic page does not put in its own words, and why: it ends the page instead
+# (`goneFor`), the kiosk's message says which rule and which ship, or the page never asks for it.
+CLASSIC_CODES_ELSEWHERE = {
+    "too_many_attempts": "goneFor: the throttled page",
+    "other_phone": "goneFor",
+    "other_team": "goneFor",
+    "refused": "the kiosk's message names the rule",
+    "bad_fleet": "the kiosk's message names the ship",
+    "no_device": "sockets only",
+    "bad_date": "the page asks for today's board only",
+    "internal": "the server's last resort: the message",
+}
+
+
+def _classic_codes() -> set[str]:
+    """Every error code the classic routes, and the seats and body checks they use, answer."""
+    from ui.handheld.classic.api import _refusals
+
+    root = STATIC_DIR.parent
+    source = "\n".join((root / name).read_text(encoding="utf-8") for name in ("classic/api.py", "seats.py"))
+    codes = set(re.findall(r"""json_error\(\s*\d{3},\s*"([a-z_]+)\"""", source))
+    codes |= {code for _kind, code in _refusals.CODES}
+    codes |= set(re.findall(r"""^\s*"([a-z_]+)",\s*$""", source, re.M)) & {"too_many_games", "too_many_rooms"}
+    return codes
+
+
+def test_every_error_the_classic_routes_answer_is_said_in_the_phones_language():
+    classic = (STATIC_DIR / "classic.js").read_text(encoding="utf-8")
+    block = re.search(r"const KNOWN_ERRORS = \[(.*?)\];", classic, re.S)
+    assert block is not None
+    known = set(re.findall(r'"([a-z_]+)"', block.group(1)))
+    codes = _classic_codes()
+    assert {"too_many_rooms", "daily_taken", "too_many_games", "paused", "too_slow"} <= codes
+    assert codes - set(CLASSIC_CODES_ELSEWHERE) <= known, codes - known - set(CLASSIC_CODES_ELSEWHERE)
+    for language in LANGUAGES:
+        catalog = _catalog(language)
+        assert {f"c_err_{code}" for code in known} <= set(catalog), language

@@ -22,7 +22,7 @@ from playwright.async_api import Page, expect
 from kiosk.classic.computer import ShotPace
 from kiosk.classic.grid import GRID
 from kiosk.classic.match import Match, daily_fleet
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.secret import kiosk_secret
 from kiosk.service import GameService
 from kiosk.store import Store
@@ -72,7 +72,7 @@ async def table_match(web: WebServer, page: Page, daily: bool = False) -> Match:
     assert classic is not None
     rooms = classic.rooms
     table = rooms.daily_table(await device(page)) if daily else rooms.table(await device(page))
-    match = classic_of(table.service)
+    match = CLASSIC.in_play(table.service)
     assert match is not None
     return match
 
@@ -391,7 +391,7 @@ async def test_the_kiosks_duel_on_the_teams_phones(tmp_path, chromium):
 
     async with classic_kiosk(tmp_path) as (service, web), chromium() as browser:
         start(service, Setup(Mode.DUEL, ("Sharks", "Jets")), random.Random(8))
-        match = classic_of(service)
+        match = CLASSIC.in_play(service)
         assert match is not None
         sharks = await browser_page(browser, web.team_url(0))
         await expect(sharks.locator("#fleet .ship")).to_have_count(5, timeout=WAIT_MS)

@@ -77,3 +77,17 @@ async def test_names_with_nothing_visible_are_refused_and_separators_dropped(tmp
         assert await _enter(phones[1], targets, "Ann\u2028\u2029Lee\x07") == 200
         board = await ok(await phones[0].get(f"/api/classic/leaderboard?date={DAY}"))
         assert [e["player"] for e in board["entries"]] == ["AnnLee"]
+
+
+async def test_the_three_phones_of_an_address_are_still_counted_after_a_restart(tmp_path):
+    """Two phones of one address take on today's challenge, the kiosk is started again (kill -9,
+    a power cut, the nightly restart): one more phone may, the fourth not, and the first goes
+    on with its try."""
+    async with classic_phones(tmp_path, 2, limits=LIMITS) as (phones, _classic):
+        for phone in phones:
+            assert (await phone.post("/api/classic/daily/start", json={})).status == 200
+        first_cookie = next(c for c in phones[0].session.cookie_jar if c.key == COOKIE)
+    async with classic_phones(tmp_path, 3, limits=LIMITS) as (phones, _classic):
+        phones[0].session.cookie_jar.update_cookies({COOKIE: first_cookie.value})
+        statuses = [(await phone.post("/api/classic/daily/start", json={})).status for phone in phones]
+        assert statuses == [200, 200, 429]

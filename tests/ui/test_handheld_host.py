@@ -114,3 +114,45 @@ async def test_solo_desk_offers_no_link_for_the_kiosk(tmp_path):
         assert "the kiosk plays" in text
     finally:
         await client.close()
+
+
+async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
+    """The desk of a kiosk started again (kill -9, a power cut) lists the darts thrown before,
+    corrected and undone as they were, not an empty list until the next dart."""
+    from kiosk.board import BullZone
+    from kiosk.darts.match import BullOffDart, Correct, Undo
+
+    service = make_service(tmp_path)
+    new_game(service)
+    board = service.match.board
+    for team, fleet in ((0, FLEET_A), (1, FLEET_B)):
+        place(service, team, parse_fleet(fleet, board, service.match.setup.rules.fleet))
+    if service.match.phase is Phase.BULL_OFF:
+        service.submit(BullOffDart(0, BullZone.INNER))
+        service.submit(BullOffDart(1, BullZone.OTHER))
+    parse_cell = board.parse
+    for code in ("T5", "S11", "D7"):
+        service.submit(Throw(parse_cell(code)))
+    service.submit(Correct(parse_cell("D8")))
+    service.submit(Next())
+    service.submit(Throw(parse_cell("T9")))
+    service.submit(Undo())
+    service.submit(Throw(parse_cell("S12")))
+    client, _api, desk = await _desk_client(service)
+    try:
+        before = desk.recent
+    finally:
+        await client.close()
+    assert len(before) == 4
+
+    again = make_service(tmp_path)
+    assert again.resume()
+    client, _api, desk = await _desk_client(again)
+    try:
+        assert desk.recent == before
+        text = await (await client.get(desk.path())).text()
+        assert (
+            "Last darts" in text and "S12" in text and "D8" in text and "D7" not in text and "T9" not in text
+        )
+    finally:
+        await client.close()

@@ -1,7 +1,8 @@
 """Classic 10x10 on the touchscreen, headless, driven by simulated touches on the session's
 kiosk (`tour`, from the composition root): Home's game choice, solo against the computer with a
 re-placed fleet to the win, the result card and Stats, and a duel whose fleets are on two real
-phone clients of the kiosk's own phone page. These tests run in order and end on Home.
+phone clients of the kiosk's own phone page. Each test builds its game first (`tour.at`:
+Home, or a classic solo game by touch, see tests/ui/stages.py).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def labels_text(root) -> str:
 
 
 def test_home_offers_each_game_whose_screens_exist(tour) -> None:
-    tour.app.go("home")
+    tour.at("home")
     home = tour.screen()
     assert list(home.game_buttons) == ["darts", "classic", "express"]
     # A game whose start screen the app lacks is not offered (no placeholder).
@@ -40,6 +41,7 @@ def test_home_offers_each_game_whose_screens_exist(tour) -> None:
 
 
 def test_solo_stands_a_random_fleet_at_once_and_re_places_it_by_touch(tour) -> None:
+    tour.at("home")
     walk = ClassicWalk(tour)
     screen = tour.app.screen("classic_new")
     screen.level.set_value(ComputerLevel.EASY)
@@ -101,6 +103,7 @@ def _expected(before, free):
 
 
 def test_tap_to_aim_tap_again_to_fire_and_the_computer_answers(tour) -> None:
+    tour.at("classic_solo")
     walk = ClassicWalk(tour)
     solo = tour.screen()
     match = walk.match
@@ -122,6 +125,7 @@ def test_tap_to_aim_tap_again_to_fire_and_the_computer_answers(tour) -> None:
 
 
 def test_solo_to_the_win_then_the_result_card_and_stats(tour, artefacts: Path) -> None:
+    tour.at("classic_fired")  # one shot in the water: 17 hits of 18 shots at the end
     walk = ClassicWalk(tour)
     solo = tour.screen()
     match = walk.match
@@ -144,6 +148,7 @@ def test_solo_to_the_win_then_the_result_card_and_stats(tour, artefacts: Path) -
 
 
 def test_a_duel_hands_each_team_its_code_then_shows_only_the_radars(tour, artefacts: Path) -> None:
+    tour.at("home")
     walk = ClassicWalk(tour)
     walk.start_duel(("Sharks", "Jets"))
     assert tour.app.sm.current == "classic_duel"
@@ -188,6 +193,7 @@ def test_a_duel_hands_each_team_its_code_then_shows_only_the_radars(tour, artefa
 
 
 def test_a_phone_may_not_fire_until_both_teams_hold_their_phones(tour) -> None:
+    tour.at("home")
     walk = ClassicWalk(tour)
     walk.start_duel(("Owls", "Cats"))
     walk.claim(0)
@@ -203,3 +209,21 @@ def test_a_phone_may_not_fire_until_both_teams_hold_their_phones(tour) -> None:
     walk.close()
     tour.app.go("home")
     assert parse_square("A1") not in walk.match.radar(0).shots
+
+
+def test_the_duel_s_first_turn_is_called_when_the_radars_show(tour, monkeypatch) -> None:
+    """Not while a team still scans its code (the caller would name a turn nobody can play),
+    but the moment both phones hold their links: "Owls, your turn"."""
+    caller = tour.kiosk.caller
+    assert caller is not None
+    said: list[list[str]] = []
+    monkeypatch.setattr(caller, "say", lambda call, wait=0.0: said.append([w.phrase for w in call.words]))
+    walk = ClassicWalk(tour)
+    walk.start_duel(("Owls", "Cats"))
+    walk.claim(0)
+    assert said == []
+    walk.claim(1)
+    assert tour.screen().radars.parent is not None
+    assert said == [["name-owls", "name-your-turn"]]
+    walk.close()
+    tour.app.go("home")

@@ -1,10 +1,10 @@
 """Battleship Express on the touchscreen, headless, driven by simulated touches (kiosk/app/tour/).
 
-One window per process: these tests share the session's `tour` and run in order, each picking up
-where the last one left the kiosk; the module ends on Home, as the dart game's tests expect.
-The kiosk's pace is 0 here (build_offline), so an attack is shown before its tap returns; the
-computer seats live on the tour's loop, which `ExpressTour.wait` runs. Screenshots go to the
-artefacts folder.
+One window per process: these tests share the session's `tour`; each builds its game first
+(`tour.at("express_setup")`, `"express_turn"`, `"express_played"`: the players' taps replayed,
+see tests/ui/stages.py), so each passes alone and in any order. The kiosk's pace is 0 here
+(build_offline), so an attack is shown before its tap returns; the computer seats live on the
+tour's loop, which `ExpressTour.wait` runs. Screenshots go to the artefacts folder.
 """
 
 from __future__ import annotations
@@ -36,18 +36,13 @@ def labels_text(root) -> str:
     return "\n".join(w.text for w in root.walk() if isinstance(w, Label) and w.opacity > 0)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def home_afterwards(tour):
-    yield
-    tour.app.go("home")
-
-
 @pytest.fixture
 def x(tour):
     return ExpressTour(tour)
 
 
 def test_setup_refuses_what_makes_no_game_and_lays_out_lines(tour, x, artefacts: Path) -> None:
+    tour.at("home")
     x.set_up([("Ann", None), ("ann", None)])
     tour.press("Lay out the lines")
     assert tour.app.sm.current == "express_setup"
@@ -70,6 +65,7 @@ def test_setup_refuses_what_makes_no_game_and_lays_out_lines(tour, x, artefacts:
 
 
 def test_a_turn_by_taps_then_the_dice_show_it(tour, x, artefacts: Path) -> None:
+    tour.at("express_setup")
     x.lay_out([[B, C, D, S, P], [P, D, B, C, S]], start=False)
     tour.screen().seed = x.sinking_seed(B, Target(1, D), rolls=2)  # dice that sink on roll 2
     tour.press("Start")
@@ -112,6 +108,7 @@ def test_a_turn_by_taps_then_the_dice_show_it(tour, x, artefacts: Path) -> None:
 
 
 def test_the_coach_shows_the_exact_chance_of_every_legal_pair(tour, x, artefacts: Path) -> None:
+    tour.at("express_turn")
     assert x.computers_play()
     match, table = x.match, x.table
     if match.phase is Phase.OVER:
@@ -158,6 +155,7 @@ def test_the_coach_shows_the_exact_chance_of_every_legal_pair(tour, x, artefacts
 
 
 def test_real_dice_are_asked_roll_by_roll_and_rolled_as_typed(tour, x, artefacts: Path) -> None:
+    tour.at("express_played")
     match, table = x.match, x.table
     me = match.turn
     ship = next(s for s in match.line(me) if not match.setup.ship(s).roll_first)
@@ -192,6 +190,7 @@ def test_real_dice_are_asked_roll_by_roll_and_rolled_as_typed(tour, x, artefacts
 
 
 def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts: Path) -> None:
+    tour.at("express_played")
     rng = random.Random(8)
     sources: set[Source] = set()
     unsubscribe = tour.kiosk.service.subscribe(
@@ -224,6 +223,7 @@ def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts
 
 
 def test_rematch_and_an_all_computer_game_play_themselves(tour, x) -> None:
+    tour.at("home")
     x.set_up(
         [("Easy", "easy"), ("Normal", "normal"), ("Hard", "hard"), ("Also hard", "hard")],
         variant=Variant.CAPTAIN,

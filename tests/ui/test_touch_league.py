@@ -56,6 +56,7 @@ def test_the_stats_screen_shows_the_league_table_and_daily_board(
 ) -> None:
     from hub.cluster import free_port
 
+    tour.at("home")
     anchor_code, crown_code = asyncio.run(_league(database))
     port = free_port()
     hub = _hub(database, port)

@@ -25,6 +25,7 @@ def test_toasts_and_the_announcement_leave_the_controls_and_the_scoreboard_free(
     from kiosk.board import Cell, Ring
     from ui.touch.fingers import frames
 
+    tour.at("home")
     tour.new_game()
     for team in ("Sharks", "Jets"):
         tour.press(f"{team}: place on this screen")

@@ -72,11 +72,11 @@ def phones(tour, monkeypatch) -> Iterator[tuple[StandInPhones, list[str]]]:
         drawn.append(url)
         return real(url)
 
+    tour.at("home")
     monkeypatch.setattr(ui.touch.phones, "qr_texture", recording)
     stand_in = StandInPhones()
-    tour.kiosk.web = stand_in
+    monkeypatch.setattr(tour.kiosk, "web", stand_in)  # the kiosk's own phone page comes back after
     yield stand_in, drawn
-    tour.kiosk.web = None
     tour.app.go("home")
 
 

@@ -33,6 +33,7 @@ def owners_config(tour, tmp_path: Path):
     path.write_text(OWNERS_FILE)
     typed, problems = config.check_values({"board.input": "simulator", "web.port": 9000})
     assert not problems
+    tour.at("home")
     before = tour.kiosk.config
     tour.kiosk.config = config.read(path, overrides=typed)
     yield path
@@ -81,6 +82,7 @@ def test_values_and_the_saved_note_in_german(tour, owners_config):
 def test_renew_host_link_asks_first_then_keeps_a_new_secret(tour):
     from kiosk import hostlink
 
+    tour.at("home")
     store = tour.kiosk.store
     before = hostlink.host_secret(store.meta)
     tour.app.go("settings")
@@ -97,6 +99,7 @@ def test_renew_host_link_asks_first_then_keeps_a_new_secret(tour):
 def test_the_language_chosen_on_home_is_kept_for_the_next_start(tour, tmp_path):
     from kiosk.i18n import set_language
 
+    tour.at("home")
     path = tmp_path / "owner.toml"
     path.write_text("# the owner's notes\n")
     before = tour.kiosk.config
@@ -120,6 +123,7 @@ def test_autodarts_is_offered_and_its_test_button_asks_the_board_manager(tour, t
     (a fake one of ours on the kiosk's own loop) and says its version and status."""
     from hardware.fake_autodarts import FakeBoardManager
 
+    tour.at("home")
     manager = FakeBoardManager()
     url = tour.loop.run_until_complete(manager.start())
     try:
@@ -147,6 +151,7 @@ def test_autodarts_is_offered_and_its_test_button_asks_the_board_manager(tour, t
 
 def test_the_caller_s_settings_change_at_once_and_test_voice_speaks(tour, artefacts):
     """On the kiosk's own config (its root hears the saves): the caller follows at once."""
+    tour.at("home")
     tour.app.go("settings")
     screen = tour.screen()
     caller = tour.kiosk.caller

@@ -1,6 +1,7 @@
 """Solo mode and the coach on the touchscreen, headless, driven by simulated touches.
 
-One window per process: these tests share the session's `tour` and run in order. The kiosk's
+One window per process: these tests share the session's `tour`; each builds its game first
+(`tour.at("solo")`: the players up against the kiosk, see tests/ui/stages.py). The kiosk's
 computer player lives on the tour's asyncio loop, which `tour.pump` runs (pauses are 0 here);
 the coach answers from a worker thread, which `tour.wait_for_coach` waits for in frames.
 """
@@ -32,6 +33,7 @@ def kiosk_fleet_cells(match: Match) -> set[Cell]:
 
 
 def test_solo_setup_places_only_the_players_fleet(tour, artefacts: Path) -> None:
+    tour.at("home")
     tour.start_solo()
     screen = tour.screen()
     assert screen.solo.value and screen.players[1].disabled and screen.names[1].text == "Kiosk"
@@ -65,6 +67,7 @@ def test_solo_setup_places_only_the_players_fleet(tour, artefacts: Path) -> None
 
 
 def test_the_kiosk_throws_dart_by_dart_on_screen(tour, artefacts: Path) -> None:
+    tour.at("solo")
     service = tour.kiosk.service
     match = service.match
     screen = tour.app.screen("game")
@@ -95,6 +98,7 @@ def test_the_kiosk_throws_dart_by_dart_on_screen(tour, artefacts: Path) -> None:
 
 
 def test_undo_of_a_kiosk_dart_waits_for_the_players(tour) -> None:
+    tour.at("solo")
     match = tour.kiosk.service.match
     for code in ("S2", "S3", "S4"):
         tour.throw_typed(code)
@@ -110,6 +114,7 @@ def test_undo_of_a_kiosk_dart_waits_for_the_players(tour) -> None:
 
 
 def test_the_coach_shades_the_radar_and_marks_the_aim(tour, artefacts: Path) -> None:
+    tour.at("solo")
     match = tour.kiosk.service.match
     screen = tour.app.screen("game")
     assert match.turn == 0 and match.phase is Phase.THROWING
@@ -146,6 +151,7 @@ def test_the_coach_shades_the_radar_and_marks_the_aim(tour, artefacts: Path) -> 
 
 
 def test_a_new_two_team_game_ends_the_kiosk_player(tour) -> None:
+    tour.at("solo")
     player = tour.solo.player
     tour.new_game()
     assert player.stopped and tour.solo.player is None

@@ -74,7 +74,7 @@ def test_the_classic_computer_is_no_player_of_the_bar(tour):
 
 
 def classic_winner(tour):
-    from kiosk.classic.table import classic_of
+    from kiosk.classic.wire import CLASSIC
 
-    match = classic_of(tour.kiosk.service)
+    match = CLASSIC.in_play(tour.kiosk.service)
     return match.winner if match is not None else None

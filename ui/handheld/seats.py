@@ -322,14 +322,23 @@ class Seats:
 
 
 async def serve_socket(
-    hub: Hub, request: web.Request, audience: Audience, game: int, first: Callable[[], str]
+    hub: Hub,
+    request: web.Request,
+    audience: Audience,
+    game: int,
+    first: Callable[[], str],
+    settled: Callable[[], Awaitable[None]] | None = None,
 ) -> web.StreamResponse:
     """A WebSocket of `audience` in `hub`: `first()` at once, then whatever the hub sends it.
-    Phones only ever send pings; anything but text ends the socket."""
+    `settled`: awaited just before `first()` (a game whose command waits for its commit shows
+    only what is stored once it is done). Phones only ever send pings; anything but text ends
+    the socket."""
     if not hub.make_room(audience):  # spectators and each team have their own budget
         raise json_error(503, "busy", _("too many phones are connected"))
     socket = web.WebSocketResponse(heartbeat=WS_HEARTBEAT, max_msg_size=WS_MAX_MESSAGE)
     await socket.prepare(request)
+    if settled is not None:
+        await settled()
     subscriber = Subscriber(socket, audience, game)
     subscriber.offer(first())
     hub.add(subscriber)

@@ -18,7 +18,7 @@ from kiosk.classic.computer import ComputerSeat
 from kiosk.classic.fleet import CLASSES, Fleet
 from kiosk.classic.grid import GRID, Square, parse_square
 from kiosk.classic.match import Match
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 
 if TYPE_CHECKING:
     import aiohttp
@@ -32,7 +32,7 @@ class ClassicWalk:
 
     @property
     def match(self) -> Match:
-        match = classic_of(self.tour.kiosk.service)
+        match = CLASSIC.in_play(self.tour.kiosk.service)
         assert match is not None, "no classic game in play"
         return match
 

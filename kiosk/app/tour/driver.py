@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kiosk.board import Cell, Ring
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Match
 from kiosk.darts.solo import SoloMode
 from kiosk.house import Kiosk
@@ -64,7 +64,7 @@ class Tour:
 
     @property
     def match(self) -> Match:
-        match = match_of(self.kiosk.service)
+        match = DARTS.in_play(self.kiosk.service)
         assert match is not None, "no dart game in play"
         return match
 

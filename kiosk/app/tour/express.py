@@ -32,9 +32,9 @@ class ExpressTour:
 
     @property
     def match(self) -> Match:
-        from kiosk.express.seats import express_match
+        from kiosk.express.wire import EXPRESS
 
-        match = express_match(self.tour.kiosk.service)
+        match = EXPRESS.in_play(self.tour.kiosk.service)
         assert match is not None, "no Express game in play"
         return match
 

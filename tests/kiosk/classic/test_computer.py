@@ -13,7 +13,7 @@ from kiosk.classic.computer import ComputerSeat, ShotPace
 from kiosk.classic.fleet import parse_fleet
 from kiosk.classic.grid import GRID, Square
 from kiosk.classic.match import ComputerLevel, Fire, Mode, Place, Radar, Setup
-from kiosk.classic.table import classic_of, ensure_fleets, start
+from kiosk.classic.table import ensure_fleets, start
 from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService, MatchUpdate, Source
 from kiosk.store import Store
@@ -71,7 +71,7 @@ async def test_the_computer_fires_in_its_turn_only_from_its_own_radar_off_the_lo
     choose = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="test-choose")
     seat = _seat(service, made, executor=choose)
     _solo(service)
-    match = classic_of(service)
+    match = CLASSIC.in_play(service)
     assert match is not None
     await _settle(seat)
     assert match.shots(1) == 0  # the team fires first: the computer waits
@@ -129,7 +129,7 @@ async def test_a_game_resumed_in_the_computers_turn_goes_on_by_itself(tmp_path):
     service = GameService(Store(db))
     _solo(service, ComputerLevel.EASY)
     service.submit(Fire(0, Square(9, 10)))  # the power goes now: the computer's turn
-    assert classic_of(service).computer_to_move
+    assert CLASSIC.in_play(service).computer_to_move
     service.store.close()
 
     again = GameService(Store(db))
@@ -137,7 +137,7 @@ async def test_a_game_resumed_in_the_computers_turn_goes_on_by_itself(tmp_path):
     seat = _seat(again, made)
     assert again.resume(finished_within=None)
     await _settle(seat)
-    match = classic_of(again)
+    match = CLASSIC.in_play(again)
     assert match is not None and match.shots(1) >= 1 and match.turn == 0
     seat.close()
 
@@ -160,7 +160,7 @@ async def test_a_new_game_drops_a_decision_on_its_way(tmp_path):
     _solo(service, first=1)  # the computer opens: its decision is on its way
     await asyncio.sleep(0.01)
     assert not seat.idle
-    old = classic_of(service)
+    old = CLASSIC.in_play(service)
     _solo(service)  # a new game before the answer
     gate.set()
     await _settle(seat)
@@ -171,7 +171,7 @@ async def test_a_new_game_drops_a_decision_on_its_way(tmp_path):
 async def test_every_fleet_stands_at_start_and_after_a_half_placed_resume(tmp_path):
     service = GameService(Store(tmp_path / "k.db"))
     start(service, Setup(Mode.SOLO, ("Ann",)), random.Random(4))
-    assert classic_of(service).public_view()["placed"] == [True, True]
+    assert CLASSIC.in_play(service).public_view()["placed"] == [True, True]
     service.new_game(CLASSIC, Setup(Mode.DUEL, ("Ann", "Bo")))  # a power cut right after this
     service.store.close()
     again = GameService(Store(tmp_path / "k.db"))
@@ -179,5 +179,5 @@ async def test_every_fleet_stands_at_start_and_after_a_half_placed_resume(tmp_pa
     again.subscribe(lambda e: heard.append(e) if isinstance(e, MatchUpdate) else None)
     assert again.resume(finished_within=None)
     ensure_fleets(again, random.Random(5))
-    assert classic_of(again).public_view()["placed"] == [True, True]
+    assert CLASSIC.in_play(again).public_view()["placed"] == [True, True]
     assert len(heard) == 2

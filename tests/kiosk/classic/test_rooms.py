@@ -12,7 +12,7 @@ import pytest
 from kiosk.classic.computer import ShotPace
 from kiosk.classic.match import ComputerLevel, Fire, Mode, Radar
 from kiosk.classic.rooms import PhoneRooms, Role, RoomError, clean_name, duel_names
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.store import Store
 
 DAY = datetime.date(2026, 11, 30)
@@ -50,8 +50,8 @@ async def test_each_phone_plays_on_venues_of_its_own(tmp_path):
     venues = {t.venue for t in rooms._tables.values()}
     assert venues == {"phone:ann", "phone:bo", "daily:ann"}
     assert rooms.table("ann").service.game != rooms.table("bo").service.game
-    assert classic_of(rooms.table("ann").service).setup.players == ("Ann",)
-    assert classic_of(rooms.table("bo").service).setup.name(0) == "Player 1"
+    assert CLASSIC.in_play(rooms.table("ann").service).setup.players == ("Ann",)
+    assert CLASSIC.in_play(rooms.table("bo").service).setup.name(0) == "Player 1"
     games = rooms.store.games
     assert games.unfinished("phone:ann") is not None and games.unfinished("kiosk") is None
     rooms.close()
@@ -60,12 +60,12 @@ async def test_each_phone_plays_on_venues_of_its_own(tmp_path):
 async def test_a_table_let_go_comes_back_from_the_store(tmp_path):
     rooms = _rooms(tmp_path, max_tables=2)
     rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
-    match = classic_of(rooms.table("ann").service)
+    match = CLASSIC.in_play(rooms.table("ann").service)
     rooms.table("ann").service.submit(Fire(0, next(iter(match.fleet(1).cells))))
     rooms.start_solo("bo", ComputerLevel.EASY, None)
     rooms.start_solo("cy", ComputerLevel.EASY, None)
     assert "phone:ann" not in rooms._tables  # the least recently used, with no socket
-    again = classic_of(rooms.table("ann").service)
+    again = CLASSIC.in_play(rooms.table("ann").service)
     assert again is not match and again.log == match.log and again.shots(0) == 1
     rooms.close()
 
@@ -92,7 +92,7 @@ async def test_the_first_other_device_is_the_friend_the_rest_watch(tmp_path):
     assert rooms.side_of(rooms.join(rooms.find_room(room.token), "cy")) is None
     rooms.close_room("ann")
     assert rooms.find_room(room.token) is None
-    assert classic_of(rooms.table("ann").service).setup.mode is Mode.SOLO
+    assert CLASSIC.in_play(rooms.table("ann").service).setup.mode is Mode.SOLO
     rooms.close()
 
 

@@ -135,3 +135,45 @@ def test_a_board_dart_in_the_bull_off_carries_its_cell():
             three.apply(Place(team, random_fleet(three.board, (2, 3), rng)))
         three.apply(Start(None))
         three.apply(BullOffDart(0, BullZone.OTHER, Cell(Ring.LARGE, 5)))
+
+
+def test_an_answer_survives_a_restart_and_counts_with_the_other_teams(tmp_path):
+    """The Jets answer, the kiosk is killed (kill -9, a power cut) and started again: the
+    Jets' answer is still there, and the Sharks naming the same team decides."""
+    service = _undecided(tmp_path)
+    assert CloserVotes(service).vote(1, 1) is Vote.WAITING
+    service.store.close()
+
+    again = GameService(Store(tmp_path / "k.db"))
+    assert again.resume()
+    votes = CloserVotes(again)
+    assert votes.votes() == (None, 1)
+    assert votes.vote(0, 1) is Vote.DECIDED
+    assert again.match.phase is Phase.THROWING and again.match.turn == 1
+    # Once decided, a later start keeps no answer of a question nobody asks any more.
+    again.store.close()
+    third = GameService(Store(tmp_path / "k.db"))
+    assert third.resume()
+    assert CloserVotes(third).votes() == (None, None)
+
+
+def test_answers_kept_for_another_question_or_unreadable_do_not_count(tmp_path):
+    """What the store keeps counts only for the question still open: an answer kept for an
+    older one (another game, an earlier version of this one) or a value we never write is none."""
+    import json
+
+    from kiosk.darts.closer import KEY
+
+    service = _undecided(tmp_path)
+    game, version = service.game, service.match.version
+    for kept in (
+        json.dumps({"game": game, "version": version - 1, "votes": [0, None]}),
+        json.dumps({"game": game + 1, "version": version, "votes": [0, None]}),
+        json.dumps({"game": game, "version": version, "votes": [True, "x"]}),
+        "not json",
+        json.dumps([1, 2]),
+    ):
+        service.store.meta.remember(KEY, kept)
+        assert CloserVotes(service).votes() == (None, None), kept
+    service.store.meta.remember(KEY, json.dumps({"game": game, "version": version, "votes": [None, 0]}))
+    assert CloserVotes(service).votes() == (None, 0)

@@ -18,6 +18,7 @@ its audience. Bad input answers a JSON error and changes nothing.
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime
 import json
 import logging
@@ -45,7 +46,6 @@ from kiosk.classic.match import (
     Place,
 )
 from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomError, clean_name
-from kiosk.classic.table import classic_of
 from kiosk.classic.wire import CLASSIC, event_to_dict
 from kiosk.game import RuleError
 from kiosk.i18n import _
@@ -125,12 +125,16 @@ class ClassicApi:
         limits: StartLimits | None = None,
         today: Callable[[], datetime.date] = datetime.date.today,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
+        """`clock` times the limits; `wall` is the wall clock their stored counts keep (the
+        monotonic clock starts again at a restart)."""
         self.api = api
         self.rooms = rooms
         self.limits = limits or StartLimits()
         self.today = today
         self.clock = clock
+        self.wall = wall
         self.hubs: dict[str, Hub] = {}  # a table's venue -> its sockets
         self.kiosk_hub = Hub(spectators=0)  # the team phones of the kiosk's classic duel
         self._kiosk_tokens: GameTokens | None = api.tokens
@@ -138,6 +142,7 @@ class ClassicApi:
         self._starts: OrderedDict[str, Bucket] = OrderedDict()
         self._daily_devices: OrderedDict[tuple[str, datetime.date], set[str]] = OrderedDict()
         self._room_opens: OrderedDict[str, Bucket] = OrderedDict()
+        self._recall_counts()
         self._sweeping = rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
         rooms.on_table.append(self._watch)
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
@@ -220,7 +225,9 @@ class ClassicApi:
         return _message(table.service, 0, room_view(room, Role.OWNER), events)
 
     async def play_state(self, request: web.Request) -> web.StreamResponse:
-        return _answer(self._owner_message(self._device(request)))
+        device = self._device(request)
+        await self.rooms.table(device).service.settled()
+        return _answer(self._owner_message(device))
 
     async def play_solo(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
@@ -234,7 +241,7 @@ class ClassicApi:
         if chosen is None:
             raise json_error(400, "bad_shape", _('send {"level": "easy" | "normal" | "hard"}'))
         with _refusals():
-            self.rooms.start_solo(device, chosen, _name(body))
+            await self.rooms.start_solo_grouped(device, chosen, _name(body))
         return _answer(self._owner_message(device))
 
     async def play_fire(self, request: web.Request) -> web.StreamResponse:
@@ -247,7 +254,7 @@ class ClassicApi:
         """The owner's shot or fleet on its own table (it is player 0 there)."""
         body = await _body(request)
         device = self._device(request)
-        _submit(self.rooms.table(device).service, command_of(body, 0))
+        await _submit(self.rooms.table(device).service, command_of(body, 0))
         return _answer(self._owner_message(device))
 
     async def open_room(self, request: web.Request) -> web.StreamResponse:
@@ -263,10 +270,12 @@ class ClassicApi:
             )
         self.rooms.open_room(device)
         self._changed_room(device)
+        await self.rooms.table(device).service.settled()
         return _answer(self._owner_message(device))
 
     async def close_room(self, request: web.Request) -> web.StreamResponse:
         device = self._device(request)
+        await self.rooms.table(device).service.settled()
         if self.rooms.close_room(device) is not None:
             self._room_closed(device)
         return _answer(self._owner_message(device))
@@ -285,6 +294,8 @@ class ClassicApi:
                 self._room_closed(room.owner)
         except (StoreError, sqlite3.Error) as err:
             log.warning("the rooms that ended cannot be closed now (%s)", err)
+        if self.rooms.store is not None:
+            _kept(self.rooms.store.limits.expire(self.today().isoformat(), self.wall()))
         self._sweeping = self.rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
 
     async def room_qr(self, request: web.Request) -> web.StreamResponse:
@@ -298,6 +309,7 @@ class ClassicApi:
         body = await _body(request)
         device = self._device(request)
         self._count_start(request)
+        await self.rooms.table(device).service.settled()
         with _refusals():
             self.rooms.duel(device, _name(body))
         self._changed_room(device)
@@ -323,6 +335,7 @@ class ClassicApi:
             Audience.TEAM_0,
             table.service.game or 0,
             lambda: json.dumps(message(device)),
+            table.service.settled,
         )
 
     # -- the daily challenge --
@@ -330,7 +343,7 @@ class ClassicApi:
     def _daily_message(self, device: str, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         table = self.rooms.daily_table(device)
         message = _message(table.service, 0, None, events)
-        match = classic_of(table.service)
+        match = CLASSIC.in_play(table.service)
         today = self.today()
         current = match is not None and match.setup.date == today
         message["daily"] = {
@@ -343,18 +356,21 @@ class ClassicApi:
         return message
 
     async def daily_state(self, request: web.Request) -> web.StreamResponse:
-        return _answer(self._daily_message(self._device(request)))
+        device = self._device(request)
+        await self.rooms.daily_table(device).service.settled()
+        return _answer(self._daily_message(device))
 
     async def daily_start(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
         device = self._device(request)
         self._count_start(request)
         today = self.today()
-        match = classic_of(self.rooms.daily_table(device).service)
+        await self.rooms.daily_table(device).service.settled()
+        match = CLASSIC.in_play(self.rooms.daily_table(device).service)
         if match is None or match.setup.date != today:
             self._count_daily(request, device, today)
         with _refusals():
-            self.rooms.start_daily(device, today, _name(body))
+            await self.rooms.start_daily_grouped(device, today, _name(body))
         return _answer(self._daily_message(device))
 
     def _count_daily(self, request: web.Request, device: str, today: datetime.date) -> None:
@@ -371,21 +387,30 @@ class ClassicApi:
                 "daily_taken",
                 _("today's challenge has been played from this network address already: come back tomorrow"),
             )
+        if device not in devices and self.rooms.store is not None:
+            tracked = self.limits.tracked * self.limits.daily_per_address
+            _kept(
+                self.rooms.store.limits.keep_daily_phone(
+                    today.isoformat(), place[0], device, self.wall(), tracked
+                )
+            )
         devices.add(device)
 
     async def daily_fire(self, request: web.Request) -> web.StreamResponse:
         command = _fire(await _body(request), 0)
         device = self._device(request)
         table = self.rooms.daily_table(device)
-        match = classic_of(table.service)
+        await table.service.settled()
+        match = CLASSIC.in_play(table.service)
         if match is None or match.setup.date != self.today():
             raise json_error(409, "no_game", _("start today's challenge first"))
-        _submit(table.service, command)
+        await _submit(table.service, command)
         return _answer(self._daily_message(device))
 
     async def daily_name(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
         device = self._device(request)
+        await self.rooms.daily_table(device).service.settled()
         with _refusals():
             self.rooms.name_daily(device, _name(body))
         return _answer(self._daily_message(device))
@@ -448,7 +473,9 @@ class ClassicApi:
         return _message(table.service, side, member_view(membership), events)
 
     async def room_state(self, request: web.Request) -> web.StreamResponse:
-        return _answer(self._member_message(self._member(request)))
+        membership = self._member(request)
+        await self.rooms.table(membership.room.owner).service.settled()
+        return _answer(self._member_message(membership))
 
     async def room_ready(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
@@ -459,6 +486,7 @@ class ClassicApi:
         with _refusals():
             room = self.rooms.ready(membership.room, device, _name(body))
         self._changed_room(room.owner)
+        await self.rooms.table(room.owner).service.settled()
         return _answer(self._member_message(Membership(room, Role.FRIEND)))
 
     def _player_side(self, membership: Membership) -> int:
@@ -477,8 +505,10 @@ class ClassicApi:
         """A shot or fleet through a room link: its player's, in the duel (spectators: 403)."""
         body = await _body(request)
         membership = self._member(request)
+        service = self.rooms.table(membership.room.owner).service
+        await service.settled()
         side = self._player_side(membership)
-        _submit(self.rooms.table(membership.room.owner).service, command_of(body, side))
+        await _submit(service, command_of(body, side))
         return _answer(self._member_message(membership))
 
     async def room_socket(self, request: web.Request) -> web.StreamResponse:
@@ -497,12 +527,13 @@ class ClassicApi:
             audience,
             table.service.game or 0,
             lambda: json.dumps(self._member_message(membership)),
+            table.service.settled,
         )
 
     # -- a team link of the kiosk's classic duel --
 
     def _kiosk_duel(self) -> Match:
-        match = classic_of(self.api.service)
+        match = CLASSIC.in_play(self.api.service)
         if match is None or match.setup.mode is not Mode.DUEL:
             raise web.HTTPNotFound()  # a link of the dart game: its own routes serve it
         return match
@@ -533,7 +564,7 @@ class ClassicApi:
         command = command_of(body, team)
         if isinstance(command, Fire) and not (self.api.phone_held(0) and self.api.phone_held(1)):
             raise json_error(409, "waiting_for_phones", _("the other team has not opened its link yet"))
-        _submit(self.api.service, command)
+        await _submit(self.api.service, command)
         return _answer(self._team_message(team))
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
@@ -575,7 +606,9 @@ class ClassicApi:
 
     def _broadcast(self, table: PhoneVenue, events: list[dict[str, Any]]) -> None:
         hub = self.hubs.get(table.venue)
-        if hub is None:
+        if hub is None or table.service.committing:
+            # While a command waits for its commit the table shows what is not stored: its
+            # commit (or its failure) is told in a moment, and that sends the view.
             return
         kind, _sep, device = table.venue.partition(":")
         if kind == "daily":
@@ -601,14 +634,14 @@ class ClassicApi:
             # their link died, and hear nothing more.
             self._kiosk_game = event.game
             self.kiosk_hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
-        if classic_of(self.api.service) is None:
+        if CLASSIC.in_play(self.api.service) is None:
             return  # the dart game's events are not ours to read
         events = _events_of(event)
         if events is not None:
             self._kiosk_broadcast(events)
 
     def _kiosk_broadcast(self, events: list[dict[str, Any]]) -> None:
-        if classic_of(self.api.service) is None:
+        if CLASSIC.in_play(self.api.service) is None:
             return
         for team in (0, 1):
             audience = Audience.of_team(team)
@@ -658,9 +691,44 @@ class ClassicApi:
         if bucket.empty(now):
             raise json_error(429, code, message, **{"Retry-After": "60"})
         bucket.take(now)
+        if self.rooms.store is not None:  # a restart gives no address its allowance back
+            keep = self.rooms.store.limits.keep_bucket(
+                code, client, bucket.level, self.wall(), self.limits.tracked
+            )
+            _kept(keep)
+
+    def _recall_counts(self) -> None:
+        """What each address used of its limits before this kiosk (re)started
+        (`kiosk.address_limits`); what no longer counts is forgotten."""
+        store = self.rooms.store
+        if store is None:
+            return
+        limits, now, wall, today = self.limits, self.clock(), self.wall(), self.today()
+        try:
+            for buckets, code, capacity, per_second in (
+                (self._starts, "too_many_games", limits.capacity, limits.per_minute / 60),
+                (self._room_opens, "too_many_rooms", limits.rooms_per_address, limits.rooms_per_hour / 3600),
+            ):
+                for address, (level, at) in store.limits.buckets(code).items():
+                    buckets[address] = Bucket(capacity, per_second, level, now - max(0.0, wall - at))
+            for address, devices in store.limits.daily_phones(today.isoformat()).items():
+                self._daily_devices[(address, today)] = devices
+            _kept(store.limits.expire(today.isoformat(), wall))
+        except (StoreError, sqlite3.Error) as err:
+            log.warning("the counts per address cannot be read (%s): they start afresh", err)
 
 
 # ---- helpers ---------------------------------------------------------------------------
+
+
+def _kept(write: concurrent.futures.Future[None]) -> None:
+    """A count on its way to the store: a failure is logged (the limit in memory holds)."""
+
+    def done(future: concurrent.futures.Future[None]) -> None:
+        if future.exception() is not None:
+            log.warning("a count per address was not stored: %s", future.exception())
+
+    write.add_done_callback(done)
 
 
 def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
@@ -677,7 +745,7 @@ def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
 def _message(
     service: GameService, side: int | None, room: dict[str, Any] | None, events: list[dict[str, Any]] | None
 ) -> dict[str, Any]:
-    match = classic_of(service)
+    match = CLASSIC.in_play(service)
     if match is not None and match.setup.mode is not Mode.DUEL and side not in (None, 0):
         side = None  # only a duel has a second player's page: never the computer's fleet
     view = game_view(match, service.game, side, service.paused)
@@ -748,11 +816,13 @@ def _place(body: dict[str, Any], side: int) -> Command:
 CommandOf = Callable[[dict[str, Any], int], Command]  # a request's body -> a side's command
 
 
-def _submit(service: GameService, command: Command) -> None:
+async def _submit(service: GameService, command: Command) -> None:
+    """The command, committed (grouped with other tables' on a phone's table) before the
+    caller answers."""
     with _refusals():
-        if classic_of(service) is None:
+        if CLASSIC.in_play(service) is None:
             raise RoomError(_("no game is running"))
-        service.submit(command, Source.PHONE)
+        await service.play(command, Source.PHONE)
 
 
 class _refusals:

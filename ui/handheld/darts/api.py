@@ -15,7 +15,7 @@ from aiohttp import web
 from kiosk.board import CellError, Profile, board_for
 from kiosk.darts.closer import CloserVotes
 from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
-from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Match, Next, Phase, Place, RuleError, Unplace
 from kiosk.darts.wire import event_to_dict
 from kiosk.i18n import _
@@ -108,7 +108,7 @@ class DartsApi:
     @property
     def match(self) -> Match | None:
         """The dart game in play (the phone page follows only the dart game)."""
-        return match_of(self.service)
+        return DARTS.in_play(self.service)
 
     def kiosk_team(self) -> int | None:
         """Solo mode: the team the kiosk plays has no phone (its fleet is nobody's to see)."""

@@ -21,7 +21,7 @@ import hmac
 import html
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from aiohttp import web
@@ -83,6 +83,7 @@ class HostDesk:
         self.spectator_url: Callable[[], str | None] = lambda: None
         # The last darts, newest first (public: announced to all): team, player, cell, result.
         self._darts: list[tuple[str, str, Cell, Result]] = []
+        self._recall()
         self._unsubscribe = api.service.subscribe(self._heard)
 
     async def close(self) -> None:
@@ -121,20 +122,35 @@ class HostDesk:
     # -- what the desk hears --
 
     def _heard(self, event: ServiceEvent) -> None:
-        if isinstance(event, GameStarted) and not event.resumed:
-            self._darts = []
+        if isinstance(event, GameStarted):
+            self._recall()
         elif isinstance(event, MatchUpdate) and event.game == self.api.service.game:
             match = self.api.match
-            for e in event.events:
-                if isinstance(e, DartThrown) and not e.padded and match is not None:
-                    self._darts.insert(0, (match.teams[e.side].name, e.player, e.cell, e.result))
-                elif isinstance(e, Undone) and self._darts:
-                    self._darts.pop(0)
-                elif isinstance(e, Corrected) and self._darts:
-                    # Correct changes the last dart: the list shows what counts now.
-                    team, player, _old, _result = self._darts[0]
-                    self._darts[0] = (team, player, e.new, e.result)
-            del self._darts[RECENT:]
+            if match is not None:
+                self._note(match, event.events)
+
+    def _recall(self) -> None:
+        """The last darts of the game in play, from its command log: a resumed game (a restart,
+        a power cut) lists the darts thrown before it as the desk listed them then."""
+        self._darts = []
+        match = self.api.match
+        if match is None:
+            return
+        copy = Match(match.setup)
+        for command in match.log:
+            self._note(copy, copy.apply(command))
+
+    def _note(self, match: Match, events: Sequence[object]) -> None:
+        for e in events:
+            if isinstance(e, DartThrown) and not e.padded:
+                self._darts.insert(0, (match.teams[e.side].name, e.player, e.cell, e.result))
+            elif isinstance(e, Undone) and self._darts:
+                self._darts.pop(0)
+            elif isinstance(e, Corrected) and self._darts:
+                # Correct changes the last dart: the list shows what counts now.
+                team, player, _old, _result = self._darts[0]
+                self._darts[0] = (team, player, e.new, e.result)
+        del self._darts[RECENT:]
 
     @property
     def recent(self) -> list[str]:

@@ -55,7 +55,14 @@ function goneFor(status, body) {
   return null;
 }
 
-const KNOWN_ERRORS = ["not_your_turn", "already_fired", "fleet_locked", "too_many_games", "waiting_for_phones", "watching", "not_friend", "no_game", "busy", "bad_json", "not_json", "too_large"];
+// Every code the classic routes answer with a fixed meaning (tests/ui/test_handheld_catalogs.py
+// holds this list against the server's codes); "refused" and "bad_fleet" carry the kiosk's own
+// words, which say which rule and which ship.
+const KNOWN_ERRORS = [
+  "not_your_turn", "already_fired", "fleet_locked", "too_many_games", "too_many_rooms", "daily_taken",
+  "waiting_for_phones", "watching", "not_friend", "no_game", "no_room", "paused", "busy", "bad_json",
+  "not_json", "bad_shape", "bad_cell", "too_large", "too_slow",
+];
 
 function errorNote(status, body) {
   const code = body?.error;

@@ -18,6 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
+from kiosk.classic.calls import first_turn
 from kiosk.classic.grid import Square
 from kiosk.classic.match import Match
 from kiosk.i18n import _
@@ -114,6 +115,9 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
         if wanted.parent is None:
             self.clear_widgets()
             self.add_widget(wanted)
+            caller = self.app.kiosk.caller
+            if ready and caller is not None:  # the hand-over is done: whose turn, said
+                caller.announce(first_turn(match.public_view()))
         if ready:
             self._show_radars(match)
         else:

@@ -7,7 +7,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from kiosk.classic.match import Match
-from kiosk.classic.table import classic_of, start
+from kiosk.classic.table import start
+from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
 from kiosk.i18n import _, ngettext
 from kiosk.store import StoreError
@@ -45,7 +46,7 @@ class ClassicResultScreen(KioskScreen):
 
     @property
     def match(self) -> Match | None:
-        return classic_of(self.app.service)
+        return CLASSIC.in_play(self.app.service)
 
     def refresh(self) -> None:
         match = self.match

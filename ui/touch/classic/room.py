@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kiosk.classic.match import Mode
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService
 from ui.touch import theme
 from ui.touch.games import StatsPage, TouchRoom
@@ -26,7 +26,7 @@ def _screens() -> Sequence[tuple[type, str]]:
 
 
 def _flow(service: GameService) -> str | None:
-    match = classic_of(service)
+    match = CLASSIC.in_play(service)
     if match is None:
         return None
     if match.winner is not None:

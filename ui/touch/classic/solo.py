@@ -23,7 +23,7 @@ from kivy.uix.widget import Widget
 from kiosk.classic.fleet import CLASSES, Fleet, ShipClass
 from kiosk.classic.grid import Square
 from kiosk.classic.match import Fire, Match, Mode, Place, ShotFired
-from kiosk.classic.table import classic_of
+from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate
@@ -49,7 +49,7 @@ class ClassicScreen(KioskScreen):
 
     @property
     def match(self) -> Match | None:
-        return classic_of(self.app.service)
+        return CLASSIC.in_play(self.app.service)
 
     def names(self, match: Match) -> list[str]:
         return [self.player_name(match, side) for side in (0, 1)]

@@ -10,7 +10,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.board import BULL, BullZone, Cell
 from kiosk.darts.describe import bull_off_dart, zone_text
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, RuleError
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate
@@ -57,7 +57,7 @@ class BullOffScreen(KioskScreen):
         self.refresh()
 
     def refresh(self) -> None:
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         if match is None or match.phase is not Phase.BULL_OFF:
             return
         s = theme.sizes()

@@ -18,7 +18,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
 from kiosk.board import MISS, BullZone, Cell
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Correct, Match, Next, Phase, RuleError, Undo, Undone
 from kiosk.game import Result
 from kiosk.i18n import _
@@ -179,7 +179,7 @@ class GameScreen(KioskScreen):
         return team
 
     def refresh(self) -> None:
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         if match is None:
             return
         team = self.viewer(match)
@@ -225,7 +225,7 @@ class GameScreen(KioskScreen):
             self.slot.add_widget(widget)
 
     def _resume_kiosk(self) -> None:
-        computer = player(self.app, match_of(self.app.service))
+        computer = player(self.app, DARTS.in_play(self.app.service))
         if computer is not None:
             computer.resume()
         self.refresh()
@@ -309,7 +309,7 @@ class GameScreen(KioskScreen):
 
     def on_update(self, update: MatchUpdate) -> None:
         # The word first: it must be in the very next frame.
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         words = words_for(update.events, (match.teams[0].name, match.teams[1].name)) if match else None
         if words is not None:
             self.announcement.announce(*words)
@@ -333,7 +333,7 @@ class GameScreen(KioskScreen):
         self._submit(Next())
 
     def _correct(self) -> None:
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         last = match.last_dart() if match else None
         if match is None or last is None:
             self.app.toast(_("no dart to correct yet"))
@@ -357,7 +357,7 @@ class GameScreen(KioskScreen):
 
     def _virtual(self) -> None:
         """A scattered dart at the typed cell, or at a cell this team has not shot yet."""
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         simulator = self.app.kiosk.simulator
         if match is None or simulator is None:
             return

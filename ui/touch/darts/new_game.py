@@ -7,7 +7,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from kiosk.board import Profile
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
-from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team, house_rules
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _, ngettext
@@ -123,7 +123,7 @@ class NewGameScreen(KioskScreen):
         self._prefill()
 
     def _prefill(self) -> None:
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         teams = match.teams if match is not None else (Team(DEFAULT_NAMES[0], ()), Team(DEFAULT_NAMES[1], ()))
         kiosk = seat(match)
         for index, team in enumerate(teams):

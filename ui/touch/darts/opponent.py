@@ -6,7 +6,7 @@ state: its seat, whether it holds after an Undo, where its virtual darts landed.
 
 from __future__ import annotations
 
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Match
 from kiosk.darts.solo import SKILL_ORDER, ComputerPlayer, KioskSeat, SoloMode, seat_of
 from ui.touch.phones import Names
@@ -38,7 +38,7 @@ def pins(app: KioskApp, match: Match) -> list[tuple[float, float]]:
 
 def dart_teams(app: KioskApp) -> Names | None:
     """The dart game's teams (the kiosk's own team in solo has no link); None without a game."""
-    match = match_of(app.service)
+    match = DARTS.in_play(app.service)
     if match is None:
         return None
     kiosk = seat(match)

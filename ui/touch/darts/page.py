@@ -7,7 +7,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.board import board_for
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.i18n import _
 from ui.touch import theme
 from ui.touch.controls import BigButton
@@ -46,7 +46,7 @@ def board_page(app: KioskApp, spacing: float) -> tuple[BoxLayout, DartboardView]
     left, as tall as the page; the caller adds the side column."""
     s = theme.sizes()
     page = BoxLayout(padding=s(8), spacing=s(spacing))
-    match = match_of(app.service)
+    match = DARTS.in_play(app.service)
     view = DartboardView(match.board if match else board_for(), size_hint_x=None)
     page.bind(height=lambda _w, h: setattr(view, "width", h - 2 * s(8)))
     page.add_widget(view)

@@ -14,7 +14,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.board import BullZone, Cell
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import KioskSeat, Match, Phase, Place, RuleError
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate
@@ -93,7 +93,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.refresh()
 
     def open_for(self, team: int) -> None:
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         if match is None or match.phase is not Phase.PLACING:
             return
         kiosk = seat(match)
@@ -109,7 +109,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self._show_draft()
 
     def refresh(self) -> None:
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         if match is None:
             return
         if self.team is not None:
@@ -127,7 +127,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         this team's QR code is shown (the first phone to open a link holds it, so a code shown
         to both teams could be taken by the wrong one). Once a phone holds a team's link, its
         code is gone and the next team's step comes."""
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         s = theme.sizes()
         view = self.handover
         view.clear_widgets()
@@ -254,7 +254,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
     # -- placing --
 
     def _show_draft(self) -> None:
-        draft, match = self.draft, match_of(self.app.service)
+        draft, match = self.draft, DARTS.in_play(self.app.service)
         if draft is None or self.team is None or match is None:
             return
         s = theme.sizes()

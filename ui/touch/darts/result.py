@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kivy.uix.widget import Widget
 
-from kiosk.darts.kind import DARTS, match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase, RuleError
 from kiosk.i18n import _, ngettext
 from ui.touch import theme
@@ -36,7 +36,7 @@ class ResultScreen(KioskScreen):
         return self.table.parent
 
     def refresh(self) -> None:
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
         self.winner.text = _("Victory for {team}!").format(team=match.teams[match.winner].name)
@@ -74,7 +74,7 @@ class ResultScreen(KioskScreen):
                 )
 
     def rematch(self) -> None:
-        match = match_of(self.app.service)
+        match = DARTS.in_play(self.app.service)
         if match is None:
             return
         try:

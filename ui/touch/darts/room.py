@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kiosk.darts.kind import match_of
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase
 from kiosk.service import GameService
 from ui.touch import theme
@@ -28,7 +28,7 @@ def _screens() -> Sequence[tuple[type, str]]:
 
 
 def _flow(service: GameService) -> str | None:
-    match = match_of(service)
+    match = DARTS.in_play(service)
     if match is None:
         return None
     return {

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from kiosk.express.luck import luck
 from kiosk.express.match import Match, Phase, Setup
-from kiosk.express.seats import express_match
 from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError
 from kiosk.i18n import _, ngettext
@@ -57,7 +56,7 @@ class ExpressResultScreen(KioskScreen):
         pass
 
     def refresh(self) -> None:
-        match = express_match(self.app.service)
+        match = EXPRESS.in_play(self.app.service)
         if match is None or match.phase is not Phase.OVER or match.winner is None:
             return
         self.show(match)
@@ -101,7 +100,7 @@ class ExpressResultScreen(KioskScreen):
         self.app.go("express_setup")
 
     def rematch(self) -> None:
-        match = express_match(self.app.service)
+        match = EXPRESS.in_play(self.app.service)
         if match is None:
             return
         try:

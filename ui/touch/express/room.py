@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kiosk.express.seats import express_match
+from kiosk.express.wire import EXPRESS
 from kiosk.service import GameService
 from ui.touch import express, theme
 from ui.touch.games import StatsPage, TouchRoom
@@ -15,7 +15,7 @@ def _screens() -> Sequence[tuple[type, str]]:
 
 
 def _flow(service: GameService) -> str | None:
-    match = express_match(service)
+    match = EXPRESS.in_play(service)
     return express.flow_screen(match) if match is not None else None
 
 

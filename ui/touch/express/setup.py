@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.express.match import COMPUTER_LEVELS, Setup, SetupError
 from kiosk.express.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant, max_points
-from kiosk.express.seats import express_match
+from kiosk.express.wire import EXPRESS
 from kiosk.i18n import _, ngettext
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Field, button_row
@@ -116,7 +116,7 @@ class ExpressSetupScreen(KioskScreen):
 
     def prefill(self) -> None:
         """The last Express game's players and choices (the next game is often a rematch)."""
-        match = express_match(self.app.service)
+        match = EXPRESS.in_play(self.app.service)
         setup = match.setup if match is not None else None
         count = len(setup.players) if setup else 2
         for index in range(MAX_PLAYERS):

@@ -43,7 +43,8 @@ from kiosk.express.match import (
 from kiosk.express.pace import Beat, Pace, Step, script
 from kiosk.express.rolls import last_attack, typed
 from kiosk.express.rules import Face, Ship
-from kiosk.express.seats import ComputerSeats, express_match
+from kiosk.express.seats import ComputerSeats
+from kiosk.express.wire import EXPRESS
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate, Source
@@ -213,7 +214,7 @@ class ExpressScreen(KioskScreen):
             row.height = height
 
     def refresh(self) -> None:
-        match = express_match(self.app.service)
+        match = EXPRESS.in_play(self.app.service)
         if match is None:
             return
         if match is not self.match:
@@ -605,7 +606,7 @@ class ExpressScreen(KioskScreen):
     # -- what the service says --
 
     def on_update(self, update: MatchUpdate) -> None:
-        match = express_match(self.app.service)
+        match = EXPRESS.in_play(self.app.service)
         if match is None or match is not self.match:
             self.refresh()
             return
