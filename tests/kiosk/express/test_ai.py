@@ -17,7 +17,7 @@ from kiosk.express.position import Position, declarations, options
 from kiosk.express.race import HORIZON, Racer, finished_by, win_chances
 from kiosk.express.rules import FLEET, Rules, Variant
 
-from .conftest import ANN, BO, B, C, D, P, S, faces
+from .conftest import ANN, BO, B, C, D, P, S, faces, view_of
 
 VARIANTS = list(Variant)
 
@@ -238,18 +238,5 @@ def test_hard_follows_a_sink_into_its_own_turn():
     assert values[1, P] == pytest.approx(patrol, abs=1e-12)
     assert values[2, D] == pytest.approx(destroyer, abs=1e-12)
     assert max(values, key=values.get) == (1, P)
-    command = Computer(Strategy.HARD, 1).decide(_view(pos))
+    command = Computer(Strategy.HARD, 1).decide(view_of(pos))
     assert (command.target.side, command.target.ship) == (1, P)
-
-
-def _view(pos: Position) -> dict:
-    return {
-        "game": pos.variant.value,
-        "rules": pos.rules.to_dict(),
-        "lines": [[s.value for s in line] for line in pos.lines],
-        "points": list(pos.points),
-        "points_to_win": pos.points_to_win,
-        "turn": pos.turn,
-        "phase": "attack",
-        "pending": None,
-    }
