@@ -18,16 +18,13 @@ from __future__ import annotations
 import logging
 import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hardware import boardmap
-from hardware.autodarts import AutodartsBoard
 from hardware.boardmap import BoardMap, BoardMapError
 from hardware.buttons import Buttons, MissSensor
 from hardware.buzzer import ActiveBuzzer, SimulatedBuzzer, TonalBuzzer
 from hardware.known_boards import KnownBoards
-from hardware.matrix import MatrixScanner
-from hardware.serial_reader import SerialReader
 from hardware.simulator import SimulatedBoard
 from hardware.sink import deliver
 from hardware.speaker import SdlSpeaker, SimulatedSpeaker
@@ -37,6 +34,10 @@ from kiosk.config import BuzzerKind, CallerOutput, InputKind, Settings, voice_ca
 from kiosk.i18n import _
 from kiosk.inputs import Button, Info
 from kiosk.ports import BoardInput, Buzzer, Device, Sink, Speaker, Voice
+
+if TYPE_CHECKING:  # each board's reader is imported when it is the one configured (pyserial...)
+    from hardware.matrix import MatrixScanner
+    from hardware.serial_reader import SerialReader
 
 log = logging.getLogger("dartship.hardware")
 
@@ -115,6 +116,8 @@ def build_board_input(
     if board.input is InputKind.SIMULATOR:
         return build_simulator(settings, sink, rng=rng)
     if board.input is InputKind.AUTODARTS:
+        from hardware.autodarts import AutodartsBoard
+
         # cameras see misses themselves: no miss sensor, no board map
         return AutodartsBoard(
             board.autodarts, sink, profile=board.profile, darts_per_visit=settings.rules.darts_per_visit
@@ -128,6 +131,8 @@ def build_board_input(
     board_map = load_map(settings, sink)
     device: SerialReader | MatrixScanner
     if board.input is InputKind.SERIAL:
+        from hardware.serial_reader import SerialReader
+
         device = SerialReader(
             board.port,
             board_sink,
@@ -139,6 +144,8 @@ def build_board_input(
             known=known_boards(settings),
         )
     else:
+        from hardware.matrix import MatrixScanner
+
         matrix = settings.matrix
         device = MatrixScanner(
             matrix.rows,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import psycopg
 
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud in a bar
-CODE_LENGTH = 12
+from kiosk.league.membership import CODE_ALPHABET, CODE_LENGTH  # the kiosk checks typed codes
+
 CODE_HOURS = 48
 
 
@@ -25,11 +25,6 @@ class AdminError(ValueError):
 
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def normal_code(code: str) -> str:
-    """A pairing code as typed (any case, dashes, spaces) in its one form."""
-    return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import psycopg
 
-from hub.admin import digest, normal_code
+from hub.admin import digest
 from kiosk.league import signing
+from kiosk.league.membership import normal_code
 
 
 class Refused(Exception):

@@ -1,13 +1,70 @@
 """The hub's plain pages: readable on a phone and on a bar's TV, no script, refreshed each minute.
 
-Every value is escaped; a page is a title, a few links and tables.
+Every value is escaped; a page is a title, a few links and tables. A page speaks the language
+its reader asks for (`?lang=de`, else the best of the browser's Accept-Language, else English),
+from the kiosk's own catalogs: `_` translates into the language of the page being rendered
+(`rendered_in`), never a process-wide one (one hub serves every reader at once).
 """
 
 from __future__ import annotations
 
+import contextlib
+import gettext
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
+from functools import cache
 from urllib.parse import quote
+
+from kiosk.i18n import LANGUAGES, translator
+
+_language: ContextVar[str] = ContextVar("hub_page_language", default="en")
+
+
+@cache
+def _catalog(language: str) -> gettext.NullTranslations:
+    return translator(language)
+
+
+def _(message: str) -> str:
+    """`message` in the language of the page being rendered."""
+    return _catalog(_language.get()).gettext(message)
+
+
+def language_of(accept: str | None, asked: str | None = None) -> str:
+    """The page's language: `asked` (the `lang` query) if it is one of ours, else the first of
+    Accept-Language's by its q-values that is ours ("fi-FI;q=0.8" counts as fi), else English."""
+    if asked and asked.lower() in LANGUAGES:
+        return asked.lower()
+    wanted: list[tuple[float, int, str]] = []
+    for n, part in enumerate((accept or "")[:400].split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        code = tag.strip().split("-")[0].lower()
+        if code in LANGUAGES and q > 0:
+            wanted.append((-q, n, code))
+    return min(wanted)[2] if wanted else "en"
+
+
+@contextlib.contextmanager
+def rendered_in(language: str) -> Iterator[None]:
+    token = _language.set(language if language in LANGUAGES else "en")
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+def kind_name(kind: str) -> str:
+    """A kind of game as the kiosk's screens name it."""
+    names = {"darts": _("Dart game"), "classic": _("Classic 10×10"), "express": _("Battleship Express")}
+    return names.get(kind, kind)
+
 
 STYLE = """
 body{font-family:system-ui,sans-serif;background:#0b1a2a;color:#eef;margin:0 auto;
@@ -45,16 +102,16 @@ def table(
             cells.append(f'<td class="n">{text}</td>' if i in numeric else f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     if not body:
-        return '<p class="quiet">No games yet.</p>'
+        return f'<p class="quiet">{html.escape(_("No games yet."))}</p>'
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
 def page(title: str, body: str, nav: Sequence[tuple[str, str]] = ()) -> str:
     links = " ".join(link(href, text) for href, text in nav)
     return (
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{_language.get()}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta http-equiv="refresh" content="60"><title>{html.escape(title)}</title>'
-        f"<style>{STYLE}</style></head><body><nav>{link('/', 'Leagues')} {links}</nav>"
+        f"<style>{STYLE}</style></head><body><nav>{link('/', _('Leagues'))} {links}</nav>"
         f"<h1>{html.escape(title)}</h1>{body}</body></html>"
     )

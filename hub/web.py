@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import html
 import json
 import logging
 import time
@@ -28,6 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from hub import admin, ingest, kiosks, pages, standings
 from hub.kiosks import Refused
+from hub.pages import _
 from kiosk.bucket import Bucket
 from kiosk.hosted import HOSTED
 
@@ -325,7 +327,14 @@ def _answer(
 ) -> web.Response:
     if _wants_json(request):
         return web.json_response(data)
-    return web.Response(text=render(data), content_type="text/html")
+    language = pages.language_of(request.headers.get("Accept-Language"), request.query.get("lang"))
+    with pages.rendered_in(language):
+        text = render(data)
+    return web.Response(
+        text=text,
+        content_type="text/html",
+        headers={"Content-Language": language, "Vary": "Accept-Language"},
+    )
 
 
 def _row(row: standings.Row) -> dict[str, Any]:
@@ -393,19 +402,25 @@ def _table_page(data: dict[str, Any]) -> str:
         for r in data["rows"]
     ]
     seasons = " ".join(pages.link(f"/leagues/{league}?season={quote(s)}", s) for s in data["seasons"])
-    body = (
-        f'<p class="quiet">Season {data["season"]} · a win {data["points"]["win"]} points, '
-        f"a loss {data['points']['loss']} · seasons: {seasons}</p>"
-        + pages.table(
-            ("#", "Player", "Games", "Wins", "Points"),
-            rows,
-            numeric=frozenset({0, 2, 3, 4}),
-            raw=frozenset({1}),
+    season = html.escape(
+        _("Season {season} · a win {win} points, a loss {loss} · seasons:").format(
+            season=data["season"], win=data["points"]["win"], loss=data["points"]["loss"]
         )
     )
-    nav = [(f"/leagues/{league}/ratings/{k}", f"Ratings: {k}") for k in HOSTED]
+    body = f'<p class="quiet">{season} {seasons}</p>' + pages.table(
+        ("#", _("Player"), _("Games"), _("Wins"), _("Points")),
+        rows,
+        numeric=frozenset({0, 2, 3, 4}),
+        raw=frozenset({1}),
+    )
+    nav = [
+        (f"/leagues/{league}/ratings/{k}", _("Ratings: {kind}").format(kind=pages.kind_name(k)))
+        for k in HOSTED
+    ]
     return pages.page(
-        f"{data['name']}: the table", body, [*nav, (f"/leagues/{league}/daily", "Daily challenge")]
+        _("{league}: the table").format(league=data["name"]),
+        body,
+        [*nav, (f"/leagues/{league}/daily", _("Daily challenge"))],
     )
 
 
@@ -433,7 +448,7 @@ async def league_list(request: web.Request) -> web.Response:
             + "</li>"
             for lg in d["leagues"]
         )
-        return pages.page("Dartship leagues", f"<ul>{items}</ul>")
+        return pages.page(_("Dartship leagues"), f"<ul>{items}</ul>")
 
     return _answer(request, data, render)
 
@@ -478,17 +493,20 @@ async def league_ratings(request: web.Request) -> web.Response:
             )
             for r in d["rows"]
         ]
-        body = (
-            '<p class="quiet">openskill (Plackett-Luce): rating = mu - 3 sigma; a team\'s '
-            "players share its result.</p>"
-            + pages.table(
-                ("#", "Player", "Rating", "mu ± sigma", "Games"),
-                rows,
-                numeric=frozenset({0, 2, 4}),
-                raw=frozenset({1}),
-            )
+        about = html.escape(
+            _("openskill (Plackett-Luce): rating = mu - 3 sigma; a team's players share its result.")
         )
-        return pages.page(f"{d['name']}: ratings, {kind}", body, [(f"/leagues/{league}", "Table")])
+        body = f'<p class="quiet">{about}</p>' + pages.table(
+            ("#", _("Player"), _("Rating"), "mu ± sigma", _("Games")),
+            rows,
+            numeric=frozenset({0, 2, 4}),
+            raw=frozenset({1}),
+        )
+        return pages.page(
+            _("{league}: ratings, {kind}").format(league=d["name"], kind=pages.kind_name(kind)),
+            body,
+            [(f"/leagues/{league}", _("Table"))],
+        )
 
     return _answer(request, data, render)
 
@@ -501,12 +519,20 @@ async def league_daily(request: web.Request) -> web.Response:
 
     def render(d: dict[str, Any]) -> str:
         rows = [(r["rank"], r["player"], r["venue"], r["shots"]) for r in d["rows"]]
-        body = (
-            f'<p class="quiet">Classic daily challenge of {d["date"]}: one fleet for every '
-            "bar of the league; fewest shots first.</p>"
-            + pages.table(("#", "Player", "Bar", "Shots"), rows, numeric=frozenset({0, 3}))
+        about = html.escape(
+            _(
+                "Classic daily challenge of {date}: one fleet for every bar of the league; "
+                "fewest shots first."
+            ).format(date=d["date"])
         )
-        return pages.page(f"{d['name']}: daily challenge", body, [(f"/leagues/{league}", "Table")])
+        body = f'<p class="quiet">{about}</p>' + pages.table(
+            ("#", _("Player"), _("Bar"), _("Shots")), rows, numeric=frozenset({0, 3})
+        )
+        return pages.page(
+            _("{league}: daily challenge").format(league=d["name"]),
+            body,
+            [(f"/leagues/{league}", _("Table"))],
+        )
 
     return _answer(request, data, render)
 
@@ -546,21 +572,25 @@ async def player_page(request: web.Request) -> web.Response:
 
     def render(d: dict[str, Any]) -> str:
         ratings = pages.table(
-            ("Game", "Rating", "Over time"),
+            (_("Game"), _("Rating"), _("Over time")),
             [
-                (kind, f"{r['rating']:.1f}", " → ".join(f"{v:.1f}" for _at, v in r["history"][-12:]))
+                (
+                    pages.kind_name(kind),
+                    f"{r['rating']:.1f}",
+                    " → ".join(f"{v:.1f}" for _at, v in r["history"][-12:]),
+                )
                 for kind, r in d["ratings"].items()
             ],
         )
         games = pages.table(
-            ("When", "Game", "Bar", "Against", "Result", "Shots", "Hits"),
+            (_("When"), _("Game"), _("Bar"), _("Against"), _("Result"), _("Shots"), _("Hits")),
             [
                 (
                     g["finished"][:16].replace("T", " "),
-                    g["kind"],
+                    pages.kind_name(g["kind"]),
                     g["venue"],
                     g["opponents"],
-                    "won" if g["won"] else "lost",
+                    _("won") if g["won"] else _("lost"),
                     g["shots"],
                     g["hits"],
                 )
@@ -569,7 +599,9 @@ async def player_page(request: web.Request) -> web.Response:
             numeric=frozenset({5, 6}),
         )
         return pages.page(
-            d["player"], f"<h2>Ratings</h2>{ratings}<h2>Games</h2>{games}", [(f"/leagues/{league}", "Table")]
+            d["player"],
+            f"<h2>{html.escape(_('Ratings'))}</h2>{ratings}<h2>{html.escape(_('Games'))}</h2>{games}",
+            [(f"/leagues/{league}", _("Table"))],
         )
 
     return _answer(request, data, render)
@@ -591,14 +623,14 @@ async def venue_page(request: web.Request) -> web.Response:
             for r in d["rows"]
         ]
         return pages.page(
-            f"{d['name']}: leaderboard",
+            _("{venue}: leaderboard").format(venue=d["name"]),
             pages.table(
-                ("#", "Player", "Games", "Wins", "Points"),
+                ("#", _("Player"), _("Games"), _("Wins"), _("Points")),
                 rows,
                 numeric=frozenset({0, 2, 3, 4}),
                 raw=frozenset({1}),
             ),
-            [(f"/leagues/{d['league']}", "League table")],
+            [(f"/leagues/{d['league']}", _("League table"))],
         )
 
     return _answer(request, data, render)

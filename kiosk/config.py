@@ -16,20 +16,14 @@
 from __future__ import annotations
 
 import enum
-import ipaddress
 import os
 import re
 import reprlib
-import tomllib
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
-
-import tomlkit
-import tomlkit.exceptions
-import tomlkit.items
 
 from kiosk.board import Profile
 from kiosk.errors import DartshipError
@@ -200,6 +194,8 @@ _HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
 
 def _host(value: str) -> str | None:
     """An IP address or a host name that could exist (not `999.1.1.1`, not `my host`)."""
+    import ipaddress  # here: `dartship referee` never checks a host
+
     try:
         ipaddress.ip_address(value)
         return None
@@ -692,6 +688,8 @@ def _nested_too_deep(key: str, value: object) -> Problem | None:
 
 
 def _from_text(text: str, where: str) -> tuple[dict[str, Any], list[Problem]]:
+    import tomllib  # here, and tomlkit where a file is written: only a start that reads a file pays
+
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -783,6 +781,8 @@ def load_with(path: Path | str | None, changes: Mapping[str, Any]) -> Settings:
 
 def reference_table() -> str:
     """The README's table of every key (`dartship config reference` prints it)."""
+    import tomlkit
+
     rows = ["| key | default | what it does | allowed |", "|---|---|---|---|"]
     for o in OPTIONS:
         default = tomlkit.item(to_toml(o.default)).as_string()
@@ -793,6 +793,8 @@ def reference_table() -> str:
 
 def dump(settings: Settings, only_changed: bool = False) -> str:
     """Settings as a whole new TOML file, grouped by section, each key's help as a comment."""
+    import tomlkit
+
     doc = tomlkit.document()
     keys = settings.changed() if only_changed else dict(settings.items())
     for section in SECTIONS:
@@ -889,6 +891,10 @@ class ConfigFile:
 def write_changes(path: Path, values: Mapping[str, Any]) -> None:
     """Set these keys in the file, keeping everything else as the owner wrote it; atomic (a
     power cut leaves the old file or the new one, never half of one)."""
+    import tomlkit
+    import tomlkit.exceptions
+    import tomlkit.items
+
     try:
         doc = tomlkit.parse(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -19,6 +19,7 @@ from kiosk.ports import (
     BoardInput,
     Buzzer,
     Device,
+    LeagueDesk,
     LearnerFactory,
     PhoneServer,
     ScorerProbe,
@@ -49,6 +50,7 @@ class Kiosk:
     caller: Caller | None = None  # the voice: what the screen shows, said
     learner: LearnerFactory | None = None  # the learn wizard, where hardware support is there
     probe_scorer: ScorerProbe | None = None  # Settings' "test" of an Autodarts Board Manager
+    league: LeagueDesk | None = None  # Settings -> League: join, leave, the status
     web: PhoneServer | None = None
     supervisor: Supervisor = field(default_factory=Unsupervised)
     service_task: asyncio.Task[None] | None = None

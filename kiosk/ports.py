@@ -18,6 +18,7 @@ from typing import Protocol
 
 from kiosk.board import BullZone, Cell, Profile
 from kiosk.inputs import Button, InputEvent
+from kiosk.league.membership import LeagueStatus, Membership
 from kiosk.scatter import Landing, Skill
 from kiosk.sound import Sound
 from kiosk.speech import Words
@@ -217,6 +218,27 @@ class PhoneServer(Protocol):
     def qr_png(self, url: str, scale: int = 8) -> bytes: ...
 
     async def stop(self) -> None: ...
+
+
+class LeagueDesk(Protocol):
+    """The kiosk's membership of a league, as Settings -> League works it (`kiosk.app.league`
+    implements it: the shell may speak HTTP, the screen may not).
+
+    MUST: `status()` answers at once from the kiosk's own store (never the network) and never
+    raises; `join` pairs with the hub at `hub` using a one-time `code` and, once the hub gave
+    the kiosk its key, keeps it, writes `league.hub` to the config and starts sending, raising
+    ValueError (the message for the owner: a bad code or address, the hub's refusal) or OSError
+    (the hub cannot be reached) and changing nothing then; it never waits longer than about
+    20 s. `leave` stops sending, forgets the key and the boards and clears `league.hub`; the
+    games stay in the kiosk's statistics, its outbox keeps what was never sent; it returns how
+    many games were still waiting. MAY refuse `join` while in a league (ValueError).
+    """
+
+    def status(self) -> LeagueStatus: ...
+
+    async def join(self, code: str, hub: str) -> Membership: ...
+
+    def leave(self) -> int: ...
 
 
 class Supervisor(Protocol):

@@ -10,8 +10,6 @@ floors load those; the core never imports them). The registry finds a room by it
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -20,7 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk.i18n import _
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # asyncio too: a line protocol's first answer never waits for its import
+    import argparse
+    import asyncio
+
     from kiosk.config import ConfigFile, Settings
     from kiosk.game import GameKind
     from kiosk.service import GameService, ServiceListener

@@ -16,17 +16,16 @@ is logged; one broken screen never stops the game.
 from __future__ import annotations
 
 import abc
-import asyncio
-import concurrent.futures
 import contextlib
 import enum
+import functools
 import logging
 import random
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from kiosk import store_faults
 from kiosk.game import Game, GameKind, RuleError
@@ -45,6 +44,10 @@ from kiosk.inputs import (
     UnmappedInput,
 )
 from kiosk.store import Store, StoreError
+
+if TYPE_CHECKING:
+    import asyncio
+    import concurrent.futures
 
 log = logging.getLogger("dartship.service")
 
@@ -142,7 +145,6 @@ class GameService:
         self.grouped = grouped and store is not None
         self._commit: _Commit | None = None  # the command being committed by the group
         self.rng = rng or random.Random()
-        self.queue: asyncio.Queue[InputEvent] = asyncio.Queue()
         self.kind: GameKind[Any, Any, Any, Any] | None = None
         self.match: Game[Any, Any] | None = None
         self.game: int | None = None
@@ -154,6 +156,15 @@ class GameService:
         self._diversion: Callable[[InputEvent], bool] | None = None
         self._retry: asyncio.TimerHandle | None = None
         self._memory_games = 0  # ids of games without a store count down from -1
+
+    @functools.cached_property
+    def queue(self) -> asyncio.Queue[InputEvent]:
+        """The inputs (darts, buttons) the service task takes one by one. Made when first
+        asked for, with asyncio imported then: the line protocols never use it, and their
+        first answer does not wait for asyncio's import."""
+        import asyncio
+
+        return asyncio.Queue()
 
     # -- listeners --
 
@@ -353,6 +364,8 @@ class GameService:
     def submit_soon(self, command: object, source: Source) -> asyncio.Future[list[object]]:
         """`play` as a future (for callbacks: the computer's seat). A service that is not
         grouped submits at once: the future is done when this returns."""
+        import asyncio
+
         if self.grouped:
             return asyncio.ensure_future(self.play(command, source))
         future: asyncio.Future[list[object]] = asyncio.get_running_loop().create_future()
@@ -371,6 +384,8 @@ class GameService:
     async def settled(self) -> None:
         """Returns once no command of this service waits for its commit; the caller then reads
         the game with no await in between, and so answers only what is stored."""
+        import asyncio
+
         while self._commit is not None:
             await asyncio.shield(self._commit.told)
 
@@ -465,6 +480,8 @@ class GameService:
     def _flush(self) -> None:
         """Before anything done at once: the command being committed is waited for (blocking,
         for one group's commit) and announced, so that what comes next comes after it."""
+        import concurrent.futures
+
         while self._commit is not None:
             commit = self._commit
             concurrent.futures.wait([commit.write])
@@ -472,6 +489,8 @@ class GameService:
 
     @staticmethod
     def _loop() -> asyncio.AbstractEventLoop | None:
+        import asyncio
+
         try:
             return asyncio.get_running_loop()
         except RuntimeError:
@@ -539,6 +558,8 @@ class GameService:
 
     def _schedule_retry(self) -> None:
         self._cancel_retry()
+        import asyncio
+
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:

@@ -19,7 +19,7 @@ from pathlib import Path
 from kiosk.i18n import LANGUAGES, language_catalog, plural_rule
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = (ROOT / "kiosk", ROOT / "hardware", ROOT / "ui" / "touch", ROOT / "ui" / "handheld")
+SOURCES = (ROOT / "kiosk", ROOT / "hardware", ROOT / "ui" / "touch", ROOT / "ui" / "handheld", ROOT / "hub")
 
 
 def _literals(node: ast.Call, count: int) -> tuple[str, ...] | None:

@@ -17,18 +17,22 @@ import json
 import logging
 import random
 import socket
+import sqlite3
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
 from kiosk.i18n import _, set_language
 from kiosk.league import membership as members
 from kiosk.league import signing
-from kiosk.league.outbox import Entry, Outbox
+from kiosk.league.outbox import PENDING, REFUSED, SENT, Entry, Outbox
 from kiosk.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from kiosk.config import ConfigFile
 
 log = logging.getLogger("dartship.league")
 
@@ -64,6 +68,7 @@ class LeagueSync:
         store.outbox = self.outbox
         self._boards_due = 0.0
         self.wake = asyncio.Event()
+        self.last_error: str | None = None  # why the last request did not get through
 
     def _url(self, path: str) -> str:
         return self.member.hub.rstrip("/") + path
@@ -109,13 +114,16 @@ class LeagueSync:
         try:
             status, text = await self._request(session, "POST", "/api/games", entry.report.encode())
         except (aiohttp.ClientError, TimeoutError, OSError) as err:
+            self.last_error = _("the hub cannot be reached: {error}").format(error=err or type(err).__name__)
             delay = self.outbox.failed(entry, f"not reachable: {err}", time.time(), self.rng)
             log.info("league: game %s not sent (%s); next try in %.0f s", entry.uuid, err, delay)
             return False
         if status in (200, 201):
             self.outbox.sent(entry, text)
+            self.last_error = None
             return True
         reason = _reason(status, text)
+        self.last_error = reason
         if status in FINAL:
             self.outbox.refused(entry, reason)
             log.error("league: the hub refused game %s (outbox game %s): %s", entry.uuid, entry.game, reason)
@@ -131,12 +139,15 @@ class LeagueSync:
         try:
             status, text = await self._request(session, "GET", "/api/kiosk/boards")
             if status != 200:
-                log.info("league: boards not fetched: %s", _reason(status, text))
+                self.last_error = _reason(status, text)
+                log.info("league: boards not fetched: %s", self.last_error)
                 return False
             members.keep_boards(self.store.meta, json.loads(text))
         except (aiohttp.ClientError, TimeoutError, OSError, ValueError, StoreError) as err:
+            self.last_error = _("the hub cannot be reached: {error}").format(error=err or type(err).__name__)
             log.info("league: boards not fetched: %s", err)
             return False
+        self.last_error = None
         return True
 
 
@@ -148,18 +159,130 @@ def _reason(status: int, text: str) -> str:
     return f"HTTP {status}: {str(message)[:300]}"
 
 
-def start(store: Store, hub: str, hold_seconds: float) -> asyncio.Task[None] | None:
-    """The sync task of a kiosk in a league (its membership with `hub` in the store), or None
-    (said in the log) if it never joined that hub."""
-    member = members.membership(store.meta, hub)
-    if member is None:
-        log.warning(
-            "league.hub is %s but this kiosk has not joined it: dartship league join CODE --hub %s", hub, hub
-        )
-        return None
-    sync = LeagueSync(store, member, hold_seconds=hold_seconds)
-    log.info("league: kiosk %s of %s (%s)", member.kiosk, member.venue_name, member.league_name)
-    return asyncio.get_running_loop().create_task(sync.run(), name="dartship-league")
+class KioskLeague:
+    """The kiosk's membership of a league (a `kiosk.ports.LeagueDesk`, for Settings -> League):
+    joining, leaving, the status from the store, and the sync task while the kiosk is paired.
+    Built once by the composition root; everything runs on the kiosk's one loop."""
+
+    def __init__(self, store: Store, config: ConfigFile, name: str | None = None) -> None:
+        self.store = store
+        self.config = config
+        self.name = name or socket.gethostname()
+        self.sync: LeagueSync | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._joining = False
+
+    def start(self) -> None:
+        """Start sending, if `league.hub` names a hub this kiosk joined (said in the log if not)."""
+        hub = self.config.settings.league.hub
+        if not hub:
+            return
+        member = members.membership(self.store.meta, hub)
+        if member is None:
+            log.warning(
+                "league.hub is %s but this kiosk has not joined it: dartship league join CODE --hub %s",
+                hub,
+                hub,
+            )
+            return
+        self._start(member)
+
+    def _start(self, member: members.Membership) -> None:
+        self.stop()
+        self.sync = LeagueSync(self.store, member, hold_seconds=self.config.settings.league.hold_seconds)
+        log.info("league: kiosk %s of %s (%s)", member.kiosk, member.venue_name, member.league_name)
+        self._task = asyncio.get_running_loop().create_task(self.sync.run(), name="dartship-league")
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        self._task = None
+        self.sync = None
+        self.store.outbox = None
+
+    def status(self) -> members.LeagueStatus:
+        try:
+            hub = self.config.settings.league.hub
+            member = members.membership(self.store.meta, hub) if hub else None
+            if member is None:
+                return members.LeagueStatus(None)
+            outbox = Outbox(self.store.db, member.venue)
+            counts = outbox.counts()
+            kept = members.boards(self.store.meta)
+            contacts = [t for t in (outbox.last_sent(), kept.fetched if kept else None) if t is not None]
+            error = self.sync.last_error if self.sync is not None else None
+            return members.LeagueStatus(
+                member,
+                counts[PENDING],
+                counts[SENT],
+                counts[REFUSED],
+                max(contacts) if contacts else None,
+                error or outbox.last_problem(),
+            )
+        except (sqlite3.Error, StoreError, ValueError) as err:
+            return members.LeagueStatus(None, last_error=str(err))
+
+    async def join(self, code: str, hub: str) -> members.Membership:
+        from kiosk import config as config_module
+
+        problem = members.code_problem(code)
+        if problem:
+            raise ValueError(problem)
+        hub = hub.strip().rstrip("/")
+        bad = config_module.check_values({"league.hub": hub})[1]
+        if not hub or bad:
+            raise ValueError(
+                _("The hub's address: {problem}").format(
+                    problem=bad[0].message if bad else _("type it, like https://league.example.org")
+                )
+            )
+        if self.status().member is not None:
+            raise ValueError(_("This kiosk is in a league already: leave it first."))
+        if self._joining:
+            raise ValueError(_("The kiosk is asking a hub already: wait for its answer."))
+        self._joining = True
+        try:
+            member = await pair(hub, members.normal_code(code), self.name)
+        except aiohttp.ClientError as err:
+            raise OSError(str(err) or type(err).__name__) from err
+        finally:
+            self._joining = False
+        self.store.meta.remember(members.MEMBERSHIP, member.to_json())
+        self._start(member)
+        try:
+            self.config.save({"league.hub": member.hub})
+        except (config_module.ConfigError, OSError) as err:
+            # Paired and sending now; only the next start would not know the hub.
+            log.error("league: joined, but league.hub could not be saved: %s", err)
+            raise ValueError(
+                _(
+                    "Joined {league}, but the settings file could not be written ({error}): "
+                    "the kiosk sends its games until it stops. Fix the file and save Settings."
+                ).format(league=member.league_name, error=err)
+            ) from err
+        return member
+
+    def leave(self) -> int:
+        from kiosk import config as config_module
+
+        member = self.status().member
+        self.stop()
+        waiting = 0
+        if member is not None:
+            waiting = Outbox(self.store.db, member.venue).give_up(_("not sent: the kiosk left the league"))
+            log.warning(
+                "league: this kiosk left %s (kiosk %s of %s); %d games were never sent",
+                member.league_name,
+                member.kiosk,
+                member.venue_name,
+                waiting,
+            )
+        members.forget(self.store.meta)
+        try:
+            self.config.save({"league.hub": ""})
+        except (config_module.ConfigError, OSError) as err:
+            log.error("league: left, but league.hub could not be cleared: %s", err)
+        return waiting
 
 
 # ---- dartship league ---------------------------------------------------------------------
@@ -174,17 +297,24 @@ async def pair(hub: str, code: str, name: str) -> members.Membership:
     ):
         text = await answer.text()
         if answer.status != 201:
-            raise ValueError(_reason(answer.status, text))
+            raise ValueError(_("The hub refused: {reason}").format(reason=_reason(answer.status, text)))
+    try:
         data: dict[str, Any] = json.loads(text)
-    return members.Membership(
-        hub=hub.rstrip("/"),
-        kiosk=int(data["kiosk"]),
-        key=str(data["key"]),
-        venue=int(data["venue"]),
-        venue_name=str(data["venue_name"]),
-        league=int(data["league"]),
-        league_name=str(data["league_name"]),
-    )
+        return members.Membership(
+            hub=hub.rstrip("/"),
+            kiosk=int(data["kiosk"]),
+            key=str(data["key"]),
+            venue=int(data["venue"]),
+            venue_name=str(data["venue_name"]),
+            league=int(data["league"]),
+            league_name=str(data["league_name"]),
+        )
+    except (ValueError, KeyError, TypeError) as err:
+        raise ValueError(
+            _("What answers at {hub} is not a league hub (its answer: {answer})").format(
+                hub=hub, answer=text[:80]
+            )
+        ) from err
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -232,13 +362,14 @@ def _join(cfg: Any, store: Store, args: argparse.Namespace) -> int:
     from kiosk import config
 
     problem = config.check_values({"league.hub": args.hub})[1]
-    if problem:
-        print(f"dartship league: {problem[0]}", file=sys.stderr)
+    typed = members.code_problem(args.code)
+    if problem or typed:
+        print(f"dartship league: {problem[0] if problem else typed}", file=sys.stderr)
         return 2
     try:
-        member = asyncio.run(pair(args.hub, args.code, args.name))
+        member = asyncio.run(pair(args.hub, members.normal_code(args.code), args.name))
     except ValueError as err:
-        print(_("dartship league: the hub refused: {reason}").format(reason=err), file=sys.stderr)
+        print(f"dartship league: {err}", file=sys.stderr)
         return 1
     except (aiohttp.ClientError, OSError, TimeoutError) as err:
         print(_("dartship league: the hub cannot be reached: {error}").format(error=err), file=sys.stderr)

@@ -33,6 +33,8 @@ from kiosk.store import Store, StoreError
 from kiosk.tenant import DatabaseLock
 
 if TYPE_CHECKING:
+    from kiosk.board import Profile
+    from kiosk.ports import Learner
     from ui.handheld.server import WebServer
 
 log = logging.getLogger("dartship")
@@ -86,12 +88,11 @@ async def build_kiosk(
         service.host(room.name, room.participants(seating))
     kiosk = Kiosk(config, store, service, rooms=rooms, supervisor=Notifier(), lock=lock)
     kiosk.service_task = loop.create_task(service.run(), name="dartship-service")
-    if settings.league.hub:
-        from kiosk.app import league
+    from kiosk.app.league import KioskLeague
 
-        sync = league.start(store, settings.league.hub, settings.league.hold_seconds)
-        if sync is not None:
-            kiosk.on_stop.append(lambda: _cancel(sync))
+    kiosk.league = league = KioskLeague(store, config)
+    league.start()  # a kiosk with no league.hub: nothing runs, nothing is queued
+    kiosk.on_stop.append(league.stop)
     kiosk.probe_scorer = _probe_scorer
     server = None
     if settings.web.enabled if web is None else web:
@@ -108,10 +109,6 @@ async def build_kiosk(
         server.use_thrower(kiosk.simulator)  # the host's throw pad, in simulator mode
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
     return kiosk
-
-
-def _cancel(task: asyncio.Task[None]) -> None:
-    task.cancel()
 
 
 async def _probe_scorer(url: str) -> str:
@@ -203,10 +200,16 @@ def build_offline(
     return kiosk, loop
 
 
+def _learn_wizard(profile: Profile) -> Learner:
+    """Settings' Learn board: the wizard, imported when the owner first opens it."""
+    from hardware.learn import LearnWizard
+
+    return LearnWizard(profile)
+
+
 def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: Path | None = None) -> None:
     """Real or simulated devices, as the settings say; their events reach the service's queue."""
     from hardware import factory
-    from hardware.learn import LearnWizard
     from hardware.simulator import SimulatedBoard
 
     sink = InputFunnel(loop, kiosk.service.queue)  # from the devices' threads, noise bounded
@@ -220,7 +223,7 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: 
     for device in kiosk.devices():
         device.start()
     kiosk.buzzer = factory.build_buzzer(settings)
-    kiosk.learner = LearnWizard
+    kiosk.learner = _learn_wizard
     if kiosk.buzzer is not None:
         kiosk.on_stop.append(
             kiosk.service.subscribe(

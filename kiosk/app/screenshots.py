@@ -29,7 +29,8 @@ from kiosk.config import ConfigFile, check_values
 from kiosk.darts.match import house_rules
 from kiosk.i18n import _
 
-SIZES = {"800x480": "", "1920x1080": "@1080"}
+SIZES = {"800x480": "", "1280x720": "@720", "1920x1080": "@1080"}
+DEFAULT_SIZES = ("800x480", "1920x1080")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,9 +39,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("dir", help=_("folder for the pictures"))
     parser.add_argument(
-        "--size", choices=tuple(SIZES), action="append", help=_("only this size (default: all)")
+        "--size",
+        choices=tuple(SIZES),
+        action="append",
+        help=_("only this size (default: 800x480 and 1920x1080)"),
     )
     parser.add_argument("--language", default="en", help=_("language of the screens"))
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help=_("also check that every text fits (no word broken, nothing cut); exit 1 if not"),
+    )
     parser.add_argument("--render", help=argparse.SUPPRESS)
     parser.add_argument("--resumed", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--resumed-express", action="store_true", help=argparse.SUPPRESS)
@@ -53,12 +62,12 @@ def main(argv: Sequence[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     if args.render:
         if args.resumed:
-            return render_resumed(out, args.render, args.language)
+            return render_resumed(out, args.render, args.language, check=args.check)
         if args.resumed_express:
-            return render_resumed(out, args.render, args.language, express=True)
-        return render(out, args.render, args.language)
+            return render_resumed(out, args.render, args.language, express=True, check=args.check)
+        return render(out, args.render, args.language, check=args.check)
     failed = 0
-    for size in args.size or SIZES:
+    for size in args.size or DEFAULT_SIZES:
         for extra in ([], ["--resumed"], ["--resumed-express"]):
             done = subprocess.run(
                 [
@@ -70,6 +79,7 @@ def main(argv: Sequence[str]) -> int:
                     size,
                     "--language",
                     args.language,
+                    *(["--check"] if args.check else []),
                     *extra,
                 ],
                 check=False,
@@ -85,7 +95,17 @@ def _size(size: str) -> tuple[int, int, str]:
     return width, height, SIZES.get(size, f"@{size}")
 
 
-def render(out: Path, size: str, language: str) -> int:
+def told_faults(screen: str) -> int:
+    """Say every text on the window that does not fit (`--check`); how many there were."""
+    from ui.touch.fitting import faults
+
+    found = faults()
+    for fault in found:
+        print(_("does not fit on {screen}: {fault}").format(screen=screen, fault=fault), flush=True)
+    return len(found)
+
+
+def render(out: Path, size: str, language: str, check: bool = False) -> int:
     width, height, suffix = _size(size)
     with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
         from kiosk.app.root import build_offline
@@ -94,19 +114,21 @@ def render(out: Path, size: str, language: str) -> int:
 
         kiosk, loop = build_offline(Path(tmp), language=language, size=(width, height))
         tour = Tour.start(kiosk, loop)
+        unfit = 0
         try:
             for name in run_all(tour, out, suffix):
                 print(out / f"{name}{suffix}.png", flush=True)
+                unfit += told_faults(name) if check else 0
         except Exception:
             # Kivy's logger takes over stderr when console logging is off: say it plainly.
             traceback.print_exc(file=sys.__stderr__)
             return 1
         finally:
             tour.close()
-    return 0
+    return 1 if unfit else 0
 
 
-def render_resumed(out: Path, size: str, language: str, express: bool = False) -> int:
+def render_resumed(out: Path, size: str, language: str, express: bool = False, check: bool = False) -> int:
     """The kiosk started on a game in play (after a power cut, say), as `dartship run` starts it."""
     width, height, suffix = _size(size)
     with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
@@ -128,12 +150,12 @@ def render_resumed(out: Path, size: str, language: str, express: bool = False) -
         assert not problems, problems
         path = out / f"{'express' if express else 'game'}_resumed{suffix}.png"
         try:
-            asyncio.run(_photograph_live(ConfigFile(None, typed), path))
+            unfit = asyncio.run(_photograph_live(ConfigFile(None, typed), path, check))
         except Exception:
             traceback.print_exc(file=sys.__stderr__)
             return 1
         print(path, flush=True)
-    return 0
+    return 1 if unfit else 0
 
 
 def _game_in_play(db: Path) -> None:
@@ -194,7 +216,7 @@ def express_in_play(db: Path, stage: str) -> list[str]:
     return str(row[0]).split(",")
 
 
-async def _photograph_live(config: ConfigFile, path: Path) -> None:
+async def _photograph_live(config: ConfigFile, path: Path, check: bool = False) -> int:
     from kiosk.app.root import build_kiosk
     from ui.touch.app import make_app
     from ui.touch.fingers import drawn_frames, photograph
@@ -209,6 +231,7 @@ async def _photograph_live(config: ConfigFile, path: Path) -> None:
         app._hide_toast()  # "board connected": the simulator's start, not what is shown here
         await drawn_frames(6)
         photograph(path)
+        return told_faults(path.stem) if check else 0
     finally:
         app.stop()
         await running

@@ -15,6 +15,7 @@ from kiosk.rooms import LineProtocol, Room, Seating
 
 if TYPE_CHECKING:
     from kiosk.classic.match import ComputerLevel
+    from kiosk.classic.referee import Shooter
     from kiosk.classic.thinking import RemoteComputer
     from kiosk.classic.wire import ClassicKind
     from kiosk.service import GameService, ServiceListener
@@ -62,8 +63,15 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", help=_("keep the games in this SQLite file and resume them"))
 
 
-def _referee(args: argparse.Namespace) -> int:
+def _computer(level: ComputerLevel, rng: random.Random) -> Shooter:
+    """The solo computer of `dartship classic`, its AI (and numpy) imported when a solo game
+    first needs it: the protocol's first answer does not wait for them."""
     from kiosk.classic.ai import Computer
+
+    return Computer(level, rng)
+
+
+def _referee(args: argparse.Namespace) -> int:
     from kiosk.classic.referee import main_stdio
     from kiosk.lines import scripted
     from kiosk.secret import kiosk_secret
@@ -71,7 +79,7 @@ def _referee(args: argparse.Namespace) -> int:
     return scripted(
         args.db,
         "classic",
-        lambda service: main_stdio(Computer, service, daily_key=kiosk_secret(service.store)),
+        lambda service: main_stdio(_computer, service, daily_key=kiosk_secret(service.store)),
     )
 
 

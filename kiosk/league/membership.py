@@ -9,12 +9,39 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
+from kiosk.i18n import _
+
 MEMBERSHIP = "league.membership"
 BOARDS = "league.boards"
+# A pairing code: 12 of these, shown as XXXX-XXXX-XXXX (no 0/O, 1/I/L: read aloud in a bar).
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 12
+
+
+def normal_code(code: str) -> str:
+    """A pairing code as typed (any case, dashes, spaces) in its one form."""
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def code_problem(code: str) -> str | None:
+    """What is wrong with a typed pairing code before any hub is asked, or None."""
+    typed = normal_code(code)
+    if not typed:
+        return _("Type the pairing code the league gave you (like ABCD-EFGH-JKMN).")
+    wrong = sorted({ch for ch in typed if ch not in CODE_ALPHABET})
+    if wrong:
+        return _("A pairing code has no {chars}: check the code (0/O and 1/I/L are never in one).").format(
+            chars=", ".join(wrong)
+        )
+    if len(typed) != CODE_LENGTH:
+        return _("A pairing code has {n} letters and digits; this one has {m}.").format(
+            n=CODE_LENGTH, m=len(typed)
+        )
+    return None
 
 
 class Memory(Protocol):
-    """The store's small key-value memory (`Store.remember` / `recall`)."""
+    """The store's small key-value memory (`Meta.remember` / `recall`)."""
 
     def remember(self, key: str, value: str) -> None: ...
 
@@ -102,3 +129,23 @@ def boards(memory: Memory) -> Boards | None:
         )
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def forget(memory: Memory) -> None:
+    """The kiosk leaves its league: its key and the boards kept are gone (written over: the
+    memory keeps no deleted rows' values in the way)."""
+    memory.remember(MEMBERSHIP, "")
+    memory.remember(BOARDS, "")
+
+
+@dataclass(frozen=True)
+class LeagueStatus:
+    """What Settings -> League shows: the membership (None: in no league), the outbox, the last
+    contact with the hub and the last thing that went wrong."""
+
+    member: Membership | None
+    pending: int = 0
+    sent: int = 0
+    refused: int = 0
+    last_sync: datetime | None = None  # the hub last answered (a game taken, boards fetched)
+    last_error: str | None = None

@@ -189,6 +189,40 @@ class Outbox:
         self._mark(entry, PENDING, reason, entry.attempts + 1, now + delay)
         return delay
 
+    def give_up(self, reason: str) -> int:
+        """The kiosk left its league: what still waits is never sent (kept as refused, with
+        `reason`, so that another league's key never sends this one's games). How many."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = self.db.execute(
+                "UPDATE outbox SET state=?, answer=?, done=? WHERE state=?",
+                [REFUSED, reason, datetime.now(UTC).isoformat(timespec="seconds"), PENDING],
+            )
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.conn.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        return int(cursor.rowcount)
+
+    def last_sent(self) -> datetime | None:
+        """When the hub last confirmed a game of this kiosk."""
+        row = self.db.execute("SELECT MAX(done) FROM outbox WHERE state=?", [SENT]).fetchone()
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
+
+    def last_problem(self) -> str | None:
+        """What keeps games from the hub now: why a waiting game's last try failed, else why
+        the hub last refused one; None when nothing is wrong."""
+        row = self.db.execute(
+            "SELECT answer FROM outbox WHERE state=? AND attempts > 0 ORDER BY next_try DESC LIMIT 1",
+            [PENDING],
+        ).fetchone()
+        if row is None:
+            row = self.db.execute(
+                "SELECT answer FROM outbox WHERE state=? ORDER BY done DESC LIMIT 1", [REFUSED]
+            ).fetchone()
+        return str(row[0]) if row and row[0] else None
+
     def counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall()
         return {PENDING: 0, SENT: 0, REFUSED: 0, **{str(s): int(n) for s, n in rows}}

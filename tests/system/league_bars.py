@@ -146,7 +146,11 @@ class BarKiosk:
         )
         self.proc: subprocess.Popen[str] | None = None
 
-    def start(self, players: str = "Anna,Ben;Cleo", teams: str = "Sharks,Jets") -> None:
+    def start(self, players: str | None = None, teams: str | None = None) -> None:
+        """Run the kiosk; a restart keeps the players and teams it was first started with."""
+        self.players = players or getattr(self, "players", "Anna,Ben;Cleo")
+        self.teams = teams or getattr(self, "teams", "Sharks,Jets")
+        players, teams = self.players, self.teams
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -210,8 +214,10 @@ class BarKiosk:
     def outbox(self) -> dict[str, int]:
         return {str(s): int(n) for s, n in self.read("SELECT state, count(*) FROM outbox GROUP BY state")}
 
-    def has_boards(self) -> bool:
-        return bool(self.read("SELECT 1 FROM meta WHERE key='kiosk.league.boards'"))
+    def boards_fetched(self) -> str | None:
+        """When the kiosk's sync task last fetched the league's boards (ISO, UTC), or None."""
+        rows = self.read("SELECT value FROM meta WHERE key='kiosk.league.boards'")
+        return json.loads(rows[0][0])["fetched"] if rows and rows[0][0] else None
 
 
 class Phone:

@@ -29,6 +29,7 @@ def main(database: str, hub: str, out: str) -> int:
             stats = tour.screen()
             stats.choose("league")
             tour.drain()
+            tour.app._hide_toast()  # the simulator board's "connected" notice
             tour.save(Path(out))
             from kivy.uix.label import Label
 

@@ -59,13 +59,13 @@ class StagedTour(Tour):
         self._settings = (config._from_file, config._written, config.path)
         return self
 
-    def reset(self) -> None:
-        """English, the settings the kiosk started with (nothing saved), no banner or toast,
-        Home on screen."""
+    def reset(self, lang: str = "en") -> None:
+        """English (or `lang`), the settings the kiosk started with (nothing saved), no banner
+        or toast, Home on screen."""
         from kiosk.i18n import language, set_language
 
-        if language() != "en":
-            set_language("en")
+        if language() != lang:
+            set_language(lang)
             self.app.rebuild("home")
         config = self.kiosk.config
         config.save_path().unlink(missing_ok=True)
@@ -83,11 +83,12 @@ class StagedTour(Tour):
         self.app.go("home")
         self.drain()
 
-    def at(self, stage: str) -> StagedTour:
-        """The kiosk at `stage` of a new game: a dart game's (see STAGES; "home": no new game),
-        a solo dart game's (SOLO), classic's (CLASSIC) or Battleship Express's (EXPRESS)."""
+    def at(self, stage: str, lang: str = "en") -> StagedTour:
+        """The kiosk at `stage` of a new game, its screens in `lang`: a dart game's (see
+        STAGES; "home": no new game), a solo dart game's (SOLO), classic's (CLASSIC) or
+        Battleship Express's (EXPRESS)."""
         assert stage in (*STAGES, SOLO, *CLASSIC, *EXPRESS), stage
-        self.reset()
+        self.reset(lang)
         if stage == SOLO:
             return self._solo()
         if stage in CLASSIC:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel
 from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -15,6 +17,7 @@ from kivy.uix.textinput import TextInput
 from kivy.utils import escape_markup
 
 from ui.touch import theme
+from ui.touch.fitting import plain_text, whole
 
 # Signs Roboto (Kivy's font, the kiosk's) lacks; DejaVu Sans, shipped with Kivy, has them.
 SYMBOLS = "✓⌫●→"
@@ -97,7 +100,8 @@ class BigButton(Button):
     def _wrap(self, *_args: object) -> None:
         room = self.width - theme.sizes()(8)
         self.text_size = (room, None)
-        self._fit_words(room)
+        # A word wider than the button, or lines taller than it, make the font smaller (to 70 %).
+        self.font_size = fitting_font(self, self.base_font, room, height=self.height, smallest=0.7)
 
     def fit_width(self, least: float) -> BigButton:
         """A button of its own size (size_hint_x None): as wide as its one-line text needs, at
@@ -106,13 +110,6 @@ class BigButton(Button):
         probe.refresh()
         self.width = max(least, probe.texture.size[0] + theme.sizes()(16))
         return self
-
-    def _fit_words(self, room: float) -> None:
-        """Never a word broken in two ("Rückgän-gig"): a word wider than the button makes the
-        font smaller, down to 70 %; the lines still wrap between words."""
-        if room <= 1 or not self.text or self.markup:
-            return
-        self.font_size = words_fit(self, self.base_font, room, 0.7)
 
     def _pressed(self, *_args: object) -> None:
         r, g, b, a = self.base_colour
@@ -151,52 +148,98 @@ class Caption(Label):
             self.height = self.texture_size[1] if self.text else 0
 
 
-def words_fit(label: Label, base_font: float, room: float, smallest: float) -> float:
-    """The font size, at most `base_font` and at least `smallest` of it, at which the widest
-    word of `label`'s text fits in `room` px (so no word is broken in two)."""
-    widest = 0
-    for word in set(label.text.split()):
-        probe = CoreLabel(text=word, font_size=base_font, font_name=label.font_name, bold=label.bold)
+def fitting_font(
+    label: Label,
+    base_font: float,
+    width: float,
+    *,
+    height: float | None = None,
+    lines: int | None = None,
+    smallest: float = 0.6,
+) -> float:
+    """THE rule for a text in a box of its own (a button, a heading, a table's cell, a tile):
+    the largest font size, at most `base_font` and at least `smallest` of it, at which
+    `label`'s text, wrapped to `width` px, keeps every word whole ("Rückgängig", never
+    "Rückgängi" / "g"), takes at most `lines` lines and is no taller than `height` px. It is
+    measured as Kivy lays the text out, again at each size tried: a font's widths do not shrink
+    in proportion (hinting, whole-pixel sizes), so a size scaled once by width/need can still
+    leave a word a pixel too wide. Past `smallest` the text stays at that size (and may break)."""
+    text = str(label.text)
+    if width <= 1 or not text.strip():
+        return base_font
+    return _fitting_font(
+        text,
+        base_font,
+        width,
+        height,
+        lines,
+        smallest,
+        (label.font_name, bool(label.bold), bool(label.markup), bool(label.shorten)),
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _fitting_font(
+    text: str,
+    base_font: float,
+    width: float,
+    height: float | None,
+    lines: int | None,
+    smallest: float,
+    font: tuple[str, bool, bool, bool],
+) -> float:
+    font_name, bold, markup, shorten = font
+    least = base_font * smallest
+    size = base_font
+    for _attempt in range(12):
+        probe = (MarkupLabel if markup else CoreLabel)(
+            text=text,
+            font_size=size,
+            font_name=font_name,
+            bold=bold,
+            text_size=(width, None),
+            shorten=shorten,  # Kivy shortens a line that only just fits: measured as it will
+        )
         probe.refresh()
-        widest = max(widest, probe.texture.size[0])
-    return base_font * (1.0 if widest <= room else max(smallest, room / widest))
+        laid = ["".join(word.text for word in line.words) for line in probe._cached_lines]
+        fits = (
+            whole(plain_text(text, markup), laid)
+            and (lines is None or len(laid) <= lines)
+            and (height is None or probe.texture.size[1] <= height)
+        )
+        if fits or size <= least:
+            break
+        size = max(least, size * 0.94)
+    return size
 
 
 class FitLabel(Label):
-    """A label that wraps to its width and, when the words still do not fit its height (a long
-    team name, a long language), gets a smaller font, down to `smallest` (60 %). With
-    `whole_words`, a word wider than the label (German "Patrouillenboot") makes it smaller too:
-    words wrap, but are never broken in two."""
+    """A label that wraps to its width and fits its box (`fitting_font`): a word wider than the
+    label (German "Patrouillenboot") or words that do not fit its height (a long team name, a
+    long language) make the font smaller, down to `smallest` (60 %). Words wrap between words,
+    never inside one. `lines`: at most this many lines (1: a one-line label; with
+    `shorten=True` a text still too long past `smallest` ends in "…" rather than overflow)."""
 
     def __init__(
         self,
         text: str = "",
         font_units: float = 30,
         *,
-        whole_words: bool = False,
         smallest: float = 0.6,
+        lines: int | None = None,
         **kwargs: object,
     ) -> None:
         self.base_font: float = theme.sizes()(font_units)
-        self.whole_words, self.smallest = whole_words, smallest
+        self.smallest, self.lines = smallest, lines
         super().__init__(text=text, font_size=self.base_font, **kwargs)
         self.bind(size=self._fit, text=self._fit)
 
     def _fit(self, *_args: object) -> None:
         if self.width <= 1 or self.height <= 1:
             return
-        least = self.base_font * self.smallest
-        self.font_size = (
-            words_fit(self, self.base_font, self.width, self.smallest)
-            if self.whole_words and self.text
-            else self.base_font
+        self.font_size = fitting_font(
+            self, self.base_font, self.width, height=self.height, lines=self.lines, smallest=self.smallest
         )
-        self.text_size = (self.width, None)
-        for _attempt in range(6):
-            self.texture_update()
-            if self.texture_size[1] <= self.height or self.font_size <= least:
-                break
-            self.font_size = max(least, self.font_size * 0.88)
         self.text_size = (self.width, self.height)
 
 

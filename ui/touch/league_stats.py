@@ -22,15 +22,18 @@ ROWS = 20
 STALE_SECONDS = 3600  # older boards are marked: the hub has not been reached for an hour
 
 
-def age_text(seconds: float) -> str:
-    """How old the boards are, in the largest unit that fits."""
+def age_text(seconds: float, ago: bool = False) -> str:
+    """How old the boards are ("updated 3 h ago"; `ago`: "3 h ago"), in the largest unit that fits."""
     if seconds < 90:
-        return _("updated just now")
+        return _("just now") if ago else _("updated just now")
     if seconds < 90 * 60:
-        return _("updated {n} min ago").format(n=round(seconds / 60))
+        n = round(seconds / 60)
+        return (_("{n} min ago") if ago else _("updated {n} min ago")).format(n=n)
     if seconds < 36 * 3600:
-        return _("updated {n} h ago").format(n=round(seconds / 3600))
-    return _("updated {n} days ago").format(n=round(seconds / 86400))
+        n = round(seconds / 3600)
+        return (_("{n} h ago") if ago else _("updated {n} h ago")).format(n=n)
+    n = round(seconds / 86400)
+    return (_("{n} days ago") if ago else _("updated {n} days ago")).format(n=n)
 
 
 class LeagueColumns:

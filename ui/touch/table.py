@@ -10,7 +10,7 @@ from kivy.uix.label import Label
 from kiosk.i18n import _
 from kiosk.store import GameSummary
 from ui.touch import theme
-from ui.touch.controls import words_fit
+from ui.touch.controls import fitting_font
 
 
 class Table(GridLayout):
@@ -33,14 +33,13 @@ class Table(GridLayout):
         bold: bool = False,
         font_units: float | None = None,
         lines: int = 1,
-        fit: bool = False,
     ) -> None:
         """`font_units`: this row's own size (a heading row of long words, smaller); `lines`:
-        the lines a cell may wrap to before it is shortened (a heading: "Treffer-/quote",
-        "Osuma-/prosentti" are cut to "Treffer…" in one line of a narrow column); `fit`: a word
-        wider than its column gets a smaller font (as a heading's do) before it is shortened."""
+        the lines a cell may wrap to (a heading: "Treffer-/quote", "Osuma-/prosentti"); a text
+        wider than its column gets a smaller font before it is shortened."""
         s = theme.sizes()
         units = font_units or self.font_units
+        base, room = s(units), s(2)
         for i, text in enumerate(cells):
             label = Label(
                 text=text,
@@ -57,15 +56,13 @@ class Table(GridLayout):
                 max_lines=lines,
             )
             label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
-            if lines > 1 or fit:
-                # A word wider than its column ("Trefferquote") gets a smaller font, never "…".
-                base = s(units)
-                # (A little short of the width: Kivy shortens a line that only just fits.)
-                label.bind(
-                    width=lambda w, width, base=base: setattr(
-                        w, "font_size", words_fit(w, base, max(1.0, width - s(8)), 0.6)
-                    )
+            # A text wider than its column ("Trefferquote", "Aufnahmen") gets a smaller font
+            # (`fitting_font`, to 60 %) before it would be shortened to "…".
+            label.bind(
+                width=lambda w, width, base=base, lines=lines, room=room: setattr(
+                    w, "font_size", fitting_font(w, base, max(1.0, width - room), lines=lines, smallest=0.6)
                 )
+            )
             self.add_widget(label)
         self._widths()
 

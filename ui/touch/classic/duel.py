@@ -42,7 +42,9 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
         page = BoxLayout(orientation="vertical", padding=s(8), spacing=s(6))
         top = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         # Two lines at most: whose turn, and where to tap.
-        self.prompt = Caption(font_units=20, bold=True, colour=theme.WARN, max_lines=2, shorten=True)
+        self.prompt = FitLabel(
+            font_units=20, lines=2, max_lines=2, bold=True, color=theme.WARN, halign="left", valign="middle"
+        )
         top.add_widget(self.prompt)
         self.fire_slot = BoxLayout(size_hint_x=None, width=s(190))
         top.add_widget(self.fire_slot)

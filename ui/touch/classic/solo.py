@@ -134,7 +134,8 @@ class ClassicSoloScreen(ClassicScreen):
         page.add_widget(self.side)
         # Playing: who plays, whose turn, the team's own fleet, the tally, the buttons.
         self.play_side = BoxLayout(orientation="vertical", spacing=s(6))
-        self.title = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None, shorten=True)
+        # Two lines where one is too short ("Sharks tietokonetta vastaan (normaali)"), not "…".
+        self.title = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None, max_lines=2)
         self.prompt = Caption(font_units=24, bold=True, colour=theme.WARN, size_hint_y=None)
         self.small = GridView()
         self.status = Caption(font_units=18, size_hint_y=None)

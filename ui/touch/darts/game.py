@@ -26,7 +26,7 @@ from kiosk.scatter import Skill
 from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.announcement import Announcement
-from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
+from ui.touch.controls import BigButton, Caption, ChoiceButton, Field, FitLabel
 from ui.touch.darts.correct_picker import CorrectPicker
 from ui.touch.darts.opponent import SKILL_ORDER, dart_teams, pins, player, seat, skill_name
 from ui.touch.darts.page import board_page, with_home
@@ -82,8 +82,15 @@ class GameScreen(KioskScreen):
         self.radar.bind(on_cell=self._tapped)
         side = BoxLayout(orientation="vertical", spacing=s(6))
         # Two lines beside Home: "Radar of Sharks, / firing at Jets".
-        self.radar_title = Caption(
-            font_units=16, colour=theme.TEXT_DIM, size_hint_y=None, height=s(42), max_lines=2, shorten=True
+        self.radar_title = FitLabel(
+            font_units=16,
+            lines=2,
+            max_lines=2,
+            color=theme.TEXT_DIM,
+            halign="left",
+            valign="middle",
+            size_hint_y=None,
+            height=s(42),
         )
         side.add_widget(with_home(app, self.radar_title))
         self.scoreboard = Scoreboard(size_hint_y=None, height=s(124 + 36 + 44 + 16))

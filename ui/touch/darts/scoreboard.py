@@ -11,7 +11,7 @@ from kivy.uix.label import Label
 from kiosk.darts.match import Match, Phase
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import Panel
+from ui.touch.controls import FitLabel, Panel
 from ui.touch.darts.opponent import skill_name
 
 
@@ -45,8 +45,9 @@ class TeamColumn(Panel):
         super().__init__(orientation="vertical", radius=theme.sizes()(10), **kwargs)
         s = theme.sizes()
         self.index = index
-        self.name = Label(
-            font_size=s(26),
+        self.name = FitLabel(
+            font_units=26,
+            lines=1,
             bold=True,
             color=theme.TEAM_COLOURS[index],
             size_hint_y=None,
@@ -55,12 +56,17 @@ class TeamColumn(Panel):
             shorten_from="right",
         )
         self.ships = ShipsRow(size_hint_y=None, height=s(40))
-        self.player = Label(
-            font_size=s(18), color=theme.TEXT_DIM, size_hint_y=None, height=s(26), shorten=True
+        self.player = FitLabel(
+            font_units=18,
+            lines=1,
+            color=theme.TEXT_DIM,
+            halign="center",
+            size_hint_y=None,
+            height=s(26),
+            shorten=True,
         )
         for widget in (self.name, self.ships, self.player):
             self.add_widget(widget)
-        self.name.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
 
     def show(self, match: Match, lengths: tuple[int, ...]) -> None:
         team = match.teams[self.index]
@@ -82,10 +88,15 @@ class Scoreboard(BoxLayout):
         for column in self.columns:
             columns.add_widget(column)
         self.add_widget(columns)
-        self.turn = Label(
-            font_size=s(26), bold=True, color=theme.TEXT, size_hint_y=None, height=s(36), halign="center"
+        self.turn = FitLabel(
+            font_units=26,
+            lines=1,
+            bold=True,
+            color=theme.TEXT,
+            size_hint_y=None,
+            height=s(36),
+            halign="center",
         )
-        self.turn.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.darts = Label(font_size=s(34), size_hint_y=None, height=s(44), markup=True)
         self.add_widget(self.turn)
         self.add_widget(self.darts)

@@ -37,5 +37,4 @@ class DartStats:
                     str(summary.turns),
                 ],
                 colour=colour,
-                fit=True,
             )

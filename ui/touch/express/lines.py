@@ -21,7 +21,7 @@ from kivy.uix.label import Label
 from kiosk.express.rules import FLEET, Ship
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import Backdrop, FitLabel
+from ui.touch.controls import Backdrop, FitLabel, fitting_font
 from ui.touch.express.look import CHOSEN, SHIP_COLOURS, TARGET, player_colour, shade
 
 SLIDE_SECONDS = 0.45  # a ship moving in its line (the Pace's move beat is a little longer)
@@ -49,7 +49,6 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self.name = FitLabel(
             ship.label,
             font_units=17,
-            whole_words=True,
             smallest=0.5,
             bold=True,
             color=theme.TEXT,
@@ -65,8 +64,9 @@ class ShipTile(ButtonBehavior, FloatLayout):
             halign="center",
             valign="middle",
         )
+        self._note_font = s(12.5)
         self.note = Label(
-            font_size=s(13),
+            font_size=self._note_font,
             color=theme.TEXT,
             size_hint=(None, None),
             halign="center",
@@ -105,6 +105,11 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self.note.size = (w - s(4), h * 0.24)  # as wide as the tile allows: "8 dice · 4 rolls"
         self.note.pos = (x + s(2), y + pad * 0.6)
         self.note.text_size = self.note.size
+        self._fit_note()
+
+    def _fit_note(self) -> None:
+        # One line, whole: "8 Würfel · 4 Würfe" gets a smaller font rather than "8 Würfel · 4 W…".
+        self.note.font_size = fitting_font(self.note, self._note_font, self.note.width, lines=1)
 
     def show(
         self,
@@ -122,8 +127,9 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self.wreck = wreck
         self.defense.text = "" if wreck else str(defense)
         self.note.text = "" if wreck else note
-        self.note.font_size = s(18) if emphasis else s(12.5)
+        self._note_font = s(18) if emphasis else s(12.5)
         self.note.bold = emphasis
+        self._fit_note()
         self.note.color = theme.RESULT_COLOURS["win"] if emphasis else theme.TEXT
         colour = SHIP_COLOURS[self.ship]
         self._fill.rgba = shade(colour, 0.22) if wreck else shade(colour, 0.62)

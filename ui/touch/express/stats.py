@@ -44,7 +44,7 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
     for game in store.stats.last_games(kind=KIND):
         winner, colour = winner_cell(game)
         games.add_row(
-            [played_on(game.started), ", ".join(game.teams), winner, str(game.turns)], colour=colour, fit=True
+            [played_on(game.started), ", ".join(game.teams), winner, str(game.turns)], colour=colour
         )
 
 

@@ -144,6 +144,7 @@ class SettingsScreen(KioskScreen):
         self.abandon_button = BigButton(_("Abandon game"), self.abandon_game, colour=theme.DANGER)
         owner.add_widget(self.abandon_button)
         owner.add_widget(BigButton(_("Renew host link"), self.renew_host_link, colour=theme.PANEL_LIGHT))
+        owner.add_widget(BigButton(_("League"), lambda: app.go("league"), colour=theme.PANEL_LIGHT))
         page.add_widget(owner)
         self.asked: str | None = None  # the action tapped once, waiting for its second tap
         page.add_widget(actions)

@@ -1,0 +1,140 @@
+"""Settings -> League in a real window, driven by taps the way the bar owner does it:
+
+    python -m tests.ui.real_window_league_probe FOLDER HUB_URL CODE OUT.png
+
+The kiosk (kiosk mode: no cursor, Kivy's docked on-screen keyboard) comes from the composition
+root and runs as `dartship run` runs it (`App.async_run` on its loop). The probe taps Settings on
+Home, the PIN on the keypad, League, then each text field and every letter of the pairing code
+and the hub's address on the on-screen keyboard (found by asking the keyboard which key lies
+under each point, then tapped through Kivy's input path), and Join; it waits (frames, the loop
+going on) for the answer. One JSON line on stdout for the test to judge; the window at the end
+in OUT.png.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+
+from kiosk.app.root import build_kiosk
+from kiosk.config import ConfigFile, check_values
+from tests.ui.real_window_probe import run_app
+
+
+def keyboard() -> Any:
+    from kivy.core.window import Window
+    from kivy.uix.vkeyboard import VKeyboard
+
+    found = [w for w in Window.children if isinstance(w, VKeyboard)]
+    return found[0] if found else None
+
+
+def key_points(vk: Any) -> dict[str, tuple[float, float]]:
+    """Window point of each character of the keyboard's current layout mode."""
+    points: dict[str, tuple[float, float]] = {}
+    steps = 120
+    for i in range(steps):
+        for j in range(24):
+            x, y = vk.width * (i + 0.5) / steps, vk.height * (j + 0.5) / 24
+            if vk.collide_margin(x, y):
+                continue
+            key = vk.get_key_at_pos(x, y)
+            if key is None:
+                continue
+            (_shown, internal, _keycode, _size), _where = key  # internal: what the key types
+            if internal and len(internal) == 1 and internal not in points:
+                points[internal] = vk.to_window(*vk.to_parent(x, y))
+    return points
+
+
+async def type_on_keyboard(text: str, frames: Any) -> list[str]:
+    """Tap each character on the docked keyboard; the characters it did not have."""
+    from ui.touch.fingers import tap_at
+
+    vk = keyboard()
+    points = key_points(vk)
+    missing = []
+    for char in text:
+        if char not in points:
+            missing.append(char)
+            continue
+        tap_at(*points[char])
+        await frames.wait(1)
+    return missing
+
+
+async def main(folder: Path, hub: str, code: str, out: Path) -> None:
+    typed, problems = check_values(
+        {
+            "web.enabled": False,
+            "display.width": 800,
+            "display.height": 480,
+            "display.kiosk_mode": True,
+            "kiosk.database": str(folder / "kiosk.db"),
+            "board.input": "simulator",
+            "league.hold_seconds": 0,
+        }
+    )
+    assert not problems, problems
+    config = ConfigFile(folder / "config.toml", typed)
+    kiosk = await build_kiosk(config, rng=random.Random(1))
+    from ui.touch.fingers import photograph, press, tap
+
+    app, running, frames = await run_app(kiosk)
+    report: dict[str, Any] = {}
+    try:
+        await frames.wait()
+        app._hide_toast()
+        press(None, "Settings")
+        await frames.wait()
+        report["after_settings"] = app.sm.current
+        for digit in kiosk.settings.kiosk.pin:
+            press(None, digit)
+        press(None, "OK")
+        await frames.wait()
+        press(None, "League")
+        await frames.wait()
+        screen = app.sm.current_screen
+        report["screen"] = screen.name
+        tap(screen.code_field)
+        await frames.wait()
+        vk = keyboard()
+        report["keyboard"] = vk is not None
+        if vk is not None:
+            field_bottom = screen.hub_field.to_window(*screen.hub_field.pos)[1]
+            report["fields_above_keyboard"] = field_bottom > vk.top
+            report["missing"] = await type_on_keyboard(code.lower(), frames)
+            tap(screen.hub_field)
+            await frames.wait()
+            report["missing"] += await type_on_keyboard(hub, frames)
+            await frames.wait()
+            photograph(out.with_name(out.stem + "_typing.png"))
+        report["typed"] = [screen.code_field.text, screen.hub_field.text]
+        press(None, "Join")
+        report["asking"] = screen.joining is not None
+        for _ in range(600):
+            if screen.joining is None:
+                break
+            await frames.wait(1)
+        await frames.wait()
+        report["message"] = screen.message.text
+        report["status"] = screen.status.text
+        report["hub_saved"] = kiosk.settings.league.hub
+        photograph(out)
+    finally:
+        print(json.dumps(report), flush=True)
+        app.stop()
+        await running
+        await kiosk.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1]), sys.argv[2], sys.argv[3], Path(sys.argv[4])))
