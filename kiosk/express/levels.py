@@ -337,18 +337,15 @@ def prepare(
 
 
 def guarded_line(variant: Variant, rules: Rules) -> Line:
-    """The hard level's line: the two best defenses in front (the weaker attacker first where
-    defenses tie), then the weakest attackers, the best one last, hidden until it attacks.
-    It is the line the exact two-player solution found best for the first player, in both games
-    (docs/express.md)."""
+    """The hard level's line with three or four players: strongest defense first, all the way
+    down (the stronger attacker first where defenses tie). The others aim at the weakest ship
+    exposed anywhere, so a line whose next ship up is as hard to sink as the one it replaces
+    keeps them shooting at each other: Battleship, Destroyer, Submarine, Patrol Boat, Carrier
+    in the Admiral's game, Battleship, Destroyer, Submarine, Carrier, Patrol Boat in the
+    Captain's (docs/express.md has what it is worth)."""
     chances = tables(variant, rules).chance
 
     def strength(ship: Ship) -> float:
         return sum(chances[INDEX[ship]]) / len(FLEET)
 
-    def defense(ship: Ship) -> int:
-        return rules.ship(variant, ship).defense
-
-    front = sorted(FLEET, key=lambda s: (-defense(s), strength(s)))[:2]
-    rest = sorted((s for s in FLEET if s not in front), key=lambda s: (strength(s), defense(s)))
-    return (*front, *rest)
+    return tuple(sorted(FLEET, key=lambda s: (-rules.ship(variant, s).defense, -strength(s))))

@@ -124,9 +124,9 @@ def test_declarations_are_the_odds_after_the_roll():
 
 
 @pytest.mark.parametrize(
-    ("variant", "line"), [(Variant.ADMIRAL, (B, S, C, P, D)), (Variant.CAPTAIN, (B, S, P, C, D))]
+    ("variant", "line"), [(Variant.ADMIRAL, (B, D, S, P, C)), (Variant.CAPTAIN, (B, D, S, C, P))]
 )
-def test_hard_lays_the_line_the_exact_solution_found_best(variant, line):
+def test_hard_lays_its_strongest_defenses_first(variant, line):
     assert guarded_line(variant, Rules()) == line
     assert Computer(Strategy.HARD).line(variant) == line
 
