@@ -391,13 +391,16 @@ def _status(cfg: Any, store: Store) -> int:
     if member is None:
         print(_("This kiosk is in no league (dartship league join CODE --hub URL)."))
         return 0
-    counts = Outbox(store.db, member.venue).counts()
+    outbox = Outbox(store.db, member.venue)
     print(
         _("League {league}, venue {venue}, kiosk {kiosk} at {hub}").format(
             league=member.league_name, venue=member.venue_name, kiosk=member.kiosk, hub=member.hub
         )
     )
-    print(_("Outbox: {pending} waiting, {sent} sent, {refused} refused").format(**counts))
+    print(_("Outbox: {pending} waiting, {sent} sent, {refused} refused").format(**outbox.counts()))
+    problem = outbox.last_problem()
+    if problem:
+        print(_("Last error: {error}").format(error=problem))
     kept = members.boards(store.meta)
     if kept is not None:
         print(_("Boards fetched {minutes} minutes ago").format(minutes=int(kept.age_seconds() // 60)))

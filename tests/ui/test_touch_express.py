@@ -17,7 +17,7 @@ import pytest
 from kiosk.app.tour.express import ExpressTour
 from kiosk.express import odds
 from kiosk.express.luck import luck
-from kiosk.express.match import Phase, QueueDice, Rolled, Sunk, Target
+from kiosk.express.match import Attack, Phase, QueueDice, Rolled, Sunk, Target
 from kiosk.express.rolls import last_attack
 from kiosk.express.rules import Face, Ship, Variant
 from kiosk.service import MatchUpdate, Source
@@ -187,6 +187,46 @@ def test_real_dice_are_asked_roll_by_roll_and_rolled_as_typed(tour, x, artefacts
     assert tour.kiosk.buzzer.played[played:] == [Sound.MISS]
     tour.press("Real dice")
     assert not table.real_on
+
+
+def test_real_dice_typed_in_are_asked_on_where_they_stopped_after_a_restart(tour, x, artefacts: Path) -> None:
+    """A power cut halfway through typing an attack's real dice in: the screen of the kiosk
+    started again has the same attack, the rolls typed in and this roll's faces, and asks for
+    the next face; the dice rolled at the end are every face typed, before and after."""
+    from ui.touch.express import typed_dice
+
+    tour.at("express_played")
+    match, table = x.match, x.table
+    me = match.turn
+    ship = next(s for s in match.line(me) if not match.setup.ship(s).roll_first)
+    target = match.targets(ship)[0]
+    tour.press("Real dice")
+    x.attack(ship, target)
+    miss = next(f for f in Face if f is not Face.BURST and f is not target.ship.face)
+    first = [target.ship.face] + [miss] * (table.entry.wanted - 1)  # one hit: a second roll
+    x.type_faces(first)
+    assert table.entry is not None and table.entry.rolls
+    x.type_faces([miss])  # one face of the second roll
+    typed = [*first, miss]
+    wanted = table.entry.wanted
+    # The kiosk starts again: the screen knows nothing but what the store kept.
+    table.real_on = False
+    table.reset()
+    table.refresh()
+    entry = table.entry
+    assert entry is not None and table.real_on
+    assert entry.command == Attack(ship, target, side=me) and entry.entered == typed
+    assert entry.wanted == wanted and entry.current == 1
+    assert table.attacker is ship and table.target == target
+    tour.save(artefacts / "express_real_dice_resumed.png")
+    while table.entry is not None:
+        rest = [miss] * (table.entry.wanted - table.entry.current)
+        x.type_faces(rest)
+        typed += rest
+    thrown = [f for r in last_attack(match) for f in r.faces]
+    assert thrown == typed
+    assert typed_dice.recall(tour.kiosk.service.store, tour.kiosk.service.game, match.version) is None
+    tour.press("Real dice")
 
 
 def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts: Path) -> None:

@@ -84,3 +84,54 @@ def test_kivys_start_up_noise_is_one_quiet_line() -> None:
     other = logging.LogRecord("kivy", logging.ERROR, __file__, 1, "Window: real trouble", (), info)
     QuietKnownNoise().filter(other)
     assert other.levelno == logging.ERROR and other.exc_info is info
+
+
+def test_a_name_with_brackets_is_announced_as_typed_not_as_markup(tour) -> None:
+    """The SUNK / win overlay names the player ("Bo's Carrier", "Victory for Sharks!"): a name
+    typed as Kivy markup is shown as typed, and the line keeps its own size."""
+    from ui.touch.fingers import frames
+
+    tour.at("home")
+    screen = tour.screen()
+    from ui.touch.announcement import Announcement
+
+    plain, marked = Announcement(size=(700, 400)), Announcement(size=(700, 400))
+    screen.add_widget(plain)
+    screen.add_widget(marked)
+    try:
+        plain.announce("SUNK!", "Bo's Carrier", "sunk")
+        marked.announce("SUNK!", "[size=400]Bo[/size]'s Carrier", "sunk")
+        frames(2)
+        assert "[size=400]" not in marked.text and "&bl;size=400&br;" in marked.text
+        # Drawn the same height as a plain name, not 400 pixels of "Bo".
+        assert marked.texture_size[1] == plain.texture_size[1]
+    finally:
+        screen.remove_widget(plain)
+        screen.remove_widget(marked)
+
+
+def test_the_board_banner_takes_its_own_strip_and_covers_no_button(tour, artefacts) -> None:
+    """Board unplugged: the red banner shows at the top, and the game screen is laid out below
+    it, so its Home and Phones stay visible (they used to lie under the banner); plugged in
+    again, the screen has the whole window back."""
+    from kivy.uix.button import Button
+
+    from kiosk.inputs import Connected, Disconnected
+    from ui.touch.fingers import frames
+
+    tour.at("game")
+    service, app = tour.kiosk.service, tour.app
+    whole = app.sm.height
+    service.handle_input(Disconnected("unplugged"))
+    frames(3)
+    try:
+        assert app.banner.opacity == 1
+        buttons = [w for w in tour.screen().walk() if isinstance(w, Button) and w.opacity > 0]
+        assert {"Home", "Phones"} <= {b.text for b in buttons}
+        for button in buttons:
+            assert not _overlap(_rect(button), _rect(app.banner)), button.text
+        tour.save(artefacts / "game_board_unplugged.png")
+    finally:
+        service.handle_input(Connected("/dev/ttyACM0"))
+        frames(3)
+    assert app.banner.opacity == 0 and app.sm.height == whole

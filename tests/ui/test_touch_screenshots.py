@@ -23,6 +23,7 @@ SCREENS = (
     "pin",
     "settings",
     "learn",
+    "league_settings",
     "new_game_solo",
     "placement_solo",
     "bull_off_solo",

@@ -10,6 +10,7 @@ from kivy.animation import Animation
 from kivy.graphics import Color, PopMatrix, PushMatrix, RoundedRectangle, Scale
 from kivy.properties import NumericProperty
 from kivy.uix.label import Label
+from kivy.utils import escape_markup
 
 from ui.touch import theme
 
@@ -60,6 +61,9 @@ class Announcement(Label):
         self.font_size = s(120)
         colour = theme.RESULT_COLOURS[kind]
         self.kind = kind
+        # The words are plain text: a name typed as "[size=400]Bo" is shown as typed, not read
+        # as the label's markup (the line is the one place markup is ours).
+        word, line = escape_markup(word), escape_markup(line)
         # As big as fits its place (over the board): "VERSENKT!" is wider than "SUNK!".
         for attempt in range(2):
             small = int(self.font_size / 3)

@@ -90,6 +90,7 @@ class DartshipApp(App):
         Window.clearcolor = theme.BACKGROUND
         self.root_layout = FloatLayout()
         self._build_screens()
+        self.root_layout.bind(size=lambda *_a: self._sync_chrome())  # the banner's strip follows
         self._unsubscribe = self.service.subscribe(self.on_service_event)
         Clock.schedule_interval(lambda _dt: self.kiosk.heartbeat(), HEARTBEAT_SECONDS)
         Window.bind(on_flip=self._first_frame)
@@ -175,7 +176,15 @@ class DartshipApp(App):
         self.badge.opacity = 1 if self.simulator and throwing else 0
         disconnected = self.service.board_connected is False
         paused = self.service.paused
-        self.banner.opacity = 1 if disconnected or paused else 0
+        shown = bool(disconnected or paused)
+        self.banner.opacity = 1 if shown else 0
+        # The banner takes its own strip at the top rather than covering the screen's top row
+        # (the game's Home and Phones): every screen is laid out below it while it shows.
+        if self.sm is not None:
+            self.sm.size_hint = (1, None) if shown else (1, 1)
+            self.sm.pos_hint = {"x": 0, "y": 0}
+            if shown:
+                self.sm.height = max(0, self.root_layout.height - self.banner.height)
         if paused:
             # Nothing is played while nothing can be saved: say so until saving works again.
             self.banner_label.text = paused

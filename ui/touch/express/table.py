@@ -51,7 +51,7 @@ from kiosk.service import MatchUpdate, Source
 from ui.touch import theme
 from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Prompt
-from ui.touch.express import coach
+from ui.touch.express import coach, typed_dice
 from ui.touch.express.dice import DiceTray
 from ui.touch.express.lines import LineRow
 from ui.touch.express.look import dice_and_rolls, level_name, percent, seat_name
@@ -217,7 +217,8 @@ class ExpressScreen(KioskScreen):
         match = EXPRESS.in_play(self.app.service)
         if match is None:
             return
-        if match is not self.match:
+        took = match is not self.match
+        if took:
             self._take(match)
         elif not self.playback.busy and self.after.get("version") != match.version:
             self._lay_still(match)  # played on while another screen was shown
@@ -228,6 +229,8 @@ class ExpressScreen(KioskScreen):
         if not self.playback.busy:
             self._ask_coach()
             self._maybe_result()
+        if took:
+            self._recall_entry()
 
     # -- drawing --
 
@@ -515,12 +518,61 @@ class ExpressScreen(KioskScreen):
             self._send(command)
             return
         self.entry = Entry(command, wanted=wanted)
-        if isinstance(command, Attack):
+        self._keep_entry()
+        self._open_entry()
+
+    def _open_entry(self) -> None:
+        assert self.entry is not None
+        if isinstance(self.entry.command, Attack):
             self.tray.clear()  # a new attack: the last one's dice are picked up
         if self.real_panel.parent is None:
             self.layer.add_widget(self.real_panel)
         self._ask_faces()
         self.draw()
+
+    def _keep_entry(self) -> None:
+        """Every face tapped is kept before the next is asked for (a power cut loses none)."""
+        entry, match, game = self.entry, self.match, self.app.service.game
+        typed = None
+        if entry is not None and match is not None and game is not None:
+            typed = typed_dice.Typed(game, match.version, entry.command, tuple(entry.entered))
+        typed_dice.keep(self.app.service.store, typed)
+
+    def _recall_entry(self) -> None:
+        """A kiosk started again halfway through typing real dice in asks for the next face
+        where it stopped: the attack chosen, the rolls typed in, the faces of this roll."""
+        match = self.match
+        if match is None or self.entry is not None or not self.human_turn():
+            return
+        kept = typed_dice.recall(self.app.service.store, self.app.service.game, match.version)
+        if kept is None:
+            return
+        try:
+            _rolls, wanted = typed(match, kept.command, ())
+        except RuleError:
+            return
+        if wanted is None:
+            return
+        entry = Entry(kept.command, wanted=wanted)
+        for face in kept.faces:
+            entry.entered.append(face)
+            if entry.current < entry.wanted:
+                continue
+            try:
+                rolls, wanted = typed(match, kept.command, entry.entered)
+            except RuleError:
+                return
+            if wanted is None:
+                return  # these faces decide the attack: it is the players' to send, not ours
+            entry.rolls, entry.wanted = rolls, wanted
+        command = kept.command
+        if isinstance(command, Attack):
+            self.attacker, self.target, self.move = command.ship, command.target, command.move
+            self.attack_caption.text = caption(match.setup, match.turn, command.ship, command.target)
+        else:
+            self.target = command.target
+        self.entry, self.real_on = entry, True
+        self._open_entry()
 
     def _ask_faces(self) -> None:
         entry, match = self.entry, self.match
@@ -540,6 +592,7 @@ class ExpressScreen(KioskScreen):
             return
         entry.entered.append(face)
         if entry.current < entry.wanted:
+            self._keep_entry()
             self._ask_faces()
             return
         try:
@@ -550,10 +603,14 @@ class ExpressScreen(KioskScreen):
             return
         if wanted is not None:
             entry.rolls, entry.wanted = rolls, wanted
+            self._keep_entry()
             self._ask_faces()
             return
-        self._close_entry()
+        self._close_entry(forget=False)
         self._send(QueueDice(tuple(entry.entered)), entry.command)
+        # Forgotten once sent: a power cut in between finds the game moved on (another
+        # version), and what was kept no longer counts.
+        typed_dice.keep(self.app.service.store, None)
 
     def _undo_face(self) -> None:
         entry = self.entry
@@ -562,14 +619,17 @@ class ExpressScreen(KioskScreen):
         if entry.current == 0 and entry.rolls:
             entry.wanted = len(entry.rolls.pop().faces)
         entry.entered.pop()
+        self._keep_entry()
         self._ask_faces()
 
     def _cancel_entry(self) -> None:
         self._close_entry()
         self.draw()
 
-    def _close_entry(self) -> None:
+    def _close_entry(self, forget: bool = True) -> None:
         self.entry = None
+        if forget:
+            typed_dice.keep(self.app.service.store, None)
         if self.real_panel.parent is not None:
             self.layer.remove_widget(self.real_panel)
 
