@@ -358,7 +358,7 @@ def main(argv: Sequence[str]) -> int:
         store.close()
 
 
-def _join(cfg: Any, store: Store, args: argparse.Namespace) -> int:
+def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
     from kiosk import config
 
     problem = config.check_values({"league.hub": args.hub})[1]
@@ -385,7 +385,7 @@ def _join(cfg: Any, store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _status(cfg: Any, store: Store) -> int:
+def _status(cfg: ConfigFile, store: Store) -> int:
     hub = cfg.settings.league.hub
     member = members.membership(store.meta, hub) if hub else None
     if member is None:
