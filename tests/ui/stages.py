@@ -159,7 +159,7 @@ class StagedTour(Tour):
             b, d, c, s, p = Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE, Ship.PATROL_BOAT
             x.lay_out([[b, c, d, s, p], [p, d, b, c, s]], start=False)
             self.screen().seed = x.sinking_seed(b, Target(1, d), rolls=2)
-            self.press(label("Start"))
+            self.press_start(label("Start"))
             x.attack(b, Target(1, d))
         if stage >= EXPRESS.index("express_played"):
             assert x.computers_play()

@@ -26,7 +26,7 @@ def run_all(tour: Tour, out: Path, suffix: str) -> Iterator[str]:
     screen.names[0].text, screen.players[0].text = "Sharks", "Anna, Ben"
     screen.names[1].text, screen.players[1].text = "Jets", "Cleo, Dev"
     yield shot("new_game")
-    tour.press(label("Place fleets"))
+    tour.press_start(label("Place fleets"))
     yield shot("placement_handover")
     tour.place_by_taps("Sharks")
     screen = tour.screen()
@@ -78,7 +78,7 @@ def solo_walk(tour: Tour, shot: Callable[[str], str]) -> Iterator[str]:
 
     tour.start_solo()
     yield shot("new_game_solo")
-    tour.press(label("Place fleets"))
+    tour.press_start(label("Place fleets"))
     tour.pump()  # the kiosk locks in its fleet at once
     yield shot("placement_solo")
     tour.press(label("{team}: place on this screen").format(team="Sharks"))
