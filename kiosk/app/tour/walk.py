@@ -109,3 +109,8 @@ def solo_walk(tour: Tour, shot: Callable[[str], str]) -> Iterator[str]:
     tour.press(label("Let the kiosk throw"))
     tour.pump(lambda: not tour.kiosk_turn())
     tour.press(label("Coach"))
+    # A new game over the one in play: the kiosk asks first, and the game goes on.
+    tour.app.go("new_game")
+    tour.press(label("Place fleets"))
+    yield shot("new_game_question")
+    tour.press(label("Keep playing"))
