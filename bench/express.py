@@ -66,13 +66,14 @@ def game_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
-def play(batch: Batch) -> tuple[Batch, int, dict[str, list[float]]]:
-    """Play one batch; A's wins and every decision's time (seconds) per level."""
+def play(batch: Batch) -> tuple[Batch, int, dict[str, list[tuple[float, float]]]]:
+    """Play one batch; A's wins and every decision's time per level (seconds: wall clock, and
+    the CPU time of the deciding thread, which a loaded machine does not inflate)."""
     variant = Variant(batch.variant)
     prepare(variant)
     a, b = (Strategy(name) for name in batch.pairing.split("-"))
     wins = 0
-    times: dict[str, list[float]] = defaultdict(list)
+    times: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for number in range(batch.first, batch.first + batch.count):
         seed = game_seed(batch.seed, batch.players, batch.variant, batch.pairing, batch.seat, number)
         levels = [a if seat == batch.seat else b for seat in range(batch.players)]
@@ -87,9 +88,9 @@ def play(batch: Batch) -> tuple[Batch, int, dict[str, list[float]]]:
         while match.phase is not Phase.OVER:
             view = match.public_view()
             computer = computers[match.turn]
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             command = computer.decide(view)
-            times[computer.level.value].append(time.perf_counter() - start)
+            times[computer.level.value].append((time.perf_counter() - start, time.thread_time() - cpu))
             match.apply(command)
         wins += match.winner == batch.seat
     return batch, wins, dict(times)
@@ -142,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     wins: dict[tuple[int, str, str], int] = defaultdict(int)
     games: dict[tuple[int, str, str], int] = defaultdict(int)
-    times: dict[tuple[int, str], list[float]] = defaultdict(list)
+    times: dict[tuple[int, str], list[tuple[float, float]]] = defaultdict(list)
+    load = os.getloadavg()
     with multiprocessing.Pool(args.workers) as pool:
         for batch, won, decided in pool.imap_unordered(play, batches):
             key = (batch.players, batch.variant, batch.pairing)
@@ -164,36 +166,54 @@ def main(argv: list[str] | None = None) -> int:
                 "fair": 1 / key[0],
             }
         )
-    timing = [
-        {
-            "players": n,
-            "level": level,
-            "decisions": len(values),
-            "p50_ms": 1000 * percentile(values, 0.5),
-            "p99_ms": 1000 * percentile(values, 0.99),
-            "max_ms": 1000 * max(values),
-        }
-        for (n, level), values in sorted(times.items())
-    ]
+    timing = []
+    for (n, level), pairs in sorted(times.items()):
+        wall, cpu = [w for w, _c in pairs], [c for _w, c in pairs]
+        timing.append(
+            {
+                "players": n,
+                "level": level,
+                "decisions": len(pairs),
+                "p50_ms": 1000 * percentile(wall, 0.5),
+                "p99_ms": 1000 * percentile(wall, 0.99),
+                "max_ms": 1000 * max(wall),
+                "cpu_p50_ms": 1000 * percentile(cpu, 0.5),
+                "cpu_p99_ms": 1000 * percentile(cpu, 0.99),
+                "cpu_max_ms": 1000 * max(cpu),
+            }
+        )
+    load = (*load, *os.getloadavg())
     if args.json:
-        print(json.dumps({"results": rows, "timing": timing, "seconds": time.time() - started}, indent=2))
+        print(
+            json.dumps(
+                {"results": rows, "timing": timing, "seconds": time.time() - started, "load": load}, indent=2
+            )
+        )
         return 0
-    print(f"{'players':>7} {'game':<8} {'A vs B':<14} {'games':>6} {'A wins':>7} {'95% CI':>16} {'fair':>5}")
+    head = f"{'A wins':>7} {'95% CI':>16} {'s.e.':>5} {'fair':>5}"
+    print(f"{'players':>7} {'game':<8} {'A vs B':<14} {'games':>6} {head}")
     for row in rows:
         low, high = row["ci95"]
         a, b = row["pairing"].split("-")
+        error = math.sqrt(row["win_rate"] * (1 - row["win_rate"]) / row["games"])
         print(
             f"{row['players']:>7} {row['game']:<8} {a + ' vs ' + b:<14} {row['games']:>6} "
             f"{100 * row['win_rate']:>6.1f}% {f'[{100 * low:.1f}, {100 * high:.1f}]':>16} "
-            f"{100 * row['fair']:>4.0f}%"
+            f"{100 * error:>5.2f} {100 * row['fair']:>4.0f}%"
         )
     print()
-    print(f"{'players':>7} {'level':<7} {'decisions':>9} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}")
+    print("decision time (ms): wall clock, and the CPU time of the deciding thread")
+    print(
+        f"{'players':>7} {'level':<7} {'decisions':>9} {'p50':>7} {'p99':>7} {'max':>7} "
+        f"{'cpu p50':>8} {'cpu p99':>8} {'cpu max':>8}"
+    )
     for t in timing:
         print(
             f"{t['players']:>7} {t['level']:<7} {t['decisions']:>9} {t['p50_ms']:>7.2f} "
-            f"{t['p99_ms']:>7.2f} {t['max_ms']:>7.1f}"
+            f"{t['p99_ms']:>7.2f} {t['max_ms']:>7.1f} {t['cpu_p50_ms']:>8.2f} {t['cpu_p99_ms']:>8.2f} "
+            f"{t['cpu_max_ms']:>8.1f}"
         )
+    print("load average (1, 5, 15 min): start {:.1f} {:.1f} {:.1f}, end {:.1f} {:.1f} {:.1f}".format(*load))
     print(f"\n{time.time() - started:.0f} s, {args.workers} worker(s)")
     return 0
 

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 import psycopg
 
+from kiosk.errors import DartshipError
 from kiosk.league.membership import CODE_ALPHABET, CODE_LENGTH  # the kiosk checks typed codes
 
 CODE_HOURS = 48
 
 
-class AdminError(ValueError):
+class AdminError(DartshipError, ValueError):
     """What an admin asked for cannot be done; the message says why."""
 
 

@@ -17,11 +17,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.errors import DartshipError
+
 SUPERUSER = "dartship"
 DATABASE = "dartship"
 
 
-class ClusterError(RuntimeError):
+class ClusterError(DartshipError, RuntimeError):
     """No PostgreSQL can be started here; the message says why (and what to install)."""
 
 

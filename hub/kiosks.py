@@ -14,11 +14,12 @@ from dataclasses import dataclass
 import psycopg
 
 from hub.admin import digest
+from kiosk.errors import DartshipError
 from kiosk.league import signing
 from kiosk.league.membership import normal_code
 
 
-class Refused(Exception):
+class Refused(DartshipError):
     """A request the hub will not serve: `status` is the HTTP answer, the message says why."""
 
     def __init__(self, status: int, message: str) -> None:

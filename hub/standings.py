@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 import psycopg
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from kiosk.errors import DartshipError
 from kiosk.hosted import HOSTED
 
 
-class NotFound(LookupError):
+class NotFound(DartshipError, LookupError):
     """No such league, season, venue or player."""
 
 

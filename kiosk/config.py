@@ -107,13 +107,13 @@ def _range(lo: float, hi: float) -> Check:
     return check
 
 
-def _baud(value: Any) -> str | None:
+def _baud(value: int) -> str | None:
     if value == 0 or 300 <= value <= 4_000_000:
         return None
     return _("must be 0 (told from the board) or from 300 to 4000000")
 
 
-def _http_url(value: Any) -> str | None:
+def _http_url(value: object) -> str | None:
     from urllib.parse import urlsplit
 
     try:
@@ -297,7 +297,7 @@ class BuzzerSettings:
     mute: bool = setting(False, "silence the buzzer")
 
 
-def _voice(value: Any) -> str | None:
+def _voice(value: str) -> str | None:
     if VOICE_NAME.match(value):
         return None
     return _("must be an espeak-ng voice like en-gb, de or fi+f3 (see espeak-ng --voices)")
@@ -373,7 +373,7 @@ class KioskSettings:
     database: str = setting("", "SQLite file (empty: dartship.db in the data folder)")
 
 
-def _hub_url(value: Any) -> str | None:
+def _hub_url(value: str) -> str | None:
     if value == "" or re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", value):
         return None
     return _("must be the hub's address, like https://league.example.org (empty: no league)")

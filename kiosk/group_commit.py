@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from kiosk.errors import DartshipError
+
 if TYPE_CHECKING:
     import sqlite_utils
 
@@ -42,7 +44,7 @@ class _Job(Generic[T]):
     result: T | None = None
 
 
-class StoreClosed(sqlite3.ProgrammingError):
+class StoreClosed(DartshipError, sqlite3.ProgrammingError):
     """The store was closed before this write could be committed (as sqlite3 says of a closed
     connection, so that whoever handles store errors handles this one)."""
 

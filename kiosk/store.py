@@ -437,7 +437,12 @@ class GameLog(_Part):
     secrets apart, its shots and results. A command is committed before it is announced."""
 
     def new_game(
-        self, kind: GameKind[Any, Any, Any, Any], setup: Any, *, venue: str = "kiosk", at: str | None = None
+        self,
+        kind: GameKind[Any, Any, Any, Any],
+        setup: object,
+        *,
+        venue: str = "kiosk",
+        at: str | None = None,
     ) -> int:
         """A new game of this kind at this venue; an unfinished older one there is abandoned
         (one game at a time runs at a venue: the kiosk's screen, one phone room)."""
@@ -446,7 +451,7 @@ class GameLog(_Part):
             return write(self.db)
 
     def new_game_grouped(
-        self, kind: GameKind[Any, Any, Any, Any], setup: Any, *, venue: str = "kiosk"
+        self, kind: GameKind[Any, Any, Any, Any], setup: object, *, venue: str = "kiosk"
     ) -> concurrent.futures.Future[int]:
         """`new_game` through the writer thread (see `append_grouped`): the game's id, once
         its row is committed."""
@@ -454,7 +459,7 @@ class GameLog(_Part):
 
     @staticmethod
     def _new_game_write(
-        kind: GameKind[Any, Any, Any, Any], setup: Any, venue: str, at: str | None
+        kind: GameKind[Any, Any, Any, Any], setup: object, venue: str, at: str | None
     ) -> Callable[[sqlite_utils.Database], int]:
         row = {
             "kind": kind.name,
@@ -477,7 +482,7 @@ class GameLog(_Part):
         self,
         game: int,
         kind: GameKind[Any, Any, Any, Any],
-        command: Any,
+        command: object,
         events: Sequence[Any],
         state: Game[Any, Any],
         at: str | None = None,
@@ -494,7 +499,7 @@ class GameLog(_Part):
         self,
         game: int,
         kind: GameKind[Any, Any, Any, Any],
-        command: Any,
+        command: object,
         events: Sequence[Any],
         state: Game[Any, Any],
     ) -> concurrent.futures.Future[None]:
@@ -507,7 +512,7 @@ class GameLog(_Part):
         self,
         game: int,
         kind: GameKind[Any, Any, Any, Any],
-        command: Any,
+        command: object,
         events: Sequence[Any],
         state: Game[Any, Any],
         at: str | None,
@@ -635,7 +640,7 @@ class GameLog(_Part):
         """The game's command log, rebuilt (secrets put back) for a replay."""
         return self._commands(game, *self._kind_and_setup(game))
 
-    def _commands(self, game: int, kind: GameKind[Any, Any, Any, Any], setup: Any) -> list[Any]:
+    def _commands(self, game: int, kind: GameKind[Any, Any, Any, Any], setup: object) -> list[Any]:
         rows = self.db.execute(
             "SELECT c.seq, c.body, s.text FROM commands c LEFT JOIN secrets s "
             "ON s.game = c.game AND s.seq = c.seq WHERE c.game=? ORDER BY c.seq",
@@ -721,7 +726,7 @@ class Rooms(_Part):
             )
         return RoomRow(int(cursor.lastrowid), token, owner, None, False)  # type: ignore[arg-type]
 
-    def _room(self, where: str, value: Any) -> RoomRow | None:
+    def _room(self, where: str, value: object) -> RoomRow | None:
         row = self.db.execute(
             f"SELECT id, token, owner, friend, ready FROM rooms WHERE {where}=? "
             "AND closed IS NULL ORDER BY id DESC LIMIT 1",
@@ -793,7 +798,7 @@ class Stats(_Part):
         ).fetchall()
         return [DailyResult(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
-    def finished_games(self, kind: str, **setup: Any) -> list[FinishedGame]:
+    def finished_games(self, kind: str, **setup: object) -> list[FinishedGame]:
         """The finished games of a kind whose stored setup has these values (`mode="daily",
         date="2026-11-30"`), in the order they finished, with their results."""
         where = "".join(f" AND json_extract(setup, '$.{key}') = ?" for key in setup)

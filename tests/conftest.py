@@ -1,14 +1,39 @@
 """Fixtures every part's tests may use: a real PostgreSQL for the league (one throwaway
-cluster per session, initdb + pg_ctl in a temp folder, and a fresh database per test)."""
+cluster per session, initdb + pg_ctl in a temp folder, and a fresh database per test); and,
+for every test, a data folder of the session's own (never the user's ~/.local/share/dartship)."""
 
 from __future__ import annotations
 
 import itertools
+import os
+import sys
 from collections.abc import Iterator
 
 import pytest
 
 _numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The kiosk's data folder (`kiosk.config.data_dir`: the Express solutions solved on first
+    use, a default database) is the session's own, for the tests and every process they start;
+    a background solve a test started is ended with the session (it would go on using a core
+    after the tests, writing where nobody looks)."""
+    saved = {key: os.environ.get(key) for key in ("XDG_DATA_HOME", "STATE_DIRECTORY")}
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
+    os.environ.pop("STATE_DIRECTORY", None)
+    yield
+    solved = sys.modules.get("kiosk.express.solved")
+    for process in getattr(solved, "_started", {}).values():
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 @pytest.fixture(scope="session")

@@ -358,7 +358,7 @@ def main(argv: Sequence[str]) -> int:
         store.close()
 
 
-def _join(cfg: Any, store: Store, args: argparse.Namespace) -> int:
+def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
     from kiosk import config
 
     problem = config.check_values({"league.hub": args.hub})[1]
@@ -385,19 +385,22 @@ def _join(cfg: Any, store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _status(cfg: Any, store: Store) -> int:
+def _status(cfg: ConfigFile, store: Store) -> int:
     hub = cfg.settings.league.hub
     member = members.membership(store.meta, hub) if hub else None
     if member is None:
         print(_("This kiosk is in no league (dartship league join CODE --hub URL)."))
         return 0
-    counts = Outbox(store.db, member.venue).counts()
+    outbox = Outbox(store.db, member.venue)
     print(
         _("League {league}, venue {venue}, kiosk {kiosk} at {hub}").format(
             league=member.league_name, venue=member.venue_name, kiosk=member.kiosk, hub=member.hub
         )
     )
-    print(_("Outbox: {pending} waiting, {sent} sent, {refused} refused").format(**counts))
+    print(_("Outbox: {pending} waiting, {sent} sent, {refused} refused").format(**outbox.counts()))
+    problem = outbox.last_problem()
+    if problem:
+        print(_("Last error: {error}").format(error=problem))
     kept = members.boards(store.meta)
     if kept is not None:
         print(_("Boards fetched {minutes} minutes ago").format(minutes=int(kept.age_seconds() // 60)))

@@ -60,6 +60,7 @@ MAX_TABLES = 400
 ROOM_IDLE = 30 * 60.0
 DUEL_LEFT = 10 * 60.0
 ROOM_MAX_AGE = 12 * 3600.0
+ROOMS_REMEMBERED = 4096  # devices whose open room (or none) is known without asking the store
 
 
 class Role(enum.Enum):
@@ -117,6 +118,9 @@ class PhoneRooms:
         self.max_tables = max_tables
         self._tables: OrderedDict[str, PhoneVenue] = OrderedDict()
         self._rooms: dict[int, RoomRow] = {}  # rooms whose state changed here (no store: all)
+        # Each device's open room (or None) as the store holds it: every page and every shot
+        # asks, and only this class writes the rooms, so the store is read once per device.
+        self._room_of: OrderedDict[str, RoomRow | None] = OrderedDict()
         self._friend_names: dict[int, str] = {}
         self.clock = clock
         self._touched: dict[int, float] = {}  # room -> when anything last happened in it
@@ -247,7 +251,17 @@ class PhoneRooms:
         """The device's open room, as its owner."""
         if self.store is None:
             return next((r for r in self._rooms.values() if r.owner == device), None)
-        return self.store.rooms.room_of(device)
+        if device in self._room_of:
+            self._room_of.move_to_end(device)
+            return self._room_of[device]
+        return self._remember(device, self.store.rooms.room_of(device))
+
+    def _remember(self, device: str, room: RoomRow | None) -> RoomRow | None:
+        self._room_of[device] = room
+        self._room_of.move_to_end(device)
+        while len(self._room_of) > ROOMS_REMEMBERED:
+            self._room_of.popitem(last=False)
+        return room
 
     def open_room(self, device: str) -> RoomRow:
         """The device's room (its link for a friend): the open one, or a new one."""
@@ -260,6 +274,7 @@ class PhoneRooms:
         else:
             room = RoomRow(len(self._rooms) + 1, token, device, None, False)
         self._rooms[room.id] = room
+        self._remember(device, room)
         self._born[room.id] = self._touched[room.id] = self.clock()
         log.info("a phone opened a room")
         return room
@@ -274,6 +289,7 @@ class PhoneRooms:
         if self.store is not None:
             self.store.rooms.close_room(room.id)
         self._rooms.pop(room.id, None)
+        self._remember(device, None)
         self._friend_names.pop(room.id, None)
         self._touched.pop(room.id, None)
         self._born.pop(room.id, None)
@@ -345,6 +361,7 @@ class PhoneRooms:
         self._touched[room.id] = self.clock()
         if self.store is not None:
             self.store.rooms.keep_room(room)
+            self._remember(room.owner, room)
         return room
 
     # -- rooms end --

@@ -53,6 +53,7 @@ RandomState = tuple[Any, ...]
 _pools: dict[str, concurrent.futures.ProcessPoolExecutor] = {}
 _pools_lock = threading.Lock()
 _pondering = 0  # ponders sent and not yet back (all tables)
+_stopped = False  # `shutdown` was called: no worker starts again
 
 
 def _worker_start(nice: int) -> None:
@@ -70,6 +71,10 @@ def _worker_start(nice: int) -> None:
 
 def _pool(name: str, nice: int) -> concurrent.futures.ProcessPoolExecutor:
     with _pools_lock:
+        if _stopped:
+            # A table's thread that asks after the kiosk stopped would start a new worker that
+            # nobody stops, and the interpreter would wait for it at exit.
+            raise RuntimeError("the computer's workers are stopped")
         if name not in _pools:
             # Spawned, not forked: the kiosk's process has threads and a running loop.
             workers = _workers(name)
@@ -102,7 +107,9 @@ def _workers(name: str) -> int:
 
 def shutdown(*, wait: bool = False) -> None:
     """Stop the worker processes (the kiosk stops; a bench ends; the interpreter exits)."""
+    global _stopped
     with _pools_lock:
+        _stopped = True
         for pool in _pools.values():
             pool.shutdown(wait=wait, cancel_futures=True)
         _pools.clear()

@@ -89,8 +89,17 @@ class Duel:
         defense = [s.defense for s in table]
         again = self.rules.sinker_goes_again
 
+        # A game no sink can end depends only on which ships each side has: one table of the
+        # 32 x 32 fleets (asking `stalemate` for every row took most of the build).
+        fleets = [tuple(i for i in range(len(FLEET)) if mask >> i & 1) for mask in range(1 << len(FLEET))]
+        frozen = [
+            [stalemate((ships(a), ships(b)), lambda ship: self.rules.ship(variant, ship)) for b in fleets]
+            for a in fleets
+        ]
+        chance = [[float(odds.chance(attacker, d)) for d in defense] for attacker in table]
+
         def stuck(a: Indices, b: Indices) -> bool:
-            return stalemate((ships(a), ships(b)), lambda ship: self.rules.ship(variant, ship))
+            return frozen[sum(1 << i for i in a)][sum(1 << i for i in b)]
 
         def sunk(line: Indices, theirs: Indices, y: int) -> tuple[int, bool]:
             """Where sinking `y` leads, and whether that slot is the mover's (else the other's,
@@ -126,7 +135,7 @@ class Duel:
                             (
                                 at,
                                 0,
-                                float(odds.chance(attacker, defense[y])),
+                                chance[x][y],
                                 s,
                                 m,
                                 s,
@@ -196,23 +205,36 @@ class Duel:
         two = np.where(self.mine2, own[self.sink2], 1 - other[self.sink2])
         return miss, one, two
 
-    def values(self, own: np.ndarray, other: np.ndarray, declare: np.ndarray | None = None) -> np.ndarray:
+    def values(
+        self,
+        own: np.ndarray,
+        other: np.ndarray,
+        declare: np.ndarray | None = None,
+        split: list[tuple[np.ndarray, np.ndarray]] | None = None,
+    ) -> np.ndarray:
         """Each attack's value to the mover. `declare`: for each Carrier attack (row of
         `carriers`) and way its dice fall, the share declared at the first target (None: the
-        better one)."""
+        better one); `split`: the same fixed declarations as `split(declare)` makes them."""
         miss, one, two = self.outcomes(own, other)
         out = self.p * one + (1 - self.p) * miss
-        for g in self.groups:
+        if split is None and declare is not None:
+            split = self.split(declare)
+        for k, g in enumerate(self.groups):
             base = miss[g.rows]
+            if split is not None:  # fixed declarations: linear in the two gains
+                first, second = split[k]
+                out[g.rows] = base + (one[g.rows] - base) * first + (two[g.rows] - base) * second
+                continue
             gain1 = np.outer(one[g.rows] - base, g.q1)
             gain2 = np.outer(two[g.rows] - base, g.q2)
-            chosen = (
-                np.maximum(gain1, gain2)
-                if declare is None
-                else declare[g.among] * gain1 + (1 - declare[g.among]) * gain2
-            )
-            out[g.rows] = base + chosen @ g.p
+            out[g.rows] = base + np.maximum(gain1, gain2) @ g.p
         return out
+
+    def split(self, declare: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Fixed Carrier declarations folded over the falls of the dice: per group, each
+        attack's chance to sink the first target and the second (the value is linear in them,
+        so a sweep of a fixed policy needs no table of falls)."""
+        return [((declare[g.among] * g.q1) @ g.p, ((1 - declare[g.among]) * g.q2) @ g.p) for g in self.groups]
 
     def play(self, values: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
         """A state's value when its mover picks attacks by `weights` (its share of each
@@ -249,9 +271,11 @@ class Duel:
         chance to win in every state where A moves, and B's where B moves."""
         win_a = np.zeros(STATES + 2)
         win_b = np.zeros(STATES + 2)
+        split_a = None if a[1] is None else self.split(a[1])
+        split_b = None if b[1] is None else self.split(b[1])
         for _sweep in range(100_000):
-            new_a = self.play(self.values(win_a, win_b, a[1]), a[0])
-            new_b = self.play(self.values(win_b, win_a, b[1]), b[0])
+            new_a = self.play(self.values(win_a, win_b, a[1], split_a), a[0])
+            new_b = self.play(self.values(win_b, win_a, b[1], split_b), b[0])
             change = max(np.abs(new_a - win_a).max(), np.abs(new_b - win_b).max())
             win_a, win_b = new_a, new_b
             if change < tolerance:

@@ -16,6 +16,8 @@ with the command a player would send (`Attack`, or `Declare` for the Carrier's s
 from __future__ import annotations
 
 import enum
+import math
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
@@ -38,6 +40,8 @@ from kiosk.express.race import Racer, win_chances
 from kiosk.express.rules import FLEET, Rules, Ship, Variant
 
 T = TypeVar("T")
+FOLLOWED = 3  # the hard level's best attacks followed further into its turn (`Judge.attacks`)
+RACES_KEPT = 200_000  # race values kept per rules table (a few tens of MB at most)
 
 
 class Strategy(enum.Enum):
@@ -89,8 +93,7 @@ class Computer:
             return self.rng.choice([o for o in found if o.ship is ship])
         if self.level is Strategy.NORMAL:
             return self._best(found, [o.chance for o in found])
-        judge = judge_for(pos)
-        return self._best(found, [judge.attack(o) for o in found])
+        return self._best(found, judge_for(pos).attacks(found))
 
     def _declare(self, pos: Position) -> Target:
         found = declarations(pos)
@@ -115,12 +118,29 @@ class Judge:
     """The hard level's view of one decision: the attacker's chance to win after each outcome.
     Its cache of standings lives as long as the decision (positions seldom repeat across turns)."""
 
+    lookahead = 1  # sinks followed within the attacker's own turn (0: the race right after a sink)
+
     def __init__(self, pos: Position) -> None:
         self.pos = pos
         self.me = pos.turn
         self.t = tables(pos.variant, pos.rules)
         self.lines: Lines = tuple(_indices(line) for line in pos.lines)
         self._standings: dict[tuple[Lines, tuple[int, ...], int], float] = {}
+
+    def attacks(self, found: Sequence[Option]) -> list[float]:
+        """Each attack's value (`attack`): all of them judged with the race right after a sink,
+        then the `FOLLOWED` best of those again, following `lookahead` sinks into the turn
+        (where a choice is close, what each sink uncovers decides it); the others get -inf."""
+        depth, self.lookahead = self.lookahead, 0
+        values = [self.attack(o) for o in found]
+        self.lookahead = depth
+        if not depth:
+            return values
+        followed = sorted(range(len(found)), key=values.__getitem__, reverse=True)[:FOLLOWED]
+        judged = [-math.inf] * len(found)  # the choice is among the followed ones
+        for i in followed:
+            judged[i] = self.attack(found[i])
+        return judged
 
     def attack(self, option: Option) -> float:
         """The chance to win after this attack, in expectation over its dice."""
@@ -148,19 +168,59 @@ class Judge:
 
     def after_sink(self, line: tuple[int, ...], target: Target) -> float:
         """Once `target` is sunk, the attacker's own line being `line`."""
-        pos, me = self.pos, self.me
         lines = list(self.lines)
-        lines[me] = line
-        sunk = INDEX[target.ship]
-        lines[target.side] = tuple(s for s in lines[target.side] if s != sunk)
-        points = list(pos.points)
-        points[me] += 1
-        if points[me] >= pos.points_to_win or not any(lines[p] for p in range(len(lines)) if p != me):
+        lines[self.me] = line
+        return self.sunk(lines, self.pos.points, target.side, INDEX[target.ship], self.lookahead)
+
+    def sunk(
+        self, lines: list[tuple[int, ...]], points: Sequence[int], side: int, ship: int, depth: int
+    ) -> float:
+        """The attacker's chance to win once it sinks `ship` of player `side` (`lines`: before
+        the sink, its own line already moved); `depth`: sinks to follow in its own turn."""
+        pos, me = self.pos, self.me
+        lines = list(lines)
+        lines[side] = tuple(s for s in lines[side] if s != ship)
+        scored = list(points)
+        scored[me] += 1
+        if scored[me] >= pos.points_to_win or not any(lines[p] for p in range(len(lines)) if p != me):
             return 1.0
-        if (not lines[target.side] and not pos.rules.fleetless_skipped) or self._stalemate(lines):
-            return 1.0 if points[me] == max(points) else 0.0  # the game ends: the most points win
-        mover = me if pos.rules.sinker_goes_again else _next(lines, me)
-        return self.standing(tuple(lines), tuple(points), mover)
+        if (not lines[side] and not pos.rules.fleetless_skipped) or self._stalemate(lines):
+            return 1.0 if scored[me] == max(scored) else 0.0  # the game ends: the most points win
+        if not pos.rules.sinker_goes_again:
+            return self.standing(tuple(lines), tuple(scored), _next(lines, me))
+        if depth > 0:
+            return self.on_turn(tuple(lines), tuple(scored), depth)
+        return self.standing(tuple(lines), tuple(scored), me)
+
+    def on_turn(self, lines: Lines, points: tuple[int, ...], depth: int) -> float:
+        """The attacker on turn again after a sink: the best of its next attacks, each judged
+        by its exact chance, the line it leaves, and what that sink uncovers (`depth` sinks
+        further). The Admiral's Carrier is valued as declaring first here (a lower bound)."""
+        key = (lines, points, -1 - depth)
+        found = self._standings.get(key)
+        if found is not None:
+            return found
+        me, t = self.me, self.t
+        line = lines[me]
+        best = 0.0
+        for ship in line:
+            moved = (ship, *(s for s in line if s != ship))
+            for after in (moved, line) if t.stays[ship] and line[0] != ship else (moved,):
+                mine = list(lines)
+                mine[me] = after
+                miss = self.standing(tuple(mine), points, _next(mine, me))
+                row = t.chance[ship]
+                for side, theirs in enumerate(lines):
+                    if side == me:
+                        continue
+                    for target in theirs if t.anywhere[ship] else theirs[:EXPOSED]:
+                        chance = row[target]
+                        if chance + (1 - chance) * miss <= best:
+                            continue  # even a sure win after this sink would not beat the best
+                        value = self.sunk(mine, points, side, target, depth - 1)
+                        best = max(best, chance * value + (1 - chance) * miss)
+        self._standings[key] = best
+        return best
 
     def _stalemate(self, lines: Sequence[tuple[int, ...]]) -> bool:
         """No ship left can sink any enemy ship (`kiosk.express.match.stalemate`)."""
@@ -183,11 +243,24 @@ class Judge:
     def standing(self, lines: Lines, points: tuple[int, ...], mover: int) -> float:
         """The attacker's chance to win from here, `mover` on turn (the race of `race.py`)."""
         key = (lines, points, mover)
-        if key not in self._standings:
-            self._standings[key] = self._race(lines, points, mover)
-        return self._standings[key]
+        found = self._standings.get(key)
+        if found is None:
+            found = self._standings[key] = self.race(lines, points, mover)[self.me]
+        return found
 
-    def _race(self, lines: Lines, points: tuple[int, ...], mover: int) -> float:
+    def race(self, lines: Lines, points: tuple[int, ...], mover: int) -> tuple[float, ...]:
+        """Every player's chance to win in the race, kept with the rules' tables: the next
+        decisions of a game meet most of these positions again."""
+        again = self.pos.rules.sinker_goes_again
+        key = (self.pos.points_to_win, again, lines, points, mover)
+        found = self.t.races.get(key)
+        if found is None:
+            if len(self.t.races) >= RACES_KEPT:
+                self.t.races.clear()
+            found = self.t.races[key] = win_chances(self._runners(lines, points), mover, again)
+        return found
+
+    def _runners(self, lines: Lines, points: tuple[int, ...]) -> tuple[Racer, ...]:
         t = self.t
         masks = [sum(1 << ship for ship in line) for line in lines]
         fronts = [sum(1 << ship for ship in line[:EXPOSED]) for line in lines]
@@ -209,17 +282,17 @@ class Judge:
             # best ship against an average enemy ship (blending in the exposure measured worse).
             first = max(t.best[ship][anywhere if t.anywhere[ship] else exposed] for ship in line)
             mine = masks[player]
-            later = max(
-                sum(row[enemy] * (afloat[enemy] - (mine >> enemy & 1)) for enemy in range(len(FLEET)))
-                for row in (t.chance[s] for s in line)
-            )
+            counts = [afloat[enemy] - (mine >> enemy & 1) for enemy in range(len(FLEET))]
+            later = max(sum(map(operator.mul, t.chance[ship], counts)) for ship in line)
             runners.append(Racer(needs, first, later / enemies))
-        return win_chances(runners, mover, self.pos.rules.sinker_goes_again)[self.me]
+        return tuple(runners)
 
 
 class Perfect(Judge):
     """Hard with two players: the chance to win after each outcome is perfect play's, read from
     the solved game, so the attack it finds best is the exact optimal policy's."""
+
+    lookahead = 0  # the solved values already hold every later turn
 
     def __init__(self, pos: Position, values: np.ndarray) -> None:
         super().__init__(pos)
@@ -264,18 +337,15 @@ def prepare(
 
 
 def guarded_line(variant: Variant, rules: Rules) -> Line:
-    """The hard level's line: the two best defenses in front (the weaker attacker first where
-    defenses tie), then the weakest attackers, the best one last, hidden until it attacks.
-    It is the line the exact two-player solution found best for the first player, in both games
-    (docs/express.md)."""
+    """The hard level's line with three or four players: strongest defense first, all the way
+    down (the stronger attacker first where defenses tie). The others aim at the weakest ship
+    exposed anywhere, so a line whose next ship up is as hard to sink as the one it replaces
+    keeps them shooting at each other: Battleship, Destroyer, Submarine, Patrol Boat, Carrier
+    in the Admiral's game, Battleship, Destroyer, Submarine, Carrier, Patrol Boat in the
+    Captain's (docs/express.md has what it is worth)."""
     chances = tables(variant, rules).chance
 
     def strength(ship: Ship) -> float:
         return sum(chances[INDEX[ship]]) / len(FLEET)
 
-    def defense(ship: Ship) -> int:
-        return rules.ship(variant, ship).defense
-
-    front = sorted(FLEET, key=lambda s: (-defense(s), strength(s)))[:2]
-    rest = sorted((s for s in FLEET if s not in front), key=lambda s: (strength(s), defense(s)))
-    return (*front, *rest)
+    return tuple(sorted(FLEET, key=lambda s: (-rules.ship(variant, s).defense, -strength(s))))

@@ -126,6 +126,9 @@ class Tables:
         self.chance = [[float(odds.chance(a, t.defense)) for t in ships] for a in ships]
         self.can_sink = [[a.can_sink(t.defense) for t in ships] for a in ships]
         self.anywhere = [a.anywhere for a in ships]
+        self.stays = [a.stays for a in ships]
+        # the hard level's race values by position (`levels.Judge.race`), kept across decisions
+        self.races: dict[tuple[object, ...], tuple[float, ...]] = {}
         self.roll_first = [a.roll_first for a in ships]
         self.best: list[list[float]] = []  # by ship and bit mask of targets: its best chance
         carrier = ships[CARRIER]

@@ -50,7 +50,7 @@ def result_to_dict(result: PlayerResult) -> dict[str, Any]:
     }
 
 
-def _result_from_dict(raw: Any, where: str) -> PlayerResult:
+def _result_from_dict(raw: object, where: str) -> PlayerResult:
     if not isinstance(raw, Mapping):
         raise ReportError(f"{where} must be an object")
     try:

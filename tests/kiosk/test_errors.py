@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 
 import pytest
 
@@ -16,9 +17,20 @@ from kiosk.errors import DartshipError, PlacementError, ReplayError, RuleError
 from kiosk.lines import WireError
 
 
+def _packages() -> list[object]:
+    packages: list[object] = [kiosk, hardware, ui]
+    try:  # the league's hub, where its extra (psycopg, openskill) is installed
+        import hub.web  # noqa: F401
+
+        packages.append(sys.modules["hub"])
+    except ImportError:
+        pass
+    return packages
+
+
 def _modules() -> list[str]:
     names = []
-    for package in (kiosk, hardware, ui):
+    for package in _packages():
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             if ".firmware" not in info.name:
                 names.append(info.name)

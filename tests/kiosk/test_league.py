@@ -145,3 +145,48 @@ async def test_a_kiosk_in_a_league_starts_the_phones_daily_on_the_leagues_fleet(
     match = rooms.start_daily("bo", tomorrow, "Bo")
     assert match.fleet(1) == daily_fleet(bytes.fromhex("ab" * 16), tomorrow)
     assert match.fleet(1) != daily_fleet(kiosk_secret(store), tomorrow)
+
+
+def test_the_outbox_says_what_keeps_games_from_the_hub_and_leaving_gives_up_on_them(tmp_path):
+    store = _store(tmp_path)
+    outbox = store.outbox
+    assert outbox is not None
+    rng = random.Random(6)
+    for seed in (1, 2, 3):
+        games.play_darts(store, [["Ann"], ["Cy"]], random.Random(seed))
+    first, second, third = outbox.due(now=1e12)
+    assert outbox.last_problem() is None and outbox.last_sent() is None
+    outbox.sent(first, '{"status": "new"}')
+    assert outbox.last_sent() is not None and outbox.last_problem() is None
+    outbox.refused(second, "HTTP 422: the replay gives another winner")
+    assert outbox.last_problem() == "HTTP 422: the replay gives another winner"
+    outbox.failed(third, "not reachable: connection refused", now=1e9, rng=rng)
+    assert outbox.last_problem() == "not reachable: connection refused"  # the one waiting first
+    assert outbox.give_up("not sent: the kiosk left the league") == 1
+    assert outbox.counts() == {"pending": 0, "sent": 1, "refused": 2}
+    assert outbox.last_problem() in (
+        "not sent: the kiosk left the league",
+        "HTTP 422: the replay gives another winner",
+    )
+    assert outbox.give_up("again") == 0  # nothing waits any more
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("typed", "problem"),
+    [
+        ("ABCD-EFGH-JKMN", None),
+        ("abcd efgh jkmn", None),
+        ("ABCDEFGHJKMN", None),
+        ("", "Type the pairing code"),
+        ("ABCD-EFGH-JKM0", "has no 0"),
+        ("ABCD-EFGH-JKLI", "has no I, L"),
+        ("ABCD-EFGH", "has 12 letters and digits; this one has 8"),
+        ("ABCD-EFGH-JKMN-P", "this one has 13"),
+    ],
+)
+def test_a_typed_pairing_code_is_checked_before_any_hub_is_asked(typed, problem):
+    from kiosk.league.membership import code_problem
+
+    found = code_problem(typed)
+    assert (found is None) if problem is None else (found is not None and problem in found)

@@ -21,7 +21,12 @@ async def test_a_shot_waiting_for_the_disk_holds_up_no_other_phone(tmp_path):
         cell = water(match, 0)[0]
         with disk_held(tmp_path / "dartship.db"):
             firing = asyncio.ensure_future(shooter.post("/api/classic/play/fire", json={"cell": cell}))
-            await asyncio.sleep(0.2)  # the shot is applied and waits for its commit
+            table = classic.rooms.table(device(shooter)).service
+            for _ in range(1000):  # until the shot is applied and waits for its commit
+                if table.committing:
+                    break
+                await asyncio.sleep(0.005)
+            assert table.committing
             # Another phone's page: answered now, the disk still held.
             answer = await asyncio.wait_for(honest.get("/api/classic/play"), 2)
             assert answer.status == 200

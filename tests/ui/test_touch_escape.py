@@ -19,12 +19,12 @@ def _question(tour):
     return next((w for w in Window.children if isinstance(w, QuitQuestion)), None)
 
 
-def test_escape_asks_first_and_quit_is_logged(tour, caplog):
+def test_escape_asks_first_and_quit_is_logged(tour, caplog, monkeypatch):
     from kivy.core.window import Window
 
     tour.at("home")
     stopped = []
-    tour.app.escape._stop = lambda: stopped.append(True)
+    monkeypatch.setattr(tour.app.escape, "_stop", lambda: stopped.append(True))
     assert Window.dispatch("on_keyboard", 27, 0, None, [])  # handled: Kivy does not quit
     question = _question(tour)
     assert question is not None and not stopped
@@ -36,18 +36,19 @@ def test_escape_asks_first_and_quit_is_logged(tour, caplog):
     assert tour.app.escape.asking is None
 
 
-def test_stay_keeps_the_kiosk_and_kiosk_mode_ignores_escape(tour):
+def test_stay_keeps_the_kiosk_and_kiosk_mode_ignores_escape(tour, monkeypatch):
     from kivy.core.window import Window
 
     tour.at("home")
     stopped = []
-    tour.app.escape._stop = lambda: stopped.append(True)
+    # Put back after the test (monkeypatch): the next test's Escape is desktop mode's again.
+    monkeypatch.setattr(tour.app.escape, "_stop", lambda: stopped.append(True))
     Window.dispatch("on_keyboard", 27, 0, None, [])
     question = _question(tour)
     assert question is not None
     tour.press("Stay")
     assert tour.app.escape.asking is None and not stopped
     display = replace(tour.kiosk.config.settings.display, kiosk_mode=True)
-    tour.app.escape._kiosk_mode = lambda: display.kiosk_mode
+    monkeypatch.setattr(tour.app.escape, "_kiosk_mode", lambda: display.kiosk_mode)
     assert Window.dispatch("on_keyboard", 27, 0, None, [])
     assert tour.app.escape.asking is None and _question(tour) is None and not stopped

@@ -166,4 +166,7 @@ def test_settings_league_speaks_the_kiosks_language(tour, artefacts: Path, langu
         }[language]
     )
     tour.save(artefacts / f"settings_league_{language}.png")
+    from ui.touch.fitting import faults
+
+    assert faults(tour.root) == []  # every text fits its widget, none cut or broken
     tour.at("home")

@@ -1,4 +1,5 @@
-"""`dartship screenshots` renders every screen at 1920x1080 in its own process, headless."""
+"""`dartship screenshots` renders every screen at 1920x1080 in its own process, headless, and
+(`--check`) every text on them fits."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ SCREENS = (
     "pin",
     "settings",
     "learn",
+    "league_settings",
     "new_game_solo",
     "placement_solo",
     "bull_off_solo",
@@ -57,13 +59,14 @@ SCREENS = (
 def test_screenshots_at_1080p(artefacts: Path) -> None:
     out = artefacts / "screenshots"
     done = subprocess.run(
-        [sys.executable, "-m", "kiosk.app.cli", "screenshots", str(out), "--size", "1920x1080"],
+        [sys.executable, "-m", "kiosk.app.cli", "screenshots", str(out), "--size", "1920x1080", "--check"],
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
-    assert done.returncode == 0, done.stderr[-2000:]
+    unfit = [line for line in done.stdout.splitlines() if not line.endswith(".png")]
+    assert done.returncode == 0, "\n".join(unfit[:40]) or done.stderr[-2000:]
     for name in SCREENS:
         picture = out / f"{name}@1080.png"
         assert picture.exists() and picture.stat().st_size > 5000, name

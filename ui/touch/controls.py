@@ -6,6 +6,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.core.text.markup import MarkupLabel
 from kivy.graphics import Color, Rectangle, RoundedRectangle
@@ -93,14 +94,20 @@ class BigButton(Button):
         )
         self.base_colour = colour
         self.base_font = s(font_units)
+        self._refit = before_the_frame(self.refit)
         self.bind(size=self._wrap, text=self._wrap, state=self._pressed)
         if on_press is not None:
             self.bind(on_release=lambda *_a: on_press())
 
     def _wrap(self, *_args: object) -> None:
+        self.text_size = (self.width - theme.sizes()(8), None)
+        self._refit()
+
+    def refit(self) -> None:
+        """A word wider than the button, or lines taller than it, make the font smaller (to
+        70 %). Done before the next frame (`before_the_frame`), not at each size a layout
+        passes through, so it is measured once, at the size drawn."""
         room = self.width - theme.sizes()(8)
-        self.text_size = (room, None)
-        # A word wider than the button, or lines taller than it, make the font smaller (to 70 %).
         self.font_size = fitting_font(self, self.base_font, room, height=self.height, smallest=0.7)
 
     def fit_width(self, least: float) -> BigButton:
@@ -148,6 +155,14 @@ class Caption(Label):
             self.height = self.texture_size[1] if self.text else 0
 
 
+def before_the_frame(fit: Callable[[], None]) -> Callable[..., None]:
+    """A handler for size and text changes that fits once, before the next frame is drawn: a
+    layout moves a widget through several sizes (Kivy's default 100x100 first), and measuring
+    text at each of them cost the kiosk's start a good part of its time."""
+    trigger = Clock.create_trigger(lambda _dt: fit(), -1)
+    return lambda *_args: trigger()
+
+
 def fitting_font(
     label: Label,
     base_font: float,
@@ -189,9 +204,15 @@ def _fitting_font(
     font: tuple[str, bool, bool, bool],
 ) -> float:
     font_name, bold, markup, shorten = font
-    least = base_font * smallest
-    size = base_font
-    for _attempt in range(12):
+    if not markup and "\n" not in text:
+        # Most texts fit on one line: the font's metrics say so without laying anything out.
+        metrics = CoreLabel(font_size=base_font, font_name=font_name, bold=bold)
+        metrics.resolve_font_name()
+        wide, high = metrics.get_extents(text)
+        if wide <= width - 1 and (height is None or high <= height):
+            return base_font
+
+    def fits(size: float) -> bool:
         probe = (MarkupLabel if markup else CoreLabel)(
             text=text,
             font_size=size,
@@ -202,15 +223,27 @@ def _fitting_font(
         )
         probe.refresh()
         laid = ["".join(word.text for word in line.words) for line in probe._cached_lines]
-        fits = (
+        return (
             whole(plain_text(text, markup), laid)
             and (lines is None or len(laid) <= lines)
             and (height is None or probe.texture.size[1] <= height)
         )
-        if fits or size <= least:
-            break
-        size = max(least, size * 0.94)
-    return size
+
+    least = base_font * smallest
+    if width < least:
+        return least  # narrower than one letter: a layout passing through (Kivy's first sizes)
+    if fits(base_font):
+        return base_font
+    if not fits(least):
+        return least  # a box too small for it even so (or a layout passing through a tiny size)
+    # The largest size that fits, between the smallest (fits) and the full one (does not), to
+    # within 2 % of it: a font's widths grow nearly, but not exactly, with its size (what is
+    # returned has fitted).
+    low, high = least, base_font
+    while high - low > base_font * 0.02:
+        middle = (low + high) / 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
 
 
 class FitLabel(Label):
@@ -232,9 +265,10 @@ class FitLabel(Label):
         self.base_font: float = theme.sizes()(font_units)
         self.smallest, self.lines = smallest, lines
         super().__init__(text=text, font_size=self.base_font, **kwargs)
-        self.bind(size=self._fit, text=self._fit)
+        self.bind(size=before_the_frame(self.refit), text=before_the_frame(self.refit))
 
-    def _fit(self, *_args: object) -> None:
+    def refit(self) -> None:
+        """Fit the font to the label's box now (it is done before each frame after a change)."""
         if self.width <= 1 or self.height <= 1:
             return
         self.font_size = fitting_font(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from kivy.uix.gridlayout import GridLayout
@@ -10,7 +11,7 @@ from kivy.uix.label import Label
 from kiosk.i18n import _
 from kiosk.store import GameSummary
 from ui.touch import theme
-from ui.touch.controls import fitting_font
+from ui.touch.controls import before_the_frame, fitting_font
 
 
 class Table(GridLayout):
@@ -58,13 +59,13 @@ class Table(GridLayout):
             label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
             # A text wider than its column ("Trefferquote", "Aufnahmen") gets a smaller font
             # (`fitting_font`, to 60 %) before it would be shortened to "…".
-            label.bind(
-                width=lambda w, width, base=base, lines=lines, room=room: setattr(
-                    w, "font_size", fitting_font(w, base, max(1.0, width - room), lines=lines, smallest=0.6)
-                )
-            )
+            label.bind(width=before_the_frame(functools.partial(_fit_cell, label, base, room, lines)))
             self.add_widget(label)
         self._widths()
+
+
+def _fit_cell(label: Label, base: float, room: float, lines: int) -> None:
+    label.font_size = fitting_font(label, base, max(1.0, label.width - room), lines=lines, smallest=0.6)
 
 
 def heading_row(table: Table, cells: Sequence[str]) -> None:

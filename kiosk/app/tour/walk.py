@@ -65,6 +65,9 @@ def run_all(tour: Tour, out: Path, suffix: str) -> Iterator[str]:
     yield shot("settings")
     tour.press(label("Learn board"))
     yield shot("learn")
+    tour.app.go("settings")
+    tour.press(label("League"))
+    yield shot("league_settings")  # Settings -> League of a kiosk in no league
     yield from solo_walk(tour, shot)
     walk = ClassicWalk(tour)
     yield from walk.run(shot)

@@ -54,3 +54,17 @@ def snapshot(match: Match) -> tuple:
         cup.generated,
         tuple(match.tally(p) for p in range(len(match.players))),
     )
+
+
+def view_of(pos) -> dict:
+    """The public view a computer reads of a hand-made `Position` (the attack phase)."""
+    return {
+        "game": pos.variant.value,
+        "rules": pos.rules.to_dict(),
+        "lines": [[s.value for s in line] for line in pos.lines],
+        "points": list(pos.points),
+        "points_to_win": pos.points_to_win,
+        "turn": pos.turn,
+        "phase": "attack",
+        "pending": None,
+    }

@@ -17,7 +17,7 @@ from kiosk.express.position import Position, declarations, options
 from kiosk.express.race import HORIZON, Racer, finished_by, win_chances
 from kiosk.express.rules import FLEET, Rules, Variant
 
-from .conftest import ANN, BO, B, C, D, P, S, faces
+from .conftest import ANN, BO, B, C, D, P, S, faces, view_of
 
 VARIANTS = list(Variant)
 
@@ -124,9 +124,9 @@ def test_declarations_are_the_odds_after_the_roll():
 
 
 @pytest.mark.parametrize(
-    ("variant", "line"), [(Variant.ADMIRAL, (B, S, C, P, D)), (Variant.CAPTAIN, (B, S, P, C, D))]
+    ("variant", "line"), [(Variant.ADMIRAL, (B, D, S, P, C)), (Variant.CAPTAIN, (B, D, S, C, P))]
 )
-def test_hard_lays_the_line_the_exact_solution_found_best(variant, line):
+def test_hard_lays_its_strongest_defenses_first(variant, line):
     assert guarded_line(variant, Rules()) == line
     assert Computer(Strategy.HARD).line(variant) == line
 
@@ -195,3 +195,48 @@ def test_the_race_is_the_turn_by_turn_sum():
         total = sum(wins)
         expected = [w / total for w in wins] if total > 1e-12 else [1 / count] * count
         assert win_chances(runners, mover, again) == pytest.approx(expected, abs=1e-12)
+
+
+def _index(line: tuple) -> tuple[int, ...]:
+    return tuple(FLEET.index(ship) for ship in line)
+
+
+def test_hard_follows_a_sink_into_its_own_turn():
+    """Ann (hard, Captain's game, 2 of 4 points, her Battleship alone) goes again after a sink:
+    an attack is worth its chance times the best of her next attacks (what this sink uncovered,
+    each to the win: 1) plus a miss times the race after the miss. Sinking Bo's Patrol Boat
+    uncovers nothing new but leaves his Carrier (defense 3) beside his Battleship; sinking
+    Cy's Destroyer leaves Cy's Battleship alone (defense 5): she takes the Patrol Boat."""
+    from kiosk.express.levels import Judge
+
+    rules = Rules()
+    pos = Position(Variant.CAPTAIN, rules, ((B,), (P, B, C), (B, D)), (2, 0, 0), 4, 0)
+    judge = Judge(pos)
+    assert judge.lookahead == 1
+    found = options(pos)
+    chance = {FLEET.index(t): judge.t.chance[FLEET.index(B)][FLEET.index(t)] for t in FLEET}
+
+    def after_miss(lines: tuple) -> float:
+        return judge.standing(tuple(_index(line) for line in lines), (2, 0, 0), 1)
+
+    def expected(sunk_lines: tuple, next_targets: list) -> float:
+        """The value once the first sink is made: her best next attack (a sink wins)."""
+        lines = tuple(_index(line) for line in sunk_lines)
+        miss = judge.standing(lines, (3, 0, 0), 1)
+        return max(chance[FLEET.index(t)] + (1 - chance[FLEET.index(t)]) * miss for t in next_targets)
+
+    first_miss = after_miss(((B,), (P, B, C), (B, D)))
+    patrol = (
+        chance[FLEET.index(P)] * expected(((B,), (B, C), (B, D)), [B, C, B, D])
+        + (1 - chance[FLEET.index(P)]) * first_miss
+    )
+    destroyer = (
+        chance[FLEET.index(D)] * expected(((B,), (P, B, C), (B,)), [P, B, B])
+        + (1 - chance[FLEET.index(D)]) * first_miss
+    )
+    values = {(o.target.side, o.target.ship): judge.attack(o) for o in found}
+    assert values[1, P] == pytest.approx(patrol, abs=1e-12)
+    assert values[2, D] == pytest.approx(destroyer, abs=1e-12)
+    assert max(values, key=values.get) == (1, P)
+    command = Computer(Strategy.HARD, 1).decide(view_of(pos))
+    assert (command.target.side, command.target.ship) == (1, P)

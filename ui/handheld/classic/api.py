@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import datetime
+import hashlib
+import hmac
 import json
 import logging
 import sqlite3
@@ -49,6 +51,7 @@ from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomEr
 from kiosk.classic.wire import CLASSIC, event_to_dict
 from kiosk.game import RuleError
 from kiosk.i18n import _
+from kiosk.secret import derive, kiosk_secret
 from kiosk.service import (
     GameService,
     GameStarted,
@@ -142,6 +145,7 @@ class ClassicApi:
         self._starts: OrderedDict[str, Bucket] = OrderedDict()
         self._daily_devices: OrderedDict[tuple[str, datetime.date], set[str]] = OrderedDict()
         self._room_opens: OrderedDict[str, Bucket] = OrderedDict()
+        self._address_key = derive(kiosk_secret(rooms.store), "addresses")
         self._recall_counts()
         self._sweeping = rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
         rooms.on_table.append(self._watch)
@@ -376,7 +380,7 @@ class ClassicApi:
     def _count_daily(self, request: web.Request, device: str, today: datetime.date) -> None:
         """A new phone on today's challenge from this address: at most `daily_per_address` a
         day (a new cookie is a new phone, so the address bounds what one person can enter)."""
-        place = (request.remote or "unknown", today)
+        place = (self._address(request), today)
         devices = self._daily_devices.setdefault(place, set())
         self._daily_devices.move_to_end(place)
         while len(self._daily_devices) > self.limits.tracked:
@@ -681,7 +685,7 @@ class ClassicApi:
         message: str,
     ) -> None:
         """One unit of this address's bucket, or 429 with `code` when it is empty."""
-        client = request.remote or "unknown"
+        client = self._address(request)
         now = self.clock()
         bucket = buckets.get(client)
         if bucket is None:
@@ -696,6 +700,12 @@ class ClassicApi:
                 code, client, bucket.level, self.wall(), self.limits.tracked
             )
             _kept(keep)
+
+    def _address(self, request: web.Request) -> str:
+        """The address the limits count by: a digest keyed by the kiosk's secret (the counts
+        are stored, and the database keeps no phone's address)."""
+        address = (request.remote or "unknown").encode()
+        return hmac.new(self._address_key, address, hashlib.sha256).hexdigest()[:32]
 
     def _recall_counts(self) -> None:
         """What each address used of its limits before this kiosk (re)started

@@ -71,8 +71,7 @@ class ShipTile(ButtonBehavior, FloatLayout):
             size_hint=(None, None),
             halign="center",
             valign="middle",
-            shorten=True,
-            shorten_from="right",
+            max_lines=2,
         )
         for label in (self.name, self.defense, self.note):
             self.add_widget(label)
@@ -108,8 +107,13 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self._fit_note()
 
     def _fit_note(self) -> None:
-        # One line, whole: "8 Würfel · 4 Würfe" gets a smaller font rather than "8 Würfel · 4 W…".
-        self.note.font_size = fitting_font(self.note, self._note_font, self.note.width, lines=1)
+        # "8 Würfel · 4 Würfe" gets a smaller font rather than "8 Würfel · 4 W…"; where one line
+        # would make it much smaller (a small tile), it takes two.
+        base, note = self._note_font, self.note
+        one = fitting_font(note, base, note.width, lines=1)
+        if one < base * 0.85:
+            one = max(one, fitting_font(note, base, note.width, lines=2, height=note.height))
+        note.font_size = one
 
     def show(
         self,
