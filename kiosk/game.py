@@ -211,6 +211,11 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         only people)."""
         return frozenset()
 
+    def side_names(self, setup: S) -> tuple[str, ...]:
+        """The names of a game's sides, in order (teams, players), as the screens name the game
+        ("Sharks v Jets"); empty when a kind does not say."""
+        return ()
+
     def phrasebook(self) -> Phrasebook | None:
         """What the caller says for this kind's events (kiosk/<game>/calls.py), or None."""
         return None

@@ -212,6 +212,9 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
     def computer_sides(self, setup: Setup) -> frozenset[int]:
         return frozenset() if setup.computer is None else frozenset({setup.computer})
 
+    def side_names(self, setup: Setup) -> tuple[str, ...]:
+        return (setup.name(0), setup.name(1))
+
     def phrasebook(self) -> Phrasebook:
         from kiosk.classic.calls import CLASSIC_CALLS
 

@@ -132,6 +132,9 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
     def computer_sides(self, setup: Setup) -> frozenset[int]:
         return frozenset() if setup.computer is None else frozenset({setup.computer.side})
 
+    def side_names(self, setup: Setup) -> tuple[str, ...]:
+        return tuple(team.name for team in setup.teams)
+
     def phrasebook(self) -> Phrasebook:
         from kiosk.darts.calls import DART_CALLS
 

@@ -310,6 +310,9 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
     def computer_sides(self, setup: Setup) -> frozenset[int]:
         return frozenset(side for side, level in enumerate(setup.computers) if level is not None)
 
+    def side_names(self, setup: Setup) -> tuple[str, ...]:
+        return tuple(setup.players)
+
     def phrasebook(self) -> Phrasebook:
         from kiosk.express.calls import EXPRESS_CALLS
 

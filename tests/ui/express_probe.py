@@ -121,6 +121,11 @@ async def main(folder: Path, stage: str, width: int, height: int, offscreen: boo
         photograph(folder / "express_lineup.png")
         press(None, "Start")
         await frames.wait(3)
+        # The stored game is still in play: the kiosk asks before it ends it.
+        report["asked"] = app.asking is not None
+        if app.asking is not None:
+            press(None, "Start new game")
+            await frames.wait(3)
         report["started"] = app.sm.current
         print(json.dumps(report), flush=True)
     finally:

@@ -60,8 +60,8 @@ class StagedTour(Tour):
         return self
 
     def reset(self, lang: str = "en") -> None:
-        """English (or `lang`), the settings the kiosk started with (nothing saved), no banner
-        or toast, Home on screen."""
+        """English (or `lang`), the settings the kiosk started with (nothing saved), no banner,
+        toast or question, Home on screen."""
         from kiosk.i18n import language, set_language
 
         if language() != lang:
@@ -72,6 +72,8 @@ class StagedTour(Tour):
         config._from_file, config._written, config.path = self._settings
         self.kiosk.service.board_connected = None  # the simulator: no board reports
         self.app._hide_toast()
+        if self.app.asking is not None:  # a new-game question a test left open
+            self.app.asking.close()
         # The toggles a screen keeps from game to game: the coaches off, real dice off, the
         # dart coach at the simulator's skill.
         game = self.app.screen("game")
@@ -159,7 +161,7 @@ class StagedTour(Tour):
             b, d, c, s, p = Ship.BATTLESHIP, Ship.DESTROYER, Ship.CARRIER, Ship.SUBMARINE, Ship.PATROL_BOAT
             x.lay_out([[b, c, d, s, p], [p, d, b, c, s]], start=False)
             self.screen().seed = x.sinking_seed(b, Target(1, d), rolls=2)
-            self.press(label("Start"))
+            self.press_start(label("Start"))
             x.attack(b, Target(1, d))
         if stage >= EXPRESS.index("express_played"):
             assert x.computers_play()

@@ -68,7 +68,7 @@ def test_a_turn_by_taps_then_the_dice_show_it(tour, x, artefacts: Path) -> None:
     tour.at("express_setup")
     x.lay_out([[B, C, D, S, P], [P, D, B, C, S]], start=False)
     tour.screen().seed = x.sinking_seed(B, Target(1, D), rolls=2)  # dice that sink on roll 2
-    tour.press("Start")
+    tour.press_start("Start")
     assert tour.app.sm.current == "express"
     match, table = x.match, x.table
     assert match.players == ("Ann", "Bo", "Kiosk") and match.setup.computer(2) == "hard"

@@ -87,4 +87,5 @@ def test_the_table_is_drawn_whole_in_a_real_window(tmp_path: Path, size: tuple[i
         assert len(report[step]["buttons"]) >= 8, step
         for box in report[step]["buttons"]:
             assert _inside(box, width, height), (step, box)
+    assert report["asked"] is True  # the stored game was in play: asked before it ends
     assert report["started"] == "express"

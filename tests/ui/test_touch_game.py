@@ -36,7 +36,7 @@ def test_home_then_new_game_by_touch(tour, artefacts: Path) -> None:
     assert "different names" in screen.message.text
     screen.names[0].text, screen.players[0].text = "Sharks", "Anna, Ben"
     screen.names[1].text, screen.players[1].text = "Jets", "Cleo"
-    tour.press("Place fleets")
+    tour.press_start("Place fleets")
     assert tour.app.sm.current == "placement"
     assert tour.kiosk.service.match.teams[0].players == ("Anna", "Ben")
 

@@ -155,3 +155,25 @@ def test_the_caller_speaks_through_kivy_s_audio_in_the_live_app(tmp_path, monkey
     )
     samples = array.array("h", heard.read_bytes())
     assert sum(abs(v) > 300 for v in samples) > 44100 // 4  # a quarter second of speech, at least
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_new_game_question_in_a_real_window(tmp_path: Path, size: tuple[int, int]) -> None:
+    """New game over a resumed game in play asks; Keep playing goes back; Start new game
+    abandons it (tests/ui/real_window_question_probe.py)."""
+    folder = tmp_path
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
+    env.pop("SDL_VIDEODRIVER", None)
+    env.pop("KIVY_WINDOW", None)
+    command = _command(folder, "", *size, "tests.ui.real_window_question_probe")
+    command.remove("")  # this probe takes no phase
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    (report,) = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert report["window"] == list(size) and report["resumed_on"] == "game"
+    assert report["asked"] is True
+    assert report["kept"] == [True, "game", True]
+    assert report["after"] == ["abandoned", True, "placement"]

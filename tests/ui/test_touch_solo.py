@@ -37,7 +37,7 @@ def test_solo_setup_places_only_the_players_fleet(tour, artefacts: Path) -> None
     tour.start_solo()
     screen = tour.screen()
     assert screen.solo.value and screen.players[1].disabled and screen.names[1].text == "Kiosk"
-    tour.press("Place fleets")
+    tour.press_start("Place fleets")
     service = tour.kiosk.service
     assert tour.solo.seat() == KioskSeat(1, Skill.PUB)
     assert tour.pump()

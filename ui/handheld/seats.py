@@ -140,6 +140,16 @@ class Seats:
 
     def _new_game(self, game: int) -> None:
         old = self.tokens
+        if not self.has_links():
+            # A game no side of which plays on a phone (Express, classic solo): none issued,
+            # and the last game's links are dead.
+            self.tokens = None
+            self.throttle.new_game(old.teams if old is not None else ())
+            if old is not None:
+                self.hub.hang_up((Audience.TEAM_0, Audience.TEAM_1), json.dumps({"type": "expired"}))
+            log.debug("game %s: no phone links (no side of it plays on a phone)", game)
+            self.changed()
+            return
         if old is not None and old.game == game:
             # The same game rebuilt (after a failed save): its links, moves included, stand.
             self.changed()
@@ -224,6 +234,14 @@ class Seats:
 
     def _sides_of(self, match: object) -> PhoneSides | None:
         return next((sides for sides in self.sides if sides.owns(match)), None)
+
+    def has_links(self) -> bool:
+        """Whether the kiosk's game in play gives any side a phone link: its game says (a game
+        no phone room claims has none, nor one whose every side is the kiosk's or on the
+        touchscreen)."""
+        match = self.service.match
+        sides = self._sides_of(match)
+        return sides is not None and not all(sides.linkless(match, side) for side in (0, 1))
 
     def linkless(self, team: int) -> bool:
         """Whether no phone may open `team`'s link in the kiosk's game (its game says: the

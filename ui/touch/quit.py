@@ -9,45 +9,30 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
-
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 
 from kiosk.i18n import _
-from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, Panel
+from ui.touch.question import Question
 
 log = logging.getLogger("dartship.touch")
 
 ESCAPE = 27
 
 
-class QuitQuestion(ModalView):
-    """ "Quit Dartship?" with Quit and Stay; Quit calls `stop` (once)."""
+class QuitQuestion(Question):
+    """ "Quit Dartship?" with Stay and Quit; Quit calls `stop` (once)."""
 
-    def __init__(self, stop: Callable[[], None], **kwargs: Any) -> None:
-        super().__init__(size_hint=(0.7, 0.5), auto_dismiss=False, background_color=(0, 0, 0, 0.75), **kwargs)
-        s = theme.sizes()
-        body = Panel(orientation="vertical", radius=s(12), padding=s(14), spacing=s(10))
-        body.add_widget(Caption(_("Quit Dartship?"), font_units=30, bold=True))
-        body.add_widget(
-            Caption(
-                _("The game in play is kept and goes on at the next start."),
-                font_units=20,
-                colour=theme.TEXT_DIM,
-            )
+    def __init__(self, stop: Callable[[], None]) -> None:
+        super().__init__(
+            _("Quit Dartship?"),
+            _("The game in play is kept and goes on at the next start."),
+            stay=_("Stay"),
+            go=_("Quit"),
+            on_go=self._quit,
         )
-        row = BoxLayout(spacing=s(10), size_hint_y=None, height=s.touch)
-        row.add_widget(BigButton(_("Stay"), self.dismiss, colour=theme.PANEL_LIGHT))
-        row.add_widget(BigButton(_("Quit"), self._quit, colour=theme.DANGER))
-        body.add_widget(row)
-        self.add_widget(body)
         self._stop = stop
 
     def _quit(self) -> None:
         log.warning("the kiosk was stopped with Escape on its keyboard")
-        self.dismiss()
         self._stop()
 
 

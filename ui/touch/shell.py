@@ -22,10 +22,12 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.config import ConfigError, Settings
+from kiosk.errors import RuleError
 from kiosk.i18n import _, set_language
 from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
 from ui.touch import games, kivy_setup, theme
 from ui.touch.controls import Panel
+from ui.touch.question import Question
 from ui.touch.quit import EscapeKey
 
 if TYPE_CHECKING:
@@ -67,6 +69,7 @@ class DartshipApp(App):
         # Screens that follow a running game by themselves (ui/touch/games.py); the others
         # (home, stats, settings, a game's start screen) are left alone.
         self.flow_names: tuple[str, ...] = ()
+        self.asking: Question | None = None  # "Start a new game?" while it is open
 
     # -- handy views of the kiosk --
 
@@ -258,6 +261,52 @@ class DartshipApp(App):
         target = self.flow_screen()
         if target in self._results and self.sm is not None and self.sm.current in self._results[target]:
             self.go(target)
+
+    # -- starting a game --
+
+    def start_game(self, start: Callable[[], None]) -> None:
+        """Every game's start (its start screen's Start, its result's Rematch) comes through
+        here. With no unfinished game in play `start` runs at once. Over one, a stranger's tap
+        must not end it: the kiosk asks first. "Keep playing" goes back to the game in play;
+        "Start new game" abandons it as Settings -> Abandon does (stored so, with no winner),
+        then runs `start`. `start` shows its own refusals."""
+        service = self.service
+        match, kind = service.match, service.kind
+        if match is None or kind is None or match.outcome().over:
+            start()
+            return
+        if self.asking is not None:
+            return  # one question at a time
+        title = next((game.title() for game in self.games if game.kind == kind.name), kind.name)
+        sides = kind.side_names(match.setup)
+        in_play = (
+            _("{game} in play: {sides}").format(game=title, sides=_(" v ").join(sides))
+            if sides
+            else _("{game} in play").format(game=title)
+        )
+        self.asking = Question(
+            in_play,
+            _("Start a new game? The one in play ends with no winner."),
+            stay=_("Keep playing"),
+            go=_("Start new game"),
+            on_go=lambda: self._abandon_and_start(start),
+            on_stay=lambda: self.go(self.flow_screen() or "home"),
+        )
+        self.asking.bind(on_dismiss=self._question_closed)
+        log.info("game %s is in play: asked before a new game starts", service.game)
+        self.asking.open()
+
+    def _question_closed(self, *_args: object) -> None:
+        self.asking = None
+
+    def _abandon_and_start(self, start: Callable[[], None]) -> None:
+        try:
+            game = self.service.abandon()
+        except RuleError as err:  # it cannot be stored so (NotSaved): nothing changes
+            self.toast(str(err))
+            return
+        log.info("game %s abandoned for a new game", game)
+        start()
 
     # -- the service --
 

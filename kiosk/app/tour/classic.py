@@ -60,7 +60,7 @@ class ClassicWalk:
         self.tour.choose_game("classic")
         screen = self.tour.screen()
         screen.solo_name.text = name
-        self.tour.press(label("Play solo"))
+        self.tour.press_start(label("Play solo"))
 
     def fire(self, grid: Widget, square: Square) -> None:
         """Tap a square to aim, tap it again to fire; then the computer's answer, if any."""
@@ -73,7 +73,7 @@ class ClassicWalk:
         screen = self.tour.screen()
         for field, name in zip(screen.duel_names, names, strict=True):
             field.text = name
-        self.tour.press(label("Start duel"))
+        self.tour.press_start(label("Start duel"))
 
     def claim(self, team: int) -> dict[str, Any]:
         """A team's phone opens its link (the QR code's) and its page's first API call."""

@@ -155,6 +155,13 @@ class Tour:
         press(None, text)
         self.drain()
 
+    def press_start(self, text: str) -> None:
+        """Press a game's start button; over a game in play the kiosk asks first, and the tour
+        answers "Start new game" (a tour begins where it wants, whatever was in play)."""
+        self.press(text)
+        if getattr(self.app, "asking", None) is not None:
+            self.press(label("Start new game"))
+
     def tap_cell(self, view: Widget, cell: object) -> None:
         """Tap a cell of the drawn board, or a square of a classic grid (`view.point_of`)."""
         from ui.touch.fingers import tap_at
@@ -181,7 +188,7 @@ class Tour:
         for index in (0, 1):
             screen.names[index].text = names[index]
             screen.players[index].text = players[index]
-        self.press(label("Place fleets"))
+        self.press_start(label("Place fleets"))
 
     def place_by_taps(self, team_name: str) -> None:
         """Open the placement for a team and put every ship down by tapping cells."""

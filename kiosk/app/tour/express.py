@@ -88,7 +88,7 @@ class ExpressTour:
                     self.tap_tile(screen.rows[player], ship)
             assert screen.lines[player] == list(wanted)
         if start:
-            self.tour.press(label("Start"))
+            self.tour.press_start(label("Start"))
 
     def tap_tile(self, row: Widget, ship: Ship) -> None:
         from ui.touch.fingers import tap
@@ -164,7 +164,7 @@ class ExpressTour:
         lineup.refresh()
         yield shot("express_lineup")
         seed = self.sinking_seed(b, Target(1, d))
-        self.tour.press(label("Start"))
+        self.tour.press_start(label("Start"))
         table = self.table
         self.tap_ship(0, b)
         self.tap_ship(1, d)

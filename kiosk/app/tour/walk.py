@@ -26,7 +26,7 @@ def run_all(tour: Tour, out: Path, suffix: str) -> Iterator[str]:
     screen.names[0].text, screen.players[0].text = "Sharks", "Anna, Ben"
     screen.names[1].text, screen.players[1].text = "Jets", "Cleo, Dev"
     yield shot("new_game")
-    tour.press(label("Place fleets"))
+    tour.press_start(label("Place fleets"))
     yield shot("placement_handover")
     tour.place_by_taps("Sharks")
     screen = tour.screen()
@@ -81,7 +81,7 @@ def solo_walk(tour: Tour, shot: Callable[[str], str]) -> Iterator[str]:
 
     tour.start_solo()
     yield shot("new_game_solo")
-    tour.press(label("Place fleets"))
+    tour.press_start(label("Place fleets"))
     tour.pump()  # the kiosk locks in its fleet at once
     yield shot("placement_solo")
     tour.press(label("{team}: place on this screen").format(team="Sharks"))
@@ -112,3 +112,8 @@ def solo_walk(tour: Tour, shot: Callable[[str], str]) -> Iterator[str]:
     tour.press(label("Let the kiosk throw"))
     tour.pump(lambda: not tour.kiosk_turn())
     tour.press(label("Coach"))
+    # A new game over the one in play: the kiosk asks first, and the game goes on.
+    tour.app.go("new_game")
+    tour.press(label("Place fleets"))
+    yield shot("new_game_question")
+    tour.press(label("Keep playing"))

@@ -135,6 +135,10 @@ class ClassicNewScreen(KioskScreen):
         self.board.add_widget(board_table(self.app, BOARD_ROWS))
 
     def _start(self, setup: Setup) -> None:
+        """Asked first over a game in play (the shell's `start_game`)."""
+        self.app.start_game(lambda: self._begin(setup))
+
+    def _begin(self, setup: Setup) -> None:
         try:
             start(self.app.service, setup, self.app.rng)
         except (RuleError, StoreError) as err:

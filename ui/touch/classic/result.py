@@ -6,7 +6,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from kiosk.classic.match import Match
+from kiosk.classic.match import Match, Setup
 from kiosk.classic.table import start
 from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
@@ -83,7 +83,10 @@ class ClassicResultScreen(KioskScreen):
         match = self.match
         if match is None:
             return
+        self.app.start_game(lambda: self._rematch(match.setup))
+
+    def _rematch(self, setup: Setup) -> None:
         try:
-            start(self.app.service, match.setup, self.app.rng)
+            start(self.app.service, setup, self.app.rng)
         except (RuleError, StoreError) as err:
             self.app.toast(str(err))

@@ -196,8 +196,16 @@ class NewGameScreen(KioskScreen):
         return Setup((teams[0], teams[1]), rules, computer)
 
     def start(self) -> None:
+        """The game as entered, asked first over a game in play (the shell's `start_game`)."""
         try:
             setup = self.setup()
+        except RuleError as err:
+            self.message.text = str(err)
+            return
+        self.app.start_game(lambda: self._start(setup))
+
+    def _start(self, setup: Setup) -> None:
+        try:
             self.app.service.new_game(DARTS, setup)
         except (RuleError, StoreError) as err:
             self.message.text = str(err)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from kivy.uix.widget import Widget
 
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Phase, RuleError
+from kiosk.darts.match import Phase, RuleError, Setup
 from kiosk.i18n import _, ngettext
 from ui.touch import theme
 from ui.touch.controls import BigButton
@@ -77,7 +77,10 @@ class ResultScreen(KioskScreen):
         match = DARTS.in_play(self.app.service)
         if match is None:
             return
+        self.app.start_game(lambda: self._rematch(match.setup))
+
+    def _rematch(self, setup: Setup) -> None:
         try:
-            self.app.service.new_game(DARTS, match.setup)
+            self.app.service.new_game(DARTS, setup)
         except RuleError as err:
             self.app.toast(str(err))

@@ -199,9 +199,18 @@ class ExpressLineupScreen(KioskScreen):
         )
 
     def start(self) -> None:
+        """The lines as laid out, asked first over a game in play (the shell's `start_game`)."""
         if not self.ready:
             return
         try:
-            self.app.service.new_game(EXPRESS, self.setup())
+            setup = self.setup()
+        except RuleError as err:
+            self.app.toast(str(err))
+            return
+        self.app.start_game(lambda: self._start(setup))
+
+    def _start(self, setup: Setup) -> None:
+        try:
+            self.app.service.new_game(EXPRESS, setup)
         except (RuleError, StoreError) as err:
             self.app.toast(str(err))

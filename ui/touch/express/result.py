@@ -103,7 +103,10 @@ class ExpressResultScreen(KioskScreen):
         match = EXPRESS.in_play(self.app.service)
         if match is None:
             return
+        self.app.start_game(lambda: self._rematch(rematch_setup(match.setup)))
+
+    def _rematch(self, setup: Setup) -> None:
         try:
-            self.app.service.new_game(EXPRESS, rematch_setup(match.setup))
+            self.app.service.new_game(EXPRESS, setup)
         except (RuleError, StoreError) as err:
             self.app.toast(str(err))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.graphics import Color, Rectangle
@@ -42,6 +43,8 @@ class KioskApp(Protocol):
     def screen(self, name: str) -> Any: ...
 
     def toast(self, message: str, seconds: float = 4.0) -> None: ...
+
+    def start_game(self, start: Callable[[], None]) -> None: ...
 
     def set_language(self, language: str) -> None: ...
 

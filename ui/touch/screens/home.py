@@ -7,11 +7,11 @@ import functools
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.utils import escape_markup
 
 from kiosk.i18n import _, language
 from ui.touch import theme
 from ui.touch.controls import BigButton
+from ui.touch.game_tile import GameTile
 from ui.touch.games import offered
 from ui.touch.screens.base import KioskApp, KioskScreen
 
@@ -58,7 +58,7 @@ class HomeScreen(KioskScreen):
         page.add_widget(languages)
         page.add_widget(Label())
         self.add_widget(page)
-        self.game_buttons: dict[str, BigButton] = {}
+        self.game_buttons: dict[str, GameTile] = {}
 
     def refresh(self) -> None:
         s = theme.sizes()
@@ -67,17 +67,12 @@ class HomeScreen(KioskScreen):
         self.games.clear_widgets()
         self.game_buttons = {}
         for game in choices:
-            text = (
-                f"[b]{escape_markup(game.title())}[/b]\n"
-                f"[size={int(s(16))}]{escape_markup(game.subtitle())}[/size]"
-            )
-            button = BigButton(
-                text,
+            button = GameTile(
+                game.title(),
+                game.subtitle(),
                 functools.partial(self.app.go, game.start),
-                colour=game.touch.colour,
-                font_units=26,
+                game.touch.colour,
                 height=s(96),
-                markup=True,
             )
             self.game_buttons[game.kind] = button
             self.games.add_widget(button)
