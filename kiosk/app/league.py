@@ -64,8 +64,8 @@ class LeagueSync:
         self.rng = rng or random.Random()
         self.idle_seconds = idle_seconds
         self.boards_seconds = boards_seconds
-        self.outbox = Outbox(store.db, member.venue)
-        store.outbox = self.outbox
+        store.use_league(member)  # as kept: the store queued this membership's games already
+        self.outbox: Outbox = store.outbox_of(member)
         self._boards_due = 0.0
         self.wake = asyncio.Event()
         self.last_error: str | None = None  # why the last request did not get through
@@ -176,6 +176,15 @@ class KioskLeague:
         """Start sending, if `league.hub` names a hub this kiosk joined (said in the log if not)."""
         hub = self.config.settings.league.hub
         if not hub:
+            kept = members.kept(self.store.meta)
+            if kept is not None:
+                log.warning(
+                    "this database joined %s at %s, but league.hub is empty: finished games are "
+                    "queued, not sent (set league.hub = %s, or leave the league in Settings)",
+                    kept.league_name,
+                    kept.hub,
+                    kept.hub,
+                )
             return
         member = members.membership(self.store.meta, hub)
         if member is None:
@@ -194,11 +203,11 @@ class KioskLeague:
         self._task = asyncio.get_running_loop().create_task(self.sync.run(), name="dartship-league")
 
     def stop(self) -> None:
+        """Stop sending (the store goes on queueing while the membership is kept)."""
         if self._task is not None:
             self._task.cancel()
         self._task = None
         self.sync = None
-        self.store.outbox = None
 
     def status(self) -> members.LeagueStatus:
         try:
@@ -206,7 +215,7 @@ class KioskLeague:
             member = members.membership(self.store.meta, hub) if hub else None
             if member is None:
                 return members.LeagueStatus(None)
-            outbox = Outbox(self.store.db, member.venue)
+            outbox = self.store.outbox_of(member)
             counts = outbox.counts()
             kept = members.boards(self.store.meta)
             contacts = [t for t in (outbox.last_sent(), kept.fetched if kept else None) if t is not None]
@@ -265,11 +274,12 @@ class KioskLeague:
     def leave(self) -> int:
         from kiosk import config as config_module
 
-        member = self.status().member
+        member = members.kept(self.store.meta)  # whatever league.hub says now
         self.stop()
+        self.store.use_league(None)
         waiting = 0
         if member is not None:
-            waiting = Outbox(self.store.db, member.venue).give_up(_("not sent: the kiosk left the league"))
+            waiting = self.store.outbox_of(member).give_up(_("not sent: the kiosk left the league"))
             log.warning(
                 "league: this kiosk left %s (kiosk %s of %s); %d games were never sent",
                 member.league_name,
@@ -391,7 +401,7 @@ def _status(cfg: ConfigFile, store: Store) -> int:
     if member is None:
         print(_("This kiosk is in no league (dartship league join CODE --hub URL)."))
         return 0
-    outbox = Outbox(store.db, member.venue)
+    outbox = store.outbox_of(member)
     print(
         _("League {league}, venue {venue}, kiosk {kiosk} at {hub}").format(
             league=member.league_name, venue=member.venue_name, kiosk=member.kiosk, hub=member.hub
