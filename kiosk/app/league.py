@@ -6,6 +6,9 @@ the hub's reason for a refusal (and logs it), and tries again later, with backof
 whatever did not get through. Every few minutes, and after the hub took a game of its own, it
 fetches the league's table and daily board for the Stats screen. It runs beside the games and
 never holds them up: a kiosk plays, starts and ends games the same with the hub away.
+
+aiohttp (its client: ~0.7 s of imports on this machine, more on a Pi) is imported only where a
+hub is asked: the root builds `KioskLeague` on every kiosk, and one in no league never pays for it.
 """
 
 from __future__ import annotations
@@ -23,8 +26,6 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
-
 from kiosk.i18n import _, set_language
 from kiosk.league import membership as members
 from kiosk.league import signing
@@ -32,6 +33,8 @@ from kiosk.league.outbox import PENDING, REFUSED, SENT, Entry, Outbox
 from kiosk.store import Store, StoreError
 
 if TYPE_CHECKING:
+    import aiohttp
+
     from kiosk.config import ConfigFile
 
 log = logging.getLogger("dartship.league")
@@ -74,6 +77,8 @@ class LeagueSync:
         return self.member.hub.rstrip("/") + path
 
     async def run(self) -> None:
+        import aiohttp
+
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)) as session:
             while True:
                 if await self.flush(session):
@@ -111,6 +116,8 @@ class LeagueSync:
 
     async def send(self, session: aiohttp.ClientSession, entry: Entry) -> bool:
         """One report; True once the hub confirmed it."""
+        import aiohttp
+
         try:
             status, text = await self._request(session, "POST", "/api/games", entry.report.encode())
         except (aiohttp.ClientError, TimeoutError, OSError) as err:
@@ -135,6 +142,8 @@ class LeagueSync:
 
     async def refresh(self, session: aiohttp.ClientSession) -> bool:
         """Fetch the league's boards for the Stats screen; False (the old ones kept) if not."""
+        import aiohttp
+
         self._boards_due = time.monotonic() + self.boards_seconds
         try:
             status, text = await self._request(session, "GET", "/api/kiosk/boards")
@@ -232,6 +241,8 @@ class KioskLeague:
             return members.LeagueStatus(None, last_error=str(err))
 
     async def join(self, code: str, hub: str) -> members.Membership:
+        import aiohttp
+
         from kiosk import config as config_module
 
         problem = members.code_problem(code)
@@ -301,6 +312,8 @@ class KioskLeague:
 async def pair(hub: str, code: str, name: str) -> members.Membership:
     """Pair with the hub using a one-time code; the membership (not yet kept anywhere).
     ValueError with the hub's reason, or OSError when it cannot be reached."""
+    import aiohttp
+
     async with (
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)) as session,
         session.post(hub.rstrip("/") + "/api/pair", json={"code": code, "name": name}) as answer,
@@ -369,6 +382,8 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
+    import aiohttp
+
     from kiosk import config
 
     problem = config.check_values({"league.hub": args.hub})[1]
