@@ -26,7 +26,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kiosk.i18n import _, set_language
+from kiosk.i18n import _, language, set_language
 from kiosk.league import membership as members
 from kiosk.league import signing
 from kiosk.league.outbox import PENDING, REFUSED, SENT, Entry, Outbox
@@ -111,6 +111,7 @@ class LeagueSync:
     ) -> tuple[int, str]:
         headers = signing.signed_headers(self.member.kiosk, self.member.key, method, path, body)
         headers["Content-Type"] = "application/json"
+        headers["Accept-Language"] = language()  # the hub's reasons in the kiosk's language
         async with session.request(method, self._url(path), data=body, headers=headers) as answer:
             return answer.status, await answer.text()
 
@@ -316,7 +317,11 @@ async def pair(hub: str, code: str, name: str) -> members.Membership:
 
     async with (
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)) as session,
-        session.post(hub.rstrip("/") + "/api/pair", json={"code": code, "name": name}) as answer,
+        session.post(
+            hub.rstrip("/") + "/api/pair",
+            json={"code": code, "name": name},
+            headers={"Accept-Language": language()},
+        ) as answer,
     ):
         text = await answer.text()
         if answer.status != 201:
