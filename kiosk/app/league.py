@@ -268,7 +268,7 @@ class KioskLeague:
             raise OSError(str(err) or type(err).__name__) from err
         finally:
             self._joining = False
-        self.store.meta.remember(members.MEMBERSHIP, member.to_json())
+        keep_membership(self.store, member)
         self._start(member)
         try:
             self.config.save({"league.hub": member.hub})
@@ -305,6 +305,21 @@ class KioskLeague:
         except (config_module.ConfigError, OSError) as err:
             log.error("league: left, but league.hub could not be cleared: %s", err)
         return waiting
+
+
+def keep_membership(store: Store, member: members.Membership) -> None:
+    """Keep a new membership in the database: from now on its games are queued for it. What an
+    earlier one kept here still waits for is never sent (another key, maybe another league):
+    kept as refused with that reason, as a leave does."""
+    before = members.kept(store.meta)
+    if before is not None and before.ident != member.ident:
+        given_up = store.outbox_of(before).give_up(_("not sent: the kiosk joined another league"))
+        if given_up:
+            log.warning(
+                "league: %d games of %s will never be sent (joined anew)", given_up, before.league_name
+            )
+    store.meta.remember(members.MEMBERSHIP, member.to_json())
+    store.use_league(member)
 
 
 # ---- dartship league ---------------------------------------------------------------------
@@ -404,7 +419,7 @@ def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
     except (aiohttp.ClientError, OSError, TimeoutError) as err:
         print(_("dartship league: the hub cannot be reached: {error}").format(error=err), file=sys.stderr)
         return 1
-    store.meta.remember(members.MEMBERSHIP, member.to_json())
+    keep_membership(store, member)
     cfg.save({"league.hub": member.hub})
     print(
         _(
