@@ -4,7 +4,9 @@ real process: a `dartship hub` on the tests' throwaway PostgreSQL, a kiosk's fol
 `dartship classic --db` and `dartship express --db` on that kiosk's database (killed with
 SIGKILL now and then: after an answer, and while a command is on its way, the last one
 included), then the kiosk run as `dartship run --headless --simulator`, whose sync task sends
-them (killed once at a random moment too). At the end the hub has the three games, once each,
+them through a proxy that can hold either direction (tests/system/held_proxy.py), killed after
+the hub committed the first game but before the kiosk heard so, killed before the hub heard of
+the next, and killed at a random moment. At the end the hub has the three games, once each,
 under the UUIDs of the kiosk's outbox, and nothing waits or was refused."""
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.line_game import LineGame
+from tests.system.held_proxy import HOLD_ANSWERS, HOLD_REQUESTS, PASS, HeldProxy
 from tests.system.league_bars import BarKiosk, HubProcess, League, squares, wait_until
 
 DART_FLEET = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
@@ -144,8 +147,9 @@ def _express(line: Line, rng: random.Random, landed: list[str]) -> None:
 
 def test_games_finished_through_the_line_protocols_reach_the_hub_once_each(database, tmp_path):
     hub = HubProcess(database)
+    proxy = HeldProxy(hub.port)
     league = League(hub, "Harbour League", ("The Anchor",))
-    kiosk = BarKiosk(tmp_path / "anchor", hub.url, league.code("The Anchor"))
+    kiosk = BarKiosk(tmp_path / "anchor", proxy.url, league.code("The Anchor"))
     rng = random.Random(24)
     landed: list[str] = []
     try:
@@ -158,21 +162,37 @@ def test_games_finished_through_the_line_protocols_reach_the_hub_once_each(datab
         assert kiosk.outbox() == {"pending": 3}
         assert hub.games() == []
 
+        # Killed after the hub committed the first game, before the kiosk heard so.
+        proxy.mode = HOLD_ANSWERS
+        proxy.count_from_now()
         kiosk.start()
-        time.sleep(rng.uniform(0.0, 1.0))  # the sync task sends at once
-        kiosk.kill()  # wherever the sync was: nothing is lost, nothing sent twice
+        wait_until(lambda: len(hub.games()) == 1 and proxy.answers_held, "the hub has one game")
+        assert kiosk.outbox() == {"pending": 3}
+        kiosk.kill()
+        proxy.cut()
+        # Killed while its next request is held on the way: the hub never hears of it.
+        proxy.mode = HOLD_REQUESTS
+        proxy.count_from_now()
+        kiosk.start()
+        wait_until(lambda: proxy.requests_seen, "an upload on its way")
+        kiosk.kill()
+        proxy.cut()
+        assert len(hub.games()) == 1 and kiosk.outbox() == {"pending": 3}
+        # And once wherever it was.
+        proxy.mode = PASS
+        kiosk.start()
+        time.sleep(rng.uniform(0.0, 1.0))
+        kiosk.kill()
         landed.append(f"kiosk killed with {kiosk.outbox()} and {len(hub.games())} at the hub")
         kiosk.start()
         wait_until(lambda: kiosk.outbox() == {"sent": 3}, f"3 games sent: {kiosk.outbox()}", 120)
         at_hub = hub.games()
-        outbox = {
-            str(u): str(k)
-            for u, k in kiosk.read("SELECT o.uuid, g.kind FROM outbox o JOIN games g ON g.id = o.game")
-        }
+        outbox = dict(kiosk.read("SELECT o.uuid, g.kind FROM outbox o JOIN games g ON g.id = o.game"))
         assert sorted(u for u, _k, _v in at_hub) == sorted(outbox)
         assert sorted(k for _u, k, _v in at_hub) == ["classic", "darts", "express"]
         assert {v for _u, _k, v in at_hub} == {"The Anchor"}
         print("kills landed:", landed)
     finally:
         kiosk.stop()
+        proxy.close()
         hub.stop()
