@@ -101,5 +101,7 @@ async def test_status_counts_the_current_membership_only_after_a_leave_and_a_rej
     assert await outbox_line() == "Outbox: 2 waiting, 0 sent, 0 refused"
     store = Store(tmp_path / "k.db")
     states = dict(store.db.execute("SELECT state, count(*) FROM outbox GROUP BY state").fetchall())
+    shown = KioskLeague(store, config.read(cfg)).status()  # what Settings -> League shows
     store.close()
+    assert shown.member is not None and (shown.pending, shown.sent, shown.refused) == (2, 0, 0)
     assert states == {"sent": 1, "refused": 3, "pending": 2}  # game 4 was never queued
