@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "1920x1080"])
 def test_joining_a_league_by_taps_on_the_real_window(database, tmp_path, artefacts: Path, size: str) -> None:
     """Also: with the keyboard up, Back, Leave, Join and both fields stand above it, and Back
     tapped there goes back to Settings (the typed text kept for the way back)."""
