@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.line_game import LineGame
-from tests.system.held_proxy import HOLD_ANSWERS, HOLD_REQUESTS, PASS, HeldProxy
-from tests.system.league_bars import BarKiosk, HubProcess, League, squares, wait_until
+from tests.system.held_proxy import HOLD_ANSWERS, HOLD_REQUESTS, PASS
+from tests.system.league_bars import bar_behind_a_proxy, squares, wait_until
 
 DART_FLEET = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
 CLASSIC_FLEET = "A1-A5 C3-F3 H2-H4 J7-J9 E9-F9"
@@ -146,10 +146,7 @@ def _express(line: Line, rng: random.Random, landed: list[str]) -> None:
 
 
 def test_games_finished_through_the_line_protocols_reach_the_hub_once_each(database, tmp_path):
-    hub = HubProcess(database)
-    proxy = HeldProxy(hub.port)
-    league = League(hub, "Harbour League", ("The Anchor",))
-    kiosk = BarKiosk(tmp_path / "anchor", proxy.url, league.code("The Anchor"))
+    hub, proxy, kiosk = bar_behind_a_proxy(database, tmp_path / "anchor")
     rng = random.Random(24)
     landed: list[str] = []
     try:
