@@ -2,16 +2,24 @@
 
     python bench/express.py [--games N] [--seed S] [--players 2,3,4] [--variants admiral,captain]
                             [--only normal-easy,hard-normal,hard-easy] [--workers W] [--json]
+                            [--untargetable]
     python bench/express.py --exact [--variants admiral,captain]
+    python bench/express.py --first-turn DEALS [--players 3,4] [--variants admiral,captain]
 
 For each number of players, game and pairing "A-B", one seat is A and the others are B; A sits
 in each seat in turn for N games (2000 by default), so every seat order is played equally. The
 games run through the real rules engine (`kiosk.express.match`); each computer lays its own
 line and reads only the public view. Every game has its own seed (dice, lines, the computers'
 tie-breaks), so the figures do not depend on how games are spread over the worker processes.
-Printed: A's win rate with a 95 % Wilson interval next to a fair share (1/players), and the
-decision time of each level (p50, p99, max) once its tables are built (`prepare`, as the kiosk
-does when a game is set up).
+Printed: A's win rate with a 95 % Wilson interval next to a fair share (1/players), A's wins in
+each seat, and the decision time of each level (p50, p99, max) once its tables are built
+(`prepare`, as the kiosk does when a game is set up).
+
+Two bounds for three and four players (docs/express.md, What is weak): `--untargetable` plays the
+same games with the others deciding on a view without A's line, so no one ever aims at A (what
+keeping out of the others' sights can be worth at most); `--first-turn` computes exactly, over the
+dice, the first player's chance to win in its first turn, taking the best chance each time
+(normal) and with the best chain any policy can play.
 
 `--exact` needs no dice at all: a two-player game has only 106 276 positions (each player's
 line, the player on turn to move; the points follow from the lines), so the chance that a
