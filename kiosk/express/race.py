@@ -71,7 +71,8 @@ def _curve(needs: int, first: float, later: float, again: bool, afloat: bool) ->
 
 
 def win_chances(runners: Sequence[Racer], mover: int, again: bool = True) -> tuple[float, ...]:
-    """Each player's chance to win (`_win_chances`), kept for the racers seen last (a decision meets the same ones again and again)."""
+    """Each player's chance to win (`_win_chances`), kept for the racers seen last: one
+    decision meets the same racers again and again."""
     return _win_chances(tuple(runners), mover, again)
 
 
