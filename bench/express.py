@@ -2,16 +2,24 @@
 
     python bench/express.py [--games N] [--seed S] [--players 2,3,4] [--variants admiral,captain]
                             [--only normal-easy,hard-normal,hard-easy] [--workers W] [--json]
+                            [--untargetable]
     python bench/express.py --exact [--variants admiral,captain]
+    python bench/express.py --first-turn DEALS [--players 3,4] [--variants admiral,captain]
 
 For each number of players, game and pairing "A-B", one seat is A and the others are B; A sits
 in each seat in turn for N games (2000 by default), so every seat order is played equally. The
 games run through the real rules engine (`kiosk.express.match`); each computer lays its own
 line and reads only the public view. Every game has its own seed (dice, lines, the computers'
 tie-breaks), so the figures do not depend on how games are spread over the worker processes.
-Printed: A's win rate with a 95 % Wilson interval next to a fair share (1/players), and the
-decision time of each level (p50, p99, max) once its tables are built (`prepare`, as the kiosk
-does when a game is set up).
+Printed: A's win rate with a 95 % Wilson interval next to a fair share (1/players), A's wins in
+each seat, and the decision time of each level (p50, p99, max) once its tables are built
+(`prepare`, as the kiosk does when a game is set up).
+
+Two bounds for three and four players (docs/express.md, What is weak): `--untargetable` plays the
+same games with the others deciding on a view without A's line, so no one ever aims at A (what
+keeping out of the others' sights can be worth at most); `--first-turn` computes exactly, over the
+dice, the first player's chance to win in its first turn, taking the best chance each time
+(normal) and with the best chain any policy can play.
 
 `--exact` needs no dice at all: a two-player game has only 106 276 positions (each player's
 line, the player on turn to move; the points follow from the lines), so the chance that a
@@ -43,9 +51,9 @@ import numpy as np
 from kiosk.express.ai import Computer, Strategy
 from kiosk.express.duel import BEST, FULL, LINES, STATES, Duel, Policy, ships
 from kiosk.express.levels import judge_for, prepare
-from kiosk.express.match import Match, Phase, Setup
-from kiosk.express.position import Position, options
-from kiosk.express.rules import FLEET, Ship, Variant
+from kiosk.express.match import EXPOSED, Match, Phase, Setup
+from kiosk.express.position import Position, options, tables
+from kiosk.express.rules import FLEET, Rules, Ship, Variant
 
 PAIRINGS = ("normal-easy", "hard-normal", "hard-easy")
 
@@ -59,6 +67,7 @@ class Batch:
     first: int  # game numbers first..first+count-1
     count: int
     seed: int
+    untargetable: bool = False  # the others never see A's line (`hidden_from_others`)
 
 
 def game_seed(seed: int, *parts: object) -> int:
@@ -88,12 +97,25 @@ def play(batch: Batch) -> tuple[Batch, int, dict[str, list[tuple[float, float]]]
         while match.phase is not Phase.OVER:
             view = match.public_view()
             computer = computers[match.turn]
+            if batch.untargetable and match.turn != batch.seat:
+                view = hidden_from_others(view, batch.seat)
             start, cpu = time.perf_counter(), time.thread_time()
             command = computer.decide(view)
             times[computer.level.value].append((time.perf_counter() - start, time.thread_time() - cpu))
             match.apply(command)
         wins += match.winner == batch.seat
     return batch, wins, dict(times)
+
+
+def hidden_from_others(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The view the others decide on with `--untargetable`: A's line shown as empty, so no one
+    ever aims at A (an upper bound on what keeping out of the others' sights is worth; the game
+    itself is the real one). Where only A's ships are left to aim at, the real view."""
+    mover = view["turn"]
+    if not any(line for player, line in enumerate(view["lines"]) if player not in (seat, mover)):
+        return view
+    lines = [[] if player == seat else line for player, line in enumerate(view["lines"])]
+    return {**view, "lines": lines}
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -120,8 +142,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--chunk", type=int, default=100, help="games per task")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--untargetable",
+        action="store_true",
+        help="the others never aim at A (they decide on a view without A's line): a bound",
+    )
+    parser.add_argument(
+        "--first-turn",
+        type=int,
+        metavar="DEALS",
+        help="the first player's chance to win in its first turn, normal's chain and the best, "
+        "exact over the dice, averaged over DEALS random lines (3 and 4 players)",
+    )
     parser.add_argument("--exact", action="store_true", help="exact two-player figures (no dice)")
     args = parser.parse_args(argv)
+    if args.first_turn:
+        for variant in args.variants.split(","):
+            for n in (int(p) for p in args.players.split(",") if int(p) > 2):
+                greedy, best = first_turn(Variant(variant), n, args.first_turn, args.seed)
+                print(
+                    f"{n} players, {variant}: the first player wins in its first turn "
+                    f"{100 * greedy:.2f} % taking the best chance each time (normal), "
+                    f"{100 * best:.2f} % with the best chain (no policy wins more there)"
+                )
+        return 0
     if args.exact:
         for variant in args.variants.split(","):
             exact(Variant(variant))
@@ -133,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         if any(name not in {level.value for level in Strategy} for name in pairing.split("-")):
             parser.error(f"unknown pairing {pairing!r}")
     batches = [
-        Batch(n, v, pairing, seat, first, min(args.chunk, args.games - first), args.seed)
+        Batch(n, v, pairing, seat, first, min(args.chunk, args.games - first), args.seed, args.untargetable)
         for n in players
         for v in variants
         for pairing in pairings
@@ -142,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     started = time.time()
     wins: dict[tuple[int, str, str], int] = defaultdict(int)
+    by_seat: dict[tuple[tuple[int, str, str], int], int] = defaultdict(int)
     games: dict[tuple[int, str, str], int] = defaultdict(int)
     times: dict[tuple[int, str], list[tuple[float, float]]] = defaultdict(list)
     load = os.getloadavg()
@@ -149,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         for batch, won, decided in pool.imap_unordered(play, batches):
             key = (batch.players, batch.variant, batch.pairing)
             wins[key] += won
+            by_seat[key, batch.seat] += won
             games[key] += batch.count
             for level, seconds in decided.items():
                 times[batch.players, level].extend(seconds)
@@ -164,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                 "win_rate": wins[key] / games[key],
                 "ci95": [low, high],
                 "fair": 1 / key[0],
+                "by_seat": [by_seat[key, seat] * key[0] / games[key] for seat in range(key[0])],
             }
         )
     timing = []
@@ -182,15 +229,17 @@ def main(argv: list[str] | None = None) -> int:
                 "cpu_max_ms": 1000 * max(cpu),
             }
         )
-    load = (*load, *os.getloadavg())
+    loads = (*load, *os.getloadavg())
     if args.json:
         print(
             json.dumps(
-                {"results": rows, "timing": timing, "seconds": time.time() - started, "load": load}, indent=2
+                {"results": rows, "timing": timing, "seconds": time.time() - started, "load": loads}, indent=2
             )
         )
         return 0
-    head = f"{'A wins':>7} {'95% CI':>16} {'s.e.':>5} {'fair':>5}"
+    if args.untargetable:
+        print("A untargetable: the others never aim at A (a bound, not a way to play)")
+    head = f"{'A wins':>7} {'95% CI':>16} {'s.e.':>5} {'fair':>5}  A wins in seat 1, 2, ..."
     print(f"{'players':>7} {'game':<8} {'A vs B':<14} {'games':>6} {head}")
     for row in rows:
         low, high = row["ci95"]
@@ -199,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{row['players']:>7} {row['game']:<8} {a + ' vs ' + b:<14} {row['games']:>6} "
             f"{100 * row['win_rate']:>6.1f}% {f'[{100 * low:.1f}, {100 * high:.1f}]':>16} "
-            f"{100 * error:>5.2f} {100 * row['fair']:>4.0f}%"
+            f"{100 * error:>5.2f} {100 * row['fair']:>4.0f}%  "
+            + " ".join(f"{100 * rate:.1f}" for rate in row["by_seat"])
         )
     print()
     print("decision time (ms): wall clock, and the CPU time of the deciding thread")
@@ -213,9 +263,108 @@ def main(argv: list[str] | None = None) -> int:
             f"{t['p99_ms']:>7.2f} {t['max_ms']:>7.1f} {t['cpu_p50_ms']:>8.2f} {t['cpu_p99_ms']:>8.2f} "
             f"{t['cpu_max_ms']:>8.1f}"
         )
-    print("load average (1, 5, 15 min): start {:.1f} {:.1f} {:.1f}, end {:.1f} {:.1f} {:.1f}".format(*load))
+    print("load average (1, 5, 15 min): start {:.1f} {:.1f} {:.1f}, end {:.1f} {:.1f} {:.1f}".format(*loads))
     print(f"\n{time.time() - started:.0f} s, {args.workers} worker(s)")
     return 0
+
+
+# ---- the first player's first turn (--first-turn) ----------------------------------------
+
+
+def first_turn(variant: Variant, players: int, deals: int, seed: int) -> tuple[float, float]:
+    """`first_turn_chances` averaged over `deals` random lines of the others."""
+    rng = np.random.default_rng(seed)
+    greedy = chain = 0.0
+    for _deal in range(deals):
+        others = [tuple(FLEET[int(s)] for s in rng.permutation(len(FLEET))) for _p in range(players - 1)]
+        normal, best = first_turn_chances(variant, others)
+        greedy += normal
+        chain += best
+    return greedy / deals, chain / deals
+
+
+def first_turn_chances(variant: Variant, others: list[tuple[Ship, ...]]) -> tuple[float, float]:
+    """The first player's chance to reach the points target in its first turn, exactly over the
+    dice (sinks in a row: its own line does not matter, any ship attacks), the others' lines
+    being `others`: taking the best chance each time (normal; ties averaged, the Carrier
+    declaring the likeliest target), and the best chain (each attack and each declaration the
+    one with the most chance to finish the turn)."""
+    rules = Rules()
+    t = tables(variant, rules)
+    players = len(others) + 1
+    need = rules.default_points(players)
+    mine = tuple(range(len(FLEET)))
+
+    def targets(lines: tuple[tuple[int, ...], ...], ship: int) -> list[tuple[int, int]]:
+        return [
+            (side, s)
+            for side in range(1, players)
+            for s in (lines[side] if t.anywhere[ship] else lines[side][:EXPOSED])
+        ]
+
+    def sunk(lines: tuple[tuple[int, ...], ...], side: int, ship: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(
+            tuple(s for s in line if s != ship) if p == side else line for p, line in enumerate(lines)
+        )
+
+    def split(found: list[tuple[int, int]]) -> np.ndarray:
+        """Normal's Carrier: each target's share of the sinks when it declares the likeliest
+        target after its roll (ties shared)."""
+        after = np.stack([t.after_roll[s] for _side, s in found])
+        top = after.max(axis=0)
+        tied = after >= top - 1e-12
+        return (t.weights * after * tied / tied.sum(axis=0)).sum(axis=1)
+
+    best_memo: dict[tuple[tuple[tuple[int, ...], ...], int], float] = {}
+
+    def best(lines: tuple[tuple[int, ...], ...], left: int) -> float:
+        if left == 0:
+            return 1.0
+        key = (lines, left)
+        if key not in best_memo:
+            value = 0.0
+            for ship in mine:
+                found = targets(lines, ship)
+                if not found:
+                    continue
+                worth = np.array([best(sunk(lines, side, s), left - 1) for side, s in found])
+                if t.roll_first[ship]:
+                    after = np.stack([t.after_roll[s] for _side, s in found]) * worth[:, None]
+                    value = max(value, float((t.weights * after.max(axis=0)).sum()))
+                else:
+                    value = max(
+                        value, max(t.chance[ship][s] * w for (_side, s), w in zip(found, worth, strict=True))
+                    )
+            best_memo[key] = value
+        return best_memo[key]
+
+    def normal(lines: tuple[tuple[int, ...], ...], left: int) -> float:
+        if left == 0:
+            return 1.0
+        choices: list[tuple[float, list[tuple[float, int, int]]]] = []
+        for ship in mine:
+            found = targets(lines, ship)
+            if not found:
+                continue
+            if t.roll_first[ship]:
+                mask = sum({1 << s for _side, s in found})
+                shares = split(found)
+                choices.append(
+                    (
+                        t.declared[mask],
+                        [(float(p), side, s) for p, (side, s) in zip(shares, found, strict=True)],
+                    )
+                )
+            else:
+                choices.extend((t.chance[ship][s], [(t.chance[ship][s], side, s)]) for side, s in found)
+        top = max(chance for chance, _outcomes in choices)
+        tied = [outcomes for chance, outcomes in choices if chance >= top - 1e-12]
+        return sum(
+            sum(p * normal(sunk(lines, side, s), left - 1) for p, side, s in outcomes) for outcomes in tied
+        ) / len(tied)
+
+    lines = (mine, *(tuple(FLEET.index(ship) for ship in line) for line in others))
+    return normal(lines, need), best(lines, need)
 
 
 # ---- exact two-player figures (--exact) -------------------------------------------------

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import enum
 import math
-import operator
 import random
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -27,6 +27,7 @@ import numpy as np
 from kiosk.express import duel, solved
 from kiosk.express.match import EXPOSED, Attack, Declare, Target
 from kiosk.express.position import (
+    COUNT_BASE,
     INDEX,
     Line,
     Lines,
@@ -262,10 +263,9 @@ class Judge:
 
     def _runners(self, lines: Lines, points: tuple[int, ...]) -> tuple[Racer, ...]:
         t = self.t
-        masks = [sum(1 << ship for ship in line) for line in lines]
-        fronts = [sum(1 << ship for ship in line[:EXPOSED]) for line in lines]
-        afloat = [sum(mask >> ship & 1 for mask in masks) for ship in range(len(FLEET))]
-        ships_left = sum(len(line) for line in lines)
+        masks, fronts, codes = zip(*map(_masks, lines), strict=True)
+        afloat = sum(codes)  # ships afloat of each kind, a digit in base `len(lines) + 1` each
+        ships_left = sum(map(len, lines))
         runners = []
         for player, line in enumerate(lines):
             enemies = ships_left - len(line)
@@ -280,10 +280,9 @@ class Judge:
                     anywhere |= mask
             # Its next attack against what is exposed now; every later one by fleets alone: its
             # best ship against an average enemy ship (blending in the exposure measured worse).
-            first = max(t.best[ship][anywhere if t.anywhere[ship] else exposed] for ship in line)
             mine = masks[player]
-            counts = [afloat[enemy] - (mine >> enemy & 1) for enemy in range(len(FLEET))]
-            later = max(sum(map(operator.mul, t.chance[ship], counts)) for ship in line)
+            first = t.first_chance(mine, exposed, anywhere)
+            later = t.sustained(mine, afloat - codes[player])
             runners.append(Racer(needs, first, later / enemies))
         return tuple(runners)
 
@@ -312,6 +311,17 @@ def judge_for(pos: Position) -> Judge:
         if found is not None:
             return Perfect(pos, found.values)
     return Judge(pos)
+
+
+@cache
+def _masks(line: tuple[int, ...]) -> tuple[int, int, int]:
+    """A line's ships and its exposed ships as bit masks of ship indices, and its ships as
+    counts by kind (`Tables.sustained`: a digit per kind)."""
+    return (
+        sum(1 << ship for ship in line),
+        sum(1 << ship for ship in line[:EXPOSED]),
+        sum(COUNT_BASE**ship for ship in line),
+    )
 
 
 def _indices(line: Line) -> tuple[int, ...]:

@@ -129,6 +129,8 @@ class Tables:
         self.stays = [a.stays for a in ships]
         # the hard level's race values by position (`levels.Judge.race`), kept across decisions
         self.races: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self._firsts: dict[tuple[int, int, int], float] = {}
+        self._sustained: dict[tuple[int, int], float] = {}
         self.roll_first = [a.roll_first for a in ships]
         self.best: list[list[float]] = []  # by ship and bit mask of targets: its best chance
         carrier = ships[CARRIER]
@@ -157,8 +159,37 @@ class Tables:
             for ship in range(len(FLEET))
         ]
 
+    def first_chance(self, mine: int, exposed: int, anywhere: int) -> float:
+        """The best chance of a fleet (bit mask of ship indices) against the enemy ships exposed
+        (bit mask) and afloat (bit mask, for a ship that targets anywhere)."""
+        key = (mine, exposed, anywhere)
+        found = self._firsts.get(key)
+        if found is None:
+            found = self._firsts[key] = max(
+                self.best[ship][anywhere if self.anywhere[ship] else exposed]
+                for ship in range(len(FLEET))
+                if mine >> ship & 1
+            )
+        return found
+
+    def sustained(self, mine: int, enemies: int) -> float:
+        """A fleet's (bit mask of ship indices) best ship against every enemy ship afloat: the
+        sum of its chances, the race's sustained rate times the number of enemy ships.
+        `enemies`: the enemy ships of each kind as digits in base `COUNT_BASE`."""
+        key = (mine, enemies)
+        found = self._sustained.get(key)
+        if found is None:
+            counts = [enemies // COUNT_BASE**kind % COUNT_BASE for kind in range(len(FLEET))]
+            found = self._sustained[key] = max(
+                sum(c * n for c, n in zip(self.chance[ship], counts, strict=True))
+                for ship in range(len(FLEET))
+                if mine >> ship & 1
+            )
+        return found
+
 
 CARRIER = FLEET.index(Ship.CARRIER)
+COUNT_BASE = 8  # more than the most players: a count of ships of one kind is one digit
 INDEX = {ship: i for i, ship in enumerate(FLEET)}
 
 

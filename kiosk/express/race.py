@@ -71,6 +71,13 @@ def _curve(needs: int, first: float, later: float, again: bool, afloat: bool) ->
 
 
 def win_chances(runners: Sequence[Racer], mover: int, again: bool = True) -> tuple[float, ...]:
+    """Each player's chance to win (`_win_chances`), kept for the racers seen last: one
+    decision meets the same racers again and again."""
+    return _win_chances(tuple(runners), mover, again)
+
+
+@lru_cache(maxsize=8192)
+def _win_chances(runners: tuple[Racer, ...], mover: int, again: bool) -> tuple[float, ...]:
     """Each player's chance to win, `mover` on turn (its current turn is its first): for each
     player and turn, the chance to finish then while those before it in turn order have not
     finished by this turn and those after it not by the last."""

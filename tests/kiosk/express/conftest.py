@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
 from kiosk.express.match import Match, QueueDice, Setup
 from kiosk.express.rules import Face, Rules, Ship, Variant
 
@@ -68,3 +73,14 @@ def view_of(pos) -> dict:
         "phase": "attack",
         "pending": None,
     }
+
+
+def load_bench() -> ModuleType:
+    """bench/express.py as a module (the bench is a script, not a package)."""
+    path = Path(__file__).resolve().parents[3] / "bench" / "express.py"
+    spec = importlib.util.spec_from_file_location("bench_express", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_express"] = bench
+    spec.loader.exec_module(bench)
+    return bench

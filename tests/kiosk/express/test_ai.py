@@ -240,3 +240,38 @@ def test_hard_follows_a_sink_into_its_own_turn():
     assert max(values, key=values.get) == (1, P)
     command = Computer(Strategy.HARD, 1).decide(view_of(pos))
     assert (command.target.side, command.target.ship) == (1, P)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_race_runners_are_the_fleets_best_chances(variant):
+    """The racers the hard level builds from its kept tables (`Tables.first_chance`,
+    `Tables.sustained`, a line's masks) are, for any position, the plain computation: each
+    player's best chance against the enemy ships exposed (a Submarine of the Admiral's game:
+    against any ship), and its best ship's chances summed over every enemy ship afloat, over
+    the enemy ships."""
+    from kiosk.express.levels import Judge
+
+    rules = Rules()
+    rng = random.Random(26)
+    for _ in range(200):
+        players = rng.choice((3, 4))
+        lines = tuple(tuple(rng.sample(FLEET, rng.randint(1, 5))) for p in range(players))
+        points = tuple(rng.randint(0, 2) for _p in range(players))
+        pos = Position(variant, rules, lines, points, 3, 0)
+        judge = Judge(pos)
+        t = judge.t
+        indices = tuple(_index(line) for line in lines)
+        racers = judge._runners(indices, points)
+        for player, line in enumerate(indices):
+            enemies = [s for other, theirs in enumerate(indices) if other != player for s in theirs]
+            exposed = {s for other, theirs in enumerate(indices) if other != player for s in theirs[:2]}
+            if not enemies:
+                continue
+            first = max(
+                t.best[ship][sum(1 << s for s in (set(enemies) if t.anywhere[ship] else exposed))]
+                for ship in line
+            )
+            later = max(sum(t.chance[ship][s] for s in enemies) for ship in line) / len(enemies)
+            assert racers[player].first == pytest.approx(first, abs=1e-12)
+            assert racers[player].later == pytest.approx(later, abs=1e-12)
+            assert racers[player].needs == min(3 - points[player], len(enemies))

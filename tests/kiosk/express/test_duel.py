@@ -5,11 +5,8 @@ for today's rules, and the hard computer plays them."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,18 +19,9 @@ from kiosk.express.match import Match, Phase, Setup
 from kiosk.express.position import Position, options
 from kiosk.express.rules import FACES, FLEET, Rules, Ship, Variant
 
-from .conftest import B, C, D, P, S, view_of
+from .conftest import B, C, D, P, S, load_bench, view_of
 
 pytestmark = pytest.mark.slow  # each game's rows take ~20 s to build
-
-
-def load_bench():
-    path = Path(__file__).resolve().parents[3] / "bench" / "express.py"
-    spec = importlib.util.spec_from_file_location("bench_express", path)
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["bench_express"] = bench
-    spec.loader.exec_module(bench)
-    return bench
 
 
 _games: dict[Variant, Duel] = {}
