@@ -18,10 +18,7 @@ its audience. Bad input answers a JSON error and changes nothing.
 
 from __future__ import annotations
 
-import concurrent.futures
 import datetime
-import hashlib
-import hmac
 import json
 import logging
 import sqlite3
@@ -33,6 +30,7 @@ from typing import Any
 
 from aiohttp import web
 
+from kiosk.address_limits import address_digest, logged, recalled
 from kiosk.bucket import Bucket
 from kiosk.classic.fleet import CLASSES, Fleet, PlacementError, parse_ship
 from kiosk.classic.grid import SquareError, parse_square
@@ -299,7 +297,7 @@ class ClassicApi:
         except (StoreError, sqlite3.Error) as err:
             log.warning("the rooms that ended cannot be closed now (%s)", err)
         if self.rooms.store is not None:
-            _kept(self.rooms.store.limits.expire(self.today().isoformat(), self.wall()))
+            logged(self.rooms.store.limits.expire(self.today().isoformat(), self.wall()))
         self._sweeping = self.rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
 
     async def room_qr(self, request: web.Request) -> web.StreamResponse:
@@ -393,7 +391,7 @@ class ClassicApi:
             )
         if device not in devices and self.rooms.store is not None:
             tracked = self.limits.tracked * self.limits.daily_per_address
-            _kept(
+            logged(
                 self.rooms.store.limits.keep_daily_phone(
                     today.isoformat(), place[0], device, self.wall(), tracked
                 )
@@ -699,13 +697,12 @@ class ClassicApi:
             keep = self.rooms.store.limits.keep_bucket(
                 code, client, bucket.level, self.wall(), self.limits.tracked
             )
-            _kept(keep)
+            logged(keep)
 
     def _address(self, request: web.Request) -> str:
         """The address the limits count by: a digest keyed by the kiosk's secret (the counts
         are stored, and the database keeps no phone's address)."""
-        address = (request.remote or "unknown").encode()
-        return hmac.new(self._address_key, address, hashlib.sha256).hexdigest()[:32]
+        return address_digest(self._address_key, request.remote or "unknown")
 
     def _recall_counts(self) -> None:
         """What each address used of its limits before this kiosk (re)started
@@ -720,25 +717,15 @@ class ClassicApi:
                 (self._room_opens, "too_many_rooms", limits.rooms_per_address, limits.rooms_per_hour / 3600),
             ):
                 for address, (level, at) in store.limits.buckets(code).items():
-                    buckets[address] = Bucket(capacity, per_second, level, now - max(0.0, wall - at))
+                    buckets[address] = recalled(capacity, per_second, level, at, now, wall)
             for address, devices in store.limits.daily_phones(today.isoformat()).items():
                 self._daily_devices[(address, today)] = devices
-            _kept(store.limits.expire(today.isoformat(), wall))
+            logged(store.limits.expire(today.isoformat(), wall))
         except (StoreError, sqlite3.Error) as err:
             log.warning("the counts per address cannot be read (%s): they start afresh", err)
 
 
 # ---- helpers ---------------------------------------------------------------------------
-
-
-def _kept(write: concurrent.futures.Future[None]) -> None:
-    """A count on its way to the store: a failure is logged (the limit in memory holds)."""
-
-    def done(future: concurrent.futures.Future[None]) -> None:
-        if future.exception() is not None:
-            log.warning("a count per address was not stored: %s", future.exception())
-
-    write.add_done_callback(done)
 
 
 def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
