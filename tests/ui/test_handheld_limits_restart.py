@@ -134,10 +134,12 @@ def test_the_wrong_links_kept_are_bounded_and_a_bucket_full_again_is_forgotten(t
     wall = Wall()
     limits = Limits(per_client=10, per_client_per_minute=6, tracked_clients=3)
     store = Store(tmp_path / "dartship.db")
-    throttle = _throttle(store, wall, boot=wall.now, limits=limits)
+    boot = wall.now
+    throttle = _throttle(store, wall, boot=boot, limits=limits)
     fresh = contextvars.Context()  # no request's ticket: each wrong link costs a unit
-    for n in range(5):
+    for n in range(5):  # a second apart
         fresh.run(throttle.failed, f"10.0.0.{n}")
+        wall.now += 1.0
     _stop(store)
     assert _rows(tmp_path, "address_buckets") == 3  # at most tracked_clients addresses
     for address, recalled in (("10.0.0.4", True), ("10.0.0.0", False)):  # the oldest is forgotten
