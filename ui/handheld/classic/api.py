@@ -18,6 +18,7 @@ its audience. Bad input answers a JSON error and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import json
 import logging
@@ -146,6 +147,7 @@ class ClassicApi:
         self._address_key = derive(kiosk_secret(rooms.store), "addresses")
         self._recall_counts()
         self._sweeping = rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
+        self._sweep_task: asyncio.Future[None] | None = None
         rooms.on_table.append(self._watch)
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
         api.sides.append(ClassicSides())
@@ -190,6 +192,8 @@ class ClassicApi:
 
     async def close(self) -> None:
         self._sweeping.cancel()
+        if self._sweep_task is not None:
+            self._sweep_task.cancel()
         self._unsubscribe()
         if self._kiosk_links in self.api.on_new_tokens:
             self.api.on_new_tokens.remove(self._kiosk_links)
@@ -270,7 +274,7 @@ class ClassicApi:
                 "too_many_rooms",
                 _("too many rooms from this phone: wait a while, or close one"),
             )
-        self.rooms.open_room(device)
+        await self.rooms.open_room(device)
         self._changed_room(device)
         await self.rooms.table(device).service.settled()
         return _answer(self._owner_message(device))
@@ -278,7 +282,7 @@ class ClassicApi:
     async def close_room(self, request: web.Request) -> web.StreamResponse:
         device = self._device(request)
         await self.rooms.table(device).service.settled()
-        if self.rooms.close_room(device) is not None:
+        if await self.rooms.close_room(device) is not None:
             self._room_closed(device)
         return _answer(self._owner_message(device))
 
@@ -291,14 +295,18 @@ class ClassicApi:
 
     def _sweep(self) -> None:
         """Every SWEEP_SECONDS: close the rooms that have ended (`PhoneRooms.sweep`)."""
+        self._sweep_task = asyncio.ensure_future(self.sweep())
+
+    async def sweep(self) -> None:
         try:
-            for room in self.rooms.sweep():
+            for room in await self.rooms.sweep():
                 self._room_closed(room.owner)
-        except (StoreError, sqlite3.Error) as err:
+        except (StoreError, sqlite3.Error, RuleError) as err:  # a store that cannot save
             log.warning("the rooms that ended cannot be closed now (%s)", err)
-        if self.rooms.store is not None:
-            logged(self.rooms.store.limits.expire(self.today().isoformat(), self.wall()))
-        self._sweeping = self.rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
+        finally:
+            if self.rooms.store is not None:
+                logged(self.rooms.store.limits.expire(self.today().isoformat(), self.wall()))
+            self._sweeping = self.rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
 
     async def room_qr(self, request: web.Request) -> web.StreamResponse:
         room = self.rooms.room_of(self._device(request))
@@ -313,7 +321,7 @@ class ClassicApi:
         self._count_start(request)
         await self.rooms.table(device).service.settled()
         with _refusals():
-            self.rooms.duel(device, _name(body))
+            await self.rooms.duel(device, _name(body))
         self._changed_room(device)
         return _answer(self._owner_message(device))
 
@@ -414,7 +422,7 @@ class ClassicApi:
         device = self._device(request)
         await self.rooms.daily_table(device).service.settled()
         with _refusals():
-            self.rooms.name_daily(device, _name(body))
+            await self.rooms.name_daily(device, _name(body))
         return _answer(self._daily_message(device))
 
     async def daily_socket(self, request: web.Request) -> web.StreamResponse:
@@ -460,9 +468,9 @@ class ClassicApi:
         throttle.succeeded(client)
         return room
 
-    def _member(self, request: web.Request, *, issue: bool = True) -> Membership:
+    async def _member(self, request: web.Request, *, issue: bool = True) -> Membership:
         room = self._room(request)
-        membership = self.rooms.join(room, device_of(request, issue=issue))
+        membership = await self.rooms.join(room, device_of(request, issue=issue))
         if membership.role is Role.FRIEND and room.friend is None:
             self._changed_room(room.owner)  # the owner sees its friend arrive
         return membership
@@ -475,18 +483,18 @@ class ClassicApi:
         return _message(table.service, side, member_view(membership), events)
 
     async def room_state(self, request: web.Request) -> web.StreamResponse:
-        membership = self._member(request)
+        membership = await self._member(request)
         await self.rooms.table(membership.room.owner).service.settled()
         return _answer(self._member_message(membership))
 
     async def room_ready(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
-        membership = self._member(request)
+        membership = await self._member(request)
         device = device_of(request, issue=False)
         if membership.role is not Role.FRIEND or device is None:
             raise json_error(403, "not_friend", _("only the friend who joined this room can say Ready"))
         with _refusals():
-            room = self.rooms.ready(membership.room, device, _name(body))
+            room = await self.rooms.ready(membership.room, device, _name(body))
         self._changed_room(room.owner)
         await self.rooms.table(room.owner).service.settled()
         return _answer(self._member_message(Membership(room, Role.FRIEND)))
@@ -506,7 +514,7 @@ class ClassicApi:
     async def _room_play(self, request: web.Request, command_of: CommandOf) -> web.StreamResponse:
         """A shot or fleet through a room link: its player's, in the duel (spectators: 403)."""
         body = await _body(request)
-        membership = self._member(request)
+        membership = await self._member(request)
         service = self.rooms.table(membership.room.owner).service
         await service.settled()
         side = self._player_side(membership)
@@ -516,7 +524,7 @@ class ClassicApi:
     async def room_socket(self, request: web.Request) -> web.StreamResponse:
         # A socket never takes the friend's seat (no cookie can be set there): the page's first
         # API call does.
-        membership = self._member(request, issue=False)
+        membership = await self._member(request, issue=False)
         table = self.rooms.table(membership.room.owner)
         audience = {
             Role.OWNER: Audience.TEAM_0,
