@@ -81,6 +81,9 @@ class Caller:
         self.silent: str | None = None  # why nothing can be heard (no audio device)
         self._opened = False
         self._opening_due = False  # a new game whose first turn is not yet called
+        # Whether every side the game gives a phone link holds it (`phones_changed` says when
+        # that may have changed): a classic duel's first turn waits for its hand-over.
+        self.handed_over: Callable[[], bool] = lambda: True
         self._cond = threading.Condition()
         self._pending: list[_Queued] = []
         self._playing: _Queued | None = None
@@ -165,21 +168,22 @@ class Caller:
                 self.say(call, wait)
         self._open_play()
 
+    def phones_changed(self) -> None:
+        """A phone took a link or a link changed (the phone server's `subscribe`, on the
+        loop): a first turn waiting for its hand-over may be due now."""
+        self._open_play()
+
     def _open_play(self) -> None:
-        """Say who plays first, if a new game's play has just begun (`Phrasebook.opening`)."""
+        """Say who plays first, if a new game's play has just begun (`Phrasebook.opening`):
+        never cut by the next call."""
         book, match = self._phrasebook(), self.service.match
         if not self._opening_due or book is None or match is None:
             return
-        words = book.opening(match.public_view())
+        words = book.opening(match.public_view(), self.handed_over())
         if words:
             self._opening_due = False
-            self.announce(words)
-
-    def announce(self, words: tuple[Words, ...]) -> None:
-        """Say who plays first, for a front end that shows play later than it begins (the
-        classic duel's radars come after its hand-over); never cut by the next call."""
-        if self.enabled and words:
-            self.say(Call(words, None, keep=True))
+            if self.enabled:
+                self.say(Call(words, None, keep=True))
 
     def _phrasebook(self) -> Phrasebook | None:
         kind = self.service.kind

@@ -129,3 +129,24 @@ def _registry() -> Registry:
 
 
 REGISTRY = _registry()
+
+
+def in_play(service: GameService) -> str | None:
+    """What a new game would end, as every front end asks it ("Dart game in play: Sharks v
+    Jets"), or None when the service has no unfinished game (a new one then asks nothing)."""
+    match, kind = service.match, service.kind
+    if match is None or kind is None or match.outcome().over:
+        return None
+    try:
+        title = REGISTRY.room(kind.name).title()
+    except ValueError:
+        title = kind.name
+    sides = kind.side_names(match.setup)
+    if not sides:
+        return _("{game} in play").format(game=title)
+    return _("{game} in play: {sides}").format(game=title, sides=_(" v ").join(sides))
+
+
+def start_over_question() -> str:
+    """The question before a new game over one in play (the touchscreen's and the host's)."""
+    return _("Start a new game? The one in play ends with no winner.")

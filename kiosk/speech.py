@@ -83,15 +83,17 @@ class Phrasebook(Protocol):
     cell of an unsunk ship nor which ship a hit struck; `phrases(options)` is every fixed phrase
     it may say with these options (rendered ahead; the cells too when they are said);
     `names(view)` the words a game's names make (rendered when the game starts);
-    `opening(view)` who is first to play, once a new game's play begins and before anyone has
-    played (nothing before that, after it, or where an event of the game already says who
-    starts: the dart game's bull-off); the caller says it once per new game. MAY: say nothing
-    for an event.
+    `opening(view, handed_over)` who is first to play, once a new game's play begins and before
+    anyone has played (nothing before that, after it, or where an event of the game already says
+    who starts: the dart game's bull-off); `handed_over` is whether every side given a phone link
+    holds it (a game whose play waits for its phones says nothing until then); the caller asks
+    again whenever the phones change and says it once per new game. MAY: say nothing for an
+    event.
     """
 
     def calls(self, events: Sequence[Any], view: Mapping[str, Any], options: CallOptions) -> Calls: ...
 
-    def opening(self, view: Mapping[str, Any]) -> tuple[Words, ...]: ...
+    def opening(self, view: Mapping[str, Any], handed_over: bool) -> tuple[Words, ...]: ...
 
     def phrases(self, options: CallOptions) -> Iterable[Words]: ...
 

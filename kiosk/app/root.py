@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +35,7 @@ from kiosk.tenant import DatabaseLock
 
 if TYPE_CHECKING:
     from kiosk.board import Profile
-    from kiosk.ports import Learner
+    from kiosk.ports import Learner, PhoneServer
     from ui.handheld.server import WebServer
 
 log = logging.getLogger("dartship")
@@ -107,6 +108,8 @@ async def build_kiosk(
         _attach_devices(kiosk, loop, voice_cache)
     if server is not None:
         server.use_thrower(kiosk.simulator)  # the host's throw pad, in simulator mode
+        if kiosk.caller is not None:
+            kiosk.on_stop.append(_caller_hears_phones(kiosk.caller, server))
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
     return kiosk
 
@@ -243,6 +246,14 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: 
         delay=sound_delay(kiosk.service.participants()),
         wait_for_face=True,
     ).attach()
+
+
+def _caller_hears_phones(caller: Caller, web: PhoneServer) -> Callable[[], None]:
+    """The caller knows when the phones hold their links: a classic duel's first turn is
+    called once the hand-over is done, with or without anyone at the touchscreen (returns the
+    unsubscribe)."""
+    caller.handed_over = lambda: all(web.team_url(side) is None or web.phone_held(side) for side in (0, 1))
+    return web.subscribe(caller.phones_changed)
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:

@@ -83,11 +83,14 @@ class ClassicCalls:
                 keep = True
         return Calls((Call(tuple(words), None, keep),) if words else ())
 
-    def opening(self, view: Mapping[str, Any]) -> tuple[Words, ...]:
+    def opening(self, view: Mapping[str, Any], handed_over: bool) -> tuple[Words, ...]:
         """Against the computer: "Your turn" once the fleets stand (when the team starts). A
-        duel's first turn waits for its hand-over: the duel screen has it said when it shows
-        the radars (`first_turn`), not while one team still scans its code."""
-        return () if view["mode"] == Mode.DUEL.value else first_turn(view)
+        duel's first turn waits for its hand-over: "Sharks, your turn" once both phones hold
+        their links (no shot is taken before: the touchscreen then shows the radars, the
+        phones their boards), not while one team still scans its code."""
+        if view["mode"] == Mode.DUEL.value and not handed_over:
+            return ()
+        return first_turn(view)
 
     def phrases(self, options: CallOptions) -> Iterable[Words]:
         yield Words("hit-again", _("Hit, fire again"))

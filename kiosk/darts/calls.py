@@ -132,7 +132,7 @@ class DartCalls:
         say = (Call(tuple(words), about, keep),) if words else ()
         return Calls(say, cancel)
 
-    def opening(self, view: Mapping[str, Any]) -> tuple[Words, ...]:
+    def opening(self, view: Mapping[str, Any], handed_over: bool) -> tuple[Words, ...]:
         """Nothing: who throws first is the first visit's own call ("Sharks start"), after the
         bull-off or the start the players chose."""
         return ()

@@ -48,7 +48,7 @@ class ExpressCalls:
                     words += template("to-roll", _("{name} to roll"), name=players[event.side])
         return Calls((Call(tuple(words), None, keep),) if words else ())
 
-    def opening(self, view: Mapping[str, Any]) -> tuple[Words, ...]:
+    def opening(self, view: Mapping[str, Any], handed_over: bool) -> tuple[Words, ...]:
         """ "Ann to roll" as the table first shows (nobody has attacked yet)."""
         if view["phase"] != Phase.ATTACK.value or any(t["attacks"] for t in view["stats"]):
             return ()

@@ -244,10 +244,14 @@ def test_the_speaker_opens_only_once_the_face_is_up(tmp_path):
         caller.close()
 
 
-def _calls_of(service: GameService, tmp_path: Path, start) -> tuple[list[list[str]], Caller]:
+def _calls_of(
+    service: GameService, tmp_path: Path, start, caller: Caller | None = None
+) -> tuple[list[list[str]], Caller]:
     """What the caller attached to `service` said, call by call (each call's phrases), after
     `start(service)` began a game."""
-    caller = Caller(service, FileVoice(tmp_path), SimulatedSpeaker(tempo=0.01)).attach()
+    if caller is None:
+        caller = Caller(service, FileVoice(tmp_path), SimulatedSpeaker(tempo=0.01))
+    caller.attach()
     said: list[list[str]] = []
     caller.say = lambda call, wait=0.0: said.append([w.phrase for w in call.words])  # type: ignore[method-assign]
     start(service)
@@ -287,10 +291,43 @@ def test_a_classic_game_against_the_computer_calls_your_turn_when_the_fleets_sta
         caller.close()
 
 
-def test_a_classic_duel_waits_with_its_first_turn_for_the_hand_over(tmp_path):
-    """While one team scans its code the caller says nothing; the duel screen has the first
-    turn said when the radars show (tests/ui/test_touch_classic.py)."""
-    from kiosk.classic.calls import first_turn
+def test_a_classic_duel_calls_its_first_turn_once_the_hand_over_is_done(tmp_path):
+    """While one team scans its code the caller says nothing; once both phones hold their
+    links (the phone server tells `phones_changed`) it says whose turn, once, whether or not
+    anyone looks at the touchscreen."""
+    from kiosk.classic.grid import parse_square
+    from kiosk.classic.match import Fire, Mode
+    from kiosk.classic.match import Setup as ClassicSetup
+    from kiosk.classic.table import start
+
+    held = [False, False]
+    service = GameService(None)
+
+    def begin(s: GameService) -> None:
+        start(s, ClassicSetup(Mode.DUEL, ("Sharks", "Jets"), first=1), random.Random(2))
+
+    caller = Caller(service, FileVoice(tmp_path), SimulatedSpeaker(tempo=0.01))
+    caller.handed_over = lambda: all(held)
+    said, caller = _calls_of(service, tmp_path, begin, caller)
+    try:
+        assert said == []
+        held[0] = True
+        caller.phones_changed()
+        assert said == []
+        held[1] = True
+        caller.phones_changed()
+        assert said == [["name-jets", "name-your-turn"]]
+        caller.phones_changed()  # a phone moved later: the first turn is not said again
+        assert said == [["name-jets", "name-your-turn"]]
+        service.submit(Fire(1, parse_square("A1")))  # the Jets' first shot: called as usual
+        assert len(said) == 2 and said[0] == ["name-jets", "name-your-turn"]
+    finally:
+        caller.close()
+
+
+def test_a_duel_handed_over_before_its_fleets_stand_is_called_when_they_do(tmp_path):
+    """The phones may hold their links already (a rematch on the same links): the first turn
+    is then called as the fleets stand, as against the computer."""
     from kiosk.classic.match import Mode
     from kiosk.classic.match import Setup as ClassicSetup
     from kiosk.classic.table import start
@@ -299,11 +336,10 @@ def test_a_classic_duel_waits_with_its_first_turn_for_the_hand_over(tmp_path):
     said, caller = _calls_of(
         service,
         tmp_path,
-        lambda s: start(s, ClassicSetup(Mode.DUEL, ("Sharks", "Jets"), first=1), random.Random(2)),
+        lambda s: start(s, ClassicSetup(Mode.DUEL, ("Sharks", "Jets")), random.Random(2)),
     )
     try:
-        assert said == []
-        assert [w.phrase for w in first_turn(service.match.public_view())] == ["name-jets", "name-your-turn"]
+        assert said == [["name-sharks", "name-your-turn"]]
     finally:
         caller.close()
 

@@ -108,3 +108,71 @@ def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, 
         assert played[0].startswith("name-sharks") and played[1].startswith("start")
         assert played[2].startswith("cell-d5") and played[3].startswith("hit")
         assert played[-1].startswith("win")
+
+
+def test_a_phones_only_classic_duel_calls_its_first_turn_once_both_phones_hold_their_links(
+    tmp_path, monkeypatch, caplog
+):
+    """A headless kiosk (no duel screen anywhere): the duel's two phones open their links over
+    HTTP; nothing is said while one still has to, "Sharks, your turn" once both do, and the
+    later turns as always."""
+    from aiohttp import ClientSession, CookieJar
+
+    from kiosk.classic.match import Mode
+    from kiosk.classic.match import Setup as ClassicSetup
+    from kiosk.classic.table import start
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    config = ConfigFile(
+        tmp_path / "config.toml",
+        {
+            "board.input": InputKind.SIMULATOR,
+            "web.host": "127.0.0.1",
+            "web.port": 0,
+            "kiosk.database": str(tmp_path / "k.db"),
+            "caller.output": CallerOutput.LOG,
+        },
+    )
+
+    def said() -> list[str]:
+        return [
+            r.getMessage().split(": ", 1)[1] for r in caplog.records if r.getMessage().startswith("caller: ")
+        ]
+
+    async def play() -> None:
+        kiosk = await build_kiosk(config, headless=True)
+        kiosk.ready()
+        caller, web = kiosk.caller, kiosk.web
+        assert caller is not None and web is not None and isinstance(caller.speaker, SimulatedSpeaker)
+        caller.speaker.tempo = 0.02
+        try:
+            start(kiosk.service, ClassicSetup(Mode.DUEL, ("Sharks", "Jets")), kiosk.service.rng)
+            tokens = web.api.tokens
+            assert tokens is not None
+            phones = [ClientSession(cookie_jar=CookieJar(unsafe=True)) for _ in (0, 1)]
+            try:
+                first = await phones[0].get(f"{web.base_url}/api/classic/team/{tokens.teams[0]}")
+                assert first.status == 200 and (await first.json())["phones"] == [True, False]
+                await asyncio.sleep(0.3)
+                await _until(caller.idle)
+                assert said() == []  # the Jets still scan their code: no turn anyone can play
+                second = await phones[1].get(f"{web.base_url}/api/classic/team/{tokens.teams[1]}")
+                assert second.status == 200
+                await _until(lambda: said() != [])
+                await _until(caller.idle)
+                assert said() == ["Sharks your turn"]
+                fired = await phones[0].post(
+                    f"{web.base_url}/api/classic/team/{tokens.teams[0]}/fire", json={"cell": "J10"}
+                )
+                assert fired.status == 200, await fired.text()
+                await _until(lambda: len(said()) > 1)
+                await _until(caller.idle)
+                assert said()[1] in ("Hit, fire again", "Miss Jets your turn"), said()
+            finally:
+                for phone in phones:
+                    await phone.close()
+        finally:
+            await kiosk.stop()
+
+    with caplog.at_level(logging.INFO, logger="dartship.caller"):
+        asyncio.run(play())

@@ -1,12 +1,14 @@
 """Settings -> League in a real window, driven by taps the way the bar owner does it:
 
-    python -m tests.ui.real_window_league_probe FOLDER HUB_URL CODE OUT.png
+    python -m tests.ui.real_window_league_probe FOLDER HUB_URL CODE OUT.png [WIDTHxHEIGHT]
 
 The kiosk (kiosk mode: no cursor, Kivy's docked on-screen keyboard) comes from the composition
 root and runs as `dartship run` runs it (`App.async_run` on its loop). The probe taps Settings on
 Home, the PIN on the keypad, League, then each text field and every letter of the pairing code
 and the hub's address on the on-screen keyboard (found by asking the keyboard which key lies
-under each point, then tapped through Kivy's input path), and Join; it waits (frames, the loop
+under each point, then tapped through Kivy's input path); with the keyboard up it reports
+where Back, Leave and the field being typed into stand against the keyboard's top, taps Back
+(Settings must come) and League again; then Join; it waits (frames, the loop
 going on) for the answer. One JSON line on stdout for the test to judge; the window at the end
 in OUT.png.
 """
@@ -71,12 +73,20 @@ async def type_on_keyboard(text: str, frames: Any) -> list[str]:
     return missing
 
 
-async def main(folder: Path, hub: str, code: str, out: Path) -> None:
+def above_keyboard(widget: Any, vk: Any) -> bool:
+    """Whether the whole widget is shown above the docked keyboard (and inside the window)."""
+    from kivy.core.window import Window
+
+    _x, bottom = widget.to_window(*widget.pos)
+    return bool(widget.height > 0 and bottom >= vk.top and bottom + widget.height <= Window.height)
+
+
+async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, int]) -> None:
     typed, problems = check_values(
         {
             "web.enabled": False,
-            "display.width": 800,
-            "display.height": 480,
+            "display.width": size[0],
+            "display.height": size[1],
             "display.kiosk_mode": True,
             "kiosk.database": str(folder / "kiosk.db"),
             "board.input": "simulator",
@@ -86,7 +96,7 @@ async def main(folder: Path, hub: str, code: str, out: Path) -> None:
     assert not problems, problems
     config = ConfigFile(folder / "config.toml", typed)
     kiosk = await build_kiosk(config, rng=random.Random(1))
-    from ui.touch.fingers import photograph, press, tap
+    from ui.touch.fingers import photograph, press, tap, tap_at
 
     app, running, frames = await run_app(kiosk)
     report: dict[str, Any] = {}
@@ -109,14 +119,31 @@ async def main(folder: Path, hub: str, code: str, out: Path) -> None:
         vk = keyboard()
         report["keyboard"] = vk is not None
         if vk is not None:
-            field_bottom = screen.hub_field.to_window(*screen.hub_field.pos)[1]
-            report["fields_above_keyboard"] = field_bottom > vk.top
+            report["keyboard_top"] = vk.top
             report["missing"] = await type_on_keyboard(code.lower(), frames)
             tap(screen.hub_field)
             await frames.wait()
             report["missing"] += await type_on_keyboard(hub, frames)
             await frames.wait()
+            vk = keyboard()
+            report["above_keyboard"] = {
+                name: vk is not None and above_keyboard(widget, vk)
+                for name, widget in (
+                    ("code", screen.code_field),
+                    ("hub", screen.hub_field),
+                    ("join", screen.join_button),
+                    ("back", screen.back_button),
+                    ("leave", screen.leave_button),
+                )
+            }
             photograph(out.with_name(out.stem + "_typing.png"))
+            # Back, tapped where it stands while the keyboard is up, through Kivy's input path.
+            back = screen.back_button
+            tap_at(*back.to_window(back.center_x, back.center_y))
+            await frames.wait()
+            report["after_back"] = app.sm.current
+            press(None, "League")
+            await frames.wait()
         report["typed"] = [screen.code_field.text, screen.hub_field.text]
         press(None, "Join")
         report["asking"] = screen.joining is not None
@@ -137,4 +164,5 @@ async def main(folder: Path, hub: str, code: str, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), sys.argv[2], sys.argv[3], Path(sys.argv[4])))
+    width, height = (int(n) for n in (sys.argv[5] if len(sys.argv) > 5 else "800x480").split("x"))
+    asyncio.run(main(Path(sys.argv[1]), sys.argv[2], sys.argv[3], Path(sys.argv[4]), (width, height)))

@@ -400,7 +400,13 @@ async def test_the_kiosks_duel_on_the_teams_phones(tmp_path, chromium):
         assert await sharks.locator("#radar-0 button").count() == 0  # no aiming yet
         jets = await browser_page(browser, web.team_url(1), locale="de-DE")
         await expect(jets.locator("#fleet .ship")).to_have_count(5, timeout=WAIT_MS)
+        # The first turn, as every later one: the Sharks' phone says it is theirs (the kiosk's
+        # caller says "Sharks, your turn": tests/system/test_caller_headless.py), the Jets' whose.
         await my_turn(sharks)
+        await expect(sharks.locator("#turn")).to_have_text("Your turn: tap a square to aim")
+        await expect(jets.locator("#turn")).to_have_text("Sharks schießt …", timeout=WAIT_MS)
+        await shot(sharks, "team-first-turn")
+        await shot(jets, "team-first-turn-de")
         shots = [targets(match, 0)[0], water(match, 0)[0]]
         for code in shots:
             await fire(sharks, "radar-0", code)

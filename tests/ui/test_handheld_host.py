@@ -156,3 +156,48 @@ async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
         )
     finally:
         await client.close()
+
+
+def _status(service, game: int) -> str:
+    return service.store.db.execute("SELECT status FROM games WHERE id=?", [game]).fetchone()[0]
+
+
+async def test_a_new_game_over_one_in_play_is_asked_first_and_needs_that_game_s_confirmation(tmp_path):
+    """The desk's New game over an unfinished game answers the question (409), not a new
+    game; a confirmation naming another game (stale, replayed, guessed) is asked again; only
+    the one naming the game in play ends it (stored abandoned) and starts the next."""
+    service = make_service(tmp_path)
+    new_game(service)
+    board = service.match.board
+    for team, fleet in ((0, FLEET_A), (1, FLEET_B)):
+        place(service, team, parse_fleet(fleet, board, service.match.setup.rules.fleet))
+    client, _api, desk = await _desk_client(service)
+    try:
+        first = service.game
+        page = await (await client.get(desk.path())).text()
+        assert "New game, same teams" in page
+        asked = await client.post(desk.path() + "/next", allow_redirects=False)
+        text = await asked.text()
+        assert asked.status == 409 and service.game == first
+        assert "Dart game in play: Sharks v Jets" in text
+        assert "Start a new game? The one in play ends with no winner." in text
+        assert "Keep playing" in text and f"name='confirm' value='{first}'" in text
+        assert "host.js" not in text  # the question is not reloaded (nor posted again) by itself
+        for wrong in ("", "yes", str(first + 1), "1" * 200):
+            again = await client.post(desk.path() + "/next", data={"confirm": wrong}, allow_redirects=False)
+            assert again.status == 409 and service.game == first, wrong
+        assert _status(service, first) == "playing"
+        started = await client.post(
+            desk.path() + "/next", data={"confirm": str(first)}, allow_redirects=False
+        )
+        assert started.status == 303 and started.headers["Location"] == desk.path()
+        assert service.game != first and service.match.phase is Phase.PLACING
+        assert [t.name for t in service.match.teams] == ["Sharks", "Jets"]
+        assert _status(service, first) == "abandoned"
+        # The old game's confirmation, replayed, asks about the new game instead.
+        replayed = await client.post(
+            desk.path() + "/next", data={"confirm": str(first)}, allow_redirects=False
+        )
+        assert replayed.status == 409 and "Dart game in play" in await replayed.text()
+    finally:
+        await client.close()

@@ -98,3 +98,59 @@ async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(tmp_path, chr
         assert service.match.turn == 1
         await shot(desk, "host-both-bulls")
         assert desk.errors == []  # type: ignore[attr-defined]
+
+
+ASKED = {
+    "en": ("Dart game in play: Sharks v Jets", "Start a new game? The one in play ends with no winner."),
+    "de": ("Dartspiel läuft: Sharks gegen Jets", "Ein neues Spiel beginnen? Das laufende endet ohne Sieger."),
+    "fi": (
+        "Tikkapeli käynnissä: Sharks – Jets",
+        "Aloitetaanko uusi peli? Käynnissä oleva päättyy ilman voittajaa.",
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+async def test_a_new_game_from_the_desk_over_one_in_play_asks_first(tmp_path, language, chromium):
+    """New game, same teams, while the darts fly: the question the touchscreen asks, in the
+    kiosk's language. Keep playing leaves the game as it was; Start new game ends it with no
+    winner (stored abandoned) and the next game's codes come."""
+    from kiosk.i18n import _
+
+    set_language(language)
+    try:
+        async with (
+            running_kiosk(tmp_path, bull_off="off", headless=True) as (service, web),
+            chromium() as browser,
+        ):
+            new_game(service)
+            place(service, 0, fleet(FLEET_A))
+            place(service, 1, fleet(FLEET_B))
+            first, version = service.game, service.match.version
+            host = web.part(HostDesk)
+            assert host is not None
+            desk = await browser_page(browser, web.base_url + host.path())
+            await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
+            await desk.locator("#new").tap()
+            asking = desk.locator("#asking")
+            await expect(asking).to_be_visible(timeout=WAIT_MS)
+            headline, question = ASKED[language]
+            await expect(asking.locator("h2")).to_have_text(headline)
+            await expect(asking.locator(".ask")).to_have_text(question)
+            await expect(desk.locator("#stay")).to_have_text(_("Keep playing"))
+            await expect(desk.locator("#go")).to_have_text(_("Start new game"))
+            await shot(desk, f"host-asking-{language}")
+            await desk.locator("#stay").tap()
+            await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
+            assert service.game == first and service.match.version == version  # untouched
+            await desk.locator("#new").tap()
+            await desk.locator("#go").tap()
+            await expect(desk.locator("#phones .qr")).to_have_count(1, timeout=WAIT_MS)
+            assert service.game != first and service.match.phase is Phase.PLACING
+            status = service.store.db.execute("SELECT status FROM games WHERE id=?", [first]).fetchone()
+            assert status[0] == "abandoned"
+            await shot(desk, f"host-asked-new-game-{language}")
+            assert desk.errors == []  # type: ignore[attr-defined]
+    finally:
+        set_language("en")

@@ -21,15 +21,27 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-def test_joining_a_league_by_taps_on_the_real_window(database, tmp_path, artefacts: Path) -> None:
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "1920x1080"])
+def test_joining_a_league_by_taps_on_the_real_window(database, tmp_path, artefacts: Path, size: str) -> None:
+    """Also: with the keyboard up, Back, Leave, Join and both fields stand above it, and Back
+    tapped there goes back to Settings (the typed text kept for the way back)."""
     from hub.cluster import free_port
 
     code, _other = asyncio.run(_league(database))
     port = free_port()
     hub = _hub(database, port)
     url = f"http://127.0.0.1:{port}"
-    shot = artefacts / "settings_league_window.png"
-    probe = [sys.executable, "-m", "tests.ui.real_window_league_probe", str(tmp_path), url, code, str(shot)]
+    shot = artefacts / f"settings_league_window_{size}.png"
+    probe = [
+        sys.executable,
+        "-m",
+        "tests.ui.real_window_league_probe",
+        str(tmp_path),
+        url,
+        code,
+        str(shot),
+        size,
+    ]
     if not os.environ.get("DISPLAY"):
         if shutil.which("xvfb-run") is None:
             pytest.skip("no display and no xvfb-run (Debian package xvfb)")
@@ -46,7 +58,9 @@ def test_joining_a_league_by_taps_on_the_real_window(database, tmp_path, artefac
     report = json.loads([line for line in done.stdout.splitlines() if line.startswith("{")][-1])
     assert report["after_settings"] == "pin"  # Settings asks for the PIN first
     assert report["screen"] == "league"
-    assert report["keyboard"] and report["fields_above_keyboard"] and report["missing"] == []
+    assert report["keyboard"] and report["missing"] == []
+    assert report["above_keyboard"] == {k: True for k in ("code", "hub", "join", "back", "leave")}, report
+    assert report["after_back"] == "settings"
     assert report["typed"] == [code.lower(), url]
     assert report["asking"]
     assert "joined Harbour League as kiosk" in report["message"], report

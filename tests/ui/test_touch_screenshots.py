@@ -17,6 +17,7 @@ SCREENS = (
     "bull_off",
     "bull_off_closer",
     "game",
+    "toast_long",
     "game_takeout",
     "correct",
     "result",

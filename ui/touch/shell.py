@@ -24,9 +24,10 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kiosk.config import ConfigError, Settings
 from kiosk.errors import RuleError
 from kiosk.i18n import _, set_language
+from kiosk.rooms import in_play, start_over_question
 from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
 from ui.touch import games, kivy_setup, theme
-from ui.touch.controls import Panel
+from ui.touch.controls import Panel, fitting_font
 from ui.touch.question import Question
 from ui.touch.quit import EscapeKey
 
@@ -36,6 +37,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("dartship.touch")
 
 HEARTBEAT_SECONDS = 2.0
+READING_WORDS_PER_SECOND = 3.0  # a toast stays as long as a bar's reader needs for it
+
+
+def reading_seconds(message: str) -> float:
+    """How long a toast of `message` stays at least: a second, and a third of one a word."""
+    return 1.0 + len(message.split()) / READING_WORDS_PER_SECOND
+
+
 # Frames per second: smooth while something happens, few while the screen only waits (a kiosk
 # waits most of the day; every frame costs CPU even when nothing changes). A touch or any news
 # from the service brings the full rate back at once; it drops again after DOZE_AFTER quiet s.
@@ -153,10 +162,8 @@ class DartshipApp(App):
         self.toast_panel = Panel(
             background=theme.PANEL_LIGHT, size_hint=(None, None), height=s(52), radius=s(8)
         )
-        # Up to three lines: a refusal says what was wrong, which rarely fits in one.
-        self.toast_label = Label(
-            font_size=s(20), color=theme.TEXT, halign="center", valign="middle", shorten=True, max_lines=3
-        )
+        # Never cut: a refusal says what was wrong, which rarely fits in one line (`toast`).
+        self.toast_label = Label(font_size=s(20), color=theme.TEXT, halign="center", valign="middle")
         self.toast_label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.toast_panel.add_widget(self.toast_label)
         # Overlays are hidden by opacity only: a disabled widget would swallow the taps
@@ -271,22 +278,15 @@ class DartshipApp(App):
         "Start new game" abandons it as Settings -> Abandon does (stored so, with no winner),
         then runs `start`. `start` shows its own refusals."""
         service = self.service
-        match, kind = service.match, service.kind
-        if match is None or kind is None or match.outcome().over:
+        unfinished = in_play(service)
+        if unfinished is None:
             start()
             return
         if self.asking is not None:
             return  # one question at a time
-        title = next((game.title() for game in self.games if game.kind == kind.name), kind.name)
-        sides = kind.side_names(match.setup)
-        in_play = (
-            _("{game} in play: {sides}").format(game=title, sides=_(" v ").join(sides))
-            if sides
-            else _("{game} in play").format(game=title)
-        )
         self.asking = Question(
-            in_play,
-            _("Start a new game? The one in play ends with no winner."),
+            unfinished,
+            start_over_question(),
             stay=_("Keep playing"),
             go=_("Start new game"),
             on_go=lambda: self._abandon_and_start(start),
@@ -347,24 +347,32 @@ class DartshipApp(App):
     def toast(self, message: str, seconds: float = 4.0) -> None:
         """A short message (refusals, device news) at the bottom: over the drawn board on
         the screens that have one, so the controls beside it (the cell field, Throw, Next)
-        stay free while it shows; across the bottom elsewhere."""
+        stay free while it shows; across the bottom elsewhere. The whole message, always: it
+        wraps, and a long one gets a smaller font (the shared rule, `fitting_font`, down to
+        60 %) to stay within its place, then a taller panel; it stays long enough to be read."""
         s = theme.sizes()
-        self.toast_label.text = message
+        label, panel = self.toast_label, self.toast_panel
+        label.text = message
         anchor = self.sm.current_screen.toast_anchor() if self.sm is not None else None
         if anchor is not None and anchor.get_root_window() is not None:
             x, y = anchor.to_window(anchor.x, anchor.y)
-            self.toast_panel.width = anchor.width - 2 * s(16)
-            self.toast_panel.pos = (x + s(16), y + s(8))
+            panel.width = anchor.width - 2 * s(16)
+            panel.pos = (x + s(16), y + s(8))
+            room = anchor.height - 2 * s(8)
         else:
-            self.toast_panel.width = Window.width * 0.9
-            self.toast_panel.pos = (Window.width * 0.05, Window.height * 0.02)
+            panel.width = Window.width * 0.9
+            panel.pos = (Window.width * 0.05, Window.height * 0.02)
+            room = Window.height * 0.5
+        width = panel.width - 2 * s.gap
+        label.font_size = fitting_font(label, s(20), width, height=room - 2 * s.gap)
         # As tall as the wrapped text needs (measured now, so the first frame is right).
-        self.toast_label.text_size = (self.toast_panel.width - 2 * s.gap, None)
-        self.toast_label.texture_update()
-        self.toast_panel.height = max(s(52), self.toast_label.texture_size[1] + 2 * s.gap)
-        self.toast_panel.opacity = 1
+        label.text_size = (width, None)
+        label.texture_update()
+        panel.height = max(s(52), label.texture_size[1] + 2 * s.gap)
+        panel.y = max(0.0, min(panel.y, Window.height - panel.height))  # all of it on the window
+        panel.opacity = 1
         Clock.unschedule(self._hide_toast)
-        Clock.schedule_once(self._hide_toast, seconds)
+        Clock.schedule_once(self._hide_toast, max(seconds, reading_seconds(message)))
 
     def _hide_toast(self, *_args: object) -> None:
         self.toast_panel.opacity = 0

@@ -24,6 +24,9 @@ from kiosk.darts.solo import SoloMode
 from kiosk.house import Kiosk
 from ui.touch.app import make_app
 
+# What a serial board at the wrong baud rate prints (printable, as the reader passes it on).
+GARBLED_LINE = "x~3?|F0:8e;^^ TRPL 2O HIT?? 0xff 0x1c g#"
+
 if TYPE_CHECKING:
     from kivy.uix.screenmanager import Screen
     from kivy.uix.widget import Widget
@@ -214,6 +217,15 @@ class Tour:
 
     def throw_tap(self, cell: Cell) -> None:
         self.tap_cell(self.screen().radar, cell)
+
+    def garbled_line(self) -> None:
+        """A line the board sent that no dialect reads (a serial board at the wrong speed): the
+        kiosk's notice of it is a long toast, as it comes in a bar."""
+        from kiosk.i18n import _
+        from kiosk.inputs import BadLine
+
+        self.kiosk.service.queue.put_nowait(BadLine(GARBLED_LINE, _("no dialect reads this line")))
+        self.drain()
 
     def throw_typed(self, code: str) -> None:
         from ui.touch.fingers import frames

@@ -15,8 +15,9 @@ from kiosk.board import BULL, Cell, Ring
 def run_all(tour: Tour, out: Path, suffix: str) -> Iterator[str]:
     """Every screen, photographed to `out/<screen><suffix>.png`; yields each name when written."""
 
-    def shot(name: str) -> str:
-        tour.app._hide_toast()  # the clock barely moves here: a start's notice would stay
+    def shot(name: str, toast: bool = False) -> str:
+        if not toast:
+            tour.app._hide_toast()  # the clock barely moves here: a start's notice would stay
         tour.save(out / f"{name}{suffix}.png")
         return name
 
@@ -47,6 +48,8 @@ def run_all(tour: Tour, out: Path, suffix: str) -> Iterator[str]:
     tour.throw_tap(Cell(Ring.DOUBLE, 1) if Cell(Ring.DOUBLE, 1) not in targets else BULL)
     tour.throw_typed(targets[0].code)
     yield shot("game")
+    tour.garbled_line()
+    yield shot("toast_long", toast=True)  # a long notice over the board: whole, never cut
     tour.throw_tap(targets[1])
     yield shot("game_takeout")
     tour.press(label("Correct"))

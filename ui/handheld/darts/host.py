@@ -4,7 +4,9 @@ Without a touchscreen, everything the touchscreen decides has to be decided here
 never stalls: the team links (one team's QR code at a time, as on the touchscreen's hand-over,
 and "move to another phone"), "who was closer?" (with where each bull-off dart landed), Next,
 Undo and Correct, and in simulator mode a throw pad (type a cell, tap the drawn board, or a
-virtual throw). Once a game is over it starts the next one with the same teams.
+virtual throw). Once a game is over it starts the next one with the same teams; over a game
+still in play it asks first, as the touchscreen does ("Start a new game? The one in play ends
+with no winner."), and only a confirmation naming that very game ends it.
 
 The desk is one page behind a secret of its own, printed in the terminal (or the journal) when
 the kiosk starts and kept in the database (`kiosk.hostlink`: the link survives restarts until
@@ -39,12 +41,14 @@ from kiosk.darts.match import (
     Next,
     Phase,
     RuleError,
+    Setup,
     Undo,
     Undone,
 )
 from kiosk.game import Result
 from kiosk.i18n import _
 from kiosk.ports import Thrower
+from kiosk.rooms import in_play, start_over_question
 from kiosk.service import GameStarted, MatchUpdate, ServiceEvent, Source
 from kiosk.store import Store, StoreError
 from ui.handheld import qr
@@ -83,6 +87,7 @@ class HostDesk:
         self.spectator_url: Callable[[], str | None] = lambda: None
         # The last darts, newest first (public: announced to all): team, player, cell, result.
         self._darts: list[tuple[str, str, Cell, Result]] = []
+        self._setup: Setup | None = None  # the last dart game's teams: the next game's
         self._recall()
         self._unsubscribe = api.service.subscribe(self._heard)
 
@@ -136,6 +141,7 @@ class HostDesk:
         match = self.api.match
         if match is None:
             return
+        self._setup = match.setup
         copy = Match(match.setup)
         for command in match.log:
             self._note(copy, copy.apply(command))
@@ -198,14 +204,24 @@ class HostDesk:
         return self._render(self.api.match, team=_team_field(request.query.get("team")))
 
     async def next_game(self, request: web.Request) -> web.StreamResponse:
-        await self._form(request)
+        """The next dart game with the last one's teams. Over an unfinished game (of any kind)
+        it asks first (409 with the question); `confirm` must name that game's number, so a
+        stale or replayed confirmation never ends a game nobody was asked about."""
+        form = await self._form(request)
         service = self.api.service
-        match = self.api.match
-        if match is not None and match.phase is not Phase.OVER:
-            return self._render(match, _("The game is still running: finish it first."), 409)
-        if match is None:
+        setup = self._setup
+        if setup is None:
             return self._render(None, _("No game to repeat: start the kiosk with --teams."), 409)
-        service.new_game(DARTS, match.setup)
+        unfinished = in_play(service)
+        if unfinished is not None:
+            if form.get("confirm") != str(service.game):
+                return self._render(self.api.match, status=409, asking=unfinished)
+            try:
+                game = service.abandon()
+            except RuleError as err:  # it cannot be stored so (NotSaved): nothing changes
+                return self._render(self.api.match, str(err), 409)
+            log.info("game %s abandoned from the host's desk for a new game", game)
+        service.new_game(DARTS, setup)
         return self._done()
 
     def _submit(self, command: object) -> web.StreamResponse:
@@ -285,28 +301,59 @@ class HostDesk:
     # -- the page --
 
     def _render(
-        self, match: Match | None, message: str = "", status: int = 200, team: int | None = None
+        self,
+        match: Match | None,
+        message: str = "",
+        status: int = 200,
+        team: int | None = None,
+        asking: str | None = None,
     ) -> web.Response:
-        body = self._html(match, message, team)
+        body = self._question(asking) if asking is not None else self._html(match, message, team)
         response = web.Response(text=body, status=status, content_type="text/html")
         response.headers["Content-Security-Policy"] = _DESK_POLICY
         response.headers["Cache-Control"] = "no-store"
         return response
 
-    def _html(self, match: Match | None, message: str, team: int | None) -> str:
+    def _head(self, match: Match | None, *, live: bool = True) -> list[str]:
+        """The page's head and title. `live`: it follows the game (reloads when it changes; a
+        question waiting for an answer does not, so nothing posts it again)."""
         esc = html.escape
-        parts = [
+        return [
             "<!doctype html><html><head><meta charset='utf-8'>",
             "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-            f"<noscript><meta http-equiv='refresh' content='{REFRESH_SECONDS}'></noscript>",
+            f"<noscript><meta http-equiv='refresh' content='{REFRESH_SECONDS}'></noscript>" if live else "",
             "<link rel='stylesheet' href='/static/board.css'>",
             "<link rel='stylesheet' href='/static/host.css'>",
             "<link rel='icon' href='/static/icon.svg' type='image/svg+xml'>",
-            "<script type='module' src='/static/host.js'></script>",
+            "<script type='module' src='/static/host.js'></script>" if live else "",
             f"<title>{esc(_('Dartship: host'))}</title></head>",
             f"<body data-live='{esc(str(match.version) if match else '')}'>",
             f"<h1>{esc(_('Dartship: host'))}</h1>",
         ]
+
+    def _question(self, unfinished: str) -> str:
+        """The question before a new game ends the one in play (what the touchscreen asks):
+        Keep playing goes back to the desk, Start new game confirms for this game only."""
+        esc = html.escape
+        game = self.api.service.game
+        return "".join(
+            [
+                *self._head(None, live=False),
+                "<section id='asking' role='alertdialog' aria-labelledby='asking-title'>",
+                f"<h2 id='asking-title'>{esc(unfinished)}</h2>",
+                f"<p class='ask'>{esc(start_over_question())}</p><div class='row'>",
+                f"<form method='get' action='{esc(self.path())}'>"
+                f"<button id='stay'>{esc(_('Keep playing'))}</button></form>",
+                self._form_html(
+                    "next", _("Start new game"), fields={"confirm": str(game)}, cls="danger", ident="go"
+                ),
+                "</div></section></body></html>",
+            ]
+        )
+
+    def _html(self, match: Match | None, message: str, team: int | None) -> str:
+        esc = html.escape
+        parts = self._head(match)
         if message:
             parts.append(f"<p class='message' role='alert'>{esc(message)}</p>")
         if match is None:
@@ -333,19 +380,28 @@ class HostDesk:
         )
         if match.phase is Phase.OVER:
             parts.append(self._form_html("next", _("Next game, same teams"), cls="go"))
+        else:  # asked first: the game in play would end with no winner
+            parts.append(self._form_html("next", _("New game, same teams"), ident="new"))
         parts.append("</body></html>")
         return "".join(parts)
 
     def _form_html(
-        self, action: str, label: str, *, fields: dict[str, str] | None = None, cls: str = ""
+        self,
+        action: str,
+        label: str,
+        *,
+        fields: dict[str, str] | None = None,
+        cls: str = "",
+        ident: str = "",
     ) -> str:
         esc = html.escape
         hidden = "".join(
             f"<input type='hidden' name='{esc(k)}' value='{esc(v)}'>" for k, v in (fields or {}).items()
         )
+        named = f" id='{esc(ident)}'" if ident else ""
         return (
             f"<form method='post' action='{esc(self.path())}/{action}'>{hidden}"
-            f"<button class='{cls}'>{esc(label)}</button></form>"
+            f"<button class='{cls}'{named}>{esc(label)}</button></form>"
         )
 
     def _bull_off(self, match: Match) -> str:

@@ -18,7 +18,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
-from kiosk.classic.calls import first_turn
 from kiosk.classic.grid import Square
 from kiosk.classic.match import Match
 from kiosk.i18n import _
@@ -116,10 +115,7 @@ class ClassicDuelScreen(FollowsPhones, ClassicScreen):
         wanted = self.radars if ready else self.handover
         if wanted.parent is None:
             self.clear_widgets()
-            self.add_widget(wanted)
-            caller = self.app.kiosk.caller
-            if ready and caller is not None:  # the hand-over is done: whose turn, said
-                caller.announce(first_turn(match.public_view()))
+            self.add_widget(wanted)  # the caller says whose turn once the hand-over is done
         if ready:
             self._show_radars(match)
         else:

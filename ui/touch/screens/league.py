@@ -64,8 +64,20 @@ class LeagueScreen(KioskScreen):
         super().__init__(app, **kwargs)
         s = theme.sizes()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
-        page.add_widget(heading(_("League")))
-        # The fields at the top: the docked on-screen keyboard comes up from the bottom.
+        # Everything a hand needs at the top: Kivy's docked keyboard comes up from the bottom
+        # and covers about half the window (its height is the window's width x 2/7), so Back
+        # and Leave stand beside the title and the fields just below, never under it.
+        top = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        title = heading(_("League"), size_hint_x=0.4)
+        title.height = s.touch
+        top.add_widget(title)
+        self.back_button = BigButton(
+            _("Back"), lambda: app.go("settings"), colour=theme.PANEL_LIGHT, size_hint_x=0.25
+        )
+        top.add_widget(self.back_button)
+        self.leave_button = BigButton(_("Leave league"), self.leave, colour=theme.DANGER, size_hint_x=0.35)
+        top.add_widget(self.leave_button)
+        page.add_widget(top)
         self.form = BoxLayout(
             orientation="vertical", spacing=s(6), size_hint_y=None, height=2 * s.touch + s(6)
         )
@@ -85,11 +97,6 @@ class LeagueScreen(KioskScreen):
         self.status = Caption(font_units=19, colour=theme.TEXT, size_hint_y=None)
         page.add_widget(self.status)
         page.add_widget(BoxLayout())
-        actions = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        actions.add_widget(BigButton(_("Back"), lambda: app.go("settings"), colour=theme.PANEL_LIGHT))
-        self.leave_button = BigButton(_("Leave league"), self.leave, colour=theme.DANGER)
-        actions.add_widget(self.leave_button)
-        page.add_widget(actions)
         self.add_widget(page)
         self.asked = False  # Leave tapped once, waiting for its second tap
         self.joining: asyncio.Task[None] | None = None  # the join on its way (None: none)
