@@ -282,9 +282,11 @@ class PhoneRooms:
             self._changes = asyncio.Lock()
         return self._changes
 
-    def _fresh(self, room: RoomRow) -> RoomRow:
-        """The room as it stands now (a change that waited for the lock may have altered it)."""
-        return self._rooms.get(room.id, room)
+    def _fresh(self, room: RoomRow) -> RoomRow | None:
+        """The room as it stands now (a change that waited for the lock may have altered it),
+        None if it was closed meanwhile."""
+        current = self.room_of(room.owner)
+        return current if current is not None and current.id == room.id else None
 
     async def open_room(self, device: str) -> RoomRow:
         """The device's room (its link for a friend): the open one, or a new one."""
@@ -353,27 +355,30 @@ class PhoneRooms:
     async def join(self, room: RoomRow, device: str | None) -> Membership:
         """What `device` is in `room`, binding it as the friend if that seat is free (once
         that is stored). A device with no key (it could not be given one) is a spectator."""
-        role = self.role(self._fresh(room), device)
+        current = self._fresh(room)
+        role = self.role(current, device) if current is not None else Role.SPECTATOR
         if role is not None:
-            return Membership(self._fresh(room), role)
+            return Membership(current or room, role)
         async with self._changing():
-            room = self._fresh(room)
-            role = self.role(room, device)
+            current = self._fresh(room)
+            if current is None:  # closed while this device waited: it takes no seat
+                return Membership(room, Role.SPECTATOR)
+            role = self.role(current, device)
             if role is not None:  # another device took the seat while this one waited
-                return Membership(room, role)
-            room = await self._keep(replace(room, friend=device))
+                return Membership(current, role)
+            room = await self._keep(replace(current, friend=device))
         self.touch(room.owner)
         log.info("a friend joined a room")
         return Membership(room, Role.FRIEND)
 
     async def ready(self, room: RoomRow, device: str, name: str | None) -> RoomRow:
         async with self._changing():
-            room = self._fresh(room)
-            if room.friend is None or not hmac.compare_digest(room.friend, device):
+            current = self._fresh(room)
+            if current is None or current.friend is None or not hmac.compare_digest(current.friend, device):
                 raise RoomError(_("only the friend who joined this room can say Ready"))
             if name:
-                self._friend_names[room.id] = name
-            return await self._keep(replace(room, ready=True))
+                self._friend_names[current.id] = name
+            return await self._keep(replace(current, ready=True))
 
     async def duel(self, device: str, name: str | None) -> Match:
         """The owner switches its table into a duel with its ready friend: the owner keeps its

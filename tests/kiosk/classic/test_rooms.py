@@ -96,6 +96,24 @@ async def test_the_first_other_device_is_the_friend_the_rest_watch(tmp_path):
     rooms.close()
 
 
+async def test_a_friend_opening_the_link_while_the_room_closes_takes_no_seat(tmp_path):
+    """The rooms' changes take turns: a join that waited for a close finds the room gone (it
+    must not bring the closed room back to its owner)."""
+    rooms = _rooms(tmp_path)
+    rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
+    room = await rooms.open_room("ann")
+    found = rooms.find_room(room.token)
+    closing = asyncio.ensure_future(rooms.close_room("ann"))
+    await asyncio.sleep(0)  # the close has the rooms' turn, its write on its way to the disk
+    joined = await rooms.join(found, "bo")
+    await closing
+    assert joined.role is Role.SPECTATOR
+    assert rooms.room_of("ann") is None and rooms.find_room(room.token) is None
+    with pytest.raises(RoomError):
+        await rooms.ready(found, "bo", None)
+    rooms.close()
+
+
 def test_names_are_cleaned_and_two_in_a_duel_differ():
     assert clean_name("  Anna\n\x1b[31m ") == "Anna[31m"
     assert clean_name("x" * 50) == "x" * 20
