@@ -227,8 +227,8 @@ async def _kiosk_games(sync: TimedSync, store: Store, games: list[tuple[float, s
         now = time.time()
         store.db.execute(
             "INSERT INTO outbox (game, uuid, queued, report, state, attempts, "
-            "next_try) VALUES (?, ?, ?, ?, ?, 0, ?)",
-            [game, report["uuid"], now, text, PENDING, now],
+            "next_try, member) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+            [game, report["uuid"], now, text, PENDING, now, sync.outbox.member],
         )
         store.db.execute("COMMIT")
         sync.wake.set()

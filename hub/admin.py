@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import psycopg
 
 from kiosk.errors import DartshipError
+from kiosk.i18n import _
 from kiosk.league.membership import CODE_ALPHABET, CODE_LENGTH  # the kiosk checks typed codes
 
 CODE_HOURS = 48
@@ -22,6 +23,8 @@ CODE_HOURS = 48
 
 class AdminError(DartshipError, ValueError):
     """What an admin asked for cannot be done; the message says why."""
+
+    code = "admin_refused"  # for programs, as `Refused.code`
 
 
 def digest(secret: str) -> str:
@@ -56,7 +59,7 @@ async def league_row(conn: psycopg.AsyncConnection, league: int) -> tuple[int, s
     cursor = await conn.execute("SELECT id, name FROM leagues WHERE id=%s", [league])
     row = await cursor.fetchone()
     if row is None:
-        raise AdminError(f"no league {league}")
+        raise AdminError(_("no league {league}").format(league=league))
     return row[0], row[1]
 
 
@@ -71,7 +74,7 @@ async def create_league(
     """A new league with its secret and a first season (named by its year) from today."""
     name = name.strip()
     if not name:
-        raise AdminError("a league needs a name")
+        raise AdminError(_("a league needs a name"))
     starts = season_starts or datetime.date.today()
     try:
         async with conn.transaction():
@@ -87,7 +90,7 @@ async def create_league(
                 [row[0], str(starts.year), starts],
             )
     except psycopg.errors.UniqueViolation:
-        raise AdminError(f"there is a league named {name!r} already") from None
+        raise AdminError(_("there is a league named {name!r} already").format(name=name)) from None
     return int(row[0])
 
 
@@ -99,7 +102,11 @@ async def add_season(conn: psycopg.AsyncConnection, league: int, name: str, star
             "INSERT INTO seasons (league, name, starts) VALUES (%s, %s, %s)", [league, name, starts]
         )
     except psycopg.errors.UniqueViolation:
-        raise AdminError(f"the league has a season named {name!r} or starting {starts} already") from None
+        raise AdminError(
+            _("the league has a season named {name!r} or starting {starts} already").format(
+                name=name, starts=starts
+            )
+        ) from None
 
 
 async def create_venue(conn: psycopg.AsyncConnection, league: int, name: str) -> int:
@@ -109,7 +116,7 @@ async def create_venue(conn: psycopg.AsyncConnection, league: int, name: str) ->
             "INSERT INTO venues (league, name) VALUES (%s, %s) RETURNING id", [league, name.strip()]
         )
     except psycopg.errors.UniqueViolation:
-        raise AdminError(f"the league has a venue named {name!r} already") from None
+        raise AdminError(_("the league has a venue named {name!r} already").format(name=name)) from None
     row = await cursor.fetchone()
     assert row is not None
     return int(row[0])
@@ -119,7 +126,7 @@ async def venue_league(conn: psycopg.AsyncConnection, venue: int) -> int:
     cursor = await conn.execute("SELECT league FROM venues WHERE id=%s", [venue])
     row = await cursor.fetchone()
     if row is None:
-        raise AdminError(f"no venue {venue}")
+        raise AdminError(_("no venue {venue}").format(venue=venue))
     return int(row[0])
 
 
@@ -141,7 +148,7 @@ async def kiosk_league(conn: psycopg.AsyncConnection, kiosk: int) -> int:
     )
     row = await cursor.fetchone()
     if row is None:
-        raise AdminError(f"no kiosk {kiosk}")
+        raise AdminError(_("no kiosk {kiosk}").format(kiosk=kiosk))
     return int(row[0])
 
 

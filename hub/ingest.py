@@ -21,6 +21,7 @@ import psycopg
 
 from hub.kiosks import Refused, Signer
 from kiosk.classic.match import daily_fleet
+from kiosk.i18n import _
 from kiosk.league import report as reports
 
 log = logging.getLogger("dartship.hub")
@@ -82,19 +83,21 @@ def check(signer: Signer, body: bytes) -> tuple[dict[str, Any], reports.Verified
         try:
             uuid.UUID(report["uuid"])
         except ValueError:
-            raise reports.ReportError("the report's 'uuid' is not a UUID") from None
+            raise reports.ReportError(_("the report's 'uuid' is not a UUID")) from None
         if report["venue"] != signer.venue:
             raise Refused(
                 403,
-                f"kiosk {signer.kiosk} may write only venue {signer.venue}'s "
-                f"games, not venue {report['venue']}'s",
+                "wrong_venue",
+                _("kiosk {kiosk} may write only venue {venue}'s games, not venue {other}'s").format(
+                    kiosk=signer.kiosk, venue=signer.venue, other=report["venue"]
+                ),
             )
         verified = reports.verify(report)
         started, finished = _when(report, "started"), _when(report, "finished")
         if finished < started:
-            raise reports.ReportError("the game finished before it started")
+            raise reports.ReportError(_("the game finished before it started"))
     except reports.ReportError as err:
-        raise Refused(422, str(err)) from None
+        raise Refused(422, "bad_report", str(err)) from None
     return report, verified
 
 
@@ -137,7 +140,11 @@ async def store(
             row = await cursor.fetchone()
             if row is not None and row[0] == report_digest:
                 return Received(game_uuid, new=False)
-            raise Refused(409, f"game {game_uuid} was reported before with another result")
+            raise Refused(
+                409,
+                "conflict",
+                _("game {game} was reported before with another result").format(game=game_uuid),
+            )
         async with conn.cursor() as players:
             await players.executemany(
                 "INSERT INTO game_players (game, side, player, key, computer, shots, hits, sunk, "

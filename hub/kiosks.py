@@ -15,16 +15,20 @@ import psycopg
 
 from hub.admin import digest
 from kiosk.errors import DartshipError
+from kiosk.i18n import _
 from kiosk.league import signing
 from kiosk.league.membership import normal_code
 
 
 class Refused(DartshipError):
-    """A request the hub will not serve: `status` is the HTTP answer, the message says why."""
+    """A request the hub will not serve: `status` is the HTTP answer, `code` a word for
+    programs that never changes (`busy`, `revoked`, `bad_report`...: docs/league.md), the
+    message says why in the reader's language (made with `_` while the request is served)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -60,8 +64,11 @@ async def pair(conn: psycopg.AsyncConnection, code: str, name: str) -> Paired:
         if row is None:
             raise Refused(
                 403,
-                "this pairing code is not valid (unknown, used or expired): ask "
-                "the league's admin for a new one",
+                "bad_code",
+                _(
+                    "this pairing code is not valid (unknown, used or expired): ask "
+                    "the league's admin for a new one"
+                ),
             )
         venue = int(row[0])
         cursor = await conn.execute(
@@ -87,7 +94,7 @@ async def signer(
     try:
         claim = signing.claim_of(headers)
     except signing.SignatureError as err:
-        raise Refused(401, str(err)) from None
+        raise Refused(401, "not_signed", str(err)) from None
     cursor = await conn.execute(
         "SELECT k.key, k.revoked, k.venue, v.league FROM kiosks k JOIN venues v ON v.id = k.venue "
         "WHERE k.id=%s",
@@ -95,20 +102,24 @@ async def signer(
     )
     row = await cursor.fetchone()
     if row is None:
-        raise Refused(401, f"no kiosk {claim.kiosk} is paired with this hub")
+        raise Refused(
+            401, "unknown_kiosk", _("no kiosk {kiosk} is paired with this hub").format(kiosk=claim.kiosk)
+        )
     key, revoked, venue, league = row
     try:
         signing.check(claim, key, method, path, body, time.time())
     except signing.SignatureError as err:
-        raise Refused(401, str(err)) from None
+        raise Refused(401, "bad_signature", str(err)) from None
     if revoked is not None:
-        raise Refused(403, f"kiosk {claim.kiosk}'s key was revoked: pair it again")
+        raise Refused(
+            403, "revoked", _("kiosk {kiosk}'s key was revoked: pair it again").format(kiosk=claim.kiosk)
+        )
     cursor = await conn.execute(
         "INSERT INTO nonces (kiosk, nonce) VALUES (%s, %s) ON CONFLICT DO NOTHING RETURNING 1",
         [claim.kiosk, claim.nonce],
     )
     if await cursor.fetchone() is None:
-        raise Refused(401, "this request was sent before (a replayed nonce)")
+        raise Refused(401, "replayed", _("this request was sent before (a replayed nonce)"))
     # Once a minute is enough for `hub admin list`; a write per request is not.
     await conn.execute(
         "UPDATE kiosks SET last_seen=now() WHERE id=%s AND (last_seen IS NULL OR "

@@ -3,32 +3,17 @@
 Every value is escaped; a page is a title, a few links and tables. A page speaks the language
 its reader asks for (`?lang=de`, else the best of the browser's Accept-Language, else English),
 from the kiosk's own catalogs: `_` translates into the language of the page being rendered
-(`rendered_in`), never a process-wide one (one hub serves every reader at once).
+(`rendered_in`: `kiosk.i18n.speaking`), never a process-wide one (one hub serves every reader
+at once). The JSON answers' error messages speak the same way (`hub.web.errors`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import gettext
 import html
-from collections.abc import Iterable, Iterator, Sequence
-from contextvars import ContextVar
-from functools import cache
+from collections.abc import Iterable, Sequence
 from urllib.parse import quote
 
-from kiosk.i18n import LANGUAGES, translator
-
-_language: ContextVar[str] = ContextVar("hub_page_language", default="en")
-
-
-@cache
-def _catalog(language: str) -> gettext.NullTranslations:
-    return translator(language)
-
-
-def _(message: str) -> str:
-    """`message` in the language of the page being rendered."""
-    return _catalog(_language.get()).gettext(message)
+from kiosk.i18n import LANGUAGES, _, language, speaking
 
 
 def language_of(accept: str | None, asked: str | None = None) -> str:
@@ -51,13 +36,7 @@ def language_of(accept: str | None, asked: str | None = None) -> str:
     return min(wanted)[2] if wanted else "en"
 
 
-@contextlib.contextmanager
-def rendered_in(language: str) -> Iterator[None]:
-    token = _language.set(language if language in LANGUAGES else "en")
-    try:
-        yield
-    finally:
-        _language.reset(token)
+rendered_in = speaking  # the page's language, for this request alone
 
 
 def kind_name(kind: str) -> str:
@@ -109,7 +88,7 @@ def table(
 def page(title: str, body: str, nav: Sequence[tuple[str, str]] = ()) -> str:
     links = " ".join(link(href, text) for href, text in nav)
     return (
-        f'<!doctype html><html lang="{_language.get()}"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{language()}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta http-equiv="refresh" content="60"><title>{html.escape(title)}</title>'
         f"<style>{STYLE}</style></head><body><nav>{link('/', _('Leagues'))} {links}</nav>"

@@ -18,10 +18,15 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from kiosk.errors import DartshipError
 from kiosk.hosted import HOSTED
+from kiosk.i18n import _
 
 
 class NotFound(DartshipError, LookupError):
-    """No such league, season, venue or player."""
+    """No such league, season, venue or player (`code`: a word for programs, as `Refused`'s)."""
+
+    def __init__(self, message: str, code: str = "not_found") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,7 @@ async def league_name(conn: psycopg.AsyncConnection, league: int) -> tuple[str, 
         await conn.execute("SELECT name, points_win, points_loss FROM leagues WHERE id=%s", [league])
     ).fetchone()
     if row is None:
-        raise NotFound(f"no league {league}")
+        raise NotFound(_("no league {league}").format(league=league))
     return row[0], row[1], row[2]
 
 
@@ -95,12 +100,12 @@ async def season(conn: psycopg.AsyncConnection, league: int, name: str | None) -
     """The named season, or the one running today (the first if none has started)."""
     found = await seasons(conn, league)
     if not found:
-        raise NotFound(f"league {league} has no season")
+        raise NotFound(_("league {league} has no season").format(league=league))
     if name is not None:
         for s in found:
             if s.name == name:
                 return s
-        raise NotFound(f"league {league} has no season {name!r}")
+        raise NotFound(_("league {league} has no season {name!r}").format(league=league, name=name))
     today = datetime.date.today()
     started = [s for s in found if s.starts <= today]
     return started[-1] if started else found[0]
@@ -138,7 +143,7 @@ async def venue_board(conn: psycopg.AsyncConnection, venue: int) -> tuple[str, i
     """A venue's leaderboard (all its games that count, all time): its name, league, rows."""
     row = await (await conn.execute("SELECT name, league FROM venues WHERE id=%s", [venue])).fetchone()
     if row is None:
-        raise NotFound(f"no venue {venue}")
+        raise NotFound(_("no venue {venue}").format(venue=venue))
     name, league = row
     _lname, win, loss = await league_name(conn, league)
     rows = await (
@@ -160,7 +165,7 @@ _model = PlackettLuce()
 async def ratings(conn: psycopg.AsyncConnection, league: int, kind: str) -> Ratings:
     """Every person's rating in this league and kind of game (see the module's docstring)."""
     if kind not in HOSTED:
-        raise NotFound(f"no kind of game {kind!r}")
+        raise NotFound(_("no kind of game {kind!r}").format(kind=kind))
     stamp_row = await (
         await conn.execute(
             "SELECT count(*), coalesce(max(seq), 0) FROM games WHERE league=%s AND kind=%s AND counted",
@@ -273,5 +278,5 @@ async def player(
         )
     ).fetchall()
     if not rows:
-        raise NotFound(f"no player {key!r} in league {league}")
+        raise NotFound(_("no player {key!r} in league {league}").format(key=key, league=league))
     return rows[0][0], [PlayerGame(r[1], r[2], r[3], r[4], r[5], r[6], r[7] or "") for r in rows]

@@ -32,6 +32,7 @@ from hub.kiosks import Refused
 from hub.pages import _
 from kiosk.bucket import Bucket
 from kiosk.hosted import HOSTED
+from kiosk.i18n import language
 
 log = logging.getLogger("dartship.hub")
 
@@ -90,7 +91,7 @@ class Turns:
     @contextlib.asynccontextmanager
     async def take(self) -> AsyncIterator[None]:
         if self.waiting >= self._most:
-            raise Refused(503, "the hub is busy; try again shortly")
+            raise Refused(503, "busy", _("the hub is busy; try again shortly"))
         self.waiting += 1
         try:
             await self._turns.acquire()
@@ -105,50 +106,68 @@ class Turns:
 UPLOADS: web.AppKey[Turns] = web.AppKey("uploads", Turns)
 
 
-def problem(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def problem(status: int, code: str, message: str) -> web.Response:
+    """An error answer: `code` for programs (never translated, never changed), `error` for
+    people, in the language of the request (`errors`)."""
+    return web.json_response(
+        {"error": message, "code": code},
+        status=status,
+        headers={"Content-Language": language(), "Vary": "Accept-Language"},
+    )
 
 
 @web.middleware
 async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """A refusal is an answer with its reason; a database that is away is a 503 to retry."""
-    try:
-        return await handler(request)
-    except Refused as err:
-        return problem(err.status, str(err))
-    except standings.NotFound as err:
-        return problem(404, str(err))
-    except admin.AdminError as err:
-        return problem(400, str(err))
-    except (TimeoutError, psycopg.OperationalError) as err:
-        log.warning("database unavailable: %s", err)
-        return problem(503, "the league's database is not reachable; try again shortly")
-    except Exception as err:
-        from psycopg_pool import PoolTimeout
+    """A refusal is an answer with its reason; a database that is away is a 503 to retry.
+    Every answer speaks the reader's language as the pages do (`?lang=`, else Accept-Language:
+    a kiosk sends its own), so its reasons do too."""
+    reader = pages.language_of(request.headers.get("Accept-Language"), request.query.get("lang"))
+    with pages.rendered_in(reader):
+        try:
+            return await handler(request)
+        except Refused as err:
+            return problem(err.status, err.code, str(err))
+        except standings.NotFound as err:
+            return problem(404, err.code, str(err))
+        except admin.AdminError as err:
+            return problem(400, err.code, str(err))
+        except (TimeoutError, psycopg.OperationalError) as err:
+            log.warning("database unavailable: %s", err)
+            return problem(
+                503, "database_away", _("the league's database is not reachable; try again shortly")
+            )
+        except Exception as err:
+            from psycopg_pool import PoolTimeout
 
-        if isinstance(err, PoolTimeout):
-            return problem(503, "the hub is busy; try again shortly")
-        raise
+            if isinstance(err, PoolTimeout):
+                return problem(503, "busy", _("the hub is busy; try again shortly"))
+            raise
 
 
 async def _body(request: web.Request) -> bytes:
     if request.content_length is not None and request.content_length > MAX_REPORT_BYTES:
         raise Refused(
-            413, f"the request is {request.content_length} bytes; at most {MAX_REPORT_BYTES} are taken"
+            413,
+            "too_large",
+            _("the request is {size} bytes; at most {most} are taken").format(
+                size=request.content_length, most=MAX_REPORT_BYTES
+            ),
         )
     try:
         return await request.read()
     except web.HTTPRequestEntityTooLarge:
-        raise Refused(413, f"the request is larger than {MAX_REPORT_BYTES} bytes") from None
+        raise Refused(
+            413, "too_large", _("the request is larger than {most} bytes").format(most=MAX_REPORT_BYTES)
+        ) from None
 
 
 def _json_object(body: bytes) -> dict[str, Any]:
     try:
         data = json.loads(body or b"{}")
     except (ValueError, UnicodeDecodeError):
-        raise Refused(400, "the body is not JSON") from None
+        raise Refused(400, "not_json", _("the body is not JSON")) from None
     if not isinstance(data, dict):
-        raise Refused(400, "the body must be a JSON object")
+        raise Refused(400, "not_object", _("the body must be a JSON object"))
     return data
 
 
@@ -156,7 +175,7 @@ def _int(request: web.Request, name: str) -> int:
     try:
         return int(request.match_info[name])
     except ValueError:
-        raise standings.NotFound(f"{name} must be a number") from None
+        raise standings.NotFound(_("{name} must be a number").format(name=name), "bad_number") from None
 
 
 # ---- kiosks ---------------------------------------------------------------------------------
@@ -166,11 +185,11 @@ async def pair(request: web.Request) -> web.Response:
     limits = request.app[LIMITS]
     address = request.remote or "?"
     if not limits.may_pair(address):
-        return problem(429, "too many wrong pairing codes; wait a minute")
+        return problem(429, "too_many_codes", _("too many wrong pairing codes; wait a minute"))
     data = _json_object(await _body(request))
     code, name = data.get("code"), data.get("name", "kiosk")
     if not isinstance(code, str) or not isinstance(name, str):
-        return problem(400, 'send {"code": "XXXX-XXXX-XXXX", "name": "..."}')
+        return problem(400, "bad_pairing", _('send {"code": "XXXX-XXXX-XXXX", "name": "..."}'))
     async with request.app[POOL].connection() as conn:
         try:
             paired = await kiosks.pair(conn, code, name)
@@ -199,7 +218,7 @@ async def upload(request: web.Request) -> web.Response:
     async with request.app[UPLOADS].take(), request.app[POOL].connection() as conn, conn.transaction():
         signer = await kiosks.signer(conn, request.headers, request.method, request.path_qs, body)
         if not request.app[LIMITS].may_upload(signer.kiosk):
-            return problem(429, "too many uploads from this kiosk; slow down")
+            return problem(429, "too_many_uploads", _("too many uploads from this kiosk; slow down"))
         try:
             report, verified = ingest.check(signer, body)
             received = await ingest.store(conn, signer, report, verified)
@@ -257,10 +276,14 @@ async def _admin(request: web.Request, conn: psycopg.AsyncConnection, league: in
     token = await admin.token_of(conn, header[7:]) if header.startswith("Bearer ") else None
     if token is None:
         raise Refused(
-            401, "an admin token is needed (Authorization: Bearer ...; made by `dartship hub admin token`)"
+            401,
+            "admin_token",
+            _("an admin token is needed (Authorization: Bearer ...; made by `dartship hub admin token`)"),
         )
     if token.league is not None and token.league != league:
-        raise Refused(403, f"this token is for league {token.league} only")
+        raise Refused(
+            403, "other_league", _("this token is for league {league} only").format(league=token.league)
+        )
 
 
 async def admin_league(request: web.Request) -> web.Response:
@@ -291,7 +314,7 @@ async def admin_season(request: web.Request) -> web.Response:
     try:
         starts = datetime.date.fromisoformat(str(data.get("starts")))
     except ValueError:
-        raise Refused(400, "'starts' must be a date like 2027-01-01") from None
+        raise Refused(400, "bad_date", _("'starts' must be a date like 2027-01-01")) from None
     async with request.app[POOL].connection() as conn:
         await _admin(request, conn, league)
         await admin.add_season(conn, league, str(data.get("name", starts.year)), starts)
@@ -327,13 +350,10 @@ def _answer(
 ) -> web.Response:
     if _wants_json(request):
         return web.json_response(data)
-    language = pages.language_of(request.headers.get("Accept-Language"), request.query.get("lang"))
-    with pages.rendered_in(language):
-        text = render(data)
-    return web.Response(
-        text=text,
+    return web.Response(  # in the reader's language: `errors` speaks it for the whole request
+        text=render(data),
         content_type="text/html",
-        headers={"Content-Language": language, "Vary": "Accept-Language"},
+        headers={"Content-Language": language(), "Vary": "Accept-Language"},
     )
 
 
@@ -366,7 +386,7 @@ async def _daily_data(conn: psycopg.AsyncConnection, league: int, day: str | Non
     try:
         date = datetime.date.fromisoformat(day) if day else datetime.date.today()
     except ValueError:
-        raise standings.NotFound("'date' must be a date like 2026-12-01") from None
+        raise standings.NotFound(_("'date' must be a date like 2026-12-01"), "bad_date") from None
     rows = await standings.daily(conn, league, date)
     return {
         "league": league,

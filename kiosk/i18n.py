@@ -8,11 +8,14 @@ at start (no build step, no msgfmt needed on the Pi). English is the source lang
 from __future__ import annotations
 
 import ast
+import contextlib
 import gettext
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 LANGUAGES = ("en", "de", "fi")
@@ -21,6 +24,11 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 _lock = threading.Lock()
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+# A language of one request's own (the hub answers each reader in theirs: `speaking`), over the
+# process's; None: the process's (`set_language`).
+_speaking: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar(
+    "dartship_speaking", default=None
+)
 
 
 # Every one of our languages counts "1 dart, 2 darts" (gettext's rule for en, de, fi); a
@@ -145,17 +153,41 @@ def set_language(language: str) -> str:
 
 
 def language() -> str:
-    return _language
+    """The language `_` speaks here and now (`speaking`'s, else the process's)."""
+    spoken = _speaking.get()
+    return spoken[0] if spoken is not None else _language
+
+
+def _translations() -> gettext.NullTranslations:
+    spoken = _speaking.get()
+    return spoken[1] if spoken is not None else _current
 
 
 def _(message: str) -> str:
-    return _current.gettext(message)
+    return _translations().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for the count `n` in the kiosk's language, by that language's
     plural rule: `ngettext("{n} point to win", "{n} points to win", n).format(n=n)`."""
-    return _current.ngettext(singular, plural, n)
+    return _translations().ngettext(singular, plural, n)
+
+
+@contextlib.contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Every `_` in this context (this task or thread, not the others) speaks `language`: the
+    hub's pages and answers, each in its reader's language, while it serves many at once."""
+    language = language if language in LANGUAGES else "en"
+    token = _speaking.set((language, _cached_translator(language)))
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
+@cache
+def _cached_translator(language: str) -> gettext.NullTranslations:
+    return translator(language)
 
 
 def translator(language: str) -> _PoTranslations | gettext.NullTranslations:

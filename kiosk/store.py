@@ -30,7 +30,7 @@ from kiosk.errors import DartshipError
 from kiosk.game import Game, GameKind
 from kiosk.group_commit import GroupCommit
 from kiosk.i18n import _
-from kiosk.league import outbox
+from kiosk.league import membership, outbox
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
 T = TypeVar("T")
@@ -255,6 +255,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_6,
     outbox.migrate,
     address_limits.migrate,
+    outbox.migrate_member,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -296,8 +297,8 @@ class Store:
         it is inspected through a read-only connection first, and only then opened for writing
         (WAL mode, migrations). `timeout`: how long to wait for another program's lock."""
         self.path = Path(path)
-        # The league's outbox, set by the shell on a kiosk paired with a hub: every game that
-        # ends is queued in the transaction that ends it.
+        # The league's outbox, on a database that joined a league (`use_league`): every game
+        # that ends is queued in the transaction that ends it, whichever program ends it.
         self.outbox: outbox.Outbox | None = None
         self._write_lock = threading.Lock()
         self._group: GroupCommit | None = None
@@ -329,6 +330,16 @@ class Store:
         self.stats = Stats(self)
         self.meta = Meta(self)
         self.limits = address_limits.AddressLimits(self)
+        self.use_league(membership.kept(self.meta))
+
+    def use_league(self, member: membership.Membership | None) -> None:
+        """From now on every game that ends is queued for `member`'s hub (None: for no hub).
+        Set at opening from the membership kept in the database, and by a join or a leave."""
+        self.outbox = self.outbox_of(member) if member is not None else None
+
+    def outbox_of(self, member: membership.Membership) -> outbox.Outbox:
+        """The outbox entries of `member`, written through this store's transaction."""
+        return outbox.Outbox(self.db, member, self._transaction)
 
     def close(self) -> None:
         """Commit what the writer thread holds, then close."""

@@ -6,6 +6,9 @@ the hub's reason for a refusal (and logs it), and tries again later, with backof
 whatever did not get through. Every few minutes, and after the hub took a game of its own, it
 fetches the league's table and daily board for the Stats screen. It runs beside the games and
 never holds them up: a kiosk plays, starts and ends games the same with the hub away.
+
+aiohttp (its client: ~0.7 s of imports on this machine, more on a Pi) is imported only where a
+hub is asked: the root builds `KioskLeague` on every kiosk, and one in no league never pays for it.
 """
 
 from __future__ import annotations
@@ -23,15 +26,15 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
-
-from kiosk.i18n import _, set_language
+from kiosk.i18n import _, language, set_language
 from kiosk.league import membership as members
 from kiosk.league import signing
 from kiosk.league.outbox import PENDING, REFUSED, SENT, Entry, Outbox
 from kiosk.store import Store, StoreError
 
 if TYPE_CHECKING:
+    import aiohttp
+
     from kiosk.config import ConfigFile
 
 log = logging.getLogger("dartship.league")
@@ -64,8 +67,8 @@ class LeagueSync:
         self.rng = rng or random.Random()
         self.idle_seconds = idle_seconds
         self.boards_seconds = boards_seconds
-        self.outbox = Outbox(store.db, member.venue)
-        store.outbox = self.outbox
+        store.use_league(member)  # as kept: the store queued this membership's games already
+        self.outbox: Outbox = store.outbox_of(member)
         self._boards_due = 0.0
         self.wake = asyncio.Event()
         self.last_error: str | None = None  # why the last request did not get through
@@ -74,6 +77,8 @@ class LeagueSync:
         return self.member.hub.rstrip("/") + path
 
     async def run(self) -> None:
+        import aiohttp
+
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)) as session:
             while True:
                 if await self.flush(session):
@@ -106,11 +111,14 @@ class LeagueSync:
     ) -> tuple[int, str]:
         headers = signing.signed_headers(self.member.kiosk, self.member.key, method, path, body)
         headers["Content-Type"] = "application/json"
+        headers["Accept-Language"] = language()  # the hub's reasons in the kiosk's language
         async with session.request(method, self._url(path), data=body, headers=headers) as answer:
             return answer.status, await answer.text()
 
     async def send(self, session: aiohttp.ClientSession, entry: Entry) -> bool:
         """One report; True once the hub confirmed it."""
+        import aiohttp
+
         try:
             status, text = await self._request(session, "POST", "/api/games", entry.report.encode())
         except (aiohttp.ClientError, TimeoutError, OSError) as err:
@@ -135,6 +143,8 @@ class LeagueSync:
 
     async def refresh(self, session: aiohttp.ClientSession) -> bool:
         """Fetch the league's boards for the Stats screen; False (the old ones kept) if not."""
+        import aiohttp
+
         self._boards_due = time.monotonic() + self.boards_seconds
         try:
             status, text = await self._request(session, "GET", "/api/kiosk/boards")
@@ -176,6 +186,15 @@ class KioskLeague:
         """Start sending, if `league.hub` names a hub this kiosk joined (said in the log if not)."""
         hub = self.config.settings.league.hub
         if not hub:
+            kept = members.kept(self.store.meta)
+            if kept is not None:
+                log.warning(
+                    "this database joined %s at %s, but league.hub is empty: finished games are "
+                    "queued, not sent (set league.hub = %s, or leave the league in Settings)",
+                    kept.league_name,
+                    kept.hub,
+                    kept.hub,
+                )
             return
         member = members.membership(self.store.meta, hub)
         if member is None:
@@ -194,11 +213,11 @@ class KioskLeague:
         self._task = asyncio.get_running_loop().create_task(self.sync.run(), name="dartship-league")
 
     def stop(self) -> None:
+        """Stop sending (the store goes on queueing while the membership is kept)."""
         if self._task is not None:
             self._task.cancel()
         self._task = None
         self.sync = None
-        self.store.outbox = None
 
     def status(self) -> members.LeagueStatus:
         try:
@@ -206,7 +225,7 @@ class KioskLeague:
             member = members.membership(self.store.meta, hub) if hub else None
             if member is None:
                 return members.LeagueStatus(None)
-            outbox = Outbox(self.store.db, member.venue)
+            outbox = self.store.outbox_of(member)
             counts = outbox.counts()
             kept = members.boards(self.store.meta)
             contacts = [t for t in (outbox.last_sent(), kept.fetched if kept else None) if t is not None]
@@ -223,6 +242,8 @@ class KioskLeague:
             return members.LeagueStatus(None, last_error=str(err))
 
     async def join(self, code: str, hub: str) -> members.Membership:
+        import aiohttp
+
         from kiosk import config as config_module
 
         problem = members.code_problem(code)
@@ -247,7 +268,7 @@ class KioskLeague:
             raise OSError(str(err) or type(err).__name__) from err
         finally:
             self._joining = False
-        self.store.meta.remember(members.MEMBERSHIP, member.to_json())
+        keep_membership(self.store, member)
         self._start(member)
         try:
             self.config.save({"league.hub": member.hub})
@@ -265,11 +286,12 @@ class KioskLeague:
     def leave(self) -> int:
         from kiosk import config as config_module
 
-        member = self.status().member
+        member = members.kept(self.store.meta)  # whatever league.hub says now
         self.stop()
+        self.store.use_league(None)
         waiting = 0
         if member is not None:
-            waiting = Outbox(self.store.db, member.venue).give_up(_("not sent: the kiosk left the league"))
+            waiting = self.store.outbox_of(member).give_up(_("not sent: the kiosk left the league"))
             log.warning(
                 "league: this kiosk left %s (kiosk %s of %s); %d games were never sent",
                 member.league_name,
@@ -285,15 +307,36 @@ class KioskLeague:
         return waiting
 
 
+def keep_membership(store: Store, member: members.Membership) -> None:
+    """Keep a new membership in the database: from now on its games are queued for it. What an
+    earlier one kept here still waits for is never sent (another key, maybe another league):
+    kept as refused with that reason, as a leave does."""
+    before = members.kept(store.meta)
+    if before is not None and before.ident != member.ident:
+        given_up = store.outbox_of(before).give_up(_("not sent: the kiosk joined another league"))
+        if given_up:
+            log.warning(
+                "league: %d games of %s will never be sent (joined anew)", given_up, before.league_name
+            )
+    store.meta.remember(members.MEMBERSHIP, member.to_json())
+    store.use_league(member)
+
+
 # ---- dartship league ---------------------------------------------------------------------
 
 
 async def pair(hub: str, code: str, name: str) -> members.Membership:
     """Pair with the hub using a one-time code; the membership (not yet kept anywhere).
     ValueError with the hub's reason, or OSError when it cannot be reached."""
+    import aiohttp
+
     async with (
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)) as session,
-        session.post(hub.rstrip("/") + "/api/pair", json={"code": code, "name": name}) as answer,
+        session.post(
+            hub.rstrip("/") + "/api/pair",
+            json={"code": code, "name": name},
+            headers={"Accept-Language": language()},
+        ) as answer,
     ):
         text = await answer.text()
         if answer.status != 201:
@@ -359,6 +402,8 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
+    import aiohttp
+
     from kiosk import config
 
     problem = config.check_values({"league.hub": args.hub})[1]
@@ -374,7 +419,7 @@ def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
     except (aiohttp.ClientError, OSError, TimeoutError) as err:
         print(_("dartship league: the hub cannot be reached: {error}").format(error=err), file=sys.stderr)
         return 1
-    store.meta.remember(members.MEMBERSHIP, member.to_json())
+    keep_membership(store, member)
     cfg.save({"league.hub": member.hub})
     print(
         _(
@@ -391,7 +436,7 @@ def _status(cfg: ConfigFile, store: Store) -> int:
     if member is None:
         print(_("This kiosk is in no league (dartship league join CODE --hub URL)."))
         return 0
-    outbox = Outbox(store.db, member.venue)
+    outbox = store.outbox_of(member)
     print(
         _("League {league}, venue {venue}, kiosk {kiosk} at {hub}").format(
             league=member.league_name, venue=member.venue_name, kiosk=member.kiosk, hub=member.hub

@@ -4,6 +4,7 @@ key never leaves the kiosk but as signatures), and the boards last fetched, with
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -61,17 +62,34 @@ class Membership:
     def to_json(self) -> str:
         return json.dumps(self.__dict__)
 
+    @property
+    def ident(self) -> str:
+        """This membership among all the kiosk ever had (the outbox keeps it with each entry):
+        a digest of its key, which every pairing makes anew (two throwaway hubs both call their
+        first kiosk 1; a hub's address may change). The digest tells nothing of the key."""
+        return hashlib.sha256(f"dartship membership {self.key}".encode()).hexdigest()[:32]
+
+
+def kept(memory: Memory) -> Membership | None:
+    """The membership kept in this database (written by a join, removed by a leave), whatever
+    hub `league.hub` names; None in no league."""
+    return parsed(memory.recall(MEMBERSHIP))
+
+
+def parsed(raw: str | None) -> Membership | None:
+    """A membership as kept (JSON), or None (none kept, or what is kept cannot be read)."""
+    if not raw:
+        return None
+    try:
+        return Membership(**json.loads(raw))
+    except (ValueError, TypeError):
+        return None
+
 
 def membership(memory: Memory, hub: str) -> Membership | None:
     """The kiosk's membership with the hub at `hub`, if it paired with that one."""
-    raw = memory.recall(MEMBERSHIP)
-    if raw is None:
-        return None
-    try:
-        found = Membership(**json.loads(raw))
-    except (ValueError, TypeError):
-        return None
-    return found if found.hub.rstrip("/") == hub.rstrip("/") else None
+    found = kept(memory)
+    return found if found is not None and found.hub.rstrip("/") == hub.rstrip("/") else None
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,19 @@
 
 A game enters the outbox in the same transaction that ends it (`Store.append` calls
 `game_changed` inside its transaction): a power cut leaves the game unfinished and not queued,
-or finished and queued, never one without the other. An entry is marked sent only once the hub
-answered that it has the game; a refused one keeps the hub's reason; what failed on the way is
-tried again later, with backoff and jitter kept on disk, so a restart goes on where it was.
+or finished and queued, never one without the other. The store makes its outbox itself from the
+membership kept in the database, so every program that finishes a game in a joined kiosk's
+database (the kiosk, its phone rooms, `dartship referee|classic|express --db`) queues it.
+An entry is marked sent only once the hub answered that it has the game; a refused one keeps
+the hub's reason; what failed on the way is tried again later, with backoff and jitter kept on
+disk, so a restart goes on where it was.
 
 An undone winning dart reopens a game: its entry leaves the outbox if it was not sent yet.
+
+Every entry belongs to the membership it was queued under (`member`: `Membership.ident`):
+what a kiosk sends and counts is its current membership's only, so an old league's games are
+never sent with a new key, nor counted again after a leave and a rejoin. Writes go through
+the store's one transaction (its write lock), as every other write does.
 """
 
 from __future__ import annotations
@@ -14,14 +22,20 @@ from __future__ import annotations
 import json
 import random
 import uuid
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from kiosk.league.membership import MEMBERSHIP, Membership, parsed
 from kiosk.league.report import VERSION
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+# The store's `_transaction`: BEGIN IMMEDIATE ... COMMIT under its write lock.
+Transaction = Callable[[], AbstractContextManager[None]]
 
 PENDING, SENT, REFUSED = "pending", "sent", "refused"
 FIRST_RETRY_SECONDS = 2.0
@@ -35,6 +49,18 @@ def migrate(db: sqlite_utils.Database) -> None:
         queued REAL NOT NULL, report TEXT NOT NULL, state TEXT NOT NULL,
         attempts INTEGER NOT NULL DEFAULT 0, next_try REAL NOT NULL, done TEXT, answer TEXT)""")
     db.execute("CREATE INDEX outbox_due ON outbox (state, next_try)")
+
+
+def migrate_member(db: sqlite_utils.Database) -> None:
+    """The store's migration 9: each entry names the membership it was queued under. Entries
+    queued before could not be told apart: they go to the membership kept now, if any (its
+    pending ones are its to send; a membership left before gave up on its own already)."""
+    db.execute("ALTER TABLE outbox ADD COLUMN member TEXT")
+    row = db.execute("SELECT value FROM meta WHERE key=?", [f"kiosk.{MEMBERSHIP}"]).fetchone()
+    now = parsed(row[0] if row else None)
+    if now is not None:
+        db.execute("UPDATE outbox SET member=?", [now.ident])
+    db.execute("CREATE INDEX outbox_member ON outbox (member, state, next_try)")
 
 
 @dataclass(frozen=True)
@@ -97,11 +123,14 @@ def report_of(db: sqlite_utils.Database, game: int, game_uuid: str, venue: int) 
 
 
 class Outbox:
-    """The outbox of one kiosk's store, for the venue it is paired with."""
+    """The outbox of one kiosk's store, for the membership it is paired with (made by the
+    store: `Store.outbox`, `Store.outbox_of`)."""
 
-    def __init__(self, db: sqlite_utils.Database, venue: int) -> None:
+    def __init__(self, db: sqlite_utils.Database, member: Membership, transaction: Transaction) -> None:
         self.db = db
-        self.venue = venue
+        self.venue = member.venue
+        self.member = member.ident
+        self._transaction = transaction
 
     def game_changed(
         self, game: int, over: bool, now: float | None = None, *, db: sqlite_utils.Database | None = None
@@ -122,11 +151,11 @@ class Outbox:
         report = json.dumps(report_of(db, game, game_uuid, self.venue), separators=(",", ":"))
         at = datetime.now(UTC).timestamp() if now is None else now
         db.execute(
-            "INSERT INTO outbox (game, uuid, queued, report, state, attempts, next_try) "
-            "VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game) DO UPDATE SET report=excluded.report, "
+            "INSERT INTO outbox (game, uuid, queued, report, state, attempts, next_try, member) "
+            "VALUES (?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (game) DO UPDATE SET report=excluded.report, "
             "state=excluded.state, attempts=0, next_try=excluded.next_try, queued=excluded.queued, "
-            "done=NULL, answer=NULL",
-            [game, game_uuid, at, report, PENDING, at],
+            "done=NULL, answer=NULL, member=excluded.member",
+            [game, game_uuid, at, report, PENDING, at, self.member],
         )
 
     def _same(self, db: sqlite_utils.Database, game: int, game_uuid: str) -> bool:
@@ -137,24 +166,26 @@ class Outbox:
         """The entries to send now: pending, their retry time come, queued at least
         `hold_seconds` ago (the time to undo a misread winning dart), oldest first."""
         rows = self.db.execute(
-            "SELECT game, uuid, report, attempts FROM outbox WHERE state=? AND next_try<=? "
-            "AND queued<=? ORDER BY next_try, game LIMIT ?",
-            [PENDING, now, now - hold_seconds, limit],
+            "SELECT game, uuid, report, attempts FROM outbox WHERE member=? AND state=? "
+            "AND next_try<=? AND queued<=? ORDER BY next_try, game LIMIT ?",
+            [self.member, PENDING, now, now - hold_seconds, limit],
         ).fetchall()
         return [Entry(int(r[0]), str(r[1]), str(r[2]), int(r[3])) for r in rows]
 
     def next_due(self, hold_seconds: float = 0.0) -> float | None:
         """When the next pending entry is due (see `due`), or None."""
         row = self.db.execute(
-            "SELECT MIN(MAX(next_try, queued + ?)) FROM outbox WHERE state=?", [hold_seconds, PENDING]
+            "SELECT MIN(MAX(next_try, queued + ?)) FROM outbox WHERE member=? AND state=?",
+            [hold_seconds, self.member, PENDING],
         ).fetchone()
         return float(row[0]) if row and row[0] is not None else None
 
     def _mark(self, entry: Entry, state: str, answer: str, attempts: int, next_try: float) -> None:
         # Only the report that was sent is marked: a game reopened and ended anew meanwhile
-        # stays pending with its new report.
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        # stays pending with its new report. Through the store's transaction: it waits its
+        # turn behind the kiosk's own writes and the writer thread's groups (the write lock),
+        # not on SQLite's busy timeout.
+        with self._transaction():
             self.db.execute(
                 "UPDATE outbox SET state=?, answer=?, attempts=?, next_try=?, done=? "
                 "WHERE game=? AND report=?",
@@ -168,11 +199,6 @@ class Outbox:
                     entry.report,
                 ],
             )
-            self.db.execute("COMMIT")
-        except BaseException:
-            if self.db.conn.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
 
     def sent(self, entry: Entry, answer: str) -> None:
         """The hub confirmed it has the game (new, or already had it)."""
@@ -192,37 +218,38 @@ class Outbox:
     def give_up(self, reason: str) -> int:
         """The kiosk left its league: what still waits is never sent (kept as refused, with
         `reason`, so that another league's key never sends this one's games). How many."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             cursor = self.db.execute(
-                "UPDATE outbox SET state=?, answer=?, done=? WHERE state=?",
-                [REFUSED, reason, datetime.now(UTC).isoformat(timespec="seconds"), PENDING],
+                "UPDATE outbox SET state=?, answer=?, done=? WHERE member=? AND state=?",
+                [REFUSED, reason, datetime.now(UTC).isoformat(timespec="seconds"), self.member, PENDING],
             )
-            self.db.execute("COMMIT")
-        except BaseException:
-            if self.db.conn.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
         return int(cursor.rowcount)
 
     def last_sent(self) -> datetime | None:
         """When the hub last confirmed a game of this kiosk."""
-        row = self.db.execute("SELECT MAX(done) FROM outbox WHERE state=?", [SENT]).fetchone()
+        row = self.db.execute(
+            "SELECT MAX(done) FROM outbox WHERE member=? AND state=?", [self.member, SENT]
+        ).fetchone()
         return datetime.fromisoformat(row[0]) if row and row[0] else None
 
     def last_problem(self) -> str | None:
         """What keeps games from the hub now: why a waiting game's last try failed, else why
         the hub last refused one; None when nothing is wrong."""
         row = self.db.execute(
-            "SELECT answer FROM outbox WHERE state=? AND attempts > 0 ORDER BY next_try DESC LIMIT 1",
-            [PENDING],
+            "SELECT answer FROM outbox WHERE member=? AND state=? AND attempts > 0 "
+            "ORDER BY next_try DESC LIMIT 1",
+            [self.member, PENDING],
         ).fetchone()
         if row is None:
             row = self.db.execute(
-                "SELECT answer FROM outbox WHERE state=? ORDER BY done DESC LIMIT 1", [REFUSED]
+                "SELECT answer FROM outbox WHERE member=? AND state=? ORDER BY done DESC LIMIT 1",
+                [self.member, REFUSED],
             ).fetchone()
         return str(row[0]) if row and row[0] else None
 
     def counts(self) -> dict[str, int]:
-        rows = self.db.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall()
+        """How many of this membership's games wait, were sent, were refused."""
+        rows = self.db.execute(
+            "SELECT state, COUNT(*) FROM outbox WHERE member=? GROUP BY state", [self.member]
+        ).fetchall()
         return {PENDING: 0, SENT: 0, REFUSED: 0, **{str(s): int(n) for s, n in rows}}

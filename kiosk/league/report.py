@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.errors import DartshipError
-from kiosk.game import PlayerResult, ReplayError, replay
+from kiosk.game import PlayerResult, replay
 from kiosk.hosted import HOSTED
+from kiosk.i18n import _
 from kiosk.kinds import kind_named
 
 VERSION = 1
@@ -52,18 +53,22 @@ def result_to_dict(result: PlayerResult) -> dict[str, Any]:
 
 def _result_from_dict(raw: object, where: str) -> PlayerResult:
     if not isinstance(raw, Mapping):
-        raise ReportError(f"{where} must be an object")
+        raise ReportError(_("{where} must be an object").format(where=where))
     try:
         ints = {k: raw[k] for k in ("side", *FIGURES)}
         player, won = raw["player"], raw["won"]
     except KeyError as err:
-        raise ReportError(f"{where} has no {err.args[0]!r}") from None
+        raise ReportError(_("{where} has no {key!r}").format(where=where, key=err.args[0])) from None
     if (
         not all(type(v) is int for v in ints.values())
         or not isinstance(player, str)
         or not isinstance(won, bool)
     ):
-        raise ReportError(f"{where}: figures must be whole numbers, 'player' a name, 'won' true or false")
+        raise ReportError(
+            _("{where}: figures must be whole numbers, 'player' a name, 'won' true or false").format(
+                where=where
+            )
+        )
     return PlayerResult(
         side=ints["side"],
         player=player,
@@ -78,7 +83,7 @@ def _result_from_dict(raw: object, where: str) -> PlayerResult:
 def _field(report: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     value = report.get(key)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise ReportError(f"the report's {key!r} is missing or of the wrong type")
+        raise ReportError(_("the report's {key!r} is missing or of the wrong type").format(key=key))
     return value
 
 
@@ -86,11 +91,11 @@ def parse(body: bytes) -> dict[str, Any]:
     try:
         report = json.loads(body)
     except (ValueError, UnicodeDecodeError):
-        raise ReportError("the report is not JSON") from None
+        raise ReportError(_("the report is not JSON")) from None
     if not isinstance(report, dict):
-        raise ReportError("the report must be a JSON object")
+        raise ReportError(_("the report must be a JSON object"))
     if report.get("version") != VERSION:
-        raise ReportError(f"the report's version must be {VERSION}")
+        raise ReportError(_("the report's version must be {version}").format(version=VERSION))
     for key, kind in (
         ("uuid", str),
         ("kind", str),
@@ -103,9 +108,9 @@ def parse(body: bytes) -> dict[str, Any]:
     ):
         _field(report, key, kind)
     if report["kind"] not in HOSTED:
-        raise ReportError(f"unknown kind of game {report['kind']!r}")
+        raise ReportError(_("unknown kind of game {kind!r}").format(kind=report["kind"]))
     if len(report["log"]) > MAX_COMMANDS:
-        raise ReportError(f"the log has more than {MAX_COMMANDS} commands")
+        raise ReportError(_("the log has more than {most} commands").format(most=MAX_COMMANDS))
     return report
 
 
@@ -115,8 +120,11 @@ def _differences(claimed: Sequence[PlayerResult], replayed: Sequence[PlayerResul
     found = []
     for seat in sorted(set(by_seat) ^ claimed_seats):
         found.append(
-            f"player {seat[1]!r} (side {seat[0]}) is "
-            + ("not in the replay" if seat in claimed_seats else "missing from the report")
+            (
+                _("player {player!r} (side {side}) is not in the replay")
+                if seat in claimed_seats
+                else _("player {player!r} (side {side}) is missing from the report")
+            ).format(player=seat[1], side=seat[0])
         )
     for mine in claimed:
         theirs = by_seat.get((mine.side, mine.player))
@@ -125,8 +133,12 @@ def _differences(claimed: Sequence[PlayerResult], replayed: Sequence[PlayerResul
         for figure in (*FIGURES, "won"):
             if getattr(mine, figure) != getattr(theirs, figure):
                 found.append(
-                    f"{mine.player}'s {figure}: the report says {getattr(mine, figure)}, "
-                    f"the replay gives {getattr(theirs, figure)}"
+                    _("{player}'s {figure}: the report says {claimed}, the replay gives {replayed}").format(
+                        player=mine.player,
+                        figure=figure,
+                        claimed=getattr(mine, figure),
+                        replayed=getattr(theirs, figure),
+                    )
                 )
     return found
 
@@ -138,7 +150,7 @@ def verify(report: Mapping[str, Any]) -> Verified:
     try:
         setup = kind.setup_from_dict(report["setup"])
     except Exception as err:  # a kind's parser raises what it raises: all of it is a bad setup
-        raise ReportError(f"the setup cannot be read: {err}") from None
+        raise ReportError(_("the setup cannot be read: {error}").format(error=err)) from None
     commands = []
     for number, entry in enumerate(report["log"], start=1):
         if (
@@ -146,29 +158,35 @@ def verify(report: Mapping[str, Any]) -> Verified:
             or not isinstance(entry.get("body"), Mapping)
             or not isinstance(entry.get("secret"), str | None)
         ):
-            raise ReportError(f'command {number} must be {{"body": {{...}}, "secret": ...}}')
+            raise ReportError(
+                _('command {number} must be {{"body": {{...}}, "secret": ...}}').format(number=number)
+            )
         try:
             commands.append(kind.command_from_dict(entry["body"], setup, entry["secret"]))
         except Exception as err:
-            raise ReportError(f"command {number} cannot be read: {err}") from None
+            raise ReportError(
+                _("command {number} cannot be read: {error}").format(number=number, error=err)
+            ) from None
     try:
         game = replay(kind, setup, commands)
-    except ReplayError as err:
-        raise ReportError(f"the log does not replay: {err}") from None
-    except Exception as err:
-        raise ReportError(f"the log does not replay: {err}") from None
+    except Exception as err:  # ReplayError, or whatever a kind's rules raise on a forged log
+        raise ReportError(_("the log does not replay: {error}").format(error=err)) from None
     outcome = game.outcome()
     if not outcome.over:
-        raise ReportError("the replayed game is not over")
+        raise ReportError(_("the replayed game is not over"))
     claimed = [_result_from_dict(r, f"result {n}") for n, r in enumerate(report["results"], 1)]
     problems = []
     if report.get("winner") != outcome.winner:
         problems.append(
-            f"the winner: the report says {report.get('winner')}, the replay gives {outcome.winner}"
+            _("the winner: the report says {claimed}, the replay gives {replayed}").format(
+                claimed=report.get("winner"), replayed=outcome.winner
+            )
         )
     problems += _differences(claimed, outcome.results)
     if problems:
-        raise ReportError("the result is not what the log gives: " + "; ".join(problems))
+        raise ReportError(
+            _("the result is not what the log gives: {problems}").format(problems="; ".join(problems))
+        )
     return Verified(
         kind.name,
         outcome.winner,

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kiosk.errors import DartshipError
+from kiosk.i18n import _
 
 WINDOW_SECONDS = 300
 KIOSK = "X-Dartship-Kiosk"
@@ -68,10 +69,10 @@ def claim_of(headers: Mapping[str, str]) -> Claim:
         nonce, sig = headers[NONCE], headers[SIGNATURE]
     except (KeyError, ValueError):
         raise SignatureError(
-            "the request is not signed (X-Dartship-Kiosk, -Time, -Nonce, -Signature)"
+            _("the request is not signed (X-Dartship-Kiosk, -Time, -Nonce, -Signature)")
         ) from None
     if not 16 <= len(nonce) <= 64 or not nonce.isalnum() or len(sig) != 64:
-        raise SignatureError("the request's nonce or signature is malformed")
+        raise SignatureError(_("the request's nonce or signature is malformed"))
     return Claim(kiosk, at, nonce, sig)
 
 
@@ -80,11 +81,12 @@ def check(claim: Claim, key: str, method: str, path: str, body: bytes, now: floa
     (the nonce's freshness is the hub's to check: it has to remember them)."""
     if abs(now - claim.at) > WINDOW_SECONDS:
         raise SignatureError(
-            f"the request's time is {int(now - claim.at)} s off the hub's clock "
-            f"(at most {WINDOW_SECONDS} s: set the kiosk's clock)"
+            _(
+                "the request's time is {off} s off the hub's clock (at most {most} s: set the kiosk's clock)"
+            ).format(off=int(now - claim.at), most=WINDOW_SECONDS)
         )
     expected = signature(key, method, path, claim.at, claim.nonce, body)
     if not hmac.compare_digest(expected, claim.signature):
         raise SignatureError(
-            "the request's signature is wrong (forged, changed on the way, or signed with another key)"
+            _("the request's signature is wrong (forged, changed on the way, or signed with another key)")
         )

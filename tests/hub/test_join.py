@@ -49,3 +49,59 @@ async def test_join_pairs_keeps_the_key_in_the_store_and_the_hub_in_the_config(h
         "league", "--config", str(cfg), "join", code, "--hub", "ftp://nowhere"
     )
     assert status == 2 and "league.hub" in err
+
+
+async def test_status_counts_the_current_membership_only_after_a_leave_and_a_rejoin(hub, tmp_path):
+    import random
+
+    from kiosk.app.league import KioskLeague
+    from tests import league_games as games
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[kiosk]\ndatabase = "{tmp_path / "k.db"}"\n', encoding="utf-8")
+
+    async def join() -> None:
+        status, _out, err = await _dartship(
+            "league", "--config", str(cfg), "join", await hub.code(), "--hub", hub.url
+        )
+        assert status == 0, err
+
+    async def outbox_line() -> str:
+        status, out, err = await _dartship("league", "--config", str(cfg), "status")
+        assert status == 0, err
+        return next((line for line in out.splitlines() if line.startswith("Outbox")), out)
+
+    def play(seeds: tuple[int, ...]) -> None:
+        store = Store(tmp_path / "k.db")  # any program's store queues for the membership kept
+        for seed in seeds:
+            games.play_darts(store, [["Ann"], ["Cy"]], random.Random(seed))
+        store.close()
+
+    await join()
+    play((1, 2, 3))
+    store = Store(tmp_path / "k.db")
+    assert store.outbox is not None
+    first = store.outbox.due(now=1e12)[0]
+    store.outbox.sent(first, '{"status": "new"}')
+    store.close()
+    assert await outbox_line() == "Outbox: 2 waiting, 1 sent, 0 refused"
+
+    store = Store(tmp_path / "k.db")
+    assert KioskLeague(store, config.read(cfg)).leave() == 2
+    store.close()
+    assert "in no league" in (await _dartship("league", "--config", str(cfg), "status"))[1]
+    play((4,))  # in no league: not queued
+
+    await join()
+    play((5,))
+    assert await outbox_line() == "Outbox: 1 waiting, 0 sent, 0 refused"
+    # Joined again over that membership (no leave): what it still waited for is given up.
+    await join()
+    play((6, 7))
+    assert await outbox_line() == "Outbox: 2 waiting, 0 sent, 0 refused"
+    store = Store(tmp_path / "k.db")
+    states = dict(store.db.execute("SELECT state, count(*) FROM outbox GROUP BY state").fetchall())
+    shown = KioskLeague(store, config.read(cfg)).status()  # what Settings -> League shows
+    store.close()
+    assert shown.member is not None and (shown.pending, shown.sent, shown.refused) == (2, 0, 0)
+    assert states == {"sent": 1, "refused": 3, "pending": 2}  # game 4 was never queued

@@ -9,6 +9,7 @@ import aiohttp
 import pytest
 
 from hub.pages import language_of
+from kiosk.i18n import set_language
 from tests import league_games as games
 
 from .test_hub import _flush, _kiosk
@@ -60,3 +61,60 @@ async def test_the_pages_in_german_and_finnish(hub, tmp_path):
     )
     assert "Test league: the table" in seen["en"] and "Season" in seen["en"]
     assert "voitti" in player and "Luokitukset" in player
+
+
+async def _error(session: aiohttp.ClientSession, method: str, url: str, accept: str | None, **kw) -> tuple:
+    headers = {"Accept-Language": accept} if accept else {}
+    async with session.request(method, url, headers=headers, **kw) as answer:
+        body = await answer.json()
+        assert set(body) == {"error", "code"} and answer.headers["Vary"] == "Accept-Language"
+        return answer.status, body["code"], body["error"], answer.headers["Content-Language"]
+
+
+async def test_the_json_errors_speak_the_reader_s_language_and_keep_their_code(hub, tmp_path):
+    async with aiohttp.ClientSession() as session:
+        missing = f"{hub.url}/api/leagues/999"
+        assert await _error(session, "GET", missing, None) == (404, "not_found", "no league 999", "en")
+        assert await _error(session, "GET", missing, "de-CH,de;q=0.9") == (
+            404,
+            "not_found",
+            "keine Liga 999",
+            "de",
+        )
+        assert await _error(session, "GET", missing + "?lang=fi", "de") == (
+            404,
+            "not_found",
+            "ei liigaa 999",
+            "fi",
+        )
+        number = await _error(session, "GET", f"{hub.url}/api/leagues/x", "fi")
+        assert number == (404, "bad_number", "league on annettava numerona", "fi")
+        unsigned = await _error(session, "POST", f"{hub.url}/api/games", "de", data=b"{}")
+        assert unsigned[:2] == (401, "not_signed") and "ist nicht signiert" in unsigned[2]
+        not_json = await _error(session, "POST", f"{hub.url}/api/pair", "fi", data=b"nope")
+        assert not_json == (400, "not_json", "sisältö ei ole JSONia", "fi")
+        code = await _error(
+            session, "POST", f"{hub.url}/api/pair", "de", json={"code": "A" * 12, "name": "x"}
+        )
+        assert code[:2] == (403, "bad_code") and code[2].startswith("dieser Kopplungscode gilt nicht")
+        admin = await _error(session, "POST", f"{hub.url}/api/admin/leagues", "fi", json={"name": "X"})
+        assert admin[:2] == (401, "admin_token") and "ylläpitäjän tunniste" in admin[2]
+
+    # A kiosk asks in its own language: its Settings -> League shows the hub's reason in it.
+    store, sync = await _kiosk(hub, tmp_path)
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(3))
+    store.db.execute(
+        "UPDATE outbox SET report = json_set(report, '$.winner', 1 - json_extract(report, '$.winner'))"
+    )
+    set_language("de")
+    try:
+        assert await _flush(sync) == 0
+    finally:
+        set_language("en")
+    outbox = store.outbox
+    assert outbox is not None
+    problem = outbox.last_problem()
+    assert problem is not None and problem.startswith(
+        "HTTP 422: das Ergebnis ist nicht das, was das Protokoll"
+    )
+    assert "der Sieger: die Meldung sagt" in problem

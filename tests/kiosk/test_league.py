@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime
 import json
 import random
+import threading
+import time
 
 import pytest
 
@@ -13,7 +15,8 @@ from kiosk.classic.match import daily_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Undo
 from kiosk.league import report as reports
-from kiosk.league.outbox import PENDING, Outbox, retry_delay
+from kiosk.league.membership import MEMBERSHIP, Membership
+from kiosk.league.outbox import PENDING, REFUSED, retry_delay
 from kiosk.secret import kiosk_secret
 from kiosk.store import Store
 from tests import league_games as games
@@ -21,9 +24,12 @@ from tests import league_games as games
 DAY = datetime.date(2026, 12, 1)
 
 
+MEMBER = Membership("http://hub.example", 3, "k" * 43, 7, "The Anchor", 1, "Harbour League")
+
+
 def _store(tmp_path) -> Store:
     store = Store(tmp_path / "k.db")
-    store.outbox = Outbox(store.db, venue=7)
+    store.use_league(MEMBER)
     return store
 
 
@@ -190,3 +196,69 @@ def test_a_typed_pairing_code_is_checked_before_any_hub_is_asked(typed, problem)
 
     found = code_problem(typed)
     assert (found is None) if problem is None else (found is not None and problem in found)
+
+
+def test_marking_an_entry_waits_its_turn_behind_the_writer_thread(tmp_path):
+    # A store that gives up on SQLite's busy wait at once: only the store's write lock can make
+    # the sync task's mark wait for the writer thread's group to commit.
+    store = Store(tmp_path / "k.db", timeout=0.05)
+    store.use_league(MEMBER)
+    outbox = store.outbox
+    assert outbox is not None
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(3))
+    (entry,) = outbox.due(now=1e12)
+    writing, release = threading.Event(), threading.Event()
+
+    def slow_write(db) -> None:  # another game's commands, committed by the writer thread
+        db.execute("INSERT INTO meta (key, value) VALUES ('kiosk.slow', 'x')")
+        writing.set()
+        release.wait(5)
+
+    group = store.group.submit(slow_write)
+    assert writing.wait(5)
+    marked = threading.Thread(target=outbox.sent, args=(entry, '{"status": "new"}'))
+    marked.start()
+    time.sleep(0.3)  # six busy timeouts: SQLite alone would have said "database is locked"
+    assert marked.is_alive() and outbox.counts()[PENDING] == 1  # waiting for the lock
+    release.set()
+    group.result(5)
+    marked.join(5)
+    assert outbox.counts() == {"pending": 0, "sent": 1, "refused": 0}
+    assert store.meta.recall("slow") == "x"  # both writes kept
+    store.close()
+
+
+def test_the_counts_are_the_current_membership_s_only_after_a_leave_and_a_rejoin(tmp_path):
+    store = _store(tmp_path)
+    first = store.outbox
+    assert first is not None
+    for seed in (1, 2, 3):
+        games.play_darts(store, [["Ann"], ["Cy"]], random.Random(seed))
+    one, _two, _three = first.due(now=1e12)
+    first.sent(one, '{"status": "new"}')
+    assert first.give_up("not sent: the kiosk left the league") == 2
+    store.use_league(None)
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(4))  # in no league: not queued
+    again = Membership("http://hub.example", 9, "n" * 43, 7, "The Anchor", 1, "Harbour League")
+    store.use_league(again)
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(5))
+    now = store.outbox
+    assert now is not None
+    assert now.counts() == {"pending": 1, "sent": 0, "refused": 0}
+    assert now.last_sent() is None and now.last_problem() is None
+    assert first.counts() == {"pending": 0, "sent": 1, "refused": 2}
+    # The new key sends only its own game; an old one never goes out with it.
+    (due,) = now.due(now=1e12)
+    assert json.loads(due.report)["uuid"] not in {e.uuid for e in (one, _two, _three)}
+    assert now.give_up("left again") == 1 and first.counts()[REFUSED] == 2
+    store.close()
+    # The membership kept in the database is what queues, for any program that opens it.
+    store = Store(tmp_path / "k.db")
+    assert store.outbox is None  # nothing kept: _store never wrote a membership
+    store.meta.remember(MEMBERSHIP, again.to_json())
+    store.close()
+    store = Store(tmp_path / "k.db")
+    assert store.outbox is not None and store.outbox.member == again.ident
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(6))
+    assert store.outbox.counts() == {"pending": 1, "sent": 0, "refused": 1}
+    store.close()

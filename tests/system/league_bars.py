@@ -261,3 +261,14 @@ def squares(ship: str) -> list[str]:
         for c in range(min(c0, c1), max(c0, c1) + 1)
         for r in range(min(r0, r1), max(r0, r1) + 1)
     ]
+
+
+def bar_behind_a_proxy(database: str, folder: Path):
+    """A hub process, a proxy before it that can hold either direction (held_proxy.py), and The
+    Anchor's kiosk of the Harbour League, joined through the proxy (not started yet)."""
+    from tests.system.held_proxy import HeldProxy
+
+    hub = HubProcess(database)
+    proxy = HeldProxy(hub.port)
+    league = League(hub, "Harbour League", ("The Anchor",))
+    return hub, proxy, BarKiosk(folder, proxy.url, league.code("The Anchor"))

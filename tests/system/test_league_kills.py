@@ -17,8 +17,8 @@ import time
 
 from kiosk.app.league import IDLE_SECONDS
 from tests.system import phone_plays as play
-from tests.system.held_proxy import HOLD_ANSWERS, HOLD_REQUESTS, PASS, HeldProxy
-from tests.system.league_bars import BarKiosk, HubProcess, League, wait_until
+from tests.system.held_proxy import HOLD_ANSWERS, HOLD_REQUESTS, PASS
+from tests.system.league_bars import BarKiosk, HubProcess, bar_behind_a_proxy, wait_until
 
 RANDOM_KILLS = 6
 
@@ -42,10 +42,7 @@ def _where(kiosk: BarKiosk, hub: HubProcess, games: int) -> str:
 
 
 def test_a_kiosk_killed_while_it_syncs_loses_nothing_and_sends_nothing_twice(database, tmp_path):
-    hub = HubProcess(database)
-    proxy = HeldProxy(hub.port)
-    league = League(hub, "Harbour League", ("The Anchor",))
-    kiosk = BarKiosk(tmp_path / "anchor", proxy.url, league.code("The Anchor"))
+    hub, proxy, kiosk = bar_behind_a_proxy(database, tmp_path / "anchor")
     rng = random.Random(9)
     games = 0
     try:

@@ -170,3 +170,42 @@ def test_settings_league_speaks_the_kiosks_language(tour, artefacts: Path, langu
 
     assert faults(tour.root) == []  # every text fits its widget, none cut or broken
     tour.at("home")
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "de",
+            "Der Hub lehnt ab: HTTP 403: dieser Kopplungscode gilt nicht (unbekannt, benutzt oder",
+        ),
+        (
+            "fi",
+            "Keskus kieltäytyi: HTTP 403: tämä liitoskoodi ei kelpaa (tuntematon, käytetty tai vanhentunut)",
+        ),
+    ],
+)
+def test_the_hub_s_refusal_comes_in_the_kiosk_s_language(
+    tour, database, artefacts: Path, language: str, said: str
+) -> None:
+    from hub.cluster import free_port
+
+    port = free_port()
+    hub = _hub(database, port)
+    try:
+        tour.at("home")
+        tour.app.set_language(language)
+        tour.app.go("league")
+        screen = tour.screen()
+        screen.code_field.text = "ABCD-EFGH-JKMN"  # well formed, never issued
+        screen.hub_field.text = f"http://127.0.0.1:{port}"
+        screen.join()
+        assert _wait(tour, lambda: screen.joining is None)
+        assert screen.message.text.startswith(said), screen.message.text
+        assert tour.kiosk.league is not None and tour.kiosk.league.status().member is None
+        tour.save(artefacts / f"settings_league_refused_{language}.png")
+    finally:
+        hub.kill()
+        hub.wait()
+        tour.app.set_language("en")
+        tour.at("home")

@@ -106,3 +106,39 @@ def test_a_kiosk_with_no_screen_says_so(tmp_path):
     assert screen_found({"WAYLAND_DISPLAY": "wayland-0"}, tmp_path)
     (tmp_path / "dri" / "card1").touch()
     assert screen_found({}, tmp_path)
+
+
+LEAGUE_IMPORTS = """
+import asyncio, random, sys
+from pathlib import Path
+
+from kiosk.app.root import build_kiosk
+from kiosk.config import ConfigFile
+
+
+async def main(folder: Path, league: dict) -> None:
+    config = ConfigFile(folder / "config.toml", {"kiosk.database": str(folder / "d.db"), **league})
+    kiosk = await build_kiosk(config, devices=False, web=False, rng=random.Random(1), instant=True)
+    print("aiohttp" in sys.modules, kiosk.league is not None)
+    await kiosk.stop()
+
+
+asyncio.run(main(Path(sys.argv[1]), {"league.hub": sys.argv[2]} if len(sys.argv) > 2 else {}))
+"""
+
+
+def test_a_kiosk_in_no_league_never_imports_the_league_s_http_client(tmp_path):
+    def imports(*league: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", LEAGUE_IMPORTS, str(tmp_path), *league],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split("\n")[0]
+
+    assert imports() == "False True"  # Settings -> League still has its desk
+    # With a hub named but never joined, nothing is sent either: still not imported.
+    assert imports("http://127.0.0.1:9") == "False True"
