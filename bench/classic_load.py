@@ -1,7 +1,7 @@
 """Many hard solo games on phones at once, and one honest phone: does the computer slow the bar?
 
     python bench/classic_load.py [--games 100] [--level hard] [--think 2] [--seconds 30]
-                                 [--local]
+                                 [--rooms 10] [--local]
 
 The real phone server (aiohttp, `ClassicApi`, `PhoneRooms`, each table's `ComputerSeat`, a store
 on disk) on 127.0.0.1. `--games` phones each start a solo game against the computer and then,
@@ -11,7 +11,11 @@ table's view (`GET /api/classic/play`) every 50 ms. Printed: that phone's reques
 / max (the goal: p99 <= 50 ms with 100 hard games), and the computer's answer time, from the
 human's miss being committed to the computer's first shot being committed (the shared queue's
 wait included; the budget: p99 <= 1 s, the pace of the kiosk's shots), with how many turns it
-answered. `--dir /dev/shm` puts the database in memory (what the commits cost apart).
+answered. Beside them `--rooms` pairs of phones play with rooms, over and over: the owner opens
+its room, the friend opens the link (joins) and taps Ready, the owner starts the duel and closes
+the room (the rare writes: each commits through the writer thread, or did on the loop before);
+printed: the cycles done and those requests' time p50 / p99. `--dir /dev/shm` puts the database
+in memory (what the commits cost apart).
 `--local` runs the computer in the kiosk's own process (threads, as before
 `kiosk.classic.thinking`), for comparison. Figures only, never a test.
 """
@@ -56,7 +60,13 @@ def p(values: list[float], q: float) -> float:
 
 
 async def run(
-    games: int, level: ComputerLevel, think: float, seconds: float, local: bool, where: str | None
+    games: int,
+    level: ComputerLevel,
+    think: float,
+    seconds: float,
+    local: bool,
+    where: str | None,
+    pairs: int = 0,
 ) -> None:
     loop = asyncio.get_running_loop()
     store = Store(Path(tempfile.mkdtemp(prefix="dartship-load-", dir=where)) / "dartship.db")
@@ -93,7 +103,7 @@ async def run(
         return future
 
     store.games.append_grouped = timed_append  # type: ignore[method-assign]
-    limits = StartLimits(capacity=10_000, per_minute=10_000)
+    limits = StartLimits(capacity=10_000, per_minute=10_000, rooms_per_address=10_000, rooms_per_hour=10_000)
     classic = ClassicApi(seats, rooms, limits=limits)
     server = TestServer(build_app(seats, classic), host="127.0.0.1")
     await server.start_server(**runner_options())
@@ -136,6 +146,40 @@ async def run(
             await answer.read()
         (owned[index],) = set(rooms._tables) - before
 
+    room_times: list[float] = []
+    cycles = [0]
+
+    async def timed(phone: aiohttp.ClientSession, method: str, path: str) -> dict[str, object]:
+        begin = time.perf_counter()
+        try:
+            async with phone.request(method, f"{base}{path}", json={}) as answer:
+                body = await answer.json() if answer.status == 200 else {}
+        except (aiohttp.ClientError, TimeoutError) as err:
+            failed.append(type(err).__name__)
+            return {}
+        room_times.append(time.perf_counter() - begin)
+        return body
+
+    async def room_pair(index: int) -> None:
+        rng = random.Random(10_000 + index)
+        owner, friend = pair_phones[2 * index], pair_phones[2 * index + 1]
+        await send(owner, "/api/classic/play/solo", {"level": "easy"})
+        await asyncio.sleep(rng.uniform(0, think))
+        while loop.time() < stop:
+            opened = await timed(owner, "POST", "/api/classic/play/room")
+            room = opened.get("room")
+            link = room.get("link") if isinstance(room, dict) else None
+            if isinstance(link, str):
+                token = link.rsplit("/", 1)[1]
+                await timed(friend, "GET", f"/api/classic/r/{token}")  # joins
+                await timed(friend, "POST", f"/api/classic/r/{token}/ready")
+                await timed(owner, "POST", "/api/classic/play/duel")
+                await timed(owner, "DELETE", "/api/classic/play/room")
+                cycles[0] += 1
+            await asyncio.sleep(rng.uniform(think / 2, think * 1.5))
+
+    pair_phones = [aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in range(2 * pairs)]
+
     async def honest_phone() -> None:
         await asyncio.sleep(2.0)  # every game under way
         while loop.time() < stop:
@@ -146,9 +190,13 @@ async def run(
             await asyncio.sleep(0.05)
 
     try:
-        await asyncio.gather(honest_phone(), *(bot(i, ph) for i, ph in enumerate(phones)))
+        await asyncio.gather(
+            honest_phone(),
+            *(bot(i, ph) for i, ph in enumerate(phones)),
+            *(room_pair(i) for i in range(pairs)),
+        )
     finally:
-        for session in (*phones, honest):
+        for session in (*phones, *pair_phones, honest):
             await session.close()
         await classic.close()
         await server.close()
@@ -172,6 +220,12 @@ async def run(
         f"a transaction), wait for the disk p50 {p(commit_waits, 0.5) * 1e3:.1f} ms, p99 "
         f"{p(commit_waits, 0.99) * 1e3:.1f} ms"
     )
+    if pairs:
+        print(
+            f"  {pairs} pairs with rooms: {cycles[0]} cycles (open, join, Ready, duel, close), those "
+            f"requests n={len(room_times)} p50 {p(room_times, 0.5) * 1e3:.1f} ms, p99 "
+            f"{p(room_times, 0.99) * 1e3:.1f} ms"
+        )
     if failed:
         print(f"  bots' requests without an answer: {len(failed)} ({', '.join(sorted(set(failed)))})")
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -190,6 +244,7 @@ def main() -> None:
     parser.add_argument("--level", choices=[lv.value for lv in ComputerLevel], default="hard")
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--rooms", type=int, default=10, help="pairs of phones playing with rooms")
     parser.add_argument("--local", action="store_true")
     parser.add_argument("--dir", help="where the database goes (default: the temporary folder)")
     args = parser.parse_args()
@@ -197,7 +252,9 @@ def main() -> None:
 
     if not args.local:
         start_workers()  # spawned once per kiosk start, a second or two: not what is measured
-    asyncio.run(run(args.games, ComputerLevel(args.level), args.think, args.seconds, args.local, args.dir))
+    asyncio.run(
+        run(args.games, ComputerLevel(args.level), args.think, args.seconds, args.local, args.dir, args.rooms)
+    )
     from kiosk.classic.thinking import shutdown
 
     shutdown()

@@ -19,8 +19,13 @@ counting never makes the loop wait for the disk.
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
+import hmac
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from kiosk.bucket import Bucket
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -28,6 +33,31 @@ if TYPE_CHECKING:
     from kiosk.store import Store
 
 FULL_AGAIN = 24 * 3600.0  # seconds after which any of the phones' buckets is full again
+
+log = logging.getLogger("dartship.limits")
+
+
+def address_digest(key: bytes, address: str) -> str:
+    """How the stored counts name an address: an HMAC keyed by `key` (derived from the kiosk's
+    secret, `derive(kiosk_secret(store), "addresses")`), so the database keeps no phone's
+    address and the digests cannot be turned back into addresses by trying them all."""
+    return hmac.new(key, address.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def recalled(capacity: float, per_second: float, level: float, at: float, now: float, wall: float) -> Bucket:
+    """A stored bucket (`level` measured at wall-clock `at`) on this process's monotonic clock
+    (`now`; `wall`: the wall clock now): it goes on refilling from where it was measured."""
+    return Bucket(capacity, per_second, level, now - max(0.0, wall - at))
+
+
+def logged(write: concurrent.futures.Future[None]) -> None:
+    """A count on its way to the store: a failure is logged (the limit in memory holds)."""
+
+    def done(future: concurrent.futures.Future[None]) -> None:
+        if future.exception() is not None:
+            log.warning("a count per address was not stored: %s", future.exception())
+
+    write.add_done_callback(done)
 
 
 def migrate(db: sqlite_utils.Database) -> None:

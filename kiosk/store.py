@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -32,6 +32,8 @@ from kiosk.group_commit import GroupCommit
 from kiosk.i18n import _
 from kiosk.league import membership, outbox
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
+
+T = TypeVar("T")
 
 __all__ = [
     "APPLICATION_ID",
@@ -718,24 +720,18 @@ class Phones(_Part):
 
 class Rooms(_Part):
     """SECRET: classic's phone rooms (a link for a friend, the two devices it is bound to) and
-    the names phones gave their won daily challenges."""
+    the names phones gave their won daily challenges.
+
+    Each write is here once, as a function of a connection: on the store's own (`open_room`,
+    in `_transaction`) or on the writer thread's (`open_room_grouped`: a future done once it is
+    committed, so that the phones' routes never make the loop wait for the disk)."""
 
     def open_room(self, owner: str, token: str) -> RoomRow:
         """A new room of the device `owner` with this link; its older room is closed."""
-        with self._transaction():
-            self.db.execute("DELETE FROM rooms WHERE owner=?", [owner])
-            cursor = self._insert(
-                "rooms",
-                {
-                    "token": token,
-                    "owner": owner,
-                    "friend": None,
-                    "ready": 0,
-                    "created": now_iso(),
-                    "closed": None,
-                },
-            )
-        return RoomRow(int(cursor.lastrowid), token, owner, None, False)  # type: ignore[arg-type]
+        return self._now(_open_room(owner, token))
+
+    def open_room_grouped(self, owner: str, token: str) -> concurrent.futures.Future[RoomRow]:
+        return self._store.group.submit(_open_room(owner, token))
 
     def _room(self, where: str, value: object) -> RoomRow | None:
         row = self.db.execute(
@@ -755,37 +751,84 @@ class Rooms(_Part):
 
     def keep_room(self, room: RoomRow) -> None:
         """The room's friend and Ready as they are now."""
-        with self._transaction():
-            self.db.execute(
-                "UPDATE rooms SET friend=?, ready=? WHERE id=?", [room.friend, int(room.ready), room.id]
-            )
+        self._now(_keep_room(room))
+
+    def keep_room_grouped(self, room: RoomRow) -> concurrent.futures.Future[None]:
+        return self._store.group.submit(_keep_room(room))
 
     def close_room(self, room: int) -> None:
         """A closed room is gone: its row is deleted (its link answers 404 like any unknown
         one), so the table holds the open rooms only and the file stays bounded."""
-        with self._transaction():
-            self.db.execute("DELETE FROM rooms WHERE id=?", [room])
+        self._now(_close_room(room))
+
+    def close_room_grouped(self, room: int) -> concurrent.futures.Future[None]:
+        return self._store.group.submit(_close_room(room))
 
     def open_rooms(self) -> list[tuple[RoomRow, str]]:
-        """Every open room with when it was opened (ISO time), oldest first; rooms closed by
-        an older kiosk (kept with a `closed` time) are deleted on the way."""
-        with self._transaction():
-            self.db.execute("DELETE FROM rooms WHERE closed IS NOT NULL")
+        """Every open room with when it was opened (ISO time), oldest first (rooms closed by
+        an older kiosk, kept with a `closed` time, are not: `forget_closed_grouped`)."""
         rows = self.db.execute(
-            "SELECT id, token, owner, friend, ready, created FROM rooms ORDER BY id"
+            "SELECT id, token, owner, friend, ready, created FROM rooms WHERE closed IS NULL ORDER BY id"
         ).fetchall()
         return [(RoomRow(int(r[0]), r[1], r[2], r[3], bool(r[4])), str(r[5])) for r in rows]
 
+    def forget_closed_grouped(self) -> concurrent.futures.Future[None]:
+        """Delete the rooms an older kiosk closed by marking them (it kept their rows)."""
+
+        def write(db: sqlite_utils.Database) -> None:
+            db.execute("DELETE FROM rooms WHERE closed IS NOT NULL")
+
+        return self._store.group.submit(write)
+
     def name_daily(self, game: int, name: str) -> None:
         """The name a phone gave its won daily challenge (once: the first name stands)."""
-        with self._transaction():
-            self.db.execute(
-                "INSERT OR IGNORE INTO daily_names (game, name, at) VALUES (?, ?, ?)", [game, name, now_iso()]
-            )
+        self._now(_name_daily(game, name))
+
+    def name_daily_grouped(self, game: int, name: str) -> concurrent.futures.Future[None]:
+        return self._store.group.submit(_name_daily(game, name))
 
     def daily_name(self, game: int) -> str | None:
         row = self.db.execute("SELECT name FROM daily_names WHERE game=?", [game]).fetchone()
         return str(row[0]) if row else None
+
+    def _now(self, write: Callable[[sqlite_utils.Database], T]) -> T:
+        with self._transaction():
+            return write(self.db)
+
+
+def _open_room(owner: str, token: str) -> Callable[[sqlite_utils.Database], RoomRow]:
+    created = now_iso()
+
+    def write(db: sqlite_utils.Database) -> RoomRow:
+        db.execute("DELETE FROM rooms WHERE owner=?", [owner])
+        row = {"token": token, "owner": owner, "friend": None, "ready": 0, "created": created, "closed": None}
+        cursor = insert(db, "rooms", row)
+        return RoomRow(int(cursor.lastrowid), token, owner, None, False)  # type: ignore[arg-type]
+
+    return write
+
+
+def _keep_room(room: RoomRow) -> Callable[[sqlite_utils.Database], None]:
+    def write(db: sqlite_utils.Database) -> None:
+        db.execute("UPDATE rooms SET friend=?, ready=? WHERE id=?", [room.friend, int(room.ready), room.id])
+
+    return write
+
+
+def _close_room(room: int) -> Callable[[sqlite_utils.Database], None]:
+    def write(db: sqlite_utils.Database) -> None:
+        db.execute("DELETE FROM rooms WHERE id=?", [room])
+
+    return write
+
+
+def _name_daily(game: int, name: str) -> Callable[[sqlite_utils.Database], None]:
+    at = now_iso()
+
+    def write(db: sqlite_utils.Database) -> None:
+        db.execute("INSERT OR IGNORE INTO daily_names (game, name, at) VALUES (?, ?, ?)", [game, name, at])
+
+    return write
 
 
 class Stats(_Part):

@@ -17,11 +17,18 @@ the device key in its cookie, `ui/handheld/phones.py`).
   solo game (the public view only), taps Ready, and the owner switches both into a duel: the
   owner keeps its fleet, the friend gets a random one (re-placeable until the first shot that
   concerns it). Closing the room kills the link (a duel in play ends with it).
+
+Every write here goes through the store's writer thread (`Store.group`) like the shots: opening
+and closing a room, a friend joining, Ready, the duel's start, the daily's name. Each of these
+returns once its write is committed (a phone is answered only what is stored), and the loop never
+waits for the disk meanwhile. The rooms' changes take turns (`_changing`): what one decides from
+a room is never undone by another's write that was waiting at the same time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime
 import enum
 import hmac
@@ -33,6 +40,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from kiosk import names
 from kiosk.classic.computer import ComputerSeat, ShooterFactory, ShotPace, pool
@@ -47,6 +55,8 @@ from kiosk.service import GameService, Source
 from kiosk.store import RoomRow, Store, StoreError
 
 log = logging.getLogger("dartship.classic.rooms")
+
+T = TypeVar("T")
 
 TOKEN_BYTES = 16
 MAX_TOKEN_LENGTH = 64
@@ -129,6 +139,8 @@ class PhoneRooms:
         # is let go (False: a phone still listens to it).
         self.on_table: list[Callable[[PhoneVenue], None]] = []
         self.in_use: Callable[[PhoneVenue], bool] = lambda _table: False
+        self._changes: asyncio.Lock | None = None  # made on the loop, at the first change
+        self._closed_forgotten = False
 
     # -- tables --
 
@@ -219,9 +231,10 @@ class PhoneRooms:
         await start_grouped(table.service, _daily(today, name), table.service.rng, source=Source.PHONE)
         return self._match(table)
 
-    def name_daily(self, device: str, name: str | None) -> str:
+    async def name_daily(self, device: str, name: str | None) -> str:
         """Name the device's won challenge for the leaderboard; the first name stands."""
         table = self.daily_table(device)
+        await table.service.settled()
         match, game = CLASSIC.in_play(table.service), table.service.game
         if match is None or game is None or match.winner is None:
             raise RoomError(_("sink today's fleet first, then enter your name"))
@@ -229,7 +242,7 @@ class PhoneRooms:
             raise RoomError(_("enter a name for the leaderboard"))
         if self.store is None:
             raise RoomError(_("this kiosk keeps no leaderboard"))
-        self.store.rooms.name_daily(game, name)
+        await committed(self.store.rooms.name_daily_grouped(game, name))
         return self.store.rooms.daily_name(game) or name
 
     def daily_name(self, device: str) -> str | None:
@@ -263,41 +276,56 @@ class PhoneRooms:
             self._room_of.popitem(last=False)
         return room
 
-    def open_room(self, device: str) -> RoomRow:
+    def _changing(self) -> asyncio.Lock:
+        """Held while a room changes (see the module's docstring)."""
+        if self._changes is None:
+            self._changes = asyncio.Lock()
+        return self._changes
+
+    def _fresh(self, room: RoomRow) -> RoomRow | None:
+        """The room as it stands now (a change that waited for the lock may have altered it),
+        None if it was closed meanwhile."""
+        current = self.room_of(room.owner)
+        return current if current is not None and current.id == room.id else None
+
+    async def open_room(self, device: str) -> RoomRow:
         """The device's room (its link for a friend): the open one, or a new one."""
-        found = self.room_of(device)
-        if found is not None:
-            return found
-        token = secrets.token_urlsafe(TOKEN_BYTES)
-        if self.store is not None:
-            room = self.store.rooms.open_room(device, token)
-        else:
-            room = RoomRow(len(self._rooms) + 1, token, device, None, False)
-        self._rooms[room.id] = room
-        self._remember(device, room)
-        self._born[room.id] = self._touched[room.id] = self.clock()
+        async with self._changing():
+            found = self.room_of(device)
+            if found is not None:
+                return found
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            if self.store is not None:
+                room = await committed(self.store.rooms.open_room_grouped(device, token))
+            else:
+                room = RoomRow(len(self._rooms) + 1, token, device, None, False)
+            self._rooms[room.id] = room
+            self._remember(device, room)
+            self._born[room.id] = self._touched[room.id] = self.clock()
         log.info("a phone opened a room")
         return room
 
-    def close_room(self, device: str) -> RoomRow | None:
+    async def close_room(self, device: str) -> RoomRow | None:
         """The owner closes its room: the link dies, and the table leaves the duel (in play or
         over: a later friend must never take over this friend's seat and see its fleet) for a
         new solo game."""
-        room = self.room_of(device)
-        if room is None:
-            return None
-        if self.store is not None:
-            self.store.rooms.close_room(room.id)
-        self._rooms.pop(room.id, None)
-        self._remember(device, None)
-        self._friend_names.pop(room.id, None)
-        self._touched.pop(room.id, None)
-        self._born.pop(room.id, None)
+        async with self._changing():
+            room = self.room_of(device)
+            if room is None:
+                return None
+            if self.store is not None:
+                await committed(self.store.rooms.close_room_grouped(room.id))
+            self._rooms.pop(room.id, None)
+            self._remember(device, None)
+            self._friend_names.pop(room.id, None)
+            self._touched.pop(room.id, None)
+            self._born.pop(room.id, None)
         table = self.table(device)
+        await table.service.settled()
         match = CLASSIC.in_play(table.service)
         if match is not None and match.setup.mode is Mode.DUEL:
             owner = match.setup.players[0] if match.setup.players else None
-            self.start_solo(device, ComputerLevel.NORMAL, owner)
+            await self.start_solo_grouped(device, ComputerLevel.NORMAL, owner)
         log.info("a phone closed its room")
         return room
 
@@ -314,54 +342,72 @@ class PhoneRooms:
             return None
         return room if hmac.compare_digest(room.token.encode(), token.encode()) else None
 
-    def join(self, room: RoomRow, device: str | None) -> Membership:
-        """What `device` is in `room`, binding it as the friend if that seat is free. A device
-        with no key (it could not be given one) is a spectator."""
+    def role(self, room: RoomRow, device: str | None) -> Role | None:
+        """What `device` already is in `room` (None: it would take the free friend's seat)."""
         if device is not None and hmac.compare_digest(room.owner, device):
-            return Membership(room, Role.OWNER)
+            return Role.OWNER
         if room.friend is not None:
             if device is not None and hmac.compare_digest(room.friend, device):
-                return Membership(room, Role.FRIEND)
-            return Membership(room, Role.SPECTATOR)
-        if device is None:
-            return Membership(room, Role.SPECTATOR)
-        room = self._keep(replace(room, friend=device))
+                return Role.FRIEND
+            return Role.SPECTATOR
+        return Role.SPECTATOR if device is None else None
+
+    async def join(self, room: RoomRow, device: str | None) -> Membership:
+        """What `device` is in `room`, binding it as the friend if that seat is free (once
+        that is stored). A device with no key (it could not be given one) is a spectator."""
+        current = self._fresh(room)
+        role = self.role(current, device) if current is not None else Role.SPECTATOR
+        if role is not None:
+            return Membership(current or room, role)
+        async with self._changing():
+            current = self._fresh(room)
+            if current is None:  # closed while this device waited: it takes no seat
+                return Membership(room, Role.SPECTATOR)
+            role = self.role(current, device)
+            if role is not None:  # another device took the seat while this one waited
+                return Membership(current, role)
+            room = await self._keep(replace(current, friend=device))
         self.touch(room.owner)
         log.info("a friend joined a room")
         return Membership(room, Role.FRIEND)
 
-    def ready(self, room: RoomRow, device: str, name: str | None) -> RoomRow:
-        if room.friend is None or not hmac.compare_digest(room.friend, device):
-            raise RoomError(_("only the friend who joined this room can say Ready"))
-        if name:
-            self._friend_names[room.id] = name
-        return self._keep(replace(room, ready=True))
+    async def ready(self, room: RoomRow, device: str, name: str | None) -> RoomRow:
+        async with self._changing():
+            current = self._fresh(room)
+            if current is None or current.friend is None or not hmac.compare_digest(current.friend, device):
+                raise RoomError(_("only the friend who joined this room can say Ready"))
+            if name:
+                self._friend_names[current.id] = name
+            return await self._keep(replace(current, ready=True))
 
-    def duel(self, device: str, name: str | None) -> Match:
+    async def duel(self, device: str, name: str | None) -> Match:
         """The owner switches its table into a duel with its ready friend: the owner keeps its
         fleet (its solo game ends unfinished), the friend gets a random one; the owner fires
         first."""
-        room = self.room_of(device)
-        if room is None or room.friend is None or not room.ready:
-            raise RoomError(_("a duel starts once your friend has tapped Ready"))
-        table = self.table(device)
-        current = CLASSIC.in_play(table.service)
-        kept: Fleet | None = None
-        if current is not None and current.setup.mode is not Mode.DAILY:
-            kept = current.fleet(0)  # the owner's own fleet, for the owner's own next game
-        if name is None and current is not None and current.setup.players:
-            name = current.setup.players[0]
-        names = duel_names(name, self._friend_names.get(room.id))
-        start(table.service, Setup(Mode.DUEL, names), table.service.rng, fleet=kept, source=Source.PHONE)
-        self._keep(replace(room, ready=False))
-        return self._match(table)
+        async with self._changing():
+            room = self.room_of(device)
+            if room is None or room.friend is None or not room.ready:
+                raise RoomError(_("a duel starts once your friend has tapped Ready"))
+            table = self.table(device)
+            await table.service.settled()
+            current = CLASSIC.in_play(table.service)
+            kept: Fleet | None = None
+            if current is not None and current.setup.mode is not Mode.DAILY:
+                kept = current.fleet(0)  # the owner's own fleet, for the owner's own next game
+            if name is None and current is not None and current.setup.players:
+                name = current.setup.players[0]
+            names = duel_names(name, self._friend_names.get(room.id))
+            setup = Setup(Mode.DUEL, names)
+            await start_grouped(table.service, setup, table.service.rng, fleet=kept, source=Source.PHONE)
+            await self._keep(replace(room, ready=False))
+            return self._match(table)
 
-    def _keep(self, room: RoomRow) -> RoomRow:
+    async def _keep(self, room: RoomRow) -> RoomRow:
+        if self.store is not None:
+            await committed(self.store.rooms.keep_room_grouped(room))
+            self._remember(room.owner, room)
         self._rooms[room.id] = room
         self._touched[room.id] = self.clock()
-        if self.store is not None:
-            self.store.rooms.keep_room(room)
-            self._remember(room.owner, room)
         return room
 
     # -- rooms end --
@@ -372,9 +418,12 @@ class PhoneRooms:
         if room is not None:
             self._touched[room.id] = self.clock()
 
-    def sweep(self) -> list[RoomRow]:
+    async def sweep(self) -> list[RoomRow]:
         """Close the rooms that have ended (idle, a duel over and left, too old); the closed
         ones, whose sockets the caller hangs up."""
+        if self.store is not None and not self._closed_forgotten:
+            await committed(self.store.rooms.forget_closed_grouped())
+            self._closed_forgotten = True
         now = self.clock()
         rooms = (
             [room for room, _created in self.store.rooms.open_rooms()]
@@ -395,7 +444,7 @@ class PhoneRooms:
             ):
                 ended.append(room)
         for room in ended:
-            self.close_room(room.owner)
+            await self.close_room(room.owner)
         if ended:
             log.info("%d room(s) ended (idle, a duel over and left, or too old)", len(ended))
         return ended
@@ -413,6 +462,12 @@ class PhoneRooms:
         for table in self._tables.values():
             table.seat.close()
         self._tables.clear()
+
+
+async def committed(write: concurrent.futures.Future[T]) -> T:
+    """The result of a write of the store's writer thread, once it is committed (the loop goes
+    on meanwhile)."""
+    return await asyncio.wrap_future(write)
 
 
 def _solo(level: ComputerLevel, name: str | None) -> Setup:

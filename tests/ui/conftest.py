@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -30,14 +31,37 @@ def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+WINDOW = (800, 480)  # the session's window: the tour's kiosk, the Pi's 7" screen
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """No test module may open Kivy's window as it is imported. Kivy opens it when
+    `kivy.core.window` is first imported (a screen's module does, through `TextInput`), with
+    the size Kivy is configured for by then: before the tour's kiosk configures it
+    (`ui/touch/__init__.py`), Kivy's default 800x600. tests/ui/test_touch_express.py imported
+    two screen modules at its top, so every run that collected it ran every touchscreen test
+    of the session in an 800x600 window (the board as tall as 584 px, the side column 190 px
+    wide instead of 310: the text-fit check broke "Bull-off" and found the scoreboard's digits
+    in 14 px), and only the text-fit check, run in a process of its own, escaped it. Import
+    the screens inside the test instead."""
+    if "kivy.core.window" in sys.modules:
+        raise pytest.UsageError(
+            "a test module opened Kivy's window while being collected (it imports a screen "
+            "module at its top): import it inside the test (see tests/ui/conftest.py)"
+        )
+
+
 @pytest.fixture(scope="session")
 def tour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     from kiosk.app.root import build_offline
 
     from .stages import StagedTour
 
-    kiosk, loop = build_offline(tmp_path_factory.mktemp("kiosk"))
+    kiosk, loop = build_offline(tmp_path_factory.mktemp("kiosk"), size=WINDOW)
     started = StagedTour.start(kiosk, loop).keep_settings()
+    from kivy.core.window import Window
+
+    assert tuple(Window.size) == WINDOW, f"the session's window is {Window.size}, not {WINDOW}"
     yield started
     started.close()
 

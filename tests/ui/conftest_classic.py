@@ -43,11 +43,13 @@ async def classic_phones(
     service: GameService | None = None,
     today: datetime.date = DAY,
     wall: Callable[[], float] = time.time,
+    throttle: GuessThrottle | None = None,
 ) -> AsyncIterator[tuple[list[TestClient], ClassicApi]]:
     """`count` phones (a cookie jar each) on a test server of the phone API with the classic
-    routes; the computer shoots at once (no pace); today is DAY unless said."""
+    routes; the computer shoots at once (no pace); today is DAY unless said; wrong links are
+    throttled only past OPEN_LIMITS unless a `throttle` is given."""
     service = service or GameService(Store(tmp_path / "dartship.db"))
-    api = Seats(service, GuessThrottle(OPEN_LIMITS))
+    api = Seats(service, throttle or GuessThrottle(OPEN_LIMITS))
     rooms = PhoneRooms(
         service.store,
         asyncio.get_running_loop(),

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 
+from kiosk.classic.match import daily_fleet
+from kiosk.secret import kiosk_secret
 from kiosk.store import Store
 from tests.kiosk.test_group_commit import disk_held
-from tests.ui.conftest_classic import classic_phones, device, ok, play_match, settle, water
+from tests.ui.conftest_classic import DAY, classic_phones, device, ok, play_match, settle, water
 
 
 async def test_a_shot_waiting_for_the_disk_holds_up_no_other_phone(tmp_path):
@@ -43,3 +45,46 @@ async def test_a_shot_waiting_for_the_disk_holds_up_no_other_phone(tmp_path):
         game = classic.rooms.table(device(shooter)).service.game
         assert game is not None
         assert cell in {square.code for square in store.games.load(game).radar(0).shots}
+
+
+async def _held(tmp_path, request, honest) -> dict:
+    """`request` sent while the disk is held: no answer until its write is stored, and another
+    phone's page answered meanwhile (the loop waits for no disk); its answer once released."""
+    with disk_held(tmp_path / "dartship.db"):
+        sent = asyncio.ensure_future(request())
+        await asyncio.sleep(0.3)
+        answer = await asyncio.wait_for(honest.get("/api/classic/play"), 2)
+        assert answer.status == 200
+        assert not sent.done()  # it would answer what is not stored
+    return await ok(await asyncio.wait_for(sent, 5))
+
+
+async def test_a_rooms_writes_wait_for_the_disk_and_hold_up_no_other_phone(tmp_path):
+    """Opening and closing a room, a friend joining, Ready, the duel's start and the daily's
+    name: each is answered only once stored, and never makes another phone wait."""
+    async with classic_phones(tmp_path, 3) as ([owner, friend, honest], classic):
+        for phone in (owner, honest):
+            await ok(await phone.post("/api/classic/play/solo", json={"level": "easy"}))
+        await settle(classic)
+        store: Store = classic.api.service.store
+        opened = await _held(tmp_path, lambda: owner.post("/api/classic/play/room", json={}), honest)
+        token = opened["room"]["link"].rsplit("/", 1)[1]
+        assert store.rooms.room_by_token(token) is not None
+        joined = await _held(tmp_path, lambda: friend.get(f"/api/classic/r/{token}"), honest)
+        assert joined["room"]["role"] == "friend" and store.rooms.room_by_token(token).friend is not None
+        await _held(tmp_path, lambda: friend.post(f"/api/classic/r/{token}/ready", json={}), honest)
+        assert store.rooms.room_by_token(token).ready
+        dueled = await _held(tmp_path, lambda: owner.post("/api/classic/play/duel", json={}), honest)
+        assert dueled["view"]["mode"] == "duel"
+        game = classic.rooms.table(device(owner)).service.game
+        assert game is not None and store.games.load(game).setup.mode.value == "duel"
+        await _held(tmp_path, lambda: owner.delete("/api/classic/play/room"), honest)
+        assert store.rooms.room_by_token(token) is None
+        # The daily challenge's name for the leaderboard, once today's fleet is sunk.
+        await ok(await friend.post("/api/classic/daily/start", json={}))
+        targets = [s.code for ship in daily_fleet(kiosk_secret(store), DAY).ships for s in ship.cells]
+        for cell in targets:
+            await ok(await friend.post("/api/classic/daily/fire", json={"cell": cell}))
+        await _held(tmp_path, lambda: friend.post("/api/classic/daily/name", json={"name": "Bo"}), honest)
+        daily = classic.rooms.daily_table(device(friend)).service.game
+        assert daily is not None and store.rooms.daily_name(daily) == "Bo"

@@ -52,13 +52,13 @@ async def test_an_idle_room_is_closed_and_its_link_dies(tmp_path):
     async with classic_phones(tmp_path, 2, limits=LIMITS) as ((owner, friend), classic):
         clock, token = await _room_with_friend(classic, owner, friend)
         clock.now += ROOM_IDLE - 60
-        assert classic.rooms.sweep() == []
+        assert (await classic.rooms.sweep()) == []
         match = play_match(classic, owner)
         await ok(await owner.post("/api/classic/play/fire", json={"cell": water(match, 0)[0]}))
         clock.now += ROOM_IDLE - 60  # a shot a while ago keeps it open
-        assert classic.rooms.sweep() == []
+        assert (await classic.rooms.sweep()) == []
         clock.now += 61
-        assert [r.owner for r in classic.rooms.sweep()] != []
+        assert [r.owner for r in (await classic.rooms.sweep())] != []
         assert (await friend.get(f"/api/classic/r/{token}")).status == 404
         assert classic.api.service.store.db.execute("SELECT count(*) FROM rooms").fetchone()[0] == 0
         assert (await ok(await owner.get("/api/classic/play")))["room"] is None
@@ -74,8 +74,8 @@ async def test_a_duel_over_and_left_is_closed_after_duel_left(tmp_path):
             await ok(await owner.post("/api/classic/play/fire", json={"cell": cell}))
         assert match.winner == 0
         clock.now += DUEL_LEFT - 1
-        assert classic.rooms.sweep() == []
+        assert (await classic.rooms.sweep()) == []
         clock.now += 2
-        assert len(classic.rooms.sweep()) == 1
+        assert len(await classic.rooms.sweep()) == 1
         assert (await friend.get(f"/api/classic/r/{token}")).status == 404
         assert DUEL_LEFT < ROOM_IDLE  # a duel over ends sooner than a room merely idle

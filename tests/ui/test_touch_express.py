@@ -22,8 +22,6 @@ from kiosk.express.rolls import last_attack
 from kiosk.express.rules import Face, Ship, Variant
 from kiosk.service import MatchUpdate, Source
 from kiosk.sound import Sound
-from ui.touch.express.look import percent
-from ui.touch.express.result import signed
 
 pytestmark = pytest.mark.slow
 
@@ -108,6 +106,8 @@ def test_a_turn_by_taps_then_the_dice_show_it(tour, x, artefacts: Path) -> None:
 
 
 def test_the_coach_shows_the_exact_chance_of_every_legal_pair(tour, x, artefacts: Path) -> None:
+    from ui.touch.express.look import percent  # not at the top: see tests/ui/conftest.py
+
     tour.at("express_turn")
     assert x.computers_play()
     match, table = x.match, x.table
@@ -230,6 +230,8 @@ def test_real_dice_typed_in_are_asked_on_where_they_stopped_after_a_restart(tour
 
 
 def test_computers_and_people_play_by_taps_to_the_result_card(tour, x, artefacts: Path) -> None:
+    from ui.touch.express.result import signed  # not at the top: see tests/ui/conftest.py
+
     tour.at("express_played")
     rng = random.Random(8)
     sources: set[Source] = set()

@@ -83,41 +83,9 @@ def test_the_check_finds_a_broken_word_a_cut_text_and_an_overflow(tour) -> None:
     assert label_faults(fits, (800, 480)) == []
 
 
-ALONE = "DARTSHIP_FITS_ALONE"
-
-
 @pytest.mark.parametrize("language", ["de", "fi", "en"])
-def test_every_staged_screen_fits_in_every_language(request: pytest.FixtureRequest, language: str) -> None:
-    """Each stage the touchscreen tests build (the dart game's, solo, classic's, Express's), on
-    a kiosk of its own: run in a pytest process of its own. In the shuffled full suite (seed
-    20261201) the session's shared kiosk, after some earlier test not yet found, lays the
-    staged screens out narrower than a fresh one does (words broken in every language); a fresh
-    kiosk and `dartship screenshots --check` do not: docs/design.md, "Tests that stand alone"."""
-    import os
-
-    if not os.environ.get(ALONE):
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "-p",
-                "no:randomly",
-                request.node.nodeid,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=900,
-            check=False,
-            env={**os.environ, ALONE: "1"},
-            cwd=request.config.rootpath,
-        )
-        assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
-        return
-    tour = request.getfixturevalue("tour")
+def test_every_staged_screen_fits_in_every_language(tour, language: str) -> None:
+    """Each stage the touchscreen tests build (the dart game's, solo, classic's, Express's)."""
     from ui.touch.fingers import frames
     from ui.touch.fitting import faults
 

@@ -84,7 +84,7 @@ class Seats:
         self, service: GameService, throttle: GuessThrottle | None = None, static: StaticFiles | None = None
     ) -> None:
         self.service = service
-        self.throttle = throttle or GuessThrottle()
+        self.throttle = throttle or GuessThrottle(store=service.store)  # kept across restarts
         self.static = static or StaticFiles()
         self.hub = Hub()
         self.tokens: GameTokens | None = None

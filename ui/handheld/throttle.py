@@ -15,14 +15,22 @@ served after that wait, not refused. Only an address that has more requests wait
 its token being looked at.
 
 The waiting is done by `middleware` (installed by `server.build_app`) before a route that takes
-a secret (`/team/…`, `/api/team/…`, `/host/…`) runs; the routes then ask `may_try` and report
-`failed` or `succeeded`, which settle what the request paid in advance.
+a secret (`/team/…`, `/api/team/…`, `/host/…`, a classic room's link) runs; the routes then ask
+`may_try` and report `failed` or `succeeded`, which settle what the request paid in advance.
+
+With a store, each address's bucket survives a restart (`kiosk.address_limits`, the limit
+`wrong_links`): a guesser that restarts nothing but its hopes finds its bucket as it left it.
+Only a bucket that a wrong link (or its refund) changed is written, so a phone that never
+guessed costs no write; the address is kept as an HMAC keyed by the kiosk's secret, at most
+`tracked_clients` of them. The writes go through the store's writer thread, unawaited (a kill -9
+may forget the last few milliseconds of counts, never a game).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -31,7 +39,10 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from kiosk.address_limits import address_digest, logged, recalled
 from kiosk.bucket import Bucket
+from kiosk.secret import derive, kiosk_secret
+from kiosk.store import Store, StoreError
 from ui.handheld.access_log import secret_in
 
 log = logging.getLogger("dartship.handheld")
@@ -58,14 +69,30 @@ class Ticket:
 
 _ticket: ContextVar[Ticket | None] = ContextVar("dartship_guess_ticket", default=None)
 
+KEPT_AS = "wrong_links"  # the limit's name among the stored counts per address
+
 
 class GuessThrottle:
-    def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        store: Store | None = None,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        """`clock` times the buckets; with a `store` they are kept there (`wall`: the wall
+        clock the stored buckets are timed by, as the monotonic clock starts again at a restart)."""
         self.limits = limits or Limits()
         self._clock = clock
+        self._wall = wall
+        self._store = store
+        # Addresses are known by their digest (the one the store keeps), logged as they are.
+        self._key = derive(kiosk_secret(store), "addresses") if store is not None else b""
         self._clients: OrderedDict[str, Bucket] = OrderedDict()
         self._dead: deque[frozenset[str]] = deque(maxlen=self.limits.dead_games)
         self._slowed = 0  # addresses that ran out of units, for the log
+        self._recall()
 
     # -- before the token is looked at --
 
@@ -86,6 +113,7 @@ class GuessThrottle:
             _ticket.set(Ticket(admitted=False))
             return None
         bucket.level -= 1.0  # taken in advance; given back if the token is right
+        self._keep(client, bucket)
         _ticket.set(Ticket(admitted=True, prepaid=True))
         return wait
 
@@ -96,7 +124,7 @@ class GuessThrottle:
         if ticket is not None:
             return ticket.admitted
         now = self._clock()
-        bucket = self._clients.get(client)
+        bucket = self._clients.get(self._name(client))
         return bucket is None or not bucket.empty(now)
 
     # -- after --
@@ -112,6 +140,7 @@ class GuessThrottle:
         now = self._clock()
         bucket = self._bucket(client, now)
         bucket.take(now)
+        self._keep(client, bucket)
         if bucket.empty(now):
             self._slowed += 1
             log.warning(
@@ -126,9 +155,10 @@ class GuessThrottle:
         ticket = _ticket.get()
         if ticket is not None and ticket.prepaid and not ticket.settled:
             ticket.settled = True
-            bucket = self._clients.get(client)
+            bucket = self._clients.get(self._name(client))
             if bucket is not None:
                 bucket.level += 1.0
+                self._keep(client, bucket)
 
     def new_game(self, retired: tuple[str, ...] = ()) -> None:
         """A new game: the old game's links are dead links from now on (not guesses)."""
@@ -151,12 +181,45 @@ class GuessThrottle:
         return response
 
     def _bucket(self, client: str, now: float) -> Bucket:
-        bucket = self._clients.get(client)
+        name = self._name(client)
+        bucket = self._clients.get(name)
         if bucket is None:
             bucket = Bucket.full(self.limits.per_client, self.limits.per_client_per_minute / 60, now)
-            self._clients[client] = bucket
+            self._clients[name] = bucket
             while len(self._clients) > self.limits.tracked_clients:
                 self._clients.popitem(last=False)
         else:
-            self._clients.move_to_end(client)
+            self._clients.move_to_end(name)
         return bucket
+
+    # -- kept across restarts --
+
+    def _name(self, client: str) -> str:
+        """The address as the throttle (and the store) knows it."""
+        return address_digest(self._key, client) if self._store is not None else client
+
+    def _keep(self, client: str, bucket: Bucket) -> None:
+        if self._store is None:
+            return
+        at = self._wall() - max(0.0, self._clock() - bucket.stamp)  # when its level was measured
+        logged(
+            self._store.limits.keep_bucket(
+                KEPT_AS, self._name(client), bucket.level, at, self.limits.tracked_clients
+            )
+        )
+
+    def _recall(self) -> None:
+        """The buckets as the kiosk left them (the oldest first, as they are forgotten)."""
+        if self._store is None:
+            return
+        now, wall, limits = self._clock(), self._wall(), self.limits
+        try:
+            kept = self._store.limits.buckets(KEPT_AS)
+        except (StoreError, sqlite3.Error) as err:
+            log.warning("the wrong links per address cannot be read (%s): they start afresh", err)
+            return
+        for name, (level, at) in sorted(kept.items(), key=lambda item: item[1][1]):
+            bucket = recalled(limits.per_client, limits.per_client_per_minute / 60, level, at, now, wall)
+            bucket.refill(now)
+            if bucket.level < bucket.capacity:
+                self._clients[name] = bucket  # a bucket full again is what no bucket means

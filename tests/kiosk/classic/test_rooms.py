@@ -73,26 +73,44 @@ async def test_a_table_let_go_comes_back_from_the_store(tmp_path):
 async def test_the_first_other_device_is_the_friend_the_rest_watch(tmp_path):
     rooms = _rooms(tmp_path)
     rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
-    room = rooms.open_room("ann")
-    assert rooms.open_room("ann") == room  # one open room a phone
-    assert rooms.join(room, "ann").role is Role.OWNER
-    assert rooms.join(room, None).role is Role.SPECTATOR  # no key, no seat
-    friend = rooms.join(room, "bo")
+    room = await rooms.open_room("ann")
+    assert await rooms.open_room("ann") == room  # one open room a phone
+    assert (await rooms.join(room, "ann")).role is Role.OWNER
+    assert (await rooms.join(room, None)).role is Role.SPECTATOR  # no key, no seat
+    friend = await rooms.join(room, "bo")
     assert friend.role is Role.FRIEND and friend.room.friend == "bo"
-    assert rooms.join(friend.room, "cy").role is Role.SPECTATOR
-    assert rooms.join(rooms.find_room(room.token), "bo").role is Role.FRIEND  # kept in the store
+    assert (await rooms.join(friend.room, "cy")).role is Role.SPECTATOR
+    assert (await rooms.join(rooms.find_room(room.token), "bo")).role is Role.FRIEND  # kept in the store
     with pytest.raises(RoomError):
-        rooms.ready(friend.room, "cy", None)
+        await rooms.ready(friend.room, "cy", None)
     with pytest.raises(RoomError):
-        rooms.duel("ann", None)  # not Ready yet
-    rooms.ready(friend.room, "bo", "Ann")  # the same name as the owner's
-    duel = rooms.duel("ann", None)
+        await rooms.duel("ann", None)  # not Ready yet
+    await rooms.ready(friend.room, "bo", "Ann")  # the same name as the owner's
+    duel = await rooms.duel("ann", None)
     assert duel.setup.mode is Mode.DUEL and duel.setup.players == ("Ann", "Ann 2")
-    assert rooms.side_of(rooms.join(rooms.find_room(room.token), "bo")) == 1
-    assert rooms.side_of(rooms.join(rooms.find_room(room.token), "cy")) is None
-    rooms.close_room("ann")
+    assert rooms.side_of(await rooms.join(rooms.find_room(room.token), "bo")) == 1
+    assert rooms.side_of(await rooms.join(rooms.find_room(room.token), "cy")) is None
+    await rooms.close_room("ann")
     assert rooms.find_room(room.token) is None
     assert CLASSIC.in_play(rooms.table("ann").service).setup.mode is Mode.SOLO
+    rooms.close()
+
+
+async def test_a_friend_opening_the_link_while_the_room_closes_takes_no_seat(tmp_path):
+    """The rooms' changes take turns: a join that waited for a close finds the room gone (it
+    must not bring the closed room back to its owner)."""
+    rooms = _rooms(tmp_path)
+    rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
+    room = await rooms.open_room("ann")
+    found = rooms.find_room(room.token)
+    closing = asyncio.ensure_future(rooms.close_room("ann"))
+    await asyncio.sleep(0)  # the close has the rooms' turn, its write on its way to the disk
+    joined = await rooms.join(found, "bo")
+    await closing
+    assert joined.role is Role.SPECTATOR
+    assert rooms.room_of("ann") is None and rooms.find_room(room.token) is None
+    with pytest.raises(RoomError):
+        await rooms.ready(found, "bo", None)
     rooms.close()
 
 

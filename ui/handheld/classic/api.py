@@ -18,10 +18,8 @@ its audience. Bad input answers a JSON error and changes nothing.
 
 from __future__ import annotations
 
-import concurrent.futures
+import asyncio
 import datetime
-import hashlib
-import hmac
 import json
 import logging
 import sqlite3
@@ -33,6 +31,7 @@ from typing import Any
 
 from aiohttp import web
 
+from kiosk.address_limits import address_digest, logged, recalled
 from kiosk.bucket import Bucket
 from kiosk.classic.fleet import CLASSES, Fleet, PlacementError, parse_ship
 from kiosk.classic.grid import SquareError, parse_square
@@ -148,6 +147,7 @@ class ClassicApi:
         self._address_key = derive(kiosk_secret(rooms.store), "addresses")
         self._recall_counts()
         self._sweeping = rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
+        self._sweep_task: asyncio.Future[None] | None = None
         rooms.on_table.append(self._watch)
         rooms.in_use = lambda table: any(self._hub(table.venue).listening(a) for a in Audience)
         api.sides.append(ClassicSides())
@@ -192,6 +192,8 @@ class ClassicApi:
 
     async def close(self) -> None:
         self._sweeping.cancel()
+        if self._sweep_task is not None:
+            self._sweep_task.cancel()
         self._unsubscribe()
         if self._kiosk_links in self.api.on_new_tokens:
             self.api.on_new_tokens.remove(self._kiosk_links)
@@ -272,7 +274,7 @@ class ClassicApi:
                 "too_many_rooms",
                 _("too many rooms from this phone: wait a while, or close one"),
             )
-        self.rooms.open_room(device)
+        await self.rooms.open_room(device)
         self._changed_room(device)
         await self.rooms.table(device).service.settled()
         return _answer(self._owner_message(device))
@@ -280,7 +282,7 @@ class ClassicApi:
     async def close_room(self, request: web.Request) -> web.StreamResponse:
         device = self._device(request)
         await self.rooms.table(device).service.settled()
-        if self.rooms.close_room(device) is not None:
+        if await self.rooms.close_room(device) is not None:
             self._room_closed(device)
         return _answer(self._owner_message(device))
 
@@ -293,14 +295,18 @@ class ClassicApi:
 
     def _sweep(self) -> None:
         """Every SWEEP_SECONDS: close the rooms that have ended (`PhoneRooms.sweep`)."""
+        self._sweep_task = asyncio.ensure_future(self.sweep())
+
+    async def sweep(self) -> None:
         try:
-            for room in self.rooms.sweep():
+            for room in await self.rooms.sweep():
                 self._room_closed(room.owner)
-        except (StoreError, sqlite3.Error) as err:
+        except (StoreError, sqlite3.Error, RuleError) as err:  # a store that cannot save
             log.warning("the rooms that ended cannot be closed now (%s)", err)
-        if self.rooms.store is not None:
-            _kept(self.rooms.store.limits.expire(self.today().isoformat(), self.wall()))
-        self._sweeping = self.rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
+        finally:
+            if self.rooms.store is not None:
+                logged(self.rooms.store.limits.expire(self.today().isoformat(), self.wall()))
+            self._sweeping = self.rooms.loop.call_later(SWEEP_SECONDS, self._sweep)
 
     async def room_qr(self, request: web.Request) -> web.StreamResponse:
         room = self.rooms.room_of(self._device(request))
@@ -315,7 +321,7 @@ class ClassicApi:
         self._count_start(request)
         await self.rooms.table(device).service.settled()
         with _refusals():
-            self.rooms.duel(device, _name(body))
+            await self.rooms.duel(device, _name(body))
         self._changed_room(device)
         return _answer(self._owner_message(device))
 
@@ -393,7 +399,7 @@ class ClassicApi:
             )
         if device not in devices and self.rooms.store is not None:
             tracked = self.limits.tracked * self.limits.daily_per_address
-            _kept(
+            logged(
                 self.rooms.store.limits.keep_daily_phone(
                     today.isoformat(), place[0], device, self.wall(), tracked
                 )
@@ -416,7 +422,7 @@ class ClassicApi:
         device = self._device(request)
         await self.rooms.daily_table(device).service.settled()
         with _refusals():
-            self.rooms.name_daily(device, _name(body))
+            await self.rooms.name_daily(device, _name(body))
         return _answer(self._daily_message(device))
 
     async def daily_socket(self, request: web.Request) -> web.StreamResponse:
@@ -462,9 +468,9 @@ class ClassicApi:
         throttle.succeeded(client)
         return room
 
-    def _member(self, request: web.Request, *, issue: bool = True) -> Membership:
+    async def _member(self, request: web.Request, *, issue: bool = True) -> Membership:
         room = self._room(request)
-        membership = self.rooms.join(room, device_of(request, issue=issue))
+        membership = await self.rooms.join(room, device_of(request, issue=issue))
         if membership.role is Role.FRIEND and room.friend is None:
             self._changed_room(room.owner)  # the owner sees its friend arrive
         return membership
@@ -477,18 +483,18 @@ class ClassicApi:
         return _message(table.service, side, member_view(membership), events)
 
     async def room_state(self, request: web.Request) -> web.StreamResponse:
-        membership = self._member(request)
+        membership = await self._member(request)
         await self.rooms.table(membership.room.owner).service.settled()
         return _answer(self._member_message(membership))
 
     async def room_ready(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
-        membership = self._member(request)
+        membership = await self._member(request)
         device = device_of(request, issue=False)
         if membership.role is not Role.FRIEND or device is None:
             raise json_error(403, "not_friend", _("only the friend who joined this room can say Ready"))
         with _refusals():
-            room = self.rooms.ready(membership.room, device, _name(body))
+            room = await self.rooms.ready(membership.room, device, _name(body))
         self._changed_room(room.owner)
         await self.rooms.table(room.owner).service.settled()
         return _answer(self._member_message(Membership(room, Role.FRIEND)))
@@ -508,7 +514,7 @@ class ClassicApi:
     async def _room_play(self, request: web.Request, command_of: CommandOf) -> web.StreamResponse:
         """A shot or fleet through a room link: its player's, in the duel (spectators: 403)."""
         body = await _body(request)
-        membership = self._member(request)
+        membership = await self._member(request)
         service = self.rooms.table(membership.room.owner).service
         await service.settled()
         side = self._player_side(membership)
@@ -518,7 +524,7 @@ class ClassicApi:
     async def room_socket(self, request: web.Request) -> web.StreamResponse:
         # A socket never takes the friend's seat (no cookie can be set there): the page's first
         # API call does.
-        membership = self._member(request, issue=False)
+        membership = await self._member(request, issue=False)
         table = self.rooms.table(membership.room.owner)
         audience = {
             Role.OWNER: Audience.TEAM_0,
@@ -699,13 +705,12 @@ class ClassicApi:
             keep = self.rooms.store.limits.keep_bucket(
                 code, client, bucket.level, self.wall(), self.limits.tracked
             )
-            _kept(keep)
+            logged(keep)
 
     def _address(self, request: web.Request) -> str:
         """The address the limits count by: a digest keyed by the kiosk's secret (the counts
         are stored, and the database keeps no phone's address)."""
-        address = (request.remote or "unknown").encode()
-        return hmac.new(self._address_key, address, hashlib.sha256).hexdigest()[:32]
+        return address_digest(self._address_key, request.remote or "unknown")
 
     def _recall_counts(self) -> None:
         """What each address used of its limits before this kiosk (re)started
@@ -720,25 +725,15 @@ class ClassicApi:
                 (self._room_opens, "too_many_rooms", limits.rooms_per_address, limits.rooms_per_hour / 3600),
             ):
                 for address, (level, at) in store.limits.buckets(code).items():
-                    buckets[address] = Bucket(capacity, per_second, level, now - max(0.0, wall - at))
+                    buckets[address] = recalled(capacity, per_second, level, at, now, wall)
             for address, devices in store.limits.daily_phones(today.isoformat()).items():
                 self._daily_devices[(address, today)] = devices
-            _kept(store.limits.expire(today.isoformat(), wall))
+            logged(store.limits.expire(today.isoformat(), wall))
         except (StoreError, sqlite3.Error) as err:
             log.warning("the counts per address cannot be read (%s): they start afresh", err)
 
 
 # ---- helpers ---------------------------------------------------------------------------
-
-
-def _kept(write: concurrent.futures.Future[None]) -> None:
-    """A count on its way to the store: a failure is logged (the limit in memory holds)."""
-
-    def done(future: concurrent.futures.Future[None]) -> None:
-        if future.exception() is not None:
-            log.warning("a count per address was not stored: %s", future.exception())
-
-    write.add_done_callback(done)
 
 
 def _events_of(event: ServiceEvent) -> list[dict[str, Any]] | None:
