@@ -23,14 +23,25 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from kiosk.bucket import Bucket
 
 if TYPE_CHECKING:
     import sqlite_utils
 
-    from kiosk.store import Store
+    from kiosk.group_commit import GroupCommit
+
+
+class Kept(Protocol):
+    """What the counts need of the store (`kiosk.store.Store`, which builds them, so this
+    module never imports it): its database, and its writer thread."""
+
+    db: sqlite_utils.Database
+
+    @property
+    def group(self) -> GroupCommit: ...
+
 
 FULL_AGAIN = 24 * 3600.0  # seconds after which any of the phones' buckets is full again
 
@@ -74,7 +85,7 @@ def migrate(db: sqlite_utils.Database) -> None:
 class AddressLimits:
     """The store's part for the per-address counts (see the module's docstring)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Kept) -> None:
         self._store = store
 
     def buckets(self, name: str) -> dict[str, tuple[float, float]]:
