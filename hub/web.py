@@ -189,7 +189,14 @@ async def pair(request: web.Request) -> web.Response:
     data = _json_object(await _body(request))
     code, name = data.get("code"), data.get("name", "kiosk")
     if not isinstance(code, str) or not isinstance(name, str):
-        return problem(400, "bad_pairing", _('send {"code": "XXXX-XXXX-XXXX", "name": "..."}'))
+        return problem(
+            400,
+            "bad_pairing",
+            _(
+                'send a JSON object with "code" (the pairing code, three groups of four letters and digits) '
+                'and "name" (the kiosk\'s name)'
+            ),
+        )
     async with request.app[POOL].connection() as conn:
         try:
             paired = await kiosks.pair(conn, code, name)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,11 +25,9 @@ from typing import Any
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
-from kiosk.app.root import build_kiosk
 from kiosk.app.screenshots import express_in_play
-from kiosk.config import ConfigFile, check_values
 from kiosk.express.rules import Ship
-from tests.ui.real_window_probe import Frames
+from tests.ui.real_window_probe import Frames, window_kiosk
 
 
 def buttons(screen: Any) -> list[list[float]]:
@@ -52,17 +49,7 @@ def box(widget: Any) -> list[float]:
 async def main(folder: Path, stage: str, width: int, height: int, offscreen: bool) -> None:
     db = folder / "kiosk.db"
     stored = express_in_play(db, stage)
-    typed, problems = check_values(
-        {
-            "web.enabled": False,
-            "display.width": width,
-            "display.height": height,
-            "kiosk.database": str(db),
-            "board.input": "simulator",
-        }
-    )
-    assert not problems, problems
-    kiosk = await build_kiosk(ConfigFile(None, typed), rng=random.Random(1))
+    kiosk = await window_kiosk(db, width, height)
     from ui.touch.app import make_app
 
     app = make_app(kiosk, headless=offscreen)  # the window opens here, sized by the settings

@@ -14,15 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import sys
 from pathlib import Path
 
-from kiosk.app.root import build_kiosk
 from kiosk.board import Cell, Ring
-from kiosk.config import ConfigFile, check_values
 from kiosk.darts.kind import DARTS
-from tests.ui.real_window_probe import board_widget, prepare, run_app
+from tests.ui.real_window_probe import board_widget, prepare, run_app, window_kiosk
 
 
 class Calls(logging.Handler):
@@ -39,22 +36,11 @@ class Calls(logging.Handler):
 async def main(folder: Path, phase: str, width: int, height: int) -> None:
     db = folder / "kiosk.db"
     prepare(db, phase)
-    typed, problems = check_values(
-        {
-            "web.enabled": False,
-            "display.width": width,
-            "display.height": height,
-            "kiosk.database": str(db),
-            "board.input": "simulator",
-            "caller.say_cell": True,
-        }
-    )
-    assert not problems, problems
     calls = Calls()
     logging.getLogger("dartship.caller").addHandler(calls)
     logging.getLogger("dartship.caller").setLevel(logging.INFO)
-    kiosk = await build_kiosk(
-        ConfigFile(None, typed), rng=random.Random(1), voice_cache=folder / "voice-cache"
+    kiosk = await window_kiosk(
+        db, width, height, {"caller.say_cell": True}, voice_cache=folder / "voice-cache"
     )
     from ui.touch.fingers import tap_at
 

@@ -24,16 +24,14 @@ from typing import Any
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
-from kiosk.app.root import build_kiosk
 from kiosk.classic.computer import ComputerSeat
 from kiosk.classic.grid import GRID, parse_square
 from kiosk.classic.match import ComputerLevel, Fire, Mode, Setup
 from kiosk.classic.table import start
 from kiosk.classic.wire import CLASSIC
-from kiosk.config import ConfigFile, check_values
 from kiosk.service import GameService
 from kiosk.store import Store
-from tests.ui.real_window_probe import drawn_in, run_app
+from tests.ui.real_window_probe import drawn_in, run_app, window_kiosk
 
 WATER = (0x1B, 0x3A, 0x57)  # ui/touch/theme.py WATER: drawn only as the grids' squares
 BACKGROUND = (0x10, 0x18, 0x20)
@@ -75,19 +73,12 @@ def grid_report(grid: Any) -> dict[str, Any]:
 async def main(folder: Path, case: str, width: int, height: int, picture: str | None) -> None:
     db = folder / "kiosk.db"
     prepare(db, case)
-    typed, problems = check_values(
-        {
-            "web.host": "127.0.0.1",
-            "web.port": 0,
-            "display.width": width,
-            "display.height": height,
-            "kiosk.database": str(db),
-            "board.input": "simulator",
-            "solo.shot_seconds": 0,
-        }
+    kiosk = await window_kiosk(
+        db,
+        width,
+        height,
+        {"web.enabled": True, "web.host": "127.0.0.1", "web.port": 0, "solo.shot_seconds": 0},
     )
-    assert not problems, problems
-    kiosk = await build_kiosk(ConfigFile(None, typed), rng=random.Random(1))
     from ui.touch.fingers import photograph, tap_at
 
     app, running, frames = await run_app(kiosk)

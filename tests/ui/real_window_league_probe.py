@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,9 +25,7 @@ from typing import Any
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
-from kiosk.app.root import build_kiosk
-from kiosk.config import ConfigFile, check_values
-from tests.ui.real_window_probe import run_app
+from tests.ui.real_window_probe import run_app, window_kiosk
 
 
 def keyboard() -> Any:
@@ -82,20 +79,12 @@ def above_keyboard(widget: Any, vk: Any) -> bool:
 
 
 async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, int]) -> None:
-    typed, problems = check_values(
-        {
-            "web.enabled": False,
-            "display.width": size[0],
-            "display.height": size[1],
-            "display.kiosk_mode": True,
-            "kiosk.database": str(folder / "kiosk.db"),
-            "board.input": "simulator",
-            "league.hold_seconds": 0,
-        }
+    kiosk = await window_kiosk(
+        folder / "kiosk.db",
+        *size,
+        {"display.kiosk_mode": True, "league.hold_seconds": 0},
+        config_path=folder / "config.toml",
     )
-    assert not problems, problems
-    config = ConfigFile(folder / "config.toml", typed)
-    kiosk = await build_kiosk(config, rng=random.Random(1))
     from ui.touch.fingers import photograph, press, tap, tap_at
 
     app, running, frames = await run_app(kiosk)

@@ -35,6 +35,7 @@ from kiosk.config import ConfigFile, Settings, check_values
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Place, Setup, Start, Team
+from kiosk.house import Kiosk
 from kiosk.service import GameService
 from kiosk.store import Store
 
@@ -184,9 +185,17 @@ async def run_app(kiosk: Any) -> tuple[Any, asyncio.Task[None], Frames]:
     return app, running, Frames()
 
 
-async def main(folder: Path, phase: str, width: int, height: int) -> None:
-    db = folder / "kiosk.db"
-    prepare(db, phase)
+async def window_kiosk(
+    db: Path,
+    width: int,
+    height: int,
+    settings: dict[str, object] | None = None,
+    *,
+    config_path: Path | None = None,
+    voice_cache: Path | None = None,
+) -> Kiosk:
+    """The kiosk a probe's real window shows: its database `db`, a window of that size, the
+    simulator board, no phone page unless `settings` (checked like a config file's) say so."""
     typed, problems = check_values(
         {
             "web.enabled": False,
@@ -194,11 +203,17 @@ async def main(folder: Path, phase: str, width: int, height: int) -> None:
             "display.height": height,
             "kiosk.database": str(db),
             "board.input": "simulator",
+            **(settings or {}),
         }
     )
     assert not problems, problems
-    config = ConfigFile(None, typed)
-    kiosk = await build_kiosk(config, rng=random.Random(1))
+    return await build_kiosk(ConfigFile(config_path, typed), rng=random.Random(1), voice_cache=voice_cache)
+
+
+async def main(folder: Path, phase: str, width: int, height: int) -> None:
+    db = folder / "kiosk.db"
+    prepare(db, phase)
+    kiosk = await window_kiosk(db, width, height)
     from ui.touch.fingers import press, tap_at
 
     app, running, frames = await run_app(kiosk)

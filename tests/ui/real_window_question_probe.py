@@ -12,29 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import sys
 from pathlib import Path
 
-from kiosk.app.root import build_kiosk
-from kiosk.config import ConfigFile, check_values
-from tests.ui.real_window_probe import prepare, run_app
+from tests.ui.real_window_probe import prepare, run_app, window_kiosk
 
 
 async def main(folder: Path, width: int, height: int) -> None:
     db = folder / "kiosk.db"
     prepare(db, "throwing")
-    typed, problems = check_values(
-        {
-            "web.enabled": False,
-            "display.width": width,
-            "display.height": height,
-            "kiosk.database": str(db),
-            "board.input": "simulator",
-        }
-    )
-    assert not problems, problems
-    kiosk = await build_kiosk(ConfigFile(None, typed), rng=random.Random(1))
+    kiosk = await window_kiosk(db, width, height)
     app, running, frames = await run_app(kiosk)
     # Only now: importing Kivy's window opens it, at the size the app's setup chose.
     from kivy.core.window import Window
