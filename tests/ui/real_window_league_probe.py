@@ -7,7 +7,7 @@ root and runs as `dartship run` runs it (`App.async_run` on its loop). The probe
 Home, the PIN on the keypad, League, then each text field and every letter of the pairing code
 and the hub's address on the on-screen keyboard (found by asking the keyboard which key lies
 under each point, then tapped through Kivy's input path); with the keyboard up it reports
-where Back, Leave and the field being typed into stand against the keyboard's top, taps Back
+where Back, Join and the field being typed into stand against the keyboard's top, taps Back
 (Settings must come) and League again; then Join; it waits (frames, the loop
 going on) for the answer. One JSON line on stdout for the test to judge; the window at the end
 in OUT.png.
@@ -122,9 +122,10 @@ async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, in
                     ("hub", screen.hub_field),
                     ("join", screen.join_button),
                     ("back", screen.back_button),
-                    ("leave", screen.leave_button),
                 )
             }
+            # Join and Leave share one place: a kiosk in no league shows only Join.
+            report["leave_shown"] = screen.leave_button.get_root_window() is not None
             photograph(out.with_name(out.stem + "_typing.png"))
             # Back, tapped where it stands while the keyboard is up, through Kivy's input path.
             back = screen.back_button
