@@ -42,8 +42,6 @@ async def main(folder: Path, hub: str, out: Path, size: tuple[int, int], languag
         config_path=folder / "config.toml",
     )
     app, running, frames = await run_app(kiosk)
-    # Only now: importing a screen's module before the app has configured Kivy opened Kivy's
-    # window at its default 800x600.
     from kiosk.app.tour.driver import label
     from ui.touch import theme
     from ui.touch.fingers import photograph, press, tap, tap_at

@@ -2,7 +2,9 @@
 through the registry), the service listener that routes match events, the chrome (banner, badge,
 toast), and the frame rate.
 
-Imported only once Kivy is configured (`ui.touch.app.make_app`): importing Kivy's window opens it.
+Built only once Kivy is configured (`ui.touch.app.make_app`): importing Kivy's window opens it,
+so this module, like every module of ui.touch, imports it only where it is used (importing a
+screen's module early, in a test or a tool, opens no window: tests/ui/test_touch_imports.py).
 Service listeners are called on the one asyncio loop, which is the thread Kivy draws on: they may
 touch widgets. Device threads never do (they only queue events).
 """
@@ -17,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -99,6 +100,8 @@ class DartshipApp(App):
     # -- building --
 
     def build(self) -> FloatLayout:
+        from kivy.core.window import Window  # here, not at the top: importing it opens the window
+
         theme.set_window(*Window.size)
         kivy_setup.apply_to_window(self.kiosk.settings)
         Window.clearcolor = theme.BACKGROUND
@@ -206,6 +209,8 @@ class DartshipApp(App):
             self.banner_label.text = _("Board disconnected – darts are not counted. Check the cable.")
 
     def _first_frame(self, *_args: object) -> None:
+        from kivy.core.window import Window
+
         if not self._ready_sent:
             self._ready_sent = True
             Window.unbind(on_flip=self._first_frame)
@@ -381,6 +386,8 @@ class DartshipApp(App):
         full font if a place is tall enough, else at 80 % or 60 % of it. Where no place is clear
         even so (none of the kiosk's screens: `dartship screenshots --check` says so), at the
         bottom, the font fitted to it."""
+        from kivy.core.window import Window
+
         s = theme.sizes()
         label, panel = self.toast_label, self.toast_panel
         window = Box(0.0, 0.0, float(Window.width), float(Window.height))

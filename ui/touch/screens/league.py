@@ -22,7 +22,7 @@ from kiosk.i18n import _, ngettext
 from kiosk.league.membership import LeagueStatus
 from kiosk.store import StoreError
 from ui.touch import keyboard, theme
-from ui.touch.controls import BigButton, Caption, Field, before_the_frame, fitting_font
+from ui.touch.controls import BigButton, Caption, before_the_frame, fitting_font, text_field
 from ui.touch.league_stats import age_text
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
@@ -91,8 +91,8 @@ class LeagueScreen(KioskScreen):
         top.add_widget(self.slot)
         self.page.add_widget(top)
         self.form = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.code_field = Field(hint=_("pairing code"), size_hint_x=0.36)
-        self.hub_field = Field(hint=_("hub, like https://league.example.org"), size_hint_x=0.64)
+        self.code_field = text_field(hint=_("pairing code"), size_hint_x=0.36)
+        self.hub_field = text_field(hint=_("hub, like https://league.example.org"), size_hint_x=0.64)
         self.code_field.bind(on_text_validate=lambda *_a: setattr(self.hub_field, "focus", True))
         self.hub_field.bind(on_text_validate=lambda *_a: self.join())
         self.form.add_widget(self.code_field)
