@@ -25,7 +25,7 @@ from typing import Any
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
-from tests.ui.real_window_league_probe import above_keyboard, keyboard, type_on_keyboard
+from tests.ui.real_window_league_probe import above_keyboard, keyboard, open_league, type_on_keyboard
 from tests.ui.real_window_probe import run_app, window_kiosk
 
 CODE = "abcd-efgh-jkmn"  # well formed (12 letters and digits), never issued
@@ -42,24 +42,14 @@ async def main(folder: Path, hub: str, out: Path, size: tuple[int, int], languag
         config_path=folder / "config.toml",
     )
     app, running, frames = await run_app(kiosk)
-    from kiosk.app.tour.driver import label
     from ui.touch import theme
-    from ui.touch.fingers import photograph, press, tap, tap_at
+    from ui.touch.fingers import photograph, tap, tap_at
     from ui.touch.fitting import label_faults
     from ui.touch.screens.league import TEXT_UNITS
 
     report: dict[str, Any] = {}
     try:
-        await frames.wait()
-        app._hide_toast()
-        press(None, label("Settings"))
-        await frames.wait()
-        for digit in kiosk.settings.kiosk.pin:
-            press(None, digit)
-        press(None, label("OK"))
-        await frames.wait()
-        press(None, label("League"))
-        await frames.wait()
+        await open_league(app, kiosk, frames)
         screen = app.sm.current_screen
         report["screen"] = screen.name
         tap(screen.code_field)

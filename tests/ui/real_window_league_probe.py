@@ -78,6 +78,26 @@ def above_keyboard(widget: Any, vk: Any) -> bool:
     return bool(widget.height > 0 and bottom >= vk.top and bottom + widget.height <= Window.height)
 
 
+async def open_league(app: Any, kiosk: Any, frames: Any) -> str:
+    """Tap Settings on Home, the PIN on the keypad and League, in the kiosk's language; the
+    screen Settings brought (the PIN's)."""
+    from kiosk.app.tour.driver import label
+    from ui.touch.fingers import press
+
+    await frames.wait()
+    app._hide_toast()
+    press(None, label("Settings"))
+    await frames.wait()
+    after_settings = str(app.sm.current)
+    for digit in kiosk.settings.kiosk.pin:
+        press(None, digit)
+    press(None, label("OK"))
+    await frames.wait()
+    press(None, label("League"))
+    await frames.wait()
+    return after_settings
+
+
 async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, int]) -> None:
     kiosk = await window_kiosk(
         folder / "kiosk.db",
@@ -90,17 +110,7 @@ async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, in
     app, running, frames = await run_app(kiosk)
     report: dict[str, Any] = {}
     try:
-        await frames.wait()
-        app._hide_toast()
-        press(None, "Settings")
-        await frames.wait()
-        report["after_settings"] = app.sm.current
-        for digit in kiosk.settings.kiosk.pin:
-            press(None, digit)
-        press(None, "OK")
-        await frames.wait()
-        press(None, "League")
-        await frames.wait()
+        report["after_settings"] = await open_league(app, kiosk, frames)
         screen = app.sm.current_screen
         report["screen"] = screen.name
         tap(screen.code_field)

@@ -411,13 +411,22 @@ class DartshipApp(App):
         """The first region's lowest place clear of the obstacles, at the largest font that
         finds one (the full size, 80 %, 60 %; then narrower), and that font; None: none anywhere."""
         s = theme.sizes()
+        measured: dict[tuple[float, float], float] = {}  # (font, width): height, laid out once
+
+        def height(font: float, width: float) -> float:
+            if (font, width) not in measured:
+                measured[font, width] = self._toast_height(font, width)
+            return measured[font, width]
+
         # Narrow at last: a screen tiled with buttons (Express's lines) leaves a column free.
         for share, narrowest in ((1.0, s(300)), (0.8, s(300)), (0.6, s(300)), (0.6, s(120))):
             font = s(20) * share
             for region in regions:
                 least = min(region.width * 0.6, narrowest)
-                height = partial(self._toast_height, font)
-                box = place(region, obstacles, height, least_width=least, step=s(20))
+                # Widths in tenths of the region (at least 20 units): a text is laid out once per
+                # width tried, and a screen of many buttons (Correct's picker) has many rooms.
+                step = max(s(20), region.width / 10)
+                box = place(region, obstacles, partial(height, font), least_width=least, step=step)
                 if box is not None:
                     return box, font
         return None

@@ -68,22 +68,26 @@ def place(
     inside = [o for o in obstacles if o.overlaps(region)]
     lefts = {region.x} | {o.right for o in inside if region.x < o.right < region.right}
     rights = {region.right} | {o.x for o in inside if region.x < o.x < region.right}
-    floors = sorted({region.y} | {o.top for o in inside if region.y < o.top < region.top})
     best: Box | None = None
-    heights: dict[float, float] = {}
+    tried: set[tuple[float, float]] = set()
     for left in lefts:
         for right in rights:
             room = right - left
             width = room if room >= region.width else (room // step) * step
-            if width < least_width or width <= 0:
-                continue
-            height = heights.setdefault(width, height_for(width))
             x = left + (room - width) / 2
+            if width < least_width or width <= 0 or (x, width) in tried:
+                continue
+            tried.add((x, width))
+            height = height_for(width)
+            # Only what stands in this column can be in the way; the toast rests on the region's
+            # floor or on the top of one of them.
+            column = [o for o in inside if o.x < x + width and x < o.right]
+            floors = sorted({region.y} | {o.top for o in column if region.y < o.top < region.top})
             for y in floors:
                 if y + height > region.top or (best is not None and y + height > best.top):
                     break
                 box = Box(x, y, width, height)
-                if not any(box.overlaps(o) for o in inside):
+                if not any(box.overlaps(o) for o in column):
                     if best is None or (box.top, -box.width) < (best.top, -best.width):
                         best = box
                     break
