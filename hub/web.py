@@ -393,7 +393,12 @@ async def _daily_data(conn: psycopg.AsyncConnection, league: int, day: str | Non
     try:
         date = datetime.date.fromisoformat(day) if day else datetime.date.today()
     except ValueError:
-        raise standings.NotFound(_("'date' must be a date like 2026-12-01"), "bad_date") from None
+        # A page's address that names no day is a page that is not there (as `bad_number` is
+        # for a path); `bad_date` is a 400 only: a date in a request's body (docs/league.md).
+        raise standings.NotFound(
+            _("there is no day {value!r}: a day is a date like 2026-12-01").format(value=(day or "")[:10]),
+            "no_such_day",
+        ) from None
     rows = await standings.daily(conn, league, date)
     return {
         "league": league,
