@@ -146,8 +146,9 @@ class BarKiosk:
         )
         self.proc: subprocess.Popen[str] | None = None
 
-    def start(self, players: str | None = None, teams: str | None = None) -> None:
-        """Run the kiosk; a restart keeps the players and teams it was first started with."""
+    def start(self, players: str | None = None, teams: str | None = None, *, links: bool = True) -> None:
+        """Run the kiosk; a restart keeps the players and teams it was first started with.
+        `links`: wait for the team links it prints (none when it resumes a game without any)."""
         self.players = players or getattr(self, "players", "Anna,Ben;Cleo")
         self.teams = teams or getattr(self, "teams", "Sharks,Jets")
         players, teams = self.players, self.teams
@@ -175,7 +176,10 @@ class BarKiosk:
         self.web = "http://127.0.0.1:" + self.out.wait_for(r"phone page on http://[^\s/]+:(\d+)", 90).group(1)
         self.host = self.out.wait_for(r"Host page .*: (http\S+)", 60).group(1)
         self.out.wait_for(r"running headless", 60)
-        self.links = [self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1) for name in teams.split(",")]
+        if links:
+            self.links = [
+                self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1) for name in teams.split(",")
+            ]
 
     def team_api(self, team: int) -> str:
         return f"{self.web}/api/team/{self.links[team].rsplit('/', 1)[1]}"
