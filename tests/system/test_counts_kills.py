@@ -8,6 +8,7 @@ be written, and the kill lost it.)"""
 
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
 import threading
@@ -25,22 +26,26 @@ pytestmark = pytest.mark.slow
 CAPACITY, PER_SECOND = 10.0, 6.0 / 60  # ui.handheld.throttle.Limits' defaults
 
 
-def _status(url: str) -> int:
+def _status(url: str, body: dict | None = None) -> int:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(url, timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=30) as answer:
             return int(answer.status)
     except urllib.error.HTTPError as err:
         return int(err.code)
 
 
-def _answered_then_killed(kiosk: Kiosk, database: Path, url: str) -> tuple[int, float]:
+def _answered_then_killed(
+    kiosk: Kiosk, database: Path, url: str, body: dict | None = None
+) -> tuple[int, float]:
     """One wrong link sent while the database's write lock is held; the kiosk killed right after
     its answer (the lock let go only once it waited a second for one). (status, wall time sent)."""
     held = sqlite3.connect(database, timeout=30, isolation_level=None)
     held.execute("BEGIN IMMEDIATE")  # the kiosk's writer waits (its busy timeout is 5 s)
     answer: dict[str, int] = {}
     sent = time.time()
-    asking = threading.Thread(target=lambda: answer.update(status=_status(url)))
+    asking = threading.Thread(target=lambda: answer.update(status=_status(url, body)))
     asking.start()
     asking.join(1.0)
     if asking.is_alive():  # the answer waits for its count: the disk comes back
@@ -54,9 +59,9 @@ def _answered_then_killed(kiosk: Kiosk, database: Path, url: str) -> tuple[int, 
     return answer["status"], sent
 
 
-def _bucket(database: Path) -> tuple[float, float] | None:
+def _bucket(database: Path, name: str = "wrong_links") -> tuple[float, float] | None:
     with sqlite3.connect(database) as db:
-        row = db.execute("SELECT level, at FROM address_buckets WHERE name='wrong_links'").fetchone()
+        row = db.execute("SELECT level, at FROM address_buckets WHERE name=?", [name]).fetchone()
     return (float(row[0]), float(row[1])) if row else None
 
 
@@ -75,3 +80,17 @@ def test_every_answered_wrong_link_is_counted_after_a_kill_9(tmp_path):
         refilled = min(CAPACITY, level + PER_SECOND * (kept[1] - at))
         assert kept[0] == pytest.approx(refilled - 1.0, abs=0.01), (round_, kept, refilled)
         level, at = kept  # the next kiosk goes on from it (refilling meanwhile, 6 a minute)
+
+
+def test_an_address_s_counted_new_game_is_in_the_file_after_a_kill_9(tmp_path):
+    """A new solo game from a phone counts against its address (`too_many_games`): answered,
+    killed, the count is there (its write shares the game's group, which the answer waited for
+    already before counts were awaited on their own)."""
+    kiosk = Kiosk(tmp_path)
+    database = tmp_path / "kiosk.db"
+    status, sent = _answered_then_killed(
+        kiosk, database, kiosk.web + "/api/classic/play/solo", {"level": "easy"}
+    )
+    assert status == 200
+    kept = _bucket(database, "too_many_games")
+    assert kept is not None and kept[1] >= sent - 0.5
