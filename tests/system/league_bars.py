@@ -276,3 +276,24 @@ def bar_behind_a_proxy(database: str, folder: Path):
     proxy = HeldProxy(hub.port)
     league = League(hub, "Harbour League", ("The Anchor",))
     return hub, proxy, BarKiosk(folder, proxy.url, league.code("The Anchor"))
+
+
+def kill_when_the_hub_has(kiosk: BarKiosk, hub: HubProcess, games: int, lag: float = 0.0) -> None:
+    """Kill the kiosk (SIGKILL) `lag` seconds after the hub has committed `games` games (looked
+    at every few milliseconds on one connection: with no lag the kill lands between the hub's
+    commit and the kiosk hearing of it, or one upload later)."""
+    import psycopg
+
+    assert kiosk.proc is not None
+    deadline = time.monotonic() + 120
+    with psycopg.connect(hub.database, autocommit=True) as conn:
+        while True:
+            row = conn.execute("SELECT count(*) FROM games").fetchone()
+            if row is not None and row[0] >= games:
+                time.sleep(lag)
+                kiosk.kill()
+                return
+            assert time.monotonic() < deadline and kiosk.proc.poll() is None, (
+                f"the hub never had {games} games"
+            )
+            time.sleep(0.005)
