@@ -223,6 +223,14 @@ def _tied_child(user: str | None, parent: int) -> Callable[[], None]:
     return tie
 
 
+def tied(command: list[str]) -> list[str]:
+    """`command` run so that it is killed when the thread that starts it ends (a test's hub
+    process, when its test run is killed): util-linux's `setpriv --pdeathsig KILL` in front,
+    where there is one (without it, the command as it is)."""
+    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+    return [setpriv, "--pdeathsig", "KILL", "--", *command] if setpriv else command
+
+
 def _ready(pid_file: Path, pid: int) -> bool:
     """Whether the postmaster `pid` says it accepts connections (postmaster.pid's last line,
     PostgreSQL 10 and later: what `pg_ctl -w` waits for)."""

@@ -1,7 +1,8 @@
 """A test PostgreSQL stops with the test process that started it, however that ends: a pytest
 run holding the tests' cluster (tests/conftest.py, the one every hub, UI and system test gets)
-is killed midway by SIGKILL (a timeout's kill), SIGTERM, or SIGINT (Ctrl-C); afterwards no
-postmaster runs on its folder and nothing answers on its port. What a kill leaves on disk is
+and a hub process on it (tests/system/league_bars.py's) is killed midway by SIGKILL (a timeout's
+kill), SIGTERM, or SIGINT (Ctrl-C); afterwards no postmaster runs on its folder, nothing answers
+on its port, and the hub process is gone too (`hub.cluster.tied`). What a kill leaves on disk is
 reaped by the next cluster's start (`hub.cluster.reap`)."""
 
 from __future__ import annotations
@@ -24,9 +25,12 @@ pytestmark = pytest.mark.slow
 HOLDING = """
 import time
 
+from tests.system.league_bars import HubProcess
+
 def test_holding_the_cluster(cluster, database):
+    hub = HubProcess(database)  # a hub process of the run, as the league's tests start them
     pid = (cluster.data / "postmaster.pid").read_text().split()[0]
-    print("CLUSTER", cluster.folder, cluster.port, pid, flush=True)
+    print("CLUSTER", cluster.folder, cluster.port, pid, hub.proc.pid, flush=True)
     time.sleep(600)
 """
 
@@ -45,7 +49,7 @@ def _answers(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int]:
+def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int, int]:
     test = tmp_path / "test_holding.py"
     test.write_text(HOLDING)
     run = subprocess.Popen(
@@ -74,17 +78,17 @@ def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int]:
     for line in run.stdout:
         seen.append(line)
         if line.startswith("CLUSTER "):
-            _word, folder, port, pid = line.split()
-            return run, Path(folder), int(port), int(pid)
+            _word, folder, port, pid, hub = line.split()
+            return run, Path(folder), int(port), int(pid), int(hub)
     run.wait()
     pytest.fail("the held run never had its cluster: " + "".join(seen)[-2000:])
 
 
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
 def test_no_postgres_is_left_when_a_test_run_is_cut_short(tmp_path, how):
-    run, folder, port, postmaster = _held_run(tmp_path)
+    run, folder, port, postmaster, hub = _held_run(tmp_path)
     try:
-        assert _alive(postmaster) and _answers(port)
+        assert _alive(postmaster) and _answers(port) and _alive(hub)
         run.send_signal(how)
         run.wait(timeout=60)
         deadline = time.monotonic() + 20
@@ -92,6 +96,9 @@ def test_no_postgres_is_left_when_a_test_run_is_cut_short(tmp_path, how):
             time.sleep(0.1)
         assert not _alive(postmaster), f"postgres {postmaster} still runs after {how.name} of its test run"
         assert not _answers(port)
+        while _alive(hub) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(hub), f"the run's hub process {hub} still runs after {how.name}"
         if how is signal.SIGINT:
             assert not folder.exists()  # Ctrl-C: pytest's own teardown removed it
         else:
@@ -102,8 +109,9 @@ def test_no_postgres_is_left_when_a_test_run_is_cut_short(tmp_path, how):
         if run.poll() is None:
             run.kill()
             run.wait()
-        if _alive(postmaster):
-            os.kill(postmaster, signal.SIGKILL)
+        for pid in (postmaster, hub):
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_living_owner_s_cluster_and_a_folder_without_owner_are_not_reaped(tmp_path):

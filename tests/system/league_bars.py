@@ -67,17 +67,21 @@ class HubProcess:
         return dartship("hub", "admin", "--database", self.database, *args).strip()
 
     def start(self) -> None:
+        from hub.cluster import tied
+
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "kiosk.app.cli",
-                "hub",
-                "--database",
-                self.database,
-                "--port",
-                str(self.port),
-            ],
+            tied(
+                [
+                    sys.executable,
+                    "-m",
+                    "kiosk.app.cli",
+                    "hub",
+                    "--database",
+                    self.database,
+                    "--port",
+                    str(self.port),
+                ]
+            ),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=ENV,
@@ -152,21 +156,25 @@ class BarKiosk:
         self.players = players or getattr(self, "players", "Anna,Ben;Cleo")
         self.teams = teams or getattr(self, "teams", "Sharks,Jets")
         players, teams = self.players, self.teams
+        from hub.cluster import tied
+
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "kiosk.app.cli",
-                "run",
-                "--headless",
-                "--simulator",
-                "--config",
-                str(self.config),
-                "--teams",
-                teams,
-                "--players",
-                players,
-            ],
+            tied(
+                [
+                    sys.executable,
+                    "-m",
+                    "kiosk.app.cli",
+                    "run",
+                    "--headless",
+                    "--simulator",
+                    "--config",
+                    str(self.config),
+                    "--teams",
+                    teams,
+                    "--players",
+                    players,
+                ]
+            ),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
