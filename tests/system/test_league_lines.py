@@ -182,7 +182,7 @@ def test_games_finished_through_the_line_protocols_reach_the_hub_once_each(datab
         kiosk.kill()
         landed.append(f"kiosk killed with {kiosk.outbox()} and {len(hub.games())} at the hub")
         kiosk.start()
-        wait_until(lambda: kiosk.outbox() == {"sent": 3}, f"3 games sent: {kiosk.outbox()}", 120)
+        wait_until(lambda: kiosk.outbox() == {"sent": 3}, lambda: f"3 games sent: {kiosk.outbox()}", 120)
         at_hub = hub.games()
         outbox = dict(kiosk.read("SELECT o.uuid, g.kind FROM outbox o JOIN games g ON g.id = o.game"))
         assert sorted(u for u, _k, _v in at_hub) == sorted(outbox)
