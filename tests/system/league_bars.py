@@ -10,12 +10,13 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.system.test_kiosk_headless import ROOT, Lines
+from tests.system.test_kiosk_headless import ROOT
+from tests.waits import Lines
+from tests.waits import until as wait_until
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
 COLUMNS = "ABCDEFGHIJ"
@@ -38,17 +39,6 @@ def dartship(*args: str, env: dict[str, str] | None = None, timeout: float = 60)
 def get_json(url: str, timeout: float = 10) -> dict:
     with urllib.request.urlopen(url, timeout=timeout) as answer:
         return json.loads(answer.read())
-
-
-def wait_until(check, what: str, seconds: float = 60):
-    """`check()` once it gives something true (it is tried every 0.1 s)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"never {what}"
-        time.sleep(0.1)
 
 
 class HubProcess:

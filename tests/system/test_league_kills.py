@@ -41,7 +41,9 @@ def _finished(kiosk: BarKiosk) -> list[str]:
 
 
 def _exactly_once(kiosk: BarKiosk, hub: HubProcess, games: int) -> None:
-    wait_until(lambda: kiosk.outbox() == {"sent": games}, f"{games} games sent: {kiosk.outbox()}", 120)
+    wait_until(
+        lambda: kiosk.outbox() == {"sent": games}, lambda: f"{games} games sent: {kiosk.outbox()}", 120
+    )
     at_hub = [u for u, _kind, _venue in hub.games()]
     assert sorted(at_hub) == sorted(_finished(kiosk)) and len(at_hub) == games
 

@@ -188,7 +188,7 @@ def test_games_finished_through_the_line_protocols_reach_the_hub_once_each(datab
         # Landed while sending: the hub took more than before, the kiosk had not marked all sent.
         assert len(hub.games()) >= 2 and kiosk.outbox().get("pending", 0) > 0, landed
         kiosk.start()
-        wait_until(lambda: kiosk.outbox() == {"sent": 3}, f"3 games sent: {kiosk.outbox()}", 120)
+        wait_until(lambda: kiosk.outbox() == {"sent": 3}, lambda: f"3 games sent: {kiosk.outbox()}", 120)
         at_hub = hub.games()
         outbox = dict(kiosk.read("SELECT o.uuid, g.kind FROM outbox o JOIN games g ON g.id = o.game"))
         assert sorted(u for u, _k, _v in at_hub) == sorted(outbox)
