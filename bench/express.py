@@ -15,9 +15,10 @@ Printed: A's win rate with a 95 % Wilson interval next to a fair share (1/player
 each seat, and the decision time of each level (p50, p99, max) once its tables are built
 (`prepare`, as the kiosk does when a game is set up).
 
-Two bounds for three and four players (docs/express.md, What is weak): `--untargetable` plays the
-same games with the others deciding on a view without A's line, so no one ever aims at A (what
-keeping out of the others' sights can be worth at most); `--first-turn` computes exactly, over the
+Two measures of the room for three and four players (docs/express.md, What is weak):
+`--untargetable` plays the same games with the others deciding on a view without A's line, so no
+one ever aims at A (what never being aimed at is worth; with four players it is worth less than
+being aimed at, so it is no bound on what a line can do); `--first-turn` computes exactly, over the
 dice, the first player's chance to win in its first turn, taking the best chance each time
 (normal) and with the best chain any policy can play. `--line` has A lay the given line (front
 first, ship names as in the rules, e.g. `Battleship,Destroyer,Submarine,Patrol Boat,Carrier`)
@@ -130,8 +131,7 @@ def parse_line(text: str) -> tuple[Ship, ...]:
 
 def hidden_from_others(view: dict[str, Any], seat: int) -> dict[str, Any]:
     """The view the others decide on with `--untargetable`: A's line shown as empty, so no one
-    ever aims at A (an upper bound on what keeping out of the others' sights is worth; the game
-    itself is the real one). Where only A's ships are left to aim at, the real view."""
+    ever aims at A (what never being aimed at is worth; the game itself is the real one). Where only A's ships are left to aim at, the real view."""
     mover = view["turn"]
     if not any(line for player, line in enumerate(view["lines"]) if player not in (seat, mover)):
         return view
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--untargetable",
         action="store_true",
-        help="the others never aim at A (they decide on a view without A's line): a bound",
+        help="the others never aim at A (they decide on a view without A's line): what that is worth",
     )
     parser.add_argument(
         "--first-turn",
@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     if args.untargetable:
-        print("A untargetable: the others never aim at A (a bound, not a way to play)")
+        print("A untargetable: the others never aim at A (a measure, not a way to play)")
     if args.line:
         print("A's line with 3 and 4 players: " + ", ".join(ship.value for ship in args.line))
     head = f"{'A wins':>7} {'95% CI':>16} {'s.e.':>5} {'fair':>5}  A wins in seat 1, 2, ..."
