@@ -131,7 +131,8 @@ def parse_line(text: str) -> tuple[Ship, ...]:
 
 def hidden_from_others(view: dict[str, Any], seat: int) -> dict[str, Any]:
     """The view the others decide on with `--untargetable`: A's line shown as empty, so no one
-    ever aims at A (what never being aimed at is worth; the game itself is the real one). Where only A's ships are left to aim at, the real view."""
+    ever aims at A (what never being aimed at is worth; the game itself is the real one).
+    Where only A's ships are left to aim at, the real view."""
     mover = view["turn"]
     if not any(line for player, line in enumerate(view["lines"]) if player not in (seat, mover)):
         return view
