@@ -95,3 +95,26 @@ def test_no_toast_covers_a_button_on_any_screen(tour, stage: str, screen: str | 
     finally:
         tour.app._hide_toast()
         tour.at("home")
+
+
+def test_a_toast_over_a_popup_is_shown_above_it_and_clear_of_its_buttons(tour) -> None:
+    """Correct's picker (a popup) used to hide a toast shown while it was open: the toast lay in
+    the app's layout, under the popup."""
+    from kivy.core.window import Window
+
+    from kiosk.app.tour.driver import label
+
+    tour.at("visit", "de")
+    try:
+        tour.press(label("Correct"))
+        picker = tour.screen().picker
+        assert picker.get_parent_window() is not None
+        tour.garbled_line()
+        assert _covered(tour) == []  # none of the picker's buttons, nor its field
+        assert Window.children[0] is tour.app.toast_panel  # drawn over the popup
+        tour.app._hide_toast()
+        assert tour.app.toast_panel.parent is tour.app.root_layout  # back in the app's layout
+        picker.dismiss()
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")

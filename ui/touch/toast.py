@@ -127,14 +127,16 @@ def _controls(root: Widget, clip: Box | None) -> Iterator[tuple[Widget, Box]]:
 
 
 def controls(skip: Widget | None = None) -> list[tuple[Widget, Box]]:
-    """Every control drawn on the window now (the screen, the chrome, a popup over them; not
-    `skip`, the toast itself), and the box of it that shows; the docked keyboard as one box."""
+    """Every control that can be tapped on the window now (the screen and the chrome, or the
+    popup open over them; not `skip`, the toast itself), and the box of it that shows; the
+    docked keyboard as one box."""
     from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
     from kivy.uix.vkeyboard import VKeyboard
 
     screen = Box(0.0, 0.0, float(Window.width), float(Window.height))
     found: list[tuple[Widget, Box]] = []
-    for top in Window.children:
+    for top in Window.children:  # the top one first
         if top is skip:
             continue
         if isinstance(top, VKeyboard):
@@ -144,6 +146,8 @@ def controls(skip: Widget | None = None) -> list[tuple[Widget, Box]]:
         for widget, box in _controls(top, screen):
             if skip is None or not _inside(widget, skip):
                 found.append((widget, box))
+        if isinstance(top, ModalView):
+            break  # a popup takes every touch: what lies under it cannot be tapped now
     return found
 
 
