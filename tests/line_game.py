@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.waits import Lines
+
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -37,6 +39,7 @@ class LineGame:
     """One running `dartship <game>`, asked line by line."""
 
     def __init__(self, game: str, db: Path | str | None = None) -> None:
+        self.game = game
         self.proc = subprocess.Popen(
             _command(game, db),
             stdin=subprocess.PIPE,
@@ -46,6 +49,8 @@ class LineGame:
             cwd=ROOT,
             env=ENV,
         )
+        self.out: Lines[str] = Lines(self.proc)
+        self.err: Lines[str] = Lines(self.proc, self.proc.stderr)
 
     def send(self, command: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
@@ -53,8 +58,12 @@ class LineGame:
         self.proc.stdin.flush()
 
     def read(self, answers: int = 1) -> list[dict[str, Any]]:
-        assert self.proc.stdout is not None
-        return [json.loads(self.proc.stdout.readline()) for _ in range(answers)]
+        """The next `answers` lines; a process that died or hangs fails the test, saying so
+        (and what it wrote to standard error)."""
+        try:
+            return [json.loads(self.out.next(f"answer from `{self.game}`")) for _ in range(answers)]
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}\nits standard error:\n" + self.err.text()[-3000:]) from None
 
     def ask(self, command: dict[str, Any], answers: int = 1) -> list[dict[str, Any]]:
         self.send(command)
@@ -67,5 +76,9 @@ class LineGame:
 
     def end(self) -> tuple[int, str]:
         """Close standard input; the exit status and what went to standard error."""
-        _out, err = self.proc.communicate(timeout=30)
-        return self.proc.returncode, err
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        status = self.proc.wait(timeout=60)
+        self.out.close()
+        self.err.close()
+        return status, self.err.text()

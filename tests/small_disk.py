@@ -22,13 +22,14 @@ def small_disk(folder: Path, size: str = "2m") -> Iterator[Path]:
         ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs", str(folder)],
         capture_output=True,
         text=True,
+        timeout=60,
     )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     try:
         yield folder
     finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
+        subprocess.run(["umount", "-l", str(folder)], check=False, timeout=60)
 
 
 def fill(folder: Path) -> Path:
@@ -44,4 +45,4 @@ def fill(folder: Path) -> Path:
 
 def remount(folder: Path, mode: str) -> None:
     """`ro` or `rw`: a disk mounted read-only, as an SD card is after errors."""
-    subprocess.run(["mount", "-o", f"remount,{mode}", str(folder)], check=True)
+    subprocess.run(["mount", "-o", f"remount,{mode}", str(folder)], check=True, timeout=60)

@@ -50,6 +50,7 @@ def lib(tmp_path_factory):
             str(SOURCE / "ds_scan.c"),
         ],
         check=True,
+        timeout=120,
     )
     library = ctypes.CDLL(str(out))
     library.ds_init.argtypes = [

@@ -269,11 +269,11 @@ def test_the_ai_keeps_blas_on_one_thread_unless_the_environment_says_otherwise()
     code = "import kiosk.ai, os; print(os.environ['OPENBLAS_NUM_THREADS'])"
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=120
     ).stdout
     assert out.strip() == "1"
     env["OPENBLAS_NUM_THREADS"] = "2"
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=120
     ).stdout
     assert out.strip() == "2"

@@ -20,6 +20,7 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Place, Setup, Start, Team, Throw, Undo
 from kiosk.service import GameService, GameStarted
 from kiosk.speech import Call, Words
+from tests.waits import until
 
 from .conftest import SHARK_FLEET
 
@@ -211,9 +212,7 @@ def test_a_game_s_names_and_phrases_are_rendered_when_it_starts(tmp_path):
     caller = Caller(service, voice, SimulatedSpeaker(tempo=0.01)).attach()
     try:
         service.new_game(DARTS, Setup((Team("Hai Kala", ("Ann", "Bo")), Team("Jets", ("Cy",))), HouseRules()))
-        deadline = time.monotonic() + 10
-        while "win" not in voice.rendered and time.monotonic() < deadline:
-            time.sleep(0.01)
+        until(lambda: "win" in voice.rendered, lambda: f"every phrase rendered: {voice.rendered}", every=0.01)
         # The names first (a game's first call names a team), then every fixed phrase.
         assert voice.rendered[:4] == ["name-hai-kala", "name-ann", "name-bo", "name-jets"]
         assert {"hit", "miss", "sunk-5", "to-throw", "win"} <= set(voice.rendered)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.line_game import ENV, ROOT, _command
+from tests.waits import Lines
 
 LINES_PER_GAME = 2500
 
@@ -140,10 +141,12 @@ class _Raw:
             cwd=ROOT,
             env=env,
         )
+        self.out: Lines[bytes] = Lines(self.proc)
+        self.err: Lines[bytes] = Lines(self.proc, self.proc.stderr)
 
     def ask(self, line: bytes, then: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
         """The answers to `line`, and to the check commands sent right after it."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+        assert self.proc.stdin is not None
         self.proc.stdin.write(line + b"\n")
         for check in then:
             self.proc.stdin.write(json.dumps(check).encode() + b"\n")
@@ -152,8 +155,7 @@ class _Raw:
         # The checks answer one line each and never an error: read until all of them came.
         checks: list[Any] = []
         while len(checks) < len(then):
-            raw = self.proc.stdout.readline()  # the test's timeout ends a hang
-            assert raw, "the process ended"
+            raw = self.out.next(f"answer to {line[:80]!r}")
             answer = json.loads(raw.decode("utf-8"))  # strict: valid UTF-8 or this fails
             if answer.get("event") in ("state", "view"):
                 checks.append(answer)
@@ -162,8 +164,12 @@ class _Raw:
         return answers, checks
 
     def end(self) -> tuple[int, bytes]:
-        _out, err = self.proc.communicate(timeout=60)
-        return self.proc.returncode, err
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        status = self.proc.wait(timeout=60)
+        self.out.close()
+        self.err.close()
+        return status, b"\n".join(self.err.lines)
 
 
 @pytest.mark.parametrize("game", sorted(SETUPS))

@@ -15,7 +15,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.system.test_kiosk_headless import ROOT, Lines
+from tests.system.test_kiosk_headless import ROOT
+from tests.waits import Lines
+from tests.waits import until as wait_until
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
 COLUMNS = "ABCDEFGHIJ"
@@ -40,17 +42,6 @@ def get_json(url: str, timeout: float = 10) -> dict:
         return json.loads(answer.read())
 
 
-def wait_until(check, what: str, seconds: float = 60):
-    """`check()` once it gives something true (it is tried every 0.1 s)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"never {what}"
-        time.sleep(0.1)
-
-
 class HubProcess:
     """`dartship hub` on `database`, on a port of its own; `admin` runs `dartship hub admin`."""
 
@@ -67,17 +58,21 @@ class HubProcess:
         return dartship("hub", "admin", "--database", self.database, *args).strip()
 
     def start(self) -> None:
+        from hub.cluster import tied
+
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "kiosk.app.cli",
-                "hub",
-                "--database",
-                self.database,
-                "--port",
-                str(self.port),
-            ],
+            tied(
+                [
+                    sys.executable,
+                    "-m",
+                    "kiosk.app.cli",
+                    "hub",
+                    "--database",
+                    self.database,
+                    "--port",
+                    str(self.port),
+                ]
+            ),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=ENV,
@@ -146,26 +141,31 @@ class BarKiosk:
         )
         self.proc: subprocess.Popen[str] | None = None
 
-    def start(self, players: str | None = None, teams: str | None = None) -> None:
-        """Run the kiosk; a restart keeps the players and teams it was first started with."""
+    def start(self, players: str | None = None, teams: str | None = None, *, links: bool = True) -> None:
+        """Run the kiosk; a restart keeps the players and teams it was first started with.
+        `links`: wait for the team links it prints (none when it resumes a game without any)."""
         self.players = players or getattr(self, "players", "Anna,Ben;Cleo")
         self.teams = teams or getattr(self, "teams", "Sharks,Jets")
         players, teams = self.players, self.teams
+        from hub.cluster import tied
+
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "kiosk.app.cli",
-                "run",
-                "--headless",
-                "--simulator",
-                "--config",
-                str(self.config),
-                "--teams",
-                teams,
-                "--players",
-                players,
-            ],
+            tied(
+                [
+                    sys.executable,
+                    "-m",
+                    "kiosk.app.cli",
+                    "run",
+                    "--headless",
+                    "--simulator",
+                    "--config",
+                    str(self.config),
+                    "--teams",
+                    teams,
+                    "--players",
+                    players,
+                ]
+            ),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -175,7 +175,10 @@ class BarKiosk:
         self.web = "http://127.0.0.1:" + self.out.wait_for(r"phone page on http://[^\s/]+:(\d+)", 90).group(1)
         self.host = self.out.wait_for(r"Host page .*: (http\S+)", 60).group(1)
         self.out.wait_for(r"running headless", 60)
-        self.links = [self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1) for name in teams.split(",")]
+        if links:
+            self.links = [
+                self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1) for name in teams.split(",")
+            ]
 
     def team_api(self, team: int) -> str:
         return f"{self.web}/api/team/{self.links[team].rsplit('/', 1)[1]}"
@@ -272,3 +275,24 @@ def bar_behind_a_proxy(database: str, folder: Path):
     proxy = HeldProxy(hub.port)
     league = League(hub, "Harbour League", ("The Anchor",))
     return hub, proxy, BarKiosk(folder, proxy.url, league.code("The Anchor"))
+
+
+def kill_when_the_hub_has(kiosk: BarKiosk, hub: HubProcess, games: int, lag: float = 0.0) -> None:
+    """Kill the kiosk (SIGKILL) `lag` seconds after the hub has committed `games` games (looked
+    at every few milliseconds on one connection: with no lag the kill lands between the hub's
+    commit and the kiosk hearing of it, or one upload later)."""
+    import psycopg
+
+    assert kiosk.proc is not None
+    deadline = time.monotonic() + 120
+    with psycopg.connect(hub.database, autocommit=True) as conn:
+        while True:
+            row = conn.execute("SELECT count(*) FROM games").fetchone()
+            if row is not None and row[0] >= games:
+                time.sleep(lag)
+                kiosk.kill()
+                return
+            assert time.monotonic() < deadline and kiosk.proc.poll() is None, (
+                f"the hub never had {games} games"
+            )
+            time.sleep(0.005)

@@ -21,6 +21,7 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, Phase, Place, Setup, Team, house_rules
 from kiosk.i18n import set_language
 from kiosk.inputs import Button
+from tests.waits import eventually
 
 SHARKS = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
 JETS = "D5-L5-T5-S5 T11-T14-T9 S6-S10 D1-D18-D4-D13-D6"
@@ -30,14 +31,6 @@ JET_CELLS = [code for ship in JETS.split() for code in ship.split("-")]
 def _cell(code: str) -> Cell:
     rings = {"T": Ring.TRIPLE, "D": Ring.DOUBLE, "S": Ring.SMALL, "L": Ring.LARGE}
     return Cell(rings[code[0]], int(code[1:]))
-
-
-async def _until(condition, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -70,16 +63,16 @@ def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, 
                 service.submit(Place(team, parse_fleet(fleet, rules.board, rules.fleet)))
             for number, code in enumerate(JET_CELLS, start=1):
                 board.land(_cell(code))  # through the board's sink, as a real dart comes
-                await _until(lambda n=number: service.match.state().darts[0] >= n)
-                await _until(caller.idle)
+                await eventually(lambda n=number: service.match.state().darts[0] >= n, f"dart {number}")
+                await eventually(caller.idle, "the caller idle")
                 if service.match.phase is Phase.TAKEOUT:
                     board.press(Button.NEXT)  # the darts are out: the Jets' visit
-                    await _until(lambda: service.match.phase is Phase.THROWING)
+                    await eventually(lambda: service.match.phase is Phase.THROWING, "the Jets' visit")
                     board.press(Button.NEXT)  # the Jets throw nothing: three misses, padded
-                    await _until(lambda: service.match.state().side == 0)
-                await _until(caller.idle)
+                    await eventually(lambda: service.match.state().side == 0, "the Sharks' visit again")
+                await eventually(caller.idle, "the caller idle")
             assert service.match.phase is Phase.OVER
-            await _until(caller.idle)
+            await eventually(caller.idle, "the caller idle")
             return [p.path.name for p in caller.speaker.played]
         finally:
             await kiosk.stop()
@@ -154,19 +147,19 @@ def test_a_phones_only_classic_duel_calls_its_first_turn_once_both_phones_hold_t
                 first = await phones[0].get(f"{web.base_url}/api/classic/team/{tokens.teams[0]}")
                 assert first.status == 200 and (await first.json())["phones"] == [True, False]
                 await asyncio.sleep(0.3)
-                await _until(caller.idle)
+                await eventually(caller.idle, "the caller idle")
                 assert said() == []  # the Jets still scan their code: no turn anyone can play
                 second = await phones[1].get(f"{web.base_url}/api/classic/team/{tokens.teams[1]}")
                 assert second.status == 200
-                await _until(lambda: said() != [])
-                await _until(caller.idle)
+                await eventually(lambda: said() != [], "a call of the first turn")
+                await eventually(caller.idle, "the caller idle")
                 assert said() == ["Sharks your turn"]
                 fired = await phones[0].post(
                     f"{web.base_url}/api/classic/team/{tokens.teams[0]}/fire", json={"cell": "J10"}
                 )
                 assert fired.status == 200, await fired.text()
-                await _until(lambda: len(said()) > 1)
-                await _until(caller.idle)
+                await eventually(lambda: len(said()) > 1, "a call after the shot")
+                await eventually(caller.idle, "the caller idle")
                 assert said()[1] in ("Hit, fire again", "Miss Jets your turn"), said()
             finally:
                 for phone in phones:

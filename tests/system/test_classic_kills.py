@@ -15,8 +15,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.system.test_kiosk_headless import Lines
 from tests.system.test_phones_only import start_headless
+from tests.waits import Lines, until_seen
 
 KILLS = 8
 ORDER = [f"{c}{r}" for r in range(1, 11) for c in "ABCDEFGHIJ"]
@@ -53,9 +53,9 @@ class Kiosk:
         """`port` 0: the system picks one (read back from the kiosk's log); restarts pass it."""
         self.proc = start_headless(tmp, port, "[solo]\nshot_seconds = 0.05\n")
         out = Lines(self.proc)
-        self.port = int(out.wait_for(r"phone page on http://[^\s/]+:(\d+)", timeout=60).group(1))
+        self.port = int(out.wait_for(r"phone page on http://[^\s/]+:(\d+)").group(1))
         self.web = f"http://127.0.0.1:{self.port}"
-        out.wait_for(r"running headless", timeout=60)
+        out.wait_for(r"running headless")
 
     def kill(self) -> None:
         self.proc.kill()
@@ -70,15 +70,13 @@ def _shots(view: dict) -> tuple[set[str], set[str]]:
 
 def _settled(kiosk: Kiosk, phone: Phone) -> dict:
     """The view once it is the phone's turn (or the game is over): the computer has fired."""
-    deadline = time.monotonic() + 30
-    while True:
+
+    def view() -> dict:
         status, body = phone.call(f"{kiosk.web}/api/classic/play")
         assert status == 200, body
-        view = body["view"]
-        if view["winner"] is not None or view["turn"] == 0:
-            return view
-        assert time.monotonic() < deadline, f"the computer never fired: {view}"
-        time.sleep(0.05)
+        return body["view"]
+
+    return until_seen(view, lambda v: v["winner"] is not None or v["turn"] == 0, "the computer's shots")
 
 
 def test_a_killed_kiosk_resumes_the_phones_solo_game_with_the_computers_turn(tmp_path):

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from tests.kiosk.app.test_resume_result import finished_game
-from tests.system.test_kiosk_headless import Lines, _http
+from tests.system.test_kiosk_headless import _http
+from tests.waits import Lines
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,6 +19,7 @@ from kiosk.service import MatchUpdate, Notice, NoticeKind, NotSaved, ServiceEven
 from kiosk.store import Store
 from tests.line_game import LineGame
 from tests.small_disk import fill, small_disk
+from tests.waits import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 FOUR = board_for(Profile.FOUR_RING)
@@ -68,14 +69,6 @@ def _config(db: Path) -> ConfigFile:
     return ConfigFile(None, typed)
 
 
-async def _until(condition, seconds: float = 15.0) -> bool:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        await asyncio.sleep(0.05)
-    return condition()
-
-
 def test_the_kiosk_pauses_on_a_full_disk_and_resumes_by_itself(tmp_path):
     disk = tmp_path / "disk"
     with small_disk(disk, "2m"):
@@ -109,13 +102,13 @@ def test_the_kiosk_pauses_on_a_full_disk_and_resumes_by_itself(tmp_path):
 
                 for code in DARTS_TO_THROW[:2]:
                     board_dart(code)
-                assert await _until(lambda: len(announced) == 2)
+                await eventually(lambda: len(announced) == 2, "the second dart announced")
                 filler = fill(disk)
                 match = DARTS.in_play(service)
                 assert match is not None
                 before = match.state()
                 board_dart(DARTS_TO_THROW[2])
-                assert await _until(lambda: service.paused is not None)
+                await eventually(lambda: service.paused is not None, "the kiosk paused")
                 paused = [n for n in notices if n.kind is NoticeKind.PAUSED]
                 assert paused and "full" in paused[0].message and "paused" in paused[0].message
                 match = DARTS.in_play(service)
@@ -127,10 +120,10 @@ def test_the_kiosk_pauses_on_a_full_disk_and_resumes_by_itself(tmp_path):
                     assert "full" in str(err)
                 filler.unlink()
                 # No input needed: the service tries the store again by itself.
-                assert await _until(lambda: service.paused is None)
+                await eventually(lambda: service.paused is None, "the kiosk resumed")
                 assert any(n.kind is NoticeKind.RESUMED for n in notices)
                 board_dart(DARTS_TO_THROW[3])
-                assert await _until(lambda: len(announced) == 3)
+                await eventually(lambda: len(announced) == 3, "the third dart announced")
             finally:
                 await kiosk.stop()
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -21,6 +19,8 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
+
+from tests.waits import Lines, until_seen
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARKS = [
@@ -30,34 +30,6 @@ SHARKS = [
     ["D3", "D19"],
 ]
 JETS = [["D5", "L5", "T5", "S5"], ["T11", "T14", "T9"], ["S6", "S10"], ["D1", "D18", "D4", "D13", "D6"]]
-
-
-class Lines:
-    """Collects a process's stdout lines in a thread, so the test can wait for one."""
-
-    def __init__(self, proc: subprocess.Popen) -> None:
-        self.lines: list[str] = []
-        self._cond = threading.Condition()
-        threading.Thread(target=self._read, args=(proc,), daemon=True).start()
-
-    def _read(self, proc: subprocess.Popen) -> None:
-        for line in proc.stdout:
-            with self._cond:
-                self.lines.append(line.rstrip("\n"))
-                self._cond.notify_all()
-
-    def wait_for(self, pattern: str, timeout: float = 30.0) -> re.Match:
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                for line in self.lines:
-                    found = re.search(pattern, line)
-                    if found:
-                        return found
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"no line like {pattern!r} in:\n" + "\n".join(self.lines))
-                self._cond.wait(left)
 
 
 def phone() -> urllib.request.OpenerDirector:
@@ -129,15 +101,8 @@ class Kiosk:
         assert status == 200
         return body["view"]
 
-    def wait_view(self, check, timeout: float = 20.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            view = self.view()
-            if view and check(view):
-                return view
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the kiosk never got there: {json.dumps(view)}")
-            time.sleep(0.05)
+    def wait_view(self, check, what: str = "the view wanted") -> dict:
+        return until_seen(self.view, lambda view: view and check(view), f"{what} on the kiosk's page")
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)

@@ -14,7 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.system.test_kiosk_headless import ROOT, Lines
+from tests.system.test_kiosk_headless import ROOT
+from tests.waits import Lines
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
 
@@ -95,10 +96,10 @@ def test_a_kiosk_is_refused_while_a_referee_holds_the_database(tmp_path):
         env=ENV,
     )
     try:
-        assert referee.stdin is not None and referee.stdout is not None
+        assert referee.stdin is not None
         referee.stdin.write('{"cmd": "state"}\n')
         referee.stdin.flush()
-        referee.stdout.readline()  # it answers: it has the database open
+        Lines(referee).next("answer to state (the referee has the database open)")
         message = _refused(_kiosk_argv(tmp_path, db))
         assert re.search(rf"dartship referee \(pid {referee.pid}\)", message), message
     finally:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.test_kiosk_headless import JETS, ROOT, SHARKS, Lines, _http, phone
+from tests.system.test_kiosk_headless import JETS, ROOT, SHARKS, _http, phone
+from tests.waits import Lines, until_seen
 
 
 def start_headless(tmp: Path, port: int, config: str, *args: str) -> subprocess.Popen:
@@ -91,13 +91,7 @@ class HeadlessKiosk:
         return body["view"]
 
     def wait_view(self, check, what: str) -> dict:
-        deadline = time.monotonic() + 30
-        while True:
-            view = self.view()
-            if view and check(view):
-                return view
-            assert time.monotonic() < deadline, f"never {what}: {view}"
-            time.sleep(0.05)
+        return until_seen(self.view, lambda view: view and check(view), what)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -76,13 +76,19 @@ def chromium_executable() -> str | None:
     return None
 
 
-@pytest.fixture
-def chromium() -> Callable[[], AbstractAsyncContextManager[Any]]:
-    """`async with chromium() as browser`: headless Chromium through Playwright. Skips the test,
-    saying why, where no Chromium is installed (CI installs one, so there they run)."""
+def _chromium_or_skip() -> str:
+    """Skips the test, saying why, where no Chromium is installed (CI installs one, so there
+    they run)."""
     executable = chromium_executable()
     if executable is None:
         pytest.skip("no Chromium found: install Debian's chromium package or set DARTSHIP_CHROMIUM")
+    return executable
+
+
+def launch_chromium() -> AbstractAsyncContextManager[Any]:
+    """`async with launch_chromium() as browser`: headless Chromium through Playwright (for a
+    fixture that shares one browser among tests; a test alone takes `chromium`)."""
+    executable = _chromium_or_skip()
 
     @contextlib.asynccontextmanager
     async def launch() -> AsyncIterator[Any]:
@@ -97,4 +103,11 @@ def chromium() -> Callable[[], AbstractAsyncContextManager[Any]]:
             finally:
                 await browser.close()
 
-    return launch
+    return launch()
+
+
+@pytest.fixture
+def chromium() -> Callable[[], AbstractAsyncContextManager[Any]]:
+    """`async with chromium() as browser`: a browser of the test's own (`launch_chromium`)."""
+    _chromium_or_skip()
+    return launch_chromium

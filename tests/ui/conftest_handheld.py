@@ -72,12 +72,15 @@ def make_service(tmp_path: Path, chosen: config.Settings | None = None) -> GameS
     return service
 
 
-def new_game(service: GameService, names: tuple[str, str] = ("Sharks", "Jets")) -> int:
+def new_game(
+    service: GameService, names: tuple[str, str] = ("Sharks", "Jets"), rules: HouseRules | None = None
+) -> int:
+    """A dart game of two teams, by the service's settings' rules unless `rules` says."""
     return service.new_game(
         DARTS,
         Setup(
             (Team(names[0], (names[0] + " 1", names[0] + " 2")), Team(names[1], (names[1] + " 1",))),
-            RULES.get(service, HouseRules()),
+            rules or RULES.get(service, HouseRules()),
         ),
     )
 

@@ -23,6 +23,7 @@ from tests.ui.conftest_handheld import (
     place,
     settings,
 )
+from tests.waits import PATIENCE
 
 
 def token(api, team: int) -> str:
@@ -120,7 +121,7 @@ async def test_public_game_view_without_a_game(tmp_path):
         response = await client.get("/api/game")
         assert (await response.json()) == {"view": None}
         async with client.ws_connect("/api/game/ws") as socket:
-            first = json.loads((await socket.receive()).data)
+            first = json.loads((await socket.receive(timeout=PATIENCE)).data)
             assert first == {"type": "view", "view": None, "events": []}
 
 
@@ -135,7 +136,7 @@ async def test_both_phones_and_a_spectator_hear_a_dart_live(tmp_path):
             sockets.append(await phone.ws_connect(f"/api/team/{token(api, team)}/ws"))
         sockets.append(await phones[0].ws_connect("/api/game/ws"))
         for socket in sockets:
-            assert json.loads((await socket.receive()).data)["type"] == "view"
+            assert json.loads((await socket.receive(timeout=PATIENCE)).data)["type"] == "view"
         await phones[0].post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
         await phones[1].post(f"/api/team/{token(api, 1)}/fleet", json=fleet_json(FLEET_B))
         assert service.match.state().side == 0

@@ -170,6 +170,35 @@ async def test_solo_against_the_computer_to_the_win(tmp_path, chromium):
         assert page.errors == []  # type: ignore[attr-defined]
 
 
+async def test_an_answer_overtaken_by_the_computers_shot_leaves_the_turn_shown(tmp_path, chromium):
+    """The answer to a phone's shot and the socket race: on a slow network the computer's
+    shot (the turn back to the phone) comes on the socket before the answer to the shot that
+    gave the computer its turn. The page keeps the newer view: on the old page the answer
+    won, and it said "The computer is aiming…" with no Fire, until the phone was reloaded
+    (seen on CI's loaded machine)."""
+    async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
+        page = await browser_page(browser, web.page_url("/classic"))
+        await page.locator("[data-level='easy']").tap()
+        await expect(page.locator("#radar-0")).to_be_visible(timeout=WAIT_MS)
+        match = await table_match(web, page)
+        await my_turn(page)
+
+        async def answer_late(route) -> None:
+            answer = await route.fetch()  # fired and answered: the computer's turn
+            await expect(page.locator("#fleet .sq.last")).to_have_count(1, timeout=WAIT_MS)
+            await my_turn(page)  # the socket told the computer's shots: the phone's turn
+            await route.fulfill(response=answer)
+
+        await page.route("**/api/classic/play/fire", answer_late)
+        async with page.expect_request_finished(lambda r: r.url.endswith("/api/classic/play/fire")):
+            await fire(page, "radar-0", water(match, 0)[0])
+        await page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # the answer read
+        assert match.turn == 0
+        await my_turn(page)
+        await expect(page.locator("#fire")).to_be_visible()
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
 def _fits(match: Match, square) -> bool:
     fleet = match.fleet(0)
     assert fleet is not None

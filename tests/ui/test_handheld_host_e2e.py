@@ -1,24 +1,88 @@
 """The host's desk in headless Chromium at 390x844, as a host holds it on a phone: the throw
 pad's drawn board takes taps (static/host.js), the page follows the game by itself, and
 "who was closer?" is answered from where each dart landed. English, German and Finnish;
-screenshots in build/artefacts/handheld/."""
+screenshots in build/artefacts/handheld/.
+
+One kiosk (as `dartship run --headless --simulator` serves it) and one Chromium for the whole
+module: each test starts a game of its own on it (a new game gives new links and a new desk
+state; the one before is stored as abandoned) and opens the desk on a phone of its own (its own
+cookies), closed after it; the language is put back to English after each."""
 
 from __future__ import annotations
 
-import pytest
-from playwright.async_api import expect
+import dataclasses
+from collections.abc import AsyncIterator, Awaitable, Callable
 
-from kiosk.darts.match import Phase
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, Page, expect
+
+from kiosk.darts.match import BullOffMode, Phase
 from kiosk.i18n import set_language
+from kiosk.service import GameService
+from tests.ui.conftest import launch_chromium
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
+    RULES,
     fleet,
     new_game,
     place,
 )
 from tests.ui.test_handheld_e2e import WAIT_MS, browser_page, running_kiosk, shot
 from ui.handheld.darts.host import HostDesk
+from ui.handheld.server import WebServer
+
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
+
+
+@dataclasses.dataclass(frozen=True)
+class Venue:
+    """The module's kiosk and browser."""
+
+    service: GameService
+    web: WebServer
+    browser: Browser
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def venue(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Venue]:
+    folder = tmp_path_factory.mktemp("host-e2e")
+    async with (
+        running_kiosk(folder, bull_off="normal", headless=True) as (service, web),
+        launch_chromium() as browser,
+    ):
+        yield Venue(service, web, browser)
+
+
+Opens = Callable[[], Awaitable[Page]]
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def open_desk(venue: Venue) -> AsyncIterator[Opens]:
+    """Opens the host's desk of the game in play on a new phone; closes every phone after the
+    test and puts the kiosk's language back."""
+    pages: list[Page] = []
+
+    async def opened() -> Page:
+        host = venue.web.part(HostDesk)
+        assert host is not None
+        page = await browser_page(venue.browser, venue.web.base_url + host.path())
+        pages.append(page)
+        return page
+
+    try:
+        yield opened
+    finally:
+        for page in pages:
+            await page.context.close()
+        set_language("en")
+
+
+def game_with(venue: Venue, bull_off: BullOffMode) -> None:
+    """A new game of the test's own, with its own bull-off."""
+    rules = RULES[venue.service]
+    new_game(venue.service, rules=dataclasses.replace(rules, bull_off=bull_off))
 
 
 async def tap_cell(page, code: str) -> None:
@@ -26,78 +90,63 @@ async def tap_cell(page, code: str) -> None:
     await page.wait_for_load_state()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "de", "fi"])
-async def test_the_desk_on_a_phone(tmp_path, language, chromium):
+async def test_the_desk_on_a_phone(venue, open_desk, language):
     set_language(language)
-    try:
-        async with (
-            running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web),
-            chromium() as browser,
-        ):
-            new_game(service)
-            host = web.part(HostDesk)
-            assert host is not None
-            desk = await browser_page(browser, web.base_url + host.path())
-            await expect(desk.locator("#phones .qr")).to_have_count(1)
-            await shot(desk, f"host-placing-{language}")
-            # The phones lock in: the desk follows by itself (no reload by hand).
-            place(service, 0, fleet(FLEET_A))
-            place(service, 1, fleet(FLEET_B))
-            await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
-            await tap_cell(desk, "S20")
-            await expect(desk.locator("#bull-off")).to_contain_text("S20", timeout=WAIT_MS)
-            await tap_cell(desk, "T3")
-            await expect(desk.locator("#bull-off form")).to_have_count(2, timeout=WAIT_MS)
-            await expect(desk.locator("#bull-off")).to_contain_text("T3")
-            assert service.match.bull_off_undecided
-            await shot(desk, f"host-closer-{language}")
-            await desk.locator("#bull-off button.team1").tap()
-            await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
-            assert service.match.phase is Phase.THROWING and service.match.turn == 1
-            await tap_cell(desk, "D20")  # the Jets hit the Sharks' D20
-            await expect(desk.locator(".recent")).to_contain_text("D20", timeout=WAIT_MS)
-            await shot(desk, f"host-play-{language}")
-            assert desk.errors == []  # type: ignore[attr-defined]
-    finally:
-        set_language("en")
+    service = venue.service
+    game_with(venue, BullOffMode.NORMAL)
+    desk = await open_desk()
+    await expect(desk.locator("#phones .qr")).to_have_count(1)
+    await shot(desk, f"host-placing-{language}")
+    # The phones lock in: the desk follows by itself (no reload by hand).
+    place(service, 0, fleet(FLEET_A))
+    place(service, 1, fleet(FLEET_B))
+    await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
+    await tap_cell(desk, "S20")
+    await expect(desk.locator("#bull-off")).to_contain_text("S20", timeout=WAIT_MS)
+    await tap_cell(desk, "T3")
+    await expect(desk.locator("#bull-off form")).to_have_count(2, timeout=WAIT_MS)
+    await expect(desk.locator("#bull-off")).to_contain_text("T3")
+    assert service.match.bull_off_undecided
+    await shot(desk, f"host-closer-{language}")
+    await desk.locator("#bull-off button.team1").tap()
+    await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
+    assert service.match.phase is Phase.THROWING and service.match.turn == 1
+    await tap_cell(desk, "D20")  # the Jets hit the Sharks' D20
+    await expect(desk.locator(".recent")).to_contain_text("D20", timeout=WAIT_MS)
+    await shot(desk, f"host-play-{language}")
+    assert desk.errors == []  # type: ignore[attr-defined]
 
 
-@pytest.mark.slow
-async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(tmp_path, chromium):
+async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(venue, open_desk):
     """Issue 20, point 11: the outer bull for one team, the inner for the other: the inner
     starts (normal bull-off), where one drawn bull used to count every tap alike."""
     from kiosk.board import BullZone
 
-    async with (
-        running_kiosk(tmp_path, bull_off="normal", headless=True) as (service, web),
-        chromium() as browser,
-    ):
-        new_game(service)
-        place(service, 0, fleet(FLEET_A))
-        place(service, 1, fleet(FLEET_B))
-        host = web.part(HostDesk)
-        assert host is not None
-        desk = await browser_page(browser, web.base_url + host.path())
-        await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
-        bull = desk.locator('#pad-board [data-code="BULL"]')
-        await expect(bull).to_have_count(2)  # the outer bull's disc, the inner bull's on it
-        box = await bull.first.bounding_box()
-        inner = await desk.locator('#pad-board [data-part="inner"]').bounding_box()
-        assert inner["width"] < box["width"] * 0.6
-        # The outer ring of the bull: between the inner disc's edge and the outer's.
-        x = box["x"] + box["width"] / 2
-        y = box["y"] + box["height"] / 2 - (box["height"] + inner["height"]) / 4
-        await desk.touchscreen.tap(x, y)
-        await desk.wait_for_load_state()
-        await expect(desk.locator("#bull-off")).to_contain_text("outer", timeout=WAIT_MS)
-        await desk.touchscreen.tap(x, box["y"] + box["height"] / 2)  # the middle: the inner bull
-        await desk.wait_for_load_state()
-        await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
-        assert service.match.bull_off_zones() == (BullZone.OUTER, BullZone.INNER)
-        assert service.match.turn == 1
-        await shot(desk, "host-both-bulls")
-        assert desk.errors == []  # type: ignore[attr-defined]
+    service = venue.service
+    game_with(venue, BullOffMode.NORMAL)
+    place(service, 0, fleet(FLEET_A))
+    place(service, 1, fleet(FLEET_B))
+    desk = await open_desk()
+    await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
+    bull = desk.locator('#pad-board [data-code="BULL"]')
+    await expect(bull).to_have_count(2)  # the outer bull's disc, the inner bull's on it
+    box = await bull.first.bounding_box()
+    inner = await desk.locator('#pad-board [data-part="inner"]').bounding_box()
+    assert inner["width"] < box["width"] * 0.6
+    # The outer ring of the bull: between the inner disc's edge and the outer's.
+    x = box["x"] + box["width"] / 2
+    y = box["y"] + box["height"] / 2 - (box["height"] + inner["height"]) / 4
+    await desk.touchscreen.tap(x, y)
+    await desk.wait_for_load_state()
+    await expect(desk.locator("#bull-off")).to_contain_text("outer", timeout=WAIT_MS)
+    await desk.touchscreen.tap(x, box["y"] + box["height"] / 2)  # the middle: the inner bull
+    await desk.wait_for_load_state()
+    await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
+    assert service.match.bull_off_zones() == (BullZone.OUTER, BullZone.INNER)
+    assert service.match.turn == 1
+    await shot(desk, "host-both-bulls")
+    assert desk.errors == []  # type: ignore[attr-defined]
 
 
 ASKED = {
@@ -110,47 +159,38 @@ ASKED = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "de", "fi"])
-async def test_a_new_game_from_the_desk_over_one_in_play_asks_first(tmp_path, language, chromium):
+async def test_a_new_game_from_the_desk_over_one_in_play_asks_first(venue, open_desk, language):
     """New game, same teams, while the darts fly: the question the touchscreen asks, in the
     kiosk's language. Keep playing leaves the game as it was; Start new game ends it with no
     winner (stored abandoned) and the next game's codes come."""
     from kiosk.i18n import _
 
     set_language(language)
-    try:
-        async with (
-            running_kiosk(tmp_path, bull_off="off", headless=True) as (service, web),
-            chromium() as browser,
-        ):
-            new_game(service)
-            place(service, 0, fleet(FLEET_A))
-            place(service, 1, fleet(FLEET_B))
-            first, version = service.game, service.match.version
-            host = web.part(HostDesk)
-            assert host is not None
-            desk = await browser_page(browser, web.base_url + host.path())
-            await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
-            await desk.locator("#new").tap()
-            asking = desk.locator("#asking")
-            await expect(asking).to_be_visible(timeout=WAIT_MS)
-            headline, question = ASKED[language]
-            await expect(asking.locator("h2")).to_have_text(headline)
-            await expect(asking.locator(".ask")).to_have_text(question)
-            await expect(desk.locator("#stay")).to_have_text(_("Keep playing"))
-            await expect(desk.locator("#go")).to_have_text(_("Start new game"))
-            await shot(desk, f"host-asking-{language}")
-            await desk.locator("#stay").tap()
-            await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
-            assert service.game == first and service.match.version == version  # untouched
-            await desk.locator("#new").tap()
-            await desk.locator("#go").tap()
-            await expect(desk.locator("#phones .qr")).to_have_count(1, timeout=WAIT_MS)
-            assert service.game != first and service.match.phase is Phase.PLACING
-            status = service.store.db.execute("SELECT status FROM games WHERE id=?", [first]).fetchone()
-            assert status[0] == "abandoned"
-            await shot(desk, f"host-asked-new-game-{language}")
-            assert desk.errors == []  # type: ignore[attr-defined]
-    finally:
-        set_language("en")
+    service = venue.service
+    game_with(venue, BullOffMode.OFF)
+    place(service, 0, fleet(FLEET_A))
+    place(service, 1, fleet(FLEET_B))
+    first, version = service.game, service.match.version
+    desk = await open_desk()
+    await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
+    await desk.locator("#new").tap()
+    asking = desk.locator("#asking")
+    await expect(asking).to_be_visible(timeout=WAIT_MS)
+    headline, question = ASKED[language]
+    await expect(asking.locator("h2")).to_have_text(headline)
+    await expect(asking.locator(".ask")).to_have_text(question)
+    await expect(desk.locator("#stay")).to_have_text(_("Keep playing"))
+    await expect(desk.locator("#go")).to_have_text(_("Start new game"))
+    await shot(desk, f"host-asking-{language}")
+    await desk.locator("#stay").tap()
+    await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
+    assert service.game == first and service.match.version == version  # untouched
+    await desk.locator("#new").tap()
+    await desk.locator("#go").tap()
+    await expect(desk.locator("#phones .qr")).to_have_count(1, timeout=WAIT_MS)
+    assert service.game != first and service.match.phase is Phase.PLACING
+    status = service.store.db.execute("SELECT status FROM games WHERE id=?", [first]).fetchone()
+    assert status[0] == "abandoned"
+    await shot(desk, f"host-asked-new-game-{language}")
+    assert desk.errors == []  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ from kiosk.league import membership as members
 from kiosk.store import Store
 from tests import league_games as games
 from tests.ui.test_touch_game import labels_text
+from tests.waits import PATIENCE
 
 
 async def _league(database: str) -> tuple[str, str]:
@@ -35,12 +36,14 @@ async def _league(database: str) -> tuple[str, str]:
 
 
 def _hub(database: str, port: int) -> subprocess.Popen[bytes]:
+    from hub.cluster import tied
+
     process = subprocess.Popen(
-        [sys.executable, "-m", "kiosk.app.cli", "hub", "--database", database, "--port", str(port)],
+        tied([sys.executable, "-m", "kiosk.app.cli", "hub", "--database", database, "--port", str(port)]),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).close()
@@ -48,7 +51,7 @@ def _hub(database: str, port: int) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.2)
     process.kill()
-    pytest.fail("the hub did not start")
+    pytest.fail(f"the hub did not answer /healthz within {PATIENCE:g} s (exit status {process.poll()})")
 
 
 def test_the_stats_screen_shows_the_league_table_and_daily_board(

@@ -13,6 +13,7 @@ from kiosk.classic.fleet import random_fleet
 from kiosk.classic.grid import SQUARES
 from kiosk.classic.match import ComputerLevel, Fire, Match, Mode, Place, Setup
 from kiosk.classic.thinking import RemoteComputer, radar_of, radar_wire
+from tests.waits import Lines, until
 
 
 def _radar_after(shots: int, seed: int = 4):
@@ -66,7 +67,6 @@ def test_a_kiosk_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
     import signal
     import subprocess
     import sys
-    import time
 
     script = tmp_path / "a_kiosk.py"
     script.write_text(
@@ -83,20 +83,18 @@ def test_a_kiosk_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
         [sys.executable, str(script)],
         stdout=subprocess.PIPE,
         text=True,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONPATH": root},
     )
-    assert proc.stdout.readline().strip() == "thinking", proc.stderr.read()
+    Lines(proc).wait_for(r"^thinking$", what="'thinking' (the computer asked its worker)")
     workers = [int(d) for d in os.listdir("/proc") if d.isdigit() and _parent(int(d)) == proc.pid]
     assert workers
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
-    deadline = time.monotonic() + 10
-    alive = workers
-    while alive and time.monotonic() < deadline:
-        time.sleep(0.1)
-        alive = [p for p in workers if _state(p) not in (None, "Z")]
-    assert alive == []
+    until(
+        lambda: not [p for p in workers if _state(p) not in (None, "Z")],
+        lambda: f"the workers gone after their kiosk's SIGKILL: {workers}",
+    )
 
 
 def _stat(pid: int) -> list[str] | None:

@@ -33,6 +33,9 @@ def game_view(
         "level": setup.level.value,
         "date": setup.date.isoformat() if setup.date is not None else None,
         "may_place": side is not None and match.may_place(side),
+        # The commands applied so far: an answer overtaken on its way by the socket's newer
+        # view (the computer's shot) is older, and the page keeps the newer one.
+        "step": match.version,
         **body,
     }
 

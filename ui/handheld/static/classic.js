@@ -138,6 +138,11 @@ function setConnected(on) {
 
 function receive(message) {
   const previous = page.view;
+  // A POST's answer and the socket race: the computer's shot can come on the socket before
+  // the answer to the shot that gave it the turn. The older view must not win (the page
+  // would say the computer aims, with no Fire, until the next change).
+  const older = previous && message.view && previous.game === message.view.game && message.view.step < previous.step;
+  if (older) return;
   page.view = message.view;
   page.room = message.room ?? null;
   if (message.daily) page.daily = message.daily;
