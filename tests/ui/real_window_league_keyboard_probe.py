@@ -8,7 +8,8 @@ code and the address of a hub that is not there on the on-screen keyboard; taps 
 stands while the keyboard is up; waits for the answer (the hub cannot be reached: the longest
 message the screen gives, and the status then names the error too); then taps the code field
 again, so the keyboard is up over that answer, and reports where each control and text stands
-against the keyboard's top and whether each text shows every word (`ui.touch.fitting`). One
+against the keyboard's top and whether each text shows every word (`ui.touch.fitting`); then a
+board's long notice comes (a garbled line) and it reports what the toast lies over. One
 JSON line on stdout for the test to judge; the window with the keyboard up in OUT.png.
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
+from kiosk.app.tour.driver import GARBLED_LINE
 from tests.ui.real_window_league_probe import above_keyboard, keyboard, open_league, type_on_keyboard
 from tests.ui.real_window_probe import run_app, window_kiosk
 
@@ -89,6 +91,22 @@ async def main(folder: Path, hub: str, out: Path, size: tuple[int, int], languag
             report["bottoms"] = {name: w.to_window(*w.pos)[1] for name, w in widgets.items()}
             report["faults"] = {name: label_faults(widgets[name], window) for name in ("message", "status")}
             report["font_share"] = screen.status.font_size / theme.sizes()(TEXT_UNITS)
+            # A board's notice while the owner types: clear of the keyboard and of every control.
+            from kiosk.i18n import _
+            from kiosk.inputs import BadLine
+            from ui.touch.toast import covered
+
+            kiosk.service.queue.put_nowait(BadLine(GARBLED_LINE, _("no dialect reads this line")))
+            for _frame in range(300):
+                if app.toast_panel.opacity:
+                    break
+                await frames.wait(1)
+            await frames.wait()
+            report["toast_shown"] = bool(app.toast_panel.opacity)
+            report["toast_covers"] = covered(app.toast_panel)
+            photograph(out.with_name(out.stem + "_toast.png"))
+            app._hide_toast()
+            await frames.wait()
         report["message"] = screen.message.text
         report["status"] = screen.status.text
         photograph(out)

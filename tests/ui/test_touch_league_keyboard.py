@@ -2,7 +2,8 @@
 display), at the Pi's 800x480, 1280x720 and 1920x1080, in English, German and Finnish: after a
 join the hub did not answer (the longest message and status the screen gives), the owner types
 again, and Back, Join, both fields, the whole message and the whole status stand above the
-keyboard, every word of them shown. The probe (`tests/ui/real_window_league_keyboard_probe.py`)
+keyboard, every word of them shown; and a board's notice then shown lies over none of them, nor
+over the keyboard. The probe (`tests/ui/real_window_league_keyboard_probe.py`)
 reports; this test judges. No hub is needed: the address typed is a port nobody listens on."""
 
 from __future__ import annotations
@@ -63,3 +64,4 @@ def test_the_whole_league_screen_stays_above_the_keyboard(
         name: True for name in ("back", "join", "code", "hub", "message", "status")
     }, report
     assert report["faults"] == {"message": [], "status": []}, report
+    assert report["toast_shown"] and report["toast_covers"] == [], report  # nor the keyboard

@@ -31,6 +31,14 @@ def test_the_lowest_place_clear_of_every_button() -> None:
     assert not any(box.overlaps(button) for button in both)
 
 
+def test_a_narrow_room_is_kept_as_wide_as_the_least() -> None:
+    """Rounding a room down to the step never makes it narrower than the least width."""
+    region = Box(0, 0, 800, 300)
+    wall = Box(150, 0, 650, 300)  # buttons everywhere but a column 150 px wide
+    box = place(region, [wall], lambda _w: 100.0, least_width=120, step=80)
+    assert box is not None and box.width == 120 and box.right <= 150
+
+
 def test_no_place_when_buttons_fill_the_region() -> None:
     region = Box(0, 0, 400, 100)
     rows = [Box(0, 0, 400, 45), Box(0, 50, 400, 50)]
@@ -92,6 +100,44 @@ def test_no_toast_covers_a_button_on_any_screen(tour, stage: str, screen: str | 
             tour.app.toast(VERY_LONG)
         assert tour.app.toast_panel.opacity == 1
         assert _covered(tour) == [], tour.screen().name
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+def test_express_s_line_up_tiled_with_ships_leaves_its_toast_a_column(tour, language: str) -> None:
+    from kiosk.app.tour.driver import label
+
+    tour.at("express_setup", language)
+    try:
+        tour.press(label("Lay out the lines"))
+        assert tour.screen().name == "express_lineup"
+        tour.garbled_line()
+        assert _covered(tour) == []
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")
+
+
+def test_a_toast_over_a_popup_is_shown_above_it_and_clear_of_its_buttons(tour) -> None:
+    """Correct's picker (a popup) used to hide a toast shown while it was open: the toast lay in
+    the app's layout, under the popup."""
+    from kivy.core.window import Window
+
+    from kiosk.app.tour.driver import label
+
+    tour.at("visit", "de")
+    try:
+        tour.press(label("Correct"))
+        picker = tour.screen().picker
+        assert picker.get_parent_window() is not None
+        tour.garbled_line()
+        assert _covered(tour) == []  # none of the picker's buttons, nor its field
+        assert Window.children[0] is tour.app.toast_panel  # drawn over the popup
+        tour.app._hide_toast()
+        assert tour.app.toast_panel.parent is tour.app.root_layout  # back in the app's layout
+        picker.dismiss()
     finally:
         tour.app._hide_toast()
         tour.at("home")

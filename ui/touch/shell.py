@@ -128,6 +128,7 @@ class DartshipApp(App):
         from ui.touch.screens.stats import StatsScreen
 
         s = theme.sizes()
+        self._lower_toast()  # a toast over a popup stands on the window itself
         self.root_layout.clear_widgets()
         self.sm = ScreenManager(transition=NoTransition())
         # The games' screens before Home: Home offers the games whose screens are there.
@@ -371,6 +372,7 @@ class DartshipApp(App):
 
     def _follow_toast(self, *_args: object) -> None:
         """The toast placed again if the controls or the anchor moved since it was placed."""
+        self._lift_toast()
         anchor = self.sm.current_screen.toast_anchor() if self.sm is not None else None
         among = (
             widget_box(anchor) if anchor is not None and anchor.get_root_window() is not None else None,
@@ -444,6 +446,38 @@ class DartshipApp(App):
     def _hide_toast(self, *_args: object) -> None:
         Clock.unschedule(self._follow_toast)
         self.toast_panel.opacity = 0
+        self._lower_toast()
+
+    def _lift_toast(self) -> None:
+        """A popup open over the screen (Correct's picker, a question, Phones) would hide the
+        toast, which lies in the app's own layout under it: while one is open the toast stands
+        on top of the window (over the popup, under nothing but the keyboard)."""
+        from kivy.core.window import Window
+        from kivy.uix.vkeyboard import VKeyboard
+
+        panel = self.toast_panel
+        layers = [w for w in Window.children if not isinstance(w, VKeyboard)]  # the top one first
+        if (
+            not layers
+            or layers[0] is panel
+            or not any(w is not self.root_layout for w in layers if w is not panel)
+        ):
+            return
+        if panel.parent is not None:
+            panel.parent.remove_widget(panel)
+        Window.add_widget(panel)
+
+    def _lower_toast(self) -> None:
+        """The toast back in the app's layout, under the banner, once it is hidden."""
+        from kivy.core.window import Window
+
+        panel = getattr(self, "toast_panel", None)
+        if panel is not None and panel.parent is Window:
+            Window.remove_widget(panel)
+            layers = self.root_layout.children  # the top one first: the banner over the toast
+            self.root_layout.add_widget(
+                panel, index=layers.index(self.banner) + 1 if self.banner in layers else 0
+            )
 
     def set_language(self, language: str) -> None:
         set_language(language)

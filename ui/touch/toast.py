@@ -63,8 +63,8 @@ def place(
 ) -> Box | None:
     """The toast's box inside `region` that overlaps no obstacle: the one whose top is lowest
     (it hides the least above it), the wider of two alike. Its width is the room between
-    obstacles (or the region's edges), at least `least_width`, rounded down to `step` and centred
-    in that room; its height `height_for(width)`. None when no such box fits."""
+    obstacles (or the region's edges), at least `least_width`, rounded down to `step` (not below
+    `least_width`) and centred in that room; its height `height_for(width)`. None when no such box fits."""
     inside = [o for o in obstacles if o.overlaps(region)]
     lefts = {region.x} | {o.right for o in inside if region.x < o.right < region.right}
     rights = {region.right} | {o.x for o in inside if region.x < o.x < region.right}
@@ -73,9 +73,11 @@ def place(
     for left in lefts:
         for right in rights:
             room = right - left
-            width = room if room >= region.width else (room // step) * step
+            if room < least_width or room <= 0:
+                continue
+            width = room if room >= region.width else max(least_width, (room // step) * step)
             x = left + (room - width) / 2
-            if width < least_width or width <= 0 or (x, width) in tried:
+            if (x, width) in tried:
                 continue
             tried.add((x, width))
             height = height_for(width)
@@ -127,14 +129,16 @@ def _controls(root: Widget, clip: Box | None) -> Iterator[tuple[Widget, Box]]:
 
 
 def controls(skip: Widget | None = None) -> list[tuple[Widget, Box]]:
-    """Every control drawn on the window now (the screen, the chrome, a popup over them; not
-    `skip`, the toast itself), and the box of it that shows; the docked keyboard as one box."""
+    """Every control that can be tapped on the window now (the screen and the chrome, or the
+    popup open over them; not `skip`, the toast itself), and the box of it that shows; the
+    docked keyboard as one box."""
     from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
     from kivy.uix.vkeyboard import VKeyboard
 
     screen = Box(0.0, 0.0, float(Window.width), float(Window.height))
     found: list[tuple[Widget, Box]] = []
-    for top in Window.children:
+    for top in Window.children:  # the top one first
         if top is skip:
             continue
         if isinstance(top, VKeyboard):
@@ -144,6 +148,8 @@ def controls(skip: Widget | None = None) -> list[tuple[Widget, Box]]:
         for widget, box in _controls(top, screen):
             if skip is None or not _inside(widget, skip):
                 found.append((widget, box))
+        if isinstance(top, ModalView):
+            break  # a popup takes every touch: what lies under it cannot be tapped now
     return found
 
 
