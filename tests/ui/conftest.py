@@ -36,18 +36,20 @@ WINDOW = (800, 480)  # the session's window: the tour's kiosk, the Pi's 7" scree
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """No test module may open Kivy's window as it is imported. Kivy opens it when
-    `kivy.core.window` is first imported (a screen's module does, through `TextInput`), with
+    `kivy.core.window` is first imported (a screen's module did, through `TextInput`, until
+    `controls.text_field` built it where a field is made: tests/ui/test_touch_imports.py), with
     the size Kivy is configured for by then: before the tour's kiosk configures it
     (`ui/touch/__init__.py`), Kivy's default 800x600. tests/ui/test_touch_express.py imported
     two screen modules at its top, so every run that collected it ran every touchscreen test
     of the session in an 800x600 window (the board as tall as 584 px, the side column 190 px
     wide instead of 310: the text-fit check broke "Bull-off" and found the scoreboard's digits
-    in 14 px), and only the text-fit check, run in a process of its own, escaped it. Import
-    the screens inside the test instead."""
+    in 14 px), and only the text-fit check, run in a process of its own, escaped it. Any
+    other module that opens the window as it is imported (a widget's module of Kivy's own)
+    would do it again: the guard stays."""
     if "kivy.core.window" in sys.modules:
         raise pytest.UsageError(
-            "a test module opened Kivy's window while being collected (it imports a screen "
-            "module at its top): import it inside the test (see tests/ui/conftest.py)"
+            "a test module opened Kivy's window while being collected (something it imports at "
+            "its top opens it): import that inside the test (see tests/ui/conftest.py)"
         )
 
 

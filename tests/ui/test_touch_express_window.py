@@ -9,36 +9,19 @@ none). A tap on the drawn tiles goes through Kivy's input path.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ui.probes import run_probe
 
 pytestmark = pytest.mark.slow
 
 
 def _probe(folder: Path, stage: str, size: tuple[int, int], real: bool) -> dict:
-    probe = [sys.executable, "-m", "tests.ui.express_probe", str(folder), stage, str(size[0]), str(size[1])]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
-    if real:
-        env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
-        env.pop("KIVY_WINDOW", None)
-        if not os.environ.get("DISPLAY"):
-            if shutil.which("xvfb-run") is None:
-                pytest.skip("no display and no xvfb-run (Debian package xvfb)")
-            probe = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *probe]
-    else:
-        probe.append("--offscreen")
-    done = subprocess.run(probe, cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    reports = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    assert len(reports) == 1, done.stdout
+    args = [str(folder), stage, str(size[0]), str(size[1]), *([] if real else ["--offscreen"])]
+    reports = run_probe("tests.ui.express_probe", *args, folder=folder, real=real, timeout=180)
+    assert len(reports) == 1, reports
     return reports[0]
 
 

@@ -8,17 +8,13 @@ reports; this test judges. No hub is needed: the address typed is a port nobody 
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ui.probes import run_probe
+
 pytestmark = pytest.mark.slow
 
 
@@ -35,26 +31,15 @@ def test_the_whole_league_screen_stays_above_the_keyboard(
 ) -> None:
     url = f"http://127.0.0.1:{_closed_port()}"
     shot = artefacts / f"settings_league_keyboard_{size}_{language}.png"
-    probe = [
-        sys.executable,
-        "-m",
+    report = run_probe(
         "tests.ui.real_window_league_keyboard_probe",
         str(tmp_path),
         url,
         str(shot),
         size,
         language,
-    ]
-    if not os.environ.get("DISPLAY"):
-        if shutil.which("xvfb-run") is None:
-            pytest.skip("no display and no xvfb-run (Debian package xvfb)")
-        probe = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *probe]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(tmp_path / "kivy")}
-    env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
-    env.pop("KIVY_WINDOW", None)
-    done = subprocess.run(probe, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    report = json.loads([line for line in done.stdout.splitlines() if line.startswith("{")][-1])
+        folder=tmp_path,
+    )[-1]
     assert report["screen"] == "league"
     assert report["missing"] == [] and report["typed"] == ["abcd-efgh-jkmn", url]
     assert report["join_above_keyboard"] and report["asking"]

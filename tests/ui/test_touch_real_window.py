@@ -9,47 +9,22 @@ resumed game showed the board half off-screen and a tap on the drawn bull scored
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ui.probes import run_probe
+
 SIZES = ((800, 480), (1280, 720))
-
-
-def _command(
-    folder: Path, phase: str, width: int, height: int, module: str = "tests.ui.real_window_probe", *extra: str
-) -> list[str]:
-    probe = [sys.executable, "-m", module, str(folder), phase, str(width), str(height), *extra]
-    if os.environ.get("DISPLAY"):
-        return probe
-    if shutil.which("xvfb-run") is None:
-        pytest.skip("no display and no xvfb-run (Debian package xvfb)")
-    return ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *probe]
 
 
 def _reports(
     folder: Path, phase: str, size: tuple[int, int], module: str = "tests.ui.real_window_probe", *extra: str
 ) -> list[dict]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
-    env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
-    env.pop("KIVY_WINDOW", None)
-    done = subprocess.run(
-        _command(folder, phase, *size, module, *extra),
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
+    return run_probe(
+        module, str(folder), phase, str(size[0]), str(size[1]), *extra, folder=folder, timeout=180
     )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
 def _check(report: dict) -> None:
@@ -162,17 +137,9 @@ def test_the_caller_speaks_through_kivy_s_audio_in_the_live_app(tmp_path, monkey
 def test_the_new_game_question_in_a_real_window(tmp_path: Path, size: tuple[int, int]) -> None:
     """New game over a resumed game in play asks; Keep playing goes back; Start new game
     abandons it (tests/ui/real_window_question_probe.py)."""
-    folder = tmp_path
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
-    env.pop("SDL_VIDEODRIVER", None)
-    env.pop("KIVY_WINDOW", None)
-    command = _command(folder, "", *size, "tests.ui.real_window_question_probe")
-    command.remove("")  # this probe takes no phase
-    done = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False
+    (report,) = run_probe(
+        "tests.ui.real_window_question_probe", str(tmp_path), *map(str, size), folder=tmp_path, timeout=180
     )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    (report,) = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert report["window"] == list(size) and report["resumed_on"] == "game"
     assert report["asked"] is True
     assert report["kept"] == [True, "game", True]
