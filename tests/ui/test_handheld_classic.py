@@ -318,6 +318,20 @@ async def test_an_address_that_starts_games_without_end_is_slowed(tmp_path):
         assert refused.status == 429 and (await refused.json())["error"] == "too_many_games"
 
 
+async def test_a_start_refused_for_its_shape_costs_the_address_nothing(tmp_path):
+    async with classic_phones(tmp_path, 1, limits=StartLimits(capacity=2, per_minute=1)) as (
+        [phone],
+        _classic,
+    ):
+        for level in ("godlike", 3, None):
+            wrong = await phone.post("/api/classic/play/solo", json={"level": level})
+            assert wrong.status == 400 and (await wrong.json())["error"] == "bad_shape"
+        for _ in range(2):
+            await start_solo(phone)  # the whole allowance is still there
+        refused = await phone.post("/api/classic/play/solo", json={"level": "easy"})
+        assert refused.status == 429 and (await refused.json())["error"] == "too_many_games"
+
+
 async def test_a_phone_game_runs_beside_the_kiosks_own(tmp_path):
     from kiosk.classic.match import Setup
     from kiosk.classic.table import start

@@ -238,7 +238,6 @@ class ClassicApi:
     async def play_solo(self, request: web.Request) -> web.StreamResponse:
         body = await _body(request)
         device = self._device(request)
-        self._count_start(request)
         level = body.get("level", "normal")
         try:
             chosen = ComputerLevel(level) if isinstance(level, str) else None
@@ -246,6 +245,7 @@ class ClassicApi:
             chosen = None
         if chosen is None:
             raise json_error(400, "bad_shape", _('send {"level": "easy" | "normal" | "hard"}'))
+        self._count_start(request)  # a request refused for its shape starts nothing: not counted
         with _refusals():
             await self.rooms.start_solo_grouped(device, chosen, _name(body))
         return _answer(self._owner_message(device))
