@@ -177,11 +177,38 @@ class LeagueSync:
 
 
 def _unreachable(err: BaseException) -> str:
-    """The reason kept when the hub cannot be reached (the error's own words, as written)."""
+    """The reason kept when the hub cannot be reached (`why_unreachable`)."""
     with recording():
-        return reasons.keep(
-            _("the hub cannot be reached: {error}").format(error=str(err) or type(err).__name__)
-        )
+        return reasons.keep(_("the hub cannot be reached: {error}").format(error=why_unreachable(err)))
+
+
+def why_unreachable(err: BaseException) -> str:
+    """Why the hub could not be reached, in the kiosk's language: the common causes by name
+    (what a bar owner can check: the name, the address and port, the network, the
+    certificate), any other in the error's own words."""
+    import errno
+    import ssl
+
+    import aiohttp
+
+    cause = err.os_error if isinstance(err, aiohttp.ClientConnectorError) else err
+    if isinstance(err, aiohttp.ClientConnectorCertificateError) or isinstance(
+        cause, ssl.SSLCertVerificationError
+    ):
+        return _("its certificate is not trusted")
+    if isinstance(err, aiohttp.ClientSSLError) or isinstance(cause, ssl.SSLError):
+        return _("the secure connection failed")
+    if isinstance(err, aiohttp.ClientConnectorDNSError) or isinstance(cause, socket.gaierror):
+        return _("no computer has that name on this network")
+    if isinstance(err, TimeoutError) or isinstance(cause, TimeoutError):
+        return _("no answer within {seconds:.0f} s").format(seconds=TIMEOUT_SECONDS)
+    if isinstance(cause, ConnectionRefusedError):
+        return _("nothing answers at that address and port")
+    if isinstance(cause, OSError) and cause.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return _("the network does not reach it")
+    if isinstance(err, aiohttp.ServerDisconnectedError) or isinstance(cause, ConnectionResetError):
+        return _("it hung up before answering")
+    return str(err) or type(err).__name__
 
 
 def _reason(status: int, text: str) -> str:
@@ -284,8 +311,8 @@ class KioskLeague:
         self._joining = True
         try:
             member = await pair(hub, members.normal_code(code), self.name)
-        except aiohttp.ClientError as err:
-            raise OSError(str(err) or type(err).__name__) from err
+        except (aiohttp.ClientError, OSError) as err:
+            raise OSError(why_unreachable(err)) from err
         finally:
             self._joining = False
         keep_membership(self.store, member)
@@ -441,7 +468,10 @@ def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
         print(f"dartship league: {err}", file=sys.stderr)
         return 1
     except (aiohttp.ClientError, OSError, TimeoutError) as err:
-        print(_("dartship league: the hub cannot be reached: {error}").format(error=err), file=sys.stderr)
+        print(
+            _("dartship league: the hub cannot be reached: {error}").format(error=why_unreachable(err)),
+            file=sys.stderr,
+        )
         return 1
     keep_membership(store, member)
     cfg.save({"league.hub": member.hub})
