@@ -2,7 +2,7 @@
 
     python bench/express.py [--games N] [--seed S] [--players 2,3,4] [--variants admiral,captain]
                             [--only normal-easy,hard-normal,hard-easy] [--workers W] [--json]
-                            [--untargetable]
+                            [--untargetable] [--line SHIP,SHIP,...]
     python bench/express.py --exact [--variants admiral,captain]
     python bench/express.py --first-turn DEALS [--players 3,4] [--variants admiral,captain]
 
@@ -15,11 +15,14 @@ Printed: A's win rate with a 95 % Wilson interval next to a fair share (1/player
 each seat, and the decision time of each level (p50, p99, max) once its tables are built
 (`prepare`, as the kiosk does when a game is set up).
 
-Two bounds for three and four players (docs/express.md, What is weak): `--untargetable` plays the
-same games with the others deciding on a view without A's line, so no one ever aims at A (what
-keeping out of the others' sights can be worth at most); `--first-turn` computes exactly, over the
+Two measures of the room for three and four players (docs/express.md, What is weak):
+`--untargetable` plays the same games with the others deciding on a view without A's line, so no
+one ever aims at A (what never being aimed at is worth; with four players it is worth less than
+being aimed at, so it is no bound on what a line can do); `--first-turn` computes exactly, over the
 dice, the first player's chance to win in its first turn, taking the best chance each time
-(normal) and with the best chain any policy can play.
+(normal) and with the best chain any policy can play. `--line` has A lay the given line (front
+first, ship names as in the rules, e.g. `Battleship,Destroyer,Submarine,Patrol Boat,Carrier`)
+instead of its own, with three and four players: how the lines were compared.
 
 `--exact` needs no dice at all: a two-player game has only 106 276 positions (each player's
 line, the player on turn to move; the points follow from the lines), so the chance that a
@@ -68,6 +71,7 @@ class Batch:
     count: int
     seed: int
     untargetable: bool = False  # the others never see A's line (`hidden_from_others`)
+    line: tuple[Ship, ...] | None = None  # A's line with 3 and 4 players (`--line`), else its own
 
 
 def game_seed(seed: int, *parts: object) -> int:
@@ -90,7 +94,12 @@ def play(batch: Batch) -> tuple[Batch, int, dict[str, list[tuple[float, float]]]
         setup = Setup.create(
             [f"P{seat}" for seat in range(batch.players)],
             variant=variant,
-            lines=[c.line(variant, players=batch.players) for c in computers],
+            lines=[
+                batch.line
+                if seat == batch.seat and batch.line and batch.players > 2
+                else c.line(variant, players=batch.players)
+                for seat, c in enumerate(computers)
+            ],
             seed=seed,
         )
         match = Match(setup)
@@ -107,10 +116,23 @@ def play(batch: Batch) -> tuple[Batch, int, dict[str, list[tuple[float, float]]]
     return batch, wins, dict(times)
 
 
+def parse_line(text: str) -> tuple[Ship, ...]:
+    """`--line`: the five ships, front first, by their names (any case, comma-separated)."""
+    names = {ship.value.lower(): ship for ship in FLEET}
+    given = [name.strip() for name in text.split(",")]
+    unknown = [name for name in given if name.lower() not in names]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no ship is called {unknown[0]!r}: {', '.join(names)}")
+    line = tuple(names[name.lower()] for name in given)
+    if sorted(line, key=FLEET.index) != list(FLEET):
+        raise argparse.ArgumentTypeError("a line is the five ships, each once")
+    return line
+
+
 def hidden_from_others(view: dict[str, Any], seat: int) -> dict[str, Any]:
     """The view the others decide on with `--untargetable`: A's line shown as empty, so no one
-    ever aims at A (an upper bound on what keeping out of the others' sights is worth; the game
-    itself is the real one). Where only A's ships are left to aim at, the real view."""
+    ever aims at A (what never being aimed at is worth; the game itself is the real one).
+    Where only A's ships are left to aim at, the real view."""
     mover = view["turn"]
     if not any(line for player, line in enumerate(view["lines"]) if player not in (seat, mover)):
         return view
@@ -145,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--untargetable",
         action="store_true",
-        help="the others never aim at A (they decide on a view without A's line): a bound",
+        help="the others never aim at A (they decide on a view without A's line): what that is worth",
     )
     parser.add_argument(
         "--first-turn",
@@ -153,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DEALS",
         help="the first player's chance to win in its first turn, normal's chain and the best, "
         "exact over the dice, averaged over DEALS random lines (3 and 4 players)",
+    )
+    parser.add_argument(
+        "--line",
+        type=parse_line,
+        help="A lays this line with 3 and 4 players (front first, e.g. "
+        "'Battleship,Destroyer,Submarine,Patrol Boat,Carrier') instead of its own",
     )
     parser.add_argument("--exact", action="store_true", help="exact two-player figures (no dice)")
     args = parser.parse_args(argv)
@@ -177,7 +205,17 @@ def main(argv: list[str] | None = None) -> int:
         if any(name not in {level.value for level in Strategy} for name in pairing.split("-")):
             parser.error(f"unknown pairing {pairing!r}")
     batches = [
-        Batch(n, v, pairing, seat, first, min(args.chunk, args.games - first), args.seed, args.untargetable)
+        Batch(
+            n,
+            v,
+            pairing,
+            seat,
+            first,
+            min(args.chunk, args.games - first),
+            args.seed,
+            args.untargetable,
+            args.line,
+        )
         for n in players
         for v in variants
         for pairing in pairings
@@ -238,7 +276,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     if args.untargetable:
-        print("A untargetable: the others never aim at A (a bound, not a way to play)")
+        print("A untargetable: the others never aim at A (a measure, not a way to play)")
+    if args.line:
+        print("A's line with 3 and 4 players: " + ", ".join(ship.value for ship in args.line))
     head = f"{'A wins':>7} {'95% CI':>16} {'s.e.':>5} {'fair':>5}  A wins in seat 1, 2, ..."
     print(f"{'players':>7} {'game':<8} {'A vs B':<14} {'games':>6} {head}")
     for row in rows:

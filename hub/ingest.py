@@ -21,7 +21,7 @@ import psycopg
 
 from hub.kiosks import Refused, Signer
 from kiosk.classic.match import daily_fleet
-from kiosk.i18n import _
+from kiosk.i18n import _, said_of
 from kiosk.league import report as reports
 
 log = logging.getLogger("dartship.hub")
@@ -43,9 +43,9 @@ def _when(report: dict[str, Any], key: str) -> datetime.datetime:
     try:
         value = datetime.datetime.fromisoformat(report[key])
     except ValueError:
-        raise reports.ReportError(f"the report's {key!r} is not a time") from None
+        raise reports.ReportError(_("the report's {key!r} is not a time").format(key=key)) from None
     if value.tzinfo is None:
-        raise reports.ReportError(f"the report's {key!r} has no time zone")
+        raise reports.ReportError(_("the report's {key!r} has no time zone").format(key=key))
     return value
 
 
@@ -97,7 +97,7 @@ def check(signer: Signer, body: bytes) -> tuple[dict[str, Any], reports.Verified
         if finished < started:
             raise reports.ReportError(_("the game finished before it started"))
     except reports.ReportError as err:
-        raise Refused(422, "bad_report", str(err)) from None
+        raise Refused(422, "bad_report", said_of(err)) from None
     return report, verified
 
 

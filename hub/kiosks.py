@@ -15,7 +15,7 @@ import psycopg
 
 from hub.admin import digest
 from kiosk.errors import DartshipError
-from kiosk.i18n import _
+from kiosk.i18n import _, said_of
 from kiosk.league import signing
 from kiosk.league.membership import normal_code
 
@@ -94,7 +94,7 @@ async def signer(
     try:
         claim = signing.claim_of(headers)
     except signing.SignatureError as err:
-        raise Refused(401, "not_signed", str(err)) from None
+        raise Refused(401, "not_signed", said_of(err)) from None
     cursor = await conn.execute(
         "SELECT k.key, k.revoked, k.venue, v.league FROM kiosks k JOIN venues v ON v.id = k.venue "
         "WHERE k.id=%s",
@@ -109,7 +109,7 @@ async def signer(
     try:
         signing.check(claim, key, method, path, body, time.time())
     except signing.SignatureError as err:
-        raise Refused(401, "bad_signature", str(err)) from None
+        raise Refused(401, "bad_signature", said_of(err)) from None
     if revoked is not None:
         raise Refused(
             403, "revoked", _("kiosk {kiosk}'s key was revoked: pair it again").format(kiosk=claim.kiosk)

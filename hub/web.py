@@ -32,7 +32,7 @@ from hub.kiosks import Refused
 from hub.pages import _
 from kiosk.bucket import Bucket
 from kiosk.hosted import HOSTED
-from kiosk.i18n import language
+from kiosk.i18n import language, recording, said_json, said_of
 
 log = logging.getLogger("dartship.hub")
 
@@ -108,9 +108,15 @@ UPLOADS: web.AppKey[Turns] = web.AppKey("uploads", Turns)
 
 def problem(status: int, code: str, message: str) -> web.Response:
     """An error answer: `code` for programs (never translated, never changed), `error` for
-    people, in the language of the request (`errors`)."""
+    people, in the language of the request (`errors`), and `said`: how to say `error` again in
+    another language (its msgid and the values its fields show, `kiosk.i18n.said_json`), for a
+    kiosk that keeps the reason and shows it later in whatever language it speaks then."""
+    body: dict[str, object] = {"error": str(message), "code": code}
+    said = said_json(message)
+    if said is not None:
+        body["said"] = said
     return web.json_response(
-        {"error": message, "code": code},
+        body,
         status=status,
         headers={"Content-Language": language(), "Vary": "Accept-Language"},
     )
@@ -122,15 +128,15 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     Every answer speaks the reader's language as the pages do (`?lang=`, else Accept-Language:
     a kiosk sends its own), so its reasons do too."""
     reader = pages.language_of(request.headers.get("Accept-Language"), request.query.get("lang"))
-    with pages.rendered_in(reader):
+    with pages.rendered_in(reader), recording():  # every message remembers how it was made
         try:
             return await handler(request)
         except Refused as err:
-            return problem(err.status, err.code, str(err))
+            return problem(err.status, err.code, said_of(err))
         except standings.NotFound as err:
-            return problem(404, err.code, str(err))
+            return problem(404, err.code, said_of(err))
         except admin.AdminError as err:
-            return problem(400, err.code, str(err))
+            return problem(400, err.code, said_of(err))
         except (TimeoutError, psycopg.OperationalError) as err:
             log.warning("database unavailable: %s", err)
             return problem(
@@ -393,7 +399,12 @@ async def _daily_data(conn: psycopg.AsyncConnection, league: int, day: str | Non
     try:
         date = datetime.date.fromisoformat(day) if day else datetime.date.today()
     except ValueError:
-        raise standings.NotFound(_("'date' must be a date like 2026-12-01"), "bad_date") from None
+        # A page's address that names no day is a page that is not there (as `bad_number` is
+        # for a path); `bad_date` is a 400 only: a date in a request's body (docs/league.md).
+        raise standings.NotFound(
+            _("there is no day {value!r}: a day is a date like 2026-12-01").format(value=(day or "")[:10]),
+            "no_such_day",
+        ) from None
     rows = await standings.daily(conn, league, date)
     return {
         "league": league,

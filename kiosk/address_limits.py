@@ -14,15 +14,26 @@ Both stay bounded: a bucket row per limit and address seen within a day, a daily
 entry the limit allowed (at most `per address` a day per address), and at most `tracked` rows of
 each per limit (the oldest go). Writes go through the store's writer thread (`Store.group`), so
 counting never makes the loop wait for the disk.
+
+**What was answered was counted.** A count made while a request is being answered (`kept`: a
+wrong link refused, an address's new game or room, a phone on today's challenge) holds that
+answer back until the count is committed (`answering` / `counts_committed`, the phone server's
+middleware and its hook before any answer goes out, a socket's too): a kill -9 right after an
+answer finds the count in the file, as it finds every answered game. An honest phone pays
+nothing for it (only what changes a count writes), and a count shares its group's fsync with
+the request's other writes (a new game's, queued in the same moment).
 """
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import contextlib
 import hashlib
 import hmac
 import logging
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Protocol
 
 from kiosk.bucket import Bucket
@@ -69,6 +80,36 @@ def logged(write: concurrent.futures.Future[None]) -> None:
             log.warning("a count per address was not stored: %s", future.exception())
 
     write.add_done_callback(done)
+
+
+# The counts written while the request of this task is answered (None: no request's).
+_answer_waits: ContextVar[list[concurrent.futures.Future[None]] | None] = ContextVar(
+    "dartship_answer_waits", default=None
+)
+
+
+def kept(write: concurrent.futures.Future[None]) -> None:
+    """A count on its way to the store, made while answering a request: the answer waits for
+    its commit (`counts_committed`); a failure is logged (the limit in memory holds)."""
+    logged(write)
+    waiting = _answer_waits.get()
+    if waiting is not None:
+        waiting.append(write)
+
+
+def answering() -> None:
+    """This task answers a request from now on: the counts it makes are waited for before the
+    answer goes out (called by the phone server's middleware, first thing of every request)."""
+    _answer_waits.set([])
+
+
+async def counts_committed() -> None:
+    """Wait until every count this request made so far is committed (or failed: logged)."""
+    waiting = _answer_waits.get()
+    while waiting:
+        write = waiting.pop()
+        with contextlib.suppress(Exception):
+            await asyncio.wrap_future(write)
 
 
 def migrate(db: sqlite_utils.Database) -> None:

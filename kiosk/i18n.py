@@ -11,8 +11,9 @@ import ast
 import contextlib
 import gettext
 import re
+import string
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -164,7 +165,8 @@ def _translations() -> gettext.NullTranslations:
 
 
 def _(message: str) -> str:
-    return _translations().gettext(message)
+    text = _translations().gettext(message)
+    return Said(text, message) if _recording.get() else text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -193,3 +195,159 @@ def _cached_translator(language: str) -> gettext.NullTranslations:
 def translator(language: str) -> _PoTranslations | gettext.NullTranslations:
     """A catalog for one language without switching the kiosk's own (phones have their own)."""
     return _PoTranslations(language_catalog(language if language in LANGUAGES else "en"))
+
+
+# ---- said again, in another language ---------------------------------------------------------
+#
+# The hub answers a kiosk in the kiosk's language, but a kiosk keeps the answer (the reason its
+# outbox shows) and its owner may switch languages afterwards. So a message made while
+# `recording` remembers how it was made, its msgid and the values of the fields it shows
+# (`Said`), the hub sends that along (`said_json`), and the kiosk says it again in whatever
+# language it speaks when it shows it (`said_again`), from its own catalogs.
+
+_recording: ContextVar[bool] = ContextVar("dartship_recording", default=False)
+MOST_NESTED = 6  # a message quoting a message quoting ...: deeper is not said again
+MOST_SAID = 4000  # characters of a said message's JSON that a kiosk keeps
+
+
+class Said(str):
+    """A message as `_` said it while `recording`, and how it was made: its msgid and the
+    values of the fields the msgid names (only those: a value handed to `format` that the
+    message does not show is not kept, so nothing travels with it that its text does not say).
+    A value is a number, a text as written (a name, a Python error), or a `Said` itself (an
+    exception's message quoted into another one)."""
+
+    msgid: str
+    params: dict[str, object]
+
+    def __new__(cls, text: str, msgid: str, params: dict[str, object] | None = None) -> Said:
+        said = super().__new__(cls, text)
+        said.msgid = msgid
+        said.params = params or {}
+        return said
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        text = str.format(self, *args, **kwargs)
+        if args:
+            return text  # positional fields: not said again (none of our messages has them)
+        return Said(
+            text, self.msgid, {name: _kept(kwargs[name]) for name in fields(self.msgid) if name in kwargs}
+        )
+
+
+class Joined(str):
+    """Messages joined into one text (`joined`), each to be said again on its own."""
+
+    items: tuple[str, ...]
+    separator: str
+
+    def __new__(cls, items: tuple[str, ...], separator: str) -> Joined:
+        said = super().__new__(cls, separator.join(items))
+        said.items = items
+        said.separator = separator
+        return said
+
+
+def joined(items: Sequence[str], separator: str = "; ") -> str:
+    """`separator.join(items)`, keeping each said message of them (a reason listing problems)."""
+    if not any(isinstance(item, Said | Joined) for item in items):
+        return separator.join(items)
+    return Joined(tuple(items), separator)
+
+
+def fields(message: str) -> list[str]:
+    """The names of the fields a message's text shows (`{player}`, `{key!r}`, `{n:.1f}`)."""
+    try:
+        parsed = list(string.Formatter().parse(message))
+    except ValueError:
+        return []
+    return [re.split(r"[.\[]", name, maxsplit=1)[0] for _text, name, _spec, _conv in parsed if name]
+
+
+def _kept(value: object) -> object:
+    if isinstance(value, BaseException):
+        value = said_of(value)
+    if isinstance(value, Said | Joined) or value is None or isinstance(value, bool | int | float):
+        return value
+    return str(value)
+
+
+def said_of(err: BaseException) -> str:
+    """An exception's message as it was made (a `Said`, if made while recording), else its text."""
+    first = err.args[0] if len(err.args) == 1 else None
+    return first if isinstance(first, Said) else str(err)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[None]:
+    """Every `_` in this context (this task or thread) gives a `Said`: the hub's answers, the
+    reasons a kiosk keeps."""
+    token = _recording.set(True)
+    try:
+        yield
+    finally:
+        _recording.reset(token)
+
+
+def said_json(message: object) -> dict[str, object] | None:
+    """How to say `message` again, as JSON (None: it was not made while recording)."""
+    if isinstance(message, Joined):
+        return {
+            "joined": [said_json(item) or str(item) for item in message.items],
+            "separator": message.separator,
+            "text": str(message),
+        }
+    if not isinstance(message, Said):
+        return None
+    return {
+        "msgid": message.msgid,
+        "params": {k: said_json(v) or v for k, v in message.params.items()},
+        "text": str(message),
+    }
+
+
+@cache
+def known_messages() -> frozenset[str]:
+    """Every msgid of our catalogs: a said message is said again only if it is one of ours."""
+    return frozenset(m for language in LANGUAGES for m in language_catalog(language).messages)
+
+
+def said_again(found: object, depth: int = 0) -> str | None:
+    """A said message (`said_json`'s, from the hub or kept by the kiosk) in the language `_`
+    speaks now; None if it cannot be: a msgid that is not one of ours (a newer hub's), values
+    that do not fit, a malformed one. Only our own catalogs' texts are formatted, with values
+    that are numbers and texts (never an object: no attribute of anything is read)."""
+    if not isinstance(found, dict) or depth > MOST_NESTED:
+        return None
+    if "joined" in found:
+        items, separator = found["joined"], found.get("separator")
+        if not isinstance(items, list) or not isinstance(separator, str) or len(separator) > 5:
+            return None
+        told = [_said_item(item, depth) for item in items]
+        return None if None in told else separator.join(str(t) for t in told)
+    msgid, params = found.get("msgid"), found.get("params", {})
+    if not isinstance(msgid, str) or msgid not in known_messages() or not isinstance(params, dict):
+        return None
+    values: dict[str, object] = {}
+    for name, value in params.items():
+        if isinstance(value, dict):
+            value = _said_item(value, depth)
+            if value is None:
+                return None  # a quoted message that can be said neither again nor as it was
+        elif not (value is None or isinstance(value, str | bool | int | float)):
+            return None
+        values[str(name)] = value
+    for template in (_translations().gettext(msgid), msgid):
+        try:
+            return str.format(template, **values)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            continue
+    return None
+
+
+def _said_item(value: object, depth: int) -> object:
+    """A value quoted into a said message: a said message again (else as it was said), a text."""
+    if isinstance(value, dict):
+        text = value.get("text")
+        return said_again(value, depth + 1) or (text if isinstance(text, str) else None)
+    return value

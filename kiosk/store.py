@@ -697,13 +697,24 @@ class Phones(_Part):
         row = self.db.execute("SELECT team0, team1 FROM links WHERE game=?", [game]).fetchone()
         return (row[0], row[1]) if row else None
 
-    def keep_links(self, game: int, tokens: tuple[str, str]) -> None:
-        """Keep `game`'s phone link tokens; those of every other game are deleted (dead anyway),
-        and so are the phones that held them."""
+    def keep_links(self, game: int, tokens: tuple[str, str], past: int = 0) -> None:
+        """Keep `game`'s phone link tokens, and those of the `past` games before it (dead links:
+        a phone reloading last game's page is no guesser, after a restart too); older ones are
+        deleted, and so are the phones that held any but this game's."""
         with self._transaction():
-            self.db.execute("DELETE FROM links")
+            self._insert("links", {"game": game, "team0": tokens[0], "team1": tokens[1]}, replace=True)
+            self.db.execute(
+                "DELETE FROM links WHERE game NOT IN (SELECT game FROM links ORDER BY game = ? DESC, "
+                "game DESC LIMIT ?)",
+                [game, past + 1],
+            )
             self.db.execute("DELETE FROM phones WHERE game != ?", [game])
-            self._insert("links", {"game": game, "team0": tokens[0], "team1": tokens[1]})
+
+    def recent_links(self, most: int) -> list[tuple[str, str]]:
+        """SECRET: the links kept of the `most` latest games (the one in play's, if it has any,
+        and the dead links before it), newest first."""
+        rows = self.db.execute("SELECT team0, team1 FROM links ORDER BY game DESC LIMIT ?", [most]).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def devices(self, game: int) -> dict[int, str]:
         """SECRET: team -> the device digest of the phone holding that team's link."""

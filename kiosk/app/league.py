@@ -26,9 +26,9 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kiosk.i18n import _, language, set_language
+from kiosk.i18n import _, language, recording, set_language
 from kiosk.league import membership as members
-from kiosk.league import signing
+from kiosk.league import reasons, signing
 from kiosk.league.outbox import PENDING, REFUSED, SENT, Entry, Outbox
 from kiosk.store import Store, StoreError
 
@@ -71,7 +71,12 @@ class LeagueSync:
         self.outbox: Outbox = store.outbox_of(member)
         self._boards_due = 0.0
         self.wake = asyncio.Event()
-        self.last_error: str | None = None  # why the last request did not get through
+        self.problem: str | None = None  # why the last request did not get through (`reasons`)
+
+    @property
+    def last_error(self) -> str | None:
+        """Why the last request did not get through, in the language the kiosk speaks now."""
+        return reasons.told(self.problem)
 
     def _url(self, path: str) -> str:
         return self.member.hub.rstrip("/") + path
@@ -122,23 +127,33 @@ class LeagueSync:
         try:
             status, text = await self._request(session, "POST", "/api/games", entry.report.encode())
         except (aiohttp.ClientError, TimeoutError, OSError) as err:
-            self.last_error = _("the hub cannot be reached: {error}").format(error=err or type(err).__name__)
-            delay = self.outbox.failed(entry, f"not reachable: {err}", time.time(), self.rng)
+            self.problem = _unreachable(err)
+            delay = self.outbox.failed(entry, self.problem, time.time(), self.rng)
             log.info("league: game %s not sent (%s); next try in %.0f s", entry.uuid, err, delay)
             return False
         if status in (200, 201):
             self.outbox.sent(entry, text)
-            self.last_error = None
+            self.problem = None
             return True
-        reason = _reason(status, text)
-        self.last_error = reason
+        self.problem = reason = reasons.of_hub(status, text)
         if status in FINAL:
             self.outbox.refused(entry, reason)
-            log.error("league: the hub refused game %s (outbox game %s): %s", entry.uuid, entry.game, reason)
+            log.error(
+                "league: the hub refused game %s (outbox game %s): %s",
+                entry.uuid,
+                entry.game,
+                reasons.told(reason),
+            )
             return False
         delay = self.outbox.failed(entry, reason, time.time(), self.rng)
         level = logging.WARNING if status in (401, 403) else logging.INFO
-        log.log(level, "league: game %s not taken (%s); next try in %.0f s", entry.uuid, reason, delay)
+        log.log(
+            level,
+            "league: game %s not taken (%s); next try in %.0f s",
+            entry.uuid,
+            reasons.told(reason),
+            delay,
+        )
         return False
 
     async def refresh(self, session: aiohttp.ClientSession) -> bool:
@@ -149,24 +164,29 @@ class LeagueSync:
         try:
             status, text = await self._request(session, "GET", "/api/kiosk/boards")
             if status != 200:
-                self.last_error = _reason(status, text)
+                self.problem = reasons.of_hub(status, text)
                 log.info("league: boards not fetched: %s", self.last_error)
                 return False
             members.keep_boards(self.store.meta, json.loads(text))
         except (aiohttp.ClientError, TimeoutError, OSError, ValueError, StoreError) as err:
-            self.last_error = _("the hub cannot be reached: {error}").format(error=err or type(err).__name__)
+            self.problem = _unreachable(err)
             log.info("league: boards not fetched: %s", err)
             return False
-        self.last_error = None
+        self.problem = None
         return True
 
 
+def _unreachable(err: BaseException) -> str:
+    """The reason kept when the hub cannot be reached (the error's own words, as written)."""
+    with recording():
+        return reasons.keep(
+            _("the hub cannot be reached: {error}").format(error=str(err) or type(err).__name__)
+        )
+
+
 def _reason(status: int, text: str) -> str:
-    try:
-        message = json.loads(text).get("error", text)
-    except (ValueError, AttributeError):
-        message = text
-    return f"HTTP {status}: {str(message)[:300]}"
+    """The hub's refusal as the kiosk tells it now: "HTTP 403: ..."."""
+    return reasons.told(reasons.of_hub(status, text)) or f"HTTP {status}"
 
 
 class KioskLeague:
@@ -291,7 +311,9 @@ class KioskLeague:
         self.store.use_league(None)
         waiting = 0
         if member is not None:
-            waiting = self.store.outbox_of(member).give_up(_("not sent: the kiosk left the league"))
+            with recording():
+                reason = reasons.keep(_("not sent: the kiosk left the league"))
+            waiting = self.store.outbox_of(member).give_up(reason)
             log.warning(
                 "league: this kiosk left %s (kiosk %s of %s); %d games were never sent",
                 member.league_name,
@@ -313,7 +335,9 @@ def keep_membership(store: Store, member: members.Membership) -> None:
     kept as refused with that reason, as a leave does."""
     before = members.kept(store.meta)
     if before is not None and before.ident != member.ident:
-        given_up = store.outbox_of(before).give_up(_("not sent: the kiosk joined another league"))
+        with recording():
+            reason = reasons.keep(_("not sent: the kiosk joined another league"))
+        given_up = store.outbox_of(before).give_up(reason)
         if given_up:
             log.warning(
                 "league: %d games of %s will never be sent (joined anew)", given_up, before.league_name

@@ -24,10 +24,14 @@ import tempfile
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kiosk.config import ConfigFile, check_values
 from kiosk.darts.match import house_rules
 from kiosk.i18n import _
+
+if TYPE_CHECKING:
+    from kiosk.app.tour.driver import Tour
 
 SIZES = {"800x480": "", "1280x720": "@720", "1920x1080": "@1080"}
 DEFAULT_SIZES = ("800x480", "1920x1080")
@@ -48,7 +52,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--check",
         action="store_true",
-        help=_("also check that every text fits (no word broken, nothing cut); exit 1 if not"),
+        help=_(
+            "also check that every text fits (no word broken, nothing cut) and that a toast "
+            "covers no button; exit 1 if not"
+        ),
     )
     parser.add_argument("--render", help=argparse.SUPPRESS)
     parser.add_argument("--resumed", action="store_true", help=argparse.SUPPRESS)
@@ -105,6 +112,26 @@ def told_faults(screen: str) -> int:
     return len(found)
 
 
+def told_covered(tour: Tour, screen: str) -> int:
+    """Show the longest notice a board sends (a garbled line) on this screen and say every
+    button it lies over (`--check`; `ui.touch.toast`); 1 if it lies over any, else 0."""
+    from ui.touch.fingers import frames
+    from ui.touch.toast import covered
+
+    tour.garbled_line()
+    frames(2)  # placed among the controls as they are drawn
+    found = covered(tour.app.toast_panel)
+    tour.app._hide_toast()
+    if found:
+        print(
+            _("a toast covers buttons on {screen}: {buttons}").format(
+                screen=screen, buttons=", ".join(found)
+            ),
+            flush=True,
+        )
+    return 1 if found else 0
+
+
 def render(out: Path, size: str, language: str, check: bool = False) -> int:
     width, height, suffix = _size(size)
     with tempfile.TemporaryDirectory(prefix="dartship-shots-") as tmp:
@@ -118,7 +145,7 @@ def render(out: Path, size: str, language: str, check: bool = False) -> int:
         try:
             for name in run_all(tour, out, suffix):
                 print(out / f"{name}{suffix}.png", flush=True)
-                unfit += told_faults(name) if check else 0
+                unfit += told_faults(name) + told_covered(tour, name) if check else 0
         except Exception:
             # Kivy's logger takes over stderr when console logging is off: say it plainly.
             traceback.print_exc(file=sys.__stderr__)

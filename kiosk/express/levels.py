@@ -348,14 +348,16 @@ def prepare(
 
 def guarded_line(variant: Variant, rules: Rules) -> Line:
     """The hard level's line with three or four players: strongest defense first, all the way
-    down (the stronger attacker first where defenses tie). The others aim at the weakest ship
-    exposed anywhere, so a line whose next ship up is as hard to sink as the one it replaces
-    keeps them shooting at each other: Battleship, Destroyer, Submarine, Patrol Boat, Carrier
-    in the Admiral's game, Battleship, Destroyer, Submarine, Carrier, Patrol Boat in the
-    Captain's (docs/express.md has what it is worth)."""
+    down, and where defenses tie the weaker attacker in front. The others aim at the weakest
+    ship exposed anywhere, so a line whose next ship up is as hard to sink as the one it
+    replaces keeps them shooting at each other; and of two ships as hard to sink, the one
+    they can reach is the one hard misses least, so its best attacker stays behind:
+    Battleship, Submarine, Destroyer, Carrier, Patrol Boat in the Admiral's game, Battleship,
+    Submarine, Destroyer, Patrol Boat, Carrier in the Captain's (docs/express.md has what it
+    is worth)."""
     chances = tables(variant, rules).chance
 
     def strength(ship: Ship) -> float:
         return sum(chances[INDEX[ship]]) / len(FLEET)
 
-    return tuple(sorted(FLEET, key=lambda s: (-rules.ship(variant, s).defense, -strength(s))))
+    return tuple(sorted(FLEET, key=lambda s: (-rules.ship(variant, s).defense, strength(s))))

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from kiosk.league import reasons
 from kiosk.league.membership import MEMBERSHIP, Membership, parsed
 from kiosk.league.report import VERSION
 
@@ -205,7 +206,8 @@ class Outbox:
         self._mark(entry, SENT, answer, entry.attempts + 1, 0)
 
     def refused(self, entry: Entry, reason: str) -> None:
-        """The hub refused it for good (a result its replay does not give, a revoked key)."""
+        """The hub refused it for good (a result its replay does not give, a revoked key);
+        `reason` as `kiosk.league.reasons` keeps it, as are `failed`'s and `give_up`'s."""
         self._mark(entry, REFUSED, reason, entry.attempts + 1, 0)
 
     def failed(self, entry: Entry, reason: str, now: float, rng: random.Random) -> float:
@@ -234,7 +236,8 @@ class Outbox:
 
     def last_problem(self) -> str | None:
         """What keeps games from the hub now: why a waiting game's last try failed, else why
-        the hub last refused one; None when nothing is wrong."""
+        the hub last refused one, in the language the kiosk speaks now (`reasons.told`); None
+        when nothing is wrong."""
         row = self.db.execute(
             "SELECT answer FROM outbox WHERE member=? AND state=? AND attempts > 0 "
             "ORDER BY next_try DESC LIMIT 1",
@@ -245,7 +248,7 @@ class Outbox:
                 "SELECT answer FROM outbox WHERE member=? AND state=? ORDER BY done DESC LIMIT 1",
                 [self.member, REFUSED],
             ).fetchone()
-        return str(row[0]) if row and row[0] else None
+        return reasons.told(str(row[0])) if row and row[0] else None
 
     def counts(self) -> dict[str, int]:
         """How many of this membership's games wait, were sent, were refused."""

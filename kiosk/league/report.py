@@ -16,7 +16,7 @@ from typing import Any
 from kiosk.errors import DartshipError
 from kiosk.game import PlayerResult, replay
 from kiosk.hosted import HOSTED
-from kiosk.i18n import _
+from kiosk.i18n import _, joined
 from kiosk.kinds import kind_named
 
 VERSION = 1
@@ -135,12 +135,28 @@ def _differences(claimed: Sequence[PlayerResult], replayed: Sequence[PlayerResul
                 found.append(
                     _("{player}'s {figure}: the report says {claimed}, the replay gives {replayed}").format(
                         player=mine.player,
-                        figure=figure,
-                        claimed=getattr(mine, figure),
-                        replayed=getattr(theirs, figure),
+                        figure=_figure_word(figure),
+                        claimed=_figure_value(getattr(mine, figure)),
+                        replayed=_figure_value(getattr(theirs, figure)),
                     )
                 )
     return found
+
+
+def _figure_word(figure: str) -> str:
+    """A player's figure as the reason names it, in the reader's language."""
+    words = {
+        "shots": _("shots"),
+        "hits": _("hits"),
+        "sunk": _("ships sunk"),
+        "turns": _("turns"),
+        "won": _("result"),
+    }
+    return words[figure]
+
+
+def _figure_value(value: int | bool) -> int | str:
+    return (_("won") if value else _("lost")) if isinstance(value, bool) else value
 
 
 def verify(report: Mapping[str, Any]) -> Verified:
@@ -185,7 +201,7 @@ def verify(report: Mapping[str, Any]) -> Verified:
     problems += _differences(claimed, outcome.results)
     if problems:
         raise ReportError(
-            _("the result is not what the log gives: {problems}").format(problems="; ".join(problems))
+            _("the result is not what the log gives: {problems}").format(problems=joined(problems))
         )
     return Verified(
         kind.name,

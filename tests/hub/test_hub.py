@@ -14,7 +14,7 @@ import pytest
 from hub import admin, db
 from kiosk.app.league import LeagueSync, pair
 from kiosk.league import membership as members
-from kiosk.league import signing
+from kiosk.league import reasons, signing
 from kiosk.league.outbox import REFUSED, SENT
 from kiosk.store import Store
 from tests import league_games as games
@@ -130,7 +130,13 @@ async def test_a_result_the_log_does_not_give_is_refused_and_named_in_both_logs(
     with caplog.at_level(logging.INFO):
         assert await _flush(sync) == 0
     state, answer = store.db.execute("SELECT state, answer FROM outbox").fetchone()
-    assert state == REFUSED and "HTTP 422" in answer and "the replay gives 1" in answer
+    told = reasons.told(answer)  # kept with how to say it again, told in the kiosk's language
+    assert (
+        state == REFUSED
+        and told is not None
+        and told.startswith("HTTP 422: ")
+        and "the replay gives 1" in told
+    )
     hub_lines = [r.message for r in caplog.records if r.name == "dartship.hub"]
     kiosk_lines = [r.getMessage() for r in caplog.records if r.name == "dartship.league"]
     assert any(report["uuid"] in m and "the replay gives 1" in m for m in hub_lines)

@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 
 from hub.pages import language_of
-from kiosk.i18n import set_language
+from kiosk.i18n import said_again, set_language, speaking
 from tests import league_games as games
 
 from .test_hub import _flush, _kiosk
@@ -67,7 +67,11 @@ async def _error(session: aiohttp.ClientSession, method: str, url: str, accept: 
     headers = {"Accept-Language": accept} if accept else {}
     async with session.request(method, url, headers=headers, **kw) as answer:
         body = await answer.json()
-        assert set(body) == {"error", "code"} and answer.headers["Vary"] == "Accept-Language"
+        assert {"error", "code"} <= set(body) <= {"error", "code", "said"}
+        assert answer.headers["Vary"] == "Accept-Language"
+        if "said" in body:  # how to say it again: in the answer's language, the very same text
+            with speaking(answer.headers["Content-Language"]):
+                assert said_again(body["said"]) == body["error"]
         return answer.status, body["code"], body["error"], answer.headers["Content-Language"]
 
 
@@ -100,21 +104,29 @@ async def test_the_json_errors_speak_the_reader_s_language_and_keep_their_code(h
         admin = await _error(session, "POST", f"{hub.url}/api/admin/leagues", "fi", json={"name": "X"})
         assert admin[:2] == (401, "admin_token") and "ylläpitäjän tunniste" in admin[2]
 
-    # A kiosk asks in its own language: its Settings -> League shows the hub's reason in it.
+    # A kiosk asks in its own language: its Settings -> League shows the hub's reason in it, and
+    # in the one it speaks later: the reason is kept with how to say it again (its msgid and
+    # values), every part of it (the figure's name too) in the kiosk's words of the moment.
     store, sync = await _kiosk(hub, tmp_path)
     games.play_darts(store, [["Ann"], ["Cy"]], random.Random(3))
     store.db.execute(
-        "UPDATE outbox SET report = json_set(report, '$.winner', 1 - json_extract(report, '$.winner'))"
+        "UPDATE outbox SET report = json_set(report, '$.winner', 1 - json_extract(report, '$.winner'), "
+        "'$.results[0].hits', json_extract(report, '$.results[0].hits') + 1)"
     )
     set_language("de")
     try:
         assert await _flush(sync) == 0
+        german = store.outbox.last_problem() if store.outbox else None
+        set_language("fi")
+        finnish = store.outbox.last_problem() if store.outbox else None
     finally:
         set_language("en")
-    outbox = store.outbox
-    assert outbox is not None
-    problem = outbox.last_problem()
-    assert problem is not None and problem.startswith(
-        "HTTP 422: das Ergebnis ist nicht das, was das Protokoll"
-    )
-    assert "der Sieger: die Meldung sagt" in problem
+    english = store.outbox.last_problem() if store.outbox else None
+    assert german is not None and german.startswith("HTTP 422: das Ergebnis ist nicht das, was das Protokoll")
+    assert "der Sieger: die Meldung sagt" in german and "Treffer von Ann: die Meldung sagt" in german
+    assert finnish is not None
+    assert finnish.startswith("HTTP 422: tulos ei ole se, minkä pelilokin toisto antaa")
+    assert "pelaajan Ann osumat: ilmoituksen mukaan" in finnish
+    assert english is not None and english.startswith("HTTP 422: the result is not what the log gives")
+    assert "Ann's hits: the report says" in english
+    assert sync.last_error == english  # the sync's own last error too

@@ -10,6 +10,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -57,17 +58,21 @@ class HubProcess:
         return dartship("hub", "admin", "--database", self.database, *args).strip()
 
     def start(self) -> None:
+        from hub.cluster import tied
+
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "kiosk.app.cli",
-                "hub",
-                "--database",
-                self.database,
-                "--port",
-                str(self.port),
-            ],
+            tied(
+                [
+                    sys.executable,
+                    "-m",
+                    "kiosk.app.cli",
+                    "hub",
+                    "--database",
+                    self.database,
+                    "--port",
+                    str(self.port),
+                ]
+            ),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=ENV,
@@ -136,26 +141,31 @@ class BarKiosk:
         )
         self.proc: subprocess.Popen[str] | None = None
 
-    def start(self, players: str | None = None, teams: str | None = None) -> None:
-        """Run the kiosk; a restart keeps the players and teams it was first started with."""
+    def start(self, players: str | None = None, teams: str | None = None, *, links: bool = True) -> None:
+        """Run the kiosk; a restart keeps the players and teams it was first started with.
+        `links`: wait for the team links it prints (none when it resumes a game without any)."""
         self.players = players or getattr(self, "players", "Anna,Ben;Cleo")
         self.teams = teams or getattr(self, "teams", "Sharks,Jets")
         players, teams = self.players, self.teams
+        from hub.cluster import tied
+
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "kiosk.app.cli",
-                "run",
-                "--headless",
-                "--simulator",
-                "--config",
-                str(self.config),
-                "--teams",
-                teams,
-                "--players",
-                players,
-            ],
+            tied(
+                [
+                    sys.executable,
+                    "-m",
+                    "kiosk.app.cli",
+                    "run",
+                    "--headless",
+                    "--simulator",
+                    "--config",
+                    str(self.config),
+                    "--teams",
+                    teams,
+                    "--players",
+                    players,
+                ]
+            ),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -165,7 +175,10 @@ class BarKiosk:
         self.web = "http://127.0.0.1:" + self.out.wait_for(r"phone page on http://[^\s/]+:(\d+)", 90).group(1)
         self.host = self.out.wait_for(r"Host page .*: (http\S+)", 60).group(1)
         self.out.wait_for(r"running headless", 60)
-        self.links = [self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1) for name in teams.split(",")]
+        if links:
+            self.links = [
+                self.out.wait_for(rf"{name}: (http\S+/team/\S+)").group(1) for name in teams.split(",")
+            ]
 
     def team_api(self, team: int) -> str:
         return f"{self.web}/api/team/{self.links[team].rsplit('/', 1)[1]}"
@@ -262,3 +275,24 @@ def bar_behind_a_proxy(database: str, folder: Path):
     proxy = HeldProxy(hub.port)
     league = League(hub, "Harbour League", ("The Anchor",))
     return hub, proxy, BarKiosk(folder, proxy.url, league.code("The Anchor"))
+
+
+def kill_when_the_hub_has(kiosk: BarKiosk, hub: HubProcess, games: int, lag: float = 0.0) -> None:
+    """Kill the kiosk (SIGKILL) `lag` seconds after the hub has committed `games` games (looked
+    at every few milliseconds on one connection: with no lag the kill lands between the hub's
+    commit and the kiosk hearing of it, or one upload later)."""
+    import psycopg
+
+    assert kiosk.proc is not None
+    deadline = time.monotonic() + 120
+    with psycopg.connect(hub.database, autocommit=True) as conn:
+        while True:
+            row = conn.execute("SELECT count(*) FROM games").fetchone()
+            if row is not None and row[0] >= games:
+                time.sleep(lag)
+                kiosk.kill()
+                return
+            assert time.monotonic() < deadline and kiosk.proc.poll() is None, (
+                f"the hub never had {games} games"
+            )
+            time.sleep(0.005)

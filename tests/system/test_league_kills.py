@@ -5,7 +5,10 @@ a phone finishing a classic solo game before each kill:
 
 * before the hub heard of the game (the request held on its way),
 * after the hub committed it but before the kiosk could mark it sent (the answer held),
-* at random moments after the game ended (in the transaction, before, during or after the send).
+* at random moments after the game ended (in the transaction, before, during or after the send);
+* and, with many games waiting (`test_a_kiosk_killed_while_its_outbox_is_sending_...`), while
+  its outbox is sending them: when the hub has seen the first of them, and twice more at random
+  points of the stream, each kill landing with some games at the hub and others still waiting.
 
 After each restart, and at the end, every game the kiosk finished is at the hub exactly once,
 under the outbox's one UUID, and the outbox holds nothing pending and nothing refused."""
@@ -16,11 +19,20 @@ import random
 import time
 
 from kiosk.app.league import IDLE_SECONDS
+from kiosk.store import Store
+from tests import league_games
 from tests.system import phone_plays as play
 from tests.system.held_proxy import HOLD_ANSWERS, HOLD_REQUESTS, PASS
-from tests.system.league_bars import BarKiosk, HubProcess, bar_behind_a_proxy, wait_until
+from tests.system.league_bars import (
+    BarKiosk,
+    HubProcess,
+    bar_behind_a_proxy,
+    kill_when_the_hub_has,
+    wait_until,
+)
 
 RANDOM_KILLS = 6
+WAITING = 36  # games in the outbox when the kiosk starts sending them
 
 
 def _finished(kiosk: BarKiosk) -> list[str]:
@@ -89,6 +101,60 @@ def test_a_kiosk_killed_while_it_syncs_loses_nothing_and_sends_nothing_twice(dat
             kiosk.start()
             _exactly_once(kiosk, hub, games)
         print("random kills landed:", landed)
+    finally:
+        kiosk.stop()
+        proxy.close()
+        hub.stop()
+
+
+def _queue_games(kiosk: BarKiosk, rng: random.Random) -> None:
+    """`WAITING` finished games of every kind in the (stopped) kiosk's database, each queued by
+    the store itself in the transaction that ended it (the database joined the league)."""
+    store = Store(kiosk.db)
+    try:
+        for n in range(WAITING):
+            if n % 3 == 0:
+                league_games.play_darts(store, [[f"Ann {n}"], [f"Cy {n}"]], rng, winner=n % 2)
+            elif n % 3 == 1:
+                league_games.play_classic(store, [f"Bo {n}", f"Di {n}"], rng, winner=n % 2)
+            else:
+                league_games.play_express(store, [f"Ed {n}", f"Flo {n}"], rng)
+    finally:
+        store.close()
+
+
+def test_a_kiosk_killed_while_its_outbox_is_sending_many_games_sends_each_once(database, tmp_path):
+    hub, proxy, kiosk = bar_behind_a_proxy(database, tmp_path / "anchor")
+    rng = random.Random(31)
+    try:
+        _queue_games(kiosk, rng)
+        assert kiosk.outbox() == {"pending": WAITING} and hub.games() == []
+        landed: list[str] = []
+        # The first kill when the hub has seen the first game; then at random points further on,
+        # a random few milliseconds later (between two uploads, or in the middle of one).
+        for seen, lag in (
+            (1, 0.0),
+            (rng.randrange(4, WAITING // 2), rng.uniform(0.0, 0.08)),
+            (rng.randrange(WAITING // 2 + 2, WAITING - 6), rng.uniform(0.0, 0.08)),
+        ):
+            before = len(hub.games())
+            proxy.mode = HOLD_REQUESTS  # until the kiosk is up: then its outbox streams freely
+            kiosk.start(links=False)  # it shows the last game's result: no team links
+            proxy.mode = PASS
+            kill_when_the_hub_has(kiosk, hub, max(seen, before + 1), lag)
+            proxy.cut()
+            time.sleep(0.5)  # an upload whose body got through may still commit at the hub
+            at_hub, sent = len(hub.games()), kiosk.outbox().get("sent", 0)
+            landed.append(f"hub {at_hub}, kiosk marked {sent} sent")
+            # Landed while sending: the hub took more than before, the kiosk had not marked all sent.
+            assert before < at_hub and sent < WAITING, landed
+            assert sent <= at_hub
+        proxy.mode = PASS
+        kiosk.start(links=False)
+        _exactly_once(kiosk, hub, WAITING)
+        kinds = sorted(k for _u, k, _v in hub.games())
+        assert kinds == sorted(["darts", "classic", "express"] * (WAITING // 3))
+        print("kills while sending landed:", landed)
     finally:
         kiosk.stop()
         proxy.close()

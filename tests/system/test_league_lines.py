@@ -18,7 +18,7 @@ from typing import Any
 
 from tests.line_game import LineGame
 from tests.system.held_proxy import HOLD_ANSWERS, HOLD_REQUESTS, PASS
-from tests.system.league_bars import bar_behind_a_proxy, squares, wait_until
+from tests.system.league_bars import bar_behind_a_proxy, kill_when_the_hub_has, squares, wait_until
 
 DART_FLEET = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
 CLASSIC_FLEET = "A1-A5 C3-F3 H2-H4 J7-J9 E9-F9"
@@ -175,12 +175,18 @@ def test_games_finished_through_the_line_protocols_reach_the_hub_once_each(datab
         kiosk.kill()
         proxy.cut()
         assert len(hub.games()) == 1 and kiosk.outbox() == {"pending": 3}
-        # And once wherever it was.
-        proxy.mode = PASS
+        # And once while it streams them, the proxy letting everything through: as soon as the
+        # hub has committed the second (held on the way while the kiosk starts up), before the
+        # kiosk heard so or sent the third.
+        proxy.mode = HOLD_REQUESTS
         kiosk.start()
-        time.sleep(rng.uniform(0.0, 1.0))
-        kiosk.kill()
+        proxy.mode = PASS
+        kill_when_the_hub_has(kiosk, hub, 2)
+        proxy.cut()
+        time.sleep(0.5)  # an upload whose body got through may still commit at the hub
         landed.append(f"kiosk killed with {kiosk.outbox()} and {len(hub.games())} at the hub")
+        # Landed while sending: the hub took more than before, the kiosk had not marked all sent.
+        assert len(hub.games()) >= 2 and kiosk.outbox().get("pending", 0) > 0, landed
         kiosk.start()
         wait_until(lambda: kiosk.outbox() == {"sent": 3}, lambda: f"3 games sent: {kiosk.outbox()}", 120)
         at_hub = hub.games()

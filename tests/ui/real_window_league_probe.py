@@ -7,7 +7,7 @@ root and runs as `dartship run` runs it (`App.async_run` on its loop). The probe
 Home, the PIN on the keypad, League, then each text field and every letter of the pairing code
 and the hub's address on the on-screen keyboard (found by asking the keyboard which key lies
 under each point, then tapped through Kivy's input path); with the keyboard up it reports
-where Back, Leave and the field being typed into stand against the keyboard's top, taps Back
+where Back, Join and the field being typed into stand against the keyboard's top, taps Back
 (Settings must come) and League again; then Join; it waits (frames, the loop
 going on) for the answer. One JSON line on stdout for the test to judge; the window at the end
 in OUT.png.
@@ -78,6 +78,26 @@ def above_keyboard(widget: Any, vk: Any) -> bool:
     return bool(widget.height > 0 and bottom >= vk.top and bottom + widget.height <= Window.height)
 
 
+async def open_league(app: Any, kiosk: Any, frames: Any) -> str:
+    """Tap Settings on Home, the PIN on the keypad and League, in the kiosk's language; the
+    screen Settings brought (the PIN's)."""
+    from kiosk.app.tour.driver import label
+    from ui.touch.fingers import press
+
+    await frames.wait()
+    app._hide_toast()
+    press(None, label("Settings"))
+    await frames.wait()
+    after_settings = str(app.sm.current)
+    for digit in kiosk.settings.kiosk.pin:
+        press(None, digit)
+    press(None, label("OK"))
+    await frames.wait()
+    press(None, label("League"))
+    await frames.wait()
+    return after_settings
+
+
 async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, int]) -> None:
     kiosk = await window_kiosk(
         folder / "kiosk.db",
@@ -90,17 +110,7 @@ async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, in
     app, running, frames = await run_app(kiosk)
     report: dict[str, Any] = {}
     try:
-        await frames.wait()
-        app._hide_toast()
-        press(None, "Settings")
-        await frames.wait()
-        report["after_settings"] = app.sm.current
-        for digit in kiosk.settings.kiosk.pin:
-            press(None, digit)
-        press(None, "OK")
-        await frames.wait()
-        press(None, "League")
-        await frames.wait()
+        report["after_settings"] = await open_league(app, kiosk, frames)
         screen = app.sm.current_screen
         report["screen"] = screen.name
         tap(screen.code_field)
@@ -122,9 +132,10 @@ async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, in
                     ("hub", screen.hub_field),
                     ("join", screen.join_button),
                     ("back", screen.back_button),
-                    ("leave", screen.leave_button),
                 )
             }
+            # Join and Leave share one place: a kiosk in no league shows only Join.
+            report["leave_shown"] = screen.leave_button.get_root_window() is not None
             photograph(out.with_name(out.stem + "_typing.png"))
             # Back, tapped where it stands while the keyboard is up, through Kivy's input path.
             back = screen.back_button

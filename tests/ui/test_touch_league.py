@@ -36,8 +36,10 @@ async def _league(database: str) -> tuple[str, str]:
 
 
 def _hub(database: str, port: int) -> subprocess.Popen[bytes]:
+    from hub.cluster import tied
+
     process = subprocess.Popen(
-        [sys.executable, "-m", "kiosk.app.cli", "hub", "--database", database, "--port", str(port)],
+        tied([sys.executable, "-m", "kiosk.app.cli", "hub", "--database", database, "--port", str(port)]),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -148,7 +148,7 @@ def test_settings_league_joins_shows_the_status_and_leaves(tour, database, artef
         tour.app.go("home")
 
 
-@pytest.mark.parametrize(("language", "words"), [("de", "Liga verlassen"), ("fi", "Eroa liigasta")])
+@pytest.mark.parametrize(("language", "words"), [("de", "Beitreten"), ("fi", "Liity")])
 def test_settings_league_speaks_the_kiosks_language(tour, artefacts: Path, language: str, words: str) -> None:
     tour.at("home")
     tour.app.set_language(language)
@@ -158,7 +158,7 @@ def test_settings_league_speaks_the_kiosks_language(tour, artefacts: Path, langu
     screen.join()
     assert tour.pump(lambda: screen.joining is None)
     text = labels_text(tour.root)
-    assert words in text and "Leave league" not in text
+    assert words in text and "Join" not in text  # in no league: Join, where Leave will stand
     assert (
         screen.message.text
         == {

@@ -95,6 +95,7 @@ class Seats:
         self.phones.on_change.append(self.changed)
         if service.game is not None:
             self.tokens = self._tokens_for(service.game)[0]
+        self._recall_dead_links()
 
     def routes(self) -> list[web.AbstractRouteDef]:
         return [
@@ -179,7 +180,7 @@ class Seats:
             if kept is not None:
                 return GameTokens(game, kept), True
             tokens = GameTokens.issue(game)
-            store.phones.keep_links(game, tokens.teams)
+            store.phones.keep_links(game, tokens.teams, past=self.throttle.limits.dead_games)
         except (sqlite3.Error, StoreError) as err:
             log.warning(
                 "game %s: the phone links could not be kept in the database (%s); "
@@ -188,6 +189,21 @@ class Seats:
                 err,
             )
         return tokens or GameTokens.issue(game), False
+
+    def _recall_dead_links(self) -> None:
+        """The links of the last games, kept in the database: dead links to the throttle after
+        a restart as before it (a phone reloading last game's page). The game in play's are
+        among them, which changes nothing: a valid link never costs anything anyway."""
+        store = self.service.store
+        if store is None:
+            return
+        try:
+            kept = store.phones.recent_links(self.throttle.limits.dead_games + 1)
+        except (sqlite3.Error, StoreError) as err:
+            log.warning("the last games' links cannot be read (%s): they count as guesses", err)
+            return
+        for links in reversed(kept):  # oldest first, as they were retired
+            self.throttle.new_game(links)
 
     def phone_held(self, team: int) -> bool:
         tokens = self.tokens

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from kiosk.address_limits import answering, counts_committed
 from kiosk.config import Settings, WebSettings
 from kiosk.i18n import _
 from kiosk.ports import Thrower
@@ -26,7 +27,7 @@ from ui.handheld.address import lan_address, url_host
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
 from ui.handheld.phones import DEVICE_KEYS, hand_over_key
 from ui.handheld.rooms import PhoneContext, PhonePart, PhoneRoom
-from ui.handheld.seats import MAX_BODY, Seats
+from ui.handheld.seats import MAX_BODY, Handler, Seats
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 
@@ -67,12 +68,23 @@ def favicon(static: StaticFiles) -> Callable[[web.Request], Awaitable[web.Respon
     return serve
 
 
+@web.middleware
+async def counted_first(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The counts this request makes (a wrong link, an address's new game) are waited for
+    before its answer goes out (`kiosk.address_limits.kept`, the prepare hook of `build_app`)."""
+    answering()
+    return await handler(request)
+
+
 def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     """The aiohttp application (tests drive it through aiohttp's TestServer): the phone seats'
     routes, then each part's (a game's phone routes, the host's desk), closed in turn at
     shutdown."""
-    # The throttle's waiting comes before any route that looks at a token (see throttle.py).
-    app = web.Application(middlewares=[seats.guard, seats.throttle.middleware], client_max_size=MAX_BODY)
+    # Counts first (the answer waits for what its request counted: kiosk.address_limits); the
+    # throttle's waiting comes before any route that looks at a token (see throttle.py).
+    app = web.Application(
+        middlewares=[counted_first, seats.guard, seats.throttle.middleware], client_max_size=MAX_BODY
+    )
     app[DEVICE_KEYS] = seats.phones.keys
     app.add_routes(seats.routes())
     app.add_routes([web.get("/favicon.ico", favicon(seats.static))])
@@ -90,7 +102,12 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
         # aiohttp would name itself and its version (of use only to an attacker).
         response.headers["Server"] = "Dartship"
 
+    async def counts_before_answers(_request: web.Request, _response: web.StreamResponse) -> None:
+        # Every answer, a socket's 101 too, goes out once what its request counted is committed.
+        await counts_committed()
+
     app.on_shutdown.append(closing)
+    app.on_response_prepare.append(counts_before_answers)
     app.on_response_prepare.append(anonymous)
     app.on_response_prepare.append(hand_over_key)
     return app

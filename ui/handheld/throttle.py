@@ -22,8 +22,11 @@ With a store, each address's bucket survives a restart (`kiosk.address_limits`, 
 `wrong_links`): a guesser that restarts nothing but its hopes finds its bucket as it left it.
 Only a bucket that a wrong link (or its refund) changed is written, so a phone that never
 guessed costs no write; the address is kept as an HMAC keyed by the kiosk's secret, at most
-`tracked_clients` of them. The writes go through the store's writer thread, unawaited (a kill -9
-may forget the last few milliseconds of counts, never a game).
+`tracked_clients` of them. The writes go through the store's writer thread, and the answer to
+the request that made one (the 404 of a wrong link) goes out only once it is committed
+(`kiosk.address_limits.kept`): a kill -9 forgets no count of an answered request. The links of
+the last `dead_games` games are kept in the store too (`Phones.keep_links`), so they are dead
+links after a restart as before it.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from kiosk.address_limits import address_digest, logged, recalled
+from kiosk.address_limits import address_digest, kept, recalled
 from kiosk.bucket import Bucket
 from kiosk.secret import derive, kiosk_secret
 from kiosk.store import Store, StoreError
@@ -90,7 +93,8 @@ class GuessThrottle:
         # Addresses are known by their digest (the one the store keeps), logged as they are.
         self._key = derive(kiosk_secret(store), "addresses") if store is not None else b""
         self._clients: OrderedDict[str, Bucket] = OrderedDict()
-        self._dead: deque[frozenset[str]] = deque(maxlen=self.limits.dead_games)
+        # One more than `dead_games`: recalled after a restart, the game in play's links come too.
+        self._dead: deque[frozenset[str]] = deque(maxlen=self.limits.dead_games + 1)
         self._slowed = 0  # addresses that ran out of units, for the log
         self._recall()
 
@@ -202,7 +206,7 @@ class GuessThrottle:
         if self._store is None:
             return
         at = self._wall() - max(0.0, self._clock() - bucket.stamp)  # when its level was measured
-        logged(
+        kept(
             self._store.limits.keep_bucket(
                 KEPT_AS, self._name(client), bucket.level, at, self.limits.tracked_clients
             )

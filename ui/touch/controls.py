@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -14,11 +14,13 @@ from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
-from kivy.uix.textinput import TextInput
 from kivy.utils import escape_markup
 
 from ui.touch import theme
 from ui.touch.fitting import plain_text, whole
+
+if TYPE_CHECKING:
+    from kivy.uix.textinput import TextInput
 
 # Signs Roboto (Kivy's font, the kiosk's) lacks; DejaVu Sans, shipped with Kivy, has them.
 SYMBOLS = "✓⌫●→"
@@ -322,20 +324,23 @@ class ChoiceButton(BigButton):
             self.on_change(value)
 
 
-class Field(TextInput):
-    """A one-line text field sized for fingers."""
+def text_field(text: str = "", hint: str = "", **kwargs: object) -> TextInput:
+    """A one-line text field sized for fingers. Kivy's TextInput is imported here, where a field
+    is built, not at the top: importing `kivy.uix.textinput` opens Kivy's window (at whatever
+    size Kivy is configured for by then, its default 800x600 before the app configures it), so a
+    screen's module imported early, by a test or a tool, must not import it."""
+    from kivy.uix.textinput import TextInput
 
-    def __init__(self, text: str = "", hint: str = "", **kwargs: object) -> None:
-        s = theme.sizes()
-        kwargs.setdefault("size_hint_y", None)
-        kwargs.setdefault("height", s.touch)
-        super().__init__(
-            text=text,
-            hint_text=hint,
-            multiline=False,
-            font_size=s(22),
-            padding=[s(8), (s.touch - s(22) * 1.25) / 2],
-            write_tab=False,
-            background_color=theme.rgb("e8eef3"),
-            **kwargs,
-        )
+    s = theme.sizes()
+    kwargs.setdefault("size_hint_y", None)
+    kwargs.setdefault("height", s.touch)
+    return TextInput(
+        text=text,
+        hint_text=hint,
+        multiline=False,
+        font_size=s(22),
+        padding=[s(8), (s.touch - s(22) * 1.25) / 2],
+        write_tab=False,
+        background_color=theme.rgb("e8eef3"),
+        **kwargs,
+    )

@@ -2,7 +2,9 @@
 through the registry), the service listener that routes match events, the chrome (banner, badge,
 toast), and the frame rate.
 
-Imported only once Kivy is configured (`ui.touch.app.make_app`): importing Kivy's window opens it.
+Built only once Kivy is configured (`ui.touch.app.make_app`): importing Kivy's window opens it,
+so this module, like every module of ui.touch, imports it only where it is used (importing a
+screen's module early, in a test or a tool, opens no window: tests/ui/test_touch_imports.py).
 Service listeners are called on the one asyncio loop, which is the thread Kivy draws on: they may
 touch widgets. Device threads never do (they only queue events).
 """
@@ -12,11 +14,11 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -30,6 +32,7 @@ from ui.touch import games, kivy_setup, theme
 from ui.touch.controls import Panel, fitting_font
 from ui.touch.question import Question
 from ui.touch.quit import EscapeKey
+from ui.touch.toast import Box, controls, place, widget_box
 
 if TYPE_CHECKING:
     from kiosk.house import Kiosk
@@ -97,6 +100,8 @@ class DartshipApp(App):
     # -- building --
 
     def build(self) -> FloatLayout:
+        from kivy.core.window import Window  # here, not at the top: importing it opens the window
+
         theme.set_window(*Window.size)
         kivy_setup.apply_to_window(self.kiosk.settings)
         Window.clearcolor = theme.BACKGROUND
@@ -123,6 +128,7 @@ class DartshipApp(App):
         from ui.touch.screens.stats import StatsScreen
 
         s = theme.sizes()
+        self._lower_toast()  # a toast over a popup stands on the window itself
         self.root_layout.clear_widgets()
         self.sm = ScreenManager(transition=NoTransition())
         # The games' screens before Home: Home offers the games whose screens are there.
@@ -169,6 +175,8 @@ class DartshipApp(App):
         # Overlays are hidden by opacity only: a disabled widget would swallow the taps
         # meant for the buttons under it.
         self.toast_panel.opacity = 0
+        # Where the shown toast was placed: the anchor's box and every control's (`_follow_toast`).
+        self._toast_among: tuple[Box | None, tuple[Box, ...]] | None = None
         self.root_layout.add_widget(self.badge)
         self.root_layout.add_widget(self.toast_panel)
         self.root_layout.add_widget(self.banner)
@@ -202,6 +210,8 @@ class DartshipApp(App):
             self.banner_label.text = _("Board disconnected – darts are not counted. Check the cable.")
 
     def _first_frame(self, *_args: object) -> None:
+        from kivy.core.window import Window
+
         if not self._ready_sent:
             self._ready_sent = True
             Window.unbind(on_flip=self._first_frame)
@@ -345,37 +355,129 @@ class DartshipApp(App):
             self.toast(event.message, seconds=2 if brief else 4)
 
     def toast(self, message: str, seconds: float = 4.0) -> None:
-        """A short message (refusals, device news) at the bottom: over the drawn board on
-        the screens that have one, so the controls beside it (the cell field, Throw, Next)
-        stay free while it shows; across the bottom elsewhere. The whole message, always: it
-        wraps, and a long one gets a smaller font (the shared rule, `fitting_font`, down to
-        60 %) to stay within its place, then a taller panel; it stays long enough to be read."""
-        s = theme.sizes()
-        label, panel = self.toast_label, self.toast_panel
-        label.text = message
-        anchor = self.sm.current_screen.toast_anchor() if self.sm is not None else None
-        if anchor is not None and anchor.get_root_window() is not None:
-            x, y = anchor.to_window(anchor.x, anchor.y)
-            panel.width = anchor.width - 2 * s(16)
-            panel.pos = (x + s(16), y + s(8))
-            room = anchor.height - 2 * s(8)
-        else:
-            panel.width = Window.width * 0.9
-            panel.pos = (Window.width * 0.05, Window.height * 0.02)
-            room = Window.height * 0.5
-        width = panel.width - 2 * s.gap
-        label.font_size = fitting_font(label, s(20), width, height=room - 2 * s.gap)
-        # As tall as the wrapped text needs (measured now, so the first frame is right).
-        label.text_size = (width, None)
-        label.texture_update()
-        panel.height = max(s(52), label.texture_size[1] + 2 * s.gap)
-        panel.y = max(0.0, min(panel.y, Window.height - panel.height))  # all of it on the window
-        panel.opacity = 1
+        """A short message (refusals, device news), never over a button (`_place_toast`). The
+        whole message, always: it wraps, and a long one gets a taller panel, or a smaller font
+        (to 60 %) where no place is tall enough; it stays long enough to be read."""
+        self.toast_label.text = message
+        self._toast_among = None
+        self._follow_toast()
+        self.toast_panel.opacity = 1
+        # Placed again whenever the controls under it move while it shows: a toast that comes
+        # with a change of screen was placed among the buttons of a screen not laid out yet,
+        # and a screen may change (another screen, a button that comes) while it is read.
+        Clock.unschedule(self._follow_toast)
+        Clock.schedule_interval(self._follow_toast, 0)
         Clock.unschedule(self._hide_toast)
         Clock.schedule_once(self._hide_toast, max(seconds, reading_seconds(message)))
 
+    def _follow_toast(self, *_args: object) -> None:
+        """The toast placed again if the controls or the anchor moved since it was placed."""
+        self._lift_toast()
+        anchor = self.sm.current_screen.toast_anchor() if self.sm is not None else None
+        among = (
+            widget_box(anchor) if anchor is not None and anchor.get_root_window() is not None else None,
+            tuple(box for _widget, box in controls(skip=self.toast_panel)),
+        )
+        if among != self._toast_among:
+            self._toast_among = among
+            self._place_toast(among[0], list(among[1]))
+
+    def _place_toast(self, board: Box | None, shown: list[Box]) -> None:
+        """The lowest place clear of every control (`ui.touch.toast`): over the drawn board on
+        the screens that have one (their `toast_anchor`), else anywhere on the window; at the
+        full font if a place is tall enough, else at 80 % or 60 % of it. Where no place is clear
+        even so (none of the kiosk's screens: `dartship screenshots --check` says so), at the
+        bottom, the font fitted to it."""
+        from kivy.core.window import Window
+
+        s = theme.sizes()
+        label, panel = self.toast_label, self.toast_panel
+        window = Box(0.0, 0.0, float(Window.width), float(Window.height))
+        regions = [window.grown(-s(8))]
+        if board is not None:
+            regions.insert(
+                0,
+                Box(board.x + s(16), board.y + s(8), board.width - 2 * s(16), board.height - 2 * s(8)),
+            )
+        clear = self._clear_place(regions, [box.grown(s(4)) for box in shown])
+        if clear is None:
+            region = regions[0]
+            font = fitting_font(label, s(20), region.width - 2 * s.gap, height=region.height - 2 * s.gap)
+            clear = Box(region.x, region.y, region.width, 0.0), font
+        box, font = clear
+        height = self._toast_height(font, box.width)  # the label as it is shown
+        panel.pos = (box.x, max(0.0, min(box.y, Window.height - height)))
+        panel.size = (box.width, height)
+
+    def _clear_place(self, regions: list[Box], obstacles: list[Box]) -> tuple[Box, float] | None:
+        """The first region's lowest place clear of the obstacles, at the largest font that
+        finds one (the full size, 80 %, 60 %; then narrower), and that font; None: none anywhere."""
+        s = theme.sizes()
+        measured: dict[tuple[float, float], float] = {}  # (font, width): height, laid out once
+
+        def height(font: float, width: float) -> float:
+            if (font, width) not in measured:
+                measured[font, width] = self._toast_height(font, width)
+            return measured[font, width]
+
+        # Narrow at last: a screen tiled with buttons (Express's lines) leaves a column free.
+        for share, narrowest in ((1.0, s(300)), (0.8, s(300)), (0.6, s(300)), (0.6, s(120))):
+            font = s(20) * share
+            for region in regions:
+                least = min(region.width * 0.6, narrowest)
+                # Widths in tenths of the region (at least 20 units): a text is laid out once per
+                # width tried, and a screen of many buttons (Correct's picker) has many rooms.
+                step = max(s(20), region.width / 10)
+                box = place(region, obstacles, partial(height, font), least_width=least, step=step)
+                if box is not None:
+                    return box, font
+        return None
+
+    def _toast_height(self, font: float, width: float) -> float:
+        """The toast's height at `width` with its text in `font` (the label measured now, so
+        the first frame is right)."""
+        s = theme.sizes()
+        label = self.toast_label
+        label.font_size = font
+        label.text_size = (width - 2 * s.gap, None)
+        label.texture_update()
+        return float(max(s(52), label.texture_size[1] + 2 * s.gap))
+
     def _hide_toast(self, *_args: object) -> None:
+        Clock.unschedule(self._follow_toast)
         self.toast_panel.opacity = 0
+        self._lower_toast()
+
+    def _lift_toast(self) -> None:
+        """A popup open over the screen (Correct's picker, a question, Phones) would hide the
+        toast, which lies in the app's own layout under it: while one is open the toast stands
+        on top of the window (over the popup, under nothing but the keyboard)."""
+        from kivy.core.window import Window
+        from kivy.uix.vkeyboard import VKeyboard
+
+        panel = self.toast_panel
+        layers = [w for w in Window.children if not isinstance(w, VKeyboard)]  # the top one first
+        if (
+            not layers
+            or layers[0] is panel
+            or not any(w is not self.root_layout for w in layers if w is not panel)
+        ):
+            return
+        if panel.parent is not None:
+            panel.parent.remove_widget(panel)
+        Window.add_widget(panel)
+
+    def _lower_toast(self) -> None:
+        """The toast back in the app's layout, under the banner, once it is hidden."""
+        from kivy.core.window import Window
+
+        panel = getattr(self, "toast_panel", None)
+        if panel is not None and panel.parent is Window:
+            Window.remove_widget(panel)
+            layers = self.root_layout.children  # the top one first: the banner over the toast
+            self.root_layout.add_widget(
+                panel, index=layers.index(self.banner) + 1 if self.banner in layers else 0
+            )
 
     def set_language(self, language: str) -> None:
         set_language(language)

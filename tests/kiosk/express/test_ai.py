@@ -3,6 +3,7 @@ does what it says, and the race model behind hard agrees with closed forms."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -124,11 +125,23 @@ def test_declarations_are_the_odds_after_the_roll():
 
 
 @pytest.mark.parametrize(
-    ("variant", "line"), [(Variant.ADMIRAL, (B, D, S, P, C)), (Variant.CAPTAIN, (B, D, S, C, P))]
+    ("variant", "line"), [(Variant.ADMIRAL, (B, S, D, C, P)), (Variant.CAPTAIN, (B, S, D, P, C))]
 )
-def test_hard_lays_its_strongest_defenses_first(variant, line):
+def test_hard_lays_its_strongest_defenses_first_and_its_best_attacker_behind_a_tie(variant, line):
     assert guarded_line(variant, Rules()) == line
     assert Computer(Strategy.HARD).line(variant) == line
+    assert Computer(Strategy.HARD).line(variant, players=4) == line
+
+
+def test_the_guarded_line_follows_the_house_rules():
+    """A Destroyer made the hardest to sink goes first; two ships of equal defense go weaker
+    attacker first (a Patrol Boat of 1 die behind nothing)."""
+    rules = dataclasses.replace(
+        Rules(),
+        destroyer=dataclasses.replace(Rules().destroyer, defense=6),
+        patrol_boat=dataclasses.replace(Rules().patrol_boat, dice=1, defense=5),
+    )
+    assert guarded_line(Variant.ADMIRAL, rules)[:3] == (D, P, B)
 
 
 # ---- the race model ----------------------------------------------------------------------

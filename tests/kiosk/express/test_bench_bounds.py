@@ -4,11 +4,13 @@ A's line (`--untargetable`)."""
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
 from kiosk.express.ai import Computer, Strategy
 from kiosk.express.match import Match, Phase, Setup
-from kiosk.express.rules import Variant
+from kiosk.express.rules import Ship, Variant
 
 from .conftest import ANN, BO, CY, DEE, load_bench
 
@@ -47,3 +49,48 @@ def test_the_untargetable_view_hides_only_as_line_and_only_while_others_are_aflo
     assert view["lines"][0] == ["Carrier"]  # the game's own view is not touched
     alone = {"turn": 1, "lines": [["Carrier"], ["Battleship"], []], "points": [0, 0, 0]}
     assert bench.hidden_from_others(alone, 0) is alone  # only A is left to aim at
+
+
+def test_a_line_is_read_by_name_and_must_be_the_five_ships():
+    bench = load_bench()
+    assert bench.parse_line(" battleship,Submarine, DESTROYER,carrier,Patrol Boat") == (
+        Ship.BATTLESHIP,
+        Ship.SUBMARINE,
+        Ship.DESTROYER,
+        Ship.CARRIER,
+        Ship.PATROL_BOAT,
+    )
+    for text in (
+        "Battleship,Submarine,Destroyer,Carrier",
+        "Battleship,Battleship,Destroyer,Carrier,Submarine",
+    ):
+        with pytest.raises(argparse.ArgumentTypeError, match="five ships"):
+            bench.parse_line(text)
+    with pytest.raises(argparse.ArgumentTypeError, match="'Cruiser'"):
+        bench.parse_line("Cruiser,Submarine,Destroyer,Carrier,Patrol Boat")
+
+
+def test_with_a_line_a_lays_it_in_its_seat_and_the_others_their_own(monkeypatch):
+    bench = load_bench()
+    laid = []
+    original = Setup.create
+
+    def create(*args, **kwargs):
+        laid.append(kwargs["lines"])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(bench.Setup, "create", staticmethod(create))
+    line = bench.parse_line("Patrol Boat,Carrier,Submarine,Destroyer,Battleship")
+    for seat in range(3):
+        bench.play(bench.Batch(3, "admiral", "hard-normal", seat, 0, 2, 1, line=line))
+    assert len(laid) == 6
+    for number, lines in enumerate(laid):
+        seat = number // 2
+        assert lines[seat] == line
+        assert all(other != line or player == seat for player, other in enumerate(lines))
+    two: list = []
+    monkeypatch.setattr(
+        bench.Setup, "create", staticmethod(lambda *a, **k: two.append(k["lines"]) or original(*a, **k))
+    )
+    bench.play(bench.Batch(2, "admiral", "hard-normal", 0, 0, 1, 1, line=line))
+    assert two[0][0] == Computer(Strategy.HARD).line(Variant.ADMIRAL, players=2)  # two players: its own

@@ -31,7 +31,7 @@ from typing import Any
 
 from aiohttp import web
 
-from kiosk.address_limits import address_digest, logged, recalled
+from kiosk.address_limits import address_digest, kept, logged, recalled
 from kiosk.bucket import Bucket
 from kiosk.classic.fleet import CLASSES, Fleet, PlacementError, parse_ship
 from kiosk.classic.grid import SquareError, parse_square
@@ -399,7 +399,7 @@ class ClassicApi:
             )
         if device not in devices and self.rooms.store is not None:
             tracked = self.limits.tracked * self.limits.daily_per_address
-            logged(
+            kept(
                 self.rooms.store.limits.keep_daily_phone(
                     today.isoformat(), place[0], device, self.wall(), tracked
                 )
@@ -705,7 +705,7 @@ class ClassicApi:
             keep = self.rooms.store.limits.keep_bucket(
                 code, client, bucket.level, self.wall(), self.limits.tracked
             )
-            logged(keep)
+            kept(keep)
 
     def _address(self, request: web.Request) -> str:
         """The address the limits count by: a digest keyed by the kiosk's secret (the counts

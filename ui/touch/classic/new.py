@@ -18,7 +18,7 @@ from kiosk.i18n import _
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.classic.words import level_name
-from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
+from ui.touch.controls import BigButton, Caption, ChoiceButton, text_field
 from ui.touch.qr import qr_texture
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.table import Table
@@ -72,7 +72,7 @@ class ClassicNewScreen(KioskScreen):
             Caption(_("Solo: a team against the computer"), font_units=20, bold=True, size_hint_y=None)
         )
         row = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.solo_name = Field(DEFAULT_NAMES[0], hint=_("team name"))
+        self.solo_name = text_field(DEFAULT_NAMES[0], hint=_("team name"))
         self.level = ChoiceButton(
             list(LEVELS),
             ComputerLevel.NORMAL,
@@ -91,8 +91,8 @@ class ClassicNewScreen(KioskScreen):
         )
         names = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         self.duel_names = [
-            Field(DEFAULT_NAMES[0], hint=_("team 1")),
-            Field(DEFAULT_NAMES[1], hint=_("team 2")),
+            text_field(DEFAULT_NAMES[0], hint=_("team 1")),
+            text_field(DEFAULT_NAMES[1], hint=_("team 2")),
         ]
         for field in self.duel_names:
             names.add_widget(field)

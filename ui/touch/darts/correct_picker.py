@@ -14,7 +14,7 @@ from kivy.uix.modalview import ModalView
 from kiosk.board import MISS, RADIAL_ORDER, Board, Cell, CellError
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, Field, Panel
+from ui.touch.controls import BigButton, Caption, Panel, text_field
 
 
 def choices_for(cell: Cell, board: Board) -> list[Cell]:
@@ -52,7 +52,7 @@ class CorrectPicker(ModalView):
             grid.add_widget(button)
         body.add_widget(grid)
         typed = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.field = Field(hint=_("another cell, e.g. T20"))
+        self.field = text_field(hint=_("another cell, e.g. T20"))
         self.field.bind(on_text_validate=lambda *_a: self._typed())
         typed.add_widget(self.field)
         typed.add_widget(BigButton(_("OK"), self._typed, size_hint_x=0.3))

@@ -26,7 +26,7 @@ from kiosk.scatter import Skill
 from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.announcement import Announcement
-from ui.touch.controls import BigButton, Caption, ChoiceButton, Field, FitLabel
+from ui.touch.controls import BigButton, Caption, ChoiceButton, FitLabel, text_field
 from ui.touch.darts.correct_picker import CorrectPicker
 from ui.touch.darts.opponent import SKILL_ORDER, dart_teams, pins, player, seat, skill_name
 from ui.touch.darts.page import board_page, with_home
@@ -110,7 +110,7 @@ class GameScreen(KioskScreen):
             _("Let the kiosk throw"), self._resume_kiosk, colour=theme.GO, font_units=20
         )
         self.sim_row = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.cell_field = Field(hint=_("e.g. T20"))
+        self.cell_field = text_field(hint=_("e.g. T20"))
         self.cell_field.bind(on_text_validate=lambda *_a: self._typed())
         self.sim_row.add_widget(self.cell_field)
         self.cell_field.size_hint_x = 1.15  # room for its hint in every language ("z. B. T20")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
@@ -15,9 +17,12 @@ from kiosk.names import clean_name
 from kiosk.scatter import Skill
 from kiosk.store import StoreError
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
+from ui.touch.controls import BigButton, Caption, ChoiceButton, text_field
 from ui.touch.darts.opponent import SKILL_ORDER, seat, skill_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
+
+if TYPE_CHECKING:
+    from kivy.uix.textinput import TextInput
 
 DEFAULT_NAMES = ("Sharks", "Jets")
 
@@ -56,8 +61,8 @@ class NewGameScreen(KioskScreen):
         page.add_widget(heading(_("New game")))
         teams = GridLayout(cols=2, spacing=(s(16), s(4)), size_hint_y=None)
         teams.bind(minimum_height=teams.setter("height"))
-        self.names: list[Field] = []
-        self.players: list[Field] = []
+        self.names: list[TextInput] = []
+        self.players: list[TextInput] = []
         for index in (0, 1):
             teams.add_widget(
                 Caption(
@@ -68,7 +73,7 @@ class NewGameScreen(KioskScreen):
                 )
             )
         for _index in (0, 1):
-            field = Field(hint=_("team name"))
+            field = text_field(hint=_("team name"))
             self.names.append(field)
             teams.add_widget(field)
         for _index in (0, 1):
@@ -78,7 +83,7 @@ class NewGameScreen(KioskScreen):
                 )
             )
         for _index in (0, 1):
-            field = Field(hint=_("e.g. Anna, Ben"))
+            field = text_field(hint=_("e.g. Anna, Ben"))
             self.players.append(field)
             teams.add_widget(field)
         page.add_widget(teams)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kivy.uix.boxlayout import BoxLayout
 
@@ -17,9 +18,12 @@ from kiosk.express.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant, max_po
 from kiosk.express.wire import EXPRESS
 from kiosk.i18n import _, ngettext
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, ChoiceButton, Field, button_row
+from ui.touch.controls import BigButton, Caption, ChoiceButton, button_row, text_field
 from ui.touch.express.look import player_colour, seat_name
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
+
+if TYPE_CHECKING:
+    from kivy.uix.textinput import TextInput
 
 SEATS: tuple[str | None, ...] = (None, *COMPUTER_LEVELS)
 
@@ -53,7 +57,7 @@ class ExpressSetupScreen(KioskScreen):
         self.rules = Rules()
         page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
         page.add_widget(heading(_("Battleship Express: the dice game"), 28))
-        self.names: list[Field] = []
+        self.names: list[TextInput] = []
         self.seats: list[ChoiceButton] = []
         self.rows: list[BoxLayout] = []
         for index in range(MAX_PLAYERS):
@@ -68,7 +72,7 @@ class ExpressSetupScreen(KioskScreen):
                     width=s(26),
                 )
             )
-            field = Field(hint=_("name"))
+            field = text_field(hint=_("name"))
             self.names.append(field)
             row.add_widget(field)
             seat = ChoiceButton(

@@ -16,16 +16,18 @@ from datetime import UTC, datetime
 
 from kivy.clock import Clock, ClockEvent
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 
 from kiosk.i18n import _, ngettext
 from kiosk.league.membership import LeagueStatus
 from kiosk.store import StoreError
-from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, Field
+from ui.touch import keyboard, theme
+from ui.touch.controls import BigButton, Caption, before_the_frame, fitting_font, text_field
 from ui.touch.league_stats import age_text
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 STATUS_SECONDS = 2.0  # how often the status is read again while the screen is shown
+TEXT_UNITS = 19  # the message's and the status's font, before they are fitted
 
 
 def status_lines(status: LeagueStatus, now: datetime | None = None) -> list[str]:
@@ -63,10 +65,15 @@ class LeagueScreen(KioskScreen):
     def __init__(self, app: KioskApp, **kwargs: object) -> None:
         super().__init__(app, **kwargs)
         s = theme.sizes()
-        page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
-        # Everything a hand needs at the top: Kivy's docked keyboard comes up from the bottom
-        # and covers about half the window (its height is the window's width x 2/7), so Back
-        # and Leave stand beside the title and the fields just below, never under it.
+        # Kivy's docked keyboard covers the bottom 2/7 of the window's width while a field is
+        # typed into (more than half of a 16:9 window; about 236 units of 480 are left at
+        # 1280x720 and 1920x1080), so the page is two rows of controls and the texts below
+        # them, and while the keyboard is up it stands above it (`_make_room`), the texts made
+        # smaller to fit (`_fit_texts`): Back, Join (or Leave), both fields, the message and the
+        # whole status stay in sight while the owner types.
+        self.page = BoxLayout(
+            orientation="vertical", padding=(s(16), s(8)), spacing=s(6), pos_hint={"x": 0, "top": 1}
+        )
         top = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         title = heading(_("League"), size_hint_x=0.4)
         title.height = s.touch
@@ -75,34 +82,59 @@ class LeagueScreen(KioskScreen):
             _("Back"), lambda: app.go("settings"), colour=theme.PANEL_LIGHT, size_hint_x=0.25
         )
         top.add_widget(self.back_button)
-        self.leave_button = BigButton(_("Leave league"), self.leave, colour=theme.DANGER, size_hint_x=0.35)
-        top.add_widget(self.leave_button)
-        page.add_widget(top)
-        self.form = BoxLayout(
-            orientation="vertical", spacing=s(6), size_hint_y=None, height=2 * s.touch + s(6)
-        )
-        self.code_field = Field(hint=_("pairing code, like ABCD-EFGH-JKMN"))
-        row = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        row.add_widget(self.code_field)
-        self.join_button = BigButton(_("Join"), self.join, colour=theme.GO, size_hint_x=0.35)
-        row.add_widget(self.join_button)
-        self.hub_field = Field(hint=_("the hub's address, like https://league.example.org"))
+        # Join and Leave take turns in one place: a kiosk in no league can only join, one in a
+        # league only leave (`refresh` shows the one that applies).
+        self.join_button = BigButton(_("Join"), self.join, colour=theme.GO)
+        self.leave_button = BigButton(_("Leave league"), self.leave, colour=theme.DANGER)
+        self.slot = BoxLayout(size_hint_x=0.35)
+        self.slot.add_widget(self.join_button)
+        top.add_widget(self.slot)
+        self.page.add_widget(top)
+        self.form = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
+        self.code_field = text_field(hint=_("pairing code"), size_hint_x=0.36)
+        self.hub_field = text_field(hint=_("hub, like https://league.example.org"), size_hint_x=0.64)
         self.code_field.bind(on_text_validate=lambda *_a: setattr(self.hub_field, "focus", True))
         self.hub_field.bind(on_text_validate=lambda *_a: self.join())
-        self.form.add_widget(row)
+        self.form.add_widget(self.code_field)
         self.form.add_widget(self.hub_field)
-        page.add_widget(self.form)
-        self.message = Caption(font_units=18, colour=theme.WARN, size_hint_y=None)
-        page.add_widget(self.message)
-        self.status = Caption(font_units=19, colour=theme.TEXT, size_hint_y=None)
-        page.add_widget(self.status)
-        page.add_widget(BoxLayout())
-        self.add_widget(page)
+        self.page.add_widget(self.form)
+        self.texts = BoxLayout(orientation="vertical", spacing=s(6))
+        self.message = Caption(font_units=TEXT_UNITS, colour=theme.WARN, size_hint_y=None)
+        self.texts.add_widget(self.message)
+        self.status = Caption(font_units=TEXT_UNITS, colour=theme.TEXT, size_hint_y=None)
+        self.texts.add_widget(self.status)
+        self.texts.add_widget(BoxLayout())
+        self.page.add_widget(self.texts)
+        self.add_widget(self.page)
+        self._probe = Label()  # measures the texts together (`_fit_texts`)
+        fit = before_the_frame(self._fit_texts)
+        for widget in (self.message, self.status):
+            widget.bind(text=fit)
+        self.texts.bind(size=fit)
+        self._make_room_soon = before_the_frame(self._make_room)
         self.asked = False  # Leave tapped once, waiting for its second tap
         self.joining: asyncio.Task[None] | None = None  # the join on its way (None: none)
         self._dots = 0
         self._asking = ""
         self._ticking: ClockEvent | None = None
+
+    def _make_room(self) -> None:
+        """The page above the docked keyboard while it is up, the whole screen otherwise."""
+        covered = keyboard.covered() if self.get_root_window() is not None else 0.0
+        self.page.size_hint_y = None if covered else 1
+        self.page.height = self.height - covered
+
+    def _fit_texts(self) -> None:
+        """The message and the status in one font size (at most TEXT_UNITS, at least 60 % of
+        it) at which both fit the room left below the controls, every word whole."""
+        s = theme.sizes()
+        width, room = self.texts.width, self.texts.height - 2 * self.texts.spacing
+        shown = [text for text in (self.message.text, self.status.text) if text]
+        if width <= 1 or room <= 1 or not shown:
+            return
+        self._probe.text = "\n".join(shown)
+        size = fitting_font(self._probe, s(TEXT_UNITS), width, height=room)
+        self.message.font_size = self.status.font_size = size
 
     # -- what is shown --
 
@@ -114,21 +146,31 @@ class LeagueScreen(KioskScreen):
         joined = status.member is not None
         self.form.opacity = 0 if joined else 1
         self.form.disabled = joined
-        self.form.height = 0 if joined else 2 * theme.sizes().touch + theme.sizes()(6)
+        self.form.height = 0 if joined else theme.sizes().touch
         self.join_button.disabled = busy
         self.join_button.text = _("Asking ...") if busy else _("Join")
-        self.leave_button.disabled = not joined
-        self.leave_button.opacity = 1 if joined else 0.45
+        button = self.leave_button if joined else self.join_button
+        if button.parent is not self.slot:
+            self.slot.clear_widgets()
+            self.slot.add_widget(button)
         if not joined and not self.hub_field.text and desk is not None:
             self.hub_field.text = self.app.settings.league.hub
 
     def on_enter(self, *_args: object) -> None:
+        from kivy.core.window import Window
+
         self._ticking = Clock.schedule_interval(self._tick, STATUS_SECONDS / 4)
+        Window.bind(children=self._make_room_soon, size=self._make_room_soon)
+        self._make_room_soon()
 
     def on_leave(self, *_args: object) -> None:
+        from kivy.core.window import Window
+
         if self._ticking is not None:
             self._ticking.cancel()
             self._ticking = None
+        Window.unbind(children=self._make_room_soon, size=self._make_room_soon)
+        self._make_room()
         self.asked = False
 
     def _tick(self, _dt: float = 0.0) -> None:

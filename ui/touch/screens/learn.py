@@ -20,7 +20,7 @@ from kiosk.i18n import _
 from kiosk.inputs import DartInput, InputEvent, UnmappedInput
 from kiosk.ports import LearnAnswer
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, Field
+from ui.touch.controls import BigButton, Caption, text_field
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 
 
@@ -43,7 +43,7 @@ class LearnScreen(KioskScreen):
             page.add_widget(widget)
         page.add_widget(BoxLayout())
         typed = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        self.contact_field = Field(hint=_("contact by hand, e.g. 3:7"))
+        self.contact_field = text_field(hint=_("contact by hand, e.g. 3:7"))
         self.contact_field.bind(on_text_validate=lambda *_a: self._typed())
         typed.add_widget(self.contact_field)
         typed.add_widget(BigButton(_("Enter"), self._typed, size_hint_x=0.4))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -24,10 +24,13 @@ from kiosk.sound import Sound
 from kiosk.speech import VOICE_CHOICES
 from kiosk.store import StoreError
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, ChoiceButton, Field
+from ui.touch.controls import BigButton, Caption, ChoiceButton, text_field
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
 from ui.touch.screens.home import LANGUAGE_NAMES
 from ui.touch.skills import skill_name
+
+if TYPE_CHECKING:
+    from kivy.uix.textinput import TextInput
 
 # What the owner may change on the screen, in this order (labels: `label_for`). The rest stays
 # in the file.
@@ -198,14 +201,14 @@ class SettingsScreen(KioskScreen):
                 voices = list(VOICE_CHOICES[key.removeprefix("caller.voice_")])
                 widget = ChoiceButton(voices if value in voices else [value, *voices], value)
             else:
-                widget = Field(str(value))
+                widget = text_field(str(value))
                 if key == "kiosk.pin":
                     widget.password = True
             self.inputs[key] = widget
             self.form.add_widget(self._with_test(widget) if key == "board.autodarts" else widget)
         self.message.text = ""
 
-    def _with_test(self, field: Field) -> BoxLayout:
+    def _with_test(self, field: TextInput) -> BoxLayout:
         """The Board Manager's address and a button that asks it how it is."""
         s = theme.sizes()
         row = BoxLayout(spacing=s(6), size_hint_y=None, height=s.touch)

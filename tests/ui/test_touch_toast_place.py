@@ -1,0 +1,143 @@
+"""A toast never lies over a button (`ui.touch.toast`): the geometry alone, then the kiosk's
+screens at 800x480 with the longest notices they get, in English, German and Finnish. The other
+window sizes are the screenshot walk's (`dartship screenshots --check`, every screen)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.app.tour.driver import GARBLED_LINE
+from ui.touch.toast import Box, place
+
+from .test_touch_toast import VERY_LONG
+
+
+def _lines(width: float) -> float:
+    """A text 600 px long at one 20 px line per `width` px."""
+    return 20.0 * -(-600 // width)
+
+
+def test_the_lowest_place_clear_of_every_button() -> None:
+    region = Box(0, 0, 400, 300)
+    corner = Box(0, 0, 80, 40)  # a button in the bottom-left corner, as the Coach is on the board
+    box = place(region, [corner], _lines, least_width=240)
+    assert box is not None and not box.overlaps(corner)
+    # Beside it (320 px, two lines: its top at 40) is lower than above it (top at 80).
+    assert (box.x, box.y, box.width) == (80, 0, 320)
+    # Two buttons on the floor leave 240 px between them, narrower than the least: above them.
+    both = [corner, Box(320, 0, 80, 40)]
+    box = place(region, both, _lines, least_width=250)
+    assert box is not None and (box.x, box.y, box.width) == (0, 40, 400)
+    assert not any(box.overlaps(button) for button in both)
+
+
+def test_a_narrow_room_is_kept_as_wide_as_the_least() -> None:
+    """Rounding a room down to the step never makes it narrower than the least width."""
+    region = Box(0, 0, 800, 300)
+    wall = Box(150, 0, 650, 300)  # buttons everywhere but a column 150 px wide
+    box = place(region, [wall], lambda _w: 100.0, least_width=120, step=80)
+    assert box is not None and box.width == 120 and box.right <= 150
+
+
+def test_no_place_when_buttons_fill_the_region() -> None:
+    region = Box(0, 0, 400, 100)
+    rows = [Box(0, 0, 400, 45), Box(0, 50, 400, 50)]
+    assert place(region, rows, _lines, least_width=100) is None
+    assert place(region, [], lambda _w: 120.0, least_width=100) is None  # too tall for it
+
+
+def _covered(tour) -> list[str]:
+    from ui.touch.fingers import frames
+    from ui.touch.toast import covered
+
+    frames(2)  # laid out as drawn
+    return covered(tour.app.toast_panel)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+def test_a_garbled_line_s_notice_leaves_the_board_s_buttons_free(tour, language: str) -> None:
+    """docs/screenshots/toast_long.png at 800x480 had the toast over the Coach button's edge."""
+    tour.at("game", language)
+    try:
+        tour.garbled_line()
+        assert tour.app.toast_panel.opacity == 1 and GARBLED_LINE in tour.app.toast_label.text
+        assert _covered(tour) == []
+        board = tour.screen().toast_anchor()
+        assert board.collide_point(*board.to_widget(*tour.app.toast_panel.center))  # still over the board
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")
+
+
+SCREENS = [
+    ("game", None),
+    ("solo", None),
+    ("over", None),
+    ("bull_off", None),
+    ("placement", None),
+    ("home", "new_game"),
+    ("home", "stats"),
+    ("home", "pin"),
+    ("home", "settings"),
+    ("home", "league"),
+    ("home", "learn"),
+    ("classic_solo", None),
+    ("express_setup", None),
+    ("express_turn", None),
+]
+
+
+@pytest.mark.parametrize("message", ["garbled", "very long"])
+@pytest.mark.parametrize(("stage", "screen"), SCREENS)
+def test_no_toast_covers_a_button_on_any_screen(tour, stage: str, screen: str | None, message: str) -> None:
+    tour.at(stage)
+    try:
+        if screen is not None:
+            tour.app.go(screen)
+        if message == "garbled":
+            tour.garbled_line()
+        else:
+            tour.app.toast(VERY_LONG)
+        assert tour.app.toast_panel.opacity == 1
+        assert _covered(tour) == [], tour.screen().name
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+def test_express_s_line_up_tiled_with_ships_leaves_its_toast_a_column(tour, language: str) -> None:
+    from kiosk.app.tour.driver import label
+
+    tour.at("express_setup", language)
+    try:
+        tour.press(label("Lay out the lines"))
+        assert tour.screen().name == "express_lineup"
+        tour.garbled_line()
+        assert _covered(tour) == []
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")
+
+
+def test_a_toast_over_a_popup_is_shown_above_it_and_clear_of_its_buttons(tour) -> None:
+    """Correct's picker (a popup) used to hide a toast shown while it was open: the toast lay in
+    the app's layout, under the popup."""
+    from kivy.core.window import Window
+
+    from kiosk.app.tour.driver import label
+
+    tour.at("visit", "de")
+    try:
+        tour.press(label("Correct"))
+        picker = tour.screen().picker
+        assert picker.get_parent_window() is not None
+        tour.garbled_line()
+        assert _covered(tour) == []  # none of the picker's buttons, nor its field
+        assert Window.children[0] is tour.app.toast_panel  # drawn over the popup
+        tour.app._hide_toast()
+        assert tour.app.toast_panel.parent is tour.app.root_layout  # back in the app's layout
+        picker.dismiss()
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")
