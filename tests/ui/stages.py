@@ -39,6 +39,7 @@ from kiosk.darts.solo import kiosk_team
 from kiosk.express.rules import Variant
 from kiosk.scatter import Skill
 from kiosk.service import Source
+from tests.waits import PATIENCE
 
 TEAMS = (Team("Sharks", ("Anna", "Ben")), Team("Jets", ("Cleo",)))
 FLEET_SEEDS = (11, 12)  # every staged game hides the same fleets
@@ -53,6 +54,26 @@ EXPRESS = ("express_setup", "express_turn", "express_played")
 @dataclass
 class StagedTour(Tour):
     _settings: Any = None  # the settings as the kiosk started, put back before each stage
+
+    def pump(self, until: Callable[[], bool] | None = None, seconds: float = PATIENCE) -> bool:
+        """The tour's pump with the tests' patience (its own 10 s are short on a loaded CI
+        machine; it ends as soon as `until()` holds)."""
+        return super().pump(until, seconds)
+
+    def wait_for_coach(self, rounds: int = 0) -> bool:
+        """Frames until the coach's answer is on the radar (from a worker thread): bounded by
+        time, not by a count of frames a loaded machine may pass through before the worker ran."""
+        import time
+
+        from ui.touch.fingers import frames
+
+        screen = self.app.screen("game")
+        deadline = time.monotonic() + PATIENCE
+        while screen.coach is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+            frames(1)
+        frames(1)
+        return screen.coach is not None
 
     def keep_settings(self) -> StagedTour:
         config = self.kiosk.config

@@ -12,6 +12,7 @@ from kiosk.secret import kiosk_secret
 from kiosk.store import Store
 from tests.kiosk.test_group_commit import disk_held
 from tests.ui.conftest_classic import DAY, classic_phones, device, ok, play_match, settle, water
+from tests.waits import PATIENCE, eventually
 
 
 async def test_a_shot_waiting_for_the_disk_holds_up_no_other_phone(tmp_path):
@@ -24,20 +25,16 @@ async def test_a_shot_waiting_for_the_disk_holds_up_no_other_phone(tmp_path):
         with disk_held(tmp_path / "dartship.db"):
             firing = asyncio.ensure_future(shooter.post("/api/classic/play/fire", json={"cell": cell}))
             table = classic.rooms.table(device(shooter)).service
-            for _ in range(1000):  # until the shot is applied and waits for its commit
-                if table.committing:
-                    break
-                await asyncio.sleep(0.005)
-            assert table.committing
+            await eventually(lambda: table.committing, "the shot applied, waiting for its commit")
             # Another phone's page: answered now, the disk still held.
-            answer = await asyncio.wait_for(honest.get("/api/classic/play"), 2)
+            answer = await asyncio.wait_for(honest.get("/api/classic/play"), PATIENCE)
             assert answer.status == 200
             # The shooter's own page (another tab) waits too: it would show a shot not stored.
             own_page = asyncio.ensure_future(shooter.get("/api/classic/play"))
             await asyncio.sleep(0.1)
             assert not firing.done() and not own_page.done()
-        fired = await ok(await asyncio.wait_for(firing, 5))
-        page = await ok(await asyncio.wait_for(own_page, 5))
+        fired = await ok(await asyncio.wait_for(firing, PATIENCE))
+        page = await ok(await asyncio.wait_for(own_page, PATIENCE))
         for view in (fired["view"], page["view"]):
             assert cell in view["radar"]["miss"]
         await settle(classic)
@@ -53,10 +50,10 @@ async def _held(tmp_path, request, honest) -> dict:
     with disk_held(tmp_path / "dartship.db"):
         sent = asyncio.ensure_future(request())
         await asyncio.sleep(0.3)
-        answer = await asyncio.wait_for(honest.get("/api/classic/play"), 2)
+        answer = await asyncio.wait_for(honest.get("/api/classic/play"), PATIENCE)
         assert answer.status == 200
         assert not sent.done()  # it would answer what is not stored
-    return await ok(await asyncio.wait_for(sent, 5))
+    return await ok(await asyncio.wait_for(sent, PATIENCE))
 
 
 async def test_a_rooms_writes_wait_for_the_disk_and_hold_up_no_other_phone(tmp_path):

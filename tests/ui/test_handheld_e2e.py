@@ -25,10 +25,15 @@ from tests.ui.conftest_handheld import (
     new_game,
     settings,
 )
+from tests.waits import PATIENCE
 from ui.handheld.server import WebServer, start_web
 
 PHONE = {"width": 390, "height": 844}
-WAIT_MS = 15_000
+# Every wait of a phone page for the kiosk: generous, since CI's machine is slow and shared (a
+# wait ends as soon as its condition holds; these are not timing tests). Also the default of
+# every `expect` (Playwright's own is 5 s) and of a page's actions.
+WAIT_MS = int(PATIENCE * 1000)
+expect.set_options(timeout=WAIT_MS)
 
 
 @contextlib.asynccontextmanager
@@ -61,6 +66,7 @@ async def browser_page(browser, url: str, locale: str = "en-US") -> Page:
     context = await browser.new_context(
         viewport=PHONE, device_scale_factor=2, locale=locale, is_mobile=True, has_touch=True
     )
+    context.set_default_timeout(WAIT_MS)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))

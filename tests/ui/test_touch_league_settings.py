@@ -18,6 +18,7 @@ from kiosk.league import membership as members
 from tests import league_games as games
 from tests.ui.test_touch_game import labels_text
 from tests.ui.test_touch_league import _hub, _league
+from tests.waits import PATIENCE
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +30,7 @@ def _type(field, text: str) -> None:
     field.text = text
 
 
-def _wait(tour, until, seconds: float = 30.0) -> bool:
+def _wait(tour, until, seconds: float = PATIENCE) -> bool:
     return tour.pump(until, seconds)
 
 
