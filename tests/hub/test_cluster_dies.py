@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def _answers(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int, int]:
+def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int, int, list[str]]:
     test = tmp_path / "test_holding.py"
     test.write_text(HOLDING)
     run = subprocess.Popen(
@@ -74,23 +75,29 @@ def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int, in
         text=True,
     )
     assert run.stdout is not None
-    seen = []
+    seen: list[str] = []
     for line in run.stdout:
         seen.append(line)
         if line.startswith("CLUSTER "):
             _word, folder, port, pid, hub = line.split()
-            return run, Path(folder), int(port), int(pid), int(hub)
+            # The rest is read as it comes, so a run that says much as it ends never waits on a
+            # full pipe; and a run that does not end shows what it said.
+            threading.Thread(target=lambda: seen.extend(run.stdout or ()), daemon=True).start()
+            return run, Path(folder), int(port), int(pid), int(hub), seen
     run.wait()
     pytest.fail("the held run never had its cluster: " + "".join(seen)[-2000:])
 
 
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
 def test_no_postgres_is_left_when_a_test_run_is_cut_short(tmp_path, how):
-    run, folder, port, postmaster, hub = _held_run(tmp_path)
+    run, folder, port, postmaster, hub, said = _held_run(tmp_path)
     try:
         assert _alive(postmaster) and _answers(port) and _alive(hub)
         run.send_signal(how)
-        run.wait(timeout=60)
+        try:
+            run.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the run did not end within 120 s of {how.name}; it said: " + "".join(said)[-3000:])
         deadline = time.monotonic() + 20
         while _alive(postmaster) and time.monotonic() < deadline:
             time.sleep(0.1)
