@@ -50,6 +50,15 @@ def _answers(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _ctrl_c_reaches_it() -> None:
+    """In the held run's child before it starts: SIGINT neither ignored nor blocked, as in a
+    terminal. Both are inherited across exec, and a suite started from a script's background
+    (or by a parent that blocks it) would give a run that Ctrl-C never ends (the fresh CI runs of
+    this test's first stop: the SIGINT case timed out there, never alone)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int, int, list[str]]:
     test = tmp_path / "test_holding.py"
     test.write_text(HOLDING)
@@ -70,6 +79,7 @@ def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int, in
         ],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=_ctrl_c_reaches_it,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
