@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from tests.headless_kiosk import kiosk_run
 from tests.system.test_kiosk_headless import ROOT
 from tests.waits import Lines
 from tests.waits import until as wait_until
@@ -150,22 +151,7 @@ class BarKiosk:
         from hub.cluster import tied
 
         self.proc = subprocess.Popen(
-            tied(
-                [
-                    sys.executable,
-                    "-m",
-                    "kiosk.app.cli",
-                    "run",
-                    "--headless",
-                    "--simulator",
-                    "--config",
-                    str(self.config),
-                    "--teams",
-                    teams,
-                    "--players",
-                    players,
-                ]
-            ),
+            tied(kiosk_run(self.config, "--teams", teams, "--players", players)),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
