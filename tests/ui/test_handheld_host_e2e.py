@@ -156,6 +156,16 @@ async def test_the_pad_draws_both_bulls_and_a_tap_tells_them_apart(venue, open_d
     assert desk.errors == []  # type: ignore[attr-defined]
 
 
+def throwing(venue: Venue) -> HostDesk:
+    """A new game (no bull-off) with both fleets in: the first visit is up. Its desk."""
+    game_with(venue, BullOffMode.OFF)
+    place(venue.service, 0, fleet(FLEET_A))
+    place(venue.service, 1, fleet(FLEET_B))
+    host = venue.web.part(HostDesk)
+    assert host is not None and host.thrower is not None
+    return host
+
+
 def thrown(service: GameService) -> list[str]:
     """The game's darts as cells, in the order they were counted (Next's padding apart)."""
     return [str(c.cell) for c in service.match.log if isinstance(c, Throw)]
@@ -176,11 +186,7 @@ async def test_a_burst_of_taps_while_the_game_changes_under_the_page_lands_each_
     and the page shows the game as it is, the same document (a marker on `window` is still
     there)."""
     service = venue.service
-    game_with(venue, BullOffMode.OFF)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
-    host = venue.web.part(HostDesk)
-    assert host is not None and host.thrower is not None
+    host = throwing(venue)
     simulator = host.thrower
     desk = await open_desk()
     await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
@@ -227,11 +233,7 @@ async def test_a_refusal_is_said_on_the_page_and_a_field_being_typed_in_stays(ve
     """A typed cell the server refuses: its words on the page, no navigation, no dart. A field
     being typed in (Correct) keeps its text and its focus while a dart changes the page."""
     service = venue.service
-    game_with(venue, BullOffMode.OFF)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
-    host = venue.web.part(HostDesk)
-    assert host is not None and host.thrower is not None
+    host = throwing(venue)
     desk = await open_desk()
     await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
     await desk.evaluate("window.sameDocument = 'yes'")
@@ -264,16 +266,55 @@ async def test_a_refusal_is_said_on_the_page_and_a_field_being_typed_in_stays(ve
     assert desk.errors == []  # type: ignore[attr-defined]
 
 
+async def test_after_move_the_page_keeps_that_teams_code_and_a_lost_answer_is_said(venue, open_desk):
+    """After Move (a navigation to `?team=N`), the darts' answers never put the plain desk (no
+    code: both fleets are in) in its place, not even for a moment; a form whose answer never
+    comes says so in the kiosk's words."""
+    service = venue.service
+    host = throwing(venue)
+    desk = await open_desk()
+    await expect(desk.locator("#phones .qr")).to_have_count(0)
+    async with desk.expect_navigation():
+        await desk.locator("#phones form button").first.tap()  # Play on a phone: the Sharks
+    await expect(desk.locator("#phones .qr")).to_have_count(1)
+    assert desk.url.endswith("?team=0")
+    await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
+    await desk.evaluate(
+        """() => {
+            window.sameDocument = "yes";
+            window.codeGone = false;
+            new MutationObserver(() => {
+                if (!document.querySelector("#phones .qr")) window.codeGone = true;
+            }).observe(document.body, { childList: true, subtree: true });
+        }"""
+    )
+    for code in ("T2", "D7"):
+        await desk.locator(f'#pad-board [data-code="{code}"]').first.tap()
+    await expect(desk.locator(".recent li").first).to_contain_text("D7", timeout=WAIT_MS)
+    assert thrown(service) == ["T2", "D7"]
+    await expect(desk.locator("#phones .qr")).to_have_count(1)
+    assert await desk.evaluate("window.codeGone") is False
+
+    async def lost(route) -> None:
+        await route.abort()
+
+    await desk.route(f"**{host.path()}/throw", lost)
+    await desk.locator('#pad-board [data-code="S11"]').first.tap()
+    await expect(desk.locator("#message")).to_have_text(
+        "No answer from the kiosk: look at the page before you try again.", timeout=WAIT_MS
+    )
+    await desk.unroute(f"**{host.path()}/throw")
+    assert thrown(service) == ["T2", "D7"]
+    assert await desk.evaluate("window.sameDocument") == "yes"
+    assert desk.errors == []  # type: ignore[attr-defined]
+
+
 async def test_without_script_the_forms_post_and_come_back(venue):
     """The page as a browser without script gets it: no drawn board; a typed cell posts, the
     desk comes back (a navigation) with the dart in Last darts; a refusal is the desk with
     the words."""
     service = venue.service
-    game_with(venue, BullOffMode.OFF)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
-    host = venue.web.part(HostDesk)
-    assert host is not None
+    host = throwing(venue)
     context = await venue.browser.new_context(
         viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False
     )

@@ -13,6 +13,10 @@ import { BoardView } from "./board.js";
 
 const SENT = new Set(["throw", "virtual", "visit", "undo", "correct", "closer"]);
 
+// The desk's own address: a page that came back from a navigating form's refusal stands at the
+// form's (`/host/<secret>/move`), which only takes posts.
+const DESK = location.pathname.split("/").slice(0, 3).join("/");
+
 // Pages answer in the order they were asked for: an answer older than the page shown is dropped.
 let issued = 0;
 let shown = 0;
@@ -105,7 +109,10 @@ async function post(action, data, typed) {
     // Taken: what was typed for it goes, as a reload cleared it (unless typed anew meanwhile).
     for (const [input, value] of typed) if (input.value === value) input.value = "";
   }
-  show(page, ticket);
+  // The answer is the plain desk; a page asked for with `?team=N` (after Move) asks anew rather
+  // than show another team's code for a moment.
+  if (location.search) refresh();
+  else show(page, ticket);
   return response.ok && !refusal;
 }
 
@@ -125,7 +132,7 @@ async function refresh() {
       again = false;
       const ticket = ++issued;
       try {
-        const response = await fetch(location.pathname + location.search, { cache: "no-store" });
+        const response = await fetch(DESK + location.search, { cache: "no-store" });
         const text = await response.text();
         const page = desk(response, text);
         if (page) show(page, ticket);
