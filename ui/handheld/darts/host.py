@@ -48,6 +48,7 @@ from kiosk.darts.match import (
     Setup,
     Undo,
     Undone,
+    no_dart_now,
 )
 from kiosk.game import Result
 from kiosk.i18n import _
@@ -274,6 +275,9 @@ class HostDesk:
         form = await self._form(request)
         if self.thrower is None:
             return self._render(self.api.match, _("Darts come from the board, not from here."), 409)
+        closed = self._visit_over(self.api.match)
+        if closed is not None:
+            return closed
         error = self.thrower.enter(form.get("cell", ""))
         if error:
             return self._render(self.api.match, error, 400)
@@ -286,6 +290,9 @@ class HostDesk:
         match = self.api.match
         if self.thrower is None or match is None:
             return self._render(match, _("Darts come from the board, not from here."), 409)
+        closed = self._visit_over(match)
+        if closed is not None:
+            return closed
         text = form.get("cell", "").strip()
         if text:
             try:
@@ -301,6 +308,14 @@ class HostDesk:
             aim = self.api.service.rng.choice(fresh) if fresh else MISS
         self.thrower.throw_at(aim)
         return self._done()
+
+    def _visit_over(self, match: Match | None) -> web.Response | None:
+        """A pad dart while the darts are pulled out (a tap that came a moment late, a page
+        without script not yet refreshed): the game would ignore it without a word (a board's
+        dart then is a hand pulling the darts out), but the host meant it: said, not sent."""
+        if match is None or match.phase is not Phase.TAKEOUT:
+            return None
+        return self._render(match, no_dart_now(Phase.TAKEOUT), 409)
 
     # -- the page --
 
