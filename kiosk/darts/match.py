@@ -31,7 +31,7 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-def _no_dart_now(phase: Phase) -> str:
+def no_dart_now(phase: Phase) -> str:
     """Why a dart does not count in this phase, in the players' words."""
     if phase is Phase.PLACING:
         return _("the fleets are not all placed yet: darts do not count")
@@ -710,7 +710,7 @@ class Match:
 
     def _throw(self, cell: Cell, padded: bool = False) -> list[Event]:
         if self._phase is not Phase.THROWING:
-            raise RuleError(_no_dart_now(self._phase))
+            raise RuleError(no_dart_now(self._phase))
         if cell != MISS and cell not in self.board:
             raise RuleError(_("{cell} is not a cell of this board").format(cell=cell.code))
         assert self._turn is not None

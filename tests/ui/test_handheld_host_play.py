@@ -91,6 +91,12 @@ async def test_next_undo_correct_and_the_pad(tmp_path):
         for _ in range(3):
             await _post(client, desk, "virtual")
         assert service.match.phase is Phase.TAKEOUT
+        # A fourth dart of the visit (a tap that came late): said, not counted, not sent on.
+        darts = len(service.match.log)
+        for action, form in (("throw", {"cell": "T5"}), ("virtual", {})):
+            late = await _post(client, desk, action, **form)
+            assert late.status == 409 and "the visit is over" in _words(await late.text())
+        assert len(service.match.log) == darts and service.match.phase is Phase.TAKEOUT
         assert (await _post(client, desk, "visit")).status == 303
         assert service.match.phase is Phase.THROWING and service.match.turn == team
     finally:

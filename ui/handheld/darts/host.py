@@ -13,8 +13,12 @@ the kiosk starts and kept in the database (`kiosk.hostlink`: the link survives r
 the owner renews it; `dartship host-link` prints it again); wrong desk secrets are throttled
 exactly like wrong team tokens. It shows no cell of any fleet: only what the whole bar may know
 (the darts, the sunk ships' lengths).
-The page works without script (forms that post to the desk and come back); `static/host.js`
-adds the drawn board to the throw pad and reloads the page when the game changes.
+The page works without script (forms that post to the desk and come back, and a refresh every
+few seconds); `static/host.js` adds the drawn board to the throw pad, sends the forms of play
+with fetch (the same POSTs, answered by the same routes: a refusal stays on the page in words)
+and follows the game without reloading: on each change the spectators' socket tells of, it
+fetches the desk page and swaps in what changed, keeping the drawn board and a field being
+typed in, so a tap never lands on a page that is reloading.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from kiosk.darts.match import (
     Setup,
     Undo,
     Undone,
+    no_dart_now,
 )
 from kiosk.game import Result
 from kiosk.i18n import _
@@ -63,7 +68,7 @@ _DESK_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
-REFRESH_SECONDS = 10  # without script only: with it, the page reloads when the game changes
+REFRESH_SECONDS = 10  # without script only: with it, the page updates itself when the game changes
 RECENT = 6
 MAX_FIELD = 16
 
@@ -270,6 +275,9 @@ class HostDesk:
         form = await self._form(request)
         if self.thrower is None:
             return self._render(self.api.match, _("Darts come from the board, not from here."), 409)
+        closed = self._visit_over(self.api.match)
+        if closed is not None:
+            return closed
         error = self.thrower.enter(form.get("cell", ""))
         if error:
             return self._render(self.api.match, error, 400)
@@ -282,6 +290,9 @@ class HostDesk:
         match = self.api.match
         if self.thrower is None or match is None:
             return self._render(match, _("Darts come from the board, not from here."), 409)
+        closed = self._visit_over(match)
+        if closed is not None:
+            return closed
         text = form.get("cell", "").strip()
         if text:
             try:
@@ -297,6 +308,14 @@ class HostDesk:
             aim = self.api.service.rng.choice(fresh) if fresh else MISS
         self.thrower.throw_at(aim)
         return self._done()
+
+    def _visit_over(self, match: Match | None) -> web.Response | None:
+        """A pad dart while the darts are pulled out (a tap that came a moment late, a page
+        without script not yet refreshed): the game would ignore it without a word (a board's
+        dart then is a hand pulling the darts out), but the host meant it: said, not sent."""
+        if match is None or match.phase is not Phase.TAKEOUT:
+            return None
+        return self._render(match, no_dart_now(Phase.TAKEOUT), 409)
 
     # -- the page --
 
@@ -315,9 +334,11 @@ class HostDesk:
         return response
 
     def _head(self, match: Match | None, *, live: bool = True) -> list[str]:
-        """The page's head and title. `live`: it follows the game (reloads when it changes; a
-        question waiting for an answer does not, so nothing posts it again)."""
+        """The page's head and title. `live`: it follows the game (host.js, or a refresh without
+        script; a question waiting for an answer does not, so nothing posts it again)."""
         esc = html.escape
+        # host.js's own words, for a form it sent that no answer came back for
+        unreachable = _("No answer from the kiosk: look at the page before you try again.")
         return [
             "<!doctype html><html><head><meta charset='utf-8'>",
             "<meta name='viewport' content='width=device-width, initial-scale=1'>",
@@ -327,7 +348,8 @@ class HostDesk:
             "<link rel='icon' href='/static/icon.svg' type='image/svg+xml'>",
             "<script type='module' src='/static/host.js'></script>" if live else "",
             f"<title>{esc(_('Dartship: host'))}</title></head>",
-            f"<body data-live='{esc(str(match.version) if match else '')}'>",
+            f"<body data-live='{esc(str(match.version) if match else '')}'"
+            f" data-unreachable='{esc(unreachable)}'>",
             f"<h1>{esc(_('Dartship: host'))}</h1>",
         ]
 
@@ -355,7 +377,7 @@ class HostDesk:
         esc = html.escape
         parts = self._head(match)
         if message:
-            parts.append(f"<p class='message' role='alert'>{esc(message)}</p>")
+            parts.append(f"<p class='message' id='message' role='alert'>{esc(message)}</p>")
         if match is None:
             other = self._other_game(team)
             parts.append(other or f"<p>{esc(_('No game is running.'))}</p>")
