@@ -29,6 +29,7 @@ from kiosk.store import Store
 from tests.ui.conftest_classic import enemy_squares, water
 from tests.ui.conftest_handheld import ARTEFACTS, settings
 from tests.ui.test_handheld_e2e import PHONE, WAIT_MS, browser_page
+from tests.waits import eventually
 from ui.handheld.classic.api import ClassicApi, StartLimits
 from ui.handheld.classic.room import ClassicPhones
 from ui.handheld.darts.room import DartPhones
@@ -197,6 +198,45 @@ async def test_an_answer_overtaken_by_the_computers_shot_leaves_the_turn_shown(t
         await my_turn(page)
         await expect(page.locator("#fire")).to_be_visible()
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_the_socket_s_no_game_yet_read_after_the_daily_start_changes_nothing(tmp_path, chromium):
+    """The socket opened as the page came up says "no game yet"; a busy phone can read that
+    after the answer to Start (a CI run failed on it: the page went back to Start, and the
+    square tapped next was never aimed at). The page keeps the game it was answered."""
+    async with classic_kiosk(tmp_path) as (_service, web), chromium() as browser:
+        context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = await context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        held: list[str | bytes] = []
+        sockets = []
+
+        def hold_the_first(ws) -> None:
+            server = ws.connect_to_server()
+            sockets.append(ws)
+
+            def from_kiosk(message: str | bytes) -> None:
+                if not held:
+                    held.append(message)  # "no game yet", given later
+                else:
+                    ws.send(message)
+
+            server.on_message(from_kiosk)
+
+        await page.route_web_socket("**/api/classic/daily/ws", hold_the_first)
+        await page.goto(web.page_url("/classic") + "#daily")
+        await eventually(lambda: held, "the socket's first message")
+        assert '"view": null' in str(held[0])
+        await page.locator("#daily-start").tap()
+        square = page.locator("#radar-0 [data-cell='A1']")
+        await expect(square).to_be_visible()
+        sockets[0].send(held[0])  # read only now
+        await page.evaluate("() => new Promise((done) => setTimeout(done, 200))")
+        await expect(page.locator("#daily-start")).to_have_count(0)
+        await square.tap()
+        await expect(square).to_have_class(re.compile(r"\bselected\b"))
+        assert errors == []
 
 
 def _fits(match: Match, square) -> bool:

@@ -142,7 +142,11 @@ function receive(message) {
   // the answer to the shot that gave it the turn. The older view must not win (the page
   // would say the computer aims, with no Fire, until the next change).
   const older = previous && message.view && previous.game === message.view.game && message.view.step < previous.step;
-  if (older) return;
+  // The same race at the start: the socket opened as the page came up says "no game yet", and
+  // on a busy phone that can be read after the answer to Start. A phone's own table (solo,
+  // the daily challenge) never goes back to no game, so that message is the older one.
+  const before = previous && !message.view && MODE === "own";
+  if (older || before) return;
   page.view = message.view;
   page.room = message.room ?? null;
   if (message.daily) page.daily = message.daily;
