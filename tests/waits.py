@@ -163,5 +163,7 @@ class Lines(Generic[Line]):
     def _name(self) -> str:
         args = self.proc.args
         words = [str(a) for a in args] if isinstance(args, list | tuple) else [str(args)]
+        if words[0].endswith("setpriv") and "--" in words:  # tied to the run (hub.cluster.tied)
+            words = words[words.index("--") + 1 :]
         shown = " ".join(w if len(w) < 60 else w[:57] + "..." for w in words[:6])
         return f"pid {self.proc.pid} ({shown})"

@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from hub.cluster import reap
+from tests.held_run import alive, answers, cut_short, held_run
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 HOLDING = """
@@ -36,86 +32,22 @@ def test_holding_the_cluster(cluster, database):
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
-
-
-def _answers(port: int) -> bool:
-    with socket.socket() as probe:
-        probe.settimeout(1.0)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _ctrl_c_reaches_it() -> None:
-    """In the held run's child before it starts: SIGINT neither ignored nor blocked, as in a
-    terminal. Both are inherited across exec, and a suite started from a script's background
-    (or by a parent that blocks it) would give a run that Ctrl-C never ends (the fresh CI runs of
-    this test's first stop: the SIGINT case timed out there, never alone)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _held_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, int, int, int, list[str]]:
-    test = tmp_path / "test_holding.py"
-    test.write_text(HOLDING)
-    run = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-s",
-            "-q",
-            "-p",
-            "tests.conftest",
-            "--rootdir",
-            str(tmp_path),
-            "-c",
-            os.devnull,
-            str(test),
-        ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        preexec_fn=_ctrl_c_reaches_it,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert run.stdout is not None
-    seen: list[str] = []
-    for line in run.stdout:
-        seen.append(line)
-        if line.startswith("CLUSTER "):
-            _word, folder, port, pid, hub = line.split()
-            # The rest is read as it comes, so a run that says much as it ends never waits on a
-            # full pipe; and a run that does not end shows what it said.
-            threading.Thread(target=lambda: seen.extend(run.stdout or ()), daemon=True).start()
-            return run, Path(folder), int(port), int(pid), int(hub), seen
-    run.wait()
-    pytest.fail("the held run never had its cluster: " + "".join(seen)[-2000:])
-
-
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
 def test_no_postgres_is_left_when_a_test_run_is_cut_short(tmp_path, how):
-    run, folder, port, postmaster, hub, said = _held_run(tmp_path)
+    run, (folder_word, port_word, *pids), said = held_run(tmp_path, HOLDING, "CLUSTER")
+    folder, port = Path(folder_word), int(port_word)
+    postmaster, hub = (int(pid) for pid in pids)
     try:
-        assert _alive(postmaster) and _answers(port) and _alive(hub)
-        run.send_signal(how)
-        try:
-            run.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"the run did not end within 120 s of {how.name}; it said: " + "".join(said)[-3000:])
+        assert alive(postmaster) and answers(port) and alive(hub)
+        cut_short(run, how, said)
         deadline = time.monotonic() + 20
-        while _alive(postmaster) and time.monotonic() < deadline:
+        while alive(postmaster) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not _alive(postmaster), f"postgres {postmaster} still runs after {how.name} of its test run"
-        assert not _answers(port)
-        while _alive(hub) and time.monotonic() < deadline:
+        assert not alive(postmaster), f"postgres {postmaster} still runs after {how.name} of its test run"
+        assert not answers(port)
+        while alive(hub) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not _alive(hub), f"the run's hub process {hub} still runs after {how.name}"
+        assert not alive(hub), f"the run's hub process {hub} still runs after {how.name}"
         if how is signal.SIGINT:
             assert not folder.exists()  # Ctrl-C: pytest's own teardown removed it
         else:
@@ -127,7 +59,7 @@ def test_no_postgres_is_left_when_a_test_run_is_cut_short(tmp_path, how):
             run.kill()
             run.wait()
         for pid in (postmaster, hub):
-            if _alive(pid):
+            if alive(pid):
                 os.kill(pid, signal.SIGKILL)
 
 

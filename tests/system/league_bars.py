@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from tests.headless_kiosk import start_kiosk
 from tests.system.test_kiosk_headless import ROOT
 from tests.waits import Lines
 from tests.waits import until as wait_until
@@ -147,30 +148,7 @@ class BarKiosk:
         self.players = players or getattr(self, "players", "Anna,Ben;Cleo")
         self.teams = teams or getattr(self, "teams", "Sharks,Jets")
         players, teams = self.players, self.teams
-        from hub.cluster import tied
-
-        self.proc = subprocess.Popen(
-            tied(
-                [
-                    sys.executable,
-                    "-m",
-                    "kiosk.app.cli",
-                    "run",
-                    "--headless",
-                    "--simulator",
-                    "--config",
-                    str(self.config),
-                    "--teams",
-                    teams,
-                    "--players",
-                    players,
-                ]
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=ENV,
-        )
+        self.proc = start_kiosk(self.config, "--teams", teams, "--players", players)
         self.out = Lines(self.proc)
         self.web = "http://127.0.0.1:" + self.out.wait_for(r"phone page on http://[^\s/]+:(\d+)", 90).group(1)
         self.host = self.out.wait_for(r"Host page .*: (http\S+)", 60).group(1)

@@ -4,30 +4,20 @@ ended just before the kiosk stopped (it comes back on its result)."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.headless_kiosk import start_kiosk
 from tests.kiosk.app.test_resume_result import finished_game
 from tests.system.test_kiosk_headless import _http
 from tests.waits import Lines
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _headless(tmp: Path, config: str, db: Path) -> tuple[subprocess.Popen, Lines]:
     path = tmp / "config.toml"
     path.write_text(config)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kiosk.app.cli", "run", "--headless", "--config", str(path), "--db", str(db)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-    )
+    proc = start_kiosk(path, "--db", str(db), simulator=False)
     return proc, Lines(proc)
 
 

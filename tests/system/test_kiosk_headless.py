@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.headless_kiosk import start_kiosk
 from tests.waits import Lines, until_seen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,24 +66,7 @@ class Kiosk:
             f'[web]\nhost = "127.0.0.1"\nport = {web_port}\n'
             '[rules]\nbull_off = "normal"\n'
         )
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "kiosk.app.cli",
-                "run",
-                "--headless",
-                "--config",
-                str(config),
-                "--db",
-                str(tmp / "kiosk.db"),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
-        )
+        self.proc = start_kiosk(config, "--db", str(tmp / "kiosk.db"), simulator=False)
         self.out = Lines(self.proc)
         self.port = int(self.out.wait_for(r"phone page on http://[^\s/]+:(\d+)").group(1))
         self.web = f"http://127.0.0.1:{self.port}"

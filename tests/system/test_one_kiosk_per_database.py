@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.headless_kiosk import kiosk_run, start_kiosk
 from tests.system.test_kiosk_headless import ROOT
 from tests.waits import Lines
 
@@ -27,27 +28,14 @@ def _config(tmp: Path) -> Path:
 
 
 def _kiosk_argv(tmp: Path, db: Path) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "kiosk.app.cli",
-        "run",
-        "--headless",
-        "--simulator",
-        "--config",
-        str(_config(tmp)),
-        "--db",
-        str(db),
-    ]
+    return kiosk_run(_config(tmp), "--db", str(db))
 
 
 class Running:
     """A headless kiosk started for real, once it serves its phone page."""
 
     def __init__(self, tmp: Path, db: Path) -> None:
-        self.proc = subprocess.Popen(
-            _kiosk_argv(tmp, db), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV
-        )
+        self.proc = start_kiosk(_config(tmp), "--db", str(db))
         self.out = Lines(self.proc)
         self.port = int(self.out.wait_for(r"Host page .*http://[^:/]+:(\d+)/").group(1))
         self.out.wait_for(r"running headless")

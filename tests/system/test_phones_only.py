@@ -9,9 +9,7 @@ starts the next one.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -19,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.test_kiosk_headless import JETS, ROOT, SHARKS, _http, phone
+from tests.headless_kiosk import start_kiosk
+from tests.system.test_kiosk_headless import JETS, SHARKS, _http, phone
 from tests.waits import Lines, until_seen
 
 
@@ -28,26 +27,7 @@ def start_headless(tmp: Path, port: int, config: str, *args: str) -> subprocess.
     and `config` (TOML) after the [web] section."""
     path = tmp / "config.toml"
     path.write_text(f'[web]\nhost = "127.0.0.1"\nport = {port}\n{config}')
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "kiosk.app.cli",
-            "run",
-            "--headless",
-            "--simulator",
-            "--config",
-            str(path),
-            "--db",
-            str(tmp / "kiosk.db"),
-            *args,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-    )
+    return start_kiosk(path, "--db", str(tmp / "kiosk.db"), *args)
 
 
 class HeadlessKiosk:

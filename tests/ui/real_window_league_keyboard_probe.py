@@ -16,19 +16,16 @@ JSON line on stdout for the test to judge; the window with the keyboard up in OU
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
-import traceback
 from pathlib import Path
-from typing import Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kiosk.app.tour.driver import GARBLED_LINE
 from tests.ui.real_window_league_probe import above_keyboard, keyboard, open_league, type_on_keyboard
-from tests.ui.real_window_probe import run_app, window_kiosk
+from tests.ui.real_window_probe import reporting, window_kiosk
 
 CODE = "abcd-efgh-jkmn"  # well formed (12 letters and digits), never issued
 
@@ -43,14 +40,12 @@ async def main(folder: Path, hub: str, out: Path, size: tuple[int, int], languag
         {"display.kiosk_mode": True, "league.hold_seconds": 0, "kiosk.language": language},
         config_path=folder / "config.toml",
     )
-    app, running, frames = await run_app(kiosk)
-    from ui.touch import theme
-    from ui.touch.fingers import photograph, tap, tap_at
-    from ui.touch.fitting import label_faults
-    from ui.touch.screens.league import TEXT_UNITS
+    async with reporting(kiosk) as (app, frames, report):
+        from ui.touch import theme
+        from ui.touch.fingers import photograph, tap, tap_at
+        from ui.touch.fitting import label_faults
+        from ui.touch.screens.league import TEXT_UNITS
 
-    report: dict[str, Any] = {}
-    try:
         await open_league(app, kiosk, frames)
         screen = app.sm.current_screen
         report["screen"] = screen.name
@@ -110,14 +105,6 @@ async def main(folder: Path, hub: str, out: Path, size: tuple[int, int], languag
         report["message"] = screen.message.text
         report["status"] = screen.status.text
         photograph(out)
-    except Exception:
-        traceback.print_exc(file=sys.__stderr__)  # Kivy's logger holds stderr: say it plainly
-        raise
-    finally:
-        print(json.dumps(report), flush=True)
-        app.stop()
-        await running
-        await kiosk.stop()
 
 
 if __name__ == "__main__":

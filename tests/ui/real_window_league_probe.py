@@ -16,7 +16,6 @@ in OUT.png.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
-from tests.ui.real_window_probe import run_app, window_kiosk
+from tests.ui.real_window_probe import reporting, window_kiosk
 
 
 def keyboard() -> Any:
@@ -107,9 +106,7 @@ async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, in
     )
     from ui.touch.fingers import photograph, press, tap, tap_at
 
-    app, running, frames = await run_app(kiosk)
-    report: dict[str, Any] = {}
-    try:
+    async with reporting(kiosk) as (app, frames, report):
         report["after_settings"] = await open_league(app, kiosk, frames)
         screen = app.sm.current_screen
         report["screen"] = screen.name
@@ -156,11 +153,6 @@ async def main(folder: Path, hub: str, code: str, out: Path, size: tuple[int, in
         report["status"] = screen.status.text
         report["hub_saved"] = kiosk.settings.league.hub
         photograph(out)
-    finally:
-        print(json.dumps(report), flush=True)
-        app.stop()
-        await running
-        await kiosk.stop()
 
 
 if __name__ == "__main__":

@@ -17,10 +17,13 @@ screen on stdout; the test judges them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import sys
+import traceback
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +186,26 @@ async def run_app(kiosk: Any) -> tuple[Any, asyncio.Task[None], Frames]:
     running = asyncio.get_running_loop().create_task(app.async_run(async_lib="asyncio"))
     await asyncio.wait_for(drawn.wait(), timeout=60)
     return app, running, Frames()
+
+
+@contextlib.asynccontextmanager
+async def reporting(kiosk: Kiosk) -> AsyncIterator[tuple[Any, Frames, dict[str, Any]]]:
+    """The app on the kiosk's loop (`run_app`) and an empty report for the block to fill; after
+    the block, however it ends: an error's traceback on the real stderr (Kivy's logger holds
+    sys.stderr), the report so far as one JSON line on stdout for the test to judge, then the
+    app and the kiosk stopped."""
+    app, running, frames = await run_app(kiosk)
+    report: dict[str, Any] = {}
+    try:
+        yield app, frames, report
+    except Exception:
+        traceback.print_exc(file=sys.__stderr__)
+        raise
+    finally:
+        print(json.dumps(report), flush=True)
+        app.stop()
+        await running
+        await kiosk.stop()
 
 
 async def window_kiosk(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -23,6 +24,7 @@ from tests.ui.conftest_handheld import (
     fleet,
     make_service,
     new_game,
+    place,
     settings,
 )
 from tests.waits import PATIENCE
@@ -175,6 +177,43 @@ async def test_two_phones_place_by_tapping_and_follow_the_game_live(tmp_path, ch
         assert painted == 0
         for page in (sharks, jets, crowd):
             assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+async def test_an_answer_overtaken_by_darts_leaves_the_newer_view(tmp_path, chromium):
+    """The answer to a team's Next and the socket race: the next team's darts land while the
+    answer is on its way, so their views come on the socket first. The page keeps the newer
+    view: had the answer won, it would say the Jets throw their first dart, though they have
+    thrown all three and are pulling them out."""
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        new_game(service)
+        place(service, 0, fleet(FLEET_A))
+        place(service, 1, fleet(FLEET_B))
+        sharks = await phone(browser, web.team_url(0))
+        for code in ("T7", "D3", "S3"):
+            dart(service, code)
+        await expect(sharks.locator("#next")).to_be_visible()
+
+        async def answer_late(route) -> None:
+            answer = await route.fetch()  # Next accepted: the Jets are up
+            for code in ("D20", "MISS", "L1"):
+                dart(service, code)
+            await expect(sharks.locator("#event")).to_contain_text("L1")
+            await expect(sharks.locator("#turn")).to_have_class(re.compile(r"\bphase-takeout\b"))
+            await route.fulfill(response=answer)
+
+        await sharks.route("**/next", answer_late)
+        async with sharks.expect_request_finished(lambda r: r.url.endswith("/next")):
+            await sharks.locator("#next").tap()
+        await sharks.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # the answer read
+        assert service.match.state().phase is Phase.TAKEOUT
+        assert service.match.state().side == 0  # the Sharks are up next
+        await expect(sharks.locator("#turn")).to_have_class(re.compile(r"\bphase-takeout\b"))
+        await expect(sharks.locator("#turn")).to_contain_text("Sharks 2")
+        # Each dart among the recent ones once, the answer's view adding none.
+        await expect(sharks.locator("#recent li")).to_have_count(6)
+        await expect(sharks.locator("#recent li").first).to_contain_text("L1")
+        assert sharks.errors == []  # type: ignore[attr-defined]
 
 
 async def test_a_dead_link_says_so_and_a_new_game_ends_the_old_page(tmp_path, chromium):

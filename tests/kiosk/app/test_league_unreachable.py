@@ -1,13 +1,15 @@
 """Why the hub cannot be reached, said so that a bar owner knows what to check: each cause made
 for real (nothing listening, a name no one has, a hub that hangs up, one that never answers, TLS
-spoken to a plain server), through the pairing the Settings screen and `dartship league join`
-run, in English and German."""
+spoken to a plain server, a hub whose certificate no one signed), through the pairing the
+Settings screen and `dartship league join` run, in English and German."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import socket
+import ssl
+from pathlib import Path
 
 import pytest
 
@@ -36,9 +38,15 @@ async def _why(hub: str) -> str:
     raise AssertionError("paired with no hub")
 
 
+# A self-signed certificate for 127.0.0.1 (valid to 2126; `openssl req -x509 -newkey rsa:2048
+# -nodes -days 36500 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1`): a hub set up
+# with its own certificate, which no authority the kiosk trusts has signed.
+UNTRUSTED = Path(__file__).parent / "data" / "untrusted-hub"
+
+
 @contextlib.asynccontextmanager
-async def _server(handle):
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+async def _server(handle, tls: ssl.SSLContext | None = None):
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=tls)
     try:
         yield f"127.0.0.1:{server.sockets[0].getsockname()[1]}"
     finally:
@@ -100,6 +108,19 @@ def test_tls_spoken_to_a_plain_server():
 
     assert asyncio.run(run(_plain)) == "the secure connection failed"
     assert asyncio.run(run(_hang_up)) == "it hung up before answering"  # reset during the handshake
+
+
+def test_a_hub_whose_certificate_no_one_signed():
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    tls.load_cert_chain(UNTRUSTED.with_suffix(".crt"), UNTRUSTED.with_suffix(".key"))
+
+    async def run() -> str:
+        async with _server(_plain, tls) as where:
+            return await _why(f"https://{where}")
+
+    assert asyncio.run(run()) == "its certificate is not trusted"
+    set_language("de")
+    assert asyncio.run(run()) == "seinem Zertifikat wird nicht vertraut"
 
 
 def test_any_other_error_in_its_own_words():

@@ -15,6 +15,7 @@ from kiosk import config
 from kiosk.app.root import StartError, build_kiosk
 from kiosk.app.run import _teams
 from kiosk.darts.room import HEADLESS_TAKEOUT_SECONDS, takeout_seconds
+from tests.headless_kiosk import kiosk_run
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -64,18 +65,7 @@ def test_dartship_run_says_so_without_a_traceback(tmp_path):
         port = taken.getsockname()[1]
         (tmp_path / "c.toml").write_text(f'[web]\nhost = "127.0.0.1"\nport = {port}\n')
         done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "kiosk.app.cli",
-                "run",
-                "--headless",
-                "--simulator",
-                "--config",
-                str(tmp_path / "c.toml"),
-                "--db",
-                str(tmp_path / "k.db"),
-            ],
+            kiosk_run(tmp_path / "c.toml", "--db", str(tmp_path / "k.db")),
             capture_output=True,
             text=True,
             timeout=60,

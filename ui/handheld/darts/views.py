@@ -1,7 +1,8 @@
 """What each audience may see, as JSON-ready dicts.
 
 The views themselves are the game's (`Match.public_view`, `Match.private_view`): here they are
-stamped with the game and the page protocol's version, and the board is described for drawing.
+stamped with the game, its step (the number of commands accepted: a page keeps the newer of
+two views of one game) and the page protocol's version, and the board is described for drawing.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def public_view(
     return {
         "version": PROTOCOL_VERSION,
         "game": game,
+        "step": match.version,
         "paused": paused,
         **match.public_view(),
         "closer_votes": list(votes),
@@ -79,6 +81,7 @@ def team_view(
     return {
         "version": PROTOCOL_VERSION,
         "game": game,
+        "step": match.version,
         "paused": paused,
         **match.private_view(team),
         "closer_votes": list(votes),

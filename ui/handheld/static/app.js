@@ -109,10 +109,18 @@ async function ensureBoard(profile) {
   page.boardProfile = profile;
 }
 
+// A POST's answer and the socket race: darts thrown while the answer to Next (or Lock in, or a
+// vote) is on its way come on the socket first. The older view of the same game must not win
+// (its darts still count among the recent ones: the newer view may be an answer, without them).
+function older(view, than) {
+  return Boolean(view && than && view.game === than.game && view.step < than.step);
+}
+
 async function receive(view, events) {
-  const previous = page.view;
   if (view) await ensureBoard(view.rules.board);
-  page.view = view;
+  const previous = page.view;
+  const stale = older(view, previous);
+  if (!stale) page.view = view;
   if (events.length) page.events = events;
   for (const e of events) {
     // A padded miss (Next before the visit's last dart) was never thrown: not a "recent dart".
@@ -125,7 +133,7 @@ async function receive(view, events) {
   }
   page.recent = page.recent.slice(0, 6);
   if (previous && previous.game !== view?.game) page.recent = [];
-  if (!view) {
+  if (!view || stale) {
     render();
     return;
   }
