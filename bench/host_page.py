@@ -31,22 +31,18 @@ import tempfile
 import time
 from pathlib import Path
 
+from phones import FLEETS, bench_config  # bench/phones.py: this script's folder is on the path
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, async_playwright
 
 from kiosk.app.root import build_kiosk
 from kiosk.board import board_for
-from kiosk.config import ConfigFile, InputKind
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffMode, Next, Place, Setup, Team, Throw, house_rules
+from kiosk.darts.match import Next, Place, Setup, Team, Throw, house_rules
 from kiosk.service import GameService, Source
 from ui.handheld.darts.host import HostDesk
 
-FLEETS = (
-    "D20-D1 T18-T4-T13 L6-L10-L15-L2 D17-L17-T17-S17-BULL",
-    "S3-S19 T7-T16-T8 D11-D14-D9-D12 L5-L20-L1-L18-L4",
-)
 # Cells in neither fleet (every dart a MISS, the game never ends): tap, simulator, tap.
 ROUNDS = (("D3", "S5", "T11"), ("D16", "L8", "T2"), ("S14", "L9", "D15"), ("T12", "L13", "D7"))
 WAIT_SECONDS = 5.0  # for a round's darts: a tap lost never comes
@@ -100,16 +96,7 @@ async def _listed(page: Page, cell: str, since: float) -> float:
 
 async def bench(rounds: int, script: str | None, verbose: bool = False) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as folder:
-        config = ConfigFile(
-            None,
-            {
-                "rules.bull_off": BullOffMode.OFF,
-                "web.host": "127.0.0.1",
-                "web.port": 0,
-                "board.input": InputKind.SIMULATOR,
-                "kiosk.database": str(Path(folder) / "bench.db"),
-            },
-        )
+        config = bench_config(folder)
         kiosk = await build_kiosk(config, headless=True)
         service, web = kiosk.service, kiosk.web
         assert web is not None and kiosk.simulator is not None
