@@ -1,6 +1,8 @@
 """Fixtures every part's tests may use: a real PostgreSQL for the league (one throwaway
 cluster per session, initdb + pg_ctl in a temp folder, and a fresh database per test); and,
-for every test, a data folder of the session's own (never the user's ~/.local/share/dartship)."""
+for every test, a data folder of the session's own (never the user's ~/.local/share/dartship).
+And the suite's hang backstop (tests/hang_backstop.py): a test that runs past `--hang-seconds`
+(600) ends the run, saying which test and showing every thread's stack."""
 
 from __future__ import annotations
 
@@ -12,6 +14,29 @@ from collections.abc import Iterator
 import pytest
 
 _numbers = itertools.count(1)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    from tests.hang_backstop import HANG_SECONDS
+
+    parser.addoption(
+        "--hang-seconds",
+        type=float,
+        default=HANG_SECONDS,
+        help="a test that runs longer (set-up, call and tear-down) hangs: the run prints every "
+        f"thread's stack and ends (default {HANG_SECONDS:g}; 0: no backstop)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.hang_backstop import HangBackstop
+
+    seconds = float(config.getoption("--hang-seconds"))
+    if seconds > 0:
+        # The terminal's stderr: global capture is suspended while plugins configure, and a
+        # test's capture later puts its own file on fd 2.
+        terminal = os.dup(sys.__stderr__.fileno() if sys.__stderr__ is not None else 2)
+        config.pluginmanager.register(HangBackstop(terminal, seconds), "hang-backstop")
 
 
 @pytest.fixture(scope="session", autouse=True)
