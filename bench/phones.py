@@ -85,19 +85,25 @@ async def _until(inbox: Inbox, marker: str) -> float:
             return at
 
 
+def bench_config(folder: str) -> ConfigFile:
+    """A bench's kiosk: the simulator board, no bull-off, its phone server on a free port of
+    127.0.0.1, its database in `folder` (bench/host_page.py's too)."""
+    return ConfigFile(
+        None,
+        {
+            "rules.bull_off": BullOffMode.OFF,
+            "web.host": "127.0.0.1",
+            "web.port": 0,
+            "board.input": InputKind.SIMULATOR,
+            "kiosk.database": str(Path(folder) / "bench.db"),
+        },
+    )
+
+
 async def bench(darts: int, spectators: int) -> tuple[list[float], list[float]]:
     """Every phone x dart latency and the slowest phone's per dart, in ms."""
     with tempfile.TemporaryDirectory() as folder:
-        config = ConfigFile(
-            None,
-            {
-                "rules.bull_off": BullOffMode.OFF,
-                "web.host": "127.0.0.1",
-                "web.port": 0,
-                "board.input": InputKind.SIMULATOR,
-                "kiosk.database": str(Path(folder) / "bench.db"),
-            },
-        )
+        config = bench_config(folder)
         kiosk = await build_kiosk(config, devices=False)
         service, web = kiosk.service, kiosk.web
         assert web is not None

@@ -231,21 +231,31 @@ async def test_a_burst_of_taps_while_the_game_changes_under_the_page_lands_each_
 
 async def test_a_refusal_is_said_on_the_page_and_a_field_being_typed_in_stays(venue, open_desk):
     """A typed cell the server refuses: its words on the page, no navigation, no dart. A field
-    being typed in (Correct) keeps its text and its focus while a dart changes the page."""
+    being typed in (Correct) keeps its text and its focus while a dart changes the page. The
+    drawn board never moves meanwhile: not when the game's first dart brings Undo and Correct
+    to life, not when words come or go above it."""
     service = venue.service
     host = throwing(venue)
     desk = await open_desk()
-    await expect(desk.locator("#pad-board svg")).to_be_visible(timeout=WAIT_MS)
+    board = desk.locator("#pad-board svg")
+    await expect(board).to_be_visible(timeout=WAIT_MS)
     await desk.evaluate("window.sameDocument = 'yes'")
+    where = await board.bounding_box()
+    line = desk.locator("#message")
+    empty = await line.bounding_box()  # the words' line, kept even while empty
     await desk.locator("#cell").fill("T99")
     await desk.locator("#throw button").first.tap()
     await expect(desk.locator("#message")).to_contain_text("no number 99", timeout=WAIT_MS)
     assert thrown(service) == []
     await expect(desk.locator("#cell")).to_have_value("T99")  # left to put right
+    assert await board.bounding_box() == where and await line.bounding_box() == empty
     await shot(desk, "host-refused")
 
-    assert host.thrower.enter("T20") is None
+    await expect(desk.locator("#play button[disabled]")).to_have_count(2)  # Undo, Correct
+    assert host.thrower.enter("T20") is None  # the game's first dart
     await expect(desk.locator(".recent")).to_contain_text("T20", timeout=WAIT_MS)
+    await expect(desk.locator("#play button[disabled]")).to_have_count(0)
+    assert await board.bounding_box() == where
     correct = desk.locator("#play input[name=cell]")
     await correct.fill("t5")
     await correct.focus()
@@ -258,7 +268,9 @@ async def test_a_refusal_is_said_on_the_page_and_a_field_being_typed_in_stays(ve
     await expect(desk.locator("#message")).to_contain_text("no number 99")  # kept till the next answer
     await desk.locator("#play form.row button").tap()  # Correct D3 to T5
     await expect(desk.locator(".recent li").first).to_contain_text("T5", timeout=WAIT_MS)
-    await expect(desk.locator("#message")).to_have_count(0)
+    await expect(line).to_be_empty()
+    await expect(line).to_be_hidden()
+    assert await line.bounding_box() == empty
     await expect(correct).to_have_value("")
     assert thrown(service) == ["T20", "D3"] and str(service.match.last_dart()) == "T5"
     assert await desk.evaluate("window.sameDocument") == "yes"

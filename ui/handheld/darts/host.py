@@ -415,6 +415,7 @@ class HostDesk:
         fields: dict[str, str] | None = None,
         cls: str = "",
         ident: str = "",
+        disabled: bool = False,
     ) -> str:
         esc = html.escape
         hidden = "".join(
@@ -423,7 +424,7 @@ class HostDesk:
         named = f" id='{esc(ident)}'" if ident else ""
         return (
             f"<form method='post' action='{esc(self.path())}/{action}'>{hidden}"
-            f"<button class='{cls}'{named}>{esc(label)}</button></form>"
+            f"<button class='{cls}'{named}{' disabled' if disabled else ''}>{esc(label)}</button></form>"
         )
 
     def _bull_off(self, match: Match) -> str:
@@ -462,18 +463,21 @@ class HostDesk:
             parts.append(
                 self._form_html("visit", _("Next"), cls="go" if match.phase is Phase.TAKEOUT else "")
             )
-        if match.last_dart() is not None:
-            parts.append(self._form_html("undo", _("Undo")))
-        parts.append("</div>")
+        # Undo and Correct stand there before the game's first dart too (greyed): the pad below
+        # must not move under the host's finger when that dart comes.
         last = match.last_dart()
-        if last is not None:
-            parts.append(
-                f"<form method='post' action='{esc(self.path())}/correct' class='row'>"
-                f"<label>{esc(_('Correct the last dart ({cell}) to').format(cell=cell_text(last)))}"
-                f" <input name='cell' size='6' maxlength='{MAX_FIELD}' autocomplete='off' "
-                f"placeholder='{esc(_('e.g. T20'))}'></label>"
-                f"<button>{esc(_('Correct'))}</button></form>"
-            )
+        off = " disabled" if last is None else ""
+        shown = cell_text(last) if last is not None else "–"
+        correct = _("Correct the last dart ({cell}) to").format(cell=shown)
+        parts.append(self._form_html("undo", _("Undo"), disabled=last is None))
+        parts.append("</div>")
+        parts.append(
+            f"<form method='post' action='{esc(self.path())}/correct' class='row'>"
+            f"<label>{esc(correct)}"
+            f" <input name='cell' size='6' maxlength='{MAX_FIELD}' autocomplete='off' "
+            f"placeholder='{esc(_('e.g. T20'))}'{off}></label>"
+            f"<button{off}>{esc(_('Correct'))}</button></form>"
+        )
         parts.append("</section>")
         return "".join(parts)
 

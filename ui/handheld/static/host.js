@@ -169,19 +169,20 @@ function say(words) {
   placeNote(document);
 }
 
-// The kept words where the server puts a message: right under the heading.
+// The kept words where the server puts a message, right under the heading, in a line that
+// stays (empty and unseen when there are none: CSS `.slot`), so that words coming or going
+// never move the drawn board under the host's finger.
 function placeNote(page) {
-  const old = page.getElementById("message");
-  if (!note) {
-    old?.remove();
-    return;
+  let line = page.getElementById("message");
+  if (!line) {
+    line = page.createElement("p");
+    page.querySelector("h1")?.after(line);
   }
-  const line = old || page.createElement("p");
-  line.className = "message";
+  line.className = "message slot";
   line.id = "message";
-  line.setAttribute("role", "alert");
-  line.textContent = note;
-  if (!old) page.querySelector("h1")?.after(line);
+  if (note) line.setAttribute("role", "alert");
+  else line.removeAttribute("role");
+  line.textContent = note || "";
 }
 
 function show(page, ticket) {
@@ -270,5 +271,6 @@ document.addEventListener("visibilitychange", () => {
 
 const first = document.getElementById("message");
 if (first) note = first.textContent;
+placeNote(document);
 drawPad();
 follow();
