@@ -159,6 +159,53 @@ async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
         await client.close()
 
 
+async def test_a_double_tapped_next_ends_one_visit_not_two(tmp_path):
+    """Next's form says which visit it was pressed for: its second tap (or a page not yet
+    refreshed) would end the next team's visit with misses before a dart; it is said, not sent."""
+    from kiosk.board import BullZone
+    from kiosk.darts.match import BullOffDart
+
+    service = make_service(tmp_path)
+    new_game(service)
+    board = service.match.board
+    for team, fleet in ((0, FLEET_A), (1, FLEET_B)):
+        place(service, team, parse_fleet(fleet, board, service.match.setup.rules.fleet))
+    if service.match.phase is Phase.BULL_OFF:
+        service.submit(BullOffDart(0, BullZone.INNER))
+        service.submit(BullOffDart(1, BullZone.OTHER))
+    for code in ("T5", "S11", "D7"):
+        service.submit(Throw(board.parse(code)))
+    assert service.match.phase is Phase.TAKEOUT
+    client, _api, desk = await _desk_client(service)
+    try:
+        page = await (await client.get(desk.path())).text()
+        shown = re.search(r"action='[^']*/visit'><input type='hidden' name='visit' value='(\d+)'>", page)
+        assert shown is not None and shown[1] == str(service.match.state().visit)
+        visit = service.match.state().visit
+        first = await client.post(desk.path() + "/visit", data={"visit": shown[1]}, allow_redirects=False)
+        assert first.status == 303
+        assert service.match.phase is Phase.THROWING and service.match.state().visit == visit + 1
+        second = await client.post(desk.path() + "/visit", data={"visit": shown[1]}, allow_redirects=False)
+        assert second.status == 409
+        assert "That Next was for a visit already over" in await second.text()
+        # The second tap after the page showed the new visit: its form is right, but it came
+        # at once, before a dart: a double tap too.
+        now = {"visit": str(visit + 1)}
+        quick = await client.post(desk.path() + "/visit", data=now, allow_redirects=False)
+        assert quick.status == 409 and "Next came twice at once" in await quick.text()
+        state = service.match.state()
+        assert state.phase is Phase.THROWING and state.visit == visit + 1 and state.dart == 1
+        assert state.darts == (3, 0)  # the Jets' visit not padded with misses
+        desk.double_tap_seconds = 0  # a while later
+        # The Next of the visit in play is taken, and so is one from a page without the field.
+        taken = await client.post(desk.path() + "/visit", data=now, allow_redirects=False)
+        assert taken.status == 303 and service.match.state().visit == visit + 2
+        bare = await client.post(desk.path() + "/visit", allow_redirects=False)
+        assert bare.status == 303 and service.match.state().visit == visit + 3
+    finally:
+        await client.close()
+
+
 def _status(service, game: int) -> str:
     return service.store.db.execute("SELECT status FROM games WHERE id=?", [game]).fetchone()[0]
 

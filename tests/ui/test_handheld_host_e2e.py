@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
@@ -226,6 +227,29 @@ async def test_a_burst_of_taps_while_the_game_changes_under_the_page_lands_each_
     await desk.unroute(f"**{host.path()}")
     assert len(thrown(service)) == 6  # and nothing came twice
     await shot(desk, "host-burst-after")
+    assert desk.errors == []  # type: ignore[attr-defined]
+
+
+async def test_a_double_tapped_next_ends_one_visit(venue, open_desk):
+    """Next tapped twice in a row (the second before the page shows the next visit): the next
+    team's visit is not ended with misses before they throw; the second tap is said."""
+    service = venue.service
+    host = throwing(venue)
+    desk = await open_desk()
+    for code in ("S1", "S2", "S3"):
+        assert host.thrower.enter(code) is None
+    await expect(desk.locator("#status")).to_contain_text("Pull the darts out", timeout=WAIT_MS)
+    visit = service.match.state().visit
+    next_button = desk.locator("#play button").first
+    await next_button.tap()
+    await next_button.tap(no_wait_after=True)
+    await until(lambda: service.match.state().visit == visit + 1, "the next visit")
+    # The second tap came before the page showed the new visit, or after: said either way.
+    said = re.compile("already over|came twice")
+    await expect(desk.locator("#message")).to_contain_text(said, timeout=WAIT_MS)
+    state = service.match.state()
+    assert state.visit == visit + 1 and state.phase is Phase.THROWING and state.dart == 1
+    assert thrown(service) == ["S1", "S2", "S3"]
     assert desk.errors == []  # type: ignore[attr-defined]
 
 

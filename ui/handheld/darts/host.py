@@ -27,6 +27,7 @@ import hmac
 import html
 import logging
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
@@ -83,8 +84,13 @@ def _kept_secret(store: Store | None) -> str:
 
 
 class HostDesk:
+    # A Next that comes this soon after the last one, before the new visit's first dart, is the
+    # second tap of a double tap (the page showed the new visit in between: its form is right).
+    double_tap_seconds = 1.5
+
     def __init__(self, api: DartsApi, thrower: Thrower | None = None) -> None:
         self.api = api
+        self._next_at = -1e9  # when the desk's last Next was taken (monotonic seconds)
         self.thrower = thrower  # the simulated board (simulator mode), whose darts the pad throws
         self.secret = _kept_secret(api.service.store)
         # Filled by the server once it knows its address: (team) -> link, () -> spectator link.
@@ -237,8 +243,33 @@ class HostDesk:
         return self._done()
 
     async def next_visit(self, request: web.Request) -> web.StreamResponse:
-        await self._form(request)
-        return self._submit(Next())
+        """Next, for the visit the page showed (its form says which): a second tap of a
+        double-tapped Next, or a page not yet refreshed, would end the next team's visit with
+        misses before it threw a dart. Said, not sent. A form without the field (a page served
+        before it had one) is taken as before."""
+        form = await self._form(request)
+        match = self.api.match
+        pressed = form.get("visit")
+        if match is not None and pressed is not None and pressed != str(match.state().visit):
+            return self._render(match, _("That Next was for a visit already over: nothing was changed."), 409)
+        now = time.monotonic()
+        if (
+            match is not None
+            and match.phase is Phase.THROWING
+            and match.state().dart == 1
+            and now - self._next_at < self.double_tap_seconds
+        ):
+            return self._render(
+                match,
+                _("Next came twice at once: the new visit goes on. Tap Next again to end it now."),
+                409,
+            )
+        try:
+            self.api.service.submit(Next(), Source.HOST)
+        except RuleError as err:
+            return self._render(match, str(err), 409)
+        self._next_at = now
+        return self._done()
 
     async def undo(self, request: web.Request) -> web.StreamResponse:
         await self._form(request)
@@ -461,7 +492,12 @@ class HostDesk:
         parts = ["<section id='play'><div class='row'>"]
         if match.phase in (Phase.THROWING, Phase.TAKEOUT):
             parts.append(
-                self._form_html("visit", _("Next"), cls="go" if match.phase is Phase.TAKEOUT else "")
+                self._form_html(
+                    "visit",
+                    _("Next"),
+                    fields={"visit": str(match.state().visit)},
+                    cls="go" if match.phase is Phase.TAKEOUT else "",
+                )
             )
         # Undo and Correct stand there before the game's first dart too (greyed): the pad below
         # must not move under the host's finger when that dart comes.
