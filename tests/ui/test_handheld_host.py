@@ -116,11 +116,11 @@ async def test_solo_desk_offers_no_link_for_the_kiosk(tmp_path):
         await client.close()
 
 
-async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
-    """The desk of a kiosk started again (kill -9, a power cut) lists the darts thrown before,
-    corrected and undone as they were, not an empty list until the next dart."""
+def first_visit(tmp_path):
+    """A kiosk's dart game with both fleets in and the bull-off (if the rules hold one) thrown:
+    the first visit is up."""
     from kiosk.board import BullZone
-    from kiosk.darts.match import BullOffDart, Correct, Undo
+    from kiosk.darts.match import BullOffDart
 
     service = make_service(tmp_path)
     new_game(service)
@@ -130,7 +130,16 @@ async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
     if service.match.phase is Phase.BULL_OFF:
         service.submit(BullOffDart(0, BullZone.INNER))
         service.submit(BullOffDart(1, BullZone.OTHER))
-    parse_cell = board.parse
+    return service
+
+
+async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
+    """The desk of a kiosk started again (kill -9, a power cut) lists the darts thrown before,
+    corrected and undone as they were, not an empty list until the next dart."""
+    from kiosk.darts.match import Correct, Undo
+
+    service = first_visit(tmp_path)
+    parse_cell = service.match.board.parse
     for code in ("T5", "S11", "D7"):
         service.submit(Throw(parse_cell(code)))
     service.submit(Correct(parse_cell("D8")))
@@ -162,19 +171,9 @@ async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
 async def test_a_double_tapped_next_ends_one_visit_not_two(tmp_path):
     """Next's form says which visit it was pressed for: its second tap (or a page not yet
     refreshed) would end the next team's visit with misses before a dart; it is said, not sent."""
-    from kiosk.board import BullZone
-    from kiosk.darts.match import BullOffDart
-
-    service = make_service(tmp_path)
-    new_game(service)
-    board = service.match.board
-    for team, fleet in ((0, FLEET_A), (1, FLEET_B)):
-        place(service, team, parse_fleet(fleet, board, service.match.setup.rules.fleet))
-    if service.match.phase is Phase.BULL_OFF:
-        service.submit(BullOffDart(0, BullZone.INNER))
-        service.submit(BullOffDart(1, BullZone.OTHER))
+    service = first_visit(tmp_path)
     for code in ("T5", "S11", "D7"):
-        service.submit(Throw(board.parse(code)))
+        service.submit(Throw(service.match.board.parse(code)))
     assert service.match.phase is Phase.TAKEOUT
     client, _api, desk = await _desk_client(service)
     try:

@@ -236,11 +236,16 @@ class HostDesk:
         return self._done()
 
     def _submit(self, command: object) -> web.StreamResponse:
+        """The command sent: back to the desk, or the desk with the rules' refusal."""
+        return self._refused(command) or self._done()
+
+    def _refused(self, command: object) -> web.Response | None:
+        """The command sent; the desk with the rules' refusal, or None once it is taken."""
         try:
             self.api.service.submit(command, Source.HOST)
         except RuleError as err:
             return self._render(self.api.match, str(err), 409)
-        return self._done()
+        return None
 
     async def next_visit(self, request: web.Request) -> web.StreamResponse:
         """Next, for the visit the page showed (its form says which): a second tap of a
@@ -264,10 +269,9 @@ class HostDesk:
                 _("Next came twice at once: the new visit goes on. Tap Next again to end it now."),
                 409,
             )
-        try:
-            self.api.service.submit(Next(), Source.HOST)
-        except RuleError as err:
-            return self._render(match, str(err), 409)
+        refused = self._refused(Next())
+        if refused is not None:
+            return refused
         self._next_at = now
         return self._done()
 

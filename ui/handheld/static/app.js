@@ -3,7 +3,7 @@
 
 import { h, messageLine as sharedMessageLine } from "./dom.js";
 import { request } from "./net.js";
-import { liveSocket, showConnection } from "./live.js";
+import { liveSocket, olderView, showConnection } from "./live.js";
 import { BoardView } from "./board.js";
 import { loadCatalog, pickLanguage } from "./i18n.js";
 import { makeRules } from "./rules.js";
@@ -109,17 +109,13 @@ async function ensureBoard(profile) {
   page.boardProfile = profile;
 }
 
-// A POST's answer and the socket race: darts thrown while the answer to Next (or Lock in, or a
-// vote) is on its way come on the socket first. The older view of the same game must not win
-// (its darts still count among the recent ones: the newer view may be an answer, without them).
-function older(view, than) {
-  return Boolean(view && than && view.game === than.game && view.step < than.step);
-}
-
 async function receive(view, events) {
   if (view) await ensureBoard(view.rules.board);
   const previous = page.view;
-  const stale = older(view, previous);
+  // Darts thrown while the answer to Next (or Lock in, or a vote) is on its way come on the
+  // socket first: that answer is the older view. Its darts still count among the recent ones
+  // (the newer view may be an answer, which brings none).
+  const stale = olderView(view, previous);
   if (!stale) page.view = view;
   if (events.length) page.events = events;
   for (const e of events) {

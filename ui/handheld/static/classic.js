@@ -7,7 +7,7 @@
 
 import { h, messageLine } from "./dom.js";
 import { request } from "./net.js";
-import { liveSocket, showConnection } from "./live.js";
+import { liveSocket, olderView, showConnection } from "./live.js";
 import { loadCatalog, pickLanguage } from "./i18n.js";
 import { cellCode, parseCell, renderGrid, shipCells, SIZE } from "./grid.js";
 
@@ -138,10 +138,10 @@ function setConnected(on) {
 
 function receive(message) {
   const previous = page.view;
-  // A POST's answer and the socket race: the computer's shot can come on the socket before
-  // the answer to the shot that gave it the turn. The older view must not win (the page
-  // would say the computer aims, with no Fire, until the next change).
-  const older = previous && message.view && previous.game === message.view.game && message.view.step < previous.step;
+  // The computer's shot can come on the socket before the answer to the shot that gave it the
+  // turn: that answer is the older view (else the page would say the computer aims, with no
+  // Fire, until the next change).
+  const older = olderView(message.view, previous);
   // The same race at the start: the socket opened as the page came up says "no game yet", and
   // on a busy phone that can be read after the answer to Start. A phone's own table (solo,
   // the daily challenge) never goes back to no game, so that message is the older one.

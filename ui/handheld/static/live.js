@@ -54,3 +54,10 @@ export function showConnection(on, t) {
   badge.dataset.state = on ? "live" : "offline";
   badge.textContent = on ? t("live") : t("offline");
 }
+
+// A POST's answer and the socket race: news of later moves can come on the socket before the
+// answer to the move that led to them. Of two views of one game (`step`: the commands the game
+// has accepted), the older must not win.
+export function olderView(view, than) {
+  return Boolean(view && than && view.game === than.game && view.step < than.step);
+}
