@@ -15,6 +15,8 @@ import pytest
 from playwright.async_api import Page, expect
 
 from kiosk.board import board_for
+from kiosk.darts.double_next import NextGuard
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase
 from kiosk.inputs import Button, ButtonInput, DartInput
 from tests.ui.conftest_handheld import (
@@ -46,6 +48,8 @@ async def running_kiosk(
     --simulator` serves it, with the host's desk and its throw pad (darts via the queue)."""
     config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=0)
     service = make_service(tmp_path, config)
+    # The dart game's guard in front of Next, as the kiosk's root hosts it (its real clock).
+    service.host(DARTS.name, [NextGuard(service, lambda: config.rules.double_next_seconds)])
     thrower = None
     if headless:
         from hardware.simulator import SimulatedBoard

@@ -1,0 +1,41 @@
+"""A clock for the tests that moves only when the test says: what happens "at once" happens at
+the same instant, "a while later" is one `advance` away, and no test sleeps for it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.service import GameService
+
+
+@dataclass
+class HandClock:
+    now: float = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def guard_next(service: GameService, window: float = 1.5) -> HandClock:
+    """The dart game's guard in front of Next (as the kiosk's root hosts it), on a hand clock."""
+    from kiosk.darts.double_next import NextGuard
+    from kiosk.darts.kind import DARTS
+
+    clock = HandClock()
+    service.host(DARTS.name, [NextGuard(service, lambda: window, clock)])
+    return clock
+
+
+def hand_clock_for_next(kiosk: object, monkeypatch: object) -> HandClock:
+    """The guard of a kiosk from the root (the tour's) on a hand clock, put back after the test:
+    a test that taps Next twice "a while" apart says so with `advance`."""
+    from kiosk.darts.double_next import NextGuard
+    from kiosk.house import Kiosk
+
+    assert isinstance(kiosk, Kiosk)
+    clock = HandClock()
+    monkeypatch.setattr(kiosk.participant(NextGuard), "clock", clock)  # type: ignore[attr-defined]
+    return clock
