@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
 from kiosk.service import GameService
 
 
@@ -29,13 +31,16 @@ def guard_next(service: GameService, window: float = 1.5) -> HandClock:
     return clock
 
 
-def hand_clock_for_next(kiosk: object, monkeypatch: object) -> HandClock:
-    """The guard of a kiosk from the root (the tour's) on a hand clock, put back after the test:
-    a test that taps Next twice "a while" apart says so with `advance`."""
+def hand_clock_for_next(service: GameService, monkeypatch: pytest.MonkeyPatch | None = None) -> HandClock:
+    """The guard a service hosts already (the root's, the test kiosk's) on a hand clock; with
+    `monkeypatch` its own clock comes back after the test (a kiosk the tests share). A test that
+    taps Next twice "a while" apart says so with `advance`."""
     from kiosk.darts.double_next import NextGuard
-    from kiosk.house import Kiosk
 
-    assert isinstance(kiosk, Kiosk)
+    guard = next(p for p in service.participants() if isinstance(p, NextGuard))
     clock = HandClock()
-    monkeypatch.setattr(kiosk.participant(NextGuard), "clock", clock)  # type: ignore[attr-defined]
+    if monkeypatch is None:
+        guard.clock = clock
+    else:
+        monkeypatch.setattr(guard, "clock", clock)
     return clock

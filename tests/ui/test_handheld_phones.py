@@ -140,11 +140,17 @@ async def test_move_cuts_the_old_phone_off_at_once(tmp_path):
         assert api.move(5, by="test") is None
 
 
-async def test_who_was_closer_from_both_phones(tmp_path):
-    service = make_service(tmp_path)
+def _placed(tmp_path, chosen=None):
+    """A kiosk's dart game with both fleets in."""
+    service = make_service(tmp_path, chosen)
     new_game(service)
     place(service, 0, fleet(FLEET_A))
     place(service, 1, fleet(FLEET_B))
+    return service
+
+
+async def test_who_was_closer_from_both_phones(tmp_path):
+    service = _placed(tmp_path)
     board = board_for()
     async with api_phones(service) as ((sharks, jets), api):
         early = await sharks.post(link(api, 0) + "/closer", json={"team": 0})
@@ -168,10 +174,7 @@ async def test_who_was_closer_from_both_phones(tmp_path):
 
 
 async def test_next_only_from_the_phone_of_the_team_whose_visit_it_is(tmp_path):
-    service = make_service(tmp_path, settings(rules__bull_off="off"))
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
+    service = _placed(tmp_path, settings(rules__bull_off="off"))
     async with api_phones(service) as ((sharks, jets), api):
         for phone in (sharks, jets):
             assert (await phone.get(link(api, 0 if phone is sharks else 1))).status == 200
@@ -190,11 +193,8 @@ async def test_next_from_the_phones_twice_ends_one_visit(tmp_path):
     """The phones' Next says which visit it is for; the dart game's guard refuses a Next for a
     visit already over and one that comes at once after the last (here: the Jets' phone just
     after the Sharks'), so the Jets' visit is not ended with misses before they throw."""
-    service = make_service(tmp_path, settings(rules__bull_off="off"))
+    service = _placed(tmp_path, settings(rules__bull_off="off"))
     clock = guard_next(service)
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
     board = board_for()
     async with api_phones(service) as ((sharks, jets), api):
         for phone, team in ((sharks, 0), (jets, 1)):

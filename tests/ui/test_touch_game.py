@@ -117,7 +117,7 @@ def test_undo_and_correct_with_neighbours_first(tour) -> None:
 @pytest.fixture
 def next_clock(tour, monkeypatch):
     """The kiosk's guard in front of Next on a hand clock (kiosk/darts/double_next.py)."""
-    return hand_clock_for_next(tour.kiosk, monkeypatch)
+    return hand_clock_for_next(tour.kiosk.service, monkeypatch)
 
 
 def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path, next_clock) -> None:
