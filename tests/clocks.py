@@ -4,10 +4,12 @@ the same instant, "a while later" is one `advance` away, and no test sleeps for 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pytest
+from typing import TYPE_CHECKING
 
 from kiosk.service import GameService
+
+if TYPE_CHECKING:
+    import pytest
 
 
 @dataclass
