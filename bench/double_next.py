@@ -28,20 +28,7 @@ from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Next, Phase, Place, RuleError, Setup, Start, Team, Throw
 from kiosk.service import GameService, Source
-
-
-class HandClock:
-    """Seconds that pass only when told (`advance`)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
+from tests.clocks import HandClock  # the tests' clock: seconds that pass only when told
 
 GAPS = (0.0, 0.2, 0.5, 1.0, 1.4, 1.6, 3.0, 10.0)
 
