@@ -7,14 +7,13 @@ run with its Xvfb and the probe (tests/system/test_kiosk_dies.py: the same for a
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import socket
 
 import pytest
 
-from tests.held_run import alive, cut_short, held_run
+from tests.held_run import alive, clear_up, cut_short, held_run
 from tests.waits import until
 
 pytestmark = [
@@ -97,9 +96,4 @@ def test_no_probe_nor_its_xvfb_is_left_when_a_test_run_is_cut_short(tmp_path, ho
         until(lambda: not alive(xvfb), f"its Xvfb {xvfb} gone after {how.name} of its test run", 20)
         until(lambda: not _x_answers(display), f"nothing on the display :{display} after {how.name}", 20)
     finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
-        for pid in (probe, xvfb):
-            if alive(pid):
-                os.kill(pid, signal.SIGKILL)
+        clear_up(run, probe, xvfb)
