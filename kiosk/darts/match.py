@@ -17,7 +17,7 @@ from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
 from kiosk.config import BullOffMode, Settings
 from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
 from kiosk.game import Outcome, PlayerResult, ReplayError, Result, RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, said_of
 from kiosk.scatter import Skill
 
 __all__ = ["ReplayError", "RuleError"]  # the house's errors, re-exported for the dart game's users
@@ -278,6 +278,16 @@ class _EndVisit:
 
 # What the state is a function of: forward commands as given, darts and visit ends as done.
 HistoryItem = Place | Unplace | Start | BullOffDart | BullOffCloser | Throw | Next | _Dart | _EndVisit
+
+
+def _step_word(item: HistoryItem) -> str:
+    """A step of the history as a reason names it: a dart by its cell (public once thrown), a
+    command by its type only (a placement's repr would show its fleet, a team's secret)."""
+    if isinstance(item, _Dart):
+        return _("the dart at {cell}").format(cell=item.cell.code)
+    if isinstance(item, _EndVisit):
+        return _("the end of a visit")
+    return type(item).__name__
 
 
 # ---- read-only views --------------------------------------------------------------------
@@ -603,7 +613,7 @@ class Match:
         try:
             make_fleet(fleet.ships, self.setup.rules.fleet)
         except PlacementError as err:
-            raise RuleError(str(err)) from None
+            raise RuleError(said_of(err)) from None
         self._sides[team].fleet = fleet
         self._history.append(command)
         return [Placed(team)]
@@ -782,12 +792,16 @@ class Match:
                 else:
                     events += self._advance(item)
             except RuleError as err:
-                raise ReplayError(f"history item {index} ({item!r}) no longer applies: {err}") from err
+                raise ReplayError(
+                    _("step {number} of the game ({step}) no longer applies: {error}").format(
+                        number=index + 1, step=_step_word(item), error=err
+                    )
+                ) from err
         return events
 
     def _phase_end_visit(self) -> None:
         if self._phase not in (Phase.TAKEOUT, Phase.THROWING):
-            raise RuleError("visit already over")
+            raise RuleError(_("the visit is already over"))
         self._history.append(_EndVisit())
         self._new_visit()
 
