@@ -44,6 +44,18 @@ class DoubleNext(RuleError):
     """A person's Next right after the last one, before anything else happened."""
 
 
+def _double_said(source: Source) -> str:
+    """The refusal in the words of where the second Next came from. A board's Next (its button,
+    or a camera scorer's takeout: the darts were pulled once, the scorer said so twice) cannot be
+    "tapped again"; the way to end the visit now is the Next on a screen (the kiosk's, a phone's,
+    the host's page)."""
+    if source is Source.BOARD:
+        return _(
+            "The board sent Next twice at once: the new visit goes on. Tap Next on the screen to end it now."
+        )
+    return _("Next came twice at once: the new visit goes on. Tap Next again to end it now.")
+
+
 class NextGuard(ServiceListener):
     def __init__(
         self,
@@ -69,9 +81,7 @@ class NextGuard(ServiceListener):
         if source in PEOPLE and self._last is not None:
             at, version = self._last
             if version == match.version and self.clock() - at < self.window():
-                raise DoubleNext(
-                    _("Next came twice at once: the new visit goes on. Tap Next again to end it now.")
-                )
+                raise DoubleNext(_double_said(source))
 
     def _heard(self, event: ServiceEvent) -> None:
         if isinstance(event, GameStarted):

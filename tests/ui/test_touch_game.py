@@ -159,6 +159,31 @@ def test_next_tapped_twice_ends_one_visit_and_says_so(tour, artefacts: Path, nex
     assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
 
 
+def test_the_board_s_next_twice_says_to_tap_next_on_the_screen(tour, next_clock) -> None:
+    """The board's Next button pressed twice (or a camera scorer's takeout said twice): one
+    visit ends, and the toast says how to end the new one now in words that fit a board or a
+    camera (a tap on the screen's Next), not "Tap Next again"."""
+    from kiosk.inputs import Button, ButtonInput
+
+    tour.at("visit")
+    match = tour.kiosk.service.match
+    tour.throw_typed("miss")
+    assert match.phase is Phase.TAKEOUT
+    for _press in range(2):
+        tour.kiosk.service.queue.put_nowait(ButtonInput(Button.NEXT))
+        tour.drain()
+    assert match.up_next()[:2] == (1, "Cleo") and match.tally(1).darts == 0
+    app = tour.app
+    assert app.toast_panel.opacity == 1
+    assert app.toast_label.text == (
+        "The board sent Next twice at once: the new visit goes on. Tap Next on the screen to end it now."
+    )
+    app._hide_toast()
+    next_clock.advance(1.6)
+    tour.press("Next")  # the screen's Next, as the toast said: Cleo's visit ends early
+    assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
+
+
 def test_next_just_after_the_timer_s_is_refused(tour, next_clock, monkeypatch) -> None:
     """With `rules.takeout_seconds` the timer ends the visit by itself; a tap on Next that came
     with it (the screen still drew the takeout) is for a visit already over, and one just

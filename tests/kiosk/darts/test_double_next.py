@@ -23,6 +23,9 @@ from tests.waits import eventually
 
 BOARD = board_for()
 DOUBLE = "Next came twice at once: the new visit goes on. Tap Next again to end it now."
+BOARD_DOUBLE = (
+    "The board sent Next twice at once: the new visit goes on. Tap Next on the screen to end it now."
+)
 STALE = "That Next was for a visit already over: nothing was changed."
 
 
@@ -113,7 +116,10 @@ def test_the_board_s_next_button_pressed_twice_is_said_not_done(service):
     service.handle_input(ButtonInput(Button.NEXT))
     service.handle_input(ButtonInput(Button.NEXT))
     assert service.match.visits == 2 and service.match.state().darts == (3, 0)
-    assert notices[-1] == Notice(NoticeKind.REFUSED, DOUBLE)
+    assert notices[-1] == Notice(NoticeKind.REFUSED, BOARD_DOUBLE)  # no "Tap Next again" for a board
+    with pytest.raises(DoubleNext) as refused:  # a tap on a screen's Next, as quick: its own words
+        service.submit(Next(visit=2), Source.TOUCH)
+    assert str(refused.value) == DOUBLE
 
 
 def test_a_next_after_something_happened_is_no_double_tap(service):
