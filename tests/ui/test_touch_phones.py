@@ -150,3 +150,26 @@ def test_moving_a_team_takes_two_taps_and_shows_only_its_new_code(tour, phones, 
     tour.press("Done")
     tour.press("Close")
     frames(1)
+
+
+def test_a_stage_begins_with_no_popup_even_one_still_closing(tour, phones) -> None:
+    """A popup leaves the window only when its closing animation ends, and takes every touch
+    until then: the Phones popup closed by one test, then the next test's "Place fleets" fell
+    on it (shuffled with seed 4242). `tour.at` takes every popup off the window first."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    stand_in, _drawn = phones
+    tour.new_game()
+    stand_in.hold(0)
+    stand_in.hold(1)
+    first = tour.kiosk.service.game
+    tour.press("Phones")
+    popup = next(top for top in Window.children if isinstance(top, ModalView))
+    popup._anim_duration = 600  # its fade-out outlasts the test (it is 0.1 s: a fast test meets it too)
+    tour.press("Close")
+    assert popup in Window.children  # closing, still on the window
+    tour.at("home")
+    assert not [top for top in Window.children if isinstance(top, ModalView)]
+    tour.new_game()  # over the game in play: asked, answered, a new game's placement
+    assert tour.kiosk.service.game != first and tour.app.sm.current == "placement"
