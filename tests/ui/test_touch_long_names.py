@@ -4,15 +4,18 @@ under Xvfb by the qa5 night in the bar: build/artefacts/qa5/).
 The longest name the kiosk keeps (`kiosk.names.MAX_NAME`, 32 characters) cut the hand-over's
 title short ("... scan your code or place" without "here"), ran over the bull-off's rule and
 its own "to throw", and ran off both sides of the result card ("ory for The Extraordinarily
-Long Name"); a team without named players was called twice ("Jets: Jets throws").
+Long Name"); the placing screen's title took two lines in the room of one. A team without
+named players was called twice on the scoreboard ("Jets: Jets throws", "next: Jets, Jets").
 """
 
 from __future__ import annotations
 
 import pytest
 
-from kiosk.darts.match import Team
+from kiosk.board import MISS
+from kiosk.darts.match import Next, Team, Throw
 from kiosk.names import MAX_NAME
+from kiosk.service import Source
 
 LONGEST = "The Extraordinarily Long Named D"
 assert len(LONGEST) == MAX_NAME
@@ -66,5 +69,26 @@ def test_the_bull_off_panel_keeps_a_long_name_inside_it(tour) -> None:
                 assert label.texture_size[1] <= label.height + 1, (label.text, label.texture_size, label.size)
             assert name.y >= where.top - 1, (name.text, name.y, where.top)
             assert panel.top <= screen.rule.y + 1
+    finally:
+        tour.at("home")
+
+
+def test_a_team_without_named_players_is_named_once(tour) -> None:
+    """The scoreboard says "Jets throws" and "next: Jets", as the host page and the caller do,
+    not "Jets: Jets throws"; a team with players still names the one throwing."""
+    from ui.touch.fingers import frames
+
+    try:
+        tour.at("visit", teams=TEAMS)  # Anna has thrown two darts
+        scoreboard = tour.app.screen("game").scoreboard
+        assert scoreboard.turn.text == f"{LONGEST}: Anna throws"
+        service = tour.kiosk.service
+        service.submit(Throw(MISS), Source.TOUCH)
+        tour.drain()
+        assert scoreboard.turn.text == "next: Jets"
+        service.submit(Next(), Source.TOUCH)
+        tour.drain()
+        frames(1)
+        assert scoreboard.turn.text == "Jets throws"
     finally:
         tour.at("home")
