@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from kiosk.errors import RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, said_of
 from kiosk.names import clean_name
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def untrusted_json(data: str | bytes) -> Any:
     except (json.JSONDecodeError, RecursionError) as err:
         raise WireError(_("bad JSON: {error}").format(error=err)) from None
     except ValueError as err:  # WireError from the hooks, or a float Python refuses
-        raise WireError(str(err)) from None
+        raise WireError(said_of(err)) from None
     _check(value)
     return value
 

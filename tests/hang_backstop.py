@@ -7,10 +7,13 @@ PostgreSQL are tied to the run: tests/headless_kiosk.py, hub/cluster.py).
 
 A thread of its own watches the clock and, at the limit, writes the test's name, then every
 thread's stack (`faulthandler.dump_traceback`) and every running asyncio task's, to the
-terminal's stderr, and exits. Should that thread never get to run (a hang in C code that holds
-the GIL), faulthandler's own watchdog (`dump_traceback_later`, pure C) dumps the stacks and
-exits a minute after the limit (for a limit under a minute, the limit again). Entering the
-debugger (`--pdb`) turns it off for that test.
+terminal's stderr, then a last line that names the test again and counts the tests before it
+as pytest's summary would have ("Before it: 12 passed, 1 failed, 2 skipped (of 40 tests
+collected)": the run ends without that summary), and exits. Should that thread never get to
+run (a hang in C code that holds the GIL), faulthandler's own watchdog (`dump_traceback_later`,
+pure C) dumps the stacks and exits a minute after the limit (for a limit under a minute, the
+limit again; it prints no counts: it runs no Python). Entering the debugger (`--pdb`) turns it
+off for that test.
 
 The slowest healthy tests take under 100 s on a busy 2-core machine (docs/design.md, "Tests
 that stand alone", has the figures): the limit is a backstop, never a timing test."""
@@ -21,6 +24,7 @@ import faulthandler
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Generator
 
 import pytest
@@ -36,6 +40,8 @@ class HangBackstop:
         self.seconds = seconds
         self._cond = threading.Condition()
         self._running: tuple[str, float] | None = None  # the test and its deadline
+        self._outcomes: Counter[str] = Counter()  # the tests so far, as pytest's summary counts them
+        self._collected = 0
         threading.Thread(target=self._watch, name="hang backstop", daemon=True).start()
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -45,6 +51,34 @@ class HangBackstop:
             return (yield)
         finally:
             self._disarm()
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self._collected = len(session.items)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Count what the summary would have said, for the line a hang ends the run with."""
+        if report.when == "call":
+            if hasattr(report, "wasxfail"):
+                outcome = "xfailed" if report.skipped else "xpassed"
+            else:
+                outcome = report.outcome  # passed, failed or skipped
+        elif report.failed:
+            outcome = "errors"  # a set-up or tear-down that failed
+        elif report.skipped:
+            outcome = "skipped"  # skipped at set-up (a mark, a missing tool)
+        else:
+            return
+        with self._cond:
+            self._outcomes[outcome] += 1
+
+    def so_far(self) -> str:
+        """The tests before the hang as pytest's summary counts them: "2 passed, 1 failed, 1
+        skipped (of 40 tests collected)" (passed and failed always; the others when any)."""
+        with self._cond:
+            counts = dict(self._outcomes)
+        words = [f"{counts.get('passed', 0)} passed", f"{counts.get('failed', 0)} failed"]
+        words += [f"{counts[k]} {k}" for k in ("errors", "skipped", "xfailed", "xpassed") if counts.get(k)]
+        return f"{', '.join(words)} (of {self._collected} tests collected)"
 
     def pytest_enter_pdb(self) -> None:
         self._disarm()  # a person at the debugger is no hang
@@ -84,7 +118,7 @@ class HangBackstop:
         os.write(self.fd, said.encode())
         faulthandler.dump_traceback(self.fd, all_threads=True)
         os.write(self.fd, _tasks().encode())
-        os.write(self.fd, f"\nHANG: the test run ends: {test} hung.\n".encode())
+        os.write(self.fd, f"\nHANG: the test run ends: {test} hung. Before it: {self.so_far()}.\n".encode())
         os._exit(1)
 
 

@@ -98,3 +98,14 @@ def cut_short(run: subprocess.Popen[str], how: signal.Signals, said: list[str]) 
         run.wait(timeout=120)
     except subprocess.TimeoutExpired:
         pytest.fail(f"the run did not end within 120 s of {how.name}; it said: " + "".join(said)[-3000:])
+
+
+def clear_up(run: subprocess.Popen[str], *held: int) -> None:
+    """After a test of a held run, however it went: the run ended, and every process it held
+    that still runs killed (a failed test leaves nothing running behind it)."""
+    if run.poll() is None:
+        run.kill()
+        run.wait()
+    for pid in held:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)

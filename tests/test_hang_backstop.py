@@ -1,6 +1,8 @@
 """The suite's hang backstop (tests/hang_backstop.py), in pytest runs of their own with a short
 limit: a test that hangs in an await ends the run (exit status 1) with a line naming it, every
-thread's stack and the task's, and the tests after it never run; one that hangs in C code
+thread's stack and the task's, and a last line naming it again with the count of the tests
+before it (passed, failed, skipped: pytest's summary never comes), and the tests after it never
+run; one that hangs in C code
 holding the GIL (where the backstop's own thread cannot run) is ended by faulthandler's C
 watchdog, its stack shown; and tests each under the limit, though together over it, pass."""
 
@@ -23,6 +25,13 @@ import pytest
 
 def test_before():
     print("BEFORE RAN", flush=True)
+
+def test_fails_before():
+    assert False
+
+@pytest.mark.skip(reason="skipped before")
+def test_skipped_before():
+    pass
 
 @pytest.mark.asyncio
 async def test_hangs_in_an_await():
@@ -76,7 +85,11 @@ def test_a_test_hung_in_an_await_ends_the_run_naming_it(tmp_path):
     assert done.returncode == 1, said
     assert "BEFORE RAN" in said and "AFTER RAN" not in said
     assert "HANG: test_backstopped.py::test_hangs_in_an_await has run for more than 3 s" in said, said
-    assert "HANG: the test run ends: test_backstopped.py::test_hangs_in_an_await hung." in said
+    # What pytest's summary would have said of the tests before it (the run ends without one).
+    assert (
+        "HANG: the test run ends: test_backstopped.py::test_hangs_in_an_await hung. "
+        "Before it: 1 passed, 1 failed, 1 skipped (of 5 tests collected)." in said
+    ), said
     assert "in test_hangs_in_an_await" in said and "THE HANG" in said  # the task's own stack
 
 

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, get_args
 
 from kiosk.board import MISS, BullZone
-from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.match import (
     BullOffDart,
     Command,
@@ -109,8 +108,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
 
     def command_from_dict(self, body: Mapping[str, Any], setup: Setup, secret: str | None) -> Command:
         if body.get("cmd") == "place" and secret is not None:
-            rules = setup.rules
-            return Place(int(body["team"]), parse_fleet(secret, rules.board, rules.fleet))
+            body = {**body, "fleet": secret}  # the stored fleet back, read as the wire reads one
         return command_from_dict(body, setup.rules)
 
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:

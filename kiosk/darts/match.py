@@ -17,7 +17,7 @@ from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
 from kiosk.config import BullOffMode, Settings
 from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
 from kiosk.game import Outcome, PlayerResult, ReplayError, Result, RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, said_of
 from kiosk.scatter import Skill
 
 __all__ = ["ReplayError", "RuleError"]  # the house's errors, re-exported for the dart game's users
@@ -147,7 +147,14 @@ class Throw:
 
 @dataclass(frozen=True)
 class Next:
-    """Darts are out: pad the visit with misses if needed and start the next visit."""
+    """Darts are out: pad the visit with misses if needed and start the next visit.
+
+    `visit`: the visit it is meant to end, as the sender showed it (None: the one in play). The
+    guard in front of the match checks it (kiosk/darts/double_next.py: a Next for a visit over
+    already is refused); the match itself does not look at it and the store does not keep it,
+    so a stored game replays as it always did."""
+
+    visit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +278,16 @@ class _EndVisit:
 
 # What the state is a function of: forward commands as given, darts and visit ends as done.
 HistoryItem = Place | Unplace | Start | BullOffDart | BullOffCloser | Throw | Next | _Dart | _EndVisit
+
+
+def _step_word(item: HistoryItem) -> str:
+    """A step of the history as a reason names it: a dart by its cell (public once thrown), a
+    command by its type only (a placement's repr would show its fleet, a team's secret)."""
+    if isinstance(item, _Dart):
+        return _("the dart at {cell}").format(cell=item.cell.code)
+    if isinstance(item, _EndVisit):
+        return _("the end of a visit")
+    return type(item).__name__
 
 
 # ---- read-only views --------------------------------------------------------------------
@@ -596,7 +613,7 @@ class Match:
         try:
             make_fleet(fleet.ships, self.setup.rules.fleet)
         except PlacementError as err:
-            raise RuleError(str(err)) from None
+            raise RuleError(said_of(err)) from None
         self._sides[team].fleet = fleet
         self._history.append(command)
         return [Placed(team)]
@@ -775,12 +792,16 @@ class Match:
                 else:
                     events += self._advance(item)
             except RuleError as err:
-                raise ReplayError(f"history item {index} ({item!r}) no longer applies: {err}") from err
+                raise ReplayError(
+                    _("step {number} of the game ({step}) no longer applies: {error}").format(
+                        number=index + 1, step=_step_word(item), error=err
+                    )
+                ) from err
         return events
 
     def _phase_end_visit(self) -> None:
         if self._phase not in (Phase.TAKEOUT, Phase.THROWING):
-            raise RuleError("visit already over")
+            raise RuleError(_("the visit is already over"))
         self._history.append(_EndVisit())
         self._new_visit()
 

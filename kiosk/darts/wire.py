@@ -43,7 +43,7 @@ from kiosk.darts.match import (
     VisitStarted,
     Won,
 )
-from kiosk.i18n import _
+from kiosk.i18n import _, said_of
 from kiosk.lines import WireError, name_list, require
 from kiosk.scatter import Skill
 
@@ -156,7 +156,7 @@ def setup_from_dict(obj: Mapping[str, Any], defaults: HouseRules | None = None) 
             except ValueError:
                 raise WireError(_("'bull_off' must be normal, official or off")) from None
     except ValueError as err:
-        raise WireError(str(err)) from None
+        raise WireError(said_of(err)) from None
     unplayable = fleet_problem(board_for(profile), tuple(sorted(fleet)))
     if unplayable is not None:
         raise WireError(unplayable)
@@ -243,7 +243,7 @@ def command_from_dict(obj: Mapping[str, Any], rules: HouseRules) -> Command:
     except RuleError:
         raise
     except ValueError as err:
-        raise WireError(str(err)) from None
+        raise WireError(said_of(err)) from None
     raise WireError(_("unknown command {name!r}").format(name=name))
 
 
@@ -268,7 +268,7 @@ def command_to_dict(command: Command) -> dict[str, Any]:
         case Throw(cell):
             return {"cmd": "throw", "cell": cell.code}
         case Next():
-            return {"cmd": "next"}
+            return {"cmd": "next"}  # never its `visit`: what the guard checked, not what happened
         case Undo():
             return {"cmd": "undo"}
         case Correct(cell):

@@ -190,21 +190,50 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
-        """The rules back from `to_dict` (keys left out keep their defaults)."""
-        try:
-            changes: dict[str, Any] = {
-                _attr(ship): ShipRules(**data[ship.value]) for ship in FLEET if ship.value in data
-            }
-            changes.update(
-                (key, data[key])
-                for key in ("captain_rolls", "captain_burst", "sinker_goes_again", "fleetless_skipped")
-                if key in data
-            )
-            if "points_to_win" in data:
-                changes["points_to_win"] = tuple(data["points_to_win"])
-            return cls(**changes)
-        except TypeError as err:
-            raise ValueError(_("the rules do not fit: {error}").format(error=err)) from None
+        """The rules back from `to_dict` (keys left out, a ship's too, keep their defaults);
+        ValueError naming the key for one that is unknown or of the wrong type (a stored or
+        uploaded game's rules are read here: the reason is words a person reads, translated)."""
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            ship = next((s for s in FLEET if s.value == key), None)
+            if ship is not None:
+                given = _checked(value, _SHIP_FIELDS, key)  # what it leaves out: the default's
+                changes[_attr(ship)] = dataclasses.replace(getattr(cls(), _attr(ship)), **given)
+            elif key == "points_to_win":
+                if not isinstance(value, list) or not all(_whole(v) for v in value):
+                    raise ValueError(_("{key!r} has the wrong type").format(key=f"rules.{key}"))
+                changes[key] = tuple(value)
+            else:
+                changes.update(_checked({key: value}, _RULE_FIELDS, None))
+        return cls(**changes)
+
+
+# The JSON type of each field `to_dict` writes (a bool is no whole number, nor one a bool).
+_SHIP_FIELDS = {f.name: f.type for f in dataclasses.fields(ShipRules)}
+_RULE_FIELDS = {
+    "captain_rolls": "int",
+    "captain_burst": "int",
+    "sinker_goes_again": "bool",
+    "fleetless_skipped": "bool",
+}
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _checked(value: object, fields: Mapping[str, object], within: str | None) -> dict[str, Any]:
+    """`value`'s keys and types checked against `fields` (names: the field's type's name)."""
+    if not isinstance(value, Mapping):
+        raise ValueError(_("{where} must be an object").format(where=f"'rules.{within}'"))
+    for key, field_value in value.items():
+        where = f"{within}.{key}" if within else key
+        if key not in fields:
+            raise ValueError(_("{where} has an unknown key {key!r}").format(where="'rules'", key=where))
+        fits = _whole(field_value) if fields[key] == "int" else isinstance(field_value, bool)
+        if not fits:
+            raise ValueError(_("{key!r} has the wrong type").format(key=f"rules.{where}"))
+    return dict(value)
 
 
 def _attr(ship: Ship) -> str:

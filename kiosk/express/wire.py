@@ -142,14 +142,23 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
 def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     """A stored setup back (its rules included: a game replays with the rules it was played by;
     its computer seats too: a resumed game gets its computer players back)."""
+    for key in ("players", "lines", "game"):
+        if key not in data:
+            raise WireError(_("{key!r} is missing").format(key=key))
+    rules = data.get("rules", {})
+    if not isinstance(rules, Mapping):
+        raise WireError(_("{where} must be an object").format(where="'rules'"))
+    computers = data.get("computers") or []
+    if not isinstance(computers, list):
+        raise WireError(_("{key!r} has the wrong type").format(key="computers"))
     return Setup(
         tuple(_names(data["players"])),
         tuple(_lines(data["lines"])),
-        int(data["seed"]),
+        _int(data, "seed"),
         _variant(data["game"]),
-        int(data["points_to_win"]),
-        Rules.from_dict(data.get("rules", {})),
-        tuple(data.get("computers") or ()),
+        _int(data, "points_to_win"),
+        Rules.from_dict(rules),
+        tuple(computers),
     )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hub.cluster import reap
-from tests.held_run import alive, answers, cut_short, held_run
+from tests.held_run import alive, answers, clear_up, cut_short, held_run
 
 pytestmark = pytest.mark.slow
 
@@ -55,12 +55,7 @@ def test_no_postgres_is_left_when_a_test_run_is_cut_short(tmp_path, how):
             assert folder in reap(folder.parent)
             assert not folder.exists()
     finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
-        for pid in (postmaster, hub):
-            if alive(pid):
-                os.kill(pid, signal.SIGKILL)
+        clear_up(run, postmaster, hub)
 
 
 def test_a_living_owner_s_cluster_and_a_folder_without_owner_are_not_reaped(tmp_path):

@@ -6,12 +6,11 @@ tie a kill -9 of the run left the kiosk serving its port and holding its databas
 
 from __future__ import annotations
 
-import os
 import signal
 
 import pytest
 
-from tests.held_run import alive, answers, cut_short, held_run
+from tests.held_run import alive, answers, clear_up, cut_short, held_run
 from tests.waits import until
 
 pytestmark = pytest.mark.slow
@@ -46,8 +45,4 @@ def test_no_kiosk_is_left_when_a_test_run_is_cut_short(tmp_path, how):
         # (the listening socket) for a moment: the port is waited for too, not looked at once.
         until(lambda: not answers(port), f"nothing on the kiosk's port {port} after {how.name}", 20)
     finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
-        if alive(kiosk):
-            os.kill(kiosk, signal.SIGKILL)
+        clear_up(run, kiosk)

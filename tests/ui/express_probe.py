@@ -16,7 +16,6 @@ did; and photographs the window. The test judges it.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kiosk.app.screenshots import express_in_play
 from kiosk.express.rules import Ship
-from tests.ui.real_window_probe import Frames, window_kiosk
+from tests.ui.real_window_probe import reporting, window_kiosk
 
 
 def buttons(screen: Any) -> list[list[float]]:
@@ -50,20 +49,11 @@ async def main(folder: Path, stage: str, width: int, height: int, offscreen: boo
     db = folder / "kiosk.db"
     stored = express_in_play(db, stage)
     kiosk = await window_kiosk(db, width, height)
-    from ui.touch.app import make_app
+    async with reporting(kiosk, headless=offscreen) as (app, frames, report):
+        from kivy.core.window import Window
 
-    app = make_app(kiosk, headless=offscreen)  # the window opens here, sized by the settings
-    from kivy.core.window import Window
+        from ui.touch.fingers import photograph, tap_at
 
-    from ui.touch.fingers import photograph, tap_at
-
-    drawn = asyncio.Event()
-    kiosk.ready = drawn.set  # type: ignore[method-assign]
-    running = asyncio.get_running_loop().create_task(app.async_run(async_lib="asyncio"))
-    await asyncio.wait_for(drawn.wait(), timeout=60)
-    frames = Frames()
-    report: dict[str, Any] = {}
-    try:
         await frames.wait()
         app._hide_toast()
         await frames.wait(2)
@@ -114,11 +104,6 @@ async def main(folder: Path, stage: str, width: int, height: int, offscreen: boo
             press(None, "Start new game")
             await frames.wait(3)
         report["started"] = app.sm.current
-        print(json.dumps(report), flush=True)
-    finally:
-        app.stop()
-        await running
-        await kiosk.stop()
 
 
 if __name__ == "__main__":

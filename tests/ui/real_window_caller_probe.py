@@ -12,14 +12,13 @@ speaker was silent, and the last dart.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sys
 from pathlib import Path
 
 from kiosk.board import Cell, Ring
 from kiosk.darts.kind import DARTS
-from tests.ui.real_window_probe import board_widget, prepare, run_app, window_kiosk
+from tests.ui.real_window_probe import board_widget, prepare, reporting, window_kiosk
 
 
 class Calls(logging.Handler):
@@ -44,9 +43,8 @@ async def main(folder: Path, phase: str, width: int, height: int) -> None:
     )
     from ui.touch.fingers import tap_at
 
-    app, running, frames = await run_app(kiosk)
-    type(kiosk).ready(kiosk)  # what the app's first frame tells (run_app listens in its place)
-    try:
+    async with reporting(kiosk) as (app, frames, report):
+        type(kiosk).ready(kiosk)  # what the app's first frame tells (run_app listens in its place)
         await frames.wait()
         caller = kiosk.caller
         assert caller is not None
@@ -57,20 +55,9 @@ async def main(folder: Path, phase: str, width: int, height: int) -> None:
             if calls.said and caller.idle():
                 break
         match = DARTS.in_play(kiosk.service)
-        print(
-            json.dumps(
-                {
-                    "said": calls.said,
-                    "silent": caller.silent,
-                    "dart": match.last_dart().code if match and match.last_dart() else None,
-                }
-            ),
-            flush=True,
-        )
-    finally:
-        app.stop()
-        await running
-        await kiosk.stop()
+        report["said"] = calls.said
+        report["silent"] = caller.silent
+        report["dart"] = match.last_dart().code if match and match.last_dart() else None
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ One JSON line per screen on stdout; the test judges them. PICTURE: the window as
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -31,7 +32,7 @@ from kiosk.classic.table import start
 from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService
 from kiosk.store import Store
-from tests.ui.real_window_probe import drawn_in, run_app, window_kiosk
+from tests.ui.real_window_probe import drawn_in, running, window_kiosk
 
 WATER = (0x1B, 0x3A, 0x57)  # ui/touch/theme.py WATER: drawn only as the grids' squares
 BACKGROUND = (0x10, 0x18, 0x20)
@@ -81,9 +82,7 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
     )
     from ui.touch.fingers import photograph, tap_at
 
-    app, running, frames = await run_app(kiosk)
-    phones: list[Any] = []
-    try:
+    async with running(kiosk) as (app, frames), contextlib.AsyncExitStack() as phones:
         await frames.wait()
         app._hide_toast()
         match = CLASSIC.in_play(kiosk.service)
@@ -94,8 +93,9 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
             web = kiosk.web
             assert web is not None
             for team in (0, 1):
-                phone = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-                phones.append(phone)
+                phone = await phones.enter_async_context(
+                    aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+                )
                 token = web.team_url(team).rsplit("/", 1)[1]
                 async with phone.get(f"{web.base_url}/api/classic/team/{token}") as answer:
                     assert answer.status == 200
@@ -128,12 +128,6 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
         if picture:
             await frames.wait(2)
             photograph(picture)
-    finally:
-        for phone in phones:
-            await phone.close()
-        app.stop()
-        await running
-        await kiosk.stop()
 
 
 if __name__ == "__main__":

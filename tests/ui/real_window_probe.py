@@ -176,11 +176,12 @@ async def look(app: Any, frames: Frames, kiosk: Any) -> dict[str, Any]:
     return report
 
 
-async def run_app(kiosk: Any) -> tuple[Any, asyncio.Task[None], Frames]:
-    """The app on the kiosk's loop as `dartship run` runs it, once its first frame is drawn."""
+async def run_app(kiosk: Any, *, headless: bool = False) -> tuple[Any, asyncio.Task[None], Frames]:
+    """The app on the kiosk's loop as `dartship run` runs it, once its first frame is drawn
+    (`headless`: in SDL's offscreen window, as `dartship run --headless` draws nothing)."""
     from ui.touch.app import make_app
 
-    app = make_app(kiosk)
+    app = make_app(kiosk, headless=headless)  # the window opens here, sized by the settings
     drawn = asyncio.Event()
     kiosk.ready = drawn.set
     running = asyncio.get_running_loop().create_task(app.async_run(async_lib="asyncio"))
@@ -189,23 +190,35 @@ async def run_app(kiosk: Any) -> tuple[Any, asyncio.Task[None], Frames]:
 
 
 @contextlib.asynccontextmanager
-async def reporting(kiosk: Kiosk) -> AsyncIterator[tuple[Any, Frames, dict[str, Any]]]:
-    """The app on the kiosk's loop (`run_app`) and an empty report for the block to fill; after
-    the block, however it ends: an error's traceback on the real stderr (Kivy's logger holds
-    sys.stderr), the report so far as one JSON line on stdout for the test to judge, then the
-    app and the kiosk stopped."""
-    app, running, frames = await run_app(kiosk)
-    report: dict[str, Any] = {}
+async def running(kiosk: Kiosk, *, headless: bool = False) -> AsyncIterator[tuple[Any, Frames]]:
+    """The app on the kiosk's loop (`run_app`) for the block; after it, however it ends: an
+    error's traceback on the real stderr (Kivy's logger holds sys.stderr), then the app and the
+    kiosk stopped. For a probe that prints its own lines (one per screen); `reporting` for one
+    that fills one report."""
+    app, task, frames = await run_app(kiosk, headless=headless)
     try:
-        yield app, frames, report
+        yield app, frames
     except Exception:
         traceback.print_exc(file=sys.__stderr__)
         raise
     finally:
-        print(json.dumps(report), flush=True)
         app.stop()
-        await running
+        await task
         await kiosk.stop()
+
+
+@contextlib.asynccontextmanager
+async def reporting(
+    kiosk: Kiosk, *, headless: bool = False
+) -> AsyncIterator[tuple[Any, Frames, dict[str, Any]]]:
+    """`running`, and an empty report for the block to fill, printed (so far as it got) as one
+    JSON line on stdout for the test to judge, however the block ends."""
+    report: dict[str, Any] = {}
+    async with running(kiosk, headless=headless) as (app, frames):
+        try:
+            yield app, frames, report
+        finally:
+            print(json.dumps(report), flush=True)
 
 
 async def window_kiosk(
@@ -239,8 +252,7 @@ async def main(folder: Path, phase: str, width: int, height: int) -> None:
     kiosk = await window_kiosk(db, width, height)
     from ui.touch.fingers import press, tap_at
 
-    app, running, frames = await run_app(kiosk)
-    try:
+    async with running(kiosk) as (app, frames):
         if phase == "placing":
             # The hand-over first; the board appears when a team opens it.
             await frames.wait()
@@ -260,10 +272,6 @@ async def main(folder: Path, phase: str, width: int, height: int) -> None:
             tap_at(*view.to_window(*view.point_of(Cell(Ring.DOUBLE, 3))))
             await frames.wait()
             print(json.dumps(await look(app, frames, kiosk)), flush=True)
-    finally:
-        app.stop()
-        await running
-        await kiosk.stop()
 
 
 if __name__ == "__main__":

@@ -11,25 +11,22 @@ new game" abandons it and starts the new one. One JSON line on stdout; the test 
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from pathlib import Path
 
-from tests.ui.real_window_probe import prepare, run_app, window_kiosk
+from tests.ui.real_window_probe import prepare, reporting, window_kiosk
 
 
 async def main(folder: Path, width: int, height: int) -> None:
     db = folder / "kiosk.db"
     prepare(db, "throwing")
     kiosk = await window_kiosk(db, width, height)
-    app, running, frames = await run_app(kiosk)
-    # Only now: importing Kivy's window opens it, at the size the app's setup chose.
-    from kivy.core.window import Window
+    async with reporting(kiosk) as (app, frames, report):
+        # Only now: importing Kivy's window opens it, at the size the app's setup chose.
+        from kivy.core.window import Window
 
-    from ui.touch.fingers import press
+        from ui.touch.fingers import press
 
-    report: dict[str, object] = {}
-    try:
         await frames.wait()
         report["window"] = list(Window.size)
         game = kiosk.service.game
@@ -51,11 +48,6 @@ async def main(folder: Path, width: int, height: int) -> None:
         await frames.wait()
         row = kiosk.store.db.execute("SELECT status FROM games WHERE id=?", [game]).fetchone()
         report["after"] = [row[0], kiosk.service.game != game, app.sm.current]
-        print(json.dumps(report), flush=True)
-    finally:
-        app.stop()
-        await running
-        await kiosk.stop()
 
 
 if __name__ == "__main__":

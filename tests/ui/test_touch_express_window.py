@@ -72,3 +72,38 @@ def test_the_table_is_drawn_whole_in_a_real_window(tmp_path: Path, size: tuple[i
             assert _inside(box, width, height), (step, box)
     assert report["asked"] is True  # the stored game was in play: asked before it ends
     assert report["started"] == "express"
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_long_notice_over_the_line_up_of_four_is_read_in_a_real_window(
+    tmp_path: Path, artefacts: Path, size: tuple[int, int], players: int
+) -> None:
+    """The line-up tiled with three or four people's ships, a garbled line's notice shown over
+    it in a real window (tests/ui/real_window_lineup_probe.py): it lies over the prompt, the
+    whole of it, full width and at 80 % of the font at least (it went to the name column at
+    60 % before), over no ship, button, name or colour stripe."""
+    picture = artefacts / f"express_lineup_{players}p_{size[0]}x{size[1]}_real_window.png"
+    (report,) = run_probe(
+        "tests.ui.real_window_lineup_probe",
+        str(tmp_path),
+        str(size[0]),
+        str(size[1]),
+        str(players),
+        str(picture),
+        folder=tmp_path,
+        timeout=180,
+    )
+    width, height = size
+    assert report["screen"] == "express_lineup" and report["window"] == [width, height]
+    assert report["shown"] and report["covered"] == [], report
+    toast, prompt = report["toast"], report["prompt"]
+    assert toast[2] - toast[0] >= 0.9 * width, toast
+    assert toast[1] <= prompt[1] and prompt[3] <= toast[3] + 1, (toast, prompt)
+    assert report["font"] >= 0.8 * report["full_font"], report["font"]
+    for shown in report["names"] + report["stripes"]:
+        assert not _overlap(toast, shown), (toast, shown)

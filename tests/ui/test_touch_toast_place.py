@@ -120,6 +120,55 @@ def test_express_s_line_up_tiled_with_ships_leaves_its_toast_a_column(tour, lang
         tour.at("home")
 
 
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_express_s_line_up_of_four_keeps_its_toast_readable_and_its_names_shown(
+    tour, artefacts, language: str, players: int
+) -> None:
+    """Three or four people's lines tile the line-up with ships: a garbled line's notice went
+    to the players' name column at 60 % of the font (12 px on the Pi's screen), over the last
+    players' names. Now it lies over the prompt (the whole prompt: no sliver of it above), full
+    width, at 80 % at least; no ship, button, name or colour bar under it; every word whole."""
+    from kiosk.app.tour.driver import label
+    from kiosk.app.tour.express import ExpressTour
+    from ui.touch import theme
+    from ui.touch.toast import widget_box
+
+    tour.at("home", language)
+    express = ExpressTour(tour)
+    express.set_up([(name, None) for name in ("Ann", "Bo", "Cy", "Di")[:players]])
+    try:
+        tour.press(label("Lay out the lines"))
+        screen = tour.screen()
+        assert screen.name == "express_lineup" and express.wait(lambda: screen.ready)
+        tour.garbled_line()
+        assert _covered(tour) == []
+        panel, text = tour.app.toast_panel, tour.app.toast_label
+        tour.save(artefacts / f"express_lineup_{players}p_toast_{language}.png")
+        assert text.font_size >= 0.8 * theme.sizes()(20), text.font_size
+        assert panel.width >= 0.9 * screen.width, panel.width  # full width, not a column
+        toast = widget_box(panel)
+        # Over the prompt, the whole of it: no sliver of its text above the toast.
+        prompt = widget_box(screen.prompt)
+        assert toast.y <= prompt.y and prompt.top <= toast.top + 1, (prompt, toast)
+        for row in screen.rows:
+            stripe = Box(*row.to_window(*row._stripe.pos), *row._stripe.size)  # the player's colour
+            assert not widget_box(row.name).overlaps(toast) and not stripe.overlaps(toast), row.name.text
+        assert _words_whole(text)
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")
+
+
+def _words_whole(label) -> bool:
+    """Every word of the label's text on one line, as Kivy laid it out (no word broken)."""
+    from ui.touch.fitting import whole
+
+    label.texture_update()
+    laid = ["".join(word.text for word in line.words) for line in label._label._cached_lines]
+    return whole(str(label.text), laid)
+
+
 def test_a_toast_over_a_popup_is_shown_above_it_and_clear_of_its_buttons(tour) -> None:
     """Correct's picker (a popup) used to hide a toast shown while it was open: the toast lay in
     the app's layout, under the popup."""

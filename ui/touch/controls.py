@@ -131,7 +131,8 @@ class BigButton(Button):
 
 
 class Caption(Label):
-    """Text that wraps to its width and grows to its height (for flowing layouts)."""
+    """Text that wraps to its width and grows to its height (for flowing layouts), at least
+    `least_height` px tall while it has a text."""
 
     def __init__(
         self,
@@ -139,12 +140,14 @@ class Caption(Label):
         font_units: float = 20,
         colour: theme.RGBA = theme.TEXT,
         grow: bool = True,
+        least_height: float = 0.0,
         **kwargs: object,
     ) -> None:
         kwargs.setdefault("halign", "left")
         kwargs.setdefault("valign", "middle")
         super().__init__(text=text, font_size=theme.sizes()(font_units), color=colour, **kwargs)
         self.grow = grow
+        self.least_height = least_height
         self.bind(width=self._wrap, texture_size=self._fit, text=self._fit)
         self._fit()
 
@@ -154,7 +157,7 @@ class Caption(Label):
     def _fit(self, *_args: object) -> None:
         # An empty caption takes no room (Kivy's default height of 100 would push layouts over).
         if self.grow and self.size_hint_y is None:
-            self.height = self.texture_size[1] if self.text else 0
+            self.height = max(self.texture_size[1], self.least_height) if self.text else 0
 
 
 def before_the_frame(fit: Callable[[], None]) -> Callable[..., None]:

@@ -32,7 +32,7 @@ from ui.touch import games, kivy_setup, theme
 from ui.touch.controls import Panel, fitting_font
 from ui.touch.question import Question
 from ui.touch.quit import EscapeKey
-from ui.touch.toast import Box, controls, place, widget_box
+from ui.touch.toast import LEAST_HEIGHT, Box, controls, place, reaching_up, widget_box
 
 if TYPE_CHECKING:
     from kiosk.house import Kiosk
@@ -166,7 +166,7 @@ class DartshipApp(App):
             pos_hint={"x": 0.005, "top": 0.995},
         )
         self.toast_panel = Panel(
-            background=theme.PANEL_LIGHT, size_hint=(None, None), height=s(52), radius=s(8)
+            background=theme.PANEL_LIGHT, size_hint=(None, None), height=s(LEAST_HEIGHT), radius=s(8)
         )
         # Never cut: a refusal says what was wrong, which rarely fits in one line (`toast`).
         self.toast_label = Label(font_size=s(20), color=theme.TEXT, halign="center", valign="middle")
@@ -399,38 +399,58 @@ class DartshipApp(App):
                 0,
                 Box(board.x + s(16), board.y + s(8), board.width - 2 * s(16), board.height - 2 * s(8)),
             )
-        clear = self._clear_place(regions, [box.grown(s(4)) for box in shown])
+        obstacles = [box.grown(s(4)) for box in shown]
+        clear = self._clear_place(regions, obstacles)
         if clear is None:
             region = regions[0]
             font = fitting_font(label, s(20), region.width - 2 * s.gap, height=region.height - 2 * s.gap)
-            clear = Box(region.x, region.y, region.width, 0.0), font
-        box, font = clear
+            clear = Box(region.x, region.y, region.width, 0.0), font, region
+        box, font, region = clear
         height = self._toast_height(font, box.width)  # the label as it is shown
+        if box.height:  # up to what lies just above it, if that is near: no sliver shows there
+            height = max(height, reaching_up(box, region, obstacles, s(16)).height)
         panel.pos = (box.x, max(0.0, min(box.y, Window.height - height)))
         panel.size = (box.width, height)
 
-    def _clear_place(self, regions: list[Box], obstacles: list[Box]) -> tuple[Box, float] | None:
+    def _clear_place(self, regions: list[Box], obstacles: list[Box]) -> tuple[Box, float, Box] | None:
         """The first region's lowest place clear of the obstacles, at the largest font that
-        finds one (the full size, 80 %, 60 %; then narrower), and that font; None: none anywhere."""
+        finds one (the full size, 80 %, 60 %; then narrower), that font and that region; None:
+        none anywhere. The place's height is the label's at that font and width."""
         s = theme.sizes()
         measured: dict[tuple[float, float], float] = {}  # (font, width): height, laid out once
+        whole: dict[float, float] = {}  # width: the largest font that keeps every word whole there
 
-        def height(font: float, width: float) -> float:
+        def height(font: float | None, width: float) -> float:
+            if font is None:
+                if width not in whole:
+                    whole[width] = fitting_font(self.toast_label, s(20), width - 2 * s.gap)
+                font = whole[width]
             if (font, width) not in measured:
                 measured[font, width] = self._toast_height(font, width)
             return measured[font, width]
 
-        # Narrow at last: a screen tiled with buttons (Express's lines) leaves a column free.
-        for share, narrowest in ((1.0, s(300)), (0.8, s(300)), (0.6, s(300)), (0.6, s(120))):
-            font = s(20) * share
+        # Narrow at last: a screen tiled with buttons (Express's line-up with four players)
+        # leaves a column free. There the font is the largest that keeps every word whole in
+        # the column (`None`: fitted to each width tried), so that the toast is read, not
+        # squinted at; 60 % only where even that finds no place (a word too long for it).
+        full = s(20)
+        attempts: list[tuple[float | None, float]] = [
+            (full, s(300)),
+            (full * 0.8, s(300)),
+            (full * 0.6, s(300)),
+            (None, s(120)),
+            (full * 0.6, s(120)),
+        ]
+        for font, narrowest in attempts:
             for region in regions:
                 least = min(region.width * 0.6, narrowest)
                 # Widths in tenths of the region (at least 20 units): a text is laid out once per
-                # width tried, and a screen of many buttons (Correct's picker) has many rooms.
-                step = max(s(20), region.width / 10)
+                # width tried, and a screen of many buttons (Correct's picker) has many rooms. A
+                # narrow column is taken whole (to 20 units): a tenth would waste a fifth of it.
+                step = s(20) if narrowest < s(300) else max(s(20), region.width / 10)
                 box = place(region, obstacles, partial(height, font), least_width=least, step=step)
                 if box is not None:
-                    return box, font
+                    return box, whole[box.width] if font is None else font, region
         return None
 
     def _toast_height(self, font: float, width: float) -> float:
@@ -441,7 +461,7 @@ class DartshipApp(App):
         label.font_size = font
         label.text_size = (width - 2 * s.gap, None)
         label.texture_update()
-        return float(max(s(52), label.texture_size[1] + 2 * s.gap))
+        return float(max(s(LEAST_HEIGHT), label.texture_size[1] + 2 * s.gap))
 
     def _hide_toast(self, *_args: object) -> None:
         Clock.unschedule(self._follow_toast)

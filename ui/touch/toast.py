@@ -22,6 +22,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from kivy.uix.widget import Widget
 
+# A toast is at least this tall (theme units): one line of its text and its margins. A screen
+# with no room clear of its controls keeps a band this tall for one (Express's line-up, over
+# its prompt).
+LEAST_HEIGHT = 52
+
 
 @dataclass(frozen=True)
 class Box:
@@ -94,6 +99,18 @@ def place(
                         best = box
                     break
     return best
+
+
+def reaching_up(box: Box, region: Box, obstacles: Sequence[Box], most: float) -> Box:
+    """`box` grown upwards to what lies above it (the lowest obstacle over its column, or the
+    region's top) when that is at most `most` away: a toast over a band of text (Express's
+    line-up prompt) covers the band whole, never leaving a sliver of the text showing above it."""
+    ceiling = min(
+        [region.top] + [o.y for o in obstacles if o.x < box.right and box.x < o.right and o.y >= box.top]
+    )
+    if 0 < ceiling - box.top <= most:
+        return Box(box.x, box.y, box.width, ceiling - box.y)
+    return box
 
 
 def widget_box(widget: Widget) -> Box:

@@ -29,6 +29,7 @@ from ui.touch.express.lines import LineRow
 from ui.touch.express.look import dice_and_rolls, seat_name
 from ui.touch.express.setup import Draft
 from ui.touch.screens.base import KioskApp, KioskScreen
+from ui.touch.toast import LEAST_HEIGHT
 
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
 
@@ -63,6 +64,10 @@ class ExpressLineupScreen(KioskScreen):
                 "Tap a ship, then another: they swap."
             ),
             font_units=19,
+            # Four lines of tiles and the buttons leave a toast no room (a long one went to the
+            # name column at 60 %): the prompt keeps a band a toast's height tall, where one
+            # lies over it, full width and read (the prompt is known by then; no control is).
+            least_height=s(LEAST_HEIGHT),
         )
         page.add_widget(self.prompt)
         self.rows_box = BoxLayout(orientation="vertical", spacing=s(6))
