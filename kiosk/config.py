@@ -242,6 +242,12 @@ class RulesSettings:
         "(0 = wait for Next; left out, a headless kiosk waits 30)",
         check=_range(0, 120),
     )
+    double_next_seconds: float = setting(
+        1.5,
+        "a person's Next this soon after the last Next, before the new visit's first dart, "
+        "is a double tap: refused, the new visit goes on (0 = off)",
+        check=_range(0, 10),
+    )
 
 
 @dataclass(frozen=True)

@@ -305,6 +305,7 @@ class GameService:
         the store failed: nothing done, the game paused."""
         self._flush()
         match, kind, game = self._playing()
+        self._admit(kind, command, source)
         before = match.version
         events = match.apply(command)
         if match.version == before:
@@ -317,6 +318,14 @@ class GameService:
                 raise NotSaved(self.paused or "") from None
         self._announce(match, kind, game, events, source, grouped=False)
         return events
+
+    def _admit(self, kind: GameKind[Any, Any, Any, Any], command: object, source: Source) -> None:
+        """The game's participants may refuse a command before it is applied (RuleError): what
+        needs a clock or knows the sources stays out of the pure game (the dart game's guard
+        against a Next that comes twice)."""
+        for participant in self._participants.get(kind.name, ()):
+            if participant.attached:
+                participant.admit(command, source)
 
     def _playing(self) -> tuple[Game[Any, Any], GameKind[Any, Any, Any, Any], int]:
         if self.match is None or self.kind is None or self.game is None:
@@ -421,6 +430,7 @@ class GameService:
     def _begin(self, command: object, source: Source) -> tuple[list[object], _Commit | None]:
         assert self.store is not None and self._commit is None
         match, kind, game = self._playing()
+        self._admit(kind, command, source)
         before = match.version
         events = match.apply(command)
         if match.version == before:
@@ -671,6 +681,11 @@ class ServiceListener(abc.ABC):
     @abc.abstractmethod
     def _let_go(self) -> None:
         """Drop what it holds (timers, decisions on their way, the game)."""
+
+    def admit(self, command: object, source: Source) -> None:
+        """Before a command of its game is applied, from `source`: raise RuleError to refuse it
+        (said to the sender, nothing done). Most participants take every command."""
+        return None
 
     def attach(self) -> Self:
         if self._unsubscribe is None:

@@ -147,7 +147,14 @@ class Throw:
 
 @dataclass(frozen=True)
 class Next:
-    """Darts are out: pad the visit with misses if needed and start the next visit."""
+    """Darts are out: pad the visit with misses if needed and start the next visit.
+
+    `visit`: the visit it is meant to end, as the sender showed it (None: the one in play). The
+    guard in front of the match checks it (kiosk/darts/double_next.py: a Next for a visit over
+    already is refused); the match itself does not look at it and the store does not keep it,
+    so a stored game replays as it always did."""
+
+    visit: int | None = None
 
 
 @dataclass(frozen=True)

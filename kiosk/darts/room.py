@@ -1,6 +1,7 @@
 """The dart game's room: how the house hosts Battleship on a dartboard (`kiosk.rooms.Room`).
 
-Its participants are the kiosk as a player (`SoloMode`) and the takeout timer; its line
+Its participants are the kiosk as a player (`SoloMode`), the takeout timer and the guard in
+front of Next (`NextGuard`: a Next that comes twice ends one visit, not two); its line
 protocol is `dartship referee`; its screens are in ui/touch/darts/, its phone routes in
 ui/handheld/darts/.
 """
@@ -40,6 +41,7 @@ def _kind() -> DartsKind:
 
 
 def _participants(seating: Seating) -> Sequence[ServiceListener]:
+    from kiosk.darts.double_next import NextGuard
     from kiosk.darts.solo import SoloMode, ThrowPace
     from kiosk.darts.takeout import TakeoutTimer
 
@@ -52,6 +54,7 @@ def _participants(seating: Seating) -> Sequence[ServiceListener]:
     return (
         SoloMode(seating.service, seating.loop, pace=pace, rng=seating.rng),
         TakeoutTimer(seating.service, lambda: takeout_seconds(seating.config, seating.headless)),
+        NextGuard(seating.service, lambda: seating.config.settings.rules.double_next_seconds),
     )
 
 

@@ -245,7 +245,7 @@ class ComputerPlayer:
         elif phase is Phase.THROWING:
             self._think()
         elif phase is Phase.TAKEOUT:
-            self._submit(Next())
+            self._submit(Next(visit=match.visits))
 
     def _bull_off_dart(self, version: int) -> None:
         if not self._mine() or self.match.version != version:

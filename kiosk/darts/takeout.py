@@ -64,7 +64,7 @@ class TakeoutTimer(ServiceListener):
             self._timer = None
             now = DARTS.in_play(self.service)
             if now is not None and now.phase is Phase.TAKEOUT and now.visits == visits:
-                self.service.try_submit(Next(), Source.TIMER)
+                self.service.try_submit(Next(visit=visits), Source.TIMER)
 
         self._timer = loop.call_later(seconds, fire)
 

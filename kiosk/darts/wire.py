@@ -268,7 +268,7 @@ def command_to_dict(command: Command) -> dict[str, Any]:
         case Throw(cell):
             return {"cmd": "throw", "cell": cell.code}
         case Next():
-            return {"cmd": "next"}
+            return {"cmd": "next"}  # never its `visit`: what the guard checked, not what happened
         case Undo():
             return {"cmd": "undo"}
         case Correct(cell):

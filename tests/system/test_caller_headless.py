@@ -21,6 +21,7 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, Phase, Place, Setup, Team, house_rules
 from kiosk.i18n import set_language
 from kiosk.inputs import Button
+from tests.clocks import hand_clock_for_next
 from tests.waits import eventually
 
 SHARKS = "D20-L20-T20-S20-BULL T1-T18-T4-T13 L6-L10-L15 D3-D19"
@@ -57,6 +58,7 @@ def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, 
             caller.speaker.tempo = 0.02  # the journal need not wait a whole second per call
             service, board = kiosk.service, kiosk.simulator
             assert board is not None
+            clock = hand_clock_for_next(service)
             rules = house_rules(kiosk.settings)
             service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
             for team, fleet in ((0, SHARKS), (1, JETS)):
@@ -68,6 +70,7 @@ def test_a_headless_dart_game_is_called_in_order(tmp_path, monkeypatch, caplog, 
                 if service.match.phase is Phase.TAKEOUT:
                     board.press(Button.NEXT)  # the darts are out: the Jets' visit
                     await eventually(lambda: service.match.phase is Phase.THROWING, "the Jets' visit")
+                    clock.advance(2)  # a while later (at once, a double Next: refused)
                     board.press(Button.NEXT)  # the Jets throw nothing: three misses, padded
                     await eventually(lambda: service.match.state().side == 0, "the Sharks' visit again")
                 await eventually(caller.idle, "the caller idle")

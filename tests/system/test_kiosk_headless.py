@@ -64,7 +64,9 @@ class Kiosk:
             '[board]\ninput = "serial"\n'
             f'port = "{board_url}"\n'
             f'[web]\nhost = "127.0.0.1"\nport = {web_port}\n'
-            '[rules]\nbull_off = "normal"\n'
+            # The script's Nexts come "a while" apart: at its pace, a Next right after the last
+            # would be taken for a double tap (rules.double_next_seconds, 1.5 s by default).
+            '[rules]\nbull_off = "normal"\ndouble_next_seconds = 0\n'
         )
         self.proc = start_kiosk(config, "--db", str(tmp / "kiosk.db"), simulator=False)
         self.out = Lines(self.proc)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 from collections.abc import AsyncIterator
 
@@ -15,8 +16,11 @@ import pytest
 from playwright.async_api import Page, expect
 
 from kiosk.board import board_for
+from kiosk.darts.double_next import NextGuard
+from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Phase
 from kiosk.inputs import Button, ButtonInput, DartInput
+from tests.clocks import hand_clock_for_next
 from tests.ui.conftest_handheld import (
     ARTEFACTS,
     FLEET_A,
@@ -46,6 +50,8 @@ async def running_kiosk(
     --simulator` serves it, with the host's desk and its throw pad (darts via the queue)."""
     config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=0)
     service = make_service(tmp_path, config)
+    # The dart game's guard in front of Next, as the kiosk's root hosts it (its real clock).
+    service.host(DARTS.name, [NextGuard(service, lambda: config.rules.double_next_seconds)])
     thrower = None
     if headless:
         from hardware.simulator import SimulatedBoard
@@ -214,6 +220,39 @@ async def test_an_answer_overtaken_by_darts_leaves_the_newer_view(tmp_path, chro
         await expect(sharks.locator("#recent li")).to_have_count(6)
         await expect(sharks.locator("#recent li").first).to_contain_text("L1")
         assert sharks.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+async def test_next_from_the_next_team_s_phone_at_once_is_said_not_done(tmp_path, chromium):
+    """The Sharks' phone ends their visit; the Jets' Next that comes at once (both taps of an
+    early Next) is refused by the dart game's guard: their page says why, their visit goes on.
+    The page sends the visit it shows."""
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        clock = hand_clock_for_next(service)  # "at once" stays at once on a loaded machine
+        new_game(service)
+        place(service, 0, fleet(FLEET_A))
+        place(service, 1, fleet(FLEET_B))
+        sharks = await phone(browser, web.team_url(0))
+        jets = await phone(browser, web.team_url(1))
+        for code in ("T7", "D3", "S3"):
+            dart(service, code)
+        await expect(sharks.locator("#next")).to_be_visible(timeout=WAIT_MS)
+        async with sharks.expect_request(lambda r: r.url.endswith("/next")) as sent:
+            await sharks.locator("#next").tap()
+        assert json.loads((await sent.value).post_data or "{}") == {"visit": 1}
+        await expect(jets.locator("#next")).to_be_visible(timeout=WAIT_MS)
+        await jets.locator("#next").tap()  # early: the page asks for a second tap
+        await jets.locator("#next").tap()
+        await expect(jets.locator("#message")).to_contain_text("Next came twice at once", timeout=WAIT_MS)
+        state = service.match.state()
+        assert state.visit == 2 and state.dart == 1 and state.darts == (3, 0)
+        await shot(jets, "next-twice")
+        clock.advance(2)  # a while later: the Jets end their visit early, on purpose
+        await jets.locator("#next").tap()
+        await jets.locator("#next").tap()
+        await expect(jets.locator("#message")).to_be_hidden(timeout=WAIT_MS)
+        assert service.match.state().darts == (3, 3)
+        assert sharks.errors == [] and jets.errors == []  # type: ignore[attr-defined]
 
 
 async def test_a_dead_link_says_so_and_a_new_game_ends_the_old_page(tmp_path, chromium):

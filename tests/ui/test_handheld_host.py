@@ -10,6 +10,7 @@ from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, KioskSeat, Next, Phase, Setup, Team, Throw
 from kiosk.scatter import Skill
+from tests.clocks import guard_next
 from tests.ui.conftest_handheld import FLEET_A, FLEET_B, make_service, new_game, place
 from ui.handheld.darts.api import DartsApi
 from ui.handheld.darts.host import HostDesk
@@ -170,8 +171,10 @@ async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
 
 async def test_a_double_tapped_next_ends_one_visit_not_two(tmp_path):
     """Next's form says which visit it was pressed for: its second tap (or a page not yet
-    refreshed) would end the next team's visit with misses before a dart; it is said, not sent."""
+    refreshed) would end the next team's visit with misses before a dart; the dart game's guard
+    refuses it (kiosk/darts/double_next.py), and the desk says so, not sent."""
     service = first_visit(tmp_path)
+    clock = guard_next(service)
     for code in ("T5", "S11", "D7"):
         service.submit(Throw(service.match.board.parse(code)))
     assert service.match.phase is Phase.TAKEOUT
@@ -195,12 +198,17 @@ async def test_a_double_tapped_next_ends_one_visit_not_two(tmp_path):
         state = service.match.state()
         assert state.phase is Phase.THROWING and state.visit == visit + 1 and state.dart == 1
         assert state.darts == (3, 0)  # the Jets' visit not padded with misses
-        desk.double_tap_seconds = 0  # a while later
+        clock.advance(2)  # a while later
         # The Next of the visit in play is taken, and so is one from a page without the field.
         taken = await client.post(desk.path() + "/visit", data=now, allow_redirects=False)
         assert taken.status == 303 and service.match.state().visit == visit + 2
+        clock.advance(2)
         bare = await client.post(desk.path() + "/visit", allow_redirects=False)
         assert bare.status == 303 and service.match.state().visit == visit + 3
+        for garbled in ("x", "-1", "٣", "1.5"):
+            form = {"visit": garbled}
+            refused = await client.post(desk.path() + "/visit", data=form, allow_redirects=False)
+            assert refused.status == 400 and service.match.state().visit == visit + 3, garbled
     finally:
         await client.close()
 

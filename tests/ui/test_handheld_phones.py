@@ -12,6 +12,7 @@ from aiohttp import WSServerHandshakeError
 from kiosk.board import BullZone, board_for
 from kiosk.darts.match import Phase
 from kiosk.inputs import DartInput
+from tests.clocks import guard_next
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
@@ -139,11 +140,17 @@ async def test_move_cuts_the_old_phone_off_at_once(tmp_path):
         assert api.move(5, by="test") is None
 
 
-async def test_who_was_closer_from_both_phones(tmp_path):
-    service = make_service(tmp_path)
+def _placed(tmp_path, chosen=None):
+    """A kiosk's dart game with both fleets in."""
+    service = make_service(tmp_path, chosen)
     new_game(service)
     place(service, 0, fleet(FLEET_A))
     place(service, 1, fleet(FLEET_B))
+    return service
+
+
+async def test_who_was_closer_from_both_phones(tmp_path):
+    service = _placed(tmp_path)
     board = board_for()
     async with api_phones(service) as ((sharks, jets), api):
         early = await sharks.post(link(api, 0) + "/closer", json={"team": 0})
@@ -167,10 +174,7 @@ async def test_who_was_closer_from_both_phones(tmp_path):
 
 
 async def test_next_only_from_the_phone_of_the_team_whose_visit_it_is(tmp_path):
-    service = make_service(tmp_path, settings(rules__bull_off="off"))
-    new_game(service)
-    place(service, 0, fleet(FLEET_A))
-    place(service, 1, fleet(FLEET_B))
+    service = _placed(tmp_path, settings(rules__bull_off="off"))
     async with api_phones(service) as ((sharks, jets), api):
         for phone in (sharks, jets):
             assert (await phone.get(link(api, 0 if phone is sharks else 1))).status == 200
@@ -183,3 +187,39 @@ async def test_next_only_from_the_phone_of_the_team_whose_visit_it_is(tmp_path):
         assert service.match.tally(0).darts == 3 and service.match.turn == 1
         view = (await early.json())["view"]
         assert view["state"]["turn"] == 1 and view["you"] == 0
+
+
+async def test_next_from_the_phones_twice_ends_one_visit(tmp_path):
+    """The phones' Next says which visit it is for; the dart game's guard refuses a Next for a
+    visit already over and one that comes at once after the last (here: the Jets' phone just
+    after the Sharks'), so the Jets' visit is not ended with misses before they throw."""
+    service = _placed(tmp_path, settings(rules__bull_off="off"))
+    clock = guard_next(service)
+    board = board_for()
+    async with api_phones(service) as ((sharks, jets), api):
+        for phone, team in ((sharks, 0), (jets, 1)):
+            assert (await phone.get(link(api, team))).status == 200
+        for code in ("S1", "S2", "S3"):
+            service.handle_input(DartInput(board.parse(code), code))
+        assert service.match.phase is Phase.TAKEOUT
+        taken = await sharks.post(link(api, 0) + "/next", json={"visit": 1})
+        assert taken.status == 200 and (await taken.json())["view"]["state"]["visit"] == 2
+        again = await sharks.post(link(api, 0) + "/next", json={"visit": 1})
+        assert again.status == 409 and (await again.json())["error"] == "not_your_visit"
+        quick = await jets.post(link(api, 1) + "/next", json={"visit": 2})
+        body = await quick.json()
+        assert quick.status == 409 and body["error"] == "refused"
+        assert body["message"].startswith("Next came twice at once")
+        old = await jets.post(link(api, 1) + "/next", json={"visit": 1})
+        assert old.status == 409 and "visit already over" in (await old.json())["message"]
+        for bad in ({"visit": "2"}, {"visit": True}, {"visit": -1}, {"visit": 2.0}, [2]):
+            response = await jets.post(link(api, 1) + "/next", json=bad)
+            assert response.status == 400 and (await response.json())["error"] == "bad_shape", bad
+        state = service.match.state()
+        assert state.visit == 2 and state.dart == 1 and state.darts == (3, 0)
+        clock.advance(2)  # a while later: the Jets end their visit early, on purpose
+        early = await jets.post(link(api, 1) + "/next", json={"visit": 2})
+        assert early.status == 200 and service.match.state().darts == (3, 3)
+        clock.advance(2)
+        bare = await sharks.post(link(api, 0) + "/next")  # a page older than the field: no body
+        assert bare.status == 200 and service.match.state().visit == 4

@@ -15,6 +15,7 @@ from playwright.async_api import Page, expect
 from kiosk.board import BullZone, board_for
 from kiosk.darts.match import Next, Phase, Throw
 from kiosk.inputs import DartInput, MissInput
+from tests.clocks import hand_clock_for_next
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
@@ -176,10 +177,13 @@ async def test_the_phone_says_a_miss_off_the_board_and_the_winner_once_in_german
         service.queue.put_nowait(MissInput("0"))  # a dart off the board
         await expect(sharks.locator("#event")).to_contain_text("neben der Scheibe", timeout=WAIT_MS)
         assert "MISS" not in await sharks.locator("#event").inner_text()
-        # The Sharks sink every Jets ship; the Jets' visits pass with Next.
+        # The Sharks sink every Jets ship; the Jets' visits pass with Next, each a while after
+        # the last (at once, a Next would be taken for a double tap).
         targets = sorted(fleet_cells(FLEET_B))
+        clock = hand_clock_for_next(service)
         while service.match.phase is not Phase.OVER:
             if service.match.phase is Phase.TAKEOUT or service.match.turn == 1:
+                clock.advance(2)
                 service.submit(Next())
                 continue
             code = targets.pop()

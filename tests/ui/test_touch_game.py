@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.board import MISS, Cell, Ring
-from kiosk.darts.match import Phase
+from kiosk.darts.match import Next, Phase
 from kiosk.sound import Sound
+from tests.clocks import hand_clock_for_next
 
 pytestmark = pytest.mark.slow
 
@@ -113,7 +114,13 @@ def test_undo_and_correct_with_neighbours_first(tour) -> None:
     assert match.last_dart() == neighbour
 
 
-def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path) -> None:
+@pytest.fixture
+def next_clock(tour, monkeypatch):
+    """The kiosk's guard in front of Next on a hand clock (kiosk/darts/double_next.py)."""
+    return hand_clock_for_next(tour.kiosk.service, monkeypatch)
+
+
+def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path, next_clock) -> None:
     tour.at("visit")
     match = tour.kiosk.service.match
     tour.throw_typed("miss")
@@ -124,8 +131,57 @@ def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path
     tour.save(artefacts / "takeout.png")
     tour.press("Next")
     assert match.up_next()[:2] == (1, "Cleo")
+    next_clock.advance(2)  # a while later (at once it would be a double tap, below)
     tour.press("Next")  # early: the visit's darts count as missed
     assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
+
+
+def test_next_tapped_twice_ends_one_visit_and_says_so(tour, artefacts: Path, next_clock) -> None:
+    """Two quick taps on Next: the Sharks' visit ends, Cleo's is left alone (before, the second
+    tap ended it with three misses before she threw); the toast says why, and Next tapped
+    again a while later is taken."""
+    tour.at("visit")
+    match = tour.kiosk.service.match
+    tour.throw_typed("miss")
+    assert match.phase is Phase.TAKEOUT
+    tour.press("Next")
+    tour.press("Next")
+    state = match.state()
+    assert state.phase is Phase.THROWING and state.visit == 2 and state.dart == 1
+    assert match.up_next()[:2] == (1, "Cleo") and match.tally(1).darts == 0
+    app = tour.app
+    assert app.toast_panel.opacity == 1
+    assert app.toast_label.text.startswith("Next came twice at once: the new visit goes on.")
+    tour.save(artefacts / "next_twice.png")
+    app._hide_toast()
+    next_clock.advance(1.6)
+    tour.press("Next")  # Cleo ends her visit early, on purpose
+    assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
+
+
+def test_next_just_after_the_timer_s_is_refused(tour, next_clock, monkeypatch) -> None:
+    """With `rules.takeout_seconds` the timer ends the visit by itself; a tap on Next that came
+    with it (the screen still drew the takeout) is for a visit already over, and one just
+    after the screen shows the new visit is a double tap: Cleo's visit is left alone."""
+    from kiosk.darts.takeout import TakeoutTimer
+
+    tour.at("visit")
+    timer = tour.kiosk.participant(TakeoutTimer)
+    monkeypatch.setattr(timer, "seconds", lambda: 0.01)
+    match = tour.kiosk.service.match
+    screen = tour.screen()
+    drawn = screen.drawn_visit
+    tour.throw_typed("miss")  # the visit's last dart: the timer ends it by itself
+    tour.pump(lambda: match.phase is Phase.THROWING)
+    assert match.state().visit == drawn + 1 and match.log[-1] == Next(visit=drawn)  # the timer's
+    screen.drawn_visit = drawn  # the tap landed before the screen was drawn again
+    tour.press("Next")
+    assert "visit already over" in tour.app.toast_label.text
+    screen.refresh()  # the screen shows Cleo's visit: a tap now is a double tap
+    tour.press("Next")
+    assert tour.app.toast_label.text.startswith("Next came twice at once")
+    assert match.state().visit == drawn + 1 and match.tally(1).darts == 0
+    tour.app._hide_toast()
 
 
 def test_radar_never_shows_unsunk_enemy_ships(tour) -> None:

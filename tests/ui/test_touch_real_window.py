@@ -144,3 +144,17 @@ def test_the_new_game_question_in_a_real_window(tmp_path: Path, size: tuple[int,
     assert report["asked"] is True
     assert report["kept"] == [True, "game", True]
     assert report["after"] == ["abandoned", True, "placement"]
+
+
+@pytest.mark.slow
+def test_next_tapped_twice_in_a_real_window_ends_one_visit(tmp_path: Path, artefacts: Path) -> None:
+    """Real touches on the real clock: the second tap is refused, the toast says so, the Jets'
+    visit is left alone (tests/ui/real_window_next_probe.py); the picture goes to the artefacts."""
+    (report,) = run_probe(
+        "tests.ui.real_window_next_probe", str(tmp_path), "800", "480", folder=tmp_path, timeout=180
+    )
+    assert report["window"] == [800, 480]
+    assert report["before"] == ["takeout", 1, 3]
+    assert report["after"] == ["throwing", 2, 1, [3, 0]]
+    assert report["toast"].startswith("Next came twice at once: the new visit goes on.")
+    shutil.copy(tmp_path / "next_twice.png", artefacts / "next_twice_real_window.png")

@@ -199,12 +199,18 @@ class DartsApi:
 
     async def next_visit(self, request: web.Request) -> web.StreamResponse:
         """Next from the phone of the team whose visit it is (darts out; early: the darts not
-        thrown count as missed, as on the touchscreen)."""
+        thrown count as missed, as on the touchscreen). `{"visit": N}`: the visit the page
+        showed; the dart game's guard refuses a Next for a visit already over and a second one
+        at once (kiosk/darts/double_next.py). Without it (an older page), the visit in play."""
         team, game, match = self._seat(request)
+        visit = await _visit_field(request)
+        # Reading the body yielded to the loop: the game may have moved on meanwhile.
+        if self.service.game != game or self.match is not match:
+            raise web.HTTPNotFound()
         if match.phase not in (Phase.THROWING, Phase.TAKEOUT) or match.turn != team:
             raise json_error(409, "not_your_visit", _("Next is for the team whose visit it is"))
         try:
-            self.service.submit(Next(), Source.PHONE)
+            self.service.submit(Next(visit=visit), Source.PHONE)
         except RuleError as err:
             raise json_error(409, "refused", str(err)) from None
         current = self.match or match
@@ -271,6 +277,17 @@ class DartsApi:
 
 def _view_message(view: dict[str, Any], events: list[dict[str, Any]]) -> str:
     return json.dumps({"type": "view", "view": view, "events": events}, separators=(",", ":"))
+
+
+async def _visit_field(request: web.Request) -> int | None:
+    """The visit a Next is for, from its body: `{"visit": N}`, `{}` or no body at all."""
+    if not request.can_read_body:
+        return None
+    body = await json_body(request)
+    visit = body.get("visit") if isinstance(body, dict) else None
+    if not isinstance(body, dict) or (visit is not None and (type(visit) is not int or visit < 0)):
+        raise json_error(400, "bad_shape", _('send {"visit": N}: the visit the page shows'))
+    return visit
 
 
 def _refuse_after_start(match: Match) -> None:

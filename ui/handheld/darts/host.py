@@ -27,7 +27,6 @@ import hmac
 import html
 import logging
 import sqlite3
-import time
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
@@ -84,13 +83,8 @@ def _kept_secret(store: Store | None) -> str:
 
 
 class HostDesk:
-    # A Next that comes this soon after the last one, before the new visit's first dart, is the
-    # second tap of a double tap (the page showed the new visit in between: its form is right).
-    double_tap_seconds = 1.5
-
     def __init__(self, api: DartsApi, thrower: Thrower | None = None) -> None:
         self.api = api
-        self._next_at = -1e9  # when the desk's last Next was taken (monotonic seconds)
         self.thrower = thrower  # the simulated board (simulator mode), whose darts the pad throws
         self.secret = _kept_secret(api.service.store)
         # Filled by the server once it knows its address: (team) -> link, () -> spectator link.
@@ -248,32 +242,15 @@ class HostDesk:
         return None
 
     async def next_visit(self, request: web.Request) -> web.StreamResponse:
-        """Next, for the visit the page showed (its form says which): a second tap of a
-        double-tapped Next, or a page not yet refreshed, would end the next team's visit with
-        misses before it threw a dart. Said, not sent. A form without the field (a page served
-        before it had one) is taken as before."""
+        """Next, for the visit the page showed (its form says which). The dart game's guard
+        (kiosk/darts/double_next.py) refuses one for a visit already over (a page not yet
+        refreshed) and a second tap of a double tap: said, not sent. A form without the field
+        (a page served before it had one) is for the visit in play."""
         form = await self._form(request)
-        match = self.api.match
         pressed = form.get("visit")
-        if match is not None and pressed is not None and pressed != str(match.state().visit):
-            return self._render(match, _("That Next was for a visit already over: nothing was changed."), 409)
-        now = time.monotonic()
-        if (
-            match is not None
-            and match.phase is Phase.THROWING
-            and match.state().dart == 1
-            and now - self._next_at < self.double_tap_seconds
-        ):
-            return self._render(
-                match,
-                _("Next came twice at once: the new visit goes on. Tap Next again to end it now."),
-                409,
-            )
-        refused = self._refused(Next())
-        if refused is not None:
-            return refused
-        self._next_at = now
-        return self._done()
+        if pressed is not None and not (pressed.isascii() and pressed.isdigit()):
+            return self._render(self.api.match, _("the form could not be read"), 400)
+        return self._submit(Next(visit=None if pressed is None else int(pressed)))
 
     async def undo(self, request: web.Request) -> web.StreamResponse:
         await self._form(request)

@@ -588,7 +588,8 @@ async function pressNext() {
   }
   page.armedNext = false;
   page.busy = true;
-  const { status, body } = await request(`${API}/next`, "POST", {});
+  // For the visit this page shows: a Next that comes twice is refused, not the next visit ended.
+  const { status, body } = await request(`${API}/next`, "POST", { visit: s.visit });
   page.busy = false;
   if (status !== 200) {
     page.message = { ...errorText(status, body), kind: "error" };

@@ -123,6 +123,7 @@ class GameScreen(KioskScreen):
         page.add_widget(side)
         layer.add_widget(page)
         # The coach sits in the radar's empty bottom corners: a toggle and the thrower's skill.
+        self.drawn_visit: int | None = None  # the visit last drawn (None: none yet)
         self.coach_on = False
         self.coach_skill: Skill = app.settings.simulator.skill
         self.coach: Decision | None = None
@@ -189,6 +190,7 @@ class GameScreen(KioskScreen):
         match = DARTS.in_play(self.app.service)
         if match is None:
             return
+        self.drawn_visit = match.visits  # what Next is for: the visit this screen shows
         team = self.viewer(match)
         if self.radar.board is not match.board:
             self.radar.set_board(match.board)
@@ -337,7 +339,9 @@ class GameScreen(KioskScreen):
         self._submit(Undo())
 
     def _next(self) -> None:
-        self._submit(Next())
+        # For the visit drawn: a second tap of a double tap, or a tap just after the timer's
+        # Next, is refused by the guard (said in the toast) instead of ending the next visit.
+        self._submit(Next(visit=self.drawn_visit))
 
     def _correct(self) -> None:
         match = DARTS.in_play(self.app.service)

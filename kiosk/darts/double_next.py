@@ -1,0 +1,92 @@
+"""One guard in front of the dart game's Next, whatever sends it: the touchscreen's button, the
+board's buttons and a camera scorer's takeout, the teams' phones, the host's desk, the takeout
+timer and the kiosk's own visits in solo mode.
+
+Next ends a visit. Two that come together end two: the second ends the next team's visit with
+three padded misses before it threw a dart (a double tap, a tap just after the timer's own Next,
+a page not yet refreshed). In a bar that is a lost visit and an argument. So, before the match
+sees a Next (the match stays pure: no clock; its log, its stored form and its replay are as
+before):
+
+* a Next that says which visit it ends (`Next.visit`: the visit the screen or page showed) is
+  refused when that visit is over already;
+* a Next from a person (`PEOPLE`) that comes within `rules.double_next_seconds` (1.5 s; 0: off)
+  of the last Next taken from any source, with nothing else done in the game since (the new
+  visit's first dart, an Undo), is taken for a double tap and refused. The timer's and the
+  kiosk's own Nexts are never taken for one, but they start the window: the timer's Next
+  followed by a tap is caught.
+
+The guard is one of the dart game's participants (`kiosk/darts/room.py`), so it stands in front
+of every command the service is given while a dart game is in play; its clock is handed in, so
+the tests need no sleeps.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import Next
+from kiosk.game import RuleError
+from kiosk.i18n import _
+from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, ServiceListener, Source
+
+# Where a person's Next comes from (the board: its Next button, a camera scorer's takeout).
+PEOPLE = frozenset({Source.TOUCH, Source.BOARD, Source.PHONE, Source.HOST})
+
+
+class StaleNext(RuleError):
+    """A Next for a visit that is over already."""
+
+
+class DoubleNext(RuleError):
+    """A person's Next right after the last one, before anything else happened."""
+
+
+class NextGuard(ServiceListener):
+    def __init__(
+        self,
+        service: GameService,
+        window: Callable[[], float],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """`window` (seconds) is asked at each Next, so a change in the config counts at once;
+        `clock` gives monotonic seconds."""
+        self.service = service
+        self.window = window
+        self.clock = clock
+        self._last: tuple[float, int] | None = None  # the last Next taken: when, the game's version after it
+
+    def admit(self, command: object, source: Source) -> None:
+        if not isinstance(command, Next):
+            return
+        match = DARTS.in_play(self.service)
+        if match is None:
+            return
+        if command.visit is not None and command.visit != match.visits:
+            raise StaleNext(_("That Next was for a visit already over: nothing was changed."))
+        if source in PEOPLE and self._last is not None:
+            at, version = self._last
+            if version == match.version and self.clock() - at < self.window():
+                raise DoubleNext(
+                    _("Next came twice at once: the new visit goes on. Tap Next again to end it now.")
+                )
+
+    def _heard(self, event: ServiceEvent) -> None:
+        if isinstance(event, GameStarted):
+            self._last = None
+            return
+        if not isinstance(event, MatchUpdate) or event.game != self.service.game:
+            return
+        match = DARTS.in_play(self.service)
+        # Heard once the command is committed, before anything follows it: the log's last.
+        if match is not None and match.log and isinstance(match.log[-1], Next):
+            self._last = (self.clock(), match.version)
+
+    def _sync(self) -> None:
+        """A game picked up (resumed, or its kind's turn again): no Next of it seen yet."""
+        self._last = None
+
+    def _let_go(self) -> None:
+        self._last = None
