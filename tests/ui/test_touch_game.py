@@ -393,3 +393,34 @@ def test_the_screen_dozes_when_nothing_happens_and_wakes_at_a_touch(tour, monkey
     tour.kiosk.service.handle_input(Info("news"))
     assert Clock._max_fps == ACTIVE_FPS  # news from the service: something will be drawn
     tour.app.go("home")
+
+
+def test_the_double_next_window_is_set_on_the_settings_screen_and_counts_at_once(tour, next_clock) -> None:
+    """Settings → "A second Next within (s) is a double tap": 0 turns the guard's window off,
+    and the next Next already goes by it (no restart)."""
+    from ui.touch.fingers import tap
+
+    tour.at("visit")
+    match = tour.kiosk.service.match
+    tour.app.go("home")
+    tour.press("Settings")
+    for key in "1234":
+        tour.press(key)
+    tour.press("OK")
+    screen = tour.screen()
+    window = screen.inputs["rules.double_next_seconds"]
+    assert window.value == 1.5 and window.text == "1.5"
+    for _ in window.choices:
+        if window.value == 0.0:
+            break
+        tap(window)  # the owner taps through the choices
+    assert window.text == "0"
+    tour.press("Save")
+    assert "Saved" in screen.message.text
+    assert "double_next_seconds = 0.0" in Path(tour.kiosk.config.save_path()).read_text()
+    tour.press("Back")
+    tour.app.go("game")
+    tour.throw_typed("miss")
+    tour.press("Next")
+    tour.press("Next")  # at once, but the window is off: Cleo's visit ends too
+    assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")

@@ -39,6 +39,7 @@ EDITABLE = (
     "rules.darts_per_visit",
     "rules.bull_off",
     "rules.takeout_seconds",
+    "rules.double_next_seconds",
     "board.input",
     "board.port",
     "board.dialect",
@@ -65,6 +66,7 @@ def label_for(key: str) -> str:
         "rules.darts_per_visit": _("Darts per visit"),
         "rules.bull_off": _("Bull-off"),
         "rules.takeout_seconds": _("Next visit after (s, 0 = wait for Next)"),
+        "rules.double_next_seconds": _("A second Next within (s) is a double tap (0 = off)"),
         "board.input": _("Board input"),
         "board.port": _("Serial port"),
         "board.dialect": _("Serial dialect"),
@@ -86,6 +88,11 @@ def label_for(key: str) -> str:
 
 def yes_no(value: bool) -> str:
     return _("yes") if value else _("no")
+
+
+def _seconds(value: object) -> str:
+    """Seconds as a person writes them: 1.5, 2, 0."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def value_label(key: str, value: object) -> str:
@@ -197,6 +204,8 @@ class SettingsScreen(KioskScreen):
                 widget = ChoiceButton(list(range(1, 10)), value)
             elif key == "caller.volume":
                 widget = ChoiceButton(sorted({*range(0, 101, 10), value}), value)
+            elif key == "rules.double_next_seconds":
+                widget = ChoiceButton(sorted({0.0, 0.5, 1.0, 1.5, 2.0, 3.0, value}), value, label=_seconds)
             elif key.startswith("caller.voice_"):
                 voices = list(VOICE_CHOICES[key.removeprefix("caller.voice_")])
                 widget = ChoiceButton(voices if value in voices else [value, *voices], value)
