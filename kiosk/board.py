@@ -196,6 +196,9 @@ class Board:
     def parse(self, text: str, *, allow_miss: bool = True) -> Cell:
         """Read one cell in any accepted spelling; `CellError` names the bad token."""
         token = str(text).strip().upper()
+        if not token:
+            # Throw with nothing typed (the host page said "'' is not a cell").
+            raise CellError(_("type a cell first (T20, L5, S11, D3, BULL or MISS)"))
         if token in _BULL_SPELLINGS:
             return BULL
         if token in _MISS_SPELLINGS:

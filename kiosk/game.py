@@ -220,12 +220,17 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         """What the caller says for this kind's events (kiosk/<game>/calls.py), or None."""
         return None
 
+    def command_word(self, command: C) -> str:
+        """A command as a reason names it ("a shot"), in the reader's language: by its kind
+        alone (a placement's fleet is secret). May: a kind without words gives its class's name."""
+        return type(command).__name__
+
 
 def replay(kind: GameKind[S, C, E, G], setup: S, log: Iterable[C]) -> G:
     """The one replay of every game: build a game from its setup and command log (a resumed game,
     a copy to try a command on). A command that no longer applies is a `ReplayError`, never
     skipped: a game rebuilt with a hole in it would not be the game that was played. The message
-    names the command by its type only (a placement's fleet is secret)."""
+    names the command by its kind only (`GameKind.command_word`: a placement's fleet is secret)."""
     game = kind.new(setup)
     for number, command in enumerate(log, start=1):
         try:
@@ -233,7 +238,7 @@ def replay(kind: GameKind[S, C, E, G], setup: S, log: Iterable[C]) -> G:
         except RuleError as err:
             raise ReplayError(
                 _("command {number} ({command}) no longer applies: {error}").format(
-                    number=number, command=type(command).__name__, error=err
+                    number=number, command=kind.command_word(command), error=err
                 )
             ) from err
     return game

@@ -81,7 +81,8 @@ def configure(args: argparse.Namespace) -> ConfigFile:
 def _teams(names_text: str, players_text: str) -> tuple[Team, Team]:
     """The headless game's teams from --teams and --players."""
     names = [n for n in (clean_name(t) for t in names_text.split(",")) if n]
-    if len(names) != 2 or names[0] == names[1]:
+    # Different as the touchscreen's new game tells them apart: "Jets" and "jets" are one name.
+    if len(names) != 2 or names[0].casefold() == names[1].casefold():
         raise SystemExit(_("--teams needs two different names, like Sharks,Jets"))
     if not players_text.strip():
         # One player each, named after the team (the screens then name only the team).

@@ -187,6 +187,15 @@ class ClassicKind(GameKind[Setup, Command, Event, Match]):
     game_type = Match
     event_types = get_args(Event)
 
+    def command_word(self, command: Command) -> str:
+        match command:
+            case Place():
+                return _("placing a fleet")
+            case Fire():
+                return _("a shot")
+            case Ready():
+                return _("the friend's Ready")
+
     def new(self, setup: Setup) -> Match:
         return Match(setup)
 

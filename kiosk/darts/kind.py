@@ -27,6 +27,7 @@ from kiosk.darts.match import (
     Throw,
     Undo,
     Won,
+    command_word,
 )
 from kiosk.darts.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
 from kiosk.game import GameKind, Result, Secret, Shot
@@ -110,6 +111,9 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
         if body.get("cmd") == "place" and secret is not None:
             body = {**body, "fleet": secret}  # the stored fleet back, read as the wire reads one
         return command_from_dict(body, setup.rules)
+
+    def command_word(self, command: Command) -> str:
+        return command_word(command)
 
     def shots(self, events: Iterable[Event]) -> Iterable[Shot]:
         for e in events:

@@ -280,14 +280,38 @@ class _EndVisit:
 HistoryItem = Place | Unplace | Start | BullOffDart | BullOffCloser | Throw | Next | _Dart | _EndVisit
 
 
+def command_word(command: Command) -> str:
+    """A command as a reason names it, in the reader's language, by its kind alone (a
+    placement's repr would show its fleet, a team's secret)."""
+    match command:
+        case Place():
+            return _("placing a fleet")
+        case Unplace():
+            return _("taking a fleet back")
+        case Start():
+            return _("the start")
+        case BullOffDart():
+            return _("a bull-off dart")
+        case BullOffCloser():
+            return _("Who was closer?")
+        case Throw():
+            return _("a dart")
+        case Next():
+            return _("Next")
+        case Undo():
+            return _("Undo")
+        case Correct():
+            return _("Correct")
+
+
 def _step_word(item: HistoryItem) -> str:
     """A step of the history as a reason names it: a dart by its cell (public once thrown), a
-    command by its type only (a placement's repr would show its fleet, a team's secret)."""
+    command by its kind (`command_word`)."""
     if isinstance(item, _Dart):
         return _("the dart at {cell}").format(cell=item.cell.code)
     if isinstance(item, _EndVisit):
         return _("the end of a visit")
-    return type(item).__name__
+    return command_word(item)
 
 
 # ---- read-only views --------------------------------------------------------------------

@@ -273,6 +273,15 @@ class ExpressKind(GameKind[Setup, Command, Event, Match]):
     game_type = Match
     event_types = get_args(Event)
 
+    def command_word(self, command: Command) -> str:
+        match command:
+            case QueueDice():
+                return _("dice typed in")
+            case Attack():
+                return _("an attack")
+            case Declare():
+                return _("a target named")
+
     def new(self, setup: Setup) -> Match:
         return Match(setup)
 

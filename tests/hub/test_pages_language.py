@@ -130,3 +130,40 @@ async def test_the_json_errors_speak_the_reader_s_language_and_keep_their_code(h
     assert english is not None and english.startswith("HTTP 422: the result is not what the log gives")
     assert "Ann's hits: the report says" in english
     assert sync.last_error == english  # the sync's own last error too
+
+
+@pytest.mark.parametrize(
+    ("forgery", "german", "finnish"),
+    [
+        (
+            "json_remove(report, '$.setup.seed')",
+            "HTTP 422: die Spieleinstellung ist nicht lesbar: 'seed' fehlt",
+            "HTTP 422: pelin asetuksia ei voi lukea: 'seed' puuttuu",
+        ),
+        (
+            "json_set(report, '$.setup.rules.Carrier.defense', 'x')",
+            "HTTP 422: die Spieleinstellung ist nicht lesbar: 'rules.Carrier.defense' hat den falschen Typ",
+            "HTTP 422: pelin asetuksia ei voi lukea: 'rules.Carrier.defense' on väärää tyyppiä",
+        ),
+    ],
+    ids=["seed", "rules"],
+)
+async def test_a_forged_report_is_refused_in_the_kiosk_s_words_to_the_last_word(
+    hub, tmp_path, forgery, german, finnish
+):
+    """A report whose setup was tampered with: the hub's reason quotes the game's own reading of
+    it in the kiosk's language all through, and in the one it speaks later (before: Python's
+    words, "'seed'" or "'<=' not supported between instances of 'int' and 'str'", inside a
+    German sentence)."""
+    store, sync = await _kiosk(hub, tmp_path)
+    games.play_express(store, ["Ann", "Cy", "Di"], random.Random(3))
+    store.db.execute(f"UPDATE outbox SET report = {forgery}")
+    set_language("de")
+    try:
+        assert await _flush(sync) == 0
+        said = [store.outbox.last_problem() if store.outbox else None]
+        set_language("fi")
+        said.append(store.outbox.last_problem() if store.outbox else None)
+    finally:
+        set_language("en")
+    assert said == [german, finnish]

@@ -1,8 +1,10 @@
 """The hub's refusals of a forged report are the kiosk's words in the reader's language, all of
 them: an error quoted into a translated sentence is itself made with `_` at its raise (named
 placeholders), so a German kiosk reads it in German, and says it again in Finnish when its
-owner switches (kiosk.i18n: `Said`). Before, a game's parser gave Python's own words ("'seed'",
-"int() argument must be ...") and the dart game's rebuild an English f-string."""
+owner switches (kiosk.i18n: `Said`), the command that no longer applies named in words ("ein
+Schuss", not "Fire"). Before, a game's parser gave Python's own words ("'seed'", "int()
+argument must be ..."), the replay the command's class name and the dart game's rebuild an
+English f-string."""
 
 from __future__ import annotations
 
@@ -43,6 +45,11 @@ def _forged_place_team(report: dict) -> None:
     place["body"]["team"] = "x"
 
 
+def _forged_shot_again(report: dict) -> None:
+    fires = [n for n, entry in enumerate(report["log"]) if entry["body"].get("cmd") == "fire"]
+    report["log"].insert(fires[2] + 1, report["log"][fires[2]])  # the third shot, fired twice
+
+
 FORGERIES = [  # (kind, forgery, the German reason, the same said again in Finnish)
     (
         "darts",
@@ -55,6 +62,14 @@ FORGERIES = [  # (kind, forgery, the German reason, the same said again in Finni
         lambda r: r["setup"].update(bull_off="x"),
         "die Spieleinstellung ist nicht lesbar: 'bull_off' muss normal, official oder off sein",
         "pelin asetuksia ei voi lukea: 'bull_off' on normal, official tai off",
+    ),
+    (
+        "classic",
+        _forged_shot_again,
+        "das Protokoll lässt sich nicht nachspielen: Befehl 6 (ein Schuss) passt nicht mehr: "
+        "auf H1 wurde schon gefeuert: wähle ein anderes Feld",
+        "pelilokia ei voi toistaa: komento 6 (laukaus) ei enää käy: "
+        "ruutuun H1 on jo ammuttu: valitse toinen ruutu",
     ),
     (
         "express",
@@ -86,11 +101,21 @@ FORGERIES = [  # (kind, forgery, the German reason, the same said again in Finni
 @pytest.mark.parametrize(
     ("kind", "forge", "german", "finnish"),
     FORGERIES,
-    ids=["darts-place", "darts-bull-off", "express-seed", "express-points", "express-rules", "express-key"],
+    ids=[
+        "darts-place",
+        "darts-bull-off",
+        "classic-shot",
+        "express-seed",
+        "express-points",
+        "express-rules",
+        "express-key",
+    ],
 )
 def test_a_forged_report_is_refused_in_german_to_the_last_word(tmp_path, kind, forge, german, finnish):
     if kind == "darts":
         report = _report(tmp_path, games.play_darts, [["Ann", "Bo"], ["Cy"]], random.Random(1), 1)
+    elif kind == "classic":
+        report = _report(tmp_path, games.play_classic, ["Ann", "Cy"], random.Random(5), 1)
     else:
         report = _report(tmp_path, games.play_express, ["Ann", "Cy", "Di"], random.Random(3))
     forge(report)
@@ -116,7 +141,7 @@ def _corrupted(step: int, copy_of: int):
 def test_a_step_that_no_longer_replays_is_said_in_german_and_shows_no_fleet():
     """The dart game's own rebuild (Undo replays the history it kept): a step that no longer
     applies is a bug, said loudly, in the kiosk's words; a step is named by its cell or its
-    command's type, never by a repr that would show a team's fleet."""
+    command's kind in words, never by a repr that would show a team's fleet."""
     with speaking("de"), pytest.raises(ReplayError) as broken:
         _corrupted(2, 3).apply(Undo())  # the dart at T5 before the start
     assert str(broken.value) == (
@@ -125,5 +150,5 @@ def test_a_step_that_no_longer_replays_is_said_in_german_and_shows_no_fleet():
     )
     with pytest.raises(ReplayError) as placed:
         _corrupted(3, 0).apply(Undo())  # the Sharks' placement again, after the start
-    assert str(placed.value).startswith("step 4 of the game (Place) no longer applies: ")
+    assert str(placed.value).startswith("step 4 of the game (placing a fleet) no longer applies: ")
     assert not any(cell in str(placed.value) for cell in SHARK_FLEET.replace("-", " ").split())

@@ -8,14 +8,14 @@ team's miss); the kiosk starts on it, the computer goes on by itself, and the pr
 drawn radar by its water colour and taps the middle of one of its squares twice, through
 Kivy's input path, which must fire at that square. CASE `duel`: a duel whose two team phones
 (real HTTP clients of the kiosk's phone page) open their links; both radars must be drawn.
-One JSON line per screen on stdout; the test judges them. PICTURE: the window as a PNG.
+One JSON line on stdout (`reporting`; a duel's: both grids); the test judges it. PICTURE: the
+window as a PNG.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
 import sys
@@ -32,7 +32,7 @@ from kiosk.classic.table import start
 from kiosk.classic.wire import CLASSIC
 from kiosk.service import GameService
 from kiosk.store import Store
-from tests.ui.real_window_probe import drawn_in, running, window_kiosk
+from tests.ui.real_window_probe import drawn_in, reporting, window_kiosk
 
 WATER = (0x1B, 0x3A, 0x57)  # ui/touch/theme.py WATER: drawn only as the grids' squares
 BACKGROUND = (0x10, 0x18, 0x20)
@@ -82,7 +82,7 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
     )
     from ui.touch.fingers import photograph, tap_at
 
-    async with running(kiosk) as (app, frames), contextlib.AsyncExitStack() as phones:
+    async with reporting(kiosk) as (app, frames, report), contextlib.AsyncExitStack() as phones:
         await frames.wait()
         app._hide_toast()
         match = CLASSIC.in_play(kiosk.service)
@@ -102,8 +102,8 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
                 await frames.wait()
             await frames.wait()
             screen = app.sm.current_screen
-            for side, grid in enumerate(screen.grids):
-                print(json.dumps({"screen": screen.name, "grid": side, **grid_report(grid)}), flush=True)
+            report["screen"] = screen.name
+            report["grids"] = [grid_report(grid) for grid in screen.grids]
         else:
             for _ in range(300):  # the computer's turn goes on by itself after the restart
                 if not match.computer_to_move and kiosk.participant(ComputerSeat).idle:
@@ -112,7 +112,7 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
             await frames.wait()
             app._hide_toast()
             screen = app.sm.current_screen
-            report = {"screen": screen.name, "computer_fired": match.shots(1), **grid_report(screen.big)}
+            report.update(screen=screen.name, computer_fired=match.shots(1), **grid_report(screen.big))
             box = report["drawn"]
             if box is not None:
                 # The drawn square E5, found from what is drawn: 5th of 10 columns and rows.
@@ -124,7 +124,6 @@ async def main(folder: Path, case: str, width: int, height: int, picture: str | 
                     tap_at(x, y)
                     await frames.wait(2)
                 report["tapped"] = [s.code for s in set(match.radar(0).shots) - before]
-            print(json.dumps(report), flush=True)
         if picture:
             await frames.wait(2)
             photograph(picture)

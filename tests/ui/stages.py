@@ -107,10 +107,10 @@ class StagedTour(Tour):
         self.app.go("home")
         self.drain()
 
-    def at(self, stage: str, lang: str = "en") -> StagedTour:
+    def at(self, stage: str, lang: str = "en", teams: tuple[Team, Team] = TEAMS) -> StagedTour:
         """The kiosk at `stage` of a new game, its screens in `lang`: a dart game's (see
-        STAGES; "home": no new game), a solo dart game's (SOLO), classic's (CLASSIC) or
-        Battleship Express's (EXPRESS)."""
+        STAGES; "home": no new game; `teams`: the dart game's teams), a solo dart game's
+        (SOLO), classic's (CLASSIC) or Battleship Express's (EXPRESS)."""
         assert stage in (*STAGES, SOLO, *CLASSIC, *EXPRESS), stage
         self.reset(lang)
         if stage == SOLO:
@@ -122,7 +122,7 @@ class StagedTour(Tour):
         if stage == "home":
             return self
         service = self.kiosk.service
-        service.new_game(DARTS, Setup(TEAMS, house_rules(self.kiosk.settings)))
+        service.new_game(DARTS, Setup(teams, house_rules(self.kiosk.settings)))
         _play(self.match, STAGES.index(stage), lambda command: service.submit(command, Source.TOUCH))
         self.drain()
         if stage == "over":

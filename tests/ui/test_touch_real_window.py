@@ -106,10 +106,10 @@ def test_a_classic_duel_shows_both_radars_once_both_phones_hold_their_links(
     tmp_path: Path, artefacts: Path
 ) -> None:
     picture = artefacts / "classic_duel_real_window.png"
-    reports = _reports(tmp_path, "duel", (800, 480), CLASSIC, str(picture))
-    assert [(r["screen"], r["grid"]) for r in reports] == [("classic_duel", 0), ("classic_duel", 1)]
-    for report in reports:
-        _grid_drawn_where_it_is(report)
+    [report] = _reports(tmp_path, "duel", (800, 480), CLASSIC, str(picture))
+    assert report["screen"] == "classic_duel" and len(report["grids"]) == 2
+    for grid in report["grids"]:
+        _grid_drawn_where_it_is({"screen": report["screen"], **grid})
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")

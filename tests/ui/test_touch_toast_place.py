@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kiosk.app.tour.driver import GARBLED_LINE
-from ui.touch.toast import Box, place
+from ui.touch.toast import Box, place, reaching_up
 
 from .test_touch_toast import VERY_LONG
 
@@ -37,6 +37,19 @@ def test_a_narrow_room_is_kept_as_wide_as_the_least() -> None:
     wall = Box(150, 0, 650, 300)  # buttons everywhere but a column 150 px wide
     box = place(region, [wall], lambda _w: 100.0, least_width=120, step=80)
     assert box is not None and box.width == 120 and box.right <= 150
+
+
+def test_a_toast_reaches_up_to_what_lies_just_above_it() -> None:
+    """A toast resting a few pixels under a button (or the region's top) grows to it: no sliver
+    of what lies behind it (a prompt's text) shows in between; farther away it stays as it is."""
+    region = Box(0, 0, 800, 480)
+    button = Box(0, 400, 200, 50)
+    under = Box(0, 340, 300, 52)  # its top 8 px under the button
+    assert reaching_up(under, region, [button], most=16) == Box(0, 340, 300, 60)
+    top = Box(300, 420, 400, 52)  # its top 8 px under the region's top, nothing above it
+    assert reaching_up(top, region, [button], most=16) == Box(300, 420, 400, 60)
+    far = Box(0, 300, 300, 52)
+    assert reaching_up(far, region, [button], most=16) == far
 
 
 def test_no_place_when_buttons_fill_the_region() -> None:

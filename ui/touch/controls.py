@@ -194,7 +194,7 @@ def fitting_font(
         height,
         lines,
         smallest,
-        (label.font_name, bool(label.bold), bool(label.markup), bool(label.shorten)),
+        (label.font_name, bool(label.bold), bool(label.markup), bool(label.shorten), str(label.valign)),
     )
 
 
@@ -206,9 +206,9 @@ def _fitting_font(
     height: float | None,
     lines: int | None,
     smallest: float,
-    font: tuple[str, bool, bool, bool],
+    font: tuple[str, bool, bool, bool, str],
 ) -> float:
-    font_name, bold, markup, shorten = font
+    font_name, bold, markup, shorten, valign = font
     if not markup and "\n" not in text:
         # Most texts fit on one line: the font's metrics say so without laying anything out.
         metrics = CoreLabel(font_size=base_font, font_name=font_name, bold=bold)
@@ -217,22 +217,32 @@ def _fitting_font(
         if wide <= width - 1 and (height is None or high <= height):
             return base_font
 
-    def fits(size: float) -> bool:
+    def laid(size: float, box: float | None) -> tuple[list[str], float]:
         probe = (MarkupLabel if markup else CoreLabel)(
             text=text,
             font_size=size,
             font_name=font_name,
             bold=bold,
-            text_size=(width, None),
+            text_size=(width, box),
+            valign=valign,
             shorten=shorten,  # Kivy shortens a line that only just fits: measured as it will
         )
         probe.refresh()
-        laid = ["".join(word.text for word in line.words) for line in probe._cached_lines]
-        return (
-            whole(plain_text(text, markup), laid)
-            and (lines is None or len(laid) <= lines)
-            and (height is None or probe.texture.size[1] <= height)
-        )
+        lines = probe._cached_lines
+        return ["".join(word.text for word in line.words) for line in lines], sum(line.h for line in lines)
+
+    def fits(size: float) -> bool:
+        words, tall = laid(size, None)
+        if not (
+            whole(plain_text(text, markup), words)
+            and (lines is None or len(words) <= lines)
+            and (height is None or tall <= height)
+        ):
+            return False
+        # In the box, as the label lays it out: a label centred in its height drops a last line
+        # that just fits when laid out from the top ("... or place" without "here" under a
+        # 32-letter team name).
+        return height is None or whole(plain_text(text, markup), laid(size, height)[0])
 
     least = base_font * smallest
     if width < least:

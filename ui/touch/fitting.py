@@ -79,6 +79,15 @@ def label_faults(label: Label, window: tuple[float, float] | None = None) -> lis
             problems.append(_("a word broken inside ({lines})").format(lines=" | ".join(broken or lines)))
         else:
             problems.append(_("cut: shows '{text}'").format(text=" / ".join(lines)))
+    laid = _laid_height(label)
+    if laid is not None and laid > label.height + SLACK:
+        # A label with a height for its text draws only that much of it: lines taller than
+        # it lose their tops and bottoms (a title of two lines in the room of one).
+        problems.append(
+            _("drawn beyond its widget: text {text}, widget {widget} px").format(
+                text=f"{label.width:.0f}x{laid:.0f}", widget=f"{label.width:.0f}x{label.height:.0f}"
+            )
+        )
     box = _drawn(label)
     if box is None:
         return problems
@@ -98,6 +107,16 @@ def label_faults(label: Label, window: tuple[float, float] | None = None) -> lis
                 _("off the window at {box}").format(box=f"({x0:.0f}, {y0:.0f})-({x1:.0f}, {y1:.0f})")
             )
     return problems
+
+
+def _laid_height(label: Label) -> float | None:
+    """How tall the lines Kivy laid out are, for a label whose text has a height of its own
+    (`text_size`: its texture is then that tall, whatever the lines need); None otherwise."""
+    if label.text_size[1] is None:
+        return None
+    lines = getattr(label._label, "_cached_lines", None) or []
+    padding = label.padding[1] + label.padding[3] if len(label.padding) == 4 else 0
+    return float(sum(line.h for line in lines) + padding)
 
 
 def _drawn(label: Label) -> tuple[float, float, float, float] | None:

@@ -12,7 +12,7 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, button_row
+from ui.touch.controls import BigButton, Caption, FitLabel, button_row
 from ui.touch.table import Table
 
 
@@ -28,8 +28,16 @@ def result_page(
 ) -> ResultPage:
     s = theme.sizes()
     page = BoxLayout(orientation="vertical", padding=(s(16), s(8)), spacing=s(6))
-    winner = Label(
-        font_size=s(48), bold=True, color=theme.RESULT_COLOURS["win"], size_hint_y=None, height=s(64)
+    # A winner's name may be 32 letters long: the line gets a smaller font rather than run off
+    # both sides of the screen.
+    winner = FitLabel(
+        font_units=48,
+        bold=True,
+        color=theme.RESULT_COLOURS["win"],
+        halign="center",
+        valign="middle",
+        size_hint_y=None,
+        height=s(64),
     )
     length = Label(font_size=s(20), color=theme.TEXT_DIM, size_hint_y=None, height=s(28))
     page.add_widget(winner)

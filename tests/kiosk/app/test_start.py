@@ -82,7 +82,8 @@ def test_headless_teams_and_players():
     assert (sharks.name, sharks.players, jets.players) == ("Sharks", ("Anna", "Ben"), ("Cleo",))
     sharks, jets = _teams("Sharks,Jets", "")
     assert sharks.players == ("Sharks",) and jets.players == ("Jets",)
-    for names, players in (("Sharks", ""), ("A,A", ""), ("A,B", "x"), ("A,B", "x;"), ("A,B", "x,x;y")):
+    bad = (("Sharks", ""), ("A,A", ""), ("Jets,jets", ""), ("A,B", "x"), ("A,B", "x;"), ("A,B", "x,x;y"))
+    for names, players in bad:
         with pytest.raises(SystemExit):
             _teams(names, players)
 

@@ -105,6 +105,14 @@ def test_bad_tokens_are_named(text):
     assert repr(text.strip()) in str(err.value) or text.strip() == ""
 
 
+@pytest.mark.parametrize("text", ["", "   ", "\t"])
+def test_nothing_typed_asks_for_a_cell(text):
+    """Throw with an empty field: the host page said "'' is not a cell (try T20, ...)"."""
+    with pytest.raises(CellError) as err:
+        FOUR.parse(text)
+    assert str(err.value) == "type a cell first (T20, L5, S11, D3, BULL or MISS)"
+
+
 def test_miss_can_be_refused():
     with pytest.raises(CellError):
         FOUR.parse("MISS", allow_miss=False)

@@ -15,7 +15,7 @@ from kiosk.darts.match import BullOffAgain, BullOffCloser, BullOffMode, Phase, R
 from kiosk.i18n import _
 from kiosk.service import MatchUpdate
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, Panel
+from ui.touch.controls import BigButton, Caption, FitLabel, Panel
 from ui.touch.darts.opponent import player, seat
 from ui.touch.darts.page import board_page, with_home
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
@@ -80,9 +80,17 @@ class BullOffScreen(KioskScreen):
         )
         for index, team in enumerate(match.teams):
             panel = Panel(orientation="vertical", radius=s(10))
+            # The name gets the panel's upper part and fits it (a team's name may be 32 letters
+            # long: it ran over the rule above and the dart's line below).
             panel.add_widget(
-                Caption(
-                    team.name, font_units=24, bold=True, halign="center", colour=theme.TEAM_COLOURS[index]
+                FitLabel(
+                    team.name,
+                    font_units=24,
+                    bold=True,
+                    halign="center",
+                    valign="middle",
+                    color=theme.TEAM_COLOURS[index],
+                    size_hint_y=1.5,
                 )
             )
             # Where it landed, so that the players can say who was closer.
@@ -93,7 +101,9 @@ class BullOffScreen(KioskScreen):
                 text = _("{zone}, {mm} mm off").format(
                     zone=where, mm=round((landing.x**2 + landing.y**2) ** 0.5)
                 )
-            panel.add_widget(Caption(text, font_units=22, halign="center"))
+            panel.add_widget(
+                FitLabel(text, font_units=22, halign="center", valign="middle", color=theme.TEXT)
+            )
             self.teams.add_widget(panel)
             if zones[index] in (BullZone.INNER, BullZone.OUTER, BullZone.BULL):
                 marks[BULL] = "bull_dart"

@@ -36,9 +36,11 @@ HEAT_FULL = 0.6
 
 
 class DartboardView(Widget):
-    """Events: `on_cell(cell, zone)` for a tap, `on_drag(cells)` for a drag over several cells."""
+    """Events: `on_cell(cell, zone)` for a tap, `on_drag(cells)` for a drag over several cells,
+    `on_double_tap(cell)` for the second tap of a double tap on the cell just tapped (taken for
+    a bounce of the finger: no `on_cell`)."""
 
-    __events__ = ("on_cell", "on_drag")
+    __events__ = ("on_cell", "on_drag", "on_double_tap")
 
     def __init__(self, board: Board, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -53,6 +55,7 @@ class DartboardView(Widget):
         self.pins: list[tuple[float, float]] = []
         self.hidden = False  # the privacy cover: a board with nothing on it but a message
         self.interactive = True
+        self._last_tap: Cell | None = None
         self.bind(pos=self.redraw, size=self.redraw)
 
     # -- what to show --
@@ -287,10 +290,19 @@ class DartboardView(Widget):
             self.dispatch("on_drag", distinct)
         else:
             cell, zone = touch.ud["dartboard_first"]
+            if touch.is_double_tap and self._last_tap == cell:
+                # The second tap of a double tap on the same cell (Kivy's doubletap: within
+                # 0.25 s) is a finger's bounce, not a second dart: it scored two darts.
+                self.dispatch("on_double_tap", cell)
+                return True
+            self._last_tap = cell
             self.dispatch("on_cell", cell, zone)
         return True
 
     def on_cell(self, cell: Cell, zone: BullZone) -> None:
+        pass
+
+    def on_double_tap(self, cell: Cell) -> None:
         pass
 
     def on_drag(self, cells: list[Cell]) -> None:

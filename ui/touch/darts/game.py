@@ -79,7 +79,7 @@ class GameScreen(KioskScreen):
         s = theme.sizes()
         layer = FloatLayout()
         page, self.radar = board_page(app, spacing=10)
-        self.radar.bind(on_cell=self._tapped)
+        self.radar.bind(on_cell=self._tapped, on_double_tap=self._double_tapped)
         side = BoxLayout(orientation="vertical", spacing=s(6))
         # Two lines beside Home: "Radar of Sharks, / firing at Jets".
         self.radar_title = FitLabel(
@@ -355,6 +355,11 @@ class GameScreen(KioskScreen):
     def _tapped(self, _view: object, cell: Cell, zone: BullZone) -> None:
         if self.app.kiosk.simulator is not None:
             self.app.kiosk.simulator.land(cell, "tap", zone)
+
+    def _double_tapped(self, _view: object, cell: Cell) -> None:
+        self.app.toast(
+            _("A double tap on {cell} counts as one dart: tap again for a second").format(cell=cell.code)
+        )
 
     def _typed(self) -> None:
         simulator = self.app.kiosk.simulator

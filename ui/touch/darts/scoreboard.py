@@ -109,11 +109,22 @@ class Scoreboard(BoxLayout):
         seat = match.setup.computer
         if player is not None and seat is not None and seat.side == team:
             player = skill_name(seat.skill)  # "Kiosk: pro throws"
+        # A team without named players is one player of the team's name: it is named once.
+        name = match.teams[team].name if team is not None else ""
+        named = player not in (None, name)
         if match.phase is Phase.THROWING and team is not None:
-            self.turn.text = _("{team}: {player} throws").format(team=match.teams[team].name, player=player)
+            self.turn.text = (
+                _("{team}: {player} throws").format(team=name, player=player)
+                if named
+                else _("{team} throws").format(team=name)
+            )
             self.darts.text = self._dart_dots(dart or 1, match.setup.rules.darts_per_visit)
         elif match.phase is Phase.TAKEOUT and team is not None:
-            self.turn.text = _("next: {team}, {player}").format(team=match.teams[team].name, player=player)
+            self.turn.text = (
+                _("next: {team}, {player}").format(team=name, player=player)
+                if named
+                else _("next: {team}").format(team=name)
+            )
             self.darts.text = ""
         else:
             self.turn.text = ""

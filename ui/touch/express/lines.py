@@ -168,6 +168,7 @@ class LineRow(Backdrop, FloatLayout):
         self.name = FitLabel(
             "",
             font_units=22,
+            smallest=0.5,
             bold=True,
             color=player_colour(player),
             halign="left",
@@ -218,11 +219,13 @@ class LineRow(Backdrop, FloatLayout):
         self._turn_frame.rounded_rectangle = (x + s(1.5), y + s(1.5), w - s(3), h - s(3), s(10))
         self._stripe.pos, self._stripe.size = (x + s(4), y + s(6)), (s(6), h - s(12))
         inner = self.panel_width - s(22)
-        self.name.size = (inner, h * 0.34)
-        self.name.pos = (x + s(16), y + h - s(6) - h * 0.34)
-        self.points.size = (inner, h * 0.3)
-        self.points.pos = (x + s(16), y + h * 0.34)
-        self.points.font_size = min(s(28), h * 0.3)
+        # The name gets what is above the points (a name of 32 letters takes three lines of the
+        # panel: it lost its third), the computer's level what is below them.
+        self.name.size = (inner, h * 0.43 - s(6))
+        self.name.pos = (x + s(16), y + h * 0.57)
+        self.points.size = (inner, h * 0.27)
+        self.points.pos = (x + s(16), y + h * 0.3)
+        self.points.font_size = min(s(28), h * 0.23)  # a line is some 1.17 times its font
         self.points.text_size = self.points.size
         self.seat.size = (inner, h * 0.3)
         self.seat.pos = (x + s(16), y + s(4))

@@ -17,6 +17,7 @@ from kiosk.express.match import COMPUTER_LEVELS, Setup, SetupError
 from kiosk.express.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant, max_points
 from kiosk.express.wire import EXPRESS
 from kiosk.i18n import _, ngettext
+from kiosk.names import clean_name
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, ChoiceButton, button_row, text_field
 from ui.touch.express.look import player_colour, seat_name
@@ -157,7 +158,8 @@ class ExpressSetupScreen(KioskScreen):
     def draft(self) -> Draft:
         """The game as set up; SetupError (the rules' words) for what makes no game."""
         count = self.count.value
-        names = tuple(field.text.strip() for field in self.names[:count])
+        # Kept as the dart game keeps a team's name: what draws as text, at most 32 letters.
+        names = tuple(clean_name(field.text) or "" for field in self.names[:count])
         computers = tuple(seat.value for seat in self.seats[:count])
         draft = Draft(names, computers, self.variant.value, self.points.value)
         # The rules check players, names and points (lines come next: any will do here).

@@ -12,6 +12,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from ui.touch import theme
+from ui.touch.controls import FitLabel
 
 if TYPE_CHECKING:
     from kiosk.config import Settings
@@ -78,11 +79,14 @@ class KioskScreen(Screen):
         return None
 
 
-def heading(text: str, units: float = 30, **kwargs: object) -> Label:
+def heading(text: str, units: float = 30, **kwargs: Any) -> Label:
+    """A screen's title: one line at `units`, or two in a smaller font where it does not fit (a
+    title with a team's name in it, "The Extraordinarily Long Named D: place your fleet", was cut
+    at its top and bottom)."""
     s = theme.sizes()
-    label = Label(
-        text=text,
-        font_size=s(units),
+    return FitLabel(
+        text,
+        font_units=units,
         bold=True,
         color=theme.TEXT,
         size_hint_y=None,
@@ -91,5 +95,3 @@ def heading(text: str, units: float = 30, **kwargs: object) -> Label:
         valign="middle",
         **kwargs,
     )
-    label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
-    return label

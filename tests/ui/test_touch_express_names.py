@@ -1,0 +1,73 @@
+"""Battleship Express's players' names as a bar types them (found by the qa5 night in the bar,
+in a real window under Xvfb: build/artefacts/qa5/22-express-set.png, 25-express-turn.png).
+
+The setup screen kept a name as typed, of any length and with any characters the keyboard
+gives, where the dart game keeps at most 32 characters of what draws as text
+(`kiosk.names.clean_name`); and the table cut a long name after its second line
+("Maximilian Alexander von" without "Hohenberg-Stein").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.names import MAX_NAME
+
+LONG = "Maximilian Alexander von Hohenberg-Stein"  # 40 characters
+
+
+def test_a_name_is_kept_as_the_dart_game_keeps_it(tour) -> None:
+    """At most 32 characters, tabs and line breaks dropped, runs of spaces one space."""
+    from kiosk.app.tour.express import ExpressTour
+
+    x = ExpressTour(tour)
+    try:
+        x.set_up([("  Ann\t ", None), (LONG, None), ("Kiosk", "easy")], points=2)
+        draft = tour.screen().draft()
+        assert draft.names == ("Ann", LONG[:MAX_NAME].strip(), "Kiosk")
+    finally:
+        tour.at("home")
+
+
+def test_a_name_of_nothing_visible_is_no_name(tour) -> None:
+    from kiosk.app.tour.express import ExpressTour
+    from kiosk.express.match import SetupError
+
+    x = ExpressTour(tour)
+    try:
+        x.set_up([("Ann", None), ("\u3164\u200b", None)], points=2)
+        with pytest.raises(SetupError):
+            tour.screen().draft()
+    finally:
+        tour.at("home")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_longest_name_fits_the_lines_the_table_and_the_result(tour, language: str) -> None:
+    from kiosk.app.tour.driver import label
+    from kiosk.app.tour.express import ExpressTour
+    from kiosk.express.match import Target
+    from kiosk.express.rules import Ship
+    from ui.touch.fingers import frames
+    from ui.touch.fitting import faults
+
+    b, c, d, s, p = Ship.BATTLESHIP, Ship.CARRIER, Ship.DESTROYER, Ship.SUBMARINE, Ship.PATROL_BOAT
+    found = {}
+    x = ExpressTour(tour)
+    try:
+        tour.at("home", language)
+        x.set_up([("Ann", None), (LONG, None), ("Kiosk", "easy")], points=1)
+        x.lay_out([[b, c, d, s, p], [p, d, b, c, s]], start=False)
+        frames(2)
+        found["lines"] = [str(f) for f in faults()]
+        tour.screen().seed = x.sinking_seed(b, Target(1, d), rolls=2)
+        tour.press_start(label("Start"))
+        frames(2)
+        found["table"] = [str(f) for f in faults()]
+        x.attack(b, Target(1, d))  # sinks: Ann has the one point to win
+        assert tour.frames_until(lambda: tour.app.sm.current == "express_result", count=600)
+        frames(2)
+        found["result"] = [str(f) for f in faults()]
+    finally:
+        tour.at("home")
+    assert not any(found.values()), found
