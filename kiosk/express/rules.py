@@ -210,12 +210,7 @@ class Rules:
 
 # The JSON type of each field `to_dict` writes (a bool is no whole number, nor one a bool).
 _SHIP_FIELDS = {f.name: f.type for f in dataclasses.fields(ShipRules)}
-_RULE_FIELDS = {
-    "captain_rolls": "int",
-    "captain_burst": "int",
-    "sinker_goes_again": "bool",
-    "fleetless_skipped": "bool",
-}
+_RULE_FIELDS = {f.name: f.type for f in dataclasses.fields(Rules) if f.type in ("int", "bool")}
 
 
 def _whole(value: object) -> bool:

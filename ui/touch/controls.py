@@ -17,7 +17,7 @@ from kivy.uix.label import Label
 from kivy.utils import escape_markup
 
 from ui.touch import theme
-from ui.touch.fitting import plain_text, whole
+from ui.touch.fitting import plain_text, rows, whole
 
 if TYPE_CHECKING:
     from kivy.uix.textinput import TextInput
@@ -228,8 +228,7 @@ def _fitting_font(
             shorten=shorten,  # Kivy shortens a line that only just fits: measured as it will
         )
         probe.refresh()
-        lines = probe._cached_lines
-        return ["".join(word.text for word in line.words) for line in lines], sum(line.h for line in lines)
+        return rows(probe)
 
     def fits(size: float) -> bool:
         words, tall = laid(size, None)

@@ -56,12 +56,17 @@ def whole(wanted: str, lines: list[str]) -> bool:
     return " ".join(lines).split() == wanted.split()
 
 
+def rows(core: object) -> tuple[list[str], float]:
+    """A core label's lines as Kivy's text layout made them (after wrapping, shortening,
+    max_lines), and how tall they are together."""
+    lines = getattr(core, "_cached_lines", None) or []
+    return ["".join(word.text for word in line.words) for line in lines], float(sum(line.h for line in lines))
+
+
 def laid_out(label: Label) -> list[str]:
     """The lines as Kivy's text layout made them (after wrapping, shortening, max_lines)."""
     label.texture_update()
-    core = label._label
-    lines = getattr(core, "_cached_lines", None) or []
-    return ["".join(word.text for word in line.words) for line in lines]
+    return rows(label._label)[0]
 
 
 def label_faults(label: Label, window: tuple[float, float] | None = None) -> list[str]:
@@ -114,9 +119,8 @@ def _laid_height(label: Label) -> float | None:
     (`text_size`: its texture is then that tall, whatever the lines need); None otherwise."""
     if label.text_size[1] is None:
         return None
-    lines = getattr(label._label, "_cached_lines", None) or []
     padding = label.padding[1] + label.padding[3] if len(label.padding) == 4 else 0
-    return float(sum(line.h for line in lines) + padding)
+    return rows(label._label)[1] + padding
 
 
 def _drawn(label: Label) -> tuple[float, float, float, float] | None:
