@@ -879,10 +879,15 @@ class ConfigFile:
             raise ConfigError(problems)
         old = self.settings
         path = self.save_path()
-        changes = {k: v for k, v in typed.items() if self._from_file.get(k) != v}
+        # A key the file holds a bad value for is written even when the screen shows its default
+        # unchanged (that default is what the kiosk ran on): else the bad value stays in the
+        # file, and every start after the save says the same problem again.
+        broken = {p.key for p in self.problems}
+        changes = {k: v for k, v in typed.items() if self._from_file.get(k) != v or k in broken}
         write_changes(path, changes)
         self._from_file = new_file
         self._written |= frozenset(changes)
+        self.problems = tuple(p for p in self.problems if p.key not in changes)
         if self.path is None:
             self.path = path
         new = self.settings

@@ -222,3 +222,18 @@ def test_the_fleet_presets_are_the_dart_games_and_its_room_judges_a_fleet() -> N
         )[0].key
         == "rules.fleet"
     )
+
+
+def test_saving_the_shown_defaults_mends_the_files_bad_keys(tmp_path):
+    """The kiosk ran on the defaults of a file's bad keys and Settings showed them: a Save of that
+    form writes them, so the file is good again (it kept 'three' and 'sv', and every start after
+    the 'Saved' logged the same problems)."""
+    path = tmp_path / "config.toml"
+    path.write_text("# ours\n[rules]\ndarts_per_visit = 'three'\n[kiosk]\nlanguage = 'sv'\npin = 12\n")
+    owner = config.read(path, strict=False)
+    assert {p.key for p in owner.problems} == {"rules.darts_per_visit", "kiosk.language", "kiosk.pin"}
+    shown = owner.settings
+    owner.save({"rules.darts_per_visit": shown.rules.darts_per_visit, "kiosk.language": "en"})
+    again = config.read(path, strict=False)
+    assert [p.key for p in again.problems] == ["kiosk.pin"] == [p.key for p in owner.problems]
+    assert again.settings.rules.darts_per_visit == 3 and "# ours" in path.read_text()

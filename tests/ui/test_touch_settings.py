@@ -180,3 +180,29 @@ def test_the_caller_s_settings_change_at_once_and_test_voice_speaks(tour, artefa
         tour.kiosk.config.save(
             {"caller.volume": 80, "caller.say_cell": False, "caller.voice_de": "de", "caller.enabled": True}
         )
+
+
+def test_a_broken_file_is_said_on_settings_and_save_mends_it(tour, tmp_path):
+    """A file edited by hand with bad keys: the kiosk runs on their defaults (the journal says
+    so), and Settings, which shows those defaults, says it too, key by key, in the owner's words;
+    Save writes what is shown, and the file is good again (seen in a real window:
+    build/artefacts/qa6/20-settings-broken-config-said.png)."""
+    path = tmp_path / "config.toml"
+    path.write_text("[rules]\ndarts_per_visit = 'three'\n[kiosk]\nlanguage = 'sv'\n")
+    tour.at("home")
+    before = tour.kiosk.config
+    tour.kiosk.config = config.read(path, strict=False)
+    try:
+        tour.app.go("settings")
+        screen = tour.screen()
+        said = screen.message.text
+        assert "The config file has mistakes" in said
+        assert "Darts per visit: must be a whole number, got 'three'" in said and "Language: 'sv'" in said
+        tour.press("Save")
+        assert f"Saved to {path}." in screen.message.text
+        assert not config.read(path, strict=False).problems
+        tour.app.go("home")
+        tour.app.go("settings")
+        assert "mistakes" not in screen.message.text
+    finally:
+        tour.kiosk.config = before

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -84,6 +85,11 @@ def label_for(key: str) -> str:
         "kiosk.pin": _("PIN"),
     }
     return labels[key]
+
+
+def problem_lines(problems: Iterable[config_module.Problem]) -> str:
+    """Bad keys a line each, a key shown on this screen by its label."""
+    return "\n".join(f"{label_for(p.key) if p.key in EDITABLE else p.key}: {p.message}" for p in problems)
 
 
 def yes_no(value: bool) -> str:
@@ -216,6 +222,18 @@ class SettingsScreen(KioskScreen):
             self.inputs[key] = widget
             self.form.add_widget(self._with_test(widget) if key == "board.autodarts" else widget)
         self.message.text = ""
+        if config.problems:
+            # The journal alone is not where a bar's owner looks: the screen that shows the
+            # defaults says why it shows them for these keys, and that Save mends them.
+            self.show_message(
+                _(
+                    "The config file has mistakes; the kiosk uses the default for these "
+                    "(Save writes what is shown):"
+                )
+                + "\n"
+                + problem_lines(config.problems),
+                theme.WARN,
+            )
 
     def _with_test(self, field: TextInput) -> BoxLayout:
         """The Board Manager's address and a button that asks it how it is."""
@@ -280,13 +298,7 @@ class SettingsScreen(KioskScreen):
         try:
             change = config.save(self.values())
         except config_module.ConfigError as err:
-            self.message.text = (
-                _("Not saved:")
-                + "\n"
-                + "\n".join(
-                    f"{label_for(p.key) if p.key in EDITABLE else p.key}: {p.message}" for p in err.issues
-                )
-            )
+            self.message.text = _("Not saved:") + "\n" + problem_lines(err.issues)
             self.message.color = theme.DANGER
             return
         except OSError as err:
