@@ -18,13 +18,14 @@ from playwright.async_api import Page, expect
 from kiosk.board import board_for
 from kiosk.darts.double_next import NextGuard
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Phase
+from kiosk.darts.match import Phase, Setup, Team
 from kiosk.inputs import Button, ButtonInput, DartInput
 from tests.clocks import hand_clock_for_next
 from tests.ui.conftest_handheld import (
     ARTEFACTS,
     FLEET_A,
     FLEET_B,
+    RULES,
     fleet,
     make_service,
     new_game,
@@ -299,3 +300,25 @@ async def test_a_reload_keeps_a_placed_fleet_that_is_not_locked_in(tmp_path, chr
         kept = await sharks.evaluate("Object.keys(localStorage).filter(k => k.startsWith('dartship-fleet:'))")
         assert kept == []
         assert sharks.errors == []
+
+
+@pytest.mark.slow
+async def test_the_recent_darts_name_a_team_of_one_unnamed_player_once(tmp_path, chromium):
+    """A team without named players (its one player bears its name: the touchscreen's and a
+    headless kiosk's default) is named once among a phone's recent darts, as everywhere else:
+    it said "Owls · Owls" (seen in headless Chromium: build/artefacts/qa6/55-overnight-a.png).
+    A team's named player is still named: "Sharks (Sharks 1)", as the page's turn line says."""
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        teams = (Team("Sharks", ("Sharks 1",)), Team("Owls", ("Owls",)))
+        service.new_game(DARTS, Setup(teams, RULES[service]))
+        place(service, 0, fleet(FLEET_A))
+        place(service, 1, fleet(FLEET_B))
+        owls = await phone(browser, web.team_url(1))
+        for code in ("T7", "D3", "S3"):
+            dart(service, code)
+        press_next(service)
+        dart(service, "D20")
+        await expect(owls.locator("#recent li")).to_have_count(4)
+        recent = await owls.locator("#recent li > span:first-child").all_inner_texts()
+        assert recent == ["Owls", "Sharks (Sharks 1)", "Sharks (Sharks 1)", "Sharks (Sharks 1)"]
+        assert owls.errors == []  # type: ignore[attr-defined]

@@ -447,7 +447,7 @@ function recentDarts(view) {
     { class: "recent", id: "recent" },
     h("h3", {}, t("recent_darts")),
     h("ul", { class: "recent" }, page.recent.map((e) =>
-      h("li", {}, h("span", {}, `${view.teams[e.team].name} · ${e.player}`),
+      h("li", {}, h("span", {}, who(view, e.team, e.player)),
         h("span", { class: `r-${e.result}` }, e.cell === "MISS" ? t("off_board") : `${e.cell} ${t(`result_${e.result}`)}`)))),
   );
 }
