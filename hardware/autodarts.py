@@ -379,12 +379,34 @@ async def probe(url: str, timeout: float = 3.0) -> Probe:
                 data = await answer.json(content_type=None)
     except (aiohttp.ClientError, TimeoutError) as err:
         raise OSError(
-            _("cannot reach {url}: {error}").format(url=base, error=str(err) or type(err).__name__)
+            _("cannot reach {url}: {error}").format(url=base, error=unreachable(err, timeout))
         ) from None
     shot = snapshot(data)
     if isinstance(shot, str):
         raise ValueError(_("{url} is not an Autodarts Board Manager: {error}").format(url=base, error=shot))
     return Probe(printable(version), printable(shot.status), shot.running, len(shot.throws))
+
+
+def unreachable(err: BaseException, timeout: float) -> str:
+    """Why the Board Manager gave no answer, in the owner's words and language: aiohttp's own
+    text is a programmer's ("Cannot connect to host localhost:3180 ssl:default [Connect call
+    failed ('127.0.0.1', 3180)]"), in English on a German or Finnish screen."""
+    import socket
+
+    import aiohttp
+
+    if isinstance(err, TimeoutError):  # aiohttp's ServerTimeoutError too
+        return _("no answer within {seconds:g} s").format(seconds=timeout)
+    if isinstance(err, aiohttp.ClientConnectorError):
+        cause = err.os_error
+        if isinstance(cause, ConnectionRefusedError):
+            return _("nothing answers on port {port} there: is the Board Manager running?").format(
+                port=err.port
+            )
+        if isinstance(cause, socket.gaierror):
+            return _("no computer named {host} on the network").format(host=err.host)
+        return _("the connection failed ({reason})").format(reason=cause.strerror or type(cause).__name__)
+    return str(err) or type(err).__name__
 
 
 async def probe_text(url: str) -> str:

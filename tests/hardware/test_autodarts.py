@@ -372,3 +372,39 @@ def test_board_test_thread_mode_without_a_running_loop():
         board.stop()
         holder["stop"] = True
         server.join(5)
+
+
+def test_an_unreachable_board_manager_is_said_in_the_owners_words_and_language():
+    """Settings' Test and the doctor say why the Board Manager gave no answer in words a bar's
+    owner reads, in the kiosk's language: aiohttp's own text ("Cannot connect to host
+    localhost:3180 ssl:default [Connect call failed ('127.0.0.1', 3180)]") came in English on a
+    Finnish screen (build/artefacts/qa6/126-autodarts-test-fi.png)."""
+    from kiosk import i18n
+
+    async def ask() -> tuple[str, str]:
+        quiet = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)  # answers nothing
+        port = quiet.sockets[0].getsockname()[1]
+        with pytest.raises(OSError) as silent:
+            await probe(f"http://127.0.0.1:{port}", timeout=0.5)
+        quiet.close()
+        await quiet.wait_closed()
+        with pytest.raises(OSError) as refused:  # nothing listens on that port now
+            await probe(f"http://127.0.0.1:{port}", timeout=2)
+        return str(silent.value), str(refused.value).replace(str(port), "PORT")
+
+    silent, refused = asyncio.run(ask())
+    assert silent.endswith(": no answer within 0.5 s")
+    assert refused == (
+        "cannot reach http://127.0.0.1:PORT: "
+        "nothing answers on port PORT there: is the Board Manager running?"
+    )
+    before = i18n.language()
+    try:
+        i18n.set_language("fi")
+        _silent, refused = asyncio.run(ask())
+    finally:
+        i18n.set_language(before)
+    assert refused == (
+        "http://127.0.0.1:PORT ei tavoitettavissa: "
+        "portissa PORT ei vastaa mikään: onko Board Manager käynnissä?"
+    )

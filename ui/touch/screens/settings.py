@@ -262,8 +262,8 @@ class SettingsScreen(KioskScreen):
         async def ask() -> None:
             try:
                 answer = await probe(url.strip())
-            except OSError as err:
-                self.show_message(_("Not reachable: {error}").format(error=err), theme.DANGER)
+            except OSError as err:  # it says what it could not reach, and why
+                self.show_message(str(err), theme.DANGER)
             except ValueError as err:
                 self.show_message(str(err), theme.WARN)
             else:
