@@ -1,0 +1,207 @@
+"""Team names with emoji, as bar customers type them on their phones ("🎯 Jets", "Die 🍺 Brüder"),
+drawn on the kiosk's screens as emoji (Noto Emoji's outlines, `ui.touch.emoji`), not as empty
+boxes: every label that names a team, on the dart game's screens, classic's duel, Battleship
+Express's and a toast; the text-fit check still passes a long name with emoji; a name with
+markup's brackets stays as typed. Screenshots go to the artefacts folder for a human to look at.
+
+"Not a box" is judged on each label's own texture: it is drawn again with every emoji of the
+name replaced by a character that no font here has (drawn as the font's box), and the two must
+differ. Without the fallback the emoji IS that box and the two are the same pixels.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiosk.darts.match import Team
+
+pytestmark = pytest.mark.slow
+
+TARGET, BEER = "🎯", "🍺"
+TEAMS = (Team(f"{TARGET} Jets", ("Anna", "Ben")), Team(f"Die {BEER} Brüder", (f"Die {BEER} Brüder",)))
+# The longest name the kiosk keeps (kiosk.names.MAX_NAME, 32 characters), with emoji in it.
+LONG = f"Die {BEER}{BEER} Brüder vom Stammtisch {TARGET}"
+BOX = "\U000f0000"  # private use: in no font here, drawn as the font's empty box
+
+
+def named(root, name: str) -> list:
+    """Every label drawn under `root` whose text has an emoji of `name`."""
+    from kivy.uix.label import Label
+
+    signs = {c for c in name if c in (TARGET, BEER)}
+    return [
+        w
+        for w in root.walk()
+        if isinstance(w, Label) and w.opacity > 0 and w.width > 1 and signs & set(str(w.text))
+    ]
+
+
+def boxed(labels: list) -> list[str]:
+    """The texts of `labels` whose emoji draw as the box (the same pixels as with BOX)."""
+    found = []
+    for label in labels:
+        text = label.text
+        label.texture_update()
+        drawn = (tuple(label.texture.size), label.texture.pixels)
+        label.text = text.replace(TARGET, BOX).replace(BEER, BOX)
+        label.texture_update()
+        as_box = (tuple(label.texture.size), label.texture.pixels)
+        label.text = text
+        label.texture_update()
+        if drawn == as_box:
+            found.append(text)
+    return found
+
+
+def test_an_emoji_is_drawn_with_ink_of_its_own_not_as_a_box(tour) -> None:
+    """A label's "🎯 Jets": where the emoji stands there is ink, and not the box's."""
+    from kivy.core.text import Label as CoreLabel
+
+    def alpha(text: str) -> tuple[tuple[int, int], bytes]:
+        core = CoreLabel(text=text, font_size=40)
+        core.refresh()
+        return tuple(core.texture.size), bytes(core.texture.pixels[3::4])
+
+    (width, height), ink = alpha(f"{TARGET} Jets")
+    box_size, box = alpha(f"{BOX} Jets")
+    jets_width = alpha(" Jets")[0][0]
+    emoji_width = width - jets_width
+    assert emoji_width > box_size[0] - jets_width  # wider than the box: it is another glyph
+    columns = [ink[row * width : row * width + emoji_width] for row in range(height)]
+    inked = sum(1 for row in columns for a in row if a > 128)
+    assert inked > emoji_width * height * 0.15, inked  # an outlined target, not a thin frame
+    assert (width, height) != box_size or ink != box
+
+
+def test_runs_split_a_name_where_the_font_has_no_glyph() -> None:
+    from kivy import kivy_data_dir
+
+    from ui.touch import emoji
+
+    font = str(Path(kivy_data_dir) / "fonts" / "Roboto-Regular.ttf")
+    assert emoji.runs("Die 🍺 Brüder", font) == [("Die ", False), ("🍺", True), (" Brüder", False)]
+    # A sequence stays one run (the font's shaping draws it as one); a keycap's digit is Roboto's
+    # but drawn with its keycap; © without the emoji selector stays Roboto's.
+    assert emoji.runs("👍🏽1️⃣👨\u200d👩\u200d👧 ©", font) == [("👍🏽1️⃣👨\u200d👩\u200d👧", True), (" ©", False)]
+    assert emoji.runs("Jets", font) == [("Jets", False)]
+    # DejaVu Sans has ✓ (with_symbols draws it there): it stays DejaVu's.
+    dejavu = str(Path(kivy_data_dir) / "fonts" / "DejaVuSans.ttf")
+    assert emoji.runs("✓ 🎯", dejavu) == [("✓ ", False), ("🎯", True)]
+
+
+def test_a_name_with_markup_s_brackets_stays_as_typed(tour) -> None:
+    """Labels with markup (the hand-over's, the duel's) escape a name: "[b]🎯[/b]" is shown as
+    typed, in the label's weight, its emoji drawn."""
+    from kivy.uix.label import Label
+
+    from ui.touch.controls import with_symbols
+    from ui.touch.fitting import laid_out
+
+    name = f"[b]{TARGET}[/b] [color=ff0000]Jets"
+    label = Label(text=with_symbols(name + " ✓"), markup=True, font_size=30, size=(600, 60))
+    assert laid_out(label) == [name + " ✓"]
+    assert not boxed([label])
+    plain = Label(text=name, font_size=30, size=(600, 60))
+    assert laid_out(plain) == [name] and not boxed([plain])
+
+
+def test_emoji_names_draw_on_every_dart_screen_and_fit(tour, artefacts: Path) -> None:
+    """Placement and the hand-over, placing, the bull-off, the scoreboard, the result card and
+    Stats: every label naming a team draws its emoji; nothing breaks or runs over."""
+    from ui.touch.fingers import frames
+    from ui.touch.fitting import faults
+
+    boxes, faulty = {}, {}
+    try:
+        for teams in (TEAMS, (Team(LONG, ("Anna",)), TEAMS[1])):
+            for stage in ("placement", "bull_off", "game", "visit", "over"):
+                tour.at(stage, "de" if teams[0].name == LONG else "en", teams=teams)
+                frames(2)
+                key = f"{stage} {teams[0].name}"
+                labels = named(tour.root, teams[0].name + teams[1].name)
+                assert labels, key
+                boxes[key] = boxed(labels)
+                on_purpose = ("game", "visit")  # the scoreboard's one line ends a long name in "…"
+                faulty[key] = [str(f) for f in faults() if not (stage in on_purpose and f.text == LONG)]
+                tour.save(artefacts / f"emoji-{stage}{'-long' if teams[0].name == LONG else ''}.png")
+            tour.at("placement", teams=teams)  # placing: the team's own title
+            tour.app.screen("placement").open_for(0)
+            frames(2)
+            boxes[f"placing {teams[0].name}"] = boxed(named(tour.root, teams[0].name))
+            faulty[f"placing {teams[0].name}"] = [str(f) for f in faults()]
+        tour.at("over", teams=TEAMS)
+        tour.app.go("stats")
+        frames(2)
+        labels = named(tour.root, TEAMS[0].name + TEAMS[1].name)
+        assert labels, "Stats names the teams"
+        boxes["stats"] = boxed(labels)
+        # Stats' tables shorten a name longer than their column ("…"), with or without emoji
+        # (the long name's game from above is among the last games).
+        faulty["stats"] = [str(f) for f in faults() if LONG not in f.text]
+        tour.save(artefacts / "emoji-stats.png")
+    finally:
+        tour.at("home")
+    assert not any(boxes.values()), boxes
+    assert not any(faulty.values()), faulty
+
+
+def test_emoji_names_in_a_classic_duel_and_in_battleship_express(tour, artefacts: Path) -> None:
+    from kiosk.app.tour.classic import ClassicWalk
+    from kiosk.app.tour.express import ExpressTour
+    from ui.touch.fingers import frames
+    from ui.touch.fitting import faults
+
+    duel_names = (TEAMS[0].name, TEAMS[1].name)
+    found, faulty = {}, {}
+    try:
+        tour.at("home")
+        walk = ClassicWalk(tour)
+        walk.start_duel(duel_names)
+        frames(2)
+        found["duel, hand-over"] = boxed(named(tour.root, "".join(duel_names)))
+        faulty["duel, hand-over"] = [str(f) for f in faults()]
+        tour.save(artefacts / "emoji-classic-handover.png")
+        walk.claim(0)
+        walk.claim(1)
+        frames(2)
+        found["duel"] = boxed(named(tour.root, "".join(duel_names)))
+        faulty["duel"] = [str(f) for f in faults()]
+        tour.save(artefacts / "emoji-classic-duel.png")
+        walk.close()
+
+        tour.at("home")
+        x = ExpressTour(tour)
+        players = (TEAMS[0].name, LONG)
+        x.set_up([(players[0], None), (players[1], None), ("Kiosk", "hard")], points=3)
+        frames(2)
+        tour.save(artefacts / "emoji-express-setup.png")
+        x.lay_out()  # the line-up: each person's line under its name
+        frames(2)
+        found["express, line-up"] = boxed(named(tour.root, "".join(players)))
+        faulty["express, line-up"] = [str(f) for f in faults()]
+        tour.save(artefacts / "emoji-express-table.png")
+        assert x.computers_play()
+        frames(2)
+        found["express, seats"] = boxed(named(tour.root, "".join(players)))
+        faulty["express, seats"] = [str(f) for f in faults()]
+        tour.save(artefacts / "emoji-express-seats.png")
+    finally:
+        tour.at("home")
+    assert not any(found.values()), found
+    assert not any(faulty.values()), faulty
+
+
+def test_a_toast_that_names_a_team_draws_its_emoji(tour, artefacts: Path) -> None:
+    from ui.touch.fingers import frames
+
+    try:
+        tour.at("game", teams=TEAMS)
+        tour.app.toast(f"{TEAMS[1].name} plays on its new phone")
+        frames(2)
+        assert tour.app.toast_label.text.startswith(TEAMS[1].name)
+        assert not boxed([tour.app.toast_label])
+        tour.save(artefacts / "emoji-toast.png")
+    finally:
+        tour.at("home")
