@@ -205,3 +205,20 @@ def test_a_toast_that_names_a_team_draws_its_emoji(tour, artefacts: Path) -> Non
         tour.save(artefacts / "emoji-toast.png")
     finally:
         tour.at("home")
+
+
+def test_emoji_names_draw_in_a_real_window(tmp_path: Path, artefacts: Path) -> None:
+    """`dartship run`'s app in a real X window (Xvfb here): a resumed game of "🎯 Jets" and
+    "Die 🍺 Brüder"; the window's own pixels over each label naming a team change when its emoji
+    is swapped for the box (tests/ui/real_window_emoji_probe.py)."""
+    import shutil
+
+    from tests.ui.probes import run_probe
+
+    (report,) = run_probe(
+        "tests.ui.real_window_emoji_probe", str(tmp_path), "800", "480", folder=tmp_path, timeout=180
+    )
+    shutil.copy(tmp_path / "emoji_real_window.png", artefacts / "emoji_real_window.png")
+    assert report["window"] == [800, 480] and report["screen"] == "game", report
+    assert len(report["labels"]) >= 3, report  # the two team columns and whose turn it is
+    assert all(differs for _text, differs in report["labels"]), report["labels"]
