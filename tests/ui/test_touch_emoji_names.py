@@ -222,3 +222,25 @@ def test_emoji_names_draw_in_a_real_window(tmp_path: Path, artefacts: Path) -> N
     assert report["window"] == [800, 480] and report["screen"] == "game", report
     assert len(report["labels"]) >= 3, report  # the two team columns and whose turn it is
     assert all(differs for _text, differs in report["labels"]), report["labels"]
+
+
+def test_a_name_typed_with_emoji_on_the_kiosk_shows_in_its_field(tour, artefacts: Path) -> None:
+    """The new-game screen's text fields draw what is typed (Kivy's TextInput lays its lines
+    out with the same text provider), and the game starts with the name as typed."""
+    from ui.touch.fingers import frames
+
+    try:
+        tour.at("home")
+        tour.app.go("new_game")
+        screen = tour.screen()
+        screen.names[0].text, screen.names[1].text = TEAMS[0].name, TEAMS[1].name
+        frames(2)
+        tour.save(artefacts / "emoji-new-game.png")
+        for field, team in zip(screen.names, TEAMS, strict=True):
+            core = field._lines_labels[0]  # the texture of the field's one line, as drawn
+            box = field._create_line_label(team.name.replace(TARGET, BOX).replace(BEER, BOX))
+            assert (tuple(core.size), core.pixels) != (tuple(box.size), box.pixels), team.name
+        tour.new_game((TEAMS[0].name, TEAMS[1].name), ("Anna, Ben", ""))
+        assert [t.name for t in tour.match.teams] == [TEAMS[0].name, TEAMS[1].name]
+    finally:
+        tour.at("home")
