@@ -105,21 +105,28 @@ def _emoji() -> frozenset[int]:
 
 
 @functools.cache
-def _lacking(font: str) -> tuple[frozenset[int], re.Pattern[str] | None]:
-    """What Noto Emoji has and `font` lacks, and a pattern that finds the first of them (None
-    when there is nothing to find)."""
-    own = code_points(font)
-    missing = _emoji() - own - _INVISIBLE
+def _lacking(font: str) -> tuple[frozenset[int], str, re.Pattern[str] | None]:
+    """What Noto Emoji has and `font` lacks; the lowest character that may start a run in Noto
+    Emoji; and a pattern that finds the first of them (None when there is nothing to find)."""
+    missing = _emoji() - code_points(font) - _INVISIBLE
     if not missing:
-        return missing, None
-    return missing, re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(missing)) + "\ufe0f\u20e3]")
+        return missing, "", None
+    starts = sorted(missing | _AS_EMOJI)
+    spans: list[list[int]] = []
+    for char in starts:  # as ranges: a class of 1500 single characters is searched slowly
+        if spans and spans[-1][1] == char - 1:
+            spans[-1][1] = char
+        else:
+            spans.append([char, char])
+    pattern = "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in spans)
+    return missing, chr(starts[0]), re.compile(f"[{pattern}]")
 
 
 def runs(text: str, font: str) -> list[tuple[str, bool]]:
     """`text` in runs, each with whether it is drawn in Noto Emoji (True) or in `font`: a
     character `font` lacks and Noto Emoji has, with what joins it (`_JOINERS`), and a character
     `font` has that is followed by the emoji selector or the keycap (1️⃣, ©️)."""
-    missing, _pattern = _lacking(font)
+    missing = _lacking(font)[0]
     emoji = _emoji()
     found: list[tuple[str, bool]] = []
     chars = [ord(c) for c in text]
@@ -140,8 +147,10 @@ def _needs(label: Any, text: str) -> bool:
     font = label.options.get("font_name_r")
     if not font or font == str(FONT):
         return False
-    pattern = _lacking(font)[1]
-    return pattern is not None and pattern.search(text) is not None
+    _missing, lowest, pattern = _lacking(font)
+    # Most texts have no character as high as the lowest emoji (U+2049 for Roboto): max() says so
+    # at C speed, before the search.
+    return pattern is not None and bool(text) and max(text) >= lowest and pattern.search(text) is not None
 
 
 def _in_emoji_font(label: Any, call: Callable[..., Any], *args: object) -> Any:
