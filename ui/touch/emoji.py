@@ -2,9 +2,9 @@
 
 Kivy 2.3's SDL2 text provider draws a text in one font file (SDL2_ttf 2.x has no fallback
 fonts, and FreeType none of its own; Kivy's fallback fonts come with its SDL3 provider), and
-Roboto, the kiosk's font, has no emoji: each drew as an empty box. Colour emoji are out of reach
-too (SDL2_ttf draws a colour font's bitmaps only where FreeType was built with libpng, and scales
-none of them), so the kiosk draws emoji in **Noto Emoji**, Google's monochrome outline emoji
+Roboto, the kiosk's font, has no emoji: each drew as an empty box. Colour emoji come only at
+their bitmaps' one size (Noto Color Emoji: 128 px tall at any font size; SDL2_ttf 2.22 does not
+scale them), so the kiosk draws emoji in **Noto Emoji**, Google's monochrome outline emoji
 (`fonts/NotoEmoji-Regular.ttf`, SIL Open Font License 1.1: `fonts/OFL.txt`), in the label's
 colour, as a phone's keyboard shows them in outline.
 
