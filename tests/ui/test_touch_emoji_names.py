@@ -107,90 +107,94 @@ def test_a_name_with_markup_s_brackets_stays_as_typed(tour) -> None:
     assert laid_out(plain) == [name] and not boxed([plain])
 
 
+class Looks:
+    """What the screens looked at show: the labels whose emoji are boxes, the texts that do not
+    fit (`faults`, but those `allowed`), each screen's photograph in the artefacts."""
+
+    def __init__(self, tour, artefacts: Path) -> None:
+        self.tour, self.artefacts = tour, artefacts
+        self.boxes: dict[str, list[str]] = {}
+        self.faults: dict[str, list[str]] = {}
+
+    def look(self, key: str, names: str, shot: str | None = None, allowed=lambda fault: False) -> None:
+        from ui.touch.fingers import frames
+        from ui.touch.fitting import faults
+
+        frames(2)  # as drawn: texts are fitted before the frame after their last change
+        labels = named(self.tour.root, names)
+        assert labels, f"{key}: no label names the teams"
+        self.boxes[key] = boxed(labels)
+        self.faults[key] = [str(f) for f in faults() if not allowed(f)]
+        if shot:
+            self.tour.save(self.artefacts / f"emoji-{shot}.png")
+
+    def check(self) -> None:
+        assert not any(self.boxes.values()), self.boxes
+        assert not any(self.faults.values()), self.faults
+
+
 def test_emoji_names_draw_on_every_dart_screen_and_fit(tour, artefacts: Path) -> None:
     """Placement and the hand-over, placing, the bull-off, the scoreboard, the result card and
     Stats: every label naming a team draws its emoji; nothing breaks or runs over."""
-    from ui.touch.fingers import frames
-    from ui.touch.fitting import faults
-
-    boxes, faulty = {}, {}
+    looks = Looks(tour, artefacts)
     try:
         for teams in (TEAMS, (Team(LONG, ("Anna",)), TEAMS[1])):
+            long = teams[0].name == LONG
+            names = teams[0].name + teams[1].name
             for stage in ("placement", "bull_off", "game", "visit", "over"):
-                tour.at(stage, "de" if teams[0].name == LONG else "en", teams=teams)
-                frames(2)
-                key = f"{stage} {teams[0].name}"
-                labels = named(tour.root, teams[0].name + teams[1].name)
-                assert labels, key
-                boxes[key] = boxed(labels)
-                on_purpose = ("game", "visit")  # the scoreboard's one line ends a long name in "…"
-                faulty[key] = [str(f) for f in faults() if not (stage in on_purpose and f.text == LONG)]
-                tour.save(artefacts / f"emoji-{stage}{'-long' if teams[0].name == LONG else ''}.png")
+                tour.at(stage, "de" if long else "en", teams=teams)
+                # The scoreboard's one line ends a long name in "…" (test_touch_long_names.py).
+                scoreboard = stage in ("game", "visit")
+                looks.look(
+                    f"{stage} {teams[0].name}",
+                    names,
+                    f"{stage}{'-long' if long else ''}",
+                    allowed=lambda f, scoreboard=scoreboard: scoreboard and f.text == LONG,
+                )
             tour.at("placement", teams=teams)  # placing: the team's own title
             tour.app.screen("placement").open_for(0)
-            frames(2)
-            boxes[f"placing {teams[0].name}"] = boxed(named(tour.root, teams[0].name))
-            faulty[f"placing {teams[0].name}"] = [str(f) for f in faults()]
+            looks.look(f"placing {teams[0].name}", teams[0].name)
         tour.at("over", teams=TEAMS)
         tour.app.go("stats")
-        frames(2)
-        labels = named(tour.root, TEAMS[0].name + TEAMS[1].name)
-        assert labels, "Stats names the teams"
-        boxes["stats"] = boxed(labels)
         # Stats' tables shorten a name longer than their column ("…"), with or without emoji
         # (the long name's game from above is among the last games).
-        faulty["stats"] = [str(f) for f in faults() if LONG not in f.text]
-        tour.save(artefacts / "emoji-stats.png")
+        looks.look("stats", TEAMS[0].name + TEAMS[1].name, "stats", allowed=lambda f: LONG in f.text)
     finally:
         tour.at("home")
-    assert not any(boxes.values()), boxes
-    assert not any(faulty.values()), faulty
+    looks.check()
 
 
 def test_emoji_names_in_a_classic_duel_and_in_battleship_express(tour, artefacts: Path) -> None:
     from kiosk.app.tour.classic import ClassicWalk
+    from kiosk.app.tour.driver import label
     from kiosk.app.tour.express import ExpressTour
-    from ui.touch.fingers import frames
-    from ui.touch.fitting import faults
 
+    looks = Looks(tour, artefacts)
     duel_names = (TEAMS[0].name, TEAMS[1].name)
-    found, faulty = {}, {}
     try:
         tour.at("home")
         walk = ClassicWalk(tour)
         walk.start_duel(duel_names)
-        frames(2)
-        found["duel, hand-over"] = boxed(named(tour.root, "".join(duel_names)))
-        faulty["duel, hand-over"] = [str(f) for f in faults()]
-        tour.save(artefacts / "emoji-classic-handover.png")
+        looks.look("duel, hand-over", "".join(duel_names), "classic-handover")
         walk.claim(0)
         walk.claim(1)
-        frames(2)
-        found["duel"] = boxed(named(tour.root, "".join(duel_names)))
-        faulty["duel"] = [str(f) for f in faults()]
-        tour.save(artefacts / "emoji-classic-duel.png")
+        looks.look("duel", "".join(duel_names), "classic-duel")
         walk.close()
 
         tour.at("home")
         x = ExpressTour(tour)
         players = (TEAMS[0].name, LONG)
         x.set_up([(players[0], None), (players[1], None), ("Kiosk", "hard")], points=3)
-        frames(2)
         tour.save(artefacts / "emoji-express-setup.png")
-        x.lay_out()  # the line-up: each person's line under its name
-        frames(2)
-        found["express, line-up"] = boxed(named(tour.root, "".join(players)))
-        faulty["express, line-up"] = [str(f) for f in faults()]
-        tour.save(artefacts / "emoji-express-table.png")
+        x.lay_out(start=False)  # the line-up: each person's line under its name
+        looks.look("express, line-up", "".join(players), "express-lineup")
+        tour.press_start(label("Start"))
+        looks.look("express, table", "".join(players), "express-table")
         assert x.computers_play()
-        frames(2)
-        found["express, seats"] = boxed(named(tour.root, "".join(players)))
-        faulty["express, seats"] = [str(f) for f in faults()]
-        tour.save(artefacts / "emoji-express-seats.png")
+        looks.look("express, seats", "".join(players), "express-seats")
     finally:
         tour.at("home")
-    assert not any(found.values()), found
-    assert not any(faulty.values()), faulty
+    looks.check()
 
 
 def test_a_toast_that_names_a_team_draws_its_emoji(tour, artefacts: Path) -> None:
