@@ -248,3 +248,86 @@ def test_a_name_typed_with_emoji_on_the_kiosk_shows_in_its_field(tour, artefacts
         assert [t.name for t in tour.match.teams] == [TEAMS[0].name, TEAMS[1].name]
     finally:
         tour.at("home")
+
+
+def test_emoji_names_in_the_league_s_tables(tour, artefacts: Path) -> None:
+    """The league's table and daily board as the hub last gave them (kept in the store: no hub
+    is asked here; tests/ui/test_touch_league.py fetches them from a real one), with names and
+    a bar typed with emoji."""
+    from datetime import UTC, datetime
+
+    from kiosk.league import membership as members
+
+    kiosk = tour.kiosk
+    hub = "http://127.0.0.1:9"  # nothing listens there: the boards are the ones kept
+    member = members.Membership(hub, 1, "key", 1, f"The {BEER} Anchor", 1, f"{TARGET} League")
+    boards = {
+        "table": {
+            "name": f"{TARGET} League",
+            "season": "2026",
+            "rows": [
+                {"rank": 1, "player": TEAMS[0].name, "games": 3, "wins": 3, "points": 9},
+                {"rank": 2, "player": LONG, "games": 3, "wins": 0, "points": 0},
+            ],
+        },
+        "daily": {
+            "date": datetime.now(UTC).date().isoformat(),
+            "rows": [{"rank": 1, "player": TEAMS[1].name, "venue": f"The {BEER} Anchor", "shots": 41}],
+        },
+        "venue": {},
+    }
+    looks = Looks(tour, artefacts)
+    try:
+        tour.at("home")
+        kiosk.store.meta.remember(members.MEMBERSHIP, member.to_json())
+        members.keep_boards(kiosk.store.meta, boards)
+        kiosk.config.save({"league.hub": hub})
+        tour.app.go("stats")
+        stats = tour.screen()
+        stats.refresh()
+        stats.choose("league")
+        looks.look("league", TEAMS[0].name + TEAMS[1].name + LONG, "league", allowed=lambda f: LONG in f.text)
+    finally:
+        kiosk.store.meta.remember(members.BOARDS, "{}")
+        kiosk.store.meta.remember(members.MEMBERSHIP, "{}")
+        kiosk.config.save({"league.hub": ""})
+        tour.at("home")
+    looks.check()
+
+
+def test_emoji_names_on_the_result_cards_of_classic_and_battleship_express(tour, artefacts: Path) -> None:
+    """Classic solo played to the win by "🎯 Jets", and a Battleship Express game of computer
+    seats named with emoji that plays itself: their result cards and Stats pages."""
+    from kiosk.app.tour.classic import ClassicWalk
+    from kiosk.app.tour.express import ExpressTour
+
+    looks = Looks(tour, artefacts)
+    try:
+        tour.at("home")
+        walk = ClassicWalk(tour)
+        walk.start_solo(TEAMS[0].name)
+        looks.look("classic solo", TEAMS[0].name, "classic-solo")
+        solo = tour.screen()
+        for square in walk.enemy_squares(0):
+            walk.fire(solo.big, square)
+        assert tour.frames_until(lambda: tour.app.sm.current == "classic_result")
+        looks.look("classic result", TEAMS[0].name, "classic-result")
+        tour.app.go("stats")
+        tour.press("Classic 10×10")
+        looks.look("classic stats", TEAMS[0].name, "classic-stats")
+
+        tour.at("home")
+        x = ExpressTour(tour)
+        players = (TEAMS[0].name, LONG)
+        x.set_up([(players[0], "easy"), (players[1], "easy")], points=2)
+        x.lay_out()
+        assert x.computers_play(seconds=120)
+        assert x.wait(lambda: tour.app.sm.current == "express_result", 30)
+        looks.look("express result", "".join(players), "express-result")
+        tour.app.go("stats")
+        tour.screen().choose("express")
+        looks.look("express stats", "".join(players), "express-stats", allowed=lambda f: LONG in f.text)
+        tour.screen().choose("darts")
+    finally:
+        tour.at("home")
+    looks.check()
