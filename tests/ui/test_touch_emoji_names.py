@@ -81,6 +81,11 @@ def test_runs_split_a_name_where_the_font_has_no_glyph() -> None:
     from ui.touch import emoji
 
     font = str(Path(kivy_data_dir) / "fonts" / "Roboto-Regular.ttf")
+    # The fonts' character maps (formats 12 and 4) as read: what fontTools reads of them too.
+    noto, roboto = emoji.code_points(emoji.FONT), emoji.code_points(font)
+    assert len(noto) == 1512 and len(roboto) == 896
+    assert ord(TARGET) in noto and ord(TARGET) not in roboto and ord("ü") in roboto
+    assert emoji.code_points(emoji.__file__) == frozenset()  # not a font: nothing, no error
     assert emoji.runs("Die 🍺 Brüder", font) == [("Die ", False), ("🍺", True), (" Brüder", False)]
     # A sequence stays one run (the font's shaping draws it as one); a keycap's digit is Roboto's
     # but drawn with its keycap; © without the emoji selector stays Roboto's.

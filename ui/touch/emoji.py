@@ -52,14 +52,8 @@ def code_points(path: str | Path) -> frozenset[int]:
 
 def _cmap(data: bytes) -> Iterator[int]:
     (tables,) = struct.unpack_from(">H", data, 4)
-    offset = next(
-        (
-            o
-            for tag, o in (struct.unpack_from(">4s4xI4x", data, 12 + 16 * i) for i in range(tables))
-            if tag == b"cmap"
-        ),
-        None,
-    )
+    entries = (struct.unpack_from(">4s4xI4x", data, 12 + 16 * i) for i in range(tables))
+    offset = next((at for tag, at in entries if tag == b"cmap"), None)
     if offset is None:
         raise ValueError("no cmap")
     (count,) = struct.unpack_from(">2xH", data, offset)
