@@ -9,7 +9,8 @@ between two symbols (man, woman, girl: a family; white flag, rainbow: the rainbo
 tags after a black flag (Scotland's flag: the black flag and the tags of "gbsct"); anywhere else
 they are dropped like any other. A name that then has nothing visible (only spaces, fillers such
 as U+3164 or U+2800, combining marks on nothing) is no name: `clean_name`
-gives None, and each front end says "enter a name" or uses its default.
+gives None, and each front end says "enter a name" or uses its default. Two names that differ
+only in case are one name (`same_name`).
 """
 
 from __future__ import annotations
@@ -62,3 +63,16 @@ def clean_name(text: object, limit: int = MAX_NAME) -> str | None:
             kept.append(char)
     name = " ".join("".join(kept).split())[:limit].strip()
     return name if visible(name) else None
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: "Sharks" and "sharks" are one name to the people in the
+    bar (one said aloud, one on the scoreboard), so two teams or players may not be told apart
+    by case alone (`same_name`)."""
+    return name.casefold()
+
+
+def same_name(first: str, second: str) -> bool:
+    """Whether two (cleaned) names are one name: the rule of every new game that takes two or
+    more names (the dart game's new-game screen and `--teams`, classic's duel, Express)."""
+    return name_key(first) == name_key(second)

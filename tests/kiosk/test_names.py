@@ -1,8 +1,13 @@
-"""What is kept of a name as typed (kiosk.names.clean_name): emoji sequences stay whole."""
+"""Names as kept (kiosk.names.clean_name: emoji sequences stay whole) and compared
+(kiosk.names.same_name: two names that differ only in case are one name, for every new game that
+takes two or more)."""
 
 from __future__ import annotations
 
-from kiosk.names import clean_name
+import pytest
+
+from kiosk.app.run import _teams
+from kiosk.names import clean_name, same_name
 
 FAMILY = "👨\u200d👩\u200d👧"
 RAINBOW_FLAG = "🏳\ufe0f\u200d🌈"
@@ -22,3 +27,19 @@ def test_joiners_and_tags_outside_a_sequence_are_dropped() -> None:
     assert clean_name("Jets\U000e0067") == "Jets"  # a tag after no black flag
     assert clean_name("\u200d\U000e0067") is None  # nothing visible
     assert clean_name("Anna\u200b\u2060") == "Anna"  # other format characters, as before
+
+
+def test_names_that_differ_only_in_case_are_one_name():
+    assert same_name("Sharks", "sharks") and same_name("STRASSE", "straße")
+    assert not same_name("Sharks", "Jets") and not same_name("Jets", "Jets 2")
+
+
+def test_every_new_game_refuses_one_name_twice():
+    from kiosk.express.match import Setup as ExpressSetup
+    from kiosk.express.match import SetupError
+    from kiosk.express.rules import FLEET
+
+    with pytest.raises(SystemExit):
+        _teams("Jets,JETS", "")
+    with pytest.raises(SetupError, match="same name"):
+        ExpressSetup(players=("Ann", "ann"), lines=(FLEET, FLEET), seed=1)
