@@ -44,8 +44,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from hub.cluster import tied  # noqa: E402
 from kiosk.board import board_for  # noqa: E402
 from kiosk.darts.fleet import DEFAULT_FLEET, random_fleet  # noqa: E402
+from tests.xvfb import xvfb_display  # noqa: E402  (the real-window probes' own, tied)
 
 DARTSHIP = [sys.executable, "-m", "kiosk.app.cli"]
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -67,29 +69,20 @@ def env_for(display: dict[str, str], notify: str | None = None) -> dict[str, str
 
 @contextlib.contextmanager
 def a_display() -> Iterator[dict[str, str]]:
-    """A real X display (Xvfb) where there is one to start, else SDL's offscreen driver."""
+    """A real X display: the one there is, else an Xvfb of the bench's own (`tests.xvfb`: tied
+    to this script, so a bench killed midway, by SIGKILL too, leaves no Xvfb running), else
+    SDL's offscreen driver where there is no Xvfb."""
     if os.environ.get("DISPLAY"):
         yield {}
         return
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
+    if shutil.which("Xvfb") is None:
         yield {"SDL_VIDEODRIVER": "offscreen", "KIVY_WINDOW": "sdl2"}
         return
-    number = 90 + os.getpid() % 50
-    proc = subprocess.Popen(
-        [xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(100):
-            if Path(f"/tmp/.X11-unix/X{number}").exists():
-                break
-            time.sleep(0.05)
-        yield {"DISPLAY": f":{number}"}
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with (
+        tempfile.TemporaryDirectory(prefix="dartship-startup-x-") as folder,
+        xvfb_display(Path(folder), "1280x800x24") as display,
+    ):
+        yield display
 
 
 # Mesa's software OpenGL (llvmpipe) on a machine without a GPU: the Pi's V3D driver loads none
@@ -131,7 +124,7 @@ class Kiosk:
         self.log = open(folder / "kiosk.log", "a")  # noqa: SIM115 (closed in stop)
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            [*DARTSHIP, "run", *args],
+            tied([*DARTSHIP, "run", *args]),
             stdout=self.log,
             stderr=subprocess.STDOUT,
             env=env_for(display, str(self.sock_path)),
@@ -207,7 +200,9 @@ def line_protocol(lines: list[dict], db: Path | None, command: str) -> tuple[flo
     on a shared machine the steadier figure), and all answers."""
     args = [*DARTSHIP, command, *(["--db", str(db)] if db else [])]
     started = time.perf_counter()
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env_for({}))
+    proc = subprocess.Popen(
+        tied(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env_for({})
+    )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(json.dumps(lines[0]) + "\n")
     proc.stdin.flush()
@@ -254,19 +249,21 @@ def whole_game(folder: Path, display: dict[str, str], seed: int) -> dict[str, fl
         ]
     (folder / "script.txt").write_text("\n".join(script) + "\n")
     board_proc = subprocess.Popen(
-        [
-            *DARTSHIP,
-            "fake-board",
-            "--tcp",
-            "0",
-            "--host",
-            "127.0.0.1",
-            "--script",
-            str(folder / "script.txt"),
-            "--wait",
-            "3",
-            "--stay",
-        ],
+        tied(
+            [
+                *DARTSHIP,
+                "fake-board",
+                "--tcp",
+                "0",
+                "--host",
+                "127.0.0.1",
+                "--script",
+                str(folder / "script.txt"),
+                "--wait",
+                "3",
+                "--stay",
+            ]
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

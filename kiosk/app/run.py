@@ -25,7 +25,7 @@ from kiosk.config import ConfigFile, InputKind
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Setup, Team, house_rules
 from kiosk.i18n import _, set_language
-from kiosk.names import clean_name
+from kiosk.names import clean_name, same_name
 from kiosk.store import StoreError
 
 log = logging.getLogger("dartship")
@@ -82,7 +82,7 @@ def _teams(names_text: str, players_text: str) -> tuple[Team, Team]:
     """The headless game's teams from --teams and --players."""
     names = [n for n in (clean_name(t) for t in names_text.split(",")) if n]
     # Different as the touchscreen's new game tells them apart: "Jets" and "jets" are one name.
-    if len(names) != 2 or names[0].casefold() == names[1].casefold():
+    if len(names) != 2 or same_name(names[0], names[1]):
         raise SystemExit(_("--teams needs two different names, like Sharks,Jets"))
     if not players_text.strip():
         # One player each, named after the team (the screens then name only the team).

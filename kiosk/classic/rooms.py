@@ -479,9 +479,10 @@ def _daily(today: datetime.date, name: str | None) -> Setup:
 
 
 def duel_names(owner: str | None, friend: str | None) -> tuple[str, str]:
-    """Two different names for a duel (the store refuses a duel of two equal names)."""
+    """Two different names for a duel (the store refuses a duel of two equal names; two that
+    differ only in case are one name, `kiosk.names.same_name`: the friend's gets a " 2")."""
     first = owner or _("Player {number}").format(number=1)
     second = friend or _("Player {number}").format(number=2)
-    if second == first:
+    if names.same_name(second, first):
         second = f"{second[: MAX_NAME - 2]} 2"
     return first, second

@@ -1,11 +1,12 @@
 """What the caller says in the dart game (`kiosk.speech.Phrasebook`).
 
-"Sharks to throw" (with rotating players: "Sharks: Ann to throw"), "Hit", "Miss", "Repeat",
-"Sunk! A ship of three", "Sharks win!"; the bull-off's outcome ("Sharks start", "Throw again",
-"Who was closer?"); "Dart taken back", "Corrected: hit". With `say_cell` the thrown cell comes
-first ("Treble 20. Hit"): the cell is public (the whole bar saw the dart land). Nothing here
-ever says which ship a hit struck, nor a cell of a ship that is not sunk: a SUNK call gives the
-length the screen gives, and the words come from the events and the public view alone.
+"Sharks to throw" (with named players, `kiosk.darts.players`: "Sharks: Ann to throw"), "Hit",
+"Miss", "Repeat", "Sunk! A ship of three", "Sharks win!"; the bull-off's outcome ("Sharks
+start", "Throw again", "Who was closer?"); "Dart taken back", "Corrected: hit". With `say_cell`
+the thrown cell comes first ("Treble 20. Hit"): the cell is public (the whole bar saw the dart
+land). Nothing here ever says which ship a hit struck, nor a cell of a ship that is not sunk:
+a SUNK call gives the length the screen gives, and the words come from the events and the
+public view alone.
 
 A dart's call is `about` the dart's number in the game (both teams' darts counted, the padded
 ones of an early Next too), so an undo of that dart cancels it; a new visit's call is about the
@@ -28,6 +29,7 @@ from kiosk.darts.match import (
     VisitStarted,
     Won,
 )
+from kiosk.darts.players import named_players
 from kiosk.i18n import _
 from kiosk.speech import Call, CallOptions, Calls, Words, cell, name, template
 
@@ -78,12 +80,13 @@ def _team(view: Mapping[str, Any], team: int) -> str:
 
 def _turn(view: Mapping[str, Any], event: VisitStarted) -> tuple[Words, ...]:
     team = _team(view, event.side)
-    rotating = len(view["teams"][event.side]["players"]) > 1
-    if event.visit == 1 and rotating:  # who of the team throws first, too
+    side = view["teams"][event.side]
+    named = named_players(str(side["name"]), [str(p) for p in side["players"]])
+    if event.visit == 1 and named:  # who of the team throws first, too
         return template("start-player", _("{team} start: {player} to throw"), team=team, player=event.player)
     if event.visit == 1:
         return template("start", _("{team} start"), team=team)
-    if rotating:
+    if named:
         return template("player-to-throw", _("{team}: {player} to throw"), team=team, player=event.player)
     return template("to-throw", _("{team} to throw"), team=team)
 
@@ -171,8 +174,8 @@ class DartCalls:
     def names(self, view: Mapping[str, Any]) -> Iterable[Words]:
         for team in view["teams"]:
             yield name(str(team["name"]))
-            if len(team["players"]) > 1:
-                yield from (name(str(player)) for player in team["players"])
+            named = named_players(str(team["name"]), [str(p) for p in team["players"]])
+            yield from (name(player) for player in named)
 
 
 DART_CALLS = DartCalls()

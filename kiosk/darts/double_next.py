@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Next
+from kiosk.darts.match import Match, Next
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, ServiceListener, Source
@@ -38,6 +38,15 @@ PEOPLE = frozenset({Source.TOUCH, Source.BOARD, Source.PHONE, Source.HOST})
 
 class StaleNext(RuleError):
     """A Next for a visit that is over already."""
+
+
+def refuse_stale(match: Match, visit: int | None) -> None:
+    """Raise StaleNext for a Next that says it ends `visit` when that visit is over already
+    (None: a Next that names none, for the visit in play). Asked first by the guard and by a
+    team phone's Next before its turn check: the phone of the team that just threw, tapped
+    again, is told its visit is over, not that Next is for the other team."""
+    if visit is not None and visit != match.visits:
+        raise StaleNext(_("That Next was for a visit already over: nothing was changed."))
 
 
 class DoubleNext(RuleError):
@@ -76,8 +85,7 @@ class NextGuard(ServiceListener):
         match = DARTS.in_play(self.service)
         if match is None:
             return
-        if command.visit is not None and command.visit != match.visits:
-            raise StaleNext(_("That Next was for a visit already over: nothing was changed."))
+        refuse_stale(match, command.visit)
         if source in PEOPLE and self._last is not None:
             at, version = self._last
             if version == match.version and self.clock() - at < self.window():

@@ -15,6 +15,7 @@ from typing import Any
 
 from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
 from kiosk.config import BullOffMode, Settings
+from kiosk.darts import players as naming
 from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
 from kiosk.game import Outcome, PlayerResult, ReplayError, Result, RuleError
 from kiosk.i18n import _, said_of
@@ -55,6 +56,16 @@ class BullOffOutcome(enum.Enum):
 class Team:
     name: str
     players: tuple[str, ...]
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """The players the screens name (`kiosk.darts.players`): none for a team without
+        named players."""
+        return naming.named_players(self.name, self.players)
+
+    def thrower(self, player: str | None) -> str | None:
+        """The player to name beside the team for `player`'s dart, or None (the team alone)."""
+        return naming.thrower(self.name, self.players, player)
 
 
 @dataclass(frozen=True)
@@ -418,7 +429,10 @@ class Match:
         state = self.state()
         rules = self.setup.rules
         return {
-            "teams": [{"name": t.name, "players": list(t.players)} for t in self.teams],
+            # `named`: whether the screens name the player on turn (kiosk.darts.players).
+            "teams": [
+                {"name": t.name, "players": list(t.players), "named": bool(t.named)} for t in self.teams
+            ],
             "rules": {
                 "fleet": list(rules.fleet),
                 "darts_per_visit": rules.darts_per_visit,

@@ -30,6 +30,7 @@ from kiosk.express.rules import (
 )
 from kiosk.game import Outcome, PlayerResult, RuleError
 from kiosk.i18n import _
+from kiosk.names import name_key
 
 EXPOSED = 2  # only the first two ships of a line can be targeted (the seed's rule)
 # The computer's levels by name (`kiosk.express.ai.Strategy` plays them; a test ties the two). A
@@ -92,7 +93,7 @@ class Setup:
             raise SetupError(_("Battleship Express is for 2 to 4 players"))
         if any(not name.strip() for name in self.players):
             raise SetupError(_("every player needs a name"))
-        if len({name.casefold() for name in self.players}) != count:
+        if len({name_key(name) for name in self.players}) != count:
             raise SetupError(_("two players have the same name"))
         if len(self.lines) != count:
             raise SetupError(_("every player needs one line of ships"))

@@ -183,8 +183,9 @@ def test_the_service_s_darts_are_called_in_order_and_an_undo_takes_its_call_back
     voice = FileVoice(tmp_path)
     speaker = SimulatedSpeaker(tempo=0.05)
     service = GameService(None, follow_ups=False)  # the start is ours, not a bull-off
+    # Teams without named players: the caller names the team alone (kiosk.darts.players).
     rules = HouseRules()
-    service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
+    service.new_game(DARTS, Setup((Team("Sharks", ("Sharks",)), Team("Jets", ("Jets",))), rules))
     caller = Caller(service, voice, speaker).attach()
     try:
         service.submit(Place(0, parse_fleet(SHARK_FLEET, rules.board, rules.fleet)))

@@ -14,21 +14,19 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from hub.cluster import tied
+from tests.xvfb import XvfbError, xvfb_display
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREEN = "1920x1080x24"  # the largest size a probe asks for
-XVFB_READY_SECONDS = 60.0
 
 
 def run_probe(module: str, *args: str, folder: Path, real: bool = True, timeout: float = 240) -> list[dict]:
@@ -66,53 +64,17 @@ def run_probe(module: str, *args: str, folder: Path, real: bool = True, timeout:
 
 @contextlib.contextmanager
 def _display(folder: Path) -> Iterator[dict[str, str]]:
-    """The environment of a real X display: the one there is, else an Xvfb of the probe's own,
-    tied to the test run, on a display number the server picks itself (`-displayfd`: no lock
-    races between probes run at once), stopped when the probe is done."""
+    """The environment of a real X display: the one there is, else an Xvfb of the probe's own
+    (`tests.xvfb`: tied to the test run, on a display number the server picks itself), stopped
+    when the probe is done."""
     if os.environ.get("DISPLAY"):
         yield {}
         return
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
+    if shutil.which("Xvfb") is None:
         pytest.skip("no display and no Xvfb (Debian package xvfb)")
-    folder.mkdir(parents=True, exist_ok=True)
-    log = folder / "xvfb.log"
-    ready, told = os.pipe()
-    with log.open("wb") as written:
-        server = subprocess.Popen(
-            tied([xvfb, "-displayfd", str(told), "-screen", "0", SCREEN, "-nolisten", "tcp"]),
-            pass_fds=(told,),
-            stdin=subprocess.DEVNULL,
-            stdout=written,
-            stderr=written,
-        )
-    os.close(told)
-    try:
-        number = _display_number(ready, server, log)
-        yield {"DISPLAY": f":{number}"}
-    finally:
-        os.close(ready)
-        server.terminate()
+    with contextlib.ExitStack() as stack:
         try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-
-
-def _display_number(ready: int, server: subprocess.Popen[bytes], log: Path) -> int:
-    """The number Xvfb writes on its `-displayfd` once it accepts clients."""
-    deadline = time.monotonic() + XVFB_READY_SECONDS
-    said = b""
-    while not said.endswith(b"\n"):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            pytest.fail(f"Xvfb did not start in {XVFB_READY_SECONDS:.0f} s: {log.read_text()[-2000:]}")
-        readable, _, _ = select.select([ready], [], [], left)
-        if readable:
-            chunk = os.read(ready, 16)
-            if not chunk:  # it ended before it was ready
-                server.wait()
-                pytest.fail(f"Xvfb ended ({server.returncode}): {log.read_text()[-2000:]}")
-            said += chunk
-    return int(said)
+            display = stack.enter_context(xvfb_display(folder, SCREEN))
+        except XvfbError as err:
+            pytest.fail(str(err))
+        yield display

@@ -196,7 +196,9 @@ def _close_popups() -> None:
     animation ends, 0.1 s of the clock later, and until then it takes every touch. The Phones
     popup's Close at the end of one test, then a quick start of the next (a warm session gets
     from one to the other within 0.1 s), and that test's "Place fleets" tap fell on the fading
-    popup: the game was never started (test_touch_phones.py, shuffled with seed 4242)."""
+    popup: the game was never started (test_touch_phones.py, shuffled with seed 4242). The
+    tour's own press now waits for a popup it closes to leave (`ui.touch.fingers.popups_leave`);
+    this is for one a test closed otherwise, or left open."""
     from kivy.animation import Animation
     from kivy.core.window import Window
     from kivy.uix.modalview import ModalView

@@ -307,7 +307,7 @@ async def test_the_recent_darts_name_a_team_of_one_unnamed_player_once(tmp_path,
     """A team without named players (its one player bears its name: the touchscreen's and a
     headless kiosk's default) is named once among a phone's recent darts, as everywhere else:
     it said "Owls · Owls" (seen in headless Chromium: build/artefacts/qa6/55-overnight-a.png).
-    A team's named player is still named: "Sharks (Sharks 1)", as the page's turn line says."""
+    A team's named player is still named: "Sharks · Sharks 1"."""
     async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
         teams = (Team("Sharks", ("Sharks 1",)), Team("Owls", ("Owls",)))
         service.new_game(DARTS, Setup(teams, RULES[service]))
@@ -320,5 +320,5 @@ async def test_the_recent_darts_name_a_team_of_one_unnamed_player_once(tmp_path,
         dart(service, "D20")
         await expect(owls.locator("#recent li")).to_have_count(4)
         recent = await owls.locator("#recent li > span:first-child").all_inner_texts()
-        assert recent == ["Owls", "Sharks (Sharks 1)", "Sharks (Sharks 1)", "Sharks (Sharks 1)"]
+        assert recent == ["Owls", "Sharks · Sharks 1", "Sharks · Sharks 1", "Sharks · Sharks 1"]
         assert owls.errors == []  # type: ignore[attr-defined]

@@ -10,10 +10,12 @@ import re
 from aiohttp.test_utils import TestClient
 
 from hardware.simulator import SimulatedBoard
-from kiosk.darts.match import Phase
+from kiosk.darts.kind import DARTS
+from kiosk.darts.match import HouseRules, Phase, Setup, Team
 from tests.ui.conftest_handheld import (
     FLEET_A,
     FLEET_B,
+    RULES,
     fleet,
     fleet_cells,
     make_service,
@@ -181,5 +183,33 @@ async def test_last_darts_show_a_corrected_dart_as_corrected(tmp_path):
             r"<ul class='recent'>(.*?)</ul>", await (await client.get(desk.path())).text()
         ).group(1)
         assert "D9" in listed and "T20" not in listed
+    finally:
+        await client.close()
+
+
+async def test_a_team_without_named_players_is_named_once_on_the_desk(tmp_path):
+    """The status and the last darts name a team without named players once ("In play: Jets,
+    dart 1", "Jets: T20 HIT"), as the scoreboard and the caller do; a team's named player is
+    named beside it (kiosk.darts.players)."""
+    service = make_service(tmp_path)
+    teams = (Team("Sharks", ("Anna",)), Team("Jets", ("Jets",)))
+    service.new_game(DARTS, Setup(teams, RULES.get(service, HouseRules())))
+    for team, text in ((0, FLEET_A), (1, FLEET_B)):
+        place(service, team, fleet(text))
+    thrower = SimulatedBoard(service.handle_input, rng=random.Random(4))
+    client, _api, desk = await _desk_client(service, thrower)
+    try:
+        await _post(client, desk, "throw", cell="SB")  # the bull-off: the Jets closer
+        await _post(client, desk, "throw", cell="DB")
+        assert service.match.turn == 1
+        assert "In play: Jets, dart 1" in _words(await (await client.get(desk.path())).text())
+        await _post(client, desk, "throw", cell="T20")
+        assert desk.recent[0].startswith("Jets: T20 ")
+        for cell in ("MISS", "MISS"):
+            await _post(client, desk, "throw", cell=cell)
+        await _post(client, desk, "visit")
+        await _post(client, desk, "throw", cell="S1")
+        assert desk.recent[0].startswith("Sharks · Anna: S1 ")
+        assert "In play: Sharks (Anna), dart 2" in _words(await (await client.get(desk.path())).text())
     finally:
         await client.close()

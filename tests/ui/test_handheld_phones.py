@@ -204,8 +204,14 @@ async def test_next_from_the_phones_twice_ends_one_visit(tmp_path):
         assert service.match.phase is Phase.TAKEOUT
         taken = await sharks.post(link(api, 0) + "/next", json={"visit": 1})
         assert taken.status == 200 and (await taken.json())["view"]["state"]["visit"] == 2
+        # The Sharks' phone again: its visit is over (the guard's words), not "not your visit".
         again = await sharks.post(link(api, 0) + "/next", json={"visit": 1})
-        assert again.status == 409 and (await again.json())["error"] == "not_your_visit"
+        body = await again.json()
+        assert again.status == 409 and body["error"] == "refused"
+        assert body["message"] == "That Next was for a visit already over: nothing was changed."
+        # A Next for the visit in play from the phone of the team not throwing: not theirs.
+        other = await sharks.post(link(api, 0) + "/next", json={"visit": 2})
+        assert other.status == 409 and (await other.json())["error"] == "not_your_visit"
         quick = await jets.post(link(api, 1) + "/next", json={"visit": 2})
         body = await quick.json()
         assert quick.status == 409 and body["error"] == "refused"

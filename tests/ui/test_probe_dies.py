@@ -7,9 +7,13 @@ run with its Xvfb and the probe (tests/system/test_kiosk_dies.py: the same for a
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +101,51 @@ def test_no_probe_nor_its_xvfb_is_left_when_a_test_run_is_cut_short(tmp_path, ho
         until(lambda: not _x_answers(display), f"nothing on the display :{display} after {how.name}", 20)
     finally:
         clear_up(run, probe, xvfb)
+
+
+# The start-up bench holding its Xvfb (bench/startup.py's `a_display`), as its runs do.
+BENCH_HOLDING = """
+import runpy
+import time
+
+bench = runpy.run_path("bench/startup.py", run_name="startup_bench")
+with bench["a_display"]() as display:
+    print("DISPLAY", display.get("DISPLAY", "-"), flush=True)
+    time.sleep(600)
+"""
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == parent:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def test_the_start_up_bench_s_xvfb_goes_with_the_bench(tmp_path):
+    """`python bench/startup.py` killed midway (SIGKILL: nothing of it runs on) takes its Xvfb
+    along: the bench starts it as the probes do (tests.xvfb, tied). It was started untied and
+    kept running on its display after the bench was gone."""
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    root = Path(__file__).resolve().parents[2]
+    bench = subprocess.Popen(
+        [sys.executable, "-c", BENCH_HOLDING], cwd=root, env=env, stdout=subprocess.PIPE, text=True
+    )
+    xvfb = None
+    try:
+        assert bench.stdout is not None
+        word, display = bench.stdout.readline().split()
+        assert word == "DISPLAY" and display.startswith(":"), display
+        display = display[1:]
+        until(lambda: _x_answers(display), f"Xvfb answering on :{display}", 30)
+        (xvfb,) = _children(bench.pid)
+        bench.kill()
+        bench.wait(timeout=30)
+        until(lambda: not alive(xvfb), f"the bench's Xvfb {xvfb} gone after a SIGKILL of the bench", 20)
+        until(lambda: not _x_answers(display), f"nothing on the display :{display} after the bench", 20)
+    finally:
+        clear_up(bench, *([xvfb] if xvfb else []))

@@ -147,6 +147,19 @@ def test_solo_to_the_win_then_the_result_card_and_stats(tour, artefacts: Path) -
     assert "Sharks" in stats and "Today's challenge" in stats
 
 
+def test_a_duel_of_two_names_that_differ_only_in_case_is_refused(tour) -> None:
+    """ "Sharks" and "sharks" are one name (kiosk.names.same_name), as the dart game's new game
+    and `--teams Jets,jets` refuse them: the screen says so and no duel starts."""
+    tour.at("home")
+    before = tour.kiosk.service.game
+    ClassicWalk(tour).start_duel(("Sharks", "sharks"))
+    screen = tour.screen()
+    assert (
+        tour.app.sm.current == "classic_new" and screen.message.text == "the two teams need different names"
+    )
+    assert tour.kiosk.service.game == before
+
+
 def test_a_duel_hands_each_team_its_code_then_shows_only_the_radars(tour, artefacts: Path) -> None:
     tour.at("home")
     walk = ClassicWalk(tour)

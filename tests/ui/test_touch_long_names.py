@@ -73,7 +73,7 @@ def test_the_bull_off_panel_keeps_a_long_name_inside_it(tour) -> None:
         tour.at("home")
 
 
-def test_a_team_without_named_players_is_named_once(tour) -> None:
+def test_a_team_without_named_players_is_named_once(tour, artefacts) -> None:
     """The scoreboard says "Jets throws" and "next: Jets", as the host page and the caller do,
     not "Jets: Jets throws"; a team with players still names the one throwing."""
     from ui.touch.fingers import frames
@@ -90,5 +90,21 @@ def test_a_team_without_named_players_is_named_once(tour) -> None:
         tour.drain()
         frames(1)
         assert scoreboard.turn.text == "Jets throws"
+        tour.save(artefacts / "scoreboard_team_named_once.png")
+    finally:
+        tour.at("home")
+
+
+def test_the_result_card_has_no_player_row_for_a_team_without_named_players(tour, artefacts) -> None:
+    """The Sharks' players each have a row under the team's; the Jets (no named players) have
+    their team's row alone, not a second row of their own name."""
+    try:
+        tour.at("over", teams=TEAMS)
+        table = tour.app.screen("result").table
+        columns = table.cols
+        cells = [w.text for w in reversed(table.children)]
+        names = [cells[i].strip() for i in range(0, len(cells), columns)]
+        assert names == ["Player", LONGEST, "Anna", "Ben", "Jets"]
+        tour.save(artefacts / "result_team_named_once.png")
     finally:
         tour.at("home")

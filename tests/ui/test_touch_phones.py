@@ -167,9 +167,33 @@ def test_a_stage_begins_with_no_popup_even_one_still_closing(tour, phones) -> No
     tour.press("Phones")
     popup = next(top for top in Window.children if isinstance(top, ModalView))
     popup._anim_duration = 600  # its fade-out outlasts the test (it is 0.1 s: a fast test meets it too)
-    tour.press("Close")
+    popup.dismiss()  # as its Close does (the tour's own press would wait for it to leave)
     assert popup in Window.children  # closing, still on the window
     tour.at("home")
     assert not [top for top in Window.children if isinstance(top, ModalView)]
     tour.new_game()  # over the game in play: asked, answered, a new game's placement
     assert tour.kiosk.service.game != first and tour.app.sm.current == "placement"
+
+
+def test_the_tour_s_press_after_a_close_waits_until_the_popup_is_off_the_window(tour, phones) -> None:
+    """`dartship screenshots` presses one button after another: a press right after a popup's
+    Close fell on the popup still fading out (it takes every touch until it leaves the
+    window). The tour's press returns only when the popup it closed is gone, so the next press
+    meets the screen: here "Phones" opens the popup again."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    stand_in, _drawn = phones
+    tour.new_game()
+    stand_in.hold(0)
+    stand_in.hold(1)
+    tour.press("Phones")
+    popup = next(top for top in Window.children if isinstance(top, ModalView))
+    popup._anim_duration = 0.5  # a slow fade (a loaded Pi), well within the tour's patience
+    tour.press("Close")
+    assert popup not in Window.children
+    tour.press("Phones")
+    again = [top for top in Window.children if isinstance(top, ModalView)]
+    assert len(again) == 1 and again[0] is not popup
+    tour.press("Close")
+    assert not [top for top in Window.children if isinstance(top, ModalView)]

@@ -173,6 +173,61 @@ def test_express_s_line_up_of_four_keeps_its_toast_readable_and_its_names_shown(
         tour.at("home")
 
 
+# The store's refusal when Start cannot save (kiosk/locale/*/faults.po): three lines at 80 % over
+# the line-up's full width in German and Finnish.
+READ_ONLY = (
+    "{path} cannot be written: the file, its folder or its disk is read-only. Make it writable for "
+    "this user (a disk mounted read-only after errors: see dmesg), or use another database file"
+)
+
+
+@pytest.mark.parametrize("language", ["de", "fi", "en"])
+def test_a_three_line_toast_on_the_line_up_of_four_is_read_at_80_percent(
+    tour, artefacts, language: str
+) -> None:
+    """The prompt's band over four people's lines holds two lines of a toast at 80 %: a message
+    of three (the store's refusal at Start in German or Finnish, the longest the kiosk says in
+    English) fell to 60 %, 12 px on the Pi's screen. While such a toast shows, the line-up gives
+    its band the toast's height (the rows a little lower: every ship, button, name and colour
+    stripe still clear of it), and takes it back when the toast goes."""
+    from kiosk.app.tour.driver import label
+    from kiosk.app.tour.express import ExpressTour
+    from kiosk.i18n import _
+    from ui.touch import theme
+    from ui.touch.fingers import frames
+    from ui.touch.fitting import laid_out
+    from ui.touch.toast import widget_box
+
+    tour.at("home", language)
+    express = ExpressTour(tour)
+    express.set_up([(name, None) for name in ("Ann", "Bo", "Cy", "Di")])
+    try:
+        tour.press(label("Lay out the lines"))
+        screen = tour.screen()
+        assert screen.name == "express_lineup" and express.wait(lambda: screen.ready)
+        band = screen.prompt.height
+        message = _(READ_ONLY).format(path="/var/lib/dartship/dartship.db") if language != "en" else VERY_LONG
+        tour.app.toast(message)
+        frames(3)
+        panel, text = tour.app.toast_panel, tour.app.toast_label
+        tour.save(artefacts / f"express_lineup_4p_three_lines_{language}.png")
+        assert text.font_size >= 0.8 * theme.sizes()(20), text.font_size  # it fell to 60 %
+        assert len(laid_out(text)) >= 3, laid_out(text)  # a message of three lines (or more) at that
+        assert _covered(tour) == []
+        assert panel.width >= 0.9 * screen.width, panel.width
+        toast = widget_box(panel)
+        for row in screen.rows:
+            stripe = Box(*row.to_window(*row._stripe.pos), *row._stripe.size)
+            assert not widget_box(row.name).overlaps(toast) and not stripe.overlaps(toast), row.name.text
+        assert _words_whole(text)
+        tour.app._hide_toast()
+        frames(2)
+        assert screen.prompt.height == band  # the band as it was, the rows back in their places
+    finally:
+        tour.app._hide_toast()
+        tour.at("home")
+
+
 def _words_whole(label) -> bool:
     """Every word of the label's text on one line, as Kivy laid it out (no word broken)."""
     from ui.touch.fitting import whole

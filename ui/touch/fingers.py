@@ -5,9 +5,10 @@ Used by `dartship screenshots` and the tests to drive the screens exactly like a
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from kivy.base import EventLoop
 from kivy.input.motionevent import MotionEvent
@@ -132,3 +133,36 @@ def button(root: Widget | None, text: str) -> Widget:
 
 def press(root: Widget | None, text: str) -> None:
     tap(button(root, text))
+
+
+POPUP_LEAVES_SECONDS = 5.0  # far past Kivy's 0.1 s fade-out, on a loaded machine too
+
+
+@contextlib.contextmanager
+def popups_leave() -> Iterator[None]:
+    """Whatever a popup on the window closes in the block (its Close pressed, a tap that ends
+    it), the block ends only when that popup is off the window. Kivy's popup (ModalView)
+    leaves the window when its closing animation ends, 0.1 s of the clock later, and until
+    then it takes every touch: the next press, a moment after a Close, fell on it
+    (`dartship screenshots` and the tests press one button after another). Frames run until
+    it is gone (bounded: a popup that refused to close is left as it is)."""
+    import time
+
+    from kivy.uix.modalview import ModalView
+
+    closing: list[ModalView] = []
+
+    def dismissed(view: ModalView, *_args: object) -> None:
+        closing.append(view)
+
+    views = [top for top in EventLoop.window.children if isinstance(top, ModalView)]
+    for view in views:
+        view.bind(on_pre_dismiss=dismissed)
+    try:
+        yield
+    finally:
+        for view in views:
+            view.unbind(on_pre_dismiss=dismissed)
+    deadline = time.monotonic() + POPUP_LEAVES_SECONDS
+    while any(view.parent is not None for view in closing) and time.monotonic() < deadline:
+        frames(1)

@@ -36,6 +36,7 @@ from ui.touch.toast import LEAST_HEIGHT, Box, controls, place, reaching_up, widg
 
 if TYPE_CHECKING:
     from kiosk.house import Kiosk
+    from ui.touch.screens.base import KioskScreen
 
 log = logging.getLogger("dartship.touch")
 
@@ -177,6 +178,7 @@ class DartshipApp(App):
         self.toast_panel.opacity = 0
         # Where the shown toast was placed: the anchor's box and every control's (`_follow_toast`).
         self._toast_among: tuple[Box | None, tuple[Box, ...]] | None = None
+        self._roomy: KioskScreen | None = None  # the screen that made room for the toast shown
         self.root_layout.add_widget(self.badge)
         self.root_layout.add_widget(self.toast_panel)
         self.root_layout.add_widget(self.banner)
@@ -360,6 +362,7 @@ class DartshipApp(App):
         (to 60 %) where no place is tall enough; it stays long enough to be read."""
         self.toast_label.text = message
         self._toast_among = None
+        self._give_toast_room_back()  # a new message: a screen's room made for the last one goes
         self._follow_toast()
         self.toast_panel.opacity = 1
         # Placed again whenever the controls under it move while it shows: a toast that comes
@@ -385,7 +388,8 @@ class DartshipApp(App):
     def _place_toast(self, board: Box | None, shown: list[Box]) -> None:
         """The lowest place clear of every control (`ui.touch.toast`): over the drawn board on
         the screens that have one (their `toast_anchor`), else anywhere on the window; at the
-        full font if a place is tall enough, else at 80 % or 60 % of it. Where no place is clear
+        full font if a place is tall enough, else at 80 % or 60 % of it; below 80 %, the screen
+        is asked to make room (`KioskScreen.toast_room`). Where no place is clear
         even so (none of the kiosk's screens: `dartship screenshots --check` says so), at the
         bottom, the font fitted to it."""
         from kivy.core.window import Window
@@ -401,6 +405,11 @@ class DartshipApp(App):
             )
         obstacles = [box.grown(s(4)) for box in shown]
         clear = self._clear_place(regions, obstacles)
+        readable = 0.8 * s(20)
+        if clear is None or clear[1] < readable:
+            # Not read here (60 %, or nowhere): the screen may make room for it across the
+            # window. Placed as it stands for now, then again once the controls have moved.
+            self._toast_room(self._toast_height(readable, regions[-1].width))
         if clear is None:
             region = regions[0]
             font = fitting_font(label, s(20), region.width - 2 * s.gap, height=region.height - 2 * s.gap)
@@ -463,9 +472,24 @@ class DartshipApp(App):
         label.texture_update()
         return float(max(s(LEAST_HEIGHT), label.texture_size[1] + 2 * s.gap))
 
+    def _toast_room(self, height: float) -> bool:
+        """Ask the screen on show for room for a toast `height` px tall (`KioskScreen.toast_room`:
+        Express's line-up of four, where a toast of three lines found none at 80 %)."""
+        screen = self.sm.current_screen if self.sm is not None else None
+        if screen is None or not screen.toast_room(height):
+            return False
+        self._roomy = screen
+        return True
+
+    def _give_toast_room_back(self) -> None:
+        if self._roomy is not None:
+            self._roomy.toast_gone()
+            self._roomy = None
+
     def _hide_toast(self, *_args: object) -> None:
         Clock.unschedule(self._follow_toast)
         self.toast_panel.opacity = 0
+        self._give_toast_room_back()
         self._lower_toast()
 
     def _lift_toast(self) -> None:

@@ -153,10 +153,13 @@ class Tour:
     # -- doing --
 
     def press(self, text: str) -> None:
-        from ui.touch.fingers import press
+        """Press the button with this text; a popup the press closes is off the window when
+        this returns (`ui.touch.fingers.popups_leave`), so the next press meets the screen."""
+        from ui.touch.fingers import popups_leave, press
 
-        press(None, text)
-        self.drain()
+        with popups_leave():
+            press(None, text)
+            self.drain()
 
     def press_start(self, text: str) -> None:
         """Press a game's start button; over a game in play the kiosk asks first, and the tour

@@ -120,4 +120,5 @@ def test_names_are_cleaned_and_two_in_a_duel_differ():
     assert clean_name("   ") is None and clean_name(7) is None
     assert duel_names(None, None) == ("Player 1", "Player 2")
     assert duel_names("Bo", "Bo") == ("Bo", "Bo 2")
+    assert duel_names("Sharks", "sharks") == ("Sharks", "sharks 2")  # one name, told apart
     assert duel_names("A" * 20, "A" * 20)[1] == "A" * 18 + " 2"

@@ -14,6 +14,7 @@ from aiohttp import web
 
 from kiosk.board import CellError, Profile, board_for
 from kiosk.darts.closer import CloserVotes
+from kiosk.darts.double_next import refuse_stale
 from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Match, Next, Phase, Place, RuleError, Unplace
@@ -207,6 +208,12 @@ class DartsApi:
         # Reading the body yielded to the loop: the game may have moved on meanwhile.
         if self.service.game != game or self.match is not match:
             raise web.HTTPNotFound()
+        try:
+            # A Next for a visit over already (the team that just threw, tapping again) is told
+            # so before the turn check, which would say "not your visit" to that phone.
+            refuse_stale(match, visit)
+        except RuleError as err:
+            raise json_error(409, "refused", str(err)) from None
         if match.phase not in (Phase.THROWING, Phase.TAKEOUT) or match.turn != team:
             raise json_error(409, "not_your_visit", _("Next is for the team whose visit it is"))
         try:

@@ -90,8 +90,9 @@ class HostDesk:
         # Filled by the server once it knows its address: (team) -> link, () -> spectator link.
         self.team_url: Callable[[int], str | None] = lambda _team: None
         self.spectator_url: Callable[[], str | None] = lambda: None
-        # The last darts, newest first (public: announced to all): team, player, cell, result.
-        self._darts: list[tuple[str, str, Cell, Result]] = []
+        # The last darts, newest first (public: announced to all): team, player (None: the team
+        # alone, kiosk.darts.players), cell, result.
+        self._darts: list[tuple[str, str | None, Cell, Result]] = []
         self._setup: Setup | None = None  # the last dart game's teams: the next game's
         self._recall()
         self._unsubscribe = api.service.subscribe(self._heard)
@@ -154,7 +155,8 @@ class HostDesk:
     def _note(self, match: Match, events: Sequence[object]) -> None:
         for e in events:
             if isinstance(e, DartThrown) and not e.padded:
-                self._darts.insert(0, (match.teams[e.side].name, e.player, e.cell, e.result))
+                side = match.teams[e.side]
+                self._darts.insert(0, (side.name, side.thrower(e.player), e.cell, e.result))
             elif isinstance(e, Undone) and self._darts:
                 self._darts.pop(0)
             elif isinstance(e, Corrected) and self._darts:
@@ -167,8 +169,14 @@ class HostDesk:
     def recent(self) -> list[str]:
         """The last darts as the desk lists them, newest first."""
         return [
-            _("{team} · {player}: {cell} {result}").format(
-                team=team, player=player, cell=cell_text(cell), result=_result_word(result)
+            (
+                _("{team} · {player}: {cell} {result}").format(
+                    team=team, player=player, cell=cell_text(cell), result=_result_word(result)
+                )
+                if player is not None
+                else _("{team}: {cell} {result}").format(
+                    team=team, cell=cell_text(cell), result=_result_word(result)
+                )
             )
             for team, player, cell, result in self._darts
         ]
@@ -616,7 +624,8 @@ class HostDesk:
         team, player, dart = match.up_next()
         if team is None:
             return ""
-        who = names[team] if player in (None, names[team]) else f"{names[team]} ({player})"
+        named = match.teams[team].thrower(player)  # a team without named players: named once
+        who = names[team] if named is None else f"{names[team]} ({named})"
         if match.phase is Phase.TAKEOUT:
             return _("Pull the darts out, then Next. Next: {who}").format(who=who)
         return _("In play: {who}, dart {dart}").format(who=who, dart=dart)

@@ -400,10 +400,17 @@ function scoreboard(view) {
   );
 }
 
-// A team whose one player bears its own name (a headless kiosk's default) is named once.
+// A team without named players (its one player bears its own name) is named once: the view's
+// `named` says so (kiosk/darts/players.py, the rule of every screen); a kiosk older than the
+// field, by the same rule.
+function named(view, team) {
+  const t = view.teams[team];
+  return t.named ?? !(t.players.length === 1 && t.players[0] === t.name);
+}
+
 function who(view, team, player) {
   const name = view.teams[team].name;
-  return !player || player === name ? name : `${name} (${player})`;
+  return !player || !named(view, team) ? name : `${name} (${player})`;
 }
 
 function cellText(code) {
@@ -447,7 +454,7 @@ function recentDarts(view) {
     { class: "recent", id: "recent" },
     h("h3", {}, t("recent_darts")),
     h("ul", { class: "recent" }, page.recent.map((e) =>
-      h("li", {}, h("span", {}, who(view, e.team, e.player)),
+      h("li", {}, h("span", {}, named(view, e.team) ? `${view.teams[e.team].name} · ${e.player}` : view.teams[e.team].name),
         h("span", { class: `r-${e.result}` }, e.cell === "MISS" ? t("off_board") : `${e.cell} ${t(`result_${e.result}`)}`)))),
   );
 }

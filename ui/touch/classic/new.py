@@ -15,6 +15,7 @@ from kiosk.classic.rooms import clean_name, duel_names
 from kiosk.classic.table import start
 from kiosk.game import RuleError
 from kiosk.i18n import _
+from kiosk.names import same_name
 from kiosk.store import StoreError
 from ui.touch import theme
 from ui.touch.classic.words import level_name
@@ -152,4 +153,8 @@ class ClassicNewScreen(KioskScreen):
 
     def _duel(self) -> None:
         first, second = (clean_name(field.text) for field in self.duel_names)
+        # "Sharks" and "sharks" are one name, as the dart game's new game refuses them.
+        if first and second and same_name(first, second):
+            self.message.text = _("the two teams need different names")
+            return
         self._start(Setup(Mode.DUEL, duel_names(first, second)))

@@ -13,7 +13,7 @@ from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team, house_rules
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _, ngettext
-from kiosk.names import clean_name
+from kiosk.names import clean_name, same_name
 from kiosk.scatter import Skill
 from kiosk.store import StoreError
 from ui.touch import theme
@@ -181,7 +181,7 @@ class NewGameScreen(KioskScreen):
         names = [clean_name(f.text) or "" for f in self.names]
         if not all(names):
             raise RuleError(_("give both teams a name"))
-        if names[0].casefold() == names[1].casefold():
+        if same_name(names[0], names[1]):
             raise RuleError(_("the two teams need different names"))
         teams = []
         for index, name in enumerate(names):

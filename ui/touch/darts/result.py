@@ -61,7 +61,9 @@ class ResultScreen(KioskScreen):
                 colour=theme.TEAM_COLOURS[index],
                 bold=True,
             )
-            for player, ptally in match.player_tallies(index).items():
+            # A row per named player; a team without named players is its own row alone.
+            tallies = match.player_tallies(index) if team.named else {}
+            for player, ptally in tallies.items():
                 self.table.add_row(
                     [
                         "   " + player,

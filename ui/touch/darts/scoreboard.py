@@ -106,12 +106,13 @@ class Scoreboard(BoxLayout):
         for column in self.columns:
             column.show(match, lengths)
         team, player, dart = match.up_next()
+        # A team without named players is named once (kiosk.darts.players).
+        player = match.teams[team].thrower(player) if team is not None else None
         seat = match.setup.computer
-        if player is not None and seat is not None and seat.side == team:
+        if team is not None and seat is not None and seat.side == team:
             player = skill_name(seat.skill)  # "Kiosk: pro throws"
-        # A team without named players is one player of the team's name: it is named once.
         name = match.teams[team].name if team is not None else ""
-        named = player not in (None, name)
+        named = player is not None
         if match.phase is Phase.THROWING and team is not None:
             self.turn.text = (
                 _("{team}: {player} throws").format(team=name, player=player)

@@ -70,6 +70,7 @@ class ExpressLineupScreen(KioskScreen):
             least_height=s(LEAST_HEIGHT),
         )
         page.add_widget(self.prompt)
+        self._band = s(LEAST_HEIGHT)
         self.rows_box = BoxLayout(orientation="vertical", spacing=s(6))
         page.add_widget(self.rows_box)
         self.start_button = BigButton(_("Start"), self.start, colour=theme.GO)
@@ -88,6 +89,22 @@ class ExpressLineupScreen(KioskScreen):
         self._asked = 0  # which draft the worker's answer belongs to
         self.rng = random.Random()
         self.seed: int | None = None  # None: a secret seed per game (the screenshots fix one)
+
+    def toast_room(self, height: float) -> bool:
+        """A toast of three lines (or more) needs more than the prompt's band: the band takes
+        its height while it shows (the rows a little lower: four lines of tiles give up some
+        5 px each), at most twice the band (a toast taller still keeps its smaller font)."""
+        wanted = min(height, 2 * self._band)
+        if wanted <= self.prompt.least_height:
+            return False
+        self.prompt.least_height = wanted
+        self.prompt._fit()
+        return True
+
+    def toast_gone(self) -> None:
+        if self.prompt.least_height != self._band:
+            self.prompt.least_height = self._band
+            self.prompt._fit()
 
     def open(self, draft: Draft) -> None:
         """Lay out `draft`'s lines: people's shuffled, the computers' asked of the worker."""

@@ -78,6 +78,16 @@ class KioskScreen(Screen):
         """The widget short messages lie over on this screen (None: across the bottom)."""
         return None
 
+    def toast_room(self, height: float) -> bool:
+        """Make room `height` px tall for a toast that finds no place where it is read (80 %
+        of the font, the whole window's width) among this screen's controls; True when the
+        layout changes for it (the toast is placed again once the controls have moved).
+        Most screens have room enough and change nothing."""
+        return False
+
+    def toast_gone(self) -> None:
+        """The toast the screen made room for has gone: the layout as it was."""
+
 
 def heading(text: str, units: float = 30, **kwargs: Any) -> Label:
     """A screen's title: one line at `units`, or two in a smaller font where it does not fit (a
