@@ -78,3 +78,30 @@ def classic_winner(tour):
 
     match = CLASSIC.in_play(tour.kiosk.service)
     return match.winner if match is not None else None
+
+
+def test_the_last_express_games_name_four_players_whole(tour):
+    """Stats -> Battleship Express at 800x480: the last games' players column names all four
+    players of a game of four, on two lines where one is too narrow; it cut them at 60 % of the
+    font, "Pelaaja 1, Pelaaja 2, Tietokone 3, Ti…" (build/artefacts/qa6/136-stats-express-de.png)."""
+    from kivy.uix.label import Label
+
+    from kiosk.app.tour.express import ExpressTour
+    from ui.touch import theme
+
+    names = ["Pelaaja 1", "Pelaaja 2", "Tietokone 3", "Tietokone 4"]
+    tour.at("home")
+    x = ExpressTour(tour)
+    x.set_up([(name, "easy") for name in names], points=1)
+    x.lay_out()
+    assert x.computers_play(seconds=120)
+    assert x.wait(lambda: tour.app.sm.current == "express_result", 30)
+    tour.app.go("stats")
+    screen = tour.screen()
+    screen.choose("express")
+    tour.drain()
+    listed = ", ".join(names)
+    (cell,) = [w for w in screen.walk() if isinstance(w, Label) and w.text == listed]
+    lines = _rendered_lines(cell)
+    assert " ".join(lines).split() == listed.split(), lines  # every word, none cut to "…"
+    assert cell.font_size >= 0.8 * theme.sizes()(18), cell.font_size  # read, not 60 %

@@ -43,8 +43,9 @@ def fill(players: Table, games: Table, store: Store, played_on: Callable[[str], 
     heading_row(games, [_("Date"), _("Players"), _("Winner"), _("Turns")])
     for game in store.stats.last_games(kind=KIND):
         winner, colour = winner_cell(game)
+        # Up to four names in a column a third of the page wide: two lines, not one cut to "…".
         games.add_row(
-            [played_on(game.started), ", ".join(game.teams), winner, str(game.turns)], colour=colour
+            [played_on(game.started), ", ".join(game.teams), winner, str(game.turns)], colour=colour, lines=2
         )
 
 
