@@ -449,3 +449,27 @@ def test_the_double_next_window_is_set_on_the_settings_screen_and_counts_at_once
     tour.press("Next")
     tour.press("Next")  # at once, but the window is off: Cleo's visit ends too
     assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
+
+
+def test_home_in_the_middle_of_placing_hides_the_fleet_until_its_team_comes_back(tour) -> None:
+    """The Sharks place on the touchscreen and tap Home before Lock in; whoever taps Continue
+    then (the Jets) met the Sharks' ships on the board (seen in a real window:
+    build/artefacts/qa6/142-continue-mid-place.png). Now the hand-over comes first, and the
+    Sharks' own button brings their draft back as they left it."""
+    tour.at("placement")
+    screen = tour.screen()
+    tour.press("Sharks: place on this screen")
+    tour.press("Random fleet")
+    sharks = screen.draft.fleet()
+    tour.press("Home")
+    assert tour.app.sm.current == "home"
+    tour.press("Continue: Dart game")
+    assert tour.app.sm.current == "placement"
+    assert screen.team is None and screen.board_view.marks == {} and screen.board_view.hidden
+    assert "Jets, look away" in labels_text(tour.root)
+    tour.press("Sharks: place on this screen")
+    assert screen.draft.complete and screen.draft.fleet() == sharks
+    tour.press("Lock in")
+    assert tour.kiosk.service.match.state().placed == (True, False)
+    tour.press("Jets: place on this screen")  # the Jets' own, empty draft
+    assert screen.team == 1 and not screen.draft.ships

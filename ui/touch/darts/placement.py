@@ -32,6 +32,9 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         super().__init__(app, **kwargs)
         self.team: int | None = None  # the team placing now; None: the hand-over is shown
         self.draft: FleetDraft | None = None
+        # A team's unfinished draft put away when the screen was left (Home): the hand-over
+        # comes back first, and the team's own "place on this screen" brings the draft back.
+        self.put_away: tuple[int, FleetDraft] | None = None
         self.step: int | None = None  # the team whose hand-over step was asked for
         s = theme.sizes()
         self.handover = BoxLayout(orientation="vertical", padding=s(16), spacing=s(10))
@@ -76,7 +79,16 @@ class PlacementScreen(FollowsPhones, KioskScreen):
     def reset(self) -> None:
         """A new game: forget any draft and show the hand-over."""
         self.step = None
+        self.put_away = None
         self.cover()
+
+    def on_leave(self, *args: object) -> None:
+        """Leaving mid-placement (Home, then anyone's Continue) must not come back to a team's
+        ships on the board: the hand-over is shown again, the draft kept for that team."""
+        super().on_leave(*args)
+        if self.team is not None and self.draft is not None:
+            self.put_away = (self.team, self.draft)
+            self.cover()
 
     def toast_anchor(self) -> Widget | None:
         return self.board_view if self.team is not None else None
@@ -100,7 +112,13 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         if kiosk is not None and kiosk.side == team:
             return  # the kiosk's fleet is placed by the kiosk and never drawn
         self.team = team
-        self.draft = FleetDraft(match.board, match.setup.rules.fleet)
+        kept = self.put_away
+        self.put_away = None
+        self.draft = (
+            kept[1]
+            if kept is not None and kept[0] == team
+            else FleetDraft(match.board, match.setup.rules.fleet)
+        )
         self.board_view.set_board(match.board)
         self.board_view.hidden = False
         self.remove_widget(self.handover)
