@@ -71,3 +71,32 @@ def test_the_longest_name_fits_the_lines_the_table_and_the_result(tour, language
     finally:
         tour.at("home")
     assert not any(found.values()), found
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+def test_a_computer_seat_s_level_is_read_whole_in_a_game_of_four(tour, language: str) -> None:
+    """The table of four at 800x480: under "Computer 4" stood "normal" alone, "Computer:" lost
+    (the level wrapped to a second line the panel had no room for: seen in a real window,
+    build/artefacts/qa6/155-levels-zoom.png). Every seat's words are laid out in its panel."""
+    from kivy.uix.label import Label
+
+    from kiosk.app.tour.express import ExpressTour
+    from ui.touch.express.look import seat_name
+    from ui.touch.fingers import frames
+
+    x = ExpressTour(tour)
+    try:
+        tour.at("home", language)
+        x.set_up([("Ann", None), ("Bo", None), ("C3", "easy"), ("C4", "normal")], points=6)
+        x.lay_out()
+        frames(2)
+        assert tour.app.sm.current == "express"
+        for level in ("easy", "normal"):
+            said = seat_name(level)
+            (seat,) = [w for w in tour.screen().walk() if isinstance(w, Label) and w.text == said]
+            seat.texture_update()
+            laid = " ".join("".join(word.text for word in line.words) for line in seat._label._cached_lines)
+            assert laid.split() == said.split(), (language, said, laid)
+            assert seat.texture_size[1] <= seat.height + 1, (said, seat.texture_size, seat.size)
+    finally:
+        tour.at("home")

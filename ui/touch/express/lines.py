@@ -230,7 +230,16 @@ class LineRow(Backdrop, FloatLayout):
         self.seat.size = (inner, h * 0.3)
         self.seat.pos = (x + s(16), y + s(4))
         self.seat.text_size = self.seat.size
+        self._fit_seat()
         self.arrange(self.order, animate=False)
+
+    def _fit_seat(self) -> None:
+        """The computer's level whole in the room below the points: a smaller font where its
+        words would take a line more than that room holds (in a game of four at 800x480,
+        "Computer: normal" lost "Computer:")."""
+        self.seat.font_size = fitting_font(
+            self.seat, theme.sizes()(12.5), self.seat.width, height=self.seat.height, smallest=0.7
+        )
 
     def arrange(self, order: Sequence[Ship], animate: bool = True) -> None:
         """Put each ship's tile at its place in `order` (sliding there when `animate`)."""
@@ -255,6 +264,7 @@ class LineRow(Backdrop, FloatLayout):
         small = int(theme.sizes()(18))
         self.points.text = f"{points}[size={small}] / {points_to_win}[/size]"
         self.seat.text = _("out: no ships left") if out else seat
+        self._fit_seat()
         self.background = list(theme.PANEL_LIGHT if on_turn else theme.PANEL)
         self._turn_colour.rgba = player_colour(self.player) if on_turn else (0, 0, 0, 0)
         self.opacity = 0.55 if out else 1.0
