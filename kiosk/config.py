@@ -887,7 +887,9 @@ class ConfigFile:
         write_changes(path, changes)
         self._from_file = new_file
         self._written |= frozenset(changes)
-        self.problems = tuple(p for p in self.problems if p.key not in changes)
+        # What the save wrote is good now, and so is the file itself (one that was no TOML is
+        # kept aside as .broken, and a new one written).
+        self.problems = tuple(p for p in self.problems if p.key not in changes and p.key != str(path))
         if self.path is None:
             self.path = path
         new = self.settings

@@ -237,3 +237,8 @@ def test_saving_the_shown_defaults_mends_the_files_bad_keys(tmp_path):
     again = config.read(path, strict=False)
     assert [p.key for p in again.problems] == ["kiosk.pin"] == [p.key for p in owner.problems]
     assert again.settings.rules.darts_per_visit == 3 and "# ours" in path.read_text()
+    path.write_text("[rules\n")  # not TOML: its problem is the file's, gone once a save wrote one
+    garbled = config.read(path, strict=False)
+    assert [p.key for p in garbled.problems] == [str(path)]
+    garbled.save({"rules.darts_per_visit": 3})
+    assert garbled.problems == () and not config.read(path, strict=False).problems

@@ -222,7 +222,11 @@ class SettingsScreen(KioskScreen):
             self.inputs[key] = widget
             self.form.add_widget(self._with_test(widget) if key == "board.autodarts" else widget)
         self.message.text = ""
-        if config.problems:
+        # A bad value of a setting, or the file itself (not TOML); an unknown key changes nothing.
+        wrong = [
+            p for p in config.problems if p.key in config_module.OPTION_BY_KEY or p.key == str(config.path)
+        ]
+        if wrong:
             # The journal alone is not where a bar's owner looks: the screen that shows the
             # defaults says why it shows them for these keys, and that Save mends them.
             self.show_message(
@@ -231,7 +235,7 @@ class SettingsScreen(KioskScreen):
                     "(Save writes what is shown):"
                 )
                 + "\n"
-                + problem_lines(config.problems),
+                + problem_lines(wrong),
                 theme.WARN,
             )
 
