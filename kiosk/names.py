@@ -3,8 +3,12 @@
 A name is shown on the kiosk's screens, on every phone in the bar and in the journal, so it keeps
 only what draws as text on one line: control, format, private-use, unassigned and surrogate
 characters and the line and paragraph separators (U+2028, U+2029) are dropped, any other space
-becomes one plain space, and runs of spaces one. A name that then has nothing visible (only
-spaces, fillers such as U+3164 or U+2800, combining marks on nothing) is no name: `clean_name`
+becomes one plain space, and runs of spaces one. Two format characters are kept where they join
+an emoji sequence, which a phone and the kiosk's screen draw as one emoji: the zero-width joiner
+between two symbols (man, woman, girl: a family; white flag, rainbow: the rainbow flag) and the
+tags after a black flag (Scotland's flag: the black flag and the tags of "gbsct"); anywhere else
+they are dropped like any other. A name that then has nothing visible (only spaces, fillers such
+as U+3164 or U+2800, combining marks on nothing) is no name: `clean_name`
 gives None, and each front end says "enter a name" or uses its default. Two names that differ
 only in case are one name (`same_name`).
 """
@@ -20,6 +24,21 @@ BLANKS = frozenset(
     "\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u034f\u180b\u180c\u180d\u180f\u2063\u2064\u00ad\u061c\u200b"
 )
 _DROPPED = frozenset(("Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"))
+_JOINER = "\u200d"
+_BLACK_FLAG = "\U0001f3f4"
+_TAGS = frozenset(map(chr, range(0xE0020, 0xE0080)))
+
+
+def _emoji_part(char: str | None) -> bool:
+    """A symbol (an emoji), a skin tone or the emoji selector: what a joiner may stand between."""
+    return char is not None and (unicodedata.category(char) in ("So", "Sk") or char == "\ufe0f")
+
+
+def _joins(char: str, before: str | None, after: str | None) -> bool:
+    """Whether the format character `char` is part of an emoji sequence (see the module)."""
+    if char == _JOINER:
+        return _emoji_part(before) and _emoji_part(after)
+    return char in _TAGS and before is not None and (before == _BLACK_FLAG or before in _TAGS)
 
 
 def visible(text: str) -> bool:
@@ -33,11 +52,14 @@ def clean_name(text: object, limit: int = MAX_NAME) -> str | None:
     if not isinstance(text, str):
         return None
     kept: list[str] = []
-    for char in unicodedata.normalize("NFC", text):
+    chars = unicodedata.normalize("NFC", text)
+    for at, char in enumerate(chars):
         category = unicodedata.category(char)
         if category == "Zs":
             kept.append(" ")
-        elif category not in _DROPPED and char not in BLANKS:
+        elif (category not in _DROPPED and char not in BLANKS) or (
+            category == "Cf" and _joins(char, kept[-1] if kept else None, chars[at + 1 : at + 2] or None)
+        ):
             kept.append(char)
     name = " ".join("".join(kept).split())[:limit].strip()
     return name if visible(name) else None

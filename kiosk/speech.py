@@ -121,9 +121,24 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "x"
 
 
+_SELECTORS = "\ufe0e\ufe0f\u20e3"  # text and emoji presentation, the keycap
+
+
+def as_said(text: str) -> str:
+    """A name as the caller says it: without its emoji (and what joins them: selectors, skin
+    tones, joiners, keycaps). espeak-ng reads an emoji's name aloud: "🎯 Jets to throw" was
+    "direct hit Jets to throw", a result said before a dart was thrown; "Die 🍺 Brüder" was
+    "Die Bierkrug Brüder". The screen and the phones show the emoji."""
+    kept = (
+        c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cf") and c not in "\ufe0e\ufe0f\u20e3"
+    )
+    return " ".join("".join(kept).split())
+
+
 def name(text: str) -> Words:
-    """A team's or player's name: its recording is `name-<slug>.wav`."""
-    return Words(f"name-{slug(text)}", text)
+    """A team's or player's name: its recording is `name-<slug>.wav`; what is said of it is
+    `as_said(text)`."""
+    return Words(f"name-{slug(text)}", as_said(text))
 
 
 def cell(code: str, spoken: str | None = None) -> Words:
@@ -143,7 +158,7 @@ def template(phrase: str, text: str, **names: str) -> tuple[Words, ...]:
     fixed = 0
     for index, part in enumerate(_PLACEHOLDER.split(text)):
         if index % 2:  # a placeholder's name
-            if part in names and names[part].strip():
+            if part in names and as_said(names[part]):  # a name of emoji only is not said
                 pieces.append(name(names[part].strip()))
             continue
         spoken = part.strip(" ,:;")

@@ -1,12 +1,32 @@
-"""Two names are one name when they differ only in case (kiosk.names.same_name), for every new
-game that takes two or more."""
+"""Names as kept (kiosk.names.clean_name: emoji sequences stay whole) and compared
+(kiosk.names.same_name: two names that differ only in case are one name, for every new game that
+takes two or more)."""
 
 from __future__ import annotations
 
 import pytest
 
 from kiosk.app.run import _teams
-from kiosk.names import same_name
+from kiosk.names import clean_name, same_name
+
+FAMILY = "👨\u200d👩\u200d👧"
+RAINBOW_FLAG = "🏳\ufe0f\u200d🌈"
+SCOTLAND = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+
+
+def test_emoji_sequences_keep_their_joiners_and_tags() -> None:
+    assert clean_name(f"{FAMILY} Jets") == f"{FAMILY} Jets"
+    assert clean_name(f"Die {RAINBOW_FLAG} Brüder") == f"Die {RAINBOW_FLAG} Brüder"
+    assert clean_name(f"{SCOTLAND} Jets") == f"{SCOTLAND} Jets"
+    assert clean_name("👍🏽 Jets") == "👍🏽 Jets"
+
+
+def test_joiners_and_tags_outside_a_sequence_are_dropped() -> None:
+    assert clean_name("Je\u200dts") == "Jets"  # between letters: no sequence
+    assert clean_name("\u200d🎯\u200d") == "🎯"  # at the ends: nothing to join
+    assert clean_name("Jets\U000e0067") == "Jets"  # a tag after no black flag
+    assert clean_name("\u200d\U000e0067") is None  # nothing visible
+    assert clean_name("Anna\u200b\u2060") == "Anna"  # other format characters, as before
 
 
 def test_names_that_differ_only_in_case_are_one_name():

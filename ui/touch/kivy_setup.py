@@ -71,6 +71,10 @@ def configure(settings: Settings, *, headless: bool = False) -> None:
 
     if not any(isinstance(f, QuietKnownNoise) for f in Logger.filters):
         Logger.addFilter(QuietKnownNoise())
+    # Emoji in names ("🎯 Jets") in Noto Emoji where Roboto has none, before any text is drawn.
+    from ui.touch import emoji
+
+    emoji.install()
 
     display = settings.display
     kiosk_mode = display.kiosk_mode
