@@ -18,13 +18,14 @@ from playwright.async_api import Page, expect
 from kiosk.board import board_for
 from kiosk.darts.double_next import NextGuard
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Phase
+from kiosk.darts.match import HouseRules, Phase, Setup, Team
 from kiosk.inputs import Button, ButtonInput, DartInput
 from tests.clocks import hand_clock_for_next
 from tests.ui.conftest_handheld import (
     ARTEFACTS,
     FLEET_A,
     FLEET_B,
+    RULES,
     fleet,
     make_service,
     new_game,
@@ -183,6 +184,27 @@ async def test_two_phones_place_by_tapping_and_follow_the_game_live(tmp_path, ch
         assert painted == 0
         for page in (sharks, jets, crowd):
             assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+async def test_a_team_without_named_players_is_named_once_on_its_phone(tmp_path, chromium):
+    """A team typed without players (a headless kiosk's --teams alone) is named once on its
+    page, as on every screen (the view's `teams[i].named`, kiosk.darts.players): "Sharks, dart
+    3 of 3", and its recent darts "Sharks" (they said "Sharks · Sharks")."""
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        teams = (Team("Sharks", ("Sharks",)), Team("Jets", ("Jets",)))
+        service.new_game(DARTS, Setup(teams, RULES.get(service, HouseRules())))
+        place(service, 0, fleet(FLEET_A))
+        place(service, 1, fleet(FLEET_B))
+        sharks = await phone(browser, web.team_url(0))
+        for code in ("T7", "D3"):
+            dart(service, code)
+        await expect(sharks.locator("#recent li")).to_have_count(2, timeout=WAIT_MS)
+        await expect(sharks.locator("#turn")).to_contain_text("Sharks, dart 3")
+        said = await sharks.locator("#recent li").all_inner_texts()
+        assert all(text.split()[0] == "Sharks" and "·" not in text for text in said), said
+        assert "(Sharks)" not in await sharks.locator("#turn").inner_text()
+        assert sharks.errors == []  # type: ignore[attr-defined]
 
 
 @pytest.mark.slow
