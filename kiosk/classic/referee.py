@@ -47,6 +47,7 @@ from kiosk.classic.wire import (
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.lines import Answer, WireError, command_name, command_of, error, serve, stdio
+from kiosk.names import same_name
 from kiosk.service import GameService, Source
 
 
@@ -143,6 +144,10 @@ class ClassicReferee:
 
     def _new(self, obj: dict[str, Any]) -> list[Answer]:
         setup = setup_from_dict(obj, self.today())
+        # A new game's two names that differ only in case are one name, as on the touchscreen
+        # (a stored game's setup is read as it was: `setup_from_dict` alone is not stricter).
+        if len(setup.players) == 2 and same_name(*setup.players):
+            raise WireError(_("the two players need different names"))
         rng = _seed(obj)  # checked before anything changes
         self._start(setup)
         if setup.mode is Mode.SOLO:

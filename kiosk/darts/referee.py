@@ -22,6 +22,7 @@ from kiosk.darts.wire import (
 )
 from kiosk.i18n import _
 from kiosk.lines import WireError, command_name, command_of, error, serve, stdio
+from kiosk.names import same_name
 from kiosk.service import GameService, Source
 from kiosk.store import Store
 
@@ -65,6 +66,10 @@ class Referee:
 
     def _new(self, obj: dict[str, Any]) -> list[dict[str, Any]]:
         setup = setup_from_dict(obj, self.defaults)
+        # A new game's two names that differ only in case are one name, as on the touchscreen
+        # (a stored game's setup is read as it was: `setup_from_dict` alone is not stricter).
+        if same_name(setup.teams[0].name, setup.teams[1].name):
+            raise WireError(_("the two teams need different names"))
         self.service.new_game(DARTS, setup)
         return [{"event": "new", "teams": setup_to_dict(setup)["teams"]}]
 

@@ -1,7 +1,9 @@
 """Battleship Express's line-up with three or four people, in a real window, and the longest
 notice the kiosk gets shown over it (a serial board's garbled line):
 
-    python -m tests.ui.real_window_lineup_probe FOLDER WIDTH HEIGHT PLAYERS OUT.png
+    python -m tests.ui.real_window_lineup_probe FOLDER WIDTH HEIGHT PLAYERS OUT.png [long]
+
+(`long`: the longest message the kiosk says instead, a toast of three lines at 80 %.)
 
 The kiosk comes from the composition root and runs as `dartship run` runs it (`App.async_run`
 on its loop); Home's Express button, the number of players, each seat made a person and named,
@@ -25,7 +27,9 @@ from tests.ui.real_window_probe import reporting, window_kiosk
 NAMES = ("Ann", "Bo", "Cy", "Di")
 
 
-async def main(folder: Path, width: int, height: int, players: int, picture: Path) -> None:
+async def main(
+    folder: Path, width: int, height: int, players: int, picture: Path, long: bool = False
+) -> None:
     kiosk = await window_kiosk(folder / "kiosk.db", width, height)
     async with reporting(kiosk) as (app, frames, report):
         from kiosk.app.tour.driver import GARBLED_LINE
@@ -33,6 +37,7 @@ async def main(folder: Path, width: int, height: int, players: int, picture: Pat
         from kiosk.inputs import BadLine
         from ui.touch import theme
         from ui.touch.fingers import photograph, press, tap
+        from ui.touch.fitting import laid_out
         from ui.touch.toast import covered, widget_box
 
         def box(widget: object) -> list[float]:
@@ -58,7 +63,12 @@ async def main(folder: Path, width: int, height: int, players: int, picture: Pat
                 break
         screen = app.sm.current_screen
         report["screen"] = screen.name
-        kiosk.service.queue.put_nowait(BadLine(GARBLED_LINE, _("no dialect reads this line")))
+        if long:
+            from tests.ui.test_touch_toast import VERY_LONG
+
+            app.toast(VERY_LONG)
+        else:
+            kiosk.service.queue.put_nowait(BadLine(GARBLED_LINE, _("no dialect reads this line")))
         await frames.wait(6)
         panel, text = app.toast_panel, app.toast_label
         report["window"] = [width, height]
@@ -67,6 +77,7 @@ async def main(folder: Path, width: int, height: int, players: int, picture: Pat
         report["font"] = text.font_size
         report["full_font"] = theme.sizes()(20)  # a toast's font where nothing is in its way
         report["covered"] = covered(panel)
+        report["lines"] = len(laid_out(text))
         report["prompt"] = box(screen.prompt)
         report["names"] = [box(row.name) for row in screen.rows]
         report["stripes"] = []
@@ -78,5 +89,12 @@ async def main(folder: Path, width: int, height: int, players: int, picture: Pat
 
 if __name__ == "__main__":
     asyncio.run(
-        main(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), Path(sys.argv[5]))
+        main(
+            Path(sys.argv[1]),
+            int(sys.argv[2]),
+            int(sys.argv[3]),
+            int(sys.argv[4]),
+            Path(sys.argv[5]),
+            sys.argv[6:] == ["long"],
+        )
     )

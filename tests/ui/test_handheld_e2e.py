@@ -18,7 +18,7 @@ from playwright.async_api import Page, expect
 from kiosk.board import board_for
 from kiosk.darts.double_next import NextGuard
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Phase, Setup, Team
+from kiosk.darts.match import HouseRules, Phase, Setup, Team
 from kiosk.inputs import Button, ButtonInput, DartInput
 from tests.clocks import hand_clock_for_next
 from tests.ui.conftest_handheld import (
@@ -187,6 +187,27 @@ async def test_two_phones_place_by_tapping_and_follow_the_game_live(tmp_path, ch
 
 
 @pytest.mark.slow
+async def test_a_team_without_named_players_is_named_once_on_its_phone(tmp_path, chromium):
+    """A team typed without players (a headless kiosk's --teams alone) is named once on its
+    page, as on every screen (the view's `teams[i].named`, kiosk.darts.players): "Sharks, dart
+    3 of 3", and its recent darts "Sharks" (they said "Sharks · Sharks")."""
+    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
+        teams = (Team("Sharks", ("Sharks",)), Team("Jets", ("Jets",)))
+        service.new_game(DARTS, Setup(teams, RULES.get(service, HouseRules())))
+        place(service, 0, fleet(FLEET_A))
+        place(service, 1, fleet(FLEET_B))
+        sharks = await phone(browser, web.team_url(0))
+        for code in ("T7", "D3"):
+            dart(service, code)
+        await expect(sharks.locator("#recent li")).to_have_count(2, timeout=WAIT_MS)
+        await expect(sharks.locator("#turn")).to_contain_text("Sharks, dart 3")
+        said = await sharks.locator("#recent li").all_inner_texts()
+        assert all(text.split()[0] == "Sharks" and "·" not in text for text in said), said
+        assert "(Sharks)" not in await sharks.locator("#turn").inner_text()
+        assert sharks.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
 async def test_an_answer_overtaken_by_darts_leaves_the_newer_view(tmp_path, chromium):
     """The answer to a team's Next and the socket race: the next team's darts land while the
     answer is on its way, so their views come on the socket first. The page keeps the newer
@@ -300,25 +321,3 @@ async def test_a_reload_keeps_a_placed_fleet_that_is_not_locked_in(tmp_path, chr
         kept = await sharks.evaluate("Object.keys(localStorage).filter(k => k.startsWith('dartship-fleet:'))")
         assert kept == []
         assert sharks.errors == []
-
-
-@pytest.mark.slow
-async def test_the_recent_darts_name_a_team_of_one_unnamed_player_once(tmp_path, chromium):
-    """A team without named players (its one player bears its name: the touchscreen's and a
-    headless kiosk's default) is named once among a phone's recent darts, as everywhere else:
-    it said "Owls · Owls" (seen in headless Chromium: build/artefacts/qa6/55-overnight-a.png).
-    A team's named player is still named: "Sharks · Sharks 1"."""
-    async with running_kiosk(tmp_path) as (service, web), chromium() as browser:
-        teams = (Team("Sharks", ("Sharks 1",)), Team("Owls", ("Owls",)))
-        service.new_game(DARTS, Setup(teams, RULES[service]))
-        place(service, 0, fleet(FLEET_A))
-        place(service, 1, fleet(FLEET_B))
-        owls = await phone(browser, web.team_url(1))
-        for code in ("T7", "D3", "S3"):
-            dart(service, code)
-        press_next(service)
-        dart(service, "D20")
-        await expect(owls.locator("#recent li")).to_have_count(4)
-        recent = await owls.locator("#recent li > span:first-child").all_inner_texts()
-        assert recent == ["Owls", "Sharks · Sharks 1", "Sharks · Sharks 1", "Sharks · Sharks 1"]
-        assert owls.errors == []  # type: ignore[attr-defined]

@@ -107,3 +107,31 @@ def test_a_long_notice_over_the_line_up_of_four_is_read_in_a_real_window(
     assert report["font"] >= 0.8 * report["full_font"], report["font"]
     for shown in report["names"] + report["stripes"]:
         assert not _overlap(toast, shown), (toast, shown)
+
+
+def test_a_three_line_toast_over_the_line_up_of_four_is_read_in_a_real_window(
+    tmp_path: Path, artefacts: Path
+) -> None:
+    """The longest message the kiosk says, three lines at 80 % over four people's lines at the
+    Pi's 800x480, in a real window: the line-up makes room for it (the prompt's band as tall as
+    the toast), full width, at 80 % of the font at least (it fell to 60 %), over no ship,
+    button, name or colour stripe."""
+    picture = artefacts / "express_lineup_4p_800x480_three_lines_real_window.png"
+    (report,) = run_probe(
+        "tests.ui.real_window_lineup_probe",
+        str(tmp_path),
+        "800",
+        "480",
+        "4",
+        str(picture),
+        "long",
+        folder=tmp_path,
+        timeout=180,
+    )
+    assert report["screen"] == "express_lineup" and report["shown"], report
+    assert report["font"] >= 0.8 * report["full_font"], report["font"]
+    assert report["lines"] >= 3 and report["covered"] == [], report
+    toast = report["toast"]
+    assert toast[2] - toast[0] >= 0.9 * 800, toast
+    for shown in report["names"] + report["stripes"]:
+        assert not _overlap(toast, shown), (toast, shown)

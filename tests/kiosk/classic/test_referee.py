@@ -260,6 +260,14 @@ def test_solo_levels(ai):
     assert one(ref, {"cmd": "new", "mode": "solo", "ai": "wizard"})["event"] == "error"
 
 
+def test_a_duel_of_one_name_in_two_cases_is_refused():
+    """ "Bo" and "bo" are one name (kiosk.names.same_name), as the touchscreen's duel says."""
+    ref = referee()
+    answer = one(ref, {"cmd": "new", "mode": "duel", "players": ["Bo", "bo"]})
+    assert answer["event"] == "error" and "different names" in answer["message"]
+    assert one(ref, {"cmd": "new", "mode": "duel", "players": ["Bo", "Cy"]})["event"] == "new"
+
+
 def test_solo_computer_first():
     ref = referee()
     ask(ref, {"cmd": "new", "mode": "solo", "first": 1, "seed": 2})

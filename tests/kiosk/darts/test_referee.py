@@ -35,6 +35,15 @@ def ref() -> Referee:
     return r
 
 
+def test_a_new_game_of_one_name_in_two_cases_is_refused():
+    """ "Jets" and "jets" are one name (kiosk.names.same_name), as the touchscreen, --teams and
+    classic say: the line protocol's `new` refuses them too."""
+    r = Referee()
+    (answer,) = ask(r, {"cmd": "new", "teams": ["Jets", "jets"]})
+    assert answer["event"] == "error" and "different names" in answer["message"]
+    assert r.match is None
+
+
 def test_new_defaults():
     r = Referee()
     assert ask(r, {"cmd": "new", "teams": ["A", "B"]}) == [{"event": "new", "teams": ["A", "B"]}]
