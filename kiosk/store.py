@@ -15,7 +15,7 @@ import json
 import sqlite3
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -287,6 +287,7 @@ class Store:
     * `rooms`  (`Rooms`): classic's phone rooms and the names of won daily challenges
     * `stats`  (`Stats`): what the Stats screens and leaderboards read (never a secret)
     * `meta`   (`Meta`): the schema version and the kiosk's own small state (remember/recall)
+    * `drafts` (`Drafts`): games set up but not started yet (a line-up), until they start
     * `limits` (`kiosk.address_limits.AddressLimits`): what each address used of the phones' limits
     """
 
@@ -329,6 +330,7 @@ class Store:
         self.rooms = Rooms(self)
         self.stats = Stats(self)
         self.meta = Meta(self)
+        self.drafts = Drafts(self)
         self.limits = address_limits.AddressLimits(self)
         self.use_league(membership.kept(self.meta))
 
@@ -947,3 +949,46 @@ class Meta(_Part):
         """A real write and commit, to see whether writing works again (after a full disk)."""
         with self._transaction():
             self._insert("meta", {"key": "probe", "value": now_iso()}, replace=True)
+
+
+class DraftError(StoreError):
+    """A kept draft that is not a JSON object (broken, or not written by a kiosk)."""
+
+
+class Drafts(_Part):
+    """Games being set up on the touchscreen, not started yet: what the players answered so far
+    (a line-up with its swaps), kept at every change so that a kill -9 loses none of it, and
+    put away once the game starts or is given up. Kept by name in the meta table, as JSON
+    objects; what a draft holds is its game's business (this part names no game)."""
+
+    _PREFIX = "draft."
+
+    def keep(self, name: str, draft: Mapping[str, object]) -> None:
+        """Keep `draft` (JSON-able) as `name`'s, over what was kept before."""
+        with self._transaction():
+            self._insert("meta", {"key": self._PREFIX + name, "value": json.dumps(draft)}, replace=True)
+
+    def kept(self, name: str) -> dict[str, Any] | None:
+        """`name`'s draft (None: nothing kept). DraftError says what is wrong with a broken one."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", [self._PREFIX + name]).fetchone()
+        if row is None:
+            return None
+        try:
+            found = json.loads(row[0])
+        except (TypeError, ValueError):
+            raise DraftError(_("the kept draft is not readable")) from None
+        if not isinstance(found, dict):
+            raise DraftError(_("the kept draft is not readable"))
+        return found
+
+    def names(self) -> list[str]:
+        rows = self.db.execute("SELECT key FROM meta WHERE key LIKE 'draft.%' ORDER BY key").fetchall()
+        return [str(row[0])[len(self._PREFIX) :] for row in rows]
+
+    def put_away(self, name: str | None = None) -> None:
+        """Forget `name`'s draft (None: every draft, as when any game starts)."""
+        with self._transaction():
+            if name is None:
+                self.db.execute("DELETE FROM meta WHERE key LIKE 'draft.%'")
+            else:
+                self.db.execute("DELETE FROM meta WHERE key=?", [self._PREFIX + name])

@@ -280,3 +280,77 @@ def test_rematch_and_an_all_computer_game_play_themselves(tour, x) -> None:
     assert again is not match and again.setup.lines == match.setup.lines
     assert again.setup.computers == match.setup.computers and again.setup.seed != match.setup.seed
     assert x.computers_play(seconds=120) and again.phase is Phase.OVER
+
+
+def _restarted(tour) -> object:
+    """The app as a kiosk started again on the same database finds it: every screen built
+    anew (none remembers anything), then the start's own choice of screen."""
+    tour.app.rebuild("home")
+    tour.app.follow_phase(initial=True)
+    tour.drain()
+    return tour.screen()
+
+
+def test_a_line_up_comes_back_as_it_was_after_a_restart(tour, x, artefacts: Path) -> None:
+    """Swaps made on the line-up, the computer's line laid: the app rebuilt on the same
+    database opens the line-up by itself, every line as it stood; Start plays those lines,
+    and the next start goes where the game is, not to the line-up."""
+    from kiosk.express.lineup import DRAFT
+
+    store = tour.kiosk.service.store
+    tour.at("home")
+    store.drafts.put_away()
+    x.set_up([("Ann", None), ("Bo", None), ("Kiosk", "normal")], variant=Variant.CAPTAIN, points=2)
+    tour.press("Lay out the lines")
+    lineup = tour.screen()
+    assert x.wait(lambda: lineup.ready)
+    before = list(lineup.lines[1])
+    x.tap_tile(lineup.rows[1], before[0])
+    x.tap_tile(lineup.rows[1], before[4])  # Bo swaps his first and last ship
+    swapped = [before[4], *before[1:4], before[0]]
+    assert lineup.lines[1] == swapped
+    lines = [list(line) for line in lineup.lines]
+    again = _restarted(tour)
+    assert tour.app.sm.current == "express_lineup" and again is not lineup
+    assert again.lines == lines and again.lines[1] == swapped
+    assert again.draft.names == ("Ann", "Bo", "Kiosk") and again.draft.computers == (None, None, "normal")
+    assert again.draft.variant is Variant.CAPTAIN and again.draft.points_to_win == 2
+    assert again.ready  # the computer's line came back laid, not asked again
+    tour.save(artefacts / "express_lineup_resumed.png")
+    again.seed = 5
+    tour.press_start("Start")
+    assert tour.app.sm.current == "express"
+    assert [list(line) for line in x.match.setup.lines] == lines
+    assert store.drafts.kept(DRAFT) is None  # the game started: the line-up is put away
+    assert _restarted(tour).name == "express"
+
+
+def test_back_puts_the_line_up_away(tour, x) -> None:
+    from kiosk.express.lineup import DRAFT
+
+    store = tour.kiosk.service.store
+    tour.at("home")
+    store.drafts.put_away()
+    x.set_up([("Ann", None), ("Bo", None)])
+    tour.press("Lay out the lines")
+    assert store.drafts.kept(DRAFT) is not None  # kept as soon as it is laid out
+    tour.press("Back")
+    assert tour.app.sm.current == "express_setup" and store.drafts.kept(DRAFT) is None
+    assert _restarted(tour).name == (tour.app.flow_screen() or "home")  # not the line-up
+
+
+@pytest.mark.parametrize(
+    "kept",
+    ['{"format": 1, "players": ["Ann"], "computers": [null], "lines": [null]}', "{broken", '{"format": 9}'],
+)
+def test_a_broken_or_foreign_line_up_is_refused_in_words_and_loses_nothing_else(tour, x, kept: str) -> None:
+    store = tour.kiosk.service.store
+    tour.at("home")
+    store.drafts.put_away()
+    store.meta.remember("lineup6.witness", "kept")
+    store.drafts.keep("express.lineup", {})
+    store.db.execute("UPDATE meta SET value=? WHERE key='draft.express.lineup'", [kept])
+    screen = _restarted(tour)
+    assert screen.name == (tour.app.flow_screen() or "home")  # where it went without a line-up
+    assert "The line-up kept before the restart could not be laid out again" in tour.app.toast_label.text
+    assert store.drafts.names() == [] and store.meta.recall("lineup6.witness") == "kept"

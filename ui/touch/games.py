@@ -54,6 +54,9 @@ class TouchRoom:
     # A result card -> the screen that opens it itself, once it has shown the last roll.
     opened_by: Mapping[str, str] = field(default_factory=dict)
     throwing: tuple[str, ...] = ()  # where darts are thrown: the SIMULATOR badge shows there
+    # The screens that lay out a game set up but not started, kept in the store's drafts, when
+    # the kiosk starts again (each screen's `resume_draft() -> bool`: True when it did).
+    drafts: tuple[str, ...] = ()
     colour: tuple[float, float, float, float] = theme.ACCENT  # its button on Home
     stats: Callable[[], StatsPage] | None = None  # its Stats page
 
@@ -128,6 +131,10 @@ def results(hosted: Sequence[Game]) -> dict[str, tuple[str, ...]]:
 
 def opened_by(hosted: Sequence[Game]) -> dict[str, str]:
     return {card: screen for game in hosted for card, screen in game.touch.opened_by.items()}
+
+
+def draft_screens(hosted: Sequence[Game]) -> tuple[str, ...]:
+    return tuple(name for game in hosted for name in game.touch.drafts)
 
 
 def throwing(hosted: Sequence[Game]) -> frozenset[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
+import sqlite3
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from kiosk.errors import RuleError
 from kiosk.i18n import _, set_language
 from kiosk.rooms import in_play, start_over_question
 from kiosk.service import GameService, GameStarted, MatchUpdate, Notice, NoticeKind, ServiceEvent
+from kiosk.store import StoreError
 from ui.touch import games, kivy_setup, theme
 from ui.touch.controls import Panel, fitting_font
 from ui.touch.question import Question
@@ -260,8 +262,14 @@ class DartshipApp(App):
     def follow_phase(self, initial: bool = False) -> None:
         target = self.flow_screen()
         if initial:
-            # A resumed game goes straight back where it stopped: an unfinished one to its
-            # screen, a just-finished one to its result card (kiosk.app.root).
+            # A game being set up when the kiosk stopped (a line-up, kept in the store's
+            # drafts) comes back where the players left it; otherwise a resumed game goes
+            # straight back where it stopped: an unfinished one to its screen, a just-finished
+            # one to its result card (kiosk.app.root).
+            for name in games.draft_screens(self.games):
+                if self.screen(name).resume_draft():
+                    self.go(name)
+                    return
             self.go(target or "home")
             return
         assert self.sm is not None
@@ -308,6 +316,16 @@ class DartshipApp(App):
         log.info("game %s is in play: asked before a new game starts", service.game)
         self.asking.open()
 
+    def _put_drafts_away(self) -> None:
+        """A game started: whatever was being set up (its line-up) is not wanted after a restart."""
+        store = self.service.store
+        if store is None:
+            return
+        try:
+            store.drafts.put_away()
+        except (sqlite3.Error, OSError, StoreError) as err:
+            log.warning("the drafts could not be put away (%s)", err)
+
     def _question_closed(self, *_args: object) -> None:
         self.asking = None
 
@@ -326,6 +344,7 @@ class DartshipApp(App):
         assert self.sm is not None
         self.wake()  # an announcement or a new screen comes: draw it smoothly
         if isinstance(event, GameStarted):
+            self._put_drafts_away()
             if self._result_event is not None:
                 self._result_event.cancel()
                 self._result_event = None

@@ -5,18 +5,26 @@ their own. Tap a ship, then another of the same line: they swap. Start begins th
 The computer's lines (the hard level's is worked out from the exact odds) and the tables every
 computer decision needs (`kiosk.express.ai.prepare`, about a second) are made in a worker while
 the people arrange theirs; Start waits for them.
+
+What the players answered here survives a kill -9: the line-up (`kiosk.express.lineup`) is kept
+in the store's drafts at every change (laid out, a swap, Shuffle, the computers' lines once
+laid), and a kiosk started again opens it here as it was (`resume_draft`, from the shell). Back
+puts it away; so does any game's start (the shell puts every draft away on GameStarted).
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import logging
 import random
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.express.lineup import DRAFT, Draft, Lineup, lines_of, lineup_from_dict
 from kiosk.express.match import Setup
 from kiosk.express.rules import FLEET, Rules, Ship, Variant
 from kiosk.express.wire import EXPRESS
@@ -27,10 +35,10 @@ from ui.touch import theme
 from ui.touch.controls import BigButton, Prompt, button_row
 from ui.touch.express.lines import LineRow
 from ui.touch.express.look import dice_and_rolls, seat_name
-from ui.touch.express.setup import Draft
 from ui.touch.screens.base import KioskApp, KioskScreen
 from ui.touch.toast import LEAST_HEIGHT
 
+log = logging.getLogger(__name__)
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
 
 
@@ -76,7 +84,7 @@ class ExpressLineupScreen(KioskScreen):
         self.start_button = BigButton(_("Start"), self.start, colour=theme.GO)
         page.add_widget(
             button_row(
-                BigButton(_("Back"), lambda: app.go("express_setup"), colour=theme.PANEL_LIGHT),
+                BigButton(_("Back"), self.back, colour=theme.PANEL_LIGHT),
                 BigButton(_("Shuffle"), self.shuffle, colour=theme.PANEL_LIGHT),
                 self.start_button,
             )
@@ -108,23 +116,75 @@ class ExpressLineupScreen(KioskScreen):
 
     def open(self, draft: Draft) -> None:
         """Lay out `draft`'s lines: people's shuffled, the computers' asked of the worker."""
+        self._lay_out(draft, [None if level is not None else self._shuffled() for level in draft.computers])
+
+    def resume_draft(self) -> bool:
+        """The line-up kept before the kiosk stopped, laid out again as it was (the computers'
+        lines not laid yet are asked of the worker again). False when none is kept; a broken
+        or foreign one is said in words and put away, and nothing else changes."""
+        store = self.app.service.store
+        if store is None:
+            return False
+        try:
+            kept = store.drafts.kept(DRAFT)
+            lineup = lineup_from_dict(kept) if kept is not None else None
+        except (RuleError, StoreError, sqlite3.Error) as err:
+            log.warning("the line-up kept before the restart is refused: %s", err)
+            message = _("The line-up kept before the restart could not be laid out again: {reason}").format(
+                reason=err
+            )
+            Clock.schedule_once(lambda _dt: self.app.toast(message, 6))
+            self._put_away()
+            return False
+        if lineup is None:
+            return False
+        self._lay_out(lineup.draft, [None if line is None else list(line) for line in lineup.lines])
+        return True
+
+    def _lay_out(self, draft: Draft, lines: list[list[Ship] | None]) -> None:
         global _pool
-        self.draft, self.picked = draft, None
-        self.lines = [None if level is not None else self._shuffled() for level in draft.computers]
+        self.draft, self.picked, self.lines = draft, None, lines
         self.rows_box.clear_widgets()
         self.rows = [LineRow(p, self.tap) for p in range(len(draft.names))]
         for row in self.rows:
             self.rows_box.add_widget(row)
         self._asked += 1
         asked = self._asked
-        if any(level is not None for level in draft.computers):
+        if any(line is None for line in lines):
             if _pool is None:
                 _pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="express-lines")
             future = _pool.submit(
                 computer_lines, draft.variant, draft.computers, self.rng.getrandbits(64), draft.points_to_win
             )
             future.add_done_callback(lambda f: Clock.schedule_once(lambda _dt: self._laid_out(asked, f)))
+        self._keep()
         self.refresh()
+
+    def _keep(self) -> None:
+        """The line-up as it stands into the store's drafts, before anything else is shown."""
+        store, draft = self.app.service.store, self.draft
+        if store is None or draft is None:
+            return
+        try:
+            store.drafts.keep(DRAFT, Lineup(draft, lines_of(self.lines)).to_dict())
+        except (sqlite3.Error, OSError, StoreError) as err:
+            log.warning("the line-up could not be kept (%s)", err)
+            self.app.toast(_("The line-up cannot be kept over a restart: {reason}").format(reason=err))
+
+    def _put_away(self) -> None:
+        store = self.app.service.store
+        if store is None:
+            return
+        try:
+            store.drafts.put_away(DRAFT)
+        except (sqlite3.Error, OSError, StoreError) as err:
+            log.warning("the line-up kept could not be put away (%s)", err)
+
+    def back(self) -> None:
+        """Back to the setup: this line-up is given up (the setup keeps its names)."""
+        self._asked += 1  # a computer's line still being laid is not wanted (nor kept) any more
+        self._put_away()
+        self.app.go("express_setup")
 
     def _shuffled(self) -> list[Ship]:
         ships = list(FLEET)
@@ -143,6 +203,7 @@ class ExpressLineupScreen(KioskScreen):
             line if line is not None else list(computed or self._shuffled())
             for line, computed in zip(self.lines, found, strict=True)
         ]
+        self._keep()
         self.refresh()
 
     @property
@@ -193,6 +254,7 @@ class ExpressLineupScreen(KioskScreen):
             a, b = line.index(picked[1]), line.index(ship)
             line[a], line[b] = line[b], line[a]
             self.picked = None
+            self._keep()
         else:
             self.picked = None if picked == (player, ship) else (player, ship)
         self.refresh()
@@ -206,6 +268,7 @@ class ExpressLineupScreen(KioskScreen):
             for line, level in zip(self.lines, self.draft.computers, strict=True)
         ]
         self.picked = None
+        self._keep()
         self.refresh()
 
     def setup(self) -> Setup:

@@ -33,5 +33,6 @@ TOUCH = TouchRoom(
     # the table shows the last roll, then opens the result card itself
     opened_by={express.RESULT: express.TABLE},
     colour=theme.rgb("8a5cc2"),
+    drafts=(express.LINEUP,),  # a line-up killed before Start comes back as it was
     stats=_stats,
 )

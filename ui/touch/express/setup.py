@@ -8,11 +8,11 @@ said by the rules' own setup check (`Setup`), before the lines are laid out.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.express.lineup import Draft
 from kiosk.express.match import COMPUTER_LEVELS, Setup, SetupError
 from kiosk.express.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant, max_points
 from kiosk.express.wire import EXPRESS
@@ -33,16 +33,6 @@ def variant_name(variant: Variant) -> str:
     if variant is Variant.ADMIRAL:
         return _("Admiral's game: with the powers")
     return _("Captain's game: no powers")
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A game as set up, before its lines are laid out."""
-
-    names: tuple[str, ...]
-    computers: tuple[str | None, ...]
-    variant: Variant
-    points_to_win: int
 
 
 def default_name(index: int, level: str | None) -> str:
