@@ -14,9 +14,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,20 +36,8 @@ def run_probe(module: str, *args: str, folder: Path, real: bool = True, timeout:
     A real window is the display's, or an Xvfb's of its own (skipped where there is neither);
     `real=False` leaves SDL's offscreen driver as the tests set it. A probe that fails (or
     outlives `timeout`) fails the test with the ends of its output."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
     with _display(folder) if real else contextlib.nullcontext({}) as display:
-        if real:
-            env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
-            env.pop("KIVY_WINDOW", None)
-        env.update(display)
-        probe = subprocess.Popen(
-            tied([sys.executable, "-m", module, *args]),
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        probe = _start(module, args, folder, real, display)
         try:
             out, err = probe.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -60,6 +50,56 @@ def run_probe(module: str, *args: str, folder: Path, real: bool = True, timeout:
                 probe.wait()
     assert probe.returncode == 0, out[-2000:] + err[-3000:]
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def _start(
+    module: str, args: tuple[str, ...], folder: Path, real: bool, display: dict[str, str]
+) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(folder / "kivy")}
+    if real:
+        env.pop("SDL_VIDEODRIVER", None)  # a real window, not the offscreen one
+        env.pop("KIVY_WINDOW", None)
+    env.update(display)
+    return subprocess.Popen(
+        tied([sys.executable, "-m", module, *args]),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@contextlib.contextmanager
+def started_probe(module: str, *args: str, folder: Path) -> Iterator[subprocess.Popen[str]]:
+    """`run_probe`'s process in a real window, left running for the test to read and to end
+    itself (a kill -9 midway); killed when the block ends if it still runs, Xvfb with it."""
+    with _display(folder) as display:
+        probe = _start(module, args, folder, True, display)
+        try:
+            yield probe
+        finally:
+            if probe.poll() is None:
+                probe.kill()
+            probe.communicate()
+
+
+def first_report(probe: subprocess.Popen[str], timeout: float) -> dict:
+    """The first JSON line the running `probe` prints (the test fails past `timeout`, or when
+    the probe ends first, with the end of its errors)."""
+    assert probe.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _w, _x = select.select([probe.stdout], [], [], 1.0)
+        if ready:
+            line = probe.stdout.readline()
+            if not line:
+                break  # it ended
+            if line.startswith("{"):
+                return dict(json.loads(line))
+    probe.kill()
+    _out, err = probe.communicate()
+    pytest.fail(f"no report from the probe within {timeout:.0f} s\n{err[-3000:]}")
 
 
 @contextlib.contextmanager

@@ -135,3 +135,34 @@ def test_a_three_line_toast_over_the_line_up_of_four_is_read_in_a_real_window(
     assert toast[2] - toast[0] >= 0.9 * 800, toast
     for shown in report["names"] + report["stripes"]:
         assert not _overlap(toast, shown), (toast, shown)
+
+
+def test_a_line_up_killed_with_sigkill_comes_back_as_it_was_in_a_real_window(tmp_path: Path) -> None:
+    """The bar's night (docs/decisions.md, qa6): the kiosk killed with SIGKILL while the lines
+    are laid out (a swap made, the computer's line laid) came back to the last game, the swap
+    lost. Now the kiosk started again opens the line-up by itself, every line as it stood, and
+    Start can be tapped (tests/ui/real_window_lineup_kill_probe.py, a real window, Xvfb)."""
+    import signal
+
+    from tests.ui.probes import first_report, started_probe
+
+    module = "tests.ui.real_window_lineup_kill_probe"
+    with started_probe(
+        module, str(tmp_path), "800", "480", "lay", str(tmp_path / "laid.png"), folder=tmp_path
+    ) as probe:
+        laid = first_report(probe, timeout=180)
+        probe.send_signal(signal.SIGKILL)
+        probe.wait(timeout=30)
+    assert probe.returncode == -signal.SIGKILL
+    assert laid["opened_on"] == "express_result"  # the last game's card, as in the bar
+    assert laid["screen"] == "express_lineup" and laid["ready"]
+    first, last = laid["swapped"]
+    assert laid["lines"][0][0] == last and laid["lines"][0][4] == first  # the swap was made
+    (again,) = run_probe(
+        module, str(tmp_path), "800", "480", "again", str(tmp_path / "again.png"), folder=tmp_path
+    )
+    assert again["screen"] == "express_lineup"  # not the game in play before
+    for key in ("lines", "names", "computers", "variant", "points"):
+        assert again[key] == laid[key], key
+    assert again["variant"] == "captain" and again["computers"] == [None, None, "normal"]
+    assert again["ready"] and again["start_enabled"]
