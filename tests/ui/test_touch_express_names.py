@@ -100,3 +100,35 @@ def test_a_computer_seat_s_level_is_read_whole_in_a_game_of_four(tour, language:
             assert seat.texture_size[1] <= seat.height + 1, (said, seat.texture_size, seat.size)
     finally:
         tour.at("home")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+def test_a_computer_s_attack_keeps_its_ellipsis_on_its_line_at_the_table_of_four(
+    tour, language: str, artefacts
+) -> None:
+    """qa6 at 800x480: "Computer 4 attacks …" on the table of four put its "…" on a line of
+    its own. The prompt's lines keep every mark with its word (`fitting.label_faults`: a mark
+    alone on a line is a fault, as a word broken inside is)."""
+    from kiosk.app.tour.express import ExpressTour
+    from kiosk.i18n import _
+    from ui.touch.fingers import frames
+    from ui.touch.fitting import faults, laid_out
+
+    x = ExpressTour(tour)
+    try:
+        tour.at("home", language)
+        names = [_("Player {n}").format(n=1), _("Player {n}").format(n=2)]
+        names += [_("Computer {n}").format(n=3), _("Computer {n}").format(n=4)]
+        x.set_up([(names[0], None), (names[1], None), (names[2], "easy"), (names[3], "normal")], points=6)
+        x.lay_out()
+        table = tour.screen()
+        assert tour.app.sm.current == "express"
+        # The words the table shows while Computer 4's attack plays (table.py's own format).
+        table.prompt.text = _("{name} attacks …").format(name=names[3])
+        frames(2)
+        lines = laid_out(table.prompt)
+        tour.save(artefacts / f"express_four_attacks_{language}.png")
+        assert all(line.strip() not in ("…", "") for line in lines), lines
+        assert not [str(f) for f in faults() if "…" in f.text], lines
+    finally:
+        tour.at("home")

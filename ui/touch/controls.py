@@ -17,7 +17,7 @@ from kivy.uix.label import Label
 from kivy.utils import escape_markup
 
 from ui.touch import theme
-from ui.touch.fitting import plain_text, rows, whole
+from ui.touch.fitting import marks_kept, plain_text, rows, whole
 
 if TYPE_CHECKING:
     from kivy.uix.textinput import TextInput
@@ -149,7 +149,17 @@ class Caption(Label):
         self.grow = grow
         self.least_height = least_height
         self.bind(width=self._wrap, texture_size=self._fit, text=self._fit)
+        self.bind(text=self._keep_marks)
+        self._keep_marks(self, self.text)
         self._fit()
+
+    def _keep_marks(self, _caption: object, text: str) -> None:
+        # A wrapped text keeps its marks with their words (the shared rule: `marks_kept`).
+        # Bound after the Label's own observers: the text set here reaches the core label
+        # last (an `on_text` runs first, and the Label then lays out the text as it came).
+        kept = marks_kept(text)
+        if kept != text:
+            self.text = kept
 
     def _wrap(self, *_args: object) -> None:
         self.text_size = (self.width, None)

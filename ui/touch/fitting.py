@@ -22,6 +22,22 @@ from kiosk.i18n import _
 _TAG = re.compile(r"\[/?[a-z_]+(?:=[^\]]*)?\]")
 _ENTITIES = (("&bl;", "["), ("&br;", "]"), ("&amp;", "&"))
 SLACK = 1.0  # px: Kivy rounds positions and texture sizes to whole pixels
+# Marks that belong to the word before them: "attacks …", "wins!", "Wer war näher dran?".
+_MARKS = "…!?:;"
+_SPACED_MARKS = re.compile(rf" +([{_MARKS}]+)(?=\s|$)")
+NO_BREAK = "\u00a0"
+
+
+def marks_kept(text: str) -> str:
+    """`text` with every mark that follows a space (an ellipsis, ! ? : ;) held to the word
+    before it by a no-break space, so that wrapping never puts it on a line of its own
+    ("Computer 4 attacks" / "…"): Kivy's layout breaks lines at plain spaces only."""
+    return _SPACED_MARKS.sub(lambda found: NO_BREAK + found.group(1), text)
+
+
+def _mark_alone(lines: list[str]) -> list[str]:
+    """The lines after the first that hold marks and nothing else."""
+    return [line for line in lines[1:] if line.strip() and not line.strip().strip(_MARKS)]
 
 
 @dataclass(frozen=True)
@@ -84,6 +100,9 @@ def label_faults(label: Label, window: tuple[float, float] | None = None) -> lis
             problems.append(_("a word broken inside ({lines})").format(lines=" | ".join(broken or lines)))
         else:
             problems.append(_("cut: shows '{text}'").format(text=" / ".join(lines)))
+    alone = _mark_alone(lines)
+    if alone:
+        problems.append(_("a mark alone on its line ({lines})").format(lines=" | ".join(lines)))
     laid = _laid_height(label)
     if laid is not None and laid > label.height + SLACK:
         # A label with a height for its text draws only that much of it: lines taller than
