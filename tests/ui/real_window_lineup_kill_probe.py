@@ -23,6 +23,7 @@ from typing import Any
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
+from tests.ui.real_window_lineup_probe import lay_out_the_lines
 from tests.ui.real_window_probe import reporting, window_kiosk
 
 
@@ -94,13 +95,7 @@ async def main(folder: Path, width: int, height: int, phase: str, picture: Path)
         setup = app.sm.current_screen
         while setup.variant.value.value != "captain":  # the Captain's game: a choice kept too
             tap(setup.variant)
-        await frames.wait(2)
-        press(None, "Lay out the lines")
-        for _wait in range(200):
-            await frames.wait(2)
-            if app.sm.current == "express_lineup" and app.sm.current_screen.ready:
-                break
-        screen = app.sm.current_screen
+        screen = await lay_out_the_lines(app, frames)
         ann = screen.rows[0]
         first, last = screen.lines[0][0], screen.lines[0][4]
         for ship in (first, last):  # a finger's two taps: the first and last ship swap

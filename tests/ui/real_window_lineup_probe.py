@@ -18,6 +18,7 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -25,6 +26,19 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 from tests.ui.real_window_probe import reporting, window_kiosk
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
+
+
+async def lay_out_the_lines(app: Any, frames: Any) -> Any:
+    """The setup's "Lay out the lines", tapped; the screen once the computers' lines are laid."""
+    from ui.touch.fingers import press
+
+    await frames.wait(2)
+    press(None, "Lay out the lines")
+    for _wait in range(200):
+        await frames.wait(2)
+        if app.sm.current == "express_lineup" and app.sm.current_screen.ready:
+            break
+    return app.sm.current_screen
 
 
 async def main(
@@ -36,7 +50,7 @@ async def main(
         from kiosk.i18n import _
         from kiosk.inputs import BadLine
         from ui.touch import theme
-        from ui.touch.fingers import photograph, press, tap
+        from ui.touch.fingers import photograph, tap
         from ui.touch.fitting import laid_out
         from ui.touch.toast import covered, widget_box
 
@@ -55,13 +69,7 @@ async def main(
             while setup.seats[seat].value is not None:  # a person, not the computer
                 tap(setup.seats[seat])
             setup.names[seat].text = NAMES[seat]
-        await frames.wait(2)
-        press(None, "Lay out the lines")
-        for _wait in range(200):
-            await frames.wait(2)
-            if app.sm.current == "express_lineup" and app.sm.current_screen.ready:
-                break
-        screen = app.sm.current_screen
+        screen = await lay_out_the_lines(app, frames)
         report["screen"] = screen.name
         if long:
             from tests.ui.test_touch_toast import VERY_LONG
