@@ -16,7 +16,9 @@ the device key in its cookie, `ui/handheld/phones.py`).
   a team link is bound to its phone); every later one is a spectator. The friend watches the
   solo game (the public view only), taps Ready, and the owner switches both into a duel: the
   owner keeps its fleet, the friend gets a random one (re-placeable until the first shot that
-  concerns it). Closing the room kills the link (a duel in play ends with it).
+  concerns it). Closing the room kills the link (a duel in play ends with it). The name the
+  friend said Ready by is stored with the room (a restart before the duel keeps it); a new
+  friend in the seat starts without one, and the room's end deletes it.
 * **A name in the phone's own language.** A player who gives no name is stored as "Player 1"
   (a friend: "Player 2") in the language of the phone that started the game or said Ready (the
   route's `language`, from its Accept-Language), not in the one the kiosk's screen speaks then;
@@ -66,7 +68,7 @@ T = TypeVar("T")
 
 TOKEN_BYTES = 16
 MAX_TOKEN_LENGTH = 64
-MAX_NAME = 20
+MAX_NAME = names.PHONE_MAX_NAME
 # Tables kept in memory; beyond this the least recently used idle one is let go (it stays in
 # the store and comes back when its phone asks again).
 MAX_TABLES = 400
@@ -137,7 +139,6 @@ class PhoneRooms:
         # Each device's open room (or None) as the store holds it: every page and every shot
         # asks, and only this class writes the rooms, so the store is read once per device.
         self._room_of: OrderedDict[str, RoomRow | None] = OrderedDict()
-        self._friend_names: dict[int, str] = {}
         self.clock = clock
         self._touched: dict[int, float] = {}  # room -> when anything last happened in it
         self._born: dict[int, float] = {}  # room -> when it was opened (or this kiosk started)
@@ -334,7 +335,6 @@ class PhoneRooms:
                 await committed(self.store.rooms.close_room_grouped(room.id))
             self._rooms.pop(room.id, None)
             self._remember(device, None)
-            self._friend_names.pop(room.id, None)
             self._touched.pop(room.id, None)
             self._born.pop(room.id, None)
         table = self.table(device)
@@ -383,7 +383,7 @@ class PhoneRooms:
             role = self.role(current, device)
             if role is not None:  # another device took the seat while this one waited
                 return Membership(current, role)
-            room = await self._keep(replace(current, friend=device))
+            room = await self._keep(replace(current, friend=device, friend_name=None))
         self.touch(room.owner)
         log.info("a friend joined a room")
         return Membership(room, Role.FRIEND)
@@ -392,16 +392,16 @@ class PhoneRooms:
         self, room: RoomRow, device: str, name: str | None, language: str | None = None
     ) -> RoomRow:
         """The friend is ready for a duel, by `name` (its earlier one if none; none at all:
-        "Player 2" in the friend's phone's `language`, else the kiosk's when the duel starts)."""
+        "Player 2" in the friend's phone's `language`, else the kiosk's when the duel starts).
+        The name is stored with the room: a kiosk restarted before the duel still knows it."""
         async with self._changing():
             current = self._fresh(room)
             if current is None or current.friend is None or not hmac.compare_digest(current.friend, device):
                 raise RoomError(_("only the friend who joined this room can say Ready"))
-            if name:
-                self._friend_names[current.id] = name
-            elif language is not None and current.id not in self._friend_names:
-                self._friend_names[current.id] = default_name(1, language)
-            return await self._keep(replace(current, ready=True))
+            friend_name = name or current.friend_name
+            if friend_name is None and language is not None:
+                friend_name = default_name(1, language)
+            return await self._keep(replace(current, ready=True, friend_name=friend_name))
 
     async def duel(self, device: str, name: str | None, language: str | None = None) -> Match:
         """The owner switches its table into a duel with its ready friend: the owner keeps its
@@ -420,7 +420,7 @@ class PhoneRooms:
                 kept = current.fleet(0)  # the owner's own fleet, for the owner's own next game
             if name is None and current is not None and current.setup.players:
                 name = current.setup.players[0]
-            names = duel_names(name or default_name(0, language), self._friend_names.get(room.id))
+            names = duel_names(name or default_name(0, language), room.friend_name)
             setup = Setup(Mode.DUEL, names)
             await start_grouped(table.service, setup, table.service.rng, fleet=kept, source=Source.PHONE)
             await self._keep(replace(room, ready=False))
