@@ -749,6 +749,10 @@ class Rooms(_Part):
     in `_transaction`) or on the writer thread's (`open_room_grouped`: a future done once it is
     committed, so that the phones' routes never make the loop wait for the disk)."""
 
+    def __init__(self, store: Store) -> None:
+        super().__init__(store)
+        self._refused: set[int] = set()  # rooms whose stored friend's name was refused (said once)
+
     def open_room(self, owner: str, token: str) -> RoomRow:
         """A new room of the device `owner` with this link; its older room is closed."""
         return self._now(_open_room(owner, token))
@@ -761,7 +765,23 @@ class Rooms(_Part):
             f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE {where}=? AND closed IS NULL ORDER BY id DESC LIMIT 1",
             [value],
         ).fetchone()
-        return _room_row(row) if row else None
+        return self._room_row(row) if row else None
+
+    def _room_row(self, row: Sequence[Any]) -> RoomRow:
+        """A stored room; its friend's name cleaned as any phone's name is (`kiosk.names`). A
+        name that is none (not a text, nothing visible left: a row written by hand or damaged)
+        is refused in words (once per room: the friend's page reads its room at every call) and
+        dropped: the room, its friend and Ready stay (its duel names the friend by the default)."""
+        stored = row[5]
+        friend_name = names.clean_name(stored, names.PHONE_MAX_NAME)
+        if stored is not None and friend_name is None and row[0] not in self._refused:
+            self._refused.add(row[0])
+            log.warning(
+                "room %s: the friend's stored name %.40r is no name; the friend is named by the default",
+                row[0],
+                stored,
+            )
+        return RoomRow(int(row[0]), row[1], row[2], row[3], bool(row[4]), friend_name)
 
     def room_of(self, owner: str) -> RoomRow | None:
         """The open room of the device `owner`, if it has one."""
@@ -792,7 +812,7 @@ class Rooms(_Part):
         rows = self.db.execute(
             f"SELECT {_ROOM_COLUMNS}, created FROM rooms WHERE closed IS NULL ORDER BY id"
         ).fetchall()
-        return [(_room_row(r), str(r[6])) for r in rows]
+        return [(self._room_row(r), str(r[6])) for r in rows]
 
     def forget_closed_grouped(self) -> concurrent.futures.Future[None]:
         """Delete the rooms an older kiosk closed by marking them (it kept their rows)."""
@@ -819,22 +839,6 @@ class Rooms(_Part):
 
 
 _ROOM_COLUMNS = "id, token, owner, friend, ready, friend_name"
-
-
-def _room_row(row: Sequence[Any]) -> RoomRow:
-    """A stored room; its friend's name cleaned as any phone's name is (`kiosk.names`). A name
-    that is none (not a text, nothing visible left: a row written by hand or damaged) is
-    refused in words and dropped: the room, its friend and Ready stay (its duel then names the
-    friend by the default)."""
-    stored = row[5]
-    friend_name = names.clean_name(stored, names.PHONE_MAX_NAME)
-    if stored is not None and friend_name is None:
-        log.warning(
-            "room %s: the friend's stored name %.40r is no name; the friend is named by the default",
-            row[0],
-            stored,
-        )
-    return RoomRow(int(row[0]), row[1], row[2], row[3], bool(row[4]), friend_name)
 
 
 def _open_room(owner: str, token: str) -> Callable[[sqlite_utils.Database], RoomRow]:

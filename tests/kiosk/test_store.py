@@ -328,6 +328,7 @@ def test_a_stored_friends_name_is_cleaned_and_a_broken_one_refused_in_words(tmp_
     store.db.execute("UPDATE rooms SET friend_name=? WHERE id=?", [stored, room.id])
     with caplog.at_level("WARNING", logger="dartship.store"):
         found = store.rooms.room_by_token("token-a")
+        assert store.rooms.room_of("device-a") == found  # read again: said once
     assert found is not None and (found.friend, found.ready, found.friend_name) == ("device-b", True, read)
     refused = [r.getMessage() for r in caplog.records if "is no name" in r.getMessage()]
     assert len(refused) == (read is None)
