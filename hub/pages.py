@@ -13,27 +13,15 @@ import html
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote
 
-from kiosk.i18n import LANGUAGES, _, language, speaking
+from kiosk.i18n import LANGUAGES, _, accepted_language, language, speaking
 
 
 def language_of(accept: str | None, asked: str | None = None) -> str:
     """The page's language: `asked` (the `lang` query) if it is one of ours, else the first of
-    Accept-Language's by its q-values that is ours ("fi-FI;q=0.8" counts as fi), else English."""
+    Accept-Language's by its q-values that is ours (`kiosk.i18n.accepted_language`), else English."""
     if asked and asked.lower() in LANGUAGES:
         return asked.lower()
-    wanted: list[tuple[float, int, str]] = []
-    for n, part in enumerate((accept or "")[:400].split(",")):
-        tag, _sep, params = part.strip().partition(";")
-        q = 1.0
-        if params.strip().startswith("q="):
-            try:
-                q = float(params.strip()[2:])
-            except ValueError:
-                q = 0.0
-        code = tag.strip().split("-")[0].lower()
-        if code in LANGUAGES and q > 0:
-            wanted.append((-q, n, code))
-    return min(wanted)[2] if wanted else "en"
+    return accepted_language(accept) or "en"
 
 
 rendered_in = speaking  # the page's language, for this request alone

@@ -153,6 +153,26 @@ def set_language(language: str) -> str:
     return language
 
 
+def accepted_language(accept: str | None) -> str | None:
+    """The first of an Accept-Language header's languages by its q-values that is ours
+    ("fi-FI;q=0.8" counts as fi; ties keep the header's order), None if none is (or no header):
+    a browser's header lists the languages its `navigator.languages` does, those the phone
+    pages pick theirs from."""
+    wanted: list[tuple[float, int, str]] = []
+    for n, part in enumerate((accept or "")[:400].split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        code = tag.strip().split("-")[0].split("_")[0].lower()
+        if code in LANGUAGES and q > 0:
+            wanted.append((-q, n, code))
+    return min(wanted)[2] if wanted else None
+
+
 def language() -> str:
     """The language `_` speaks here and now (`speaking`'s, else the process's)."""
     spoken = _speaking.get()

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import unicodedata
 
-MAX_NAME = 32  # a team's name on the scoreboard; the phones keep theirs to 20
+MAX_NAME = 32  # a team's name on the scoreboard; the phones keep theirs to PHONE_MAX_NAME
+PHONE_MAX_NAME = 20  # a classic player's name given on a phone
 
 # Letters and symbols that draw nothing (Unicode's default-ignorable fillers and blanks).
 BLANKS = frozenset(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import logging
 import sqlite3
 import sys
 import threading
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     import sqlite_utils
 
-from kiosk import address_limits, store_faults
+from kiosk import address_limits, names, store_faults
 from kiosk.errors import DartshipError
 from kiosk.game import Game, GameKind
 from kiosk.group_commit import GroupCommit
@@ -34,6 +35,8 @@ from kiosk.league import membership, outbox
 from kiosk.store_faults import APPLICATION_ID, SQLITE_HEADER
 
 T = TypeVar("T")
+
+log = logging.getLogger("dartship.store")
 
 __all__ = [
     "APPLICATION_ID",
@@ -93,6 +96,9 @@ class RoomRow:
     owner: str  # the digest of the owner's device key
     friend: str | None  # the digest of the friend's, once a friend has opened the link
     ready: bool  # the friend tapped Ready
+    # The name the friend said Ready by (typed, or "Player 2" in its phone's language), kept
+    # until the duel starts (and for the next one); None: none yet (the kiosk's default).
+    friend_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -246,6 +252,11 @@ def _migrate_6(db: sqlite_utils.Database) -> None:
     )
 
 
+def _migrate_rooms_friend_name(db: sqlite_utils.Database) -> None:
+    # The name the room's friend said Ready by, so that a restart before the duel keeps it.
+    db.execute("ALTER TABLE rooms ADD COLUMN friend_name TEXT")
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -256,6 +267,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     outbox.migrate,
     address_limits.migrate,
     outbox.migrate_member,
+    _migrate_rooms_friend_name,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -739,6 +751,10 @@ class Rooms(_Part):
     in `_transaction`) or on the writer thread's (`open_room_grouped`: a future done once it is
     committed, so that the phones' routes never make the loop wait for the disk)."""
 
+    def __init__(self, store: Store) -> None:
+        super().__init__(store)
+        self._refused: set[int] = set()  # rooms whose stored friend's name was refused (said once)
+
     def open_room(self, owner: str, token: str) -> RoomRow:
         """A new room of the device `owner` with this link; its older room is closed."""
         return self._now(_open_room(owner, token))
@@ -748,11 +764,26 @@ class Rooms(_Part):
 
     def _room(self, where: str, value: object) -> RoomRow | None:
         row = self.db.execute(
-            f"SELECT id, token, owner, friend, ready FROM rooms WHERE {where}=? "
-            "AND closed IS NULL ORDER BY id DESC LIMIT 1",
+            f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE {where}=? AND closed IS NULL ORDER BY id DESC LIMIT 1",
             [value],
         ).fetchone()
-        return RoomRow(int(row[0]), row[1], row[2], row[3], bool(row[4])) if row else None
+        return self._room_row(row) if row else None
+
+    def _room_row(self, row: Sequence[Any]) -> RoomRow:
+        """A stored room; its friend's name cleaned as any phone's name is (`kiosk.names`). A
+        name that is none (not a text, nothing visible left: a row written by hand or damaged)
+        is refused in words (once per room: the friend's page reads its room at every call) and
+        dropped: the room, its friend and Ready stay (its duel names the friend by the default)."""
+        stored = row[5]
+        friend_name = names.clean_name(stored, names.PHONE_MAX_NAME)
+        if stored is not None and friend_name is None and row[0] not in self._refused:
+            self._refused.add(row[0])
+            log.warning(
+                "room %s: the friend's stored name %.40r is no name; the friend is named by the default",
+                row[0],
+                stored,
+            )
+        return RoomRow(int(row[0]), row[1], row[2], row[3], bool(row[4]), friend_name)
 
     def room_of(self, owner: str) -> RoomRow | None:
         """The open room of the device `owner`, if it has one."""
@@ -763,7 +794,7 @@ class Rooms(_Part):
         return self._room("token", token)
 
     def keep_room(self, room: RoomRow) -> None:
-        """The room's friend and Ready as they are now."""
+        """The room's friend, Ready and the friend's name as they are now."""
         self._now(_keep_room(room))
 
     def keep_room_grouped(self, room: RoomRow) -> concurrent.futures.Future[None]:
@@ -781,9 +812,9 @@ class Rooms(_Part):
         """Every open room with when it was opened (ISO time), oldest first (rooms closed by
         an older kiosk, kept with a `closed` time, are not: `forget_closed_grouped`)."""
         rows = self.db.execute(
-            "SELECT id, token, owner, friend, ready, created FROM rooms WHERE closed IS NULL ORDER BY id"
+            f"SELECT {_ROOM_COLUMNS}, created FROM rooms WHERE closed IS NULL ORDER BY id"
         ).fetchall()
-        return [(RoomRow(int(r[0]), r[1], r[2], r[3], bool(r[4])), str(r[5])) for r in rows]
+        return [(self._room_row(r), str(r[6])) for r in rows]
 
     def forget_closed_grouped(self) -> concurrent.futures.Future[None]:
         """Delete the rooms an older kiosk closed by marking them (it kept their rows)."""
@@ -809,6 +840,9 @@ class Rooms(_Part):
             return write(self.db)
 
 
+_ROOM_COLUMNS = "id, token, owner, friend, ready, friend_name"
+
+
 def _open_room(owner: str, token: str) -> Callable[[sqlite_utils.Database], RoomRow]:
     created = now_iso()
 
@@ -823,7 +857,10 @@ def _open_room(owner: str, token: str) -> Callable[[sqlite_utils.Database], Room
 
 def _keep_room(room: RoomRow) -> Callable[[sqlite_utils.Database], None]:
     def write(db: sqlite_utils.Database) -> None:
-        db.execute("UPDATE rooms SET friend=?, ready=? WHERE id=?", [room.friend, int(room.ready), room.id])
+        db.execute(
+            "UPDATE rooms SET friend=?, ready=?, friend_name=? WHERE id=?",
+            [room.friend, int(room.ready), room.friend_name, room.id],
+        )
 
     return write
 

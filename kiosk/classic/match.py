@@ -15,6 +15,7 @@ shoots at it).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import enum
 import hashlib
@@ -28,7 +29,7 @@ from typing import Any
 from kiosk.classic.fleet import CLASSES, Fleet, Ship, random_fleet
 from kiosk.classic.grid import GRID, Square
 from kiosk.game import Outcome, PlayerResult, Result, RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, speaking
 
 COMPUTER = "Computer"  # the computer's name in results when the front end names none
 
@@ -90,6 +91,14 @@ class Setup:
             return self.players[side]
         if side == self.computer:
             return COMPUTER
+        return default_name(side)
+
+
+def default_name(side: int, language: str | None = None) -> str:
+    """The name of a player who gave none ("Player 1"): in `language` (a phone's own, for the
+    game it starts: `kiosk.classic.rooms`), else in the language `_` speaks now (the kiosk's).
+    Only this message is said in `language`: nothing else the caller does speaks it."""
+    with speaking(language) if language is not None else contextlib.nullcontext():
         return _("Player {number}").format(number=side + 1)
 
 

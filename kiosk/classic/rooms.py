@@ -16,7 +16,15 @@ the device key in its cookie, `ui/handheld/phones.py`).
   a team link is bound to its phone); every later one is a spectator. The friend watches the
   solo game (the public view only), taps Ready, and the owner switches both into a duel: the
   owner keeps its fleet, the friend gets a random one (re-placeable until the first shot that
-  concerns it). Closing the room kills the link (a duel in play ends with it).
+  concerns it). Closing the room kills the link (a duel in play ends with it). The name the
+  friend said Ready by is stored with the room (a restart before the duel keeps it); a new
+  friend in the seat starts without one, and the room's end deletes it.
+* **A name in the phone's own language.** A player who gives no name is stored as "Player 1"
+  (a friend: "Player 2") in the language of the phone that started the game or said Ready (the
+  route's `language`, from its Accept-Language), not in the one the kiosk's screen speaks then;
+  only that name is said in it (`default_name`), so nothing the call tells (the journal, the
+  kiosk's screen, the caller) changes language. Without a `language` (the kiosk's own callers)
+  the name is the kiosk's, as on the touchscreen.
 
 Every write here goes through the store's writer thread (`Store.group`) like the shots: opening
 and closing a room, a friend joining, Ready, the duel's start, the daily's name. Each of these
@@ -46,7 +54,7 @@ from kiosk import names
 from kiosk.classic.computer import ComputerSeat, ShooterFactory, ShotPace, pool
 from kiosk.classic.fleet import Fleet
 from kiosk.classic.leaderboard import PHONE_DAILY
-from kiosk.classic.match import ComputerLevel, Match, Mode, Setup
+from kiosk.classic.match import ComputerLevel, Match, Mode, Setup, default_name
 from kiosk.classic.table import ensure_fleets, start, start_grouped
 from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
@@ -60,7 +68,7 @@ T = TypeVar("T")
 
 TOKEN_BYTES = 16
 MAX_TOKEN_LENGTH = 64
-MAX_NAME = 20
+MAX_NAME = names.PHONE_MAX_NAME
 # Tables kept in memory; beyond this the least recently used idle one is let go (it stays in
 # the store and comes back when its phone asks again).
 MAX_TABLES = 400
@@ -131,7 +139,6 @@ class PhoneRooms:
         # Each device's open room (or None) as the store holds it: every page and every shot
         # asks, and only this class writes the rooms, so the store is read once per device.
         self._room_of: OrderedDict[str, RoomRow | None] = OrderedDict()
-        self._friend_names: dict[int, str] = {}
         self.clock = clock
         self._touched: dict[int, float] = {}  # room -> when anything last happened in it
         self._born: dict[int, float] = {}  # room -> when it was opened (or this kiosk started)
@@ -198,37 +205,48 @@ class PhoneRooms:
 
     # -- games --
 
-    def start_solo(self, device: str, level: ComputerLevel, name: str | None) -> Match:
+    def start_solo(
+        self, device: str, level: ComputerLevel, name: str | None, language: str | None = None
+    ) -> Match:
         """A new solo game against the computer on the device's table (a game in play there is
-        left unfinished, as on the kiosk)."""
+        left unfinished, as on the kiosk). `language`: the phone's (see the module's
+        docstring): a player who gave no name is stored as "Player 1" in it."""
         table = self.table(device)
-        start(table.service, _solo(level, name), table.service.rng, source=Source.PHONE)
+        start(table.service, _solo(level, name, language), table.service.rng, source=Source.PHONE)
         return self._match(table)
 
-    async def start_solo_grouped(self, device: str, level: ComputerLevel, name: str | None) -> Match:
+    async def start_solo_grouped(
+        self, device: str, level: ComputerLevel, name: str | None, language: str | None = None
+    ) -> Match:
         """`start_solo`, its commits grouped with other tables' (the loop never waits for the
         disk: the phones' routes use this)."""
         table = self.table(device)
-        await start_grouped(table.service, _solo(level, name), table.service.rng, source=Source.PHONE)
+        setup = _solo(level, name, language)
+        await start_grouped(table.service, setup, table.service.rng, source=Source.PHONE)
         return self._match(table)
 
-    def start_daily(self, device: str, today: datetime.date, name: str | None) -> Match:
+    def start_daily(
+        self, device: str, today: datetime.date, name: str | None, language: str | None = None
+    ) -> Match:
         """Today's challenge of this device: the one it began today, or a new one."""
         table = self.daily_table(device)
         match = CLASSIC.in_play(table.service)
         if match is not None and match.setup.date == today:
             return match
-        start(table.service, _daily(today, name), table.service.rng, source=Source.PHONE)
+        start(table.service, _daily(today, name, language), table.service.rng, source=Source.PHONE)
         return self._match(table)
 
-    async def start_daily_grouped(self, device: str, today: datetime.date, name: str | None) -> Match:
+    async def start_daily_grouped(
+        self, device: str, today: datetime.date, name: str | None, language: str | None = None
+    ) -> Match:
         """`start_daily`, its commits grouped with other tables' (see `start_solo_grouped`)."""
         table = self.daily_table(device)
         await table.service.settled()
         match = CLASSIC.in_play(table.service)
         if match is not None and match.setup.date == today:
             return match
-        await start_grouped(table.service, _daily(today, name), table.service.rng, source=Source.PHONE)
+        setup = _daily(today, name, language)
+        await start_grouped(table.service, setup, table.service.rng, source=Source.PHONE)
         return self._match(table)
 
     async def name_daily(self, device: str, name: str | None) -> str:
@@ -317,7 +335,6 @@ class PhoneRooms:
                 await committed(self.store.rooms.close_room_grouped(room.id))
             self._rooms.pop(room.id, None)
             self._remember(device, None)
-            self._friend_names.pop(room.id, None)
             self._touched.pop(room.id, None)
             self._born.pop(room.id, None)
         table = self.table(device)
@@ -366,24 +383,31 @@ class PhoneRooms:
             role = self.role(current, device)
             if role is not None:  # another device took the seat while this one waited
                 return Membership(current, role)
-            room = await self._keep(replace(current, friend=device))
+            room = await self._keep(replace(current, friend=device, friend_name=None))
         self.touch(room.owner)
         log.info("a friend joined a room")
         return Membership(room, Role.FRIEND)
 
-    async def ready(self, room: RoomRow, device: str, name: str | None) -> RoomRow:
+    async def ready(
+        self, room: RoomRow, device: str, name: str | None, language: str | None = None
+    ) -> RoomRow:
+        """The friend is ready for a duel, by `name` (its earlier one if none; none at all:
+        "Player 2" in the friend's phone's `language`, else the kiosk's when the duel starts).
+        The name is stored with the room: a kiosk restarted before the duel still knows it."""
         async with self._changing():
             current = self._fresh(room)
             if current is None or current.friend is None or not hmac.compare_digest(current.friend, device):
                 raise RoomError(_("only the friend who joined this room can say Ready"))
-            if name:
-                self._friend_names[current.id] = name
-            return await self._keep(replace(current, ready=True))
+            friend_name = name or current.friend_name
+            if friend_name is None and language is not None:
+                friend_name = default_name(1, language)
+            return await self._keep(replace(current, ready=True, friend_name=friend_name))
 
-    async def duel(self, device: str, name: str | None) -> Match:
+    async def duel(self, device: str, name: str | None, language: str | None = None) -> Match:
         """The owner switches its table into a duel with its ready friend: the owner keeps its
         fleet (its solo game ends unfinished), the friend gets a random one; the owner fires
-        first."""
+        first. An owner without a name (now or in its solo game) is "Player 1" in its phone's
+        `language`."""
         async with self._changing():
             room = self.room_of(device)
             if room is None or room.friend is None or not room.ready:
@@ -396,7 +420,7 @@ class PhoneRooms:
                 kept = current.fleet(0)  # the owner's own fleet, for the owner's own next game
             if name is None and current is not None and current.setup.players:
                 name = current.setup.players[0]
-            names = duel_names(name, self._friend_names.get(room.id))
+            names = duel_names(name or default_name(0, language), room.friend_name)
             setup = Setup(Mode.DUEL, names)
             await start_grouped(table.service, setup, table.service.rng, fleet=kept, source=Source.PHONE)
             await self._keep(replace(room, ready=False))
@@ -470,19 +494,28 @@ async def committed(write: concurrent.futures.Future[T]) -> T:
     return await asyncio.wrap_future(write)
 
 
-def _solo(level: ComputerLevel, name: str | None) -> Setup:
-    return Setup(Mode.SOLO, (name,) if name else (), level=level)
+def _player(name: str | None, language: str | None) -> tuple[str, ...]:
+    """A phone's one player: its name, else "Player 1" in the phone's language (stored so: its
+    result and stats rows keep it whatever the kiosk's screen speaks), else none (the game
+    names it in the language `_` speaks when it is shown)."""
+    if name:
+        return (name,)
+    return (default_name(0, language),) if language is not None else ()
 
 
-def _daily(today: datetime.date, name: str | None) -> Setup:
-    return Setup(Mode.DAILY, (name,) if name else (), date=today)
+def _solo(level: ComputerLevel, name: str | None, language: str | None = None) -> Setup:
+    return Setup(Mode.SOLO, _player(name, language), level=level)
+
+
+def _daily(today: datetime.date, name: str | None, language: str | None = None) -> Setup:
+    return Setup(Mode.DAILY, _player(name, language), date=today)
 
 
 def duel_names(owner: str | None, friend: str | None) -> tuple[str, str]:
     """Two different names for a duel (the store refuses a duel of two equal names; two that
     differ only in case are one name, `kiosk.names.same_name`: the friend's gets a " 2")."""
-    first = owner or _("Player {number}").format(number=1)
-    second = friend or _("Player {number}").format(number=2)
+    first = owner or default_name(0)
+    second = friend or default_name(1)
     if names.same_name(second, first):
         second = f"{second[: MAX_NAME - 2]} 2"
     return first, second

@@ -280,6 +280,60 @@ def test_migration_from_version_5_adds_the_phones_rooms_and_daily_names(tmp_path
     assert store.rooms.room_of("device-a") is None and store.rooms.room_by_token("token-b") is None
 
 
+def test_a_rooms_friend_name_is_kept_read_back_and_goes_with_the_room(tmp_path):
+    store = Store(tmp_path / "d.db")
+    room = store.rooms.open_room("device-a", "token-a")
+    assert room.friend_name is None
+    store.rooms.keep_room(replace(room, friend="device-b", ready=True, friend_name="Ann"))
+    store.close()
+    again = Store(tmp_path / "d.db")  # a restart
+    kept = again.rooms.room_by_token("token-a")
+    assert kept is not None and (kept.friend, kept.ready, kept.friend_name) == ("device-b", True, "Ann")
+    assert again.rooms.room_of("device-a") == kept and again.rooms.open_rooms()[0][0] == kept
+    again.rooms.close_room(kept.id)
+    assert again.db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] == 0
+
+
+def test_an_older_database_without_the_friends_name_opens_with_its_rooms(tmp_path):
+    path = tmp_path / "d.db"
+    _old_database(path, SCHEMA_VERSION - 1)
+    db = sqlite3.connect(path)
+    assert "friend_name" not in {row[1] for row in db.execute("PRAGMA table_info(rooms)")}
+    db.execute(
+        "INSERT INTO rooms (token, owner, friend, ready, created) VALUES ('t', 'own', 'fr', 1, '2026-12-02')"
+    )
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.meta.schema_version() == SCHEMA_VERSION
+    room = store.rooms.room_by_token("t")
+    assert room is not None and (room.owner, room.friend, room.ready, room.friend_name) == (
+        "own",
+        "fr",
+        True,
+        None,
+    )
+    store.rooms.keep_room(replace(room, friend_name="Bo"))
+    assert store.rooms.room_of("own").friend_name == "Bo"
+
+
+@pytest.mark.parametrize(
+    ("stored", "read"),
+    [("  Ann\u0007  Lee ", "Ann Lee"), ("x" * 40, "x" * 20), ("\u200b\u200b", None), (b"Ann", None)],
+)
+def test_a_stored_friends_name_is_cleaned_and_a_broken_one_refused_in_words(tmp_path, caplog, stored, read):
+    store = Store(tmp_path / "d.db")
+    room = store.rooms.open_room("device-a", "token-a")
+    store.rooms.keep_room(replace(room, friend="device-b", ready=True))
+    store.db.execute("UPDATE rooms SET friend_name=? WHERE id=?", [stored, room.id])
+    with caplog.at_level("WARNING", logger="dartship.store"):
+        found = store.rooms.room_by_token("token-a")
+        assert store.rooms.room_of("device-a") == found  # read again: said once
+    assert found is not None and (found.friend, found.ready, found.friend_name) == ("device-b", True, read)
+    refused = [r.getMessage() for r in caplog.records if "is no name" in r.getMessage()]
+    assert len(refused) == (read is None)
+
+
 def test_the_daily_board_ranks_won_challenges_and_phones_once_named(tmp_path):
     import datetime
     import random

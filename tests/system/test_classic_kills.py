@@ -2,7 +2,9 @@
 headless kiosk (`dartship run --headless --simulator`) with its database, a phone playing solo
 against the computer, and 8 kills a few milliseconds after a shot was sent. Each restart finds
 what the phone was answered (its shots and the computer's), at most the one unanswered shot
-more, and a game resumed on the computer's turn goes on by itself until the phone's turn."""
+more, and a game resumed on the computer's turn goes on by itself until the phone's turn. A
+room's friend who said Ready is named in the duel as it said, though the kiosk was killed
+between its Ready and the duel."""
 
 from __future__ import annotations
 
@@ -24,16 +26,20 @@ random.Random(5).shuffle(ORDER)
 
 
 class Phone:
-    """A phone that keeps its device key (set by hand: the kiosk's address is an IP)."""
+    """A phone that keeps its device key (set by hand: the kiosk's address is an IP), its
+    browser speaking `language` (an Accept-Language header) if given."""
 
-    def __init__(self) -> None:
+    def __init__(self, language: str | None = None) -> None:
         self.cookie: str | None = None
+        self.language = language
 
     def call(self, url: str, body: object | None = None) -> tuple[int, dict]:
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Content-Type": "application/json"}
         if self.cookie:
             headers["Cookie"] = self.cookie
+        if self.language:
+            headers["Accept-Language"] = self.language
         request = urllib.request.Request(url, data=data, method="POST" if data else "GET", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
@@ -132,5 +138,37 @@ def test_a_killed_kiosk_resumes_the_phones_solo_game_with_the_computers_turn(tmp
             answered = resumed
         assert kills == KILLS
         print(f"{kills} kills, {kills} resumes, {on_computers_turn} found on the computer's turn")
+    finally:
+        kiosk.kill()
+
+
+def test_a_friends_name_said_at_ready_survives_a_kill_before_the_duel(tmp_path):
+    """Two rooms on a headless kiosk (English): one friend types "Dee" at Ready, a German one
+    gives no name ("Spieler 2"). The kiosk is killed with SIGKILL after both Readys and started
+    again; each owner starts its duel and both phones of each room are told the friend's name."""
+    kiosk = Kiosk(tmp_path)
+    rooms = []
+    try:
+        for owner_name, typed, language in (("Ann", "Dee", None), ("Bo", None, "de-DE,de;q=0.9")):
+            owner, friend = Phone(), Phone(language)
+            status, body = owner.call(
+                f"{kiosk.web}/api/classic/play/solo", {"level": "easy", "name": owner_name}
+            )
+            assert status == 200, body
+            status, body = owner.call(f"{kiosk.web}/api/classic/play/room", {})
+            assert status == 200, body
+            room = f"{kiosk.web}/api/classic/r/{body['room']['link'].rsplit('/', 1)[1]}"
+            assert friend.call(room)[0] == 200
+            status, body = friend.call(f"{room}/ready", {"name": typed} if typed else {})
+            assert status == 200 and body["room"]["ready"], body
+            rooms.append((owner, friend, room, [owner_name, typed or "Spieler 2"]))
+        kiosk.kill()
+        kiosk = Kiosk(tmp_path, kiosk.port)
+        for owner, friend, room, names in rooms:
+            status, body = owner.call(f"{kiosk.web}/api/classic/play/duel", {})
+            assert status == 200, body
+            assert body["view"]["mode"] == "duel" and body["view"]["players"] == names, body["view"]
+            status, body = friend.call(room)
+            assert status == 200 and body["view"]["players"] == names, body
     finally:
         kiosk.kill()

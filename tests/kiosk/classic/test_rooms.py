@@ -114,6 +114,44 @@ async def test_a_friend_opening_the_link_while_the_room_closes_takes_no_seat(tmp
     rooms.close()
 
 
+@pytest.mark.parametrize(("typed", "language"), [("Dee", None), (None, "de"), ("Dee", "fi")])
+async def test_the_friends_name_said_at_ready_survives_a_restart_until_the_duel(tmp_path, typed, language):
+    """Ready, then a new PhoneRooms on the same database (a kiosk restarted): the duel names the
+    friend as the friend said (typed, or "Player 2" in its phone's language), not the kiosk's
+    default."""
+    rooms = _rooms(tmp_path)
+    rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
+    room = await rooms.open_room("ann")
+    await rooms.join(room, "bo")
+    await rooms.ready(rooms.find_room(room.token), "bo", typed, language)
+    rooms.close()
+    rooms.store.close()
+    again = _rooms(tmp_path)
+    assert again.room_of("ann").ready
+    duel = await again.duel("ann", None)
+    assert duel.setup.players == ("Ann", typed or "Spieler 2")
+    # Ready again after the duel without a name: the name said before stands.
+    await again.ready(again.find_room(room.token), "bo", None, "fi")
+    assert again.room_of("ann").friend_name == (typed or "Spieler 2")
+    again.close()
+
+
+async def test_the_friends_name_ends_with_its_room(tmp_path):
+    rooms = _rooms(tmp_path)
+    rooms.start_solo("ann", ComputerLevel.EASY, "Ann")
+    room = await rooms.open_room("ann")
+    await rooms.join(room, "bo")
+    await rooms.ready(rooms.find_room(room.token), "bo", "Dee")
+    await rooms.close_room("ann")
+    assert rooms.store.db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] == 0
+    room = await rooms.open_room("ann")  # a new room, a new friend who gives no name
+    await rooms.join(room, "cy")
+    assert rooms.room_of("ann").friend_name is None
+    await rooms.ready(rooms.find_room(room.token), "cy", None)
+    assert (await rooms.duel("ann", None)).setup.players == ("Ann", "Player 2")
+    rooms.close()
+
+
 def test_names_are_cleaned_and_two_in_a_duel_differ():
     assert clean_name("  Anna\n\x1b[31m ") == "Anna[31m"
     assert clean_name("x" * 50) == "x" * 20

@@ -49,7 +49,7 @@ from kiosk.classic.match import (
 from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomError, clean_name
 from kiosk.classic.wire import CLASSIC, event_to_dict
 from kiosk.game import RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, accepted_language, language
 from kiosk.secret import derive, kiosk_secret
 from kiosk.service import (
     GameService,
@@ -247,7 +247,7 @@ class ClassicApi:
             raise json_error(400, "bad_shape", _('send {"level": "easy" | "normal" | "hard"}'))
         self._count_start(request)  # a request refused for its shape starts nothing: not counted
         with _refusals():
-            await self.rooms.start_solo_grouped(device, chosen, _name(body))
+            await self.rooms.start_solo_grouped(device, chosen, _name(body), _phone_language(request))
         return _answer(self._owner_message(device))
 
     async def play_fire(self, request: web.Request) -> web.StreamResponse:
@@ -321,7 +321,7 @@ class ClassicApi:
         self._count_start(request)
         await self.rooms.table(device).service.settled()
         with _refusals():
-            await self.rooms.duel(device, _name(body))
+            await self.rooms.duel(device, _name(body), _phone_language(request))
         self._changed_room(device)
         return _answer(self._owner_message(device))
 
@@ -380,7 +380,7 @@ class ClassicApi:
         if match is None or match.setup.date != today:
             self._count_daily(request, device, today)
         with _refusals():
-            await self.rooms.start_daily_grouped(device, today, _name(body))
+            await self.rooms.start_daily_grouped(device, today, _name(body), _phone_language(request))
         return _answer(self._daily_message(device))
 
     def _count_daily(self, request: web.Request, device: str, today: datetime.date) -> None:
@@ -494,7 +494,7 @@ class ClassicApi:
         if membership.role is not Role.FRIEND or device is None:
             raise json_error(403, "not_friend", _("only the friend who joined this room can say Ready"))
         with _refusals():
-            room = await self.rooms.ready(membership.room, device, _name(body))
+            room = await self.rooms.ready(membership.room, device, _name(body), _phone_language(request))
         self._changed_room(room.owner)
         await self.rooms.table(room.owner).service.settled()
         return _answer(self._member_message(Membership(room, Role.FRIEND)))
@@ -766,6 +766,13 @@ async def _body(request: web.Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise json_error(400, "bad_shape", _("send a JSON object"))
     return body
+
+
+def _phone_language(request: web.Request) -> str:
+    """The language of the phone that asks, for the name of a player who gave none ("Player 1",
+    `kiosk.classic.rooms`): the first of its Accept-Language that is ours (the browser lists the
+    languages its page picks its own from, static/i18n.js), else the kiosk's."""
+    return accepted_language(request.headers.get("Accept-Language")) or language()
 
 
 def _name(body: dict[str, Any]) -> str | None:
