@@ -354,3 +354,21 @@ def test_a_broken_or_foreign_line_up_is_refused_in_words_and_loses_nothing_else(
     assert screen.name == (tour.app.flow_screen() or "home")  # where it went without a line-up
     assert "The line-up kept before the restart could not be laid out again" in tour.app.toast_label.text
     assert store.drafts.names() == [] and store.meta.recall("lineup6.witness") == "kept"
+
+
+def test_a_game_resumed_or_rebuilt_leaves_the_line_up_kept_and_a_new_one_puts_it_away(tour, x) -> None:
+    """The service says GameStarted(resumed=True) when it resumes a game at the start or
+    rebuilds one after a failed commit: no new game, the line-up being laid stays kept."""
+    from kiosk.express.lineup import DRAFT
+    from kiosk.service import GameStarted
+
+    store = tour.kiosk.service.store
+    tour.at("express_setup")
+    store.drafts.put_away()
+    tour.press("Lay out the lines")
+    assert store.drafts.kept(DRAFT) is not None
+    game = tour.kiosk.service.game
+    tour.app.on_service_event(GameStarted(game, resumed=True))
+    assert store.drafts.kept(DRAFT) is not None
+    tour.app.on_service_event(GameStarted(game, resumed=False))
+    assert store.drafts.kept(DRAFT) is None

@@ -1,6 +1,10 @@
 """The shared fitting rule for marks (ui/touch/fitting.py): an ellipsis (or ! ? : ;) wrapped
 onto a line of its own is a fault, found on any label; `marks_kept` holds it to its word, and
-every Caption (prompts included) applies it to what it is given."""
+every Caption (prompts included) applies it to what it is given.
+
+Each test takes the session's `tour`: its kiosk configures Kivy's window before any label is
+made here (a label made first would open it at Kivy's default 800x600 for the whole session).
+"""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ def _orphaning_width() -> float:
     pytest.fail("no width leaves the ellipsis alone")
 
 
-def test_a_mark_alone_on_its_line_is_a_fault_and_marks_kept_mends_it() -> None:
+def test_a_mark_alone_on_its_line_is_a_fault_and_marks_kept_mends_it(tour) -> None:
     from kivy.uix.label import Label
 
     from ui.touch.fitting import label_faults, laid_out, marks_kept
@@ -35,7 +39,7 @@ def test_a_mark_alone_on_its_line_is_a_fault_and_marks_kept_mends_it() -> None:
     assert label_faults(kept) == []
 
 
-def test_marks_kept_holds_only_a_spaced_mark_to_its_word() -> None:
+def test_marks_kept_holds_only_a_spaced_mark_to_its_word(tour) -> None:
     from ui.touch.fitting import marks_kept
 
     assert marks_kept("Bo attacks …") == "Bo attacks\u00a0…"
@@ -44,7 +48,7 @@ def test_marks_kept_holds_only_a_spaced_mark_to_its_word() -> None:
     assert marks_kept("Computer: normal") == "Computer: normal"
 
 
-def test_a_prompt_keeps_its_ellipsis_with_its_word_when_it_wraps() -> None:
+def test_a_prompt_keeps_its_ellipsis_with_its_word_when_it_wraps(tour) -> None:
     from ui.touch.controls import Prompt
     from ui.touch.fitting import laid_out
 

@@ -344,7 +344,8 @@ class DartshipApp(App):
         assert self.sm is not None
         self.wake()  # an announcement or a new screen comes: draw it smoothly
         if isinstance(event, GameStarted):
-            self._put_drafts_away()
+            if not event.resumed:  # a new game, not one rebuilt or resumed from the store
+                self._put_drafts_away()
             if self._result_event is not None:
                 self._result_event.cancel()
                 self._result_event = None
