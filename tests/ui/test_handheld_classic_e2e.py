@@ -83,8 +83,10 @@ def targets(match: Match, side: int) -> list[str]:
 
 
 async def fire(page: Page, grid: str, code: str) -> None:
-    """Tap a square to aim, tap it again to fire; wait until the page shows the shot."""
-    square = page.locator(f"#{grid} [data-cell='{code}']")
+    """Tap a square to aim, tap it again to fire; wait until the page shows the shot. A square
+    is tapped once it is a button: while the last shot's answer is on its way the radar is drawn
+    without them (a span; the socket's news of that shot can come first), and a tap is lost."""
+    square = page.locator(f"#{grid} button[data-cell='{code}']")
     await square.tap()
     await expect(square).to_have_class(re.compile(r"\bselected\b"), timeout=WAIT_MS)
     await square.tap()

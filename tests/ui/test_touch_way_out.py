@@ -33,7 +33,11 @@ def test_home_on_every_dart_game_screen_then_abandon_behind_the_pin(tour):
     _home_and_back(tour, "placement")  # the hand-over
     tour.press("Sharks: place on this screen")
     assert tour.screen().team == 0
-    _home_and_back(tour, "placement")  # placing: back to the same team's board
+    # Placing: the fleet is put away (the next Continue may be the other team's), the hand-over
+    # shows, and the team's own button brings its board back.
+    _home_and_back(tour, "placement")
+    assert tour.screen().team is None
+    tour.press("Sharks: place on this screen")
     assert tour.screen().team == 0
     tour.press("Random fleet")
     tour.press("Lock in")
