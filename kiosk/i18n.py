@@ -144,13 +144,18 @@ def catalog(language: str) -> dict[str, str]:
 def set_language(language: str) -> str:
     """Switch every later `_` call to `language` (en, de, fi); unknown ones fall back to English."""
     global _current, _language
-    language = (language or "en").split("-")[0].split("_")[0].lower()
+    language = _code(language or "en")
     if language not in LANGUAGES:
         language = "en"
     translations = _PoTranslations(language_catalog(language))
     with _lock:
         _current, _language = translations, language
     return language
+
+
+def _code(tag: str) -> str:
+    """A language tag's language ("fi-FI", "de_AT": fi, de)."""
+    return tag.strip().split("-")[0].split("_")[0].lower()
 
 
 def accepted_language(accept: str | None) -> str | None:
@@ -167,7 +172,7 @@ def accepted_language(accept: str | None) -> str | None:
                 q = float(params.strip()[2:])
             except ValueError:
                 q = 0.0
-        code = tag.strip().split("-")[0].split("_")[0].lower()
+        code = _code(tag)
         if code in LANGUAGES and q > 0:
             wanted.append((-q, n, code))
     return min(wanted)[2] if wanted else None

@@ -129,9 +129,7 @@ def as_said(text: str) -> str:
     tones, joiners, keycaps). espeak-ng reads an emoji's name aloud: "🎯 Jets to throw" was
     "direct hit Jets to throw", a result said before a dart was thrown; "Die 🍺 Brüder" was
     "Die Bierkrug Brüder". The screen and the phones show the emoji."""
-    kept = (
-        c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cf") and c not in "\ufe0e\ufe0f\u20e3"
-    )
+    kept = (c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cf") and c not in _SELECTORS)
     return " ".join("".join(kept).split())
 
 

@@ -1019,13 +1019,15 @@ class Drafts(_Part):
         return found
 
     def names(self) -> list[str]:
-        rows = self.db.execute("SELECT key FROM meta WHERE key LIKE 'draft.%' ORDER BY key").fetchall()
+        rows = self.db.execute(
+            "SELECT key FROM meta WHERE key LIKE ? ORDER BY key", [self._PREFIX + "%"]
+        ).fetchall()
         return [str(row[0])[len(self._PREFIX) :] for row in rows]
 
     def put_away(self, name: str | None = None) -> None:
         """Forget `name`'s draft (None: every draft, as when any game starts)."""
         with self._transaction():
             if name is None:
-                self.db.execute("DELETE FROM meta WHERE key LIKE 'draft.%'")
+                self.db.execute("DELETE FROM meta WHERE key LIKE ?", [self._PREFIX + "%"])
             else:
                 self.db.execute("DELETE FROM meta WHERE key=?", [self._PREFIX + name])

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kiosk.names import same_name
+
 
 def named_players(team: str, players: Sequence[str]) -> tuple[str, ...]:
     """The players a screen names for the team called `team`: none where it has no named
-    players (no player at all, or the team's own name as its only one), else all of them."""
-    if not players or (len(players) == 1 and players[0] == team):
+    players (no player at all, or the team's own name, in any case, as its only one), else all of them."""
+    if not players or (len(players) == 1 and same_name(players[0], team)):
         return ()
     return tuple(players)
 

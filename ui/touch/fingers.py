@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import time
 from collections.abc import Iterator, Sequence
 
 from kivy.base import EventLoop
@@ -146,8 +147,6 @@ def popups_leave() -> Iterator[None]:
     then it takes every touch: the next press, a moment after a Close, fell on it
     (`dartship screenshots` and the tests press one button after another). Frames run until
     it is gone (bounded: a popup that refused to close is left as it is)."""
-    import time
-
     from kivy.uix.modalview import ModalView
 
     closing: list[ModalView] = []

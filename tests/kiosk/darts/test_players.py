@@ -50,3 +50,10 @@ def test_the_caller_names_a_player_as_the_scoreboard_does():
     said = [w.phrase for w in DART_CALLS.names(match.public_view())]
     assert said == ["name-sharks", "name-jets", "name-cy"]
     assert [t["named"] for t in match.public_view()["teams"]] == [False, True]
+
+
+def test_a_team_whose_one_player_is_its_own_name_in_another_case_is_named_once():
+    from kiosk.darts.players import named_players
+
+    assert named_players("Jets", ["jets"]) == ()
+    assert named_players("Jets", ["Jet"]) == ("Jet",)
