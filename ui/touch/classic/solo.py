@@ -8,24 +8,30 @@ say which ship breaks which rule).
 
 Hidden information: the team's own fleet is drawn (this screen is the team's, in solo); the
 computer's never is: the radar comes from `radar_of` (shots and sunk ships only).
+
+A re-placing survives a kill -9: the fleet as it is being moved, and the ship picked, are kept
+in the store's drafts at every change (`kiosk.placing_drafts`), and the kiosk started again comes
+back to the re-placing as it was (the screen shows the team's own fleet throughout a solo game:
+there is nobody to hand over to). It ends at Done, Cancel, the first shot, or another game.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from kiosk.classic.fleet import CLASSES, Fleet, ShipClass
+from kiosk.classic.fleet import CLASSES, Fleet, PlacementError, ShipClass, parse_fleet
 from kiosk.classic.grid import Square
 from kiosk.classic.match import Fire, Match, Mode, Place, ShotFired
 from kiosk.classic.wire import CLASSIC
 from kiosk.game import RuleError
 from kiosk.i18n import _
+from kiosk.placing_drafts import DraftRefused, PlacingDrafts, not_kept, refused
 from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.announcement import Announcement
@@ -36,6 +42,26 @@ from ui.touch.controls import BigButton, Caption
 from ui.touch.screens.base import KioskApp, KioskScreen
 
 TEAM = 0  # the team is player 0; the computer player 1
+
+
+def kept_replacing(fleet: Fleet, chosen: ShipClass) -> dict[str, object]:
+    """A re-placing as the store keeps it over a restart."""
+    return {"fleet": fleet.code, "chosen": chosen.value}
+
+
+def replacing_from_kept(kept: Mapping[str, object]) -> tuple[Fleet, ShipClass]:
+    """The re-placing `kept_replacing` wrote; RuleError in words that name no square."""
+    code, chosen = kept.get("fleet"), kept.get("chosen")
+    if not isinstance(code, str) or not isinstance(chosen, str):
+        raise RuleError(_("its ships are missing"))
+    try:
+        fleet = parse_fleet(code)
+    except PlacementError:
+        raise RuleError(_("its ships are not this game's fleet")) from None
+    kind = next((kind for kind in CLASSES if kind.value == chosen), None)
+    if kind is None:
+        raise RuleError(_("the ship chosen next is not one of this game's"))
+    return fleet, kind
 
 
 class ClassicScreen(KioskScreen):
@@ -124,6 +150,8 @@ class ClassicSoloScreen(ClassicScreen):
         s = theme.sizes()
         self.draft: Fleet | None = None  # re-placing: the fleet as it is being moved
         self.chosen: ShipClass = CLASSES[0]
+        self.kept = PlacingDrafts(app.service, "classic")
+        self._looked = False  # the kept re-placing looked for, for this game
         layer = FloatLayout()
         page = BoxLayout(padding=s(8), spacing=s(12))
         self.big = GridView(size_hint_x=None)
@@ -194,6 +222,9 @@ class ClassicSoloScreen(ClassicScreen):
     def reset(self) -> None:
         super().reset()
         self.draft = None
+        self._looked = False
+        if self.match is None:
+            self.kept.put_away()  # abandoned, or another game's start: the re-placing ends
 
     def toast_anchor(self) -> Widget | None:
         return self.big
@@ -205,8 +236,12 @@ class ClassicSoloScreen(ClassicScreen):
         match = self.match
         if match is None:
             return
+        if not self._looked:
+            self._looked = True
+            self._bring_back(match)
         if self.draft is not None and not match.may_place(TEAM):
             self.draft = None  # the shooting began (or the game is over) meanwhile
+            self.kept.put_away()
         wanted = self.edit_side if self.draft is not None else self.play_side
         if wanted.parent is None:
             self.side.clear_widgets()
@@ -275,11 +310,40 @@ class ClassicSoloScreen(ClassicScreen):
 
     def _stop_editing(self) -> None:
         self.draft = None
+        self.kept.put_away()
         self.refresh()
 
     def _choose(self, kind: ShipClass) -> None:
         self.chosen = kind
+        self._keep()
         self.refresh()
+
+    def _keep(self) -> None:
+        """The re-placing into the store, before the screen shows the change."""
+        if self.draft is None:
+            return
+        reason = self.kept.keep(TEAM, kept_replacing(self.draft, self.chosen))
+        if reason is not None:
+            self.app.toast(not_kept(reason))
+
+    def _bring_back(self, match: Match) -> None:
+        """A re-placing kept before the kiosk stopped, as it was (a broken one is said, and
+        dropped); the kept drafts of another game are put away."""
+        name = self.player_name(match, TEAM)
+        said = self.kept.sweep(lambda _team, body: replacing_from_kept(body), [name])
+        if said:
+            self.app.toast("\n".join(said), 6)
+        if not match.may_place(TEAM) or match.setup.mode is Mode.DAILY:
+            self.kept.put_away()
+            return
+        try:
+            found = self.kept.kept(TEAM, replacing_from_kept, name)
+        except DraftRefused as err:
+            self.app.toast(refused(name, err), 6)
+            return
+        if found is not None:
+            self.draft, self.chosen = found
+            self.selected = None
 
     def _show_draft(self) -> None:
         assert self.draft is not None
@@ -308,6 +372,8 @@ class ClassicSoloScreen(ClassicScreen):
             self.draft = change(self.draft)
         except RuleError as err:
             self.app.toast(str(err), 3)  # the ship and the rule it breaks
+        else:
+            self._keep()
         self.refresh()
 
     def _done(self) -> None:
@@ -315,6 +381,7 @@ class ClassicSoloScreen(ClassicScreen):
         if fleet is None:
             return
         self.draft = None
+        self.kept.put_away()  # done, or refused (the shooting began): the re-placing ends
         if self.submit(Place(TEAM, fleet)):
             self.app.toast(_("Your fleet is where you put it"), 2)
         self.refresh()

@@ -3,11 +3,20 @@
 Hidden information: the board with ships is built only from this screen's own `FleetDraft`
 for the team that is placing, and is covered (`hidden`, marks cleared) before the hand-over
 view comes back. Nothing here reads another team's fleet from the match.
+
+A team's unfinished draft survives a kill -9: it is kept in the store's drafts at every change
+(`kiosk.placing_drafts`, one per team of the game in play). The kiosk started again shows the
+hand-over, as after Home mid-placing, never the draft: only the team's own "place on this
+screen" brings it back, as it was (the last ship still turnable from its cell). A draft ends at
+its team's Lock in (here or on its phone), when a new game starts or the game is abandoned
+(`reset`); Hide and Home put it away for its team, as before. One that cannot be read back is
+said once in the journal, and to its team, in words that name no cell, and is dropped.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -17,6 +26,7 @@ from kiosk.board import BullZone, Cell
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import KioskSeat, Match, Phase, Place, RuleError
 from kiosk.i18n import _
+from kiosk.placing_drafts import DraftRefused, PlacingDrafts, not_kept, refused
 from kiosk.service import MatchUpdate
 from ui.touch import theme
 from ui.touch.controls import BigButton, Caption, FitLabel, with_symbols
@@ -32,9 +42,13 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         super().__init__(app, **kwargs)
         self.team: int | None = None  # the team placing now; None: the hand-over is shown
         self.draft: FleetDraft | None = None
-        # A team's unfinished draft put away when the screen was left (Home): the hand-over
-        # comes back first, and the team's own "place on this screen" brings the draft back.
-        self.put_away: tuple[int, FleetDraft] | None = None
+        # The teams' unfinished drafts put away when the screen was left (Home, Hide): the
+        # hand-over comes back first, and a team's own "place on this screen" brings its draft
+        # back. The store keeps them too (`kept`), for a kiosk started again.
+        self.put_away: dict[int, FleetDraft] = {}
+        self.kept = PlacingDrafts(app.service, "darts")
+        self._kept_body: dict[str, object] | None = None  # what `kept` holds of the open draft
+        self._swept = False  # the kept drafts looked through for this game
         self.step: int | None = None  # the team whose hand-over step was asked for
         s = theme.sizes()
         self.handover = BoxLayout(orientation="vertical", padding=s(16), spacing=s(10))
@@ -66,7 +80,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         row1.add_widget(BigButton(_("Clear"), self._clear, colour=theme.PANEL_LIGHT))
         side.add_widget(row1)
         row2 = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
-        row2.add_widget(BigButton(_("Hide"), self.cover, colour=theme.PANEL_LIGHT))
+        row2.add_widget(BigButton(_("Hide"), self.hide, colour=theme.PANEL_LIGHT))
         row2.add_widget(home_button(app, height=s.touch, font_units=22))
         self.lock_button = BigButton(_("Lock in"), self._lock_in, colour=theme.GO)
         row2.add_widget(self.lock_button)
@@ -77,18 +91,26 @@ class PlacementScreen(FollowsPhones, KioskScreen):
     # -- the two views --
 
     def reset(self) -> None:
-        """A new game: forget any draft and show the hand-over."""
+        """A game started, resumed, rebuilt or abandoned: forget the drafts in memory, show the
+        hand-over; the kept drafts of any other game are put away when it is next shown."""
         self.step = None
-        self.put_away = None
+        self.put_away = {}
+        self._swept = False
+        if DARTS.in_play(self.app.service) is None:
+            self.kept.put_away()  # abandoned, or another game's start: these drafts end
         self.cover()
 
     def on_leave(self, *args: object) -> None:
         """Leaving mid-placement (Home, then anyone's Continue) must not come back to a team's
         ships on the board: the hand-over is shown again, the draft kept for that team."""
         super().on_leave(*args)
+        self.hide()
+
+    def hide(self) -> None:
+        """The hand-over, the open draft put away for its team (its button brings it back)."""
         if self.team is not None and self.draft is not None:
-            self.put_away = (self.team, self.draft)
-            self.cover()
+            self.put_away[self.team] = self.draft
+        self.cover()
 
     def toast_anchor(self) -> Widget | None:
         return self.board_view if self.team is not None else None
@@ -112,13 +134,12 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         if kiosk is not None and kiosk.side == team:
             return  # the kiosk's fleet is placed by the kiosk and never drawn
         self.team = team
-        kept = self.put_away
-        self.put_away = None
         self.draft = (
-            kept[1]
-            if kept is not None and kept[0] == team
-            else FleetDraft(match.board, match.setup.rules.fleet)
+            self.put_away.pop(team, None)
+            or self._kept_draft(match, team)
+            or FleetDraft(match.board, match.setup.rules.fleet)
         )
+        self._kept_body = self.draft.kept() if self.draft.ships else None
         self.board_view.set_board(match.board)
         self.board_view.hidden = False
         self.remove_widget(self.handover)
@@ -126,10 +147,49 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.message.text = ""
         self._show_draft()
 
+    def _kept_draft(self, match: Match, team: int) -> FleetDraft | None:
+        """`team`'s draft as the store kept it (a kiosk started again); a broken one is said."""
+        try:
+            return self.kept.kept(team, functools.partial(self._read, match), match.teams[team].name)
+        except DraftRefused as err:
+            self.app.toast(refused(match.teams[team].name, err), 6)
+            return None
+
+    @staticmethod
+    def _read(match: Match, body: Mapping[str, object]) -> FleetDraft:
+        return FleetDraft.from_kept(body, match.board, match.setup.rules.fleet)
+
+    def _keep(self) -> None:
+        """The open draft into the store, before the screen shows the change."""
+        if self.draft is None or self.team is None:
+            return
+        body = self.draft.kept()
+        if body == self._kept_body:
+            return
+        reason = self.kept.keep(self.team, body)
+        if reason is not None:
+            self.app.toast(not_kept(reason))
+            return
+        self._kept_body = body
+
+    def _put_away_placed(self, match: Match) -> None:
+        """A team locked in (here or on its phone): its draft ends, in memory and in the store."""
+        placed = match.state().placed
+        for team in (0, 1):
+            if placed[team]:
+                self.put_away.pop(team, None)
+                self.kept.put_away(team)
+
     def refresh(self) -> None:
         match = DARTS.in_play(self.app.service)
         if match is None:
             return
+        if not self._swept:
+            self._swept = True
+            said = self.kept.sweep(lambda _team, body: self._read(match, body), [t.name for t in match.teams])
+            if said:
+                self.app.toast("\n".join(said), 6)
+        self._put_away_placed(match)
         if self.team is not None:
             if match.state().placed[self.team]:
                 # Locked in from the team's phone meanwhile: nothing left to place here.
@@ -303,6 +363,7 @@ class PlacementScreen(FollowsPhones, KioskScreen):
         self.lock_button.disabled = not draft.complete
 
     def _say(self, refusal: str | None) -> None:
+        self._keep()
         self.message.text = refusal or ""
         # With every ship placed nothing is wrong: the note says what to do next, in green.
         complete = self.draft is not None and self.draft.complete
@@ -337,13 +398,15 @@ class PlacementScreen(FollowsPhones, KioskScreen):
             self._say(None)
 
     def _lock_in(self) -> None:
-        if self.draft is None or self.team is None:
+        team = self.team
+        if self.draft is None or team is None:
             return
         try:
             fleet = self.draft.fleet()
-            self.app.service.submit(Place(self.team, fleet))
+            self.app.service.submit(Place(team, fleet))
         except RuleError as err:
             self.message.text = str(err)
             return
         # Covered in the same callback, so no frame shows this fleet after the lock-in.
+        self.kept.put_away(team)
         self.cover()

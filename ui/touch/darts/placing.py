@@ -4,24 +4,30 @@ A tap on a free cell puts the next ship there, starting at that cell and running
 it fits; "Turn" walks the last ship through the other ways it fits from the same cell
 (clockwise, anticlockwise, inwards, outwards). A drag lays a ship on exactly the cells dragged
 over. A tap on a placed ship picks it up again. Every refusal is a message, never an exception.
+
+`kept()` is the draft as the store keeps it over a restart (`kiosk.placing_drafts`): its ships,
+the length chosen next, and the last ship with the cell it was laid from (so Turn goes on where
+it was); `FleetDraft.from_kept` reads one back, refusing in words that name no cell.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from kiosk.board import Board, Cell
+from kiosk.board import Board, Cell, CellError
 from kiosk.darts.fleet import (
     Fleet,
     PlacementError,
     Ship,
     make_fleet,
     make_ship,
+    parse_ship,
     random_fleet,
     ship_placements,
 )
+from kiosk.game import RuleError
 from kiosk.i18n import _
 
 
@@ -150,3 +156,48 @@ class FleetDraft:
             left = ", ".join(str(n) for n in self.remaining())
             raise PlacementError(_("place every ship first (still to place: {left})").format(left=left))
         return make_fleet(self.ships, self.lengths)
+
+    # -- kept over a restart --
+
+    def kept(self) -> dict[str, object]:
+        """What a restart needs to give this draft back as it is (JSON-able)."""
+        last = self.last
+        return {
+            "ships": [ship.code for ship in self.ships],
+            "chosen": self.chosen,
+            "last": self.ships.index(last) if last is not None else None,
+            "anchor": self._anchor.code if last is not None and self._anchor is not None else None,
+        }
+
+    @classmethod
+    def from_kept(cls, kept: Mapping[str, object], board: Board, lengths: Sequence[int]) -> FleetDraft:
+        """The draft `kept()` wrote, on this game's board and fleet; RuleError for anything else,
+        in words that name no cell (the words may reach the journal)."""
+        draft = cls(board, lengths)
+        texts, chosen, last, anchor = (kept.get(key) for key in ("ships", "chosen", "last", "anchor"))
+        if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+            raise RuleError(_("its ships are missing"))
+        try:
+            ships = [parse_ship(text, board) for text in texts]
+        except PlacementError:
+            raise RuleError(_("its ships are not ships of this board")) from None
+        left = Counter(draft.lengths)
+        left.subtract(ship.length for ship in ships)
+        cells = [cell for ship in ships for cell in ship.cells]
+        if min(left.values(), default=0) < 0 or len(set(cells)) != len(cells):
+            raise RuleError(_("its ships are not this game's fleet"))
+        if chosen is not None and (isinstance(chosen, bool) or chosen not in draft.lengths):
+            raise RuleError(_("the ship chosen next is not one of this game's"))
+        draft.ships, draft.chosen = ships, chosen if isinstance(chosen, int) else None
+        if last is None:
+            return draft
+        if not isinstance(last, int) or isinstance(last, bool) or not 0 <= last < len(ships):
+            raise RuleError(_("its last ship is not one of its ships"))
+        try:
+            start = board.parse(anchor, allow_miss=False) if isinstance(anchor, str) else None
+        except CellError:
+            start = None
+        if start is None or start not in ships[last].cells:
+            raise RuleError(_("its last ship is not one of its ships"))
+        draft._last, draft._anchor = ships[last], start
+        return draft
