@@ -24,7 +24,25 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from tests.ui.real_window_lineup_kill_probe import print_now
-from tests.ui.real_window_probe import drawn_board, prepare, reporting, window_kiosk
+from tests.ui.real_window_probe import BOARD_COLOURS, prepare, reporting, window_kiosk
+
+
+def board_share() -> float:
+    """The share of the window's pixels in the drawn board's own colours (no text, mark or
+    panel uses them): a board drawn covers a good part of the window, a hand-over none of it
+    (only a few anti-aliased edges of its text may come close)."""
+    import numpy as np
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+    width, height = Window.size
+    pixels = np.frombuffer(glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE), np.uint8)
+    pixels = pixels[: width * height * 3].reshape(-1, 3).astype(np.int16)
+    hit = np.zeros(len(pixels), bool)
+    for colour in BOARD_COLOURS:
+        wanted = np.array([int(colour[i : i + 2], 16) for i in (0, 2, 4)], np.int16)
+        hit |= (np.abs(pixels - wanted) <= 2).all(axis=1)
+    return float(hit.mean())
 
 
 def shown(app: Any) -> dict[str, Any]:
@@ -41,7 +59,7 @@ def shown(app: Any) -> dict[str, Any]:
         "window": [width, height],
         "team": getattr(screen, "team", None),
         "labels": [w.text for w in app.root.walk() if isinstance(w, Label) and w.opacity > 0 and w.text],
-        "board_drawn": drawn_board((0, 0, width, height)) is not None,
+        "board_share": board_share(),
         "marks": sorted(c.code for c in screen.board_view.marks) if screen.name == "placement" else None,
         "ships": [s.code for s in draft.ships] if draft is not None else None,
         "next": draft.next_length if draft is not None else None,
