@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from kiosk.board import BULL, Cell, Ring, board_for
 from kiosk.darts.fleet import PlacementError
+from kiosk.game import RuleError
 from ui.touch.darts.placing import FleetDraft
 
 BOARD = board_for()
@@ -98,3 +100,47 @@ def test_a_drag_on_a_complete_fleet_says_all_are_placed() -> None:
     message = draft.drag([S(3), S(19)])
     assert message == "all ships are placed: lock in, or tap a ship to move it"
     assert "none" not in message and len(draft.ships) == 2
+
+
+# -- kept over a restart (kiosk.placing_drafts keeps `kept()` in the store) --
+
+
+def test_a_draft_kept_comes_back_as_it_was_and_turns_on_from_the_same_cell() -> None:
+    draft = FleetDraft(BOARD, (2, 3, 4, 5))
+    draft.tap(D(20))
+    draft.tap(T(3))
+    draft.turn()
+    draft.choose(2)
+    again = FleetDraft.from_kept(json.loads(json.dumps(draft.kept())), BOARD, (2, 3, 4, 5))
+    assert again.ships == draft.ships and again.next_length == 2 and again.last == draft.ships[1]
+    assert draft.turn() is None and again.turn() is None and again.ships == draft.ships
+
+
+def test_a_draft_without_a_last_ship_comes_back_without_one() -> None:
+    draft = FleetDraft(BOARD, (2, 3))
+    draft.randomise(random.Random(4))
+    again = FleetDraft.from_kept(draft.kept(), BOARD, (2, 3))
+    assert again.complete and again.last is None and again.turn() is not None
+    assert again.fleet() == draft.fleet()
+
+
+@pytest.mark.parametrize(
+    ("kept", "words"),
+    [
+        ({}, "its ships are missing"),
+        ({"ships": "T20-T1"}, "its ships are missing"),
+        ({"ships": ["T20-X1"]}, "not ships of this board"),
+        ({"ships": ["T20-T18"]}, "not ships of this board"),  # a gap
+        ({"ships": ["T20-T1", "D20-D1"]}, "not this game's fleet"),  # two of 2 in a fleet of 2, 3
+        ({"ships": ["T20-T1-T18", "T1-S1"]}, "not this game's fleet"),  # crossing
+        ({"ships": ["T20-T1"], "chosen": 4}, "chosen next"),
+        ({"ships": ["T20-T1"], "chosen": True}, "chosen next"),
+        ({"ships": ["T20-T1"], "last": 1, "anchor": "T20"}, "last ship"),
+        ({"ships": ["T20-T1"], "last": 0, "anchor": "D3"}, "last ship"),
+        ({"ships": ["T20-T1"], "last": 0, "anchor": "Z9"}, "last ship"),
+    ],
+)
+def test_a_kept_draft_that_is_not_ours_is_refused_in_words_naming_no_cell(kept: dict, words: str) -> None:
+    with pytest.raises(RuleError, match=words) as refused:
+        FleetDraft.from_kept(kept, BOARD, (2, 3))
+    assert not any(code in str(refused.value) for code in ("T20", "T1", "X1", "D20", "S1", "D3", "Z9"))
