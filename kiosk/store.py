@@ -299,7 +299,8 @@ class Store:
     * `rooms`  (`Rooms`): classic's phone rooms and the names of won daily challenges
     * `stats`  (`Stats`): what the Stats screens and leaderboards read (never a secret)
     * `meta`   (`Meta`): the schema version and the kiosk's own small state (remember/recall)
-    * `drafts` (`Drafts`): games set up but not started yet (a line-up), until they start
+    * `drafts` (`Drafts`): what was answered before a game's play (a line-up, a fleet being
+      placed), until it starts or is given up
     * `limits` (`kiosk.address_limits.AddressLimits`): what each address used of the phones' limits
     """
 
@@ -993,9 +994,10 @@ class DraftError(StoreError):
 
 
 class Drafts(_Part):
-    """Games being set up on the touchscreen, not started yet: what the players answered so far
-    (a line-up with its swaps), kept at every change so that a kill -9 loses none of it, and
-    put away once the game starts or is given up. Kept by name in the meta table, as JSON
+    """What the players answered on the touchscreen before a game's play: a line-up with its
+    swaps (`kiosk.express.lineup`), a team's fleet being placed (`kiosk.placing_drafts`), kept at
+    every change so that a kill -9 loses none of it, and put away once the game starts or the
+    draft is given up. Kept by name in the meta table, as JSON
     objects; what a draft holds is its game's business (this part names no game)."""
 
     _PREFIX = "draft."
