@@ -165,7 +165,7 @@ BROKEN = {
 
 @pytest.mark.parametrize("kind", list(BROKEN))
 def test_a_broken_or_older_draft_is_said_once_and_dropped_and_the_others_kept(
-    tour, caplog, kind: str
+    tour, caplog, artefacts: Path, kind: str
 ) -> None:
     tour.at("placement")
     screen = tour.screen()
@@ -190,6 +190,7 @@ def test_a_broken_or_older_draft_is_said_once_and_dropped_and_the_others_kept(
         told = tour.app.toast_label.text  # the players are told too, naming no cell
         assert told.startswith("Sharks: the fleet being placed before the restart could not be brought back")
         assert not any(code in told for code in sharks)
+        tour.save(artefacts / f"draft7_refused_{kind.replace(' ', '_')}.png")
         tour.press("Sharks: place on this screen")
         assert again.draft.ships == []  # placed anew
         tour.press("Hide")
