@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hardware.autodarts import AutodartsBoard
 from hardware.fake_autodarts import FakeBoardManager
-from kiosk.inputs import ButtonInput, Connected, DartInput, MissInput
+from kiosk.inputs import Connected, DartInput, MissInput, TakeoutInput
 
 CODES = [f"{ring}{n}" for ring in "TDSL" for n in range(1, 21)] + ["25", "50", "MISS"]
 
@@ -75,7 +75,7 @@ async def measure(darts: int, noise_rate: float) -> tuple[list[float], list[floa
             from_received.append(done - received[-1])
             if len(manager.throws) == 3:
                 await manager.takeout()
-                while not isinstance(await asyncio.wait_for(queue.get(), 5), ButtonInput):
+                while not isinstance(await asyncio.wait_for(queue.get(), 5), TakeoutInput):
                     pass
             await asyncio.sleep(rng.uniform(0.005, 0.03))  # darts are never back to back
     finally:

@@ -5,11 +5,12 @@ PROTOCOLS.md section 6. The Board Manager pushes `{"type": "state", "data": {...
 first), not an event: it repeats, a dart in it may change (the cameras look again), and after
 the takeout `numThrows` falls to 0. `VisitFollower` (pure) turns the snapshots into the
 kiosk's inputs: each dart once and in order, a change of the last dart a `CorrectInput`, a
-change of an earlier one undo + replay, the takeout a Next, a dart beyond the visit refused
-with a notice. `AutodartsBoard` is the device: an aiohttp WebSocket client in the kiosk's loop
-(or in a loop of its own for `dartship board-test`), resynced with `GET /api/state` on every
-connect, offline shown and retried with backoff. `GET /api/config` holds the board's cloud
-key: it is never read.
+change of an earlier one undo + replay, the takeout a `TakeoutInput` (the end of the visit its
+darts went into: the kiosk knows which, kiosk/darts/double_next.py, the cameras do not), a
+dart beyond the visit refused with a notice. `AutodartsBoard` is the device: an aiohttp
+WebSocket client in the kiosk's loop (or in a loop of its own for `dartship board-test`),
+resynced with `GET /api/state` on every connect, offline shown and retried with backoff.
+`GET /api/config` holds the board's cloud key: it is never read.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from kiosk.inputs import (
     Info,
     InputEvent,
     MissInput,
+    TakeoutInput,
 )
 from kiosk.ports import Sink
 from kiosk.printable import printable
@@ -133,9 +135,13 @@ class Snapshot:
 
     @property
     def takeout(self) -> bool:
+        """The cameras see the hand pulling the darts. Status "Takeout" alone is not it: the
+        Board Manager says it at a visit's third dart (event still "Throw detected"), while the
+        darts are in the board and waiting to be pulled; "Takeout in progress" (event "Takeout
+        started") is the hand."""
         return (
-            self.status.strip().lower().startswith("takeout")
-            and self.status.strip().lower() != "takeout finished"
+            self.status.strip().lower() == "takeout in progress"
+            or self.event.strip().lower() == "takeout started"
         )
 
 
@@ -183,7 +189,7 @@ class VisitFollower:
         self.board = board
         self.darts_per_visit = darts_per_visit
         self.counted: list[Landed] = []
-        self.taken_out = False  # the Next of this visit is sent
+        self.taken_out = False  # the takeout of this visit is sent
         self._last: tuple[Any, ...] | None = None
         self._refused: set[int] = set()
         self._unreadable: set[tuple[int, str]] = set()
@@ -302,7 +308,7 @@ class VisitFollower:
         if self.taken_out or not self.counted:
             return []
         self.taken_out = True
-        return [ButtonInput(Button.NEXT)]
+        return [TakeoutInput()]
 
     def _visit_over(self) -> list[InputEvent]:
         events = self._takeout()

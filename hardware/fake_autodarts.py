@@ -7,6 +7,12 @@ pushed on /api/events at every change, each throw `{"segment": {"name", "number"
 "multiplier"}, "coords": {"x", "y"}}`; other frame types (`motion_state`, `cam_state`,
 `stats`) arrive too; GET /api/state, GET /api/version, POST /api/reset. GET /api/config
 answers with a made-up cloud key and counts who asked (the kiosk must never).
+
+What its users saw on the real one (a public bridge's notes, Board Manager 1.0.7): at a visit's
+third dart the status turns "Takeout" while the event is still "Throw detected" (the darts wait
+to be pulled; the hand is "Takeout in progress", event "Takeout started"), and a fourth dart
+before the takeout is not reported at all (`numThrows` stops at 3). It never hears of a Next on
+the kiosk: its visit ends only when the darts are pulled (or POST /api/reset).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Any
 from aiohttp import web
 
 VERSION = "0.27.0"
+VISIT = 3  # the darts the Board Manager holds in a visit
 
 
 def segment(code: str) -> dict[str, Any]:
@@ -140,6 +147,8 @@ class FakeBoardManager:
         await self.push({"type": "state", "data": self.state()})
 
     async def throw(self, code: str) -> None:
+        if len(self.throws) >= VISIT:
+            return  # a dart while three are in the board: the real one reports nothing
         self.throws.append(
             {
                 "segment": segment(code),
@@ -147,6 +156,8 @@ class FakeBoardManager:
             }
         )
         self.event = "Throw detected"
+        if len(self.throws) == VISIT:
+            self.status = "Takeout"  # waiting for the darts to be pulled: not the hand yet
         await self.push_state()
 
     async def correct(self, index: int, code: str) -> None:

@@ -41,6 +41,7 @@ from hardware.dialects import (
 )
 from hardware.known_boards import KnownBoard, KnownBoards
 from hardware.noise import BoardNoise
+from hardware.serial_words import not_opened, went_away
 from hardware.sink import deliver
 from hardware.stuck import REPEAT_SECONDS, RepeatWatch
 from kiosk.board import Board, Profile, board_for
@@ -206,9 +207,12 @@ class SerialReader:
                 port = self._open(self.url)
             except Exception as err:  # a missing port, a refused socket, a bad URL
                 if not down_announced:
+                    log.info("opening %s failed: %s", self.url, err)  # pyserial's words, for the journal
                     deliver(
                         self.sink,
-                        Disconnected(_("cannot open {url}: {error}").format(url=self.url, error=err)),
+                        Disconnected(
+                            _("cannot open {url}: {error}").format(url=self.url, error=not_opened(err))
+                        ),
                     )
                     down_announced = True
                 self._stopping.wait(delay)
@@ -230,6 +234,8 @@ class SerialReader:
                 break
             deliver(self.sink, Disconnected(reason))
             down_announced = True
+            if self.auto:  # what is plugged in next may be another board: told again
+                self._read_well = False
             self._repeats.forget()
             self._stopping.wait(delay)
 
@@ -255,7 +261,8 @@ class SerialReader:
                 if len(chunk) == 1 and self._socket:
                     chunk += self._rest(port)
             except Exception as err:
-                return _("the board went away: {error}").format(error=err)
+                log.info("reading %s failed: %s", self.url, err)  # pyserial's words, for the journal
+                return went_away(err)
             self.tick()
             now = time.monotonic()
             if not chunk:

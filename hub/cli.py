@@ -107,14 +107,14 @@ async def serve(
     """Run a hub on `url` until cancelled."""
     from aiohttp import web
 
-    from hub.web import make_app
+    from hub.web import make_app, runner_options
 
     # SIGTERM (systemd, docker, `timeout`) ends the hub as Ctrl-C does: cleanly.
     task = asyncio.current_task()
     if task is not None:
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     pool = await db.open_pool(url, pool_size)
-    runner = web.AppRunner(make_app(pool), access_log=None)
+    runner = web.AppRunner(make_app(pool), **runner_options())
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()

@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 
+from hub import untrusted
 from hub.kiosks import Refused, Signer
 from kiosk.classic.match import daily_fleet
 from kiosk.i18n import _, said_of
@@ -80,6 +81,10 @@ def check(signer: Signer, body: bytes) -> tuple[dict[str, Any], reports.Verified
     """The report, parsed and replayed; Refused(422/403) saying why not (CPU work: no I/O)."""
     try:
         report = reports.parse(body)
+        if untrusted.holds_nul(report):
+            raise reports.ReportError(
+                _("a text of the report holds a NUL character, which the league cannot keep")
+            )
         try:
             uuid.UUID(report["uuid"])
         except ValueError:

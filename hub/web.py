@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import datetime
 import html
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -27,16 +26,24 @@ import psycopg
 from aiohttp import web
 from psycopg_pool import AsyncConnectionPool
 
-from hub import admin, ingest, kiosks, pages, standings
+from hub import admin, ingest, kiosks, pages, standings, untrusted
 from hub.kiosks import Refused
 from hub.pages import _
 from kiosk.bucket import Bucket
 from kiosk.hosted import HOSTED
 from kiosk.i18n import language, recording, said_json, said_of
+from kiosk.lines import WireError, untrusted_json
 
 log = logging.getLogger("dartship.hub")
 
 MAX_REPORT_BYTES = 1024 * 1024  # a long dart game's report is ~50 kB
+# A connection must send its request's headers this soon after it opens or after its last
+# answer (aiohttp's keep-alive timer: the phones' server's rule), and a body must be whole this
+# soon after its headers: a kiosk sends its report at once (1 MiB takes 8 s at 1 Mbit/s), a
+# slowloris never.
+HEADER_SECONDS = 10.0
+BODY_SECONDS = 30.0
+MAX_POINTS = 1000  # a league's points for a win or a loss
 POOL: web.AppKey[AsyncConnectionPool] = web.AppKey("pool", AsyncConnectionPool)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -160,21 +167,33 @@ async def _body(request: web.Request) -> bytes:
             ),
         )
     try:
-        return await request.read()
+        async with asyncio.timeout(BODY_SECONDS):
+            return await request.read()
+    except TimeoutError:
+        raise Refused(408, "too_slow", _("the request came too slowly")) from None
     except web.HTTPRequestEntityTooLarge:
         raise Refused(
             413, "too_large", _("the request is larger than {most} bytes").format(most=MAX_REPORT_BYTES)
         ) from None
 
 
-def _json_object(body: bytes) -> dict[str, Any]:
-    try:
-        data = json.loads(body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise Refused(400, "not_json", _("the body is not JSON")) from None
-    if not isinstance(data, dict):
-        raise Refused(400, "not_object", _("the body must be a JSON object"))
-    return data
+def _text(data: dict[str, Any], key: str, default: str) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str):
+        raise admin.AdminError(_("{key!r} must be a text").format(key=key))
+    return value
+
+
+def _points(data: dict[str, Any], key: str, default: int) -> int:
+    """A league's points for a win or a loss: a whole number a table can add up."""
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not -MAX_POINTS <= value <= MAX_POINTS:
+        raise admin.AdminError(
+            _("{key!r} must be a whole number from {least} to {most}").format(
+                key=key, least=-MAX_POINTS, most=MAX_POINTS
+            )
+        )
+    return value
 
 
 def _int(request: web.Request, name: str) -> int:
@@ -182,6 +201,11 @@ def _int(request: web.Request, name: str) -> int:
         return int(request.match_info[name])
     except ValueError:
         raise standings.NotFound(_("{name} must be a number").format(name=name), "bad_number") from None
+
+
+def _query(request: web.Request, name: str) -> str | None:
+    value = request.query.get(name)
+    return None if value is None else untrusted.address_text(value)
 
 
 # ---- kiosks ---------------------------------------------------------------------------------
@@ -192,7 +216,7 @@ async def pair(request: web.Request) -> web.Response:
     address = request.remote or "?"
     if not limits.may_pair(address):
         return problem(429, "too_many_codes", _("too many wrong pairing codes; wait a minute"))
-    data = _json_object(await _body(request))
+    data = untrusted.json_object(await _body(request))
     code, name = data.get("code"), data.get("name", "kiosk")
     if not isinstance(code, str) or not isinstance(name, str):
         return problem(
@@ -251,8 +275,8 @@ async def upload(request: web.Request) -> web.Response:
 def _uuid_of(body: bytes) -> str:
     """The game a refused report says it is, for the log (best effort: it may not be JSON)."""
     try:
-        return str(json.loads(body)["uuid"])[:40]
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return str(untrusted_json(body)["uuid"])[:40]
+    except (WireError, KeyError, TypeError):
         return "(unreadable)"
 
 
@@ -300,29 +324,29 @@ async def _admin(request: web.Request, conn: psycopg.AsyncConnection, league: in
 
 
 async def admin_league(request: web.Request) -> web.Response:
-    data = _json_object(await _body(request))
+    data = untrusted.json_object(await _body(request))
     async with request.app[POOL].connection() as conn:
         await _admin(request, conn, None)
         league = await admin.create_league(
             conn,
-            str(data.get("name", "")),
-            points_win=int(data.get("points_win", 3)),
-            points_loss=int(data.get("points_loss", 0)),
+            _text(data, "name", ""),
+            points_win=_points(data, "points_win", 3),
+            points_loss=_points(data, "points_loss", 0),
         )
     return web.json_response({"league": league}, status=201)
 
 
 async def admin_venue(request: web.Request) -> web.Response:
-    data = _json_object(await _body(request))
+    data = untrusted.json_object(await _body(request))
     league = _int(request, "league")
     async with request.app[POOL].connection() as conn:
         await _admin(request, conn, league)
-        venue = await admin.create_venue(conn, league, str(data.get("name", "")))
+        venue = await admin.create_venue(conn, league, _text(data, "name", ""))
     return web.json_response({"venue": venue}, status=201)
 
 
 async def admin_season(request: web.Request) -> web.Response:
-    data = _json_object(await _body(request))
+    data = untrusted.json_object(await _body(request))
     league = _int(request, "league")
     try:
         starts = datetime.date.fromisoformat(str(data.get("starts")))
@@ -330,8 +354,9 @@ async def admin_season(request: web.Request) -> web.Response:
         raise Refused(400, "bad_date", _("'starts' must be a date like 2027-01-01")) from None
     async with request.app[POOL].connection() as conn:
         await _admin(request, conn, league)
-        await admin.add_season(conn, league, str(data.get("name", starts.year)), starts)
-    return web.json_response({"season": data.get("name", str(starts.year))}, status=201)
+        name = _text(data, "name", str(starts.year))
+        await admin.add_season(conn, league, name, starts)
+    return web.json_response({"season": name}, status=201)
 
 
 async def admin_code(request: web.Request) -> web.Response:
@@ -493,12 +518,12 @@ async def league_list(request: web.Request) -> web.Response:
 
 async def league_table(request: web.Request) -> web.Response:
     async with request.app[POOL].connection() as conn:
-        data = await _table_data(conn, _int(request, "league"), request.query.get("season"))
+        data = await _table_data(conn, _int(request, "league"), _query(request, "season"))
     return _answer(request, data, _table_page)
 
 
 async def league_ratings(request: web.Request) -> web.Response:
-    league, kind = _int(request, "league"), request.match_info["kind"]
+    league, kind = _int(request, "league"), untrusted.address_text(request.match_info["kind"])
     async with request.app[POOL].connection() as conn:
         name, _w, _l = await standings.league_name(conn, league)
         found = await standings.ratings(conn, league, kind)
@@ -553,7 +578,7 @@ async def league_daily(request: web.Request) -> web.Response:
     league = _int(request, "league")
     async with request.app[POOL].connection() as conn:
         name, _w, _l = await standings.league_name(conn, league)
-        data = {**await _daily_data(conn, league, request.query.get("date")), "name": name}
+        data = {**await _daily_data(conn, league, _query(request, "date")), "name": name}
 
     def render(d: dict[str, Any]) -> str:
         rows = [(r["rank"], r["player"], r["venue"], r["shots"]) for r in d["rows"]]
@@ -576,7 +601,7 @@ async def league_daily(request: web.Request) -> web.Response:
 
 
 async def player_page(request: web.Request) -> web.Response:
-    league, key = _int(request, "league"), request.match_info["key"]
+    league, key = _int(request, "league"), untrusted.address_text(request.match_info["key"])
     async with request.app[POOL].connection() as conn:
         name, games = await standings.player(conn, league, key)
         rated = {kind: await standings.ratings(conn, league, kind) for kind in HOSTED}
@@ -689,6 +714,12 @@ async def _sweep(app: web.Application) -> None:
                 await kiosks.forget_old_nonces(conn)
         except Exception as err:  # a database that is away now is retried next minute
             log.warning("nonce sweep: %s", err)
+
+
+def runner_options() -> dict[str, Any]:
+    """How the app is run (`dartship hub`, the tests' hubs): no access log (a page's address
+    names a player), and headers that trickle in are cut off."""
+    return {"access_log": None, "keepalive_timeout": HEADER_SECONDS}
 
 
 def make_app(pool: AsyncConnectionPool) -> web.Application:

@@ -903,16 +903,26 @@ class ConfigFile:
 
 def write_changes(path: Path, values: Mapping[str, Any]) -> None:
     """Set these keys in the file, keeping everything else as the owner wrote it; atomic (a
-    power cut leaves the old file or the new one, never half of one)."""
+    power cut leaves the old file or the new one, never half of one).
+
+    A section may be written as a table (`[web]`), an inline table (`web = {port = 8080}`) or
+    dotted keys (`web.port = 8080`): a key is set where its section is, so the section's other
+    keys stay. What is written is read back as `read` reads it before it replaces the file:
+    ConfigError, nothing changed, if it would not give these values."""
+    import tomllib
+    from collections.abc import MutableMapping
+
     import tomlkit
     import tomlkit.exceptions
     import tomlkit.items
 
     try:
-        doc = tomlkit.parse(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        tomllib.loads(text)  # a file the kiosk cannot read is no file of settings to rewrite
+        doc = tomlkit.parse(text)
     except FileNotFoundError:
         doc = tomlkit.document()
-    except (UnicodeDecodeError, tomlkit.exceptions.TOMLKitError):
+    except (UnicodeDecodeError, RecursionError, tomllib.TOMLDecodeError, tomlkit.exceptions.TOMLKitError):
         # A file that is not TOML (or not even text) is not ours to rewrite: keep it beside
         # the new one.
         path.replace(path.with_suffix(path.suffix + ".broken"))
@@ -920,16 +930,21 @@ def write_changes(path: Path, values: Mapping[str, Any]) -> None:
     for key, value in values.items():
         option = OPTION_BY_KEY[key]
         table = doc.get(option.section)
-        if not isinstance(table, tomlkit.items.Table):
+        if not isinstance(table, MutableMapping):  # none yet, or a value that is no section
             table = tomlkit.table()
             doc[option.section] = table
-        if option.name not in table:
+        if option.name not in table and isinstance(table, tomlkit.items.Table):
             table.add(tomlkit.comment(option.help))
         table[option.name] = to_toml(value)
+    written = tomlkit.dumps(doc)
+    good, _problems = _from_text(written, str(path))
+    if any(good.get(key) != value for key, value in values.items()):
+        refused = _("the file cannot be rewritten to hold this; nothing was saved")
+        raise ConfigError([Problem(str(path), refused)])
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w", encoding="utf-8") as out:
-        out.write(tomlkit.dumps(doc))
+        out.write(written)
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, path)

@@ -35,6 +35,13 @@ class RuleError(DartshipError, ValueError):
     """A command the rules do not allow now; the game is unchanged. The message says why."""
 
 
+class AlreadyDone(RuleError):
+    """A command refused because what it asks was done already another way (a camera scorer's
+    takeout of a visit a tap on a screen ended): the game is unchanged and nothing is wrong, so an
+    input nobody waits on is not told as a refusal. The message says what happened, for the
+    journal."""
+
+
 class ReplayError(DartshipError, RuntimeError):
     """A stored command log no longer replays: the game cannot be rebuilt exactly."""
 

@@ -251,6 +251,10 @@ class Said(str):
         said.params = params or {}
         return said
 
+    def __reduce__(self) -> tuple[type[Said], tuple[str, str, dict[str, object]]]:
+        # Copied (dataclasses.asdict, copy.deepcopy) or pickled as what it is, how it was made.
+        return (Said, (str(self), self.msgid, self.params))
+
     def format(self, *args: object, **kwargs: object) -> str:
         text = str.format(self, *args, **kwargs)
         if args:
@@ -272,10 +276,14 @@ class Joined(str):
         said.separator = separator
         return said
 
+    def __reduce__(self) -> tuple[type[Joined], tuple[tuple[str, ...], str]]:
+        return (Joined, (self.items, self.separator))
+
 
 def joined(items: Sequence[str], separator: str = "; ") -> str:
-    """`separator.join(items)`, keeping each said message of them (a reason listing problems)."""
-    if not any(isinstance(item, Said | Joined) for item in items):
+    """`separator.join(items)`, keeping each said message of them (a reason listing problems),
+    and the separator if it is one (`_(" v ")`)."""
+    if not any(isinstance(item, Said | Joined) for item in (*items, separator)):
         return separator.join(items)
     return Joined(tuple(items), separator)
 
@@ -319,7 +327,7 @@ def said_json(message: object) -> dict[str, object] | None:
     if isinstance(message, Joined):
         return {
             "joined": [said_json(item) or str(item) for item in message.items],
-            "separator": message.separator,
+            "separator": said_json(message.separator) or message.separator,
             "text": str(message),
         }
     if not isinstance(message, Said):
@@ -346,7 +354,11 @@ def said_again(found: object, depth: int = 0) -> str | None:
         return None
     if "joined" in found:
         items, separator = found["joined"], found.get("separator")
-        if not isinstance(items, list) or not isinstance(separator, str) or len(separator) > 5:
+        if isinstance(separator, dict):  # a separator of ours (" v "), said again too
+            separator = said_again(separator, depth + 1)
+        elif isinstance(separator, str) and len(separator) > 5:
+            return None  # a text as it was: a few characters of punctuation at most
+        if not isinstance(items, list) or not isinstance(separator, str):
             return None
         told = [_said_item(item, depth) for item in items]
         return None if None in told else separator.join(str(t) for t in told)
@@ -362,12 +374,25 @@ def said_again(found: object, depth: int = 0) -> str | None:
         elif not (value is None or isinstance(value, str | bool | int | float)):
             return None
         values[str(name)] = value
+    if not values and fields(msgid):
+        # Said as written, never formatted (a format keeps the values of the fields its msgid
+        # shows): its braces are the text's own ('send {"cell": "B7"}').
+        return _translations().gettext(msgid)
     for template in (_translations().gettext(msgid), msgid):
         try:
             return str.format(template, **values)
         except (KeyError, IndexError, ValueError, TypeError, AttributeError):
             continue
     return None
+
+
+def said_in(language: str, message: object) -> str:
+    """`message` in `language`: a message made while `recording` said again there (its msgid
+    and values: the names in it as they were written), anything else as it is (a text not of
+    ours: a name, the system's words). A phone's answer in the phone's language, whatever the
+    kiosk spoke when it made it."""
+    with speaking(language):
+        return said_again(said_json(message)) or str(message)
 
 
 def _said_item(value: object, depth: int) -> object:

@@ -79,6 +79,17 @@ class ButtonInput:
 
 
 @dataclass(frozen=True)
+class TakeoutInput:
+    """The darts the board reported are pulled out (a camera scorer sees the hand, or its visit
+    falls to no darts): the end of the visit those darts went into, which the kiosk knows and
+    the scorer does not (it never hears a Next tapped on a screen). Not a button: a board's Next
+    button ends the visit in play, the takeout only its own darts' visit."""
+
+    def to_json(self) -> dict:
+        return {"event": "takeout"}
+
+
+@dataclass(frozen=True)
 class StuckInput:
     """The same contact held or repeated: counted once, reported so the owner can look."""
 
@@ -122,6 +133,7 @@ InputEvent = (
     | MissInput
     | CorrectInput
     | ButtonInput
+    | TakeoutInput
     | StuckInput
     | UnmappedInput
     | BadLine

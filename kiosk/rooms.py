@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kiosk.i18n import _
+from kiosk.i18n import _, joined
 
 if TYPE_CHECKING:  # asyncio too: a line protocol's first answer never waits for its import
     import argparse
@@ -144,7 +144,7 @@ def in_play(service: GameService) -> str | None:
     sides = kind.side_names(match.setup)
     if not sides:
         return _("{game} in play").format(game=title)
-    return _("{game} in play: {sides}").format(game=title, sides=_(" v ").join(sides))
+    return _("{game} in play: {sides}").format(game=title, sides=joined(sides, _(" v ")))
 
 
 def start_over_question() -> str:

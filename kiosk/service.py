@@ -28,8 +28,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from kiosk import store_faults
+from kiosk.board import Profile
+from kiosk.errors import AlreadyDone
 from kiosk.game import Game, GameKind, RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, recording
 from kiosk.inputs import (
     BadLine,
     ButtonInput,
@@ -41,6 +43,7 @@ from kiosk.inputs import (
     InputEvent,
     MissInput,
     StuckInput,
+    TakeoutInput,
     UnmappedInput,
 )
 from kiosk.store import Store, StoreError
@@ -149,6 +152,10 @@ class GameService:
         self.match: Game[Any, Any] | None = None
         self.game: int | None = None
         self.board_connected: bool | None = None  # None: no board reports (simulator)
+        # What the board can report (the board input's `profile`, wired by the composition
+        # root): a board whose dialect cannot tell the two singles apart reports three rings
+        # whatever board.profile says. None: no board, board.profile as configured.
+        self.board_profile: Callable[[], Profile | None] = lambda: None
         self.paused: str | None = None  # why the store cannot save, while it cannot
         self._listeners: list[Listener] = []
         self._taking_part: list[Listener] = []  # heard first: the game's own players and timers
@@ -507,9 +514,14 @@ class GameService:
             return None
 
     def try_submit(self, command: object, source: Source) -> list[object]:
-        """Submit, telling a refusal to everyone instead of raising (inputs nobody waits on)."""
+        """Submit, telling a refusal to everyone instead of raising (inputs nobody waits on).
+        A command whose work was done already (`AlreadyDone`) is only written in the journal:
+        nothing is wrong, so no screen shows it and the buzzer does not beep."""
         try:
             return self.submit(command, source)
+        except AlreadyDone as err:
+            log.info("%s from %s: %s", type(command).__name__, source.value, err)
+            return []
         except RuleError as err:
             self.tell(Notice(NoticeKind.REFUSED, str(err)))
             return []
@@ -523,7 +535,8 @@ class GameService:
     def _pause(self, err: BaseException) -> None:
         """The commit failed: drop the game in memory for the one in the store, tell everyone,
         and keep trying the store."""
-        self.paused = _("cannot save: the game is paused ({reason})").format(reason=self._why(err))
+        with recording():  # how it was made: each phone hears it in its own language
+            self.paused = _("cannot save: the game is paused ({reason})").format(reason=self._why(err))
         log.error("commit failed: %s", err)
         self._rebuild()
         self.tell(Notice(NoticeKind.PAUSED, self.paused))
@@ -616,7 +629,7 @@ class GameService:
         if self._diversion is not None and self._diversion(event):
             return []
         match event:
-            case DartInput() | MissInput() | ButtonInput() | CorrectInput():
+            case DartInput() | MissInput() | ButtonInput() | CorrectInput() | TakeoutInput():
                 if self.match is None or self.kind is None:
                     return []
                 meant = self.kind.command_for_input(self.match, event)

@@ -30,6 +30,7 @@ from kiosk.i18n import _, language, recording, set_language
 from kiosk.league import membership as members
 from kiosk.league import reasons, signing
 from kiosk.league.outbox import PENDING, REFUSED, SENT, Entry, Outbox
+from kiosk.lines import untrusted_json
 from kiosk.store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -42,10 +43,45 @@ log = logging.getLogger("dartship.league")
 IDLE_SECONDS = 5.0  # how often an idle outbox is looked at again
 BOARDS_SECONDS = 300.0  # how often the league's boards are fetched
 TIMEOUT_SECONDS = 20.0
+# A hub's answer is read up to this much: a league's boards are ~100 bytes a player (40 000
+# players), a confirmation or a refusal a few hundred. Whatever sends more is no hub.
+MAX_ANSWER = 4 * 1024 * 1024
 # Refused for good: a result the replay does not give, another result under this game's
 # number, a report too large. Everything else (no network, the hub or its database down, busy,
 # a revoked or unknown key that a new pairing fixes) is tried again later.
 FINAL = {409, 413, 422}
+
+
+class NotAHub(ValueError):
+    """What answered is not a league hub (a captive portal, a proxy, a broken or hostile hub):
+    its answer is larger than any hub's, not the JSON a hub sends, or not of its shape."""
+
+    def __init__(self, hub: str, answer: str) -> None:
+        with recording():
+            message = _("What answers at {hub} is not a league hub (its answer: {answer})").format(
+                hub=hub, answer=answer[:80]
+            )
+        super().__init__(str(message))
+        self.reason = reasons.keep(message)
+
+
+async def _read(answer: aiohttp.ClientResponse, hub: str) -> str:
+    """An answer's body as text (bytes that are not UTF-8 replaced), or NotAHub past MAX_ANSWER."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in answer.content.iter_any():
+        size += len(chunk)
+        if size > MAX_ANSWER:
+            raise NotAHub(hub, f"more than {MAX_ANSWER} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def _json(text: str, hub: str) -> Any:
+    try:
+        return untrusted_json(text)
+    except ValueError:
+        raise NotAHub(hub, text) from None
 
 
 class LeagueSync:
@@ -118,7 +154,7 @@ class LeagueSync:
         headers["Content-Type"] = "application/json"
         headers["Accept-Language"] = language()  # the hub's reasons in the kiosk's language
         async with session.request(method, self._url(path), data=body, headers=headers) as answer:
-            return answer.status, await answer.text()
+            return answer.status, await _read(answer, self.member.hub)
 
     async def send(self, session: aiohttp.ClientSession, entry: Entry) -> bool:
         """One report; True once the hub confirmed it."""
@@ -126,8 +162,10 @@ class LeagueSync:
 
         try:
             status, text = await self._request(session, "POST", "/api/games", entry.report.encode())
-        except (aiohttp.ClientError, TimeoutError, OSError) as err:
-            self.problem = _unreachable(err)
+            if status in (200, 201):
+                _confirmed(_json(text, self.member.hub), entry, self.member.hub)
+        except (aiohttp.ClientError, TimeoutError, OSError, NotAHub) as err:
+            self.problem = err.reason if isinstance(err, NotAHub) else _unreachable(err)
             delay = self.outbox.failed(entry, self.problem, time.time(), self.rng)
             log.info("league: game %s not sent (%s); next try in %.0f s", entry.uuid, err, delay)
             return False
@@ -167,13 +205,29 @@ class LeagueSync:
                 self.problem = reasons.of_hub(status, text)
                 log.info("league: boards not fetched: %s", self.last_error)
                 return False
-            members.keep_boards(self.store.meta, json.loads(text))
-        except (aiohttp.ClientError, TimeoutError, OSError, ValueError, StoreError) as err:
-            self.problem = _unreachable(err)
+            try:
+                members.keep_boards(self.store.meta, _json(text, self.member.hub))
+            except members.BoardsError as err:
+                log.warning("league: the boards the hub sent are not kept: %s", err)
+                raise NotAHub(self.member.hub, text) from None
+        except (aiohttp.ClientError, TimeoutError, OSError, NotAHub, StoreError) as err:
+            self.problem = err.reason if isinstance(err, NotAHub) else _unreachable(err)
             log.info("league: boards not fetched: %s", err)
             return False
         self.problem = None
         return True
+
+
+def _confirmed(answer: object, entry: Entry, hub: str) -> None:
+    """The hub's 200/201 says it has this very game (`{"game": uuid, "status": ...}`), or
+    NotAHub: a captive portal's page, a proxy's "OK", another game's answer confirm nothing,
+    and the game stays in the outbox."""
+    if not (
+        isinstance(answer, dict)
+        and answer.get("game") == entry.uuid
+        and answer.get("status") in ("new", "duplicate")
+    ):
+        raise NotAHub(hub, json.dumps(answer)[:80])
 
 
 def _unreachable(err: BaseException) -> str:
@@ -389,11 +443,11 @@ async def pair(hub: str, code: str, name: str) -> members.Membership:
             headers={"Accept-Language": language()},
         ) as answer,
     ):
-        text = await answer.text()
+        text = await _read(answer, hub)
         if answer.status != 201:
             raise ValueError(_("The hub refused: {reason}").format(reason=_reason(answer.status, text)))
     try:
-        data: dict[str, Any] = json.loads(text)
+        data: dict[str, Any] = _json(text, hub)
         return members.Membership(
             hub=hub.rstrip("/"),
             kiosk=int(data["kiosk"]),

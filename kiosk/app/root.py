@@ -222,6 +222,10 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: 
     )
     if isinstance(kiosk.board, SimulatedBoard):
         kiosk.simulator = kiosk.board
+    board, configured = kiosk.board, settings.board.profile
+    # What the board cannot tell outweighs board.profile (a numeric board runs three rings);
+    # otherwise board.profile as it is now (Settings changes it without a restart).
+    kiosk.service.board_profile = lambda: board.profile if board.profile is not configured else None
     kiosk.buttons = factory.build_buttons(settings, sink)
     for device in kiosk.devices():
         device.start()

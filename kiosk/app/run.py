@@ -105,7 +105,9 @@ async def run_headless(config: ConfigFile, teams: tuple[Team, Team]) -> int:
     try:
         # A just-finished game stays: the host page shows its result and starts the next.
         if kiosk.service.match is None:
-            kiosk.service.new_game(DARTS, Setup(teams, house_rules(config.settings)))
+            kiosk.service.new_game(
+                DARTS, Setup(teams, house_rules(config.settings, kiosk.service.board_profile()))
+            )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

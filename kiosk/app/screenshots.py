@@ -245,9 +245,13 @@ def express_in_play(db: Path, stage: str) -> list[str]:
 
 async def _photograph_live(config: ConfigFile, path: Path, check: bool = False) -> int:
     from kiosk.app.root import build_kiosk
+    from kiosk.i18n import set_language
     from ui.touch.app import make_app
     from ui.touch.fingers import drawn_frames, photograph
 
+    # The language of the config, as `dartship run` sets it before it builds the kiosk: the
+    # resumed games were drawn in English whatever --language said.
+    set_language(config.settings.kiosk.language)
     kiosk = await build_kiosk(config, rng=random.Random(7), instant=True)
     app = make_app(kiosk, headless=True)
     shown = asyncio.Event()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from kiosk.classic.grid import GRID, Grid, Square, loose_square
 from kiosk.errors import PlacementError, RuleError
-from kiosk.i18n import _
+from kiosk.i18n import _, joined
 
 
 class ShipClass(enum.Enum):
@@ -130,8 +130,9 @@ class Ship:
 
 
 def _name(kind: ShipClass, code: str) -> str:
-    """How a message names a ship: its class and its squares."""
-    return f"{kind.label} {code}"
+    """How a message names a ship: its class and its squares (its class said again in a
+    phone's language with the message: `kiosk.i18n.joined`)."""
+    return joined([kind.label, code], " ")
 
 
 def _ship(kind: ShipClass, bow: Square, horizontal: bool, grid: Grid) -> Ship:

@@ -8,8 +8,13 @@ a page not yet refreshed). In a bar that is a lost visit and an argument. So, be
 sees a Next (the match stays pure: no clock; its log, its stored form and its replay are as
 before):
 
-* a Next that says which visit it ends (`Next.visit`: the visit the screen or page showed) is
-  refused when that visit is over already;
+* a Next that says which visit it ends is refused when that visit is over already. A screen's
+  or a page's Next says it with `Next.visit` (the visit it showed); a camera scorer's takeout
+  (`Next.takeout`) ends the visit the board's darts went into, which the guard follows here (the
+  scorer cannot: it never hears of a Next tapped on a screen). So the darts of a visit a tap, a
+  phone or the timer ended are pulled out without ending the next one, however late the cameras
+  see the hand, and a takeout after a dart of the new visit ends the new visit. That refusal is
+  no mistake of anyone's: it is written in the journal only (`AlreadyDone`), never shown;
 * a Next from a person (`PEOPLE`) that comes within `rules.double_next_seconds` (1.5 s; 0: off)
   of the last Next taken from any source, with nothing else done in the game since (the new
   visit's first dart, an Undo), is taken for a double tap and refused. The timer's and the
@@ -27,7 +32,8 @@ import time
 from collections.abc import Callable
 
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Match, Next
+from kiosk.darts.match import Correct, DartThrown, Match, Next
+from kiosk.errors import AlreadyDone
 from kiosk.game import RuleError
 from kiosk.i18n import _
 from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent, ServiceListener, Source
@@ -47,6 +53,38 @@ def refuse_stale(match: Match, visit: int | None) -> None:
     again, is told its visit is over, not that Next is for the other team."""
     if visit is not None and visit != match.visits:
         raise StaleNext(_("That Next was for a visit already over: nothing was changed."))
+
+
+class TakeoutOfVisitOver(StaleNext, AlreadyDone):
+    """A camera scorer's takeout of darts whose visit is over already (a tap, a phone or the
+    timer ended it): those darts' takeout, not a Next for the visit in play."""
+
+
+def board_visit_over(match: Match, visit: int | None) -> None:
+    """Raise TakeoutOfVisitOver when the visit the board's darts went into (None: none seen
+    since the guard took part) is no longer the one in play."""
+    if visit is not None and visit != match.visits:
+        raise TakeoutOfVisitOver(
+            _("The darts of visit {visit} were pulled out; that visit was already over.").format(visit=visit)
+        )
+
+
+class LateCorrect(RuleError):
+    """A camera scorer's second look at its latest dart when that dart is no longer the game's
+    last (a Next tapped after fewer darts padded the visit with misses)."""
+
+
+def refuse_late_correct(match: Match, board: tuple[int, int] | None) -> None:
+    """Raise LateCorrect when the game's last dart is not the board's latest (`board`: its visit
+    and the game's darts with it): the game's Correct changes the last dart, which is then a
+    miss padded by a Next, not the dart the cameras looked at again."""
+    if board is not None and board[1] != sum(match.state().darts):
+        raise LateCorrect(
+            _(
+                "The camera scorer changed a dart after Next ended its visit: correct it on the "
+                "kiosk if it matters."
+            )
+        )
 
 
 class DoubleNext(RuleError):
@@ -78,13 +116,19 @@ class NextGuard(ServiceListener):
         self.window = window
         self.clock = clock
         self._last: tuple[float, int] | None = None  # the last Next taken: when, the game's version after it
+        # The board's latest dart: the visit it went into, and the darts of the game with it.
+        self._board: tuple[int, int] | None = None
 
     def admit(self, command: object, source: Source) -> None:
-        if not isinstance(command, Next):
-            return
         match = DARTS.in_play(self.service)
         if match is None:
             return
+        if isinstance(command, Correct) and source is Source.BOARD:
+            refuse_late_correct(match, self._board)
+        if not isinstance(command, Next):
+            return
+        if command.takeout:
+            board_visit_over(match, None if self._board is None else self._board[0])
         refuse_stale(match, command.visit)
         if source in PEOPLE and self._last is not None:
             at, version = self._last
@@ -93,18 +137,29 @@ class NextGuard(ServiceListener):
 
     def _heard(self, event: ServiceEvent) -> None:
         if isinstance(event, GameStarted):
-            self._last = None
+            self._sync()
             return
         if not isinstance(event, MatchUpdate) or event.game != self.service.game:
             return
         match = DARTS.in_play(self.service)
+        if match is None:
+            return
         # Heard once the command is committed, before anything follows it: the log's last.
-        if match is not None and match.log and isinstance(match.log[-1], Next):
+        if match.log and isinstance(match.log[-1], Next):
             self._last = (self.clock(), match.version)
+        darts = sum(match.state().darts)
+        if event.source is Source.BOARD and any(
+            isinstance(e, DartThrown) and not e.padded for e in event.events
+        ):
+            self._board = (match.visits, darts)  # a dart never ends its visit: it is the one in play
+        elif self._board is not None and self._board > (match.visits, darts):
+            self._board = (match.visits, darts)  # an Undo took the board's latest dart back
 
     def _sync(self) -> None:
-        """A game picked up (resumed, or its kind's turn again): no Next of it seen yet."""
+        """A game picked up (resumed, or its kind's turn again): no Next of it seen yet, and no
+        board dart (a takeout then ends the visit in play)."""
         self._last = None
+        self._board = None
 
     def _let_go(self) -> None:
-        self._last = None
+        self._sync()

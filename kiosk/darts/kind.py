@@ -32,7 +32,7 @@ from kiosk.darts.match import (
 from kiosk.darts.wire import command_from_dict, command_to_dict, setup_from_dict, setup_to_dict
 from kiosk.game import GameKind, Result, Secret, Shot
 from kiosk.i18n import _
-from kiosk.inputs import Button, ButtonInput, CorrectInput, DartInput, InputEvent, MissInput
+from kiosk.inputs import Button, ButtonInput, CorrectInput, DartInput, InputEvent, MissInput, TakeoutInput
 from kiosk.sound import Sound
 from kiosk.speech import Phrasebook
 
@@ -60,6 +60,10 @@ def command_for_input(match: Match, event: InputEvent) -> Command | str | None:
     """What a board input means now (see `GameKind.command_for_input`)."""
     if isinstance(event, ButtonInput):
         return _BUTTON[event.button]
+    if isinstance(event, TakeoutInput):
+        # the darts of a visit pulled: the guard knows which visit (kiosk/darts/double_next.py);
+        # the bull-off's and the warm-up's darts end no visit
+        return Next(takeout=True) if match.phase in (Phase.THROWING, Phase.TAKEOUT) else None
     if isinstance(event, CorrectInput):
         # a camera scorer correcting the last dart it reported: only darts of a visit have one
         return Correct(event.cell) if match.phase in (Phase.THROWING, Phase.TAKEOUT, Phase.OVER) else None

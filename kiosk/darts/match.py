@@ -10,7 +10,7 @@ through `apply` rebuilds the same match (that is how a stored game is resumed).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kiosk.board import MISS, Board, BullZone, Cell, Profile, board_for
@@ -80,15 +80,19 @@ class HouseRules:
         return board_for(self.profile)
 
 
-def house_rules(settings: Settings) -> HouseRules:
-    """The house rules a new dart game starts with: the settings' `rules` and board profile."""
+def house_rules(settings: Settings, reported: Profile | None = None) -> HouseRules:
+    """The house rules a new dart game starts with: the settings' `rules` and the board's
+    profile: the one the board reports (`GameService.board_profile`) where it says one, since a
+    dialect that cannot tell the inner from the outer single reports three rings whatever
+    `board.profile` says (a four-ring game could never hit its outer singles), else
+    `board.profile`."""
     from kiosk.darts.fleet import parse_lengths
 
     return HouseRules(
         fleet=parse_lengths(settings.rules.fleet),
         darts_per_visit=settings.rules.darts_per_visit,
         bull_off=settings.rules.bull_off,
-        profile=settings.board.profile,
+        profile=reported or settings.board.profile,
     )
 
 
@@ -109,6 +113,13 @@ class Setup:
     teams: tuple[Team, Team]
     rules: HouseRules = HouseRules()
     computer: KioskSeat | None = None  # solo mode: the team the kiosk plays
+
+    def on_board(self, reported: Profile | None) -> Setup:
+        """This game again on the board as it reports now (a rematch after the board's dialect
+        was told: three rings where it cannot tell the singles apart)."""
+        if reported is None or reported is self.rules.profile:
+            return self
+        return replace(self, rules=replace(self.rules, profile=reported))
 
 
 # ---- commands ---------------------------------------------------------------------------
@@ -163,9 +174,14 @@ class Next:
     `visit`: the visit it is meant to end, as the sender showed it (None: the one in play). The
     guard in front of the match checks it (kiosk/darts/double_next.py: a Next for a visit over
     already is refused); the match itself does not look at it and the store does not keep it,
-    so a stored game replays as it always did."""
+    so a stored game replays as it always did.
+
+    `takeout`: a camera scorer's takeout, which ends the visit the board's darts went into (the
+    guard knows which; the scorer does not know of a Next tapped meanwhile). Checked by the
+    guard like `visit`, never stored."""
 
     visit: int | None = None
+    takeout: bool = False
 
 
 @dataclass(frozen=True)

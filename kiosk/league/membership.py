@@ -106,7 +106,46 @@ class Boards:
         return max(0.0, ((now or datetime.now(UTC)) - self.fetched).total_seconds())
 
 
+class BoardsError(ValueError):
+    """The hub's boards are not of the shape the Stats screen reads; the message says where."""
+
+
+# What the Stats screen reads of each row (`ui/touch/league_stats.py`); the hub sends more.
+ROW_KEYS = {
+    "table": ("rank", "player", "games", "wins", "points"),
+    "daily": ("rank", "player", "venue", "shots"),
+    "venue": ("rank", "player", "games", "wins", "points"),
+}
+
+
+def check_boards(answer: object) -> dict[str, Any]:
+    """The hub's answer of boards if it is of their shape (an object; each board an object
+    whose rows, if any, are objects with the keys the Stats screen shows, each a text or a
+    number; the seeds texts by date), else BoardsError: a broken or hostile hub's answer is
+    never kept, so the screen never meets it."""
+    if not isinstance(answer, dict):
+        raise BoardsError("the boards are not an object")
+    seeds = answer.get("daily_seeds", {})
+    if not isinstance(seeds, dict) or not all(isinstance(v, str) for v in seeds.values()):
+        raise BoardsError("'daily_seeds' must be texts by date")
+    for board, keys in ROW_KEYS.items():
+        found = answer.get(board)
+        if not isinstance(found, dict):
+            raise BoardsError(f"{board!r} is not an object")
+        rows = found.get("rows", [])
+        if not isinstance(rows, list):
+            raise BoardsError(f"{board!r}'s rows are not a list")
+        for row in rows:
+            if not isinstance(row, dict) or not all(
+                isinstance(row.get(key), str | int) and not isinstance(row.get(key), bool) for key in keys
+            ):
+                raise BoardsError(f"a row of {board!r} lacks one of {', '.join(keys)}")
+    return answer
+
+
 def keep_boards(memory: Memory, answer: dict[str, Any], now: datetime | None = None) -> None:
+    """Keep the hub's boards (BoardsError, nothing kept, if they are not of their shape)."""
+    check_boards(answer)
     fetched = (now or datetime.now(UTC)).isoformat(timespec="seconds")  # when, for the screen
     memory.remember(BOARDS, json.dumps({"fetched": fetched, **answer}))
 
@@ -137,7 +176,7 @@ def boards(memory: Memory) -> Boards | None:
     if raw is None:
         return None
     try:
-        data = json.loads(raw)
+        data = check_boards(json.loads(raw))
         return Boards(
             datetime.fromisoformat(data["fetched"]),
             dict(data["table"]),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 from kiosk.i18n import MOST_SAID, said_again, said_json
+from kiosk.lines import untrusted_json
 
 MOST_TEXT = 300  # characters of a reason's text that are kept
 
@@ -28,7 +29,7 @@ def of_hub(status: int, body: str) -> str:
     """The hub's answer that refused a request (JSON: `error`, `code`, `said`; or whatever text
     a proxy in the way answered), as a reason to keep."""
     try:
-        data = json.loads(body)
+        data = untrusted_json(body)  # a hub's or a proxy's answer: 100 000 brackets are no reason
     except ValueError:
         data = None
     if not isinstance(data, dict):

@@ -8,7 +8,6 @@ whose result the replay does not give: a tampered or corrupted upload names what
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +17,7 @@ from kiosk.game import PlayerResult, replay
 from kiosk.hosted import HOSTED
 from kiosk.i18n import _, joined
 from kiosk.kinds import kind_named
+from kiosk.lines import WireError, untrusted_json
 
 VERSION = 1
 MAX_COMMANDS = 20_000  # a long dart game is a few hundred; Express a few thousand at most
@@ -89,8 +89,8 @@ def _field(report: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -
 
 def parse(body: bytes) -> dict[str, Any]:
     try:
-        report = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+        report = untrusted_json(body)  # as the line protocols read a line: no 10 000 brackets
+    except WireError:
         raise ReportError(_("the report is not JSON")) from None
     if not isinstance(report, dict):
         raise ReportError(_("the report must be a JSON object"))

@@ -30,6 +30,7 @@ from kiosk.inputs import (
     Disconnected,
     Info,
     MissInput,
+    TakeoutInput,
 )
 
 FOUR = board_for(Profile.FOUR_RING)
@@ -116,8 +117,8 @@ def test_urls():
 # --- the follower: snapshots in, inputs out ------------------------------------------------
 
 
-def shot(*codes: str, status: str = "Throw", running: bool = True) -> Snapshot:
-    return Snapshot(running, status, "", tuple(segment(c) for c in codes))
+def shot(*codes: str, status: str = "Throw", running: bool = True, event: str = "") -> Snapshot:
+    return Snapshot(running, status, event, tuple(segment(c) for c in codes))
 
 
 def said(events) -> list[str]:
@@ -131,6 +132,8 @@ def said(events) -> list[str]:
             out.append(f"correct {e.cell.code}")
         elif isinstance(e, ButtonInput):
             out.append(e.button.value)
+        elif isinstance(e, TakeoutInput):
+            out.append("takeout")
         elif isinstance(e, Info):
             out.append("notice")
         elif isinstance(e, BadLine):
@@ -172,11 +175,27 @@ def test_a_dart_taken_back_by_the_scorer_is_undone():
 def test_num_throws_back_to_zero_is_the_takeout_and_only_one_next():
     f = follower()
     f.follow(shot("T20", "T1", "T18"))
-    assert said(f.follow(shot("T20", "T1", "T18", status="Takeout in progress"))) == ["next"]
+    assert said(f.follow(shot("T20", "T1", "T18", status="Takeout in progress"))) == ["takeout"]
     assert said(f.follow(shot())) == []  # the same takeout, finished: no second Next
     assert said(f.follow(shot("D3"))) == ["D3"]
-    assert said(f.follow(shot())) == ["next"]  # a visit of one dart, then the takeout
+    assert said(f.follow(shot())) == ["takeout"]  # a visit of one dart, then the takeout
     assert said(f.follow(shot())) == []
+
+
+def test_status_takeout_at_the_third_dart_waits_for_the_hand():
+    """The Board Manager says "Takeout" at a visit's third dart, event "Throw detected" (its
+    users' captures): the darts are still in the board, so the visit is not ended then; a Next
+    sent at once would leave the thrower's tap, as the darts come out, to end the next visit."""
+    f = follower()
+    f.follow(shot("T20", "T1"))
+    third = shot("T20", "T1", "T18", status="Takeout", event="Throw detected")
+    assert said(f.follow(third)) == ["T18"]
+    assert said(f.follow(third)) == []  # repeated while the darts wait
+    hand = shot("T20", "T1", "T18", status="Takeout in progress", event="Takeout started")
+    assert said(f.follow(hand)) == ["takeout"]
+    assert said(f.follow(shot(status="Throw", event="Takeout finished"))) == []
+    f.follow(shot("D3"))
+    assert said(f.follow(shot("D3", status="Throw", event="Takeout started"))) == ["takeout"]
 
 
 def test_more_darts_than_a_visit_allows_are_refused_with_a_notice():
@@ -195,7 +214,7 @@ def test_a_resync_adds_only_the_darts_not_yet_counted():
 def test_a_resync_on_another_visit_ends_the_one_counted():
     f = follower()
     f.follow(shot("T20", "S5"))
-    assert said(f.follow(shot("D7"), resync=True)) == ["next", "D7"]
+    assert said(f.follow(shot("D7"), resync=True)) == ["takeout", "D7"]
 
 
 def test_the_first_snapshot_of_a_visit_under_way_is_said_not_counted():
@@ -272,7 +291,7 @@ def test_a_visit_with_repeats_noise_garbage_corrections_and_a_reconnect():
             manager.throws.append({"segment": segment("D3"), "coords": {"x": 0, "y": 0}})
             await got.until(lambda g: "D3" in said(g))
             await manager.takeout()
-            await got.until(lambda g: "next" in said(g))
+            await got.until(lambda g: "takeout" in said(g))
             await manager.throw("MISS")
             await got.until(lambda g: "MISS" in said(g))
         finally:
@@ -280,7 +299,7 @@ def test_a_visit_with_repeats_noise_garbage_corrections_and_a_reconnect():
             await chatter
             board.stop()
             await manager.stop()
-        assert darts_of(got) == ["T20", "BULL", "correct BULL", "D3", "next", "MISS"]
+        assert darts_of(got) == ["T20", "BULL", "correct BULL", "D3", "takeout", "MISS"]
         assert sum(isinstance(e, BadLine) for e in got) == 2  # the two garbage frames, said
         assert manager.state_reads >= 2  # a resync on every connect
         assert manager.config_reads == 0  # the cloud key is never read
@@ -311,7 +330,7 @@ def test_offline_is_shown_and_retried_until_the_scorer_is_back():
             assert sum(isinstance(e, Disconnected) for e in got) == 2
             # T5 was reported once the scorer ran again: counted; the restarted Board Manager's
             # empty visit ended that one
-            assert darts_of(got) == ["T5", "next", "D8"]
+            assert darts_of(got) == ["T5", "takeout", "D8"]
             await manager2.stop()
         finally:
             board.stop()

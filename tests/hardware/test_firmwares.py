@@ -15,7 +15,7 @@ import pytest
 from hardware.fake_board import FakeBoard
 from hardware.known_boards import KnownBoard, KnownBoards
 from hardware.serial_reader import SerialReader
-from kiosk.inputs import BadLine, Connected, Info
+from kiosk.inputs import BadLine, Connected, Disconnected, Info
 from tests.hardware.firmware_fixture import Firmware, every, registered
 
 FIRMWARES = every()
@@ -114,6 +114,40 @@ def test_a_remembered_dialect_is_told_again_when_another_board_answers(tmp_path,
     events = inbox.drain()
     assert registered(events) == ["dart T20"]
     assert known.get("loop://") == KnownBoard("semicolon", 115200)
+
+
+def test_another_board_plugged_in_after_an_unplug_is_told_again(tmp_path, inbox):
+    """An x board on the port, unplugged; a numeric one plugged in while the kiosk runs: its
+    darts are read as numeric (they were bad lines of the x dialect until a restart)."""
+    known = KnownBoards(tmp_path / "boards.json")
+    first = FakeBoard("x")
+    url = first.listen_tcp()
+    port = int(url.rsplit(":", 1)[1])
+    reader = SerialReader(url, inbox, known=known, read_timeout=0.02, backoff=(0.05, 0.1))
+    reader.start()
+    second = None
+    try:
+        inbox.until(lambda e: isinstance(e, Connected))
+        time.sleep(0.4)  # past the fake board's hello delay
+        for line, dart in (("20x3", "dart T20"), ("5i", "dart S5")):  # read well in x
+            time.sleep(0.3)  # darts come apart (the lockout)
+            assert first.send_line(line)
+            inbox.until(lambda e, dart=dart: registered([e]) == [dart])
+        first.close()
+        inbox.until(lambda e: isinstance(e, Disconnected))
+        second = FakeBoard("numeric")
+        second.listen_tcp(port=port)
+        inbox.until(lambda e: isinstance(e, Connected))
+        time.sleep(0.4)
+        assert second.send_line("305")
+        events = inbox.until(lambda e: bool(registered([e])))
+        assert registered(events) == ["dart T5"], events
+        assert known.get(url) == KnownBoard("numeric", 115200)
+    finally:
+        reader.stop()
+        first.close()
+        if second is not None:
+            second.close()
 
 
 def replay_on_a_pty(firmware: Firmware, tmp_path, inbox) -> tuple[list[object], KnownBoards]:

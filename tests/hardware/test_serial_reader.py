@@ -14,6 +14,7 @@ import serial
 from hardware.boardmap import from_pairs
 from hardware.serial_reader import SerialReader
 from kiosk.board import BullZone, Profile
+from kiosk.i18n import set_language
 from kiosk.inputs import (
     BadLine,
     Connected,
@@ -59,6 +60,32 @@ def test_pty_darts_bad_lines_and_unplug(pty_pair, inbox):
         os.close(master)
         os.close(slave)
         assert isinstance(inbox.until(is_(Disconnected))[-1].reason, str)
+
+
+def test_an_unplug_and_a_missing_port_are_said_in_the_owners_words_and_language(pty_pair, inbox):
+    """Not pyserial's English ("device reports readiness to read but returned no data (device
+    disconnected or multiple access on port?)") on a German screen."""
+    master, slave, path = pty_pair
+    set_language("de")
+    try:
+        with running(SerialReader(path, inbox, **DARTSHIP, **FAST)):
+            inbox.until(is_(Connected))
+            os.close(master)  # the cable is pulled out
+            os.close(slave)
+            reason = inbox.until(is_(Disconnected))[-1].reason
+        # the kernel says it as EIO or as a read of nothing, by the moment it is read
+        assert reason in {
+            "das Kabel wurde abgezogen",
+            "das Kabel wurde abgezogen, oder ein anderes Programm liest den Port mit",
+        }
+        with running(SerialReader(path + "-gone", inbox, **DARTSHIP, **FAST)):
+            reason = inbox.until(is_(Disconnected))[-1].reason
+        assert (
+            reason
+            == f"{path}-gone: kann nicht geöffnet werden: kein solcher Port: ist die Scheibe eingesteckt?"
+        )
+    finally:
+        set_language("en")
 
 
 def test_a_line_split_over_many_writes(pty_pair, inbox):

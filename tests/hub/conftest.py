@@ -12,7 +12,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from hub import admin, db
 from hub.cluster import free_port
-from hub.web import make_app
+from hub.web import make_app, runner_options
 
 
 @dataclass
@@ -36,7 +36,7 @@ async def hub(database: str) -> AsyncIterator[Hub]:
         league = await admin.create_league(conn, "Test league")
         venue = await admin.create_venue(conn, league, "The Anchor")
         other = await admin.create_venue(conn, league, "The Crown")
-    runner = web.AppRunner(make_app(pool))
+    runner = web.AppRunner(make_app(pool), **runner_options())
     await runner.setup()
     port = free_port()
     await web.TCPSite(runner, "127.0.0.1", port).start()

@@ -101,3 +101,36 @@ def test_a_kept_reason_is_told_in_the_kiosk_s_language_of_the_moment():
         reasons.told(reasons.of_hub(502, "<html>Bad Gateway</html>")) == "HTTP 502: <html>Bad Gateway</html>"
     )
     assert reasons.told(None) is None
+
+
+def test_a_said_message_is_copied_and_pickled_as_it_was_made():
+    """A phone's name or refusal made while recording goes through dataclasses.asdict and
+    copy.deepcopy (str subclasses are copied through __reduce__) as the same message."""
+    import copy
+    import pickle
+
+    with speaking("de"), recording():
+        said = _("{square} has already been fired at: choose another square").format(square="B7")
+        both = joined([_("Carrier"), "A1-A5"], " ")
+    for again in (copy.deepcopy(said), pickle.loads(pickle.dumps(said))):
+        assert again == said and said_json(again) == said_json(said)
+    assert said_json(copy.deepcopy(both)) == said_json(both)
+
+
+def test_a_message_said_as_written_keeps_its_braces():
+    """A message never formatted (`_('send {"cell": "B7"}')`) has braces of its own: said
+    again as written, in the other language."""
+    with speaking("fi"), recording():
+        written = _('send {"cell": "B7"}')
+    with speaking("de"):
+        again = said_again(said_json(written))
+        assert again == _('send {"cell": "B7"}') and again != str(written)
+
+
+def test_a_joined_messages_separator_of_ours_is_said_again():
+    """ "Sharks v Jets" on a Finnish kiosk is "Sharks – Jets"; said again in German, "Sharks
+    gegen Jets" (the separator is a message of ours, not punctuation)."""
+    with speaking("fi"), recording():
+        sides = joined(["Sharks", "Jets"], _(" v "))
+    with speaking("de"):
+        assert said_again(said_json(sides)) == "Sharks" + _(" v ") + "Jets" != str(sides)

@@ -3,7 +3,9 @@ frames shaped like the real one's) and the kiosk's composition root play a game 
 
 Every dart comes from the Board Manager's snapshots, 20 noise frames a second all along; one
 dart is corrected by the cameras, the WebSocket drops once in the middle of a visit (a dart
-lands while it is down), and every takeout is the cameras seeing the darts pulled.
+lands while it is down), and every takeout is the cameras seeing the darts pulled. Then visits
+a phone or the host's desk ends while the darts are still in the board, pulled seconds later
+(the guard's clock a hand clock: "later" is an `advance`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import contextlib
 import random
 
 from hardware.fake_autodarts import FakeBoardManager
-from kiosk.app.root import build_kiosk
+from kiosk.app.root import Kiosk, build_kiosk
 from kiosk.board import Cell, Profile, board_for
 from kiosk.config import ConfigFile, check_values
 from kiosk.darts.fleet import random_fleet
@@ -22,13 +24,16 @@ from kiosk.darts.match import (
     Corrected,
     DartThrown,
     HouseRules,
+    Next,
     Phase,
     Place,
     Setup,
     Team,
     Won,
 )
-from kiosk.service import MatchUpdate, ServiceEvent
+from kiosk.service import MatchUpdate, Notice, NoticeKind, ServiceEvent, Source
+from tests.clocks import hand_clock_for_next
+from tests.waits import eventually
 
 FOUR = board_for(Profile.FOUR_RING)
 
@@ -37,22 +42,27 @@ def segment_code(cell: Cell) -> str:
     return "25" if cell.code == "BULL" else cell.code
 
 
+async def kiosk_on(manager: FakeBoardManager, tmp_path) -> Kiosk:
+    """The kiosk's composition root, its board the Board Manager `manager` (started here)."""
+    url = await manager.start()
+    typed, problems = check_values(
+        {
+            "board.input": "autodarts",
+            "board.autodarts": url,
+            "rules.bull_off": "off",
+            "kiosk.database": str(tmp_path / "k.db"),
+        }
+    )
+    assert not problems
+    return await build_kiosk(ConfigFile(None, typed), web=False)
+
+
 def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
     enemy: set[Cell] = set()
 
     async def play() -> tuple[list, list, list, FakeBoardManager]:
         manager = FakeBoardManager(random.Random(3))
-        url = await manager.start()
-        typed, problems = check_values(
-            {
-                "board.input": "autodarts",
-                "board.autodarts": url,
-                "rules.bull_off": "off",
-                "kiosk.database": str(tmp_path / "k.db"),
-            }
-        )
-        assert not problems
-        kiosk = await build_kiosk(ConfigFile(None, typed), web=False)
+        kiosk = await kiosk_on(manager, tmp_path)
         thrown: list[DartThrown] = []
         corrected: list[Corrected] = []
         won: list[Won] = []
@@ -166,3 +176,64 @@ def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
     assert not any(d.result.value == "repeat" for d in thrown)  # no dart counted twice
     assert manager.config_reads == 0
     assert manager.connections >= 2  # the reconnect happened
+
+
+def test_darts_pulled_long_after_a_tap_leave_the_next_visit_alone(tmp_path, monkeypatch):
+    """The Sharks' visit ended on a phone or on the host's desk while their darts are in the
+    board; the cameras see them pulled 2 or 10 s later: the Jets' visit goes on untouched (not
+    padded with three misses) and nobody hears an error. The Jets' own darts and takeout then
+    end the Jets' visit."""
+
+    async def play() -> None:
+        manager = FakeBoardManager(random.Random(5))
+        kiosk = await kiosk_on(manager, tmp_path)
+        refusals: list[str] = []
+        try:
+            service = kiosk.service
+            service.subscribe(
+                lambda e: (
+                    refusals.append(e.message)
+                    if isinstance(e, Notice) and e.kind is NoticeKind.REFUSED
+                    else None
+                )
+            )
+            await eventually(lambda: service.board_connected, "the Board Manager connected")
+            clock = hand_clock_for_next(service, monkeypatch)
+            rules = HouseRules(bull_off=kiosk.settings.rules.bull_off)
+            service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
+            rng = random.Random(2)
+            for team in (0, 1):
+                service.submit(Place(team, random_fleet(FOUR, rules.fleet, rng)))
+            frames = kiosk.board.frames
+
+            async def seen(count: int) -> None:
+                """Until the kiosk has handled `count` more state frames of the Board Manager."""
+                nonlocal frames
+                frames += count
+                await eventually(lambda: kiosk.board.frames >= frames, f"{count} frames handled")
+
+            for visit, (source, late) in enumerate([(Source.PHONE, 2.0), (Source.HOST, 10.0)]):
+                for code in ("MISS", "MISS", "MISS"):
+                    await manager.throw(code)
+                    await seen(1)
+                sharks = service.match.visits
+                assert service.match.phase is Phase.TAKEOUT and service.match.turn == 0
+                service.submit(Next(visit=sharks), source)
+                clock.advance(late)
+                await manager.takeout()  # the hand, then the empty board
+                await seen(2)
+                state = service.match.state()
+                assert (state.visit, state.side, state.dart) == (sharks + 1, 1, 1), visit
+                assert state.darts == (3 * (visit + 1), 3 * visit)
+                await manager.throw("MISS")  # the Jets' first dart, theirs
+                await seen(1)
+                await manager.takeout()
+                await seen(2)
+                assert service.match.visits == sharks + 2
+                assert service.match.state().darts == (3 * (visit + 1), 3 * (visit + 1))
+            assert refusals == []
+        finally:
+            await kiosk.stop()
+            await manager.stop()
+
+    asyncio.run(play())

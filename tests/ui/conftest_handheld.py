@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import AsyncIterator, Iterable
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from kiosk import config
@@ -14,6 +16,7 @@ from kiosk.board import board_for
 from kiosk.darts.fleet import Fleet, parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import HouseRules, Place, Setup, Team, house_rules
+from kiosk.i18n import set_language
 from kiosk.service import GameService, Source
 from kiosk.store import Store
 from ui.handheld.darts.api import DartsApi
@@ -37,6 +40,31 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTEFACTS = Path(__file__).resolve().parents[2] / "build" / "artefacts" / "handheld"
+
+
+@pytest.fixture
+def finnish_kiosk() -> Iterator[None]:
+    """The kiosk's screen speaks Finnish (as its Settings can make it), English again after."""
+    set_language("fi")
+    try:
+        yield
+    finally:
+        set_language("en")
+
+
+@contextlib.contextmanager
+def disk_full(store: Store) -> Iterator[None]:
+    """Every write of the game and the store's probe fail as a full disk does, until the end."""
+
+    def full(*_args: object, **_kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    store.games.append = full  # type: ignore[method-assign]
+    store.meta.probe = full  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del store.games.append, store.meta.probe
 
 
 def fleet(text: str) -> Fleet:

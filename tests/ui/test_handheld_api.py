@@ -16,6 +16,7 @@ from tests.ui.conftest_handheld import (
     FLEET_B,
     api_client,
     api_phones,
+    disk_full,
     fleet,
     fleet_json,
     make_service,
@@ -224,25 +225,16 @@ async def test_solo_game_has_no_phone_for_the_kiosk_team(tmp_path):
 
 
 async def test_phones_show_a_pause_when_the_kiosk_cannot_save_and_its_end(tmp_path):
-    import sqlite3
-
     service = make_service(tmp_path)
     new_game(service)
-    store = service.store
-
-    def full(*_args, **_kwargs):
-        raise sqlite3.OperationalError("database or disk is full")
-
     async with api_client(service) as (client, api):
-        store.games.append = full
-        store.meta.probe = full
-        refused = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
-        assert refused.status == 409 and "cannot save" in (await refused.json())["message"]
-        view = (await (await client.get(f"/api/team/{token(api, 0)}")).json())["view"]
-        assert "disk is full" in view["paused"] and view["fleet"] == []
-        public = (await (await client.get("/api/game")).json())["view"]
-        assert public["paused"] == view["paused"]
-        del store.games.append, store.meta.probe
+        with disk_full(service.store):
+            refused = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
+            assert refused.status == 409 and "cannot save" in (await refused.json())["message"]
+            view = (await (await client.get(f"/api/team/{token(api, 0)}")).json())["view"]
+            assert "disk is full" in view["paused"] and view["fleet"] == []
+            public = (await (await client.get("/api/game")).json())["view"]
+            assert public["paused"] == view["paused"]
         placed = await client.post(f"/api/team/{token(api, 0)}/fleet", json=fleet_json(FLEET_A))
         assert placed.status == 200 and (await placed.json())["view"]["paused"] is None
 

@@ -6,8 +6,6 @@ kiosk's language; a game stored before reads as it was stored."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from kiosk.i18n import accepted_language, language, set_language
@@ -22,19 +20,12 @@ from tests.ui.conftest_classic import (
     play_match,
     water,
 )
+from tests.ui.conftest_handheld import finnish_kiosk  # noqa: F401 - a fixture
+
+pytestmark = pytest.mark.usefixtures("finnish_kiosk")  # the kiosk's screen speaks Finnish
 
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
 GERMAN = {"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}
-
-
-@pytest.fixture
-def finnish_kiosk() -> Iterator[None]:
-    """The kiosk's screen speaks Finnish (as its Settings can make it), English again after."""
-    set_language("fi")
-    try:
-        yield
-    finally:
-        set_language("en")
 
 
 @pytest.mark.parametrize(
@@ -54,7 +45,7 @@ def test_accept_language_is_matched_to_ours(header, found):
     assert accepted_language(header) == found
 
 
-async def test_a_duel_of_unnamed_players_names_each_in_its_own_phones_language(tmp_path, finnish_kiosk):
+async def test_a_duel_of_unnamed_players_names_each_in_its_own_phones_language(tmp_path):
     async with classic_phones(tmp_path, 2) as ((owner, friend), classic):
         solo = await ok(await owner.post("/api/classic/play/solo", json={"level": "easy"}, headers=ENGLISH))
         assert solo["view"]["players"] == ["Player 1", "Computer"]
@@ -81,7 +72,7 @@ async def test_a_duel_of_unnamed_players_names_each_in_its_own_phones_language(t
         assert heard and set(heard) == {"fi"} and language() == "fi"
 
 
-async def test_a_phone_without_a_language_of_ours_gets_the_kiosks(tmp_path, finnish_kiosk):
+async def test_a_phone_without_a_language_of_ours_gets_the_kiosks(tmp_path):
     async with classic_phones(tmp_path, 3) as ((plain, foreign, owner), classic):
         none = await ok(await plain.post("/api/classic/play/solo", json={"level": "easy"}))
         assert none["view"]["players"][0] == "Pelaaja 1"
@@ -106,7 +97,7 @@ async def test_a_phone_without_a_language_of_ours_gets_the_kiosks(tmp_path, finn
         assert play_match(classic, plain).setup.players == ("Ann",)
 
 
-async def test_a_daily_challenge_of_an_english_phone_stands_as_player_1(tmp_path, finnish_kiosk):
+async def test_a_daily_challenge_of_an_english_phone_stands_as_player_1(tmp_path):
     async with classic_phones(tmp_path, 2) as ((english, german), classic):
         for phone, headers in ((english, ENGLISH), (german, GERMAN)):
             await ok(await phone.post("/api/classic/daily/start", json={}, headers=headers))
@@ -120,7 +111,7 @@ async def test_a_daily_challenge_of_an_english_phone_stands_as_player_1(tmp_path
         assert daily_match(classic, english).setup.players == ("Player 1",)
 
 
-async def test_a_game_stored_before_reads_as_it_was_stored(tmp_path, finnish_kiosk):
+async def test_a_game_stored_before_reads_as_it_was_stored(tmp_path):
     """Two English phones' duel stored as "Pelaaja 1" v "Pelaaja 2" (the kiosk's old way):
     it resumes and shows so, on an English phone and after the kiosk switched to English."""
     async with classic_phones(tmp_path, 2) as ((owner, friend), classic):

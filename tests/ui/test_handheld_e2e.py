@@ -45,14 +45,16 @@ expect.set_options(timeout=WAIT_MS)
 
 @contextlib.asynccontextmanager
 async def running_kiosk(
-    tmp_path, bull_off: str = "off", headless: bool = False
+    tmp_path, bull_off: str = "off", headless: bool = False, next_seconds: float | None = None
 ) -> AsyncIterator[tuple[object, WebServer]]:
     """The phone page on the service's loop; `headless`: as `dartship run --headless
-    --simulator` serves it, with the host's desk and its throw pad (darts via the queue)."""
+    --simulator` serves it, with the host's desk and its throw pad (darts via the queue);
+    `next_seconds`: how long a second Next counts as the same tap (default: the config's)."""
     config = settings(rules__bull_off=bull_off, web__host="127.0.0.1", web__port=0)
     service = make_service(tmp_path, config)
     # The dart game's guard in front of Next, as the kiosk's root hosts it (its real clock).
-    service.host(DARTS.name, [NextGuard(service, lambda: config.rules.double_next_seconds)])
+    guard = config.rules.double_next_seconds if next_seconds is None else next_seconds
+    service.host(DARTS.name, [NextGuard(service, lambda: guard)])
     thrower = None
     if headless:
         from hardware.simulator import SimulatedBoard

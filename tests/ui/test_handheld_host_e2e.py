@@ -57,7 +57,7 @@ async def venue(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Venue
         yield Venue(service, web, browser)
 
 
-Opens = Callable[[], Awaitable[Page]]
+Opens = Callable[..., Awaitable[Page]]  # (locale="en-US") -> a phone on the desk
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -66,10 +66,10 @@ async def open_desk(venue: Venue) -> AsyncIterator[Opens]:
     test and puts the kiosk's language back."""
     pages: list[Page] = []
 
-    async def opened() -> Page:
+    async def opened(locale: str = "en-US") -> Page:
         host = venue.web.part(HostDesk)
         assert host is not None
-        page = await browser_page(venue.browser, venue.web.base_url + host.path())
+        page = await browser_page(venue.browser, venue.web.base_url + host.path(), locale)
         pages.append(page)
         return page
 
@@ -387,17 +387,17 @@ ASKED = {
 @pytest.mark.parametrize("language", ["en", "de", "fi"])
 async def test_a_new_game_from_the_desk_over_one_in_play_asks_first(venue, open_desk, language):
     """New game, same teams, while the darts fly: the question the touchscreen asks, in the
-    kiosk's language. Keep playing leaves the game as it was; Start new game ends it with no
-    winner (stored abandoned) and the next game's codes come."""
-    from kiosk.i18n import _
+    host's phone's language (the kiosk speaks another). Keep playing leaves the game as it was;
+    Start new game ends it with no winner (stored abandoned) and the next game's codes come."""
+    from kiosk.i18n import _, speaking
 
-    set_language(language)
+    set_language("de" if language == "fi" else "fi")
     service = venue.service
     game_with(venue, BullOffMode.OFF)
     place(service, 0, fleet(FLEET_A))
     place(service, 1, fleet(FLEET_B))
     first, version = service.game, service.match.version
-    desk = await open_desk()
+    desk = await open_desk({"en": "en-US", "de": "de-DE", "fi": "fi-FI"}[language])
     await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)
     await desk.locator("#new").tap()
     asking = desk.locator("#asking")
@@ -405,8 +405,10 @@ async def test_a_new_game_from_the_desk_over_one_in_play_asks_first(venue, open_
     headline, question = ASKED[language]
     await expect(asking.locator("h2")).to_have_text(headline)
     await expect(asking.locator(".ask")).to_have_text(question)
-    await expect(desk.locator("#stay")).to_have_text(_("Keep playing"))
-    await expect(desk.locator("#go")).to_have_text(_("Start new game"))
+    with speaking(language):
+        stay, go = _("Keep playing"), _("Start new game")
+    await expect(desk.locator("#stay")).to_have_text(stay)
+    await expect(desk.locator("#go")).to_have_text(go)
     await shot(desk, f"host-asking-{language}")
     await desk.locator("#stay").tap()
     await expect(desk.locator("#play")).to_be_visible(timeout=WAIT_MS)

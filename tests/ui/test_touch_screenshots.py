@@ -71,3 +71,35 @@ def test_screenshots_at_1080p(artefacts: Path) -> None:
     for name in SCREENS:
         picture = out / f"{name}@1080.png"
         assert picture.exists() and picture.stat().st_size > 5000, name
+
+
+@pytest.mark.parametrize("flag", ["--resumed", "--resumed-express"])
+def test_a_resumed_kiosk_is_photographed_in_the_language_asked_for(tmp_path: Path, flag: str) -> None:
+    """`dartship screenshots --language de` drew game_resumed and express_resumed in English:
+    the kiosk started on a stored game was built without the language `dartship run` sets
+    first. The same kiosk photographed in English and in German is not the same picture."""
+    pictures = {}
+    for language in ("en", "de"):
+        out = tmp_path / language
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "kiosk.app.screenshots",
+                str(out),
+                "--render",
+                "800x480",
+                flag,
+                "--language",
+                language,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        (picture,) = out.glob("*_resumed.png")
+        pictures[language] = picture.read_bytes()
+    same = pictures["en"] == pictures["de"]
+    assert not same, "the kiosk photographed in German is the English picture"

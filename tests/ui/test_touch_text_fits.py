@@ -116,3 +116,42 @@ def test_every_screen_of_every_game_fits(language: str, size: str, tmp_path: Pat
     )
     unfit = [line for line in done.stdout.splitlines() if not line.endswith(".png")]
     assert done.returncode == 0, "\n".join(unfit[:40]) or done.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("heading", "row"),
+    [
+        (["Datum", "Teams", "Sieger", "Aufnahmen"], ["10:18", "Sharks – Jets", "Sharks", "9"]),
+        (["Päivä", "Joukkueet", "Voittaja", "Vuorot"], ["10:19", "Sharks – Jets", "Sharks", "9"]),
+    ],
+)
+def test_a_narrow_column_s_long_heading_takes_room_from_a_column_with_room_to_spare(
+    tour, heading: list[str], row: list[str]
+) -> None:
+    """The Stats page's last games at 800x480 (a column of 375 px): German's "Aufnahmen" over
+    a column of one-digit numbers was drawn at 60 % of its font, some 9 px, beside the teams'
+    column with room for twice it (the screenshots of 2026-12-02). The columns share the width
+    by their weights only as far as each column's widest text allows (`table.widened`)."""
+    from ui.touch.fingers import frames
+    from ui.touch.fitting import laid_out, whole
+    from ui.touch.table import Table, heading_row
+
+    table = Table((1.4, 3.2, 2, 1), font_units=18, width=375)
+    heading_row(table, heading)
+    table.add_row(row)
+    table._widths()
+    frames(1)  # the cells are fitted before the frame
+    cells = list(reversed(table.children))
+    for cell in cells:
+        base = cell.fit[0]
+        assert cell.font_size == base, (cell.text, cell.font_size, base, cell.width)
+        assert whole(cell.text, laid_out(cell)), laid_out(cell)
+
+
+def test_columns_take_what_they_lack_from_those_with_room_and_no_more() -> None:
+    from ui.touch.table import widened
+
+    assert widened([100, 100], [50, 50]) == [100, 100]
+    assert widened([150, 50], [60, 80]) == [120, 80]
+    assert widened([100, 100], [95, 150]) == [95, 105]  # never below a column's own need
+    assert sum(widened([120, 40, 40], [30, 70, 45])) == pytest.approx(200)

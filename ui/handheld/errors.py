@@ -6,6 +6,8 @@ import json
 
 from aiohttp import web
 
+from ui.handheld.language import told
+
 _SIMPLE: dict[int, type[web.HTTPException]] = {
     400: web.HTTPBadRequest,
     403: web.HTTPForbidden,
@@ -21,8 +23,9 @@ _SIMPLE: dict[int, type[web.HTTPException]] = {
 
 
 def json_error(status: int, code: str, message: str, **headers: str) -> web.HTTPException:
-    """An HTTP exception whose body is {"error": code, "message": message}."""
-    body = json.dumps({"error": code, "message": message})
+    """An HTTP exception whose body is {"error": code, "message": message}: the message in the
+    language of the phone answered (`ui.handheld.language.told`)."""
+    body = json.dumps({"error": code, "message": told(message)})
     if status == 413:
         return web.HTTPRequestEntityTooLarge(
             max_size=0, actual_size=0, text=body, content_type="application/json", headers=headers

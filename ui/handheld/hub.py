@@ -2,6 +2,9 @@
 
 The service calls its listeners synchronously inside the loop; a broadcast only puts the
 already-serialised message into each socket's outbox, and one writer task per socket sends it.
+Each socket speaks the language of the request that opened it: a message with words in it is
+made once per language its audience speaks (`Spoken`), never in the language of whoever caused
+it.
 A phone that stops reading (its outbox full) is closed rather than allowed to hold memory.
 """
 
@@ -11,6 +14,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aiohttp import WSCloseCode, web
@@ -46,6 +50,8 @@ class Hangup:
 
 
 Outgoing = str | Hangup | None  # None: stop sending, the socket is already going away
+# A message as each language says it (its serialised text for that language).
+Spoken = Callable[[str], str]
 
 
 @dataclass(eq=False)
@@ -53,6 +59,7 @@ class Subscriber:
     socket: web.WebSocketResponse
     audience: Audience
     game: int
+    language: str = "en"  # the language of the request that opened it
     outbox: asyncio.Queue[Outgoing] = field(default_factory=lambda: asyncio.Queue(OUTBOX_SIZE))
 
     def offer(self, message: Outgoing) -> bool:
@@ -111,9 +118,18 @@ class Hub:
     def remove(self, subscriber: Subscriber) -> None:
         self._subscribers[subscriber.audience].pop(subscriber, None)
 
-    def send(self, audience: Audience, message: str) -> None:
+    def send(self, audience: Audience, message: str | Spoken) -> None:
+        """`message` to every socket of `audience`: a text as it is, a `Spoken` one made once
+        for each language its sockets speak."""
+        made: dict[str, str] = {}
         for subscriber in list(self._subscribers[audience]):
-            if not subscriber.offer(message):
+            if isinstance(message, str):
+                text = message
+            elif subscriber.language in made:
+                text = made[subscriber.language]
+            else:
+                text = made[subscriber.language] = message(subscriber.language)
+            if not subscriber.offer(text):
                 log.warning("a %s phone stopped reading: disconnected", audience.value)
                 self.remove(subscriber)
                 asyncio.get_running_loop().create_task(

@@ -28,7 +28,8 @@ from kiosk.lines import WireError, untrusted_json
 from kiosk.service import GameService, GameStarted, Notice, NoticeKind, ServiceEvent
 from kiosk.store import StoreError
 from ui.handheld.errors import json_error
-from ui.handheld.hub import Audience, Hub, Subscriber
+from ui.handheld.hub import Audience, Hub, Spoken, Subscriber
+from ui.handheld.language import Handler, phone_language
 from ui.handheld.phones import COOKIE, Claim, PhoneSeats, give_key
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
@@ -40,8 +41,6 @@ MAX_BODY = 4096  # a fleet of ten 5-cell ships is well under 1 KiB
 BODY_SECONDS = 10.0  # the whole body must arrive within this after the headers
 WS_MAX_MESSAGE = 1024  # phones only ever send pings
 WS_HEARTBEAT = 20.0
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 _SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -360,21 +359,21 @@ async def serve_socket(
     request: web.Request,
     audience: Audience,
     game: int,
-    first: Callable[[], str],
+    first: Spoken,
     settled: Callable[[], Awaitable[None]] | None = None,
 ) -> web.StreamResponse:
-    """A WebSocket of `audience` in `hub`: `first()` at once, then whatever the hub sends it.
-    `settled`: awaited just before `first()` (a game whose command waits for its commit shows
-    only what is stored once it is done). Phones only ever send pings; anything but text ends
-    the socket."""
+    """A WebSocket of `audience` in `hub`: `first(language)` at once, then whatever the hub
+    sends it, in the language of the request that opened it. `settled`: awaited just before
+    `first` (a game whose command waits for its commit shows only what is stored once it is
+    done). Phones only ever send pings; anything but text ends the socket."""
     if not hub.make_room(audience):  # spectators and each team have their own budget
         raise json_error(503, "busy", _("too many phones are connected"))
     socket = web.WebSocketResponse(heartbeat=WS_HEARTBEAT, max_msg_size=WS_MAX_MESSAGE)
     await socket.prepare(request)
     if settled is not None:
         await settled()
-    subscriber = Subscriber(socket, audience, game)
-    subscriber.offer(first())
+    subscriber = Subscriber(socket, audience, game, phone_language(request))
+    subscriber.offer(first(subscriber.language))
     hub.add(subscriber)
     pump = asyncio.get_running_loop().create_task(subscriber.pump())
     try:

@@ -25,9 +25,10 @@ from ui.handheld import qr
 from ui.handheld.access_log import RedactingAccessLogger
 from ui.handheld.address import lan_address, url_host
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
+from ui.handheld.language import Handler, in_phone_language
 from ui.handheld.phones import DEVICE_KEYS, hand_over_key
 from ui.handheld.rooms import PhoneContext, PhonePart, PhoneRoom
-from ui.handheld.seats import MAX_BODY, Handler, Seats
+from ui.handheld.seats import MAX_BODY, Seats
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
 
@@ -80,10 +81,12 @@ def build_app(seats: Seats, *parts: PhonePart) -> web.Application:
     """The aiohttp application (tests drive it through aiohttp's TestServer): the phone seats'
     routes, then each part's (a game's phone routes, the host's desk), closed in turn at
     shutdown."""
-    # Counts first (the answer waits for what its request counted: kiosk.address_limits); the
+    # The phone's language around everything (each answer in it: ui/handheld/language.py);
+    # counts first (the answer waits for what its request counted: kiosk.address_limits); the
     # throttle's waiting comes before any route that looks at a token (see throttle.py).
     app = web.Application(
-        middlewares=[counted_first, seats.guard, seats.throttle.middleware], client_max_size=MAX_BODY
+        middlewares=[in_phone_language, counted_first, seats.guard, seats.throttle.middleware],
+        client_max_size=MAX_BODY,
     )
     app[DEVICE_KEYS] = seats.phones.keys
     app.add_routes(seats.routes())

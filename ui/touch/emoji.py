@@ -18,11 +18,17 @@ measures what is drawn. Texts without such a character take the provider's path 
 
 Which font has which character is read from the fonts' own character maps (`code_points`),
 so a sign drawn in DejaVu Sans on purpose (`controls.with_symbols`) stays DejaVu's.
+
+A line too long for its label is shortened by Kivy at any code point; the provider's shortening
+is taught to cut only where no emoji is parted (`cuts`: a family of emoji joined by zero-width
+joiners, a flag's two letters, a skin tone or keycap stay with their emoji), so a name reads
+"Die 👨‍👩‍👧‍👦..." or "Die ...", never "Die 👨‍...".
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import struct
 from collections.abc import Callable, Iterator
@@ -38,6 +44,58 @@ _INVISIBLE = frozenset([0x200D, 0xFE0E, 0xFE0F, *range(0xE0020, 0xE0080)])
 _JOINERS = _INVISIBLE | frozenset([0x20E3, *range(0x1F3FB, 0x1F400)])
 # After a character the label's font has (a digit, ©, ™, ❤ in some fonts): "as an emoji".
 _AS_EMOJI = frozenset([0xFE0F, 0x20E3])
+
+
+_ZWJ = 0x200D
+_REGIONAL = range(0x1F1E6, 0x1F200)  # a flag is two of these: 🇩🇪 is D and E
+
+
+def cuts(text: str) -> list[int]:
+    """Every place `text` may be cut (0 and len(text) included) without parting the code
+    points of one emoji: never before what joins the emoji before it (`_JOINERS`), never after
+    a zero-width joiner (👨‍👩‍👧 is three emoji and two joiners), never inside a flag's pair."""
+    chars = [ord(c) for c in text]
+    places = [0]
+    flag_run = 0  # regional indicators in a row so far
+    for i in range(1, len(chars) + 1):
+        before = chars[i - 1]
+        flag_run = flag_run + 1 if before in _REGIONAL else 0
+        after = chars[i] if i < len(chars) else None
+        if after is not None and (after in _JOINERS or before == _ZWJ):
+            continue
+        if after in _REGIONAL and flag_run % 2 == 1:
+            continue
+        places.append(i)
+    return places
+
+
+def clusters(text: str) -> list[str]:
+    """`text` in the pieces that are never parted (`cuts`): an emoji with all its code points,
+    every other character alone."""
+    places = cuts(text)
+    return [text[a:b] for a, b in itertools.pairwise(places)]
+
+
+def _whole_shortening(text: str, shortened: str) -> str:
+    """Kivy's shortening of `text` (`text[:head] + "..." + text[tail:]`, cut at any code
+    point) with its cuts moved to the nearest places outside an emoji (`cuts`), so a family or
+    a flag is kept whole or left out whole; the result is never wider than Kivy's."""
+    dots = "..."
+    found = None
+    for head in range(min(len(text), len(shortened)), -1, -1):
+        rest = shortened[head:]
+        if shortened[:head] == text[:head] and rest.startswith(dots):
+            tail_text = rest[len(dots) :]
+            if text.endswith(tail_text) and head + len(tail_text) <= len(text):
+                found = head, len(text) - len(tail_text)
+                break
+    if found is None:
+        return shortened  # not a shortening of `text` (".." or "." alone): nothing to keep
+    head, tail = found
+    places = cuts(text)
+    head = max(p for p in places if p <= head)
+    tail = min(p for p in places if p >= tail)
+    return text[:head] + dots + text[tail:]
 
 
 def code_points(path: str | Path) -> frozenset[int]:
@@ -205,7 +263,15 @@ def install() -> bool:
                 render(self, run, x, y)
                 x += extents(self, run)[0]
 
+    shorten = LabelSDL2.shorten
+
+    def shorten_whole(self: Any, text: str, margin: int = 2) -> str:
+        # Kivy cuts a too-long line at any code point: inside 👨‍👩‍👧 or 🇩🇪 too.
+        shortened = shorten(self, text, margin)
+        return shortened if shortened == text else _whole_shortening(text.replace("\n", " "), shortened)
+
     LabelSDL2.get_extents = get_extents
     LabelSDL2._render_text = _render_text
+    LabelSDL2.shorten = shorten_whole
     _installed.append(str(FONT))
     return True

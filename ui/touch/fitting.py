@@ -18,6 +18,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from kiosk.i18n import _
+from ui.touch.emoji import clusters
 
 _TAG = re.compile(r"\[/?[a-z_]+(?:=[^\]]*)?\]")
 _ENTITIES = (("&bl;", "["), ("&br;", "]"), ("&amp;", "&"))
@@ -33,6 +34,13 @@ def marks_kept(text: str) -> str:
     before it by a no-break space, so that wrapping never puts it on a line of its own
     ("Computer 4 attacks" / "…"): Kivy's layout breaks lines at plain spaces only."""
     return _SPACED_MARKS.sub(lambda found: NO_BREAK + found.group(1), text)
+
+
+def _emoji_cut(wanted: str, lines: list[str]) -> bool:
+    """Whether the lines show part of an emoji of `wanted` (Kivy's shortening cut a family
+    👨‍👩‍👧 after its first code points, or a flag 🇩🇪 between its two: `emoji.cuts`)."""
+    whole_ones = set(clusters(wanted)) | {".", "…", " ", NO_BREAK}  # Kivy's "..." besides
+    return any(piece not in whole_ones for line in lines for piece in clusters(line))
 
 
 def _mark_alone(lines: list[str]) -> list[str]:
@@ -100,6 +108,8 @@ def label_faults(label: Label, window: tuple[float, float] | None = None) -> lis
             problems.append(_("a word broken inside ({lines})").format(lines=" | ".join(broken or lines)))
         else:
             problems.append(_("cut: shows '{text}'").format(text=" / ".join(lines)))
+    if _emoji_cut(text, lines):
+        problems.append(_("an emoji cut inside ({lines})").format(lines=" | ".join(lines)))
     alone = _mark_alone(lines)
     if alone:
         problems.append(_("a mark alone on its line ({lines})").format(lines=" | ".join(lines)))
@@ -155,9 +165,16 @@ def _drawn(label: Label) -> tuple[float, float, float, float] | None:
 def _ink(label: Label, box: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
     """The part of the drawn texture that has ink (a glyph's box has room above and below the
     letters: a texture a little taller than its widget shows nothing outside it)."""
-    left, bottom, right, top = box
     if _inside(box, label):
         return box  # inside anyway: no need to read the pixels
+    return _read_ink(label, box)
+
+
+Box = tuple[float, float, float, float]
+
+
+def _read_ink(label: Label, box: Box) -> Box | None:
+    left, bottom, right, top = box
     texture = label.texture
     width, height = texture.size
     alpha = texture.pixels[3::4]
@@ -172,6 +189,14 @@ def _ink(label: Label, box: tuple[float, float, float, float]) -> tuple[float, f
     low, high = (height - 1 - rows[-1], height - 1 - rows[0]) if flipped else (rows[0], rows[-1])
     sx, sy = (right - left) / width, (top - bottom) / height
     return (left + first * sx, bottom + low * sy, left + last * sx, bottom + (high + 1) * sy)
+
+
+def ink(label: Label) -> tuple[float, float, float, float] | None:
+    """Where `label`'s drawn text has ink (its glyphs, not their boxes), in its parent's
+    coordinates; None when it draws nothing."""
+    label.texture_update()
+    box = _drawn(label)
+    return None if box is None else _read_ink(label, box)
 
 
 def _inside(box: tuple[float, float, float, float], label: Label) -> bool:

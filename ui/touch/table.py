@@ -22,10 +22,19 @@ class Table(GridLayout):
         self.bind(minimum_height=self.setter("height"), width=self._widths)
 
     def _widths(self, *_args: object) -> None:
+        """The columns share the width by their weights, except that a column too narrow for
+        its widest text takes what it lacks from columns with room to spare: "Aufnahmen" and
+        "Osumaprosentti", the long heading of a narrow column of numbers, were drawn at 60 %
+        (some 9 px at 800x480) beside a column of names with room for twice them."""
         total = sum(self.weights)
         usable = self.width - self.spacing[0] * (self.cols - 1)
-        for i, child in enumerate(reversed(self.children)):
-            child.width = usable * self.weights[i % self.cols] / total
+        cells = list(reversed(self.children))
+        needs = [0.0] * self.cols
+        for i, child in enumerate(cells):
+            needs[i % self.cols] = max(needs[i % self.cols], _need(child))
+        widths = widened([usable * weight / total for weight in self.weights], needs)
+        for i, child in enumerate(cells):
+            child.width = widths[i % self.cols]
 
     def add_row(
         self,
@@ -56,12 +65,47 @@ class Table(GridLayout):
                 shorten_from="right",
                 max_lines=lines,
             )
+            label.fit = (base, room, lines)  # how the cell is fitted: its width's need (`_need`)
             label.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
             # A text wider than its column ("Trefferquote", "Aufnahmen") gets a smaller font
             # (`fitting_font`, to 60 %) before it would be shortened to "…".
             label.bind(width=before_the_frame(functools.partial(_fit_cell, label, base, room, lines)))
             self.add_widget(label)
         self._widths()
+
+
+def widened(shares: Sequence[float], needs: Sequence[float]) -> list[float]:
+    """Each column's width: its share, raised towards its need with what the columns wider
+    than their need can spare (as much as they can: never below their own need)."""
+    short = sum(max(0.0, need - share) for share, need in zip(shares, needs, strict=True))
+    spare = sum(max(0.0, share - need) for share, need in zip(shares, needs, strict=True))
+    if short <= 0 or spare <= 0:
+        return list(shares)
+    moved = min(short, spare)
+    return [
+        share + (need - share) * moved / short if need > share else share - (share - need) * moved / spare
+        for share, need in zip(shares, needs, strict=True)
+    ]
+
+
+def _need(label: Label) -> float:
+    """How wide a cell wants to be: its text at its own font on one line, or its longest word
+    where it may wrap (a heading), and its room."""
+    fit = getattr(label, "fit", None)
+    text = str(label.text)
+    if fit is None or not text.strip():
+        return 0.0
+    base, room, lines = fit
+    words = text.split() if lines > 1 else [text]
+    return max(_text_width(word, base, bool(label.bold), str(label.font_name)) for word in words) + room + 1
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_width(text: str, font_size: float, bold: bool, font_name: str) -> float:
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(font_size=font_size, bold=bold, font_name=font_name)
+    return float(core.get_extents(text)[0])
 
 
 def _fit_cell(label: Label, base: float, room: float, lines: int) -> None:

@@ -91,21 +91,22 @@ class Tour:
         slow the machine is. Bounded: returns whether it got there."""
         import time
 
-        from ui.touch.fingers import frames
+        from ui.touch.fingers import frames, popups_leave
 
         done = until or (lambda: self.solo.player is None or self.solo.player.idle)
         reached = False
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            # Exactly one iteration of the loop (`run_until_complete(sleep(0))` runs two or
-            # three, enough for a fast executor to let two kiosk darts pass between checks).
-            self.loop.call_soon(self.loop.stop)
-            self.loop.run_forever()
-            if done():
-                reached = True
-                break
-            time.sleep(0.0005)  # the executor's thread works meanwhile
-        frames(2)
+        with popups_leave():  # one the kiosk closes meanwhile is gone before the next touch
+            while time.monotonic() < deadline:
+                # Exactly one iteration of the loop (`run_until_complete(sleep(0))` runs two or
+                # three, enough for a fast executor to let two kiosk darts pass between checks).
+                self.loop.call_soon(self.loop.stop)
+                self.loop.run_forever()
+                if done():
+                    reached = True
+                    break
+                time.sleep(0.0005)  # the executor's thread works meanwhile
+            frames(2)
         return reached
 
     def frames_until(self, until: Callable[[], bool], count: int = 60) -> bool:
@@ -153,12 +154,31 @@ class Tour:
     # -- doing --
 
     def press(self, text: str) -> None:
-        """Press the button with this text; a popup the press closes is off the window when
-        this returns (`ui.touch.fingers.popups_leave`), so the next press meets the screen."""
-        from ui.touch.fingers import popups_leave, press
+        """Press the button with this text (`touch`)."""
+        from ui.touch.fingers import button
+
+        self.tap(button(None, text))
+
+    def tap(self, widget: Widget) -> None:
+        """Tap the middle of a widget, wherever it is drawn (`touch`)."""
+        self.touch(lambda: widget.to_window(*widget.center))
+
+    def tap_at(self, x: float, y: float) -> None:
+        """Tap at (x, y) in the window (`touch`)."""
+        self.touch(lambda: (x, y))
+
+    def touch(self, where: Callable[[], tuple[float, float]]) -> None:
+        """Every touch of the tour: a tap where `where()` says once the window is laid out as
+        drawn, then the service takes what it set off. A popup that the tap or its consequences
+        close is off the window when this returns (`ui.touch.fingers.popups_leave`): Kivy's
+        popup takes every touch while it fades out, so the next touch, wherever it is meant,
+        meets the screen, not the popup."""
+        from ui.touch.fingers import frames, popups_leave
+        from ui.touch.fingers import tap_at as finger
 
         with popups_leave():
-            press(None, text)
+            frames(1)  # laid out as drawn: the widget stands where the finger goes
+            finger(*where())
             self.drain()
 
     def press_start(self, text: str) -> None:
@@ -170,19 +190,12 @@ class Tour:
 
     def tap_cell(self, view: Widget, cell: object) -> None:
         """Tap a cell of the drawn board, or a square of a classic grid (`view.point_of`)."""
-        from ui.touch.fingers import tap_at
-
-        x, y = view.to_window(*view.point_of(cell))
-        tap_at(x, y)
-        self.drain()
+        self.touch(lambda: view.to_window(*view.point_of(cell)))
 
     def choose_game(self, kind: str) -> None:
         """Home: tap a game's button (ui/touch/games.py)."""
-        from ui.touch.fingers import tap
-
         self.app.go("home")
-        tap(self.app.screen("home").game_buttons[kind])
-        self.drain()
+        self.tap(self.app.screen("home").game_buttons[kind])
 
     def new_game(
         self, names: tuple[str, str] = ("Sharks", "Jets"), players: tuple[str, str] = ("Anna, Ben", "Cleo")

@@ -51,8 +51,7 @@ class ExpressTour:
         points: int | None = None,
     ) -> None:
         """From Home: the players (name, None or a computer level), the game, the points."""
-        from ui.touch.fingers import tap
-
+        tap = self.tour.tap
         self.tour.choose_game("express")
         screen = self.tour.screen()
         while screen.count.value != len(players):
@@ -91,19 +90,13 @@ class ExpressTour:
             self.tour.press_start(label("Start"))
 
     def tap_tile(self, row: Widget, ship: Ship) -> None:
-        from ui.touch.fingers import tap
-
-        tap(row.tiles[ship])
-        self.tour.drain()
+        self.tour.tap(row.tiles[ship])
 
     def tap_ship(self, player: int, ship: Ship) -> None:
         self.tap_tile(self.table.rows[player], ship)
 
     def roll(self) -> None:
-        from ui.touch.fingers import tap
-
-        tap(self.table.roll_button)
-        self.tour.drain()
+        self.tour.tap(self.table.roll_button)
 
     def attack(self, ship: Ship, target: Target | None = None) -> None:
         """The player on turn attacks: taps the ship, the target (if any), then Roll."""
@@ -170,7 +163,7 @@ class ExpressTour:
         table = self.table
         self.tap_ship(0, b)
         self.tap_ship(1, d)
-        self.settle_slides()
+        assert self.settle_slides(), "the ships never stood still"
         self.app._hide_toast()
         yield shot("express_turn")
         self.tour.press(label("Coach"))
@@ -186,7 +179,7 @@ class ExpressTour:
             if steps == 6:  # move; tumble, land, aside; tumble, land: the second roll lies
                 yield shot("express_rolling")
             if table.announcement.kind == "sunk" and table.announcement.opacity > 0:
-                self.settle_slides()
+                assert self.settle_slides(), "the ships never stood still"
                 yield shot("express_sunk")
                 break
         table.playback.held, table.pace_override = False, None
@@ -216,17 +209,22 @@ class ExpressTour:
         yield shot("stats_express")
         stats.choose("darts")
 
-    def settle_slides(self) -> None:
-        """Frames until the ships have slid to their places (Kivy's animations, real time)."""
+    def settle_slides(self, seconds: float = 10.0) -> bool:
+        """Frames until every ship's tile stands at its place in its line (Kivy's animations
+        run on real time: the frames go on until the slides are over, not for a time guessed);
+        bounded: returns whether they got there."""
         import time
 
-        from ui.touch.express.lines import SLIDE_SECONDS
         from ui.touch.fingers import frames
 
-        end = time.monotonic() + SLIDE_SECONDS + 0.2
-        while time.monotonic() < end:
+        deadline = time.monotonic() + seconds
+        while not all(row.settled for row in self.table.rows):
+            if time.monotonic() > deadline:
+                return False
             frames(1)
-            time.sleep(0.01)
+            time.sleep(0.005)  # the animations' clock is the wall's
+        frames(1)
+        return True
 
     def type_faces(self, faces: list[Any]) -> None:
         """Real dice: tap each face on the panel."""
@@ -242,16 +240,17 @@ class ExpressTour:
         clock) until `until()` holds; bounded: returns whether it got there."""
         import time
 
-        from ui.touch.fingers import frames
+        from ui.touch.fingers import frames, popups_leave
 
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            self.tour.loop.call_soon(self.tour.loop.stop)
-            self.tour.loop.run_forever()
-            frames(1)
-            if until():
-                return True
-            time.sleep(0.002)
+        with popups_leave():  # one the kiosk closes meanwhile is gone before the next touch
+            while time.monotonic() < deadline:
+                self.tour.loop.call_soon(self.tour.loop.stop)
+                self.tour.loop.run_forever()
+                frames(1)
+                if until():
+                    return True
+                time.sleep(0.002)  # the executor's thread works meanwhile
         return False
 
     def computers_play(self, seconds: float = 60.0) -> bool:

@@ -4,18 +4,19 @@ twice, from any source, ends one visit, not two; the clock is a hand clock (no s
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 
 from kiosk import config
 from kiosk.board import board_for
-from kiosk.darts.double_next import DoubleNext, NextGuard, StaleNext
+from kiosk.darts.double_next import DoubleNext, NextGuard, StaleNext, TakeoutOfVisitOver
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Next, Phase, Place, Setup, Team, Throw, Undo, house_rules
 from kiosk.darts.takeout import TakeoutTimer
 from kiosk.darts.wire import command_to_dict
-from kiosk.inputs import Button, ButtonInput
+from kiosk.inputs import Button, ButtonInput, DartInput, TakeoutInput
 from kiosk.service import GameService, Notice, NoticeKind, Source
 from kiosk.store import Store
 from tests.clocks import guard_next
@@ -29,14 +30,19 @@ BOARD_DOUBLE = (
 STALE = "That Next was for a visit already over: nothing was changed."
 
 
-def _taken_out(service: GameService) -> None:
-    """A dart game (no bull-off) whose first visit, the Sharks', is thrown: darts out now."""
-    typed, problems = config.check_values({"rules.bull_off": "off"})
+def _new_game(service: GameService, bull_off: str = "off") -> None:
+    """A dart game, both fleets placed: the Sharks' first visit in play (no bull-off)."""
+    typed, problems = config.check_values({"rules.bull_off": bull_off})
     assert not problems
     rules = house_rules(config.build(typed))
     service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
     for team in (0, 1):
         service.submit(Place(team, random_fleet(rules.board, rules.fleet, service.rng)))
+
+
+def _taken_out(service: GameService) -> None:
+    """A dart game (no bull-off) whose first visit, the Sharks', is thrown: darts out now."""
+    _new_game(service)
     for code in ("S1", "S2", "S3"):
         service.submit(Throw(BOARD.parse(code)))
     assert service.match.phase is Phase.TAKEOUT and service.match.visits == 1
@@ -181,3 +187,46 @@ def test_the_stored_game_is_as_before_and_replays_the_same(service, tmp_path):
     again = GameService(Store(tmp_path / "k.db"))
     assert again.resume() and again.match.state() == state
     assert again.match.log[-2:] == [Next(), Next()]
+
+
+def test_a_camera_takeout_of_a_visit_already_over_is_written_in_the_journal_only(service, caplog):
+    """The board's darts went into the Sharks' visit; a tap ended it; the cameras' takeout of
+    those darts ends nothing and is no one's mistake: no notice (no toast, no error beep), a
+    line in the journal. The stored Next is the same `next` as any."""
+    clock = guard_next(service)
+    notices: list[Notice] = []
+    service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+    _new_game(service)
+    for code in ("S1", "S2", "S3"):
+        service.handle_input(DartInput(BOARD.parse(code), code))
+    service.submit(Next(visit=1), Source.TOUCH)
+    clock.advance(30)
+    with caplog.at_level(logging.INFO, logger="dartship.service"):
+        service.handle_input(TakeoutInput())
+    assert service.match.visits == 2 and service.match.state().darts == (3, 0)
+    assert notices == []
+    assert "The darts of visit 1 were pulled out; that visit was already over." in caplog.text
+    with pytest.raises(TakeoutOfVisitOver):  # a RuleError like any other refusal, for a caller
+        service.submit(Next(takeout=True), Source.BOARD)
+    assert command_to_dict(Next(takeout=True)) == {"cmd": "next"}
+
+
+def test_a_takeout_with_no_board_dart_seen_ends_the_visit_in_play(service):
+    """A game resumed after a restart, its darts entered on the kiosk: the guard has seen no dart
+    of the board, so the takeout ends the visit in play (as a board's Next button does)."""
+    guard_next(service)
+    _taken_out(service)  # the darts submitted, not from the board
+    service.handle_input(TakeoutInput())
+    assert service.match.visits == 2
+
+
+def test_the_bull_off_s_takeout_ends_nothing_and_says_nothing(service):
+    """The bull-off's darts pulled: no visit to end, and no "Next is only for a visit in play"
+    refusal with its error beep for something nobody asked."""
+    guard_next(service)
+    notices: list[Notice] = []
+    service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+    _new_game(service, bull_off="normal")
+    assert service.match.phase is Phase.BULL_OFF
+    service.handle_input(TakeoutInput())
+    assert service.match.phase is Phase.BULL_OFF and notices == []

@@ -27,6 +27,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from aiohttp import web
@@ -49,7 +50,7 @@ from kiosk.classic.match import (
 from kiosk.classic.rooms import Membership, PhoneRooms, PhoneVenue, Role, RoomError, clean_name
 from kiosk.classic.wire import CLASSIC, event_to_dict
 from kiosk.game import RuleError
-from kiosk.i18n import _, accepted_language, language
+from kiosk.i18n import _, said_of
 from kiosk.secret import derive, kiosk_secret
 from kiosk.service import (
     GameService,
@@ -66,6 +67,7 @@ from ui.handheld import qr
 from ui.handheld.classic.views import PROTOCOL_VERSION, game_view, member_view, room_view
 from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub
+from ui.handheld.language import answer_language, phone_language, spoken_view
 from ui.handheld.phones import device_of
 from ui.handheld.seats import Seats, json_body, serve_socket
 from ui.handheld.tokens import GameTokens
@@ -247,7 +249,7 @@ class ClassicApi:
             raise json_error(400, "bad_shape", _('send {"level": "easy" | "normal" | "hard"}'))
         self._count_start(request)  # a request refused for its shape starts nothing: not counted
         with _refusals():
-            await self.rooms.start_solo_grouped(device, chosen, _name(body), _phone_language(request))
+            await self.rooms.start_solo_grouped(device, chosen, _name(body), phone_language(request))
         return _answer(self._owner_message(device))
 
     async def play_fire(self, request: web.Request) -> web.StreamResponse:
@@ -321,7 +323,7 @@ class ClassicApi:
         self._count_start(request)
         await self.rooms.table(device).service.settled()
         with _refusals():
-            await self.rooms.duel(device, _name(body), _phone_language(request))
+            await self.rooms.duel(device, _name(body), phone_language(request))
         self._changed_room(device)
         return _answer(self._owner_message(device))
 
@@ -344,7 +346,7 @@ class ClassicApi:
             request,
             Audience.TEAM_0,
             table.service.game or 0,
-            lambda: json.dumps(message(device)),
+            lambda to: _spoken_json(message(device), to),
             table.service.settled,
         )
 
@@ -380,7 +382,7 @@ class ClassicApi:
         if match is None or match.setup.date != today:
             self._count_daily(request, device, today)
         with _refusals():
-            await self.rooms.start_daily_grouped(device, today, _name(body), _phone_language(request))
+            await self.rooms.start_daily_grouped(device, today, _name(body), phone_language(request))
         return _answer(self._daily_message(device))
 
     def _count_daily(self, request: web.Request, device: str, today: datetime.date) -> None:
@@ -494,7 +496,7 @@ class ClassicApi:
         if membership.role is not Role.FRIEND or device is None:
             raise json_error(403, "not_friend", _("only the friend who joined this room can say Ready"))
         with _refusals():
-            room = await self.rooms.ready(membership.room, device, _name(body), _phone_language(request))
+            room = await self.rooms.ready(membership.room, device, _name(body), phone_language(request))
         self._changed_room(room.owner)
         await self.rooms.table(room.owner).service.settled()
         return _answer(self._member_message(Membership(room, Role.FRIEND)))
@@ -536,7 +538,7 @@ class ClassicApi:
             request,
             audience,
             table.service.game or 0,
-            lambda: json.dumps(self._member_message(membership)),
+            lambda to: _spoken_json(self._member_message(membership), to),
             table.service.settled,
         )
 
@@ -585,7 +587,7 @@ class ClassicApi:
             request,
             Audience.of_team(team),
             game,
-            lambda: json.dumps(self._team_message(team)),
+            lambda to: _spoken_json(self._team_message(team), to),
         )
 
     # -- what the sockets hear --
@@ -623,17 +625,17 @@ class ClassicApi:
         kind, _sep, device = table.venue.partition(":")
         if kind == "daily":
             if hub.listening(Audience.TEAM_0):
-                hub.send(Audience.TEAM_0, json.dumps(self._daily_message(device, events)))
+                hub.send(Audience.TEAM_0, partial(_spoken_json, self._daily_message(device, events)))
             return
         room = self.rooms.room_of(device)
         if hub.listening(Audience.TEAM_0):
-            hub.send(Audience.TEAM_0, json.dumps(self._owner_message(device, events)))
+            hub.send(Audience.TEAM_0, partial(_spoken_json, self._owner_message(device, events)))
         if room is None:
             return
         for audience, role in ((Audience.TEAM_1, Role.FRIEND), (Audience.SPECTATOR, Role.SPECTATOR)):
             if hub.listening(audience):
                 message = self._member_message(Membership(room, role), events)
-                hub.send(audience, json.dumps(message))
+                hub.send(audience, partial(_spoken_json, message))
 
     def _kiosk_phones(self) -> None:
         self._kiosk_broadcast([])  # the same view, with which team's phone holds its link
@@ -656,7 +658,7 @@ class ClassicApi:
         for team in (0, 1):
             audience = Audience.of_team(team)
             if self.kiosk_hub.listening(audience):
-                self.kiosk_hub.send(audience, json.dumps(self._team_message(team, events)))
+                self.kiosk_hub.send(audience, partial(_spoken_json, self._team_message(team, events)))
 
     def _kiosk_links(self, tokens: GameTokens) -> None:
         """New links of the same game: a team moved to another phone (its old phone hears
@@ -758,7 +760,18 @@ def _message(
 
 
 def _answer(body: dict[str, Any]) -> web.Response:
-    return web.json_response(body, headers=NO_STORE)
+    """An answer to the phone that asked, its view's words in that phone's language."""
+    return web.json_response(_spoken(body, answer_language()), headers=NO_STORE)
+
+
+def _spoken(message: dict[str, Any], to: str) -> dict[str, Any]:
+    """A message (a view and its room) with the view's words in language `to`."""
+    return {**message, "view": spoken_view(message.get("view"), to)}
+
+
+def _spoken_json(message: dict[str, Any], to: str) -> str:
+    """A socket's message, serialised for the sockets that speak `to`."""
+    return json.dumps(_spoken(message, to))
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
@@ -766,13 +779,6 @@ async def _body(request: web.Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise json_error(400, "bad_shape", _("send a JSON object"))
     return body
-
-
-def _phone_language(request: web.Request) -> str:
-    """The language of the phone that asks, for the name of a player who gave none ("Player 1",
-    `kiosk.classic.rooms`): the first of its Accept-Language that is ours (the browser lists the
-    languages its page picks its own from, static/i18n.js), else the kiosk's."""
-    return accepted_language(request.headers.get("Accept-Language")) or language()
 
 
 def _name(body: dict[str, Any]) -> str | None:
@@ -790,7 +796,7 @@ def _square(body: dict[str, Any]) -> Any:
     try:
         return parse_square(text)
     except SquareError as err:
-        raise json_error(400, "bad_cell", str(err)) from None
+        raise json_error(400, "bad_cell", said_of(err)) from None
 
 
 def _fleet(body: dict[str, Any]) -> Fleet:
@@ -814,7 +820,7 @@ def _fleet(body: dict[str, Any]) -> Fleet:
     try:
         return Fleet(tuple(parse_ship(text, kind) for kind, text in zip(CLASSES, ships, strict=True)))
     except PlacementError as err:
-        raise json_error(422, "bad_fleet", str(err)) from None
+        raise json_error(422, "bad_fleet", said_of(err)) from None
 
 
 def _fire(body: dict[str, Any], side: int) -> Command:
@@ -856,4 +862,4 @@ class _refusals:
         if err is None or not isinstance(err, RuleError):
             return
         code = next((c for k, c in self.CODES if isinstance(err, k)), "refused")
-        raise json_error(409, code, str(err)) from None
+        raise json_error(409, code, said_of(err)) from None

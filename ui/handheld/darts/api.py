@@ -7,7 +7,7 @@ holds the link gets in, any other gets 403 and nothing of the fleet.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from aiohttp import web
@@ -19,11 +19,12 @@ from kiosk.darts.fleet import MAX_SHIP, PlacementError, make_fleet, make_ship, r
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import Match, Next, Phase, Place, RuleError, Unplace
 from kiosk.darts.wire import event_to_dict
-from kiosk.i18n import _
+from kiosk.i18n import _, said_of
 from kiosk.service import MatchUpdate, NotSaved, ServiceEvent, Source
 from ui.handheld.darts.views import board_description, public_view, team_view
 from ui.handheld.errors import json_error
-from ui.handheld.hub import Audience
+from ui.handheld.hub import Audience, Spoken
+from ui.handheld.language import answer_language, spoken_view
 from ui.handheld.seats import Seats, json_body, serve_socket
 
 MAX_SHIPS = 10
@@ -100,11 +101,13 @@ class DartsApi:
         match, game = self.match, self.service.game
         if match is None or game is None:
             return
-        self.hub.send(Audience.SPECTATOR, _view_message(self._public_view(match, game), events))
+        public = self._public_view(match, game)
+        self.hub.send(Audience.SPECTATOR, partial(_view_message, public, events))
         for team in (0, 1):
             audience = Audience.of_team(team)
             if self.hub.listening(audience):
-                self.hub.send(audience, _view_message(self._team_view(match, game, team), events))
+                view = self._team_view(match, game, team)
+                self.hub.send(audience, partial(_view_message, view, events))
 
     @property
     def match(self) -> Match | None:
@@ -149,17 +152,22 @@ class DartsApi:
     async def game_view(self, request: web.Request) -> web.StreamResponse:
         match, game = self.match, self.service.game
         body = self._public_view(match, game) if match is not None and game is not None else None
-        return web.json_response({"view": body}, headers={"Cache-Control": "no-store"})
+        return web.json_response(
+            {"view": spoken_view(body, answer_language())}, headers={"Cache-Control": "no-store"}
+        )
 
     async def spectator_socket(self, request: web.Request) -> web.StreamResponse:
         return await self._socket(
-            request, Audience.SPECTATOR, self.service.game or 0, lambda: self._current_view(None)
+            request, Audience.SPECTATOR, self.service.game or 0, lambda to: self._current_view(None, to)
         )
 
     # -- a team's API --
 
     @staticmethod
     def _team_answer(body: dict[str, Any]) -> web.Response:
+        """A team's answer, its view's words in its phone's language."""
+        if "view" in body:
+            body = {**body, "view": spoken_view(body["view"], answer_language())}
         return web.json_response(body, headers={"Cache-Control": "no-store"})
 
     def _public_view(self, match: Match, game: int) -> dict[str, Any]:
@@ -191,9 +199,9 @@ class DartsApi:
         try:
             outcome = self.closer.vote(team, closer)
         except NotSaved as err:
-            raise json_error(409, "refused", str(err)) from None
+            raise json_error(409, "refused", said_of(err)) from None
         except RuleError as err:
-            raise json_error(409, "not_asked", str(err)) from None
+            raise json_error(409, "not_asked", said_of(err)) from None
         current = self.match
         assert current is not None
         return self._team_answer({"vote": outcome.value, "view": self._team_view(current, game, team)})
@@ -213,13 +221,13 @@ class DartsApi:
             # so before the turn check, which would say "not your visit" to that phone.
             refuse_stale(match, visit)
         except RuleError as err:
-            raise json_error(409, "refused", str(err)) from None
+            raise json_error(409, "refused", said_of(err)) from None
         if match.phase not in (Phase.THROWING, Phase.TAKEOUT) or match.turn != team:
             raise json_error(409, "not_your_visit", _("Next is for the team whose visit it is"))
         try:
             self.service.submit(Next(visit=visit), Source.PHONE)
         except RuleError as err:
-            raise json_error(409, "refused", str(err)) from None
+            raise json_error(409, "refused", said_of(err)) from None
         current = self.match or match
         return self._team_answer({"view": self._team_view(current, game, team)})
 
@@ -236,20 +244,20 @@ class DartsApi:
             try:
                 cells = [board.parse(text, allow_miss=False) for text in row]
             except CellError as err:
-                raise json_error(400, "bad_cell", str(err)) from None
+                raise json_error(400, "bad_cell", said_of(err)) from None
             try:
                 ships.append(make_ship(cells, board))
             except PlacementError as err:
-                raise json_error(422, "bad_ship", str(err)) from None
+                raise json_error(422, "bad_ship", said_of(err)) from None
         try:
             fleet = make_fleet(ships, match.setup.rules.fleet)
         except PlacementError as err:
-            raise json_error(422, "bad_fleet", str(err)) from None
+            raise json_error(422, "bad_fleet", said_of(err)) from None
         _refuse_after_start(match)
         try:
             self.service.submit(Place(team, fleet), Source.PHONE)
         except RuleError as err:
-            raise json_error(409, "refused", str(err)) from None
+            raise json_error(409, "refused", said_of(err)) from None
         current = self.match or match
         return self._team_answer({"view": self._team_view(current, game, team)})
 
@@ -260,30 +268,35 @@ class DartsApi:
         try:
             self.service.submit(Unplace(team), Source.PHONE)
         except RuleError as err:
-            raise json_error(409, "refused", str(err)) from None
+            raise json_error(409, "refused", said_of(err)) from None
         return self._team_answer({"view": self._team_view(self.match or match, game, team)})
 
     async def team_socket(self, request: web.Request) -> web.StreamResponse:
         team, game, _match = self._seat(request, may_issue=False)
-        return await self._socket(request, Audience.of_team(team), game, lambda: self._current_view(team))
+        return await self._socket(
+            request, Audience.of_team(team), game, lambda to: self._current_view(team, to)
+        )
 
     # -- sockets --
 
-    def _current_view(self, team: int | None) -> str:
+    def _current_view(self, team: int | None, to: str) -> str:
         match, game = self.match, self.service.game
         if match is None or game is None:
             return json.dumps({"type": "view", "view": None, "events": []})
         view = self._public_view(match, game) if team is None else self._team_view(match, game, team)
-        return _view_message(view, [])
+        return _view_message(view, [], to)
 
     async def _socket(
-        self, request: web.Request, audience: Audience, game: int, first: Callable[[], str]
+        self, request: web.Request, audience: Audience, game: int, first: Spoken
     ) -> web.StreamResponse:
         return await serve_socket(self.hub, request, audience, game, first)
 
 
-def _view_message(view: dict[str, Any], events: list[dict[str, Any]]) -> str:
-    return json.dumps({"type": "view", "view": view, "events": events}, separators=(",", ":"))
+def _view_message(view: dict[str, Any], events: list[dict[str, Any]], to: str) -> str:
+    """A socket's message, its words in language `to`."""
+    return json.dumps(
+        {"type": "view", "view": spoken_view(view, to), "events": events}, separators=(",", ":")
+    )
 
 
 async def _visit_field(request: web.Request) -> int | None:

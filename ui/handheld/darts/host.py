@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from kiosk import hostlink
 from kiosk.board import BULL, MISS, Cell, CellError
@@ -51,13 +52,14 @@ from kiosk.darts.match import (
     no_dart_now,
 )
 from kiosk.game import Result
-from kiosk.i18n import _
+from kiosk.i18n import _, said_of
 from kiosk.ports import Thrower
 from kiosk.rooms import in_play, start_over_question
 from kiosk.service import GameStarted, MatchUpdate, ServiceEvent, Source
 from kiosk.store import Store, StoreError
 from ui.handheld import qr
 from ui.handheld.darts.api import DartsApi
+from ui.handheld.language import speaking_answer, told
 from ui.handheld.tokens import MAX_TOKEN_LENGTH
 
 log = logging.getLogger("dartship.handheld")
@@ -187,7 +189,7 @@ class HostDesk:
         client = request.remote or "unknown"
         throttle = self.api.seats.throttle
         if not throttle.may_try(client):
-            raise web.HTTPTooManyRequests(text=_("too many wrong links from this phone: wait a minute"))
+            raise web.HTTPTooManyRequests(text=told(_("too many wrong links from this phone: wait a minute")))
         given = request.match_info.get("secret", "")
         if (
             not given
@@ -203,9 +205,10 @@ class HostDesk:
         self._check(request)
         try:
             form = await request.post()
-        except (UnicodeDecodeError, ValueError):
-            # Bytes that are not UTF-8: a form no browser of ours sends.
-            raise web.HTTPBadRequest(text=_("the form could not be read")) from None
+        except (UnicodeDecodeError, ValueError, HttpProcessingError):
+            # Bytes that are not UTF-8, a multipart form whose parts have no headers: a form
+            # no browser of ours sends.
+            raise web.HTTPBadRequest(text=told(_("the form could not be read"))) from None
         return {k: str(v)[:MAX_FIELD] for k, v in form.items() if isinstance(v, str)}
 
     def _done(self) -> NoReturn:
@@ -232,9 +235,9 @@ class HostDesk:
             try:
                 game = service.abandon()
             except RuleError as err:  # it cannot be stored so (NotSaved): nothing changes
-                return self._render(self.api.match, str(err), 409)
+                return self._render(self.api.match, said_of(err), 409)
             log.info("game %s abandoned from the host's desk for a new game", game)
-        service.new_game(DARTS, setup)
+        service.new_game(DARTS, setup.on_board(service.board_profile()))
         return self._done()
 
     def _submit(self, command: object) -> web.StreamResponse:
@@ -246,7 +249,7 @@ class HostDesk:
         try:
             self.api.service.submit(command, Source.HOST)
         except RuleError as err:
-            return self._render(self.api.match, str(err), 409)
+            return self._render(self.api.match, said_of(err), 409)
         return None
 
     async def next_visit(self, request: web.Request) -> web.StreamResponse:
@@ -272,7 +275,7 @@ class HostDesk:
         try:
             cell = match.board.parse(form.get("cell", ""))
         except CellError as err:
-            return self._render(match, str(err), 400)
+            return self._render(match, said_of(err), 400)
         return self._submit(Correct(cell))
 
     async def closer(self, request: web.Request) -> web.StreamResponse:
@@ -295,10 +298,17 @@ class HostDesk:
         form = await self._form(request)
         if self.thrower is None:
             return self._render(self.api.match, _("Darts come from the board, not from here."), 409)
-        closed = self._visit_over(self.api.match)
+        match = self.api.match
+        closed = self._visit_over(match)
         if closed is not None:
             return closed
-        error = self.thrower.enter(form.get("cell", ""))
+        text = form.get("cell", "")
+        if match is not None:
+            try:  # the board's refusal in the host's language (the thrower says the kiosk's)
+                match.board.parse(text)
+            except CellError as err:
+                return self._render(match, said_of(err), 400)
+        error = self.thrower.enter(text)
         if error:
             return self._render(self.api.match, error, 400)
         return self._done()
@@ -318,7 +328,7 @@ class HostDesk:
             try:
                 aim = match.board.parse(text)
             except CellError as err:
-                return self._render(match, str(err), 400)
+                return self._render(match, said_of(err), 400)
         elif match.phase is Phase.BULL_OFF:
             aim = BULL
         else:
@@ -347,7 +357,13 @@ class HostDesk:
         team: int | None = None,
         asking: str | None = None,
     ) -> web.Response:
-        body = self._question(asking) if asking is not None else self._html(match, message, team)
+        """The desk, all of it in the host's phone's language (`message`, made in the kiosk's,
+        said again in it)."""
+        with speaking_answer():
+            if asking is not None:
+                body = self._question(told(asking))
+            else:
+                body = self._html(match, told(message) if message else "", team)
         response = web.Response(text=body, status=status, content_type="text/html")
         response.headers["Content-Security-Policy"] = _DESK_POLICY
         response.headers["Cache-Control"] = "no-store"

@@ -172,7 +172,7 @@ class NewGameScreen(KioskScreen):
 
     def _config_rules(self) -> HouseRules:
         try:
-            return house_rules(self.app.settings)
+            return house_rules(self.app.settings, self.app.service.board_profile())
         except (PlacementError, ValueError):
             return HouseRules()
 

@@ -83,6 +83,6 @@ class ResultScreen(KioskScreen):
 
     def _rematch(self, setup: Setup) -> None:
         try:
-            self.app.service.new_game(DARTS, setup)
+            self.app.service.new_game(DARTS, setup.on_board(self.app.service.board_profile()))
         except RuleError as err:
             self.app.toast(str(err))

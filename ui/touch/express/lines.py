@@ -25,6 +25,31 @@ from ui.touch.controls import Backdrop, FitLabel, fitting_font
 from ui.touch.express.look import CHOSEN, SHIP_COLOURS, TARGET, player_colour, shade
 
 SLIDE_SECONDS = 0.45  # a ship moving in its line (the Pace's move beat is a little longer)
+# A tile's note ("8 dice · 4 rolls"): its font, and the smallest it takes to stand on one line
+# inside the tile's frame (German's "8 Würfel · 4 Würfe" in a tile of 87 px at 800x480).
+NOTE_FONT, NOTE_SMALLEST = 12.5, 9.0
+# The frame a chosen or targeted tile wears: this far in from the tile's edge, this wide.
+FRAME_INSET, FRAME_WIDTH = 2.0, 4.0
+
+
+# The frame of the row on turn: this far in from the row's edge, this wide (Kivy draws a line
+# `width` to each side of its path), so it reaches beyond the row (`beyond_the_row`).
+TURN_INSET, TURN_WIDTH = 1.5, 3.0
+
+
+def beyond_the_row() -> float:
+    """How far the frame of the row on turn is drawn outside the row: what lies over the rows
+    (the real dice's panel) covers that too."""
+    s = theme.sizes()
+    return s(max(0.0, TURN_WIDTH - TURN_INSET))
+
+
+def frame_room() -> float:
+    """How far a tile's note keeps from its edges: clear of the frame it wears when chosen
+    or targeted (the note once ran under it, and a hair from the edge of an unframed tile),
+    with a pixel's air."""
+    s = theme.sizes()
+    return s(FRAME_INSET + FRAME_WIDTH + 1)
 
 
 class ShipTile(ButtonBehavior, FloatLayout):
@@ -64,7 +89,7 @@ class ShipTile(ButtonBehavior, FloatLayout):
             halign="center",
             valign="middle",
         )
-        self._note_font = s(12.5)
+        self._note_font = s(NOTE_FONT)
         self.note = Label(
             font_size=self._note_font,
             color=theme.TEXT,
@@ -81,7 +106,7 @@ class ShipTile(ButtonBehavior, FloatLayout):
         s = theme.sizes()
         x, y, w, h = self.x, self.y, self.width, self.height
         self._body.pos, self._body.size = (x, y), (w, h)
-        inset = s(2)
+        inset = s(FRAME_INSET)
         self._frame.rounded_rectangle = (x + inset, y + inset, w - 2 * inset, h - 2 * inset, s(8))
         self._cross.points = [
             x + w * 0.2,
@@ -96,13 +121,16 @@ class ShipTile(ButtonBehavior, FloatLayout):
             y + h * 0.2,
         ]
         pad = s(6)  # inside the frame a chosen tile wears
-        self.name.size = (w - 2 * pad, h * 0.36)
-        self.name.pos = (x + pad, y + h - pad * 0.6 - h * 0.36)
-        self.defense.size = (w, h * 0.34)
-        self.defense.pos = (x, y + h * 0.27)
-        self.defense.font_size = min(s(40), h * 0.33)
-        self.note.size = (w - s(4), h * 0.24)  # as wide as the tile allows: "8 dice · 4 rolls"
-        self.note.pos = (x + s(2), y + pad * 0.6)
+        self.name.size = (w - 2 * pad, h * 0.32)
+        self.name.pos = (x + pad, y + h - pad * 0.6 - h * 0.32)
+        # The note gets the room of two lines below the defense: German's and Finnish dice and
+        # rolls take two in a tile of 87 px (800x480), at a font read at arm's length.
+        self.defense.size = (w, h * 0.3)
+        self.defense.pos = (x, y + h * 0.35)
+        self.defense.font_size = min(s(40), h * 0.29)
+        room = frame_room()  # inside the frame a chosen or targeted tile wears
+        self.note.size = (w - 2 * room, h * 0.35 - room)
+        self.note.pos = (x + room, y + room)
         self.note.text_size = self.note.size
         self._fit_note()
 
@@ -110,9 +138,11 @@ class ShipTile(ButtonBehavior, FloatLayout):
         # "8 Würfel · 4 Würfe" gets a smaller font rather than "8 Würfel · 4 W…"; where one line
         # would make it much smaller (a small tile), it takes two.
         base, note = self._note_font, self.note
-        one = fitting_font(note, base, note.width, lines=1)
+        smallest = NOTE_SMALLEST / NOTE_FONT
+        one = fitting_font(note, base, note.width, lines=1, smallest=smallest)
         if one < base * 0.85:
-            one = max(one, fitting_font(note, base, note.width, lines=2, height=note.height))
+            two = fitting_font(note, base, note.width, lines=2, height=note.height, smallest=smallest)
+            one = max(one, two)
         note.font_size = one
 
     def show(
@@ -131,7 +161,7 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self.wreck = wreck
         self.defense.text = "" if wreck else str(defense)
         self.note.text = "" if wreck else note
-        self._note_font = s(18) if emphasis else s(12.5)
+        self._note_font = s(18) if emphasis else s(NOTE_FONT)
         self.note.bold = emphasis
         self._fit_note()
         self.note.color = theme.RESULT_COLOURS["win"] if emphasis else theme.TEXT
@@ -140,7 +170,7 @@ class ShipTile(ButtonBehavior, FloatLayout):
         self.name.color = theme.TEXT_DIM if wreck else theme.TEXT
         frame = TARGET if target else CHOSEN if chosen else None
         self._frame_colour.rgba = frame if frame else (0, 0, 0, 0)
-        self._frame.width = s(4) if frame else s(3)
+        self._frame.width = s(FRAME_WIDTH) if frame else s(3)
         self._cross_colour.rgba = theme.RESULT_COLOURS["sunk"] if wreck else (0, 0, 0, 0)
         self.opacity = 0.3 if dim else 1.0
 
@@ -162,7 +192,7 @@ class LineRow(Backdrop, FloatLayout):
         self._init_backdrop(s(10))
         with self.canvas.before:
             self._turn_colour = Color(0, 0, 0, 0)
-            self._turn_frame = Line(width=s(3))
+            self._turn_frame = Line(width=s(TURN_WIDTH))
             self._stripe_colour = Color(*player_colour(player))
             self._stripe = RoundedRectangle(radius=[s(3)])
         self.name = FitLabel(
@@ -216,7 +246,8 @@ class LineRow(Backdrop, FloatLayout):
     def _layout(self, *_args: object) -> None:
         s = theme.sizes()
         x, y, w, h = self.x, self.y, self.width, self.height
-        self._turn_frame.rounded_rectangle = (x + s(1.5), y + s(1.5), w - s(3), h - s(3), s(10))
+        inset = s(TURN_INSET)
+        self._turn_frame.rounded_rectangle = (x + inset, y + inset, w - 2 * inset, h - 2 * inset, s(10))
         self._stripe.pos, self._stripe.size = (x + s(4), y + s(6)), (s(6), h - s(12))
         inner = self.panel_width - s(22)
         # The name gets what is above the points (a name of 32 letters takes three lines of the
@@ -240,6 +271,16 @@ class LineRow(Backdrop, FloatLayout):
         self.seat.font_size = fitting_font(
             self.seat, theme.sizes()(12.5), self.seat.width, height=self.seat.height, smallest=0.7
         )
+
+    @property
+    def settled(self) -> bool:
+        """Whether every ship's tile stands at its place in the line (no slide under way)."""
+        for index, ship in enumerate(self.order):
+            x, y, _w, _h = self.slot(index)
+            tile = self.tiles[ship]
+            if abs(tile.x - x) > 0.5 or abs(tile.y - y) > 0.5:
+                return False
+        return True
 
     def arrange(self, order: Sequence[Ship], animate: bool = True) -> None:
         """Put each ship's tile at its place in `order` (sliding there when `animate`)."""

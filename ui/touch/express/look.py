@@ -11,6 +11,7 @@ from __future__ import annotations
 from kiosk.express.rules import Face, Ship
 from kiosk.i18n import _, ngettext
 from ui.touch import theme
+from ui.touch.fitting import NO_BREAK
 
 SHIP_COLOURS: dict[Ship, theme.RGBA] = {
     Ship.BATTLESHIP: theme.rgb("5b8fd6"),
@@ -62,13 +63,16 @@ def seat_name(level: str | None) -> str:
 
 
 def dice_and_rolls(dice: int, rolls: int) -> str:
-    """What a ship attacks with: "3 dice · 1 roll"."""
-    return " · ".join(
-        (
-            ngettext("{dice} die", "{dice} dice", dice).format(dice=dice),
-            ngettext("{rolls} roll", "{rolls} rolls", rolls).format(rolls=rolls),
-        )
-    )
+    """What a ship attacks with: "3 dice · 1 roll". Where a tile gives it two lines it breaks
+    after the dot only: "8 noppaa ·" / "4 heittoa", never "8 noppaa · 4" / "heittoa" (each
+    number is held to its word, the dot to the dice, by no-break spaces)."""
+    dice_part = ngettext("{dice} die", "{dice} dice", dice).format(dice=dice)
+    rolls_part = ngettext("{rolls} roll", "{rolls} rolls", rolls).format(rolls=rolls)
+    return f"{_held(dice_part)}{NO_BREAK}· {_held(rolls_part)}"
+
+
+def _held(words: str) -> str:
+    return words.replace(" ", NO_BREAK)
 
 
 def percent(chance: float) -> str:

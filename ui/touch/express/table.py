@@ -53,7 +53,7 @@ from ui.touch.announcement import Announcement
 from ui.touch.controls import BigButton, Caption, ChoiceButton, Prompt
 from ui.touch.express import coach, typed_dice
 from ui.touch.express.dice import DiceTray
-from ui.touch.express.lines import LineRow
+from ui.touch.express.lines import LineRow, beyond_the_row
 from ui.touch.express.look import dice_and_rolls, level_name, percent, seat_name
 from ui.touch.express.playback import Playback
 from ui.touch.express.real_dice import RealDicePanel
@@ -172,8 +172,11 @@ class ExpressScreen(KioskScreen):
         box = self.rows_box
         self.announcement.size = (box.width, box.height * 0.86)
         self.announcement.pos = (box.x, box.y + box.height * 0.07)
-        self.real_panel.size = (box.width, box.height)
-        self.real_panel.pos = box.pos
+        # Over the rows and the frame of the row on turn, which reaches beyond its row: its
+        # sides showed as two thin lines beside the panel.
+        out = beyond_the_row() + theme.sizes()(1)
+        self.real_panel.size = (box.width + 2 * out, box.height + 2 * out)
+        self.real_panel.pos = (box.x - out, box.y - out)
 
     def _take(self, match: Match) -> None:
         """Start showing `match` as it stands: its lines, and the dice of its last attack as
