@@ -94,5 +94,10 @@ def test_a_dart_after_a_flood_counts_and_the_log_stays_short(tmp_path):
     # machine the flood outlasts one window.
     windows = 1 + sum("more bad lines" in line for line in text.splitlines())
     assert 1 <= len(bad) <= 5 * windows, text[-2000:]
-    assert len(text.splitlines()) <= 7 * windows, text[-2000:]
+    # The caller's line about the dart itself (a hit or sunk when the random fleet lies on T20)
+    # is the game's, not the flood's.
+    # Besides the flood's samples and sums: the board connected, its dialect remembered, and the
+    # line closed as the test ends.
+    lines = [line for line in text.splitlines() if "dartship.caller:" not in line]
+    assert len(lines) <= 3 + 6 * windows, text[-2000:]
     assert not {ch for ch in text if (ord(ch) < 32 and ch != "\n") or 127 <= ord(ch) < 160}
