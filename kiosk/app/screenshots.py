@@ -32,6 +32,9 @@ from kiosk.i18n import _
 
 if TYPE_CHECKING:
     from kiosk.app.tour.driver import Tour
+    from kiosk.darts.fleet import Fleet
+    from kiosk.service import GameService
+    from kiosk.store import Store
 
 SIZES = {"800x480": "", "1280x720": "@720", "1920x1080": "@1080"}
 DEFAULT_SIZES = ("800x480", "1920x1080")
@@ -185,27 +188,38 @@ def render_resumed(out: Path, size: str, language: str, express: bool = False, c
     return 1 if unfit else 0
 
 
-def _game_in_play(db: Path) -> None:
-    """A stored game some darts in, left as a power cut leaves it."""
-    from kiosk.board import BULL
+def started_dart_game(store: Store, seed: int) -> tuple[GameService, list[Fleet]]:
+    """A dart game on `store`: the Sharks (Anna, Ben) against the Jets (Cleo), both fleets placed
+    at random (`seed`), the bull-off settled for the Sharks, who throw first."""
     from kiosk.config import Settings
     from kiosk.darts.fleet import random_fleet
     from kiosk.darts.kind import DARTS
-    from kiosk.darts.match import Next, Place, Setup, Start, Team, Throw
+    from kiosk.darts.match import Place, Setup, Start, Team
     from kiosk.service import GameService
-    from kiosk.store import Store
 
     rules = house_rules(Settings())
-    store = Store(db)
     service = GameService(store, follow_ups=False)
     service.new_game(DARTS, Setup((Team("Sharks", ("Anna", "Ben")), Team("Jets", ("Cleo",))), rules))
-    rng = random.Random(11)
+    rng = random.Random(seed)
     fleets = [random_fleet(rules.board, rules.fleet, rng) for _team in (0, 1)]
     for team, fleet in enumerate(fleets):
         service.submit(Place(team, fleet))
     service.submit(Start(0))
+    return service, fleets
+
+
+def _game_in_play(db: Path) -> None:
+    """A stored game some darts in, left as a power cut leaves it."""
+    from kiosk.board import BULL
+    from kiosk.config import Settings
+    from kiosk.darts.match import Next, Throw
+    from kiosk.store import Store
+
+    board = house_rules(Settings()).board
+    store = Store(db)
+    service, fleets = started_dart_game(store, 11)
     hit = fleets[1].ships[-1].cells[0]
-    for command in (Throw(hit), Throw(BULL), Next(), Throw(rules.board.parse("T20")), Next()):
+    for command in (Throw(hit), Throw(BULL), Next(), Throw(board.parse("T20")), Next()):
         service.submit(command)
     store.close()
 

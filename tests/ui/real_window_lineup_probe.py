@@ -28,12 +28,13 @@ from tests.ui.real_window_probe import reporting, window_kiosk
 NAMES = ("Ann", "Bo", "Cy", "Di")
 
 
-async def lay_out_the_lines(app: Any, frames: Any) -> Any:
-    """The setup's "Lay out the lines", tapped; the screen once the computers' lines are laid."""
+async def lay_out_the_lines(app: Any, frames: Any, label: str = "Lay out the lines") -> Any:
+    """The setup's "Lay out the lines" (`label`, in the screen's language), tapped; the screen
+    once the computers' lines are laid."""
     from ui.touch.fingers import press
 
     await frames.wait(2)
-    press(None, "Lay out the lines")
+    press(None, label)
     for _wait in range(200):
         await frames.wait(2)
         if app.sm.current == "express_lineup" and app.sm.current_screen.ready:

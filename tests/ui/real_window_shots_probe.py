@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sys
 from pathlib import Path
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
+from tests.ui.real_window_lineup_probe import lay_out_the_lines
 from tests.ui.real_window_probe import reporting, window_kiosk
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
@@ -30,21 +30,13 @@ NAMES = ("Ann", "Bo", "Cy", "Di")
 
 def finished_game(db: Path) -> None:
     """A dart game played to its end (Sharks sink every Jets ship), stored."""
-    from kiosk.config import Settings
-    from kiosk.darts.fleet import random_fleet
+    from kiosk.app.screenshots import started_dart_game
     from kiosk.darts.kind import DARTS
-    from kiosk.darts.match import Next, Phase, Place, Setup, Start, Team, Throw, house_rules
-    from kiosk.service import GameService
+    from kiosk.darts.match import Next, Phase, Throw
     from kiosk.store import Store
 
-    service = GameService(Store(db), follow_ups=False)
-    rules = house_rules(Settings())
-    service.new_game(DARTS, Setup((Team("Sharks", ("Anna", "Ben")), Team("Jets", ("Cleo",))), rules))
-    rng = random.Random(5)
-    fleets = [random_fleet(rules.board, rules.fleet, rng) for _team in (0, 1)]
-    for team, fleet in enumerate(fleets):
-        service.submit(Place(team, fleet))
-    service.submit(Start(0))
+    store = Store(db)
+    service, fleets = started_dart_game(store, 5)
     for _dart in range(400):
         match = DARTS.in_play(service)
         if match is None or match.phase is Phase.OVER:
@@ -56,8 +48,7 @@ def finished_game(db: Path) -> None:
         assert team is not None
         targets = [c for ship in fleets[1 - team].ships for c in ship.cells if c not in match.shots(team)]
         service.submit(Throw(targets[0]))
-    assert service.store is not None
-    service.store.close()
+    store.close()
 
 
 async def main(folder: Path, width: int, height: int) -> None:
@@ -103,11 +94,7 @@ async def main(folder: Path, width: int, height: int) -> None:
                 tap(setup.seats[seat])
             setup.names[seat].text = name
         await frames.wait(2)
-        press(None, "Reihen legen")
-        for _wait in range(200):
-            await frames.wait(2)
-            if app.sm.current == "express_lineup" and app.sm.current_screen.ready:
-                break
+        await lay_out_the_lines(app, frames, "Reihen legen")
         press(None, "Los geht's")
         await frames.wait(6)
         table = app.sm.current_screen
