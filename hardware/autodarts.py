@@ -43,6 +43,7 @@ from kiosk.inputs import (
     MissInput,
     TakeoutInput,
 )
+from kiosk.lines import WireError, untrusted_json
 from kiosk.ports import Sink
 from kiosk.printable import printable
 
@@ -169,8 +170,8 @@ def frame(text: str | bytes) -> Snapshot | str | None:
     if len(text) > MAX_FRAME:
         return _("a frame longer than {limit} bytes").format(limit=MAX_FRAME)
     try:
-        message = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+        message = untrusted_json(text)  # nesting past any parser's stack is refused, not raised
+    except WireError:
         return _("a frame that is not JSON")
     if not isinstance(message, Mapping):
         return _("a frame that is not an object")

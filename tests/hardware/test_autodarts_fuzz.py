@@ -47,11 +47,6 @@ def test_frames_of_any_shape_are_followed_without_an_exception(states, resync):
                 assert hasattr(event, "to_json") or event is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole left to takeout7 (hardware/autodarts.py is theirs): json.loads follows the "
-    "nesting until RecursionError, which is no ValueError, so AutodartsBoard.run ends",
-)
 @pytest.mark.parametrize(
     "text",
     [
