@@ -42,12 +42,15 @@ class PlacingDrafts:
     def __init__(self, service: GameService, kind: str) -> None:
         self._service = service
         self._prefix = f"{kind}.placing."
+        self._failing = False  # the last keep failed: said already, until one is kept again
 
     def _name(self, team: int) -> str:
         return f"{self._prefix}{team}"
 
     def keep(self, team: int, body: Mapping[str, object]) -> str | None:
-        """Keep `team`'s draft of the game in play; the reason it could not be kept, else None."""
+        """Keep `team`'s draft of the game in play; the reason it could not be kept the first
+        time it cannot (a full disk fails every change: said once, in the journal and to the
+        players, until a draft is kept again), else None."""
         store, game = self._service.store, self._service.game
         if store is None or game is None:
             return None
@@ -55,8 +58,14 @@ class PlacingDrafts:
         try:
             store.drafts.keep(self._name(team), draft)
         except _FAILURES as err:
+            if self._failing:
+                return None
+            self._failing = True
             log.warning("team %d's fleet being placed could not be kept (%s)", team + 1, err)
             return str(err)
+        if self._failing:
+            self._failing = False
+            log.info("team %d's fleet being placed is kept again", team + 1)
         return None
 
     def kept(self, team: int, read: Callable[[Mapping[str, object]], T], who: str) -> T | None:

@@ -111,3 +111,32 @@ def test_a_draft_of_no_team_is_dropped_and_without_a_game_all_are_put_away(tmp_p
     service.abandon()
     drafts.sweep(lambda _team, body: _read(body), ["Sharks", "Jets"])
     assert service.store.drafts.names() == []
+
+
+def test_a_store_that_cannot_keep_a_draft_is_said_once_until_it_keeps_one_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A full disk fails every change of a fleet being placed: the players and the journal hear
+    it once, not at every tap; once a draft is kept again, the next failure is said again."""
+    import sqlite3
+
+    service = _service(tmp_path / "kiosk.db")
+    _new_game(service)
+    drafts = PlacingDrafts(service, "darts")
+    assert service.store is not None
+    real = service.store.drafts.keep
+
+    def full(name: str, body: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    caplog.set_level(logging.INFO, logger="dartship.drafts")
+    monkeypatch.setattr(service.store.drafts, "keep", full)
+    said = [drafts.keep(0, {"ships": [SECRET][: n % 2]}) for n in range(5)]
+    assert said[0] == "database or disk is full" and said[1:] == [None] * 4
+    monkeypatch.setattr(service.store.drafts, "keep", real)
+    assert drafts.keep(0, {"ships": [SECRET]}) is None
+    assert PlacingDrafts(service, "darts").kept(0, _read, "Sharks") == [SECRET]
+    monkeypatch.setattr(service.store.drafts, "keep", full)
+    assert drafts.keep(1, {"ships": []}) == "database or disk is full"
+    failures = [r for r in caplog.records if "could not be kept" in r.getMessage()]
+    assert len(failures) == 2 and not any(SECRET in r.getMessage() for r in caplog.records)
