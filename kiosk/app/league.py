@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from kiosk.errors import DartshipError
 from kiosk.i18n import _, language, recording, set_language
 from kiosk.league import membership as members
 from kiosk.league import reasons, signing
@@ -52,7 +53,7 @@ MAX_ANSWER = 4 * 1024 * 1024
 FINAL = {409, 413, 422}
 
 
-class NotAHub(ValueError):
+class NotAHub(DartshipError, ValueError):
     """What answered is not a league hub (a captive portal, a proxy, a broken or hostile hub):
     its answer is larger than any hub's, not the JSON a hub sends, or not of its shape."""
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
+from kiosk.errors import DartshipError
 from kiosk.i18n import _
 
 MEMBERSHIP = "league.membership"
@@ -106,7 +107,7 @@ class Boards:
         return max(0.0, ((now or datetime.now(UTC)) - self.fetched).total_seconds())
 
 
-class BoardsError(ValueError):
+class BoardsError(DartshipError, ValueError):
     """The hub's boards are not of the shape the Stats screen reads; the message says where."""
 
 

@@ -113,3 +113,32 @@ def test_the_last_express_games_name_four_players_whole(tour):
     lines = _rendered_lines(cell)
     assert " ".join(lines).split() == listed.split(), lines  # every word, none cut to "…"
     assert cell.font_size >= 0.8 * theme.sizes()(18), cell.font_size  # read, not 60 %
+
+
+def test_a_long_winner_s_name_in_another_game_leaves_the_four_players_their_font(tour):
+    """The last games' table of Express as the Stats screen makes it (`ui.touch.express.stats`),
+    as wide as at 800x480: a game won by a long name of one word (an emoji name, a long
+    computer's name) is listed too. Its winner column took what the players' column could
+    spare down to its longest word, and four players' names were drawn at 77 % of the font
+    (a fresh clone's shuffled run, where an earlier test had played such a game)."""
+    from kivy.uix.label import Label
+
+    from ui.touch import theme
+    from ui.touch.express.stats import tables
+    from ui.touch.fingers import frames
+
+    tour.at("home")
+    _players, games = tables()
+    names = "Pelaaja 1, Pelaaja 2, Tietokone 3, Tietokone 4"
+    games.add_row(["2 Dec", "Ann, Bo", "Kapteenikapteenikapteeni", "12"], lines=2)
+    games.add_row(["2 Dec", names, "Tietokone 3", "30"], lines=2)
+    games.size_hint_x, games.width = None, 372  # the games' column at 800x480
+    tour.app.root_window.add_widget(games)
+    try:
+        frames(3)
+        (cell,) = [w for w in games.children if isinstance(w, Label) and w.text == names]
+        lines = _rendered_lines(cell)
+        assert " ".join(lines).split() == names.split(), lines
+        assert cell.font_size >= 0.8 * theme.sizes()(18), cell.font_size
+    finally:
+        tour.app.root_window.remove_widget(games)

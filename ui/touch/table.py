@@ -89,15 +89,21 @@ def widened(shares: Sequence[float], needs: Sequence[float]) -> list[float]:
 
 
 def _need(label: Label) -> float:
-    """How wide a cell wants to be: its text at its own font on one line, or its longest word
-    where it may wrap (a heading), and its room."""
+    """How wide a cell wants to be: its text at its own font on one line; where it may wrap to
+    `lines` lines (a heading, the players of a game of four), its longest word and its
+    `lines`-th part, whichever is wider (a column of long names, needing only its longest
+    word, gave its width away to a column of dates and was drawn at 77 % of its font); and its
+    room."""
     fit = getattr(label, "fit", None)
     text = str(label.text)
     if fit is None or not text.strip():
         return 0.0
     base, room, lines = fit
-    words = text.split() if lines > 1 else [text]
-    return max(_text_width(word, base, bool(label.bold), str(label.font_name)) for word in words) + room + 1
+    bold, font = bool(label.bold), str(label.font_name)
+    need = _text_width(text, base, bold, font)
+    if lines > 1:
+        need = max(need / lines, *(_text_width(word, base, bold, font) for word in text.split()))
+    return need + room + 1
 
 
 @functools.lru_cache(maxsize=4096)
