@@ -15,7 +15,10 @@ CREATE TABLE throttles (
     full_at timestamptz NOT NULL,     -- when the bucket is full again
     PRIMARY KEY (kind, key)
 );
-CREATE INDEX throttles_full_at ON throttles (full_at);
+-- No index on full_at: every guess moves the hub-wide row's full_at, and an index on it would
+-- make each of those updates a new index entry (no HOT update). The sweep reads the whole table,
+-- which holds only buckets not yet full again: at most the addresses whose guesses the hub-wide
+-- bucket let through in the last ~2 minutes (200 + 2 a second), and the hub-wide row.
 
 -- Give back one token to each bucket named (a guess that was no guess: a code that paired).
 CREATE FUNCTION throttle_give(kinds text[], keys text[], steps float8[]) RETURNS void
