@@ -128,6 +128,18 @@ async def test_two_hubs_on_one_database_share_one_hub_wide_allowance(database):
     assert statuses[403] <= SLOW.in_all.capacity and statuses == {403: 10, 429: 38}
 
 
+async def test_takes_racing_on_sixteen_connections_of_two_pools_spend_each_token_once(database):
+    """The statement itself, without HTTP between: 64 takes at once for one address over two
+    pools (two processes' worth) of 8 connections each, all waiting on the same rows."""
+    pools = [await db.open_pool(database, 8) for _ in range(2)]
+    try:
+        taken = await asyncio.gather(*(throttle.take(pools[n % 2], SLOW, "192.0.2.7") for n in range(64)))
+    finally:
+        for pool in pools:
+            await pool.close()
+    assert taken.count(True) == SLOW.per_address.capacity
+
+
 async def test_after_the_refill_time_a_guess_is_served_again(database):
     step = SLOW.per_address.step
     async with served(database, SLOW) as first:
