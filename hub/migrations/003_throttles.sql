@@ -22,7 +22,7 @@ CREATE TABLE throttles (
 
 -- Give back one token to each bucket named (a guess that was no guess: a code that paired).
 CREATE FUNCTION throttle_give(kinds text[], keys text[], steps float8[]) RETURNS void
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET lock_timeout = '2s' AS $$
 BEGIN
     FOR i IN 1 .. coalesce(array_length(kinds, 1), 0) LOOP
         DELETE FROM throttles
@@ -37,9 +37,12 @@ END $$;
 -- Take one token from each bucket named, in order, all or none, in one statement: 0 when all
 -- were taken, else the number (from 1) of the first bucket that had none left (the tokens
 -- taken before it are given back). Each take is one INSERT ... ON CONFLICT DO UPDATE ... WHERE,
--- atomic under the row's lock: two hub processes cannot both spend a bucket's last token.
+-- atomic under the row's lock: two hub processes cannot both spend a bucket's last token. A
+-- row lock held elsewhere for longer than lock_timeout (a session left in a transaction on
+-- it) ends the take with an error, a 503 for the guess, instead of a guess that hangs holding
+-- one of the pool's connections.
 CREATE FUNCTION throttle_take(kinds text[], keys text[], steps float8[], bursts float8[])
-RETURNS integer LANGUAGE plpgsql AS $$
+RETURNS integer LANGUAGE plpgsql SET lock_timeout = '2s' AS $$
 BEGIN
     FOR i IN 1 .. coalesce(array_length(kinds, 1), 0) LOOP
         INSERT INTO throttles AS t (kind, key, full_at)

@@ -213,6 +213,11 @@ async def test_a_bad_database_gets_the_hubs_503_never_a_500(database):
             assert await guess(hub.url, 2) == (503, "database_away")  # the schema is broken
             await conn.execute("ALTER TABLE throttles_gone RENAME TO throttles")
         assert await guess(hub.url, 2) == (403, "bad_code")
+        async with await psycopg.AsyncConnection.connect(database) as stuck:  # left in a transaction
+            await stuck.execute("SELECT * FROM throttles WHERE kind = 'pair_all' FOR UPDATE")
+            assert await guess(hub.url, 3) == (503, "database_away")  # after lock_timeout, 2 s
+            await stuck.rollback()
+        assert await guess(hub.url, 3) == (403, "bad_code")
         name = database.rsplit("/", 1)[1]
         admin_url = database.rsplit("/", 1)[0] + "/postgres"
         async with await psycopg.AsyncConnection.connect(admin_url, autocommit=True) as conn:
