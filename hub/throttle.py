@@ -10,7 +10,10 @@ clocks differ still refill one bucket at one pace. A bucket that is full again i
 no row; `sweep` deletes those once a minute.
 
 A database that cannot answer the throttle is a 503 (`database_away`, the hub's answer for a
-database it cannot reach), never a 500 and never a guess let through unthrottled.
+database it cannot reach), never a 500 and never a guess let through unthrottled; a row held
+locked elsewhere is waited for at most 2 s (the functions' `lock_timeout`). The functions'
+commits do not wait for the disk (`synchronous_commit` off for their statement alone): only a
+crash of PostgreSQL itself can forget the last fraction of a second of takes.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ CREATE TABLE throttles (
 CREATE FUNCTION throttle_give(kinds text[], keys text[], steps float8[]) RETURNS void
 LANGUAGE plpgsql SET lock_timeout = '2s' AS $$
 BEGIN
+    PERFORM set_config('synchronous_commit', 'off', true);  -- as throttle_take's
     FOR i IN 1 .. coalesce(array_length(kinds, 1), 0) LOOP
         DELETE FROM throttles
             WHERE kind = kinds[i] AND key = keys[i] AND full_at - make_interval(secs => steps[i]) <= now();
@@ -44,6 +45,10 @@ END $$;
 CREATE FUNCTION throttle_take(kinds text[], keys text[], steps float8[], bursts float8[])
 RETURNS integer LANGUAGE plpgsql SET lock_timeout = '2s' AS $$
 BEGIN
+    -- The statement's commit does not wait for the disk (the hub calls it with autocommit, so
+    -- this holds for the take alone): a crash of PostgreSQL itself may forget the last fraction
+    -- of a second of takes (at most 3 x wal_writer_delay), a restart of the hub forgets none.
+    PERFORM set_config('synchronous_commit', 'off', true);
     FOR i IN 1 .. coalesce(array_length(kinds, 1), 0) LOOP
         INSERT INTO throttles AS t (kind, key, full_at)
             VALUES (kinds[i], keys[i], now() + make_interval(secs => steps[i]))
