@@ -10,7 +10,13 @@
   for the boards of a league of 5 000 players served on 127.0.0.1.
 * A save from the Settings screen: `config.write_changes` now reads the text back as `run`
   reads it before it replaces the file; the read-back alone, and the whole save.
-Each printed as the median of `--rounds` (ms).
+* A wrong pairing guess at the hub (branch throttle8), on a throwaway PostgreSQL 15 (fsync on,
+  as `dartship hub --demo` starts it) and a hub app on 127.0.0.1: the throttle's statement
+  alone (`hub.throttle.take`: the address's token and the hub-wide one) against the in-memory
+  buckets it replaced; a whole wrong guess over HTTP (403) with each; a guess refused by the
+  throttle (429); and guesses from 8 addresses at once over two hub apps on the one database
+  (every one of them updates the hub-wide row: what the row lock serialises).
+Each printed as the median of `--rounds` (ms). `--no-hub` leaves the hub's part out.
 """
 
 from __future__ import annotations
@@ -106,11 +112,147 @@ async def answer_reading(body: bytes, rounds: int) -> tuple[float, float]:
     return statistics.median(before) * 1000, statistics.median(after) * 1000
 
 
+def _memory_buckets() -> Callable[[str], bool]:
+    """The pairing throttle as it was (hub.web.Limits before throttle8): two Buckets in memory."""
+    from kiosk.bucket import Bucket
+
+    pairing: dict[str, Bucket] = {}
+    everyone = Bucket.full(10**9, 2.0, time.monotonic())
+
+    def take(address: str) -> bool:
+        now = time.monotonic()
+        mine = pairing.setdefault(address, Bucket.full(10**9, 0.2, now))
+        if mine.empty(now) or everyone.empty(now):
+            return False
+        mine.take(now)
+        everyone.take(now)
+        return True
+
+    return take
+
+
+async def pairing_costs(url: str, rounds: int) -> list[str]:
+    import aiohttp
+    from aiohttp import web
+
+    from hub import admin, db, throttle
+    from hub.cluster import free_port
+    from hub.web import make_app, runner_options
+
+    never = throttle.PairingLimits(throttle.Allowance(10**9, 1.0), throttle.Allowance(10**9, 1.0))
+    used_up = throttle.PairingLimits(throttle.Allowance(1, 1e-9), throttle.Allowance(10**9, 1.0))
+    codes = random.Random(4)
+    lines = []
+
+    def wrong() -> bytes:
+        return json.dumps({"code": "".join(codes.choice(admin.CODE_ALPHABET) for _ in range(12))}).encode()
+
+    async def serve(pool: object, limits: throttle.PairingLimits) -> tuple[web.AppRunner, str]:
+        runner = web.AppRunner(make_app(pool, limits), **runner_options())  # type: ignore[arg-type]
+        await runner.setup()
+        port = free_port()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        return runner, f"http://127.0.0.1:{port}/api/pair"
+
+    async def timed(session: aiohttp.ClientSession, target: str, status: int) -> float:
+        start = time.perf_counter()
+        async with session.post(target, data=wrong(), headers={"Content-Type": "application/json"}) as answer:
+            await answer.read()
+            assert answer.status == status, answer.status
+        return time.perf_counter() - start
+
+    pool = await db.open_pool(url, 4)
+    other = await db.open_pool(url, 4)
+    try:
+        memory = _memory_buckets()
+        stamp = time.perf_counter()
+        for n in range(rounds):
+            memory(f"10.0.{n % 200}.1")
+        in_memory = (time.perf_counter() - stamp) / rounds * 1000
+        statement = []
+        for n in range(rounds):
+            stamp = time.perf_counter()
+            assert await throttle.take(pool, never, f"10.0.{n % 200}.1")
+            statement.append(time.perf_counter() - stamp)
+        lines.append(
+            f"hub, a wrong pairing guess's throttle: in memory {in_memory * 1000:.1f} us, "
+            f"in PostgreSQL (one statement, two buckets) {statistics.median(statement) * 1000:.2f} ms"
+        )
+        runner, target = await serve(pool, never)
+        used_runner, used_target = await serve(pool, used_up)
+        second, second_target = await serve(other, never)
+        real_take = throttle.take
+
+        async def take_in_memory(_pool: object, _limits: object, address: str) -> bool:
+            return memory(address)
+
+        try:
+            apart = aiohttp.TCPConnector(local_addr=("127.0.0.20", 0))  # a bucket of its own
+            async with aiohttp.ClientSession() as session, aiohttp.ClientSession(connector=apart) as used:
+                await timed(used, used_target, 403)  # its one token: the rest are 429
+                refused = [await timed(used, used_target, 429) for _ in range(rounds)]
+                before, now = [], []
+                for _ in range(rounds):  # turn about: the machine's load falls on both alike
+                    throttle.take = take_in_memory  # type: ignore[assignment]
+                    before.append(await timed(session, target, 403))
+                    throttle.take = real_take
+                    now.append(await timed(session, target, 403))
+                lines.append(
+                    f"hub, a whole wrong guess over 127.0.0.1 (403): throttle in memory "
+                    f"{statistics.median(before) * 1000:.2f} ms, in PostgreSQL "
+                    f"{statistics.median(now) * 1000:.2f} ms; one refused by it (429) "
+                    f"{statistics.median(refused) * 1000:.2f} ms"
+                )
+            many = rounds * 4
+            for name, take in (("in memory", take_in_memory), ("in PostgreSQL", real_take)):
+                throttle.take = take  # type: ignore[assignment]
+                sessions = [
+                    aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{a}", 0)))
+                    for a in range(2, 10)
+                ]
+                try:
+                    stamp = time.perf_counter()
+                    await asyncio.gather(
+                        *(timed(sessions[n % 8], (target, second_target)[n % 2], 403) for n in range(many))
+                    )
+                    took = time.perf_counter() - stamp
+                finally:
+                    for done_session in sessions:
+                        await done_session.close()
+                lines.append(
+                    f"hub, {many} wrong guesses at once from 8 addresses over two hub apps, the "
+                    f"throttle {name}: {many / took:.0f} guesses/s ({took:.2f} s)"
+                )
+        finally:
+            throttle.take = real_take
+            for done in (runner, used_runner, second):
+                await done.cleanup()
+    finally:
+        await pool.close()
+        await other.close()
+    return lines
+
+
+def hub_lines(rounds: int) -> list[str]:
+    from hub.cluster import Cluster, ClusterError
+
+    cluster = Cluster()
+    try:
+        url = cluster.start()
+    except (ClusterError, OSError) as err:
+        return [f"hub: no PostgreSQL to measure the pairing throttle on: {err}"]
+    try:
+        return asyncio.run(pairing_costs(url, rounds))
+    finally:
+        cluster.remove()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--no-hub", action="store_true", help="leave out the pairing throttle's figures")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         body = report_body(Path(folder))
@@ -134,6 +276,9 @@ def main() -> None:
         ports = iter(range(10_000, 10_000 + args.rounds))
         save = _median_ms(lambda: config.write_changes(path, {"web.port": next(ports)}), args.rounds)
         print(f"config: the read-back of a save {back:.2f} ms, the whole save (fsync included) {save:.2f} ms")
+    if not args.no_hub:
+        for line in hub_lines(args.rounds):
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import psycopg
 from aiohttp import web
 from psycopg_pool import AsyncConnectionPool
 
-from hub import admin, ingest, kiosks, pages, standings, untrusted
+from hub import admin, ingest, kiosks, pages, standings, throttle, untrusted
 from hub.kiosks import Refused
 from hub.pages import _
 from kiosk.bucket import Bucket
@@ -49,29 +49,16 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class Limits:
-    """Failed pairings per address (and in all), uploads per kiosk: buckets in memory."""
+    """Uploads per kiosk: buckets in memory, per hub process (docs/league.md says why they stay
+    there). The pairing throttle is in PostgreSQL: `hub.throttle`."""
 
     def __init__(self) -> None:
-        self.pairing: dict[str, Bucket] = {}
-        self.all_pairing = Bucket.full(200, 2.0, time.monotonic())
         self.uploads: dict[int, Bucket] = {}
 
-    def _bucket(self, found: dict[Any, Bucket], key: Any, capacity: float, rate: float) -> Bucket:
-        if len(found) > 50_000:
-            found.clear()  # a flood of addresses must not grow the hub without bound
-        return found.setdefault(key, Bucket.full(capacity, rate, time.monotonic()))
-
-    def may_pair(self, address: str) -> bool:
-        now = time.monotonic()
-        return not (self._bucket(self.pairing, address, 10, 0.2).empty(now) or self.all_pairing.empty(now))
-
-    def pairing_failed(self, address: str) -> None:
-        now = time.monotonic()
-        self._bucket(self.pairing, address, 10, 0.2).take(now)
-        self.all_pairing.take(now)
-
     def may_upload(self, kiosk: int) -> bool:
-        bucket = self._bucket(self.uploads, kiosk, 60, 2.0)
+        if len(self.uploads) > 50_000:
+            self.uploads.clear()  # a flood of kiosks must not grow the hub without bound
+        bucket = self.uploads.setdefault(kiosk, Bucket.full(60, 2.0, time.monotonic()))
         now = time.monotonic()
         if bucket.empty(now):
             return False
@@ -80,6 +67,7 @@ class Limits:
 
 
 LIMITS: web.AppKey[Limits] = web.AppKey("limits", Limits)
+PAIRING: web.AppKey[throttle.PairingLimits] = web.AppKey("pairing", throttle.PairingLimits)
 READ_CONNECTIONS = 3  # of the pool's, kept for pages and the kiosks' boards
 MAX_WAITING = 32  # uploads queued beyond this are told to come back later (503)
 
@@ -212,10 +200,12 @@ def _query(request: web.Request, name: str) -> str | None:
 
 
 async def pair(request: web.Request) -> web.Response:
-    limits = request.app[LIMITS]
+    """A pairing code for a kiosk's key. Every guess spends a token of its address's bucket and
+    the hub-wide one in PostgreSQL (`hub.throttle`: the same allowance over restarts and for
+    every hub process) before the code is looked at; a code that pairs gives them back. A body
+    that is no guess (not JSON, no code, too slow) spends nothing."""
+    pool, limits = request.app[POOL], request.app[PAIRING]
     address = request.remote or "?"
-    if not limits.may_pair(address):
-        return problem(429, "too_many_codes", _("too many wrong pairing codes; wait a minute"))
     data = untrusted.json_object(await _body(request))
     code, name = data.get("code"), data.get("name", "kiosk")
     if not isinstance(code, str) or not isinstance(name, str):
@@ -227,12 +217,11 @@ async def pair(request: web.Request) -> web.Response:
                 'and "name" (the kiosk\'s name)'
             ),
         )
-    async with request.app[POOL].connection() as conn:
-        try:
-            paired = await kiosks.pair(conn, code, name)
-        except Refused:
-            limits.pairing_failed(address)
-            raise
+    if not await throttle.take(pool, limits, address):
+        return problem(429, "too_many_codes", _("too many wrong pairing codes; wait a minute"))
+    async with pool.connection() as conn:
+        paired = await kiosks.pair(conn, code, name)  # Refused (a wrong code): the token is spent
+    await throttle.give_back(pool, limits, address)
     log.info("kiosk %s paired with venue %s (%s)", paired.kiosk, paired.venue, paired.venue_name)
     return web.json_response(
         {
@@ -706,14 +695,16 @@ async def health(request: web.Request) -> web.Response:
 
 
 async def _sweep(app: web.Application) -> None:
-    """Old nonces go, once a minute, by whichever hub process gets there."""
+    """Old nonces and full pairing buckets go, once a minute, by whichever hub process gets
+    there."""
     while True:
         await asyncio.sleep(60)
         try:
             async with app[POOL].connection() as conn:
                 await kiosks.forget_old_nonces(conn)
+                await throttle.sweep(conn)
         except Exception as err:  # a database that is away now is retried next minute
-            log.warning("nonce sweep: %s", err)
+            log.warning("nonce and throttle sweep: %s", err)
 
 
 def runner_options() -> dict[str, Any]:
@@ -722,10 +713,13 @@ def runner_options() -> dict[str, Any]:
     return {"access_log": None, "keepalive_timeout": HEADER_SECONDS}
 
 
-def make_app(pool: AsyncConnectionPool) -> web.Application:
+def make_app(pool: AsyncConnectionPool, pairing: throttle.PairingLimits | None = None) -> web.Application:
+    """The hub on `pool`; `pairing`: how many wrong pairing codes it lets through (tests and
+    benches choose their own; `dartship hub` the defaults)."""
     app = web.Application(middlewares=[errors], client_max_size=MAX_REPORT_BYTES)
     app[POOL] = pool
     app[LIMITS] = Limits()
+    app[PAIRING] = pairing or throttle.PairingLimits()
     app[UPLOADS] = Turns(max(1, pool.max_size - READ_CONNECTIONS))
     app.router.add_post("/api/pair", pair)
     app.router.add_post("/api/games", upload)

@@ -46,7 +46,7 @@ async def test_migrations_are_numbered_and_applied_once(database):
     async with pool.connection() as conn:
         rows = await (await conn.execute("SELECT version FROM schema_migrations")).fetchall()
         assert await db.migrate(conn) == []
-    assert [r[0] for r in rows] == [n for n, _p in db.migrations()] == [1, 2]
+    assert [r[0] for r in rows] == [n for n, _p in db.migrations()] == [1, 2, 3]
     await pool.close()
     await again.close()
 

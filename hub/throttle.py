@@ -1,0 +1,105 @@
+"""The pairing throttle, kept in PostgreSQL (migration 3): failed pairing-code guesses per
+address and in all.
+
+A guess spends a token of the hub-wide bucket and one of its address's before the code is
+looked at, in one statement (`throttle_take`, all or none, atomic under the rows' locks), so a
+restarted hub gives nothing back and N hub processes on one database share one allowance: two
+processes cannot both spend the last token. A code that pairs gives its tokens back (only
+failed guesses count, as before). The clock is the database's (`now()`): hubs on machines whose
+clocks differ still refill one bucket at one pace. A bucket that is full again is the same as
+no row; `sweep` deletes those once a minute.
+
+A database that cannot answer the throttle is a 503 (`database_away`, the hub's answer for a
+database it cannot reach), never a 500 and never a guess let through unthrottled; a row held
+locked elsewhere is waited for at most 2 s (the functions' `lock_timeout`). The functions'
+commits do not wait for the disk (`synchronous_commit` off for their statement alone): only a
+crash of PostgreSQL itself can forget the last fraction of a second of takes.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from hub.kiosks import Refused
+from kiosk.i18n import _
+
+log = logging.getLogger("dartship.hub")
+
+ADDRESS, ALL = "pair_address", "pair_all"
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """`capacity` failures at once, then one more every `1 / per_second` seconds."""
+
+    capacity: int
+    per_second: float
+
+    @property
+    def step(self) -> float:
+        return 1.0 / self.per_second
+
+    @property
+    def burst(self) -> float:
+        return (self.capacity - 1) * self.step
+
+
+@dataclass(frozen=True)
+class PairingLimits:
+    """Failed pairing guesses: 10 from one address (then one every 5 s), 200 from all
+    addresses together (then 2 a second)."""
+
+    per_address: Allowance = field(default_factory=lambda: Allowance(10, 0.2))
+    in_all: Allowance = field(default_factory=lambda: Allowance(200, 2.0))
+
+    def _buckets(self, address: str) -> tuple[list[str], list[str], list[float]]:
+        # The address's first: a flood from one address that is used up touches only its row.
+        return [ADDRESS, ALL], [address, "*"], [self.per_address.step, self.in_all.step]
+
+
+def _away(err: psycopg.Error) -> Refused:
+    log.warning("pairing throttle: database error: %s", err)
+    return Refused(503, "database_away", _("the league's database is not reachable; try again shortly"))
+
+
+async def take(pool: AsyncConnectionPool, limits: PairingLimits, address: str) -> bool:
+    """A token from `address`'s bucket and the hub-wide one, both or neither: False if either
+    has none left (the guess is refused with 429 before the code is looked at)."""
+    kinds, keys, steps = limits._buckets(address)
+    bursts = [limits.per_address.burst, limits.in_all.burst]
+    try:
+        async with pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT throttle_take(%s::text[], %s::text[], %s::float8[], %s::float8[])",
+                [kinds, keys, steps, bursts],
+            )
+            row = await cursor.fetchone()
+    except psycopg.OperationalError:
+        raise  # the errors middleware: 503 database_away, as for every route
+    except psycopg.Error as err:  # a table or function missing, a broken schema: still no 500
+        raise _away(err) from None
+    return row is not None and row[0] == 0
+
+
+async def give_back(pool: AsyncConnectionPool, limits: PairingLimits, address: str) -> None:
+    """The tokens of a guess that was right. Best effort: a database that fails now costs the
+    address one token, nothing more."""
+    kinds, keys, steps = limits._buckets(address)
+    try:
+        async with pool.connection() as conn:
+            await conn.execute(
+                "SELECT throttle_give(%s::text[], %s::text[], %s::float8[])", [kinds, keys, steps]
+            )
+    except Exception as err:
+        log.warning("pairing throttle: a token not given back: %s", err)
+
+
+async def sweep(conn: psycopg.AsyncConnection) -> None:
+    """Buckets that are full again are the same as none: deleted (a flood of addresses leaves
+    at most a minute's worth of rows, and only those whose guesses the hub-wide bucket let
+    through)."""
+    await conn.execute("DELETE FROM throttles WHERE full_at <= now()")
