@@ -211,3 +211,71 @@ def test_hostile_names_are_said_as_text_and_a_spoilt_rendering_is_made_again(tmp
     assert "is spoilt" in caplog.text and not path.exists()
     again = voice.render(hit, "en")
     assert again == path and wav_seconds(again) > 0.2
+
+
+def _wav(
+    path: Path, tag: int, bits: int, seconds: float, *, channels: int = 1, extensible: bool = False
+) -> Path:
+    """A WAV file as recorders write them (a sine, so SDL has sound to play): `tag` 1 PCM, 3
+    float, 7 u-law; `extensible`: WAVE_FORMAT_EXTENSIBLE, as sox and Audacity write 24-bit PCM."""
+    import math
+    import struct
+
+    rate = 22050
+    width = bits // 8
+    frames = int(rate * seconds)
+    data = bytearray()
+    for n in range(frames):
+        x = 0.5 * math.sin(2 * math.pi * 440 * n / rate)
+        if tag == 3:
+            sample = struct.pack("<f", x)
+        elif tag == 7:
+            sample = bytes([0x80 if x >= 0 else 0x00])  # some u-law byte; its sound does not matter
+        else:
+            sample = int(x * (2 ** (bits - 1) - 1)).to_bytes(width, "little", signed=True)
+        data += sample * channels
+    align = width * channels
+    common = struct.pack("<HIIHH", channels, rate, rate * align, align, bits)
+    if extensible:
+        guid_tail = b"\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71"
+        fmt = struct.pack("<H", 0xFFFE) + common + struct.pack("<HHIH", 22, bits, 0x4, tag) + guid_tail
+    else:
+        fmt = struct.pack("<H", tag) + common + (b"\x00\x00" if tag != 1 else b"")
+    chunks = b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(data)) + data
+    body = b"WAVE" + chunks
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    return path
+
+
+def test_a_recording_in_any_format_sdl_plays_is_said_and_only_a_broken_one_is_refused(tmp_path, caplog):
+    """A bar's recordings as recorders write them (24-bit PCM in WAVE_FORMAT_EXTENSIBLE, 32-bit
+    float, u-law) replace the synthetic voice for their phrase (Python 3.11's `wave` refused
+    them all: "not a WAV file", and espeak-ng said the phrase instead); SDL really plays the
+    24-bit one. A file that is empty, cut short before its sound or not a WAV is refused, said
+    once, and only for its own phrase."""
+    recordings = tmp_path / "recordings"
+    good = {
+        "hit": _wav(recordings / "hit.wav", 1, 24, 0.4, extensible=True),
+        "miss": _wav(recordings / "de" / "miss.wav", 3, 32, 0.3, channels=2),
+        "repeat": _wav(recordings / "repeat.wav", 7, 8, 0.2),
+        "sunk-2": _wav(recordings / "sunk-2.wav", 1, 16, 0.25),
+    }
+    (recordings / "sunk-3.wav").write_bytes(b"")
+    (recordings / "sunk-4.wav").write_bytes(good["sunk-2"].read_bytes()[:44])  # the header, no sound
+    (recordings / "sunk-5.wav").write_bytes(b"ID3\x04 an mp3 named .wav")
+    voice = EspeakVoice(tmp_path / "cache", recordings, program="no-such-espeak")
+    for phrase, path in good.items():
+        assert voice.find(Words(phrase, phrase), "de") == path, phrase
+    assert abs(wav_seconds(good["hit"]) - 0.4) < 0.01 and abs(wav_seconds(good["miss"]) - 0.3) < 0.01
+    with caplog.at_level("WARNING", logger="dartship.caller"):
+        for phrase in ("sunk-3", "sunk-4", "sunk-5"):
+            assert voice.find(Words(phrase, phrase), "de") is None
+            assert voice.find(Words(phrase, phrase), "de") is None
+    refused = sorted(r.getMessage() for r in caplog.records)
+    assert len(refused) == 3 and all("is not a WAV file" in m for m in refused), refused
+    out = tmp_path / "heard.raw"
+    answer = _play(tmp_path, good["hit"], SDL_AUDIODRIVER="disk", SDL_DISKAUDIOFILE=str(out))
+    assert answer == {"reason": None, "played": True}
+    samples = array.array("h", out.read_bytes())
+    assert any(abs(v) > 3000 for v in samples), "the 24-bit recording did not reach the audio driver"
