@@ -32,7 +32,7 @@ from pathlib import Path
 from kiosk import config as config_module
 from kiosk import store_faults
 from kiosk.app.findings import Finding, Report, Severity
-from kiosk.i18n import _
+from kiosk.i18n import _, language, set_language
 from kiosk.store import APPLICATION_ID, SCHEMA_VERSION
 from kiosk.store_faults import Verdict
 
@@ -955,16 +955,24 @@ def main(argv: Sequence[str], env: Environment | None = None) -> int:
     )
     args = parser.parse_args(list(argv))
     env = env or Environment.system()
-    report = run_checks(env, args.config)
-    if args.sound:
-        from kiosk.app.sound_check import check_sound
+    # The whole report in the kiosk's language (kiosk.language; English where the file is
+    # broken): before, only the sound check switched to it, halfway through the report.
+    before = language()
+    settings = _settings_for_sound(env, args.config)
+    set_language(settings.kiosk.language)
+    try:
+        report = run_checks(env, args.config)
+        if args.sound:
+            from kiosk.app.sound_check import check_sound
 
-        check_sound(_settings_for_sound(env, args.config), report)
-    print(_("Dartship doctor (checking as user {user})").format(user=env.identity.name))
-    print(render(report.findings))
-    problems = sum(f.level is Severity.FAIL for f in report.findings)
-    warnings = sum(f.level is Severity.WARN for f in report.findings)
-    print(summary(problems, warnings))
+            check_sound(settings, report)
+        print(_("Dartship doctor (checking as user {user})").format(user=env.identity.name))
+        print(render(report.findings))
+        problems = sum(f.level is Severity.FAIL for f in report.findings)
+        warnings = sum(f.level is Severity.WARN for f in report.findings)
+        print(summary(problems, warnings))
+    finally:
+        set_language(before)
     return 1 if problems else 0
 
 

@@ -24,3 +24,21 @@ def test_the_summary_counts_warnings(machine: Machine, capsys) -> None:  # noqa:
     assert f"No problems; warnings: {warned}." in capsys.readouterr().out
     assert doctor.summary(2, 1) == "Problems: 2, warnings: 1."
     assert doctor.summary(0, 0) == "No problems found."
+
+
+def test_the_doctor_speaks_the_kiosk_s_language_from_its_first_line(machine: Machine, capsys) -> None:  # noqa: F811
+    """A German kiosk's doctor is German throughout: before, its findings were English and
+    only `--sound` switched to German, halfway through the report ("Abhilfe:" under English
+    lines). The language is the process's again afterwards."""
+    from kiosk.i18n import catalog, language
+
+    healthy(machine)
+    machine.write_config(machine.config.read_text().replace("[kiosk]\n", '[kiosk]\nlanguage = "de"\n'))
+    german = catalog("de")
+    assert doctor.main([], machine.environment()) == 0
+    out = capsys.readouterr().out
+    assert german["{path}: every key is valid"].format(path=machine.config) in out
+    assert german["port {port} is free"].format(port=8080) in out
+    assert "every key is valid" not in out and "is free" not in out
+    assert out.splitlines()[0] == german["Dartship doctor (checking as user {user})"].format(user="dartship")
+    assert language() == "en"
