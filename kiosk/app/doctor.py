@@ -274,9 +274,68 @@ def _nearest_existing(path: Path) -> Path:
     return path
 
 
+FULL_BYTES = 512 << 10  # less free than this on the database's disk: the next games cannot be stored
+LOW_BYTES = 50 << 20  # less than this: a few busy nights, the journal and the backups fill it
+
+
+def _free_space_fix() -> str:
+    return _("free space: `sudo du -xh / | sort -h | tail`, `sudo journalctl --vacuum-size=50M`, old backups")
+
+
+def _human(size: int) -> str:
+    if size < 1 << 20:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1 << 20):.1f} MB" if size < 1 << 30 else f"{size / (1 << 30):.1f} GB"
+
+
+def check_disk(path: Path, report: Report) -> bool:
+    """The disk the database is on: not mounted read-only (an SD card is, after errors), not
+    full. Permission bits and the file say nothing of either: the doctor said "writable" of a
+    database on a read-only or full disk, where the kiosk can store no dart. False: it failed."""
+    folder = _nearest_existing(path.parent)
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return True  # nothing to say: the checks below say what is wrong with the folder
+    free = st.f_bavail * st.f_frsize
+    if st.f_flag & os.ST_RDONLY:
+        report.add(
+            "database",
+            Severity.FAIL,
+            _("the disk holding {folder} is mounted read-only: the kiosk can store no game").format(
+                folder=folder
+            ),
+            _(
+                "an SD card goes read-only after write errors: `dmesg | grep -i error`, then reboot; "
+                "if it happens again, copy the backups off and replace the card"
+            ),
+        )
+        return False
+    if free < FULL_BYTES:
+        report.add(
+            "database",
+            Severity.FAIL,
+            _(
+                "the disk holding {folder} is full ({free} free): the kiosk cannot store the next games"
+            ).format(folder=folder, free=_human(free)),
+            _free_space_fix(),
+        )
+        return False
+    if free < LOW_BYTES:
+        report.add(
+            "database",
+            Severity.WARN,
+            _("only {free} free on the disk holding {folder}").format(folder=folder, free=_human(free)),
+            _free_space_fix(),
+        )
+    return True
+
+
 def check_database(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     path = database_path(cfg, env)
     who = env.identity.name
+    if not check_disk(path, report):
+        return
     if not path.exists():
         if path.is_symlink():
             report.add(
