@@ -47,6 +47,20 @@ def check_sound(cfg: Settings, report: Report) -> None:
             voice=voice.voices.get(language, language), seconds=wav_seconds(path), path=path
         ),
     )
+    wanted = caller.voice(language)
+    if problem is None and voice.voices.get(language, wanted) != wanted:
+        # The renderer fell back to the language's own voice: said in the journal only, so the
+        # line above named a voice the owner never set, and nothing said why.
+        report.add(
+            "sound",
+            warn,
+            _(
+                "caller.voice_{language} = {wanted}: espeak-ng has no such voice; {used} speaks instead"
+            ).format(language=language, wanted=wanted, used=voice.voices.get(language)),
+            _("pick one of `espeak-ng --voices={language}`, or one of Settings' voices").format(
+                language=language
+            ),
+        )
     if caller.output is CallerOutput.LOG:
         report.add(
             "sound",

@@ -279,3 +279,26 @@ def test_a_recording_in_any_format_sdl_plays_is_said_and_only_a_broken_one_is_re
     assert answer == {"reason": None, "played": True}
     samples = array.array("h", out.read_bytes())
     assert any(abs(v) > 3000 for v in samples), "the 24-bit recording did not reach the audio driver"
+
+
+@needs_espeak
+def test_doctor_sound_says_a_voice_espeak_ng_does_not_have(tmp_path, monkeypatch):
+    """`caller.voice_fi = "xx-nonexist"`: the kiosk speaks with Finnish's own voice, and the
+    doctor now says so and what to pick (before: "voice fi: the test phrase is 4.6 s", a voice
+    the owner never set, the reason only in the journal). A voice it has draws no warning."""
+    from kiosk import config
+    from kiosk.app.findings import Report, Severity
+    from kiosk.app.sound_check import check_sound
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    try:
+        for voice, warned in (("xx-nonexist", True), ("fi+f3", False)):
+            report = Report()
+            text = f'[kiosk]\nlanguage = "fi"\n[caller]\noutput = "log"\nvoice_fi = "{voice}"\n'
+            check_sound(config.parse(text), report)
+            warnings = [f for f in report.findings if f.level is Severity.WARN and voice in f.message]
+            assert bool(warnings) is warned, report.findings
+            if warned:
+                assert "espeak-ng --voices=fi" in warnings[0].fix
+    finally:
+        set_language("en")
