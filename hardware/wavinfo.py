@@ -59,6 +59,9 @@ def wav_seconds(path: Path) -> float:
     return 0.0
 
 
+MIN_SECONDS = 0.01  # less is no recording: a file cut off after its header (a click at most)
+
+
 def is_wav(path: Path) -> bool:
-    """A WAV file SDL_mixer can play, with at least one frame of sound."""
-    return wav_seconds(path) > 0
+    """A WAV file SDL_mixer can play, with at least 10 ms of sound."""
+    return wav_seconds(path) >= MIN_SECONDS

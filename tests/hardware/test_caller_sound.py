@@ -302,3 +302,41 @@ def test_doctor_sound_says_a_voice_espeak_ng_does_not_have(tmp_path, monkeypatch
                 assert "espeak-ng --voices=fi" in warnings[0].fix
     finally:
         set_language("en")
+
+
+@needs_espeak
+def test_doctor_sound_lists_the_recordings_and_each_one_the_caller_will_not_play(tmp_path, monkeypatch):
+    """The bar's folder: what it says, what is broken (an empty file, one cut off after its
+    header), and what is named after no phrase ("hitt.wav", never looked at by the kiosk, so
+    never said anywhere before); a caller.recordings that is no folder is said too."""
+    from kiosk import config
+    from kiosk.app.findings import Report, Severity
+    from kiosk.app.sound_check import check_sound
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    folder = tmp_path / "recordings"
+    _wav(folder / "hit.wav", 1, 24, 0.3, extensible=True)
+    _wav(folder / "en" / "to-throw.wav", 1, 16, 0.3)
+    _wav(folder / "name-die-bruder.wav", 1, 16, 0.3)
+    _wav(folder / "hitt.wav", 1, 16, 0.3)
+    (folder / "miss.wav").write_bytes(b"")
+    (folder / "sunk-3.wav").write_bytes(_wav(tmp_path / "whole.wav", 1, 16, 0.3).read_bytes()[:60])
+
+    def sound(recordings: Path) -> list:
+        report = Report()
+        text = f'[caller]\noutput = "log"\nrecordings = "{recordings}"\n'
+        try:
+            check_sound(config.parse(text), report)
+        finally:
+            set_language("en")
+        return [f for f in report.findings if "recording" in f.message]
+
+    good, broken, unknown = sound(folder)
+    assert good.level is Severity.OK and good.message.endswith(
+        "hit.wav, name-die-bruder.wav, en/to-throw.wav"
+    )
+    assert broken.level is Severity.WARN and broken.message.endswith(": miss.wav, sunk-3.wav")
+    assert unknown.level is Severity.WARN and unknown.message.endswith(": hitt.wav")
+    assert "dartship caller phrases --language en" in unknown.fix
+    [missing] = sound(tmp_path / "nowhere")
+    assert missing.level is Severity.WARN and "is not a folder" in missing.message
