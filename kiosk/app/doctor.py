@@ -801,7 +801,9 @@ def check_display(cfg: config_module.Settings, env: Environment, report: Report)
             _(
                 "Raspberry Pi OS Bookworm has KMS on by default: check that "
                 "/boot/firmware/config.txt has dtoverlay=vc4-kms-v3d, then reboot"
-            ),
+            )
+            + "; "
+            + _("a phones-only kiosk (`dartship run --headless`) needs no screen: then this is no problem"),
         )
         return
     if not _may_open(env, report, "display", cards, "video"):

@@ -73,3 +73,12 @@ def test_a_database_on_a_read_only_or_full_disk_is_a_problem_not_writable(machin
         [said] = findings(machine.run(), "database")
         assert said.level is Severity.FAIL and "is full (0 KB free)" in said.message
         filler.unlink()
+
+
+def test_no_screen_says_a_phones_only_kiosk_needs_none(machine: Machine) -> None:  # noqa: F811
+    """On a machine with no screen (a laptop or a Pi in the back room running the phones-only
+    kiosk), the display's FAIL says that `--headless` needs no screen: before, its only fix was
+    about the Pi's KMS overlay, which such a bar has no use for."""
+    kiosk_config(machine)
+    (fail,) = findings(machine.run(), "display", Severity.FAIL)
+    assert "vc4-kms-v3d" in fail.fix and "--headless" in fail.fix
