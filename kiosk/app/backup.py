@@ -30,7 +30,7 @@ from urllib.parse import quote
 
 from kiosk import config as config_module
 from kiosk.errors import DartshipError
-from kiosk.i18n import _
+from kiosk.i18n import _, language, set_language
 from kiosk.store import APPLICATION_ID, SQLITE_HEADER
 
 DEFAULT_KEEP = 14
@@ -278,16 +278,24 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
+    before = language()
+    try:
+        return _main(argv)
+    finally:
+        set_language(before)
+
+
+def _main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
-    if args.db:
-        source = Path(args.db).expanduser()
-    else:
-        try:
-            source = config_module.load(args.config).database_path()
-        except config_module.ConfigError as err:
-            for problem in err.problems:
-                print(problem, file=sys.stderr)
-            return 2
+    # Read as the kiosk reads it: a bad key (a typo in any section) keeps its default and is
+    # said, and the copy is made. Before, any bad key ended the daily backup with status 2
+    # while the kiosk played on with the same file: the copies stopped, and nobody was told.
+    config = config_module.read(args.config, strict=False)
+    if set_language(config.settings.kiosk.language) != "en":
+        config = config_module.read(args.config, strict=False)  # its problems in that language
+    for problem in config.problems:
+        print(_("config problem, using the default instead: %s") % problem, file=sys.stderr)
+    source = Path(args.db).expanduser() if args.db else config.settings.database_path()
     folder = Path(args.dest).expanduser() if args.dest else source.parent / "backups"
     if not source.exists():
         print(_("no database yet at {path}: nothing to back up").format(path=source))

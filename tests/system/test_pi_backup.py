@@ -168,3 +168,21 @@ def test_a_full_disk_drops_the_copies_keep_would_drop_and_a_read_only_one_is_sai
         finally:
             remount(usb, "rw")
         assert backups(usb) == made[-2:]
+
+
+def test_a_typo_in_the_config_never_stops_the_daily_backup(store: Store, tmp_path: Path, capsys) -> None:
+    """The timer's `dartship backup --keep 14` with a config whose one key is misspelt (which
+    the kiosk plays on with): the copy is made, the problem said in the kiosk's language.
+    Before, any bad key ended the backup with status 2, every day, and the copies stopped."""
+    from kiosk.i18n import catalog, language
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[kiosk]\nlanguage = "de"\ndatabase = "{store.path}"\n[caller]\nvolumen = 50\n')
+    dest = tmp_path / "daily"
+    assert backup_module.main(["--config", str(config), "--dest", str(dest)]) == 0
+    assert len(backups(dest)) == 1
+    out = capsys.readouterr()
+    assert "caller.volumen" in out.err and "caller.volume?" in out.err
+    german = catalog("de")["backed up {source} to {copy}"]
+    assert german.format(source=store.path, copy=backups(dest)[0]) in out.out
+    assert language() == "en"
