@@ -147,7 +147,9 @@ def backup(
         # Too little room for one more copy: the copies --keep would delete after it go first,
         # if there are any, and the copy is tried once more; else nothing is deleted.
         removed = tuple(backups(folder)[: max(0, len(backups(folder)) - keep + 1)])
-        if not removed:
+        if not removed or _free(folder) + sum(p.stat().st_size for p in removed) < full.needed:
+            # Deleting them would not make room (a database grown past the disk): the old copies
+            # stay, never all deleted for a copy that cannot be made (--keep 1 had only one).
             raise _no_room(folder, full.needed) from None
         for path in removed:
             path.unlink()

@@ -186,3 +186,20 @@ def test_a_typo_in_the_config_never_stops_the_daily_backup(store: Store, tmp_pat
     german = catalog("de")["backed up {source} to {copy}"]
     assert german.format(source=store.path, copy=backups(dest)[0]) in out.out
     assert language() == "en"
+
+
+def test_a_database_grown_past_the_disk_never_costs_the_last_copy(store: Store, tmp_path: Path) -> None:
+    """`--keep 1` on a stick that held one copy, the database since grown past what the stick
+    holds: the old copy stays and the message says the stick is full (dropping it first would
+    have left no copy at all)."""
+    from tests.small_disk import small_disk
+
+    size = backup(store.path, tmp_path / "measure", now=T0).copy.stat().st_size
+    with small_disk(tmp_path / "usb", f"{(size + 48 * 1024) // 4096 * 4096 + 4096}") as usb:
+        first = backup(store.path, usb, keep=1, now=T0).copy
+        for _ in range(200):
+            store.games.new_game(DARTS, SETUP)
+        with pytest.raises(BackupError) as full:
+            backup(store.path, usb, keep=1, now=T0 + timedelta(days=1))
+        assert "is full" in str(full.value)
+        assert backups(usb) == [first] and sorted(usb.iterdir()) == [first]
