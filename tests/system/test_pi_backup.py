@@ -182,7 +182,8 @@ def test_a_typo_in_the_config_never_stops_the_daily_backup(store: Store, tmp_pat
     assert backup_module.main(["--config", str(config), "--dest", str(dest)]) == 0
     assert len(backups(dest)) == 1
     out = capsys.readouterr()
-    assert "caller.volumen" in out.err and "caller.volume?" in out.err
+    meant = catalog("de")["unknown setting; did you mean {key}?"].format(key="caller.volume")
+    assert f"caller.volumen: {meant}" in out.err
     german = catalog("de")["backed up {source} to {copy}"]
     assert german.format(source=store.path, copy=backups(dest)[0]) in out.out
     assert language() == "en"
