@@ -22,21 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hardware.wavinfo import wav_seconds
 from kiosk.i18n import _
 
 log = logging.getLogger("dartship.caller")
 
 LOADED_KEPT = 48  # sounds kept loaded (the common calls), so a cache hit starts at once
 PROBE_SECONDS = 0.05
-
-
-def wav_seconds(path: Path) -> float:
-    """A WAV file's length in seconds (0 for a file that is no WAV)."""
-    try:
-        with wave.open(str(path), "rb") as w:
-            return w.getnframes() / float(w.getframerate() or 1)
-    except (OSError, EOFError, wave.Error):
-        return 0.0
 
 
 def write_silence(path: Path, seconds: float = PROBE_SECONDS, rate: int = 22050) -> Path:

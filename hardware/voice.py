@@ -18,9 +18,9 @@ import shutil
 import subprocess
 import tempfile
 import threading
-import wave
 from pathlib import Path
 
+from hardware.wavinfo import is_wav
 from kiosk.i18n import _
 from kiosk.speech import DEFAULT_VOICES, Words
 
@@ -32,15 +32,6 @@ AMPLITUDE = 170  # of espeak-ng's 0..200 (100 is its default): heard over the ro
 RENDER_SECONDS = 15.0  # a rendering that takes longer is given up (a stuck synthesiser)
 MAX_TEXT = 80  # a longer name is cut (a name is a team's or player's, typed on a screen)
 RENDERING = f"espeak-ng -s {SPEED_WPM} -a {AMPLITUDE}"  # part of the cache key
-
-
-def is_wav(path: Path) -> bool:
-    """A WAV file Python's `wave` (and so SDL) can read, with at least one frame."""
-    try:
-        with wave.open(str(path), "rb") as w:
-            return w.getnframes() > 0
-    except (OSError, EOFError, wave.Error):
-        return False
 
 
 class EspeakVoice:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import difflib
 import enum
 import os
 import re
@@ -596,13 +597,25 @@ def check_values(values: Mapping[str, Any]) -> tuple[dict[str, Any], list[Proble
     for key, raw in values.items():
         option = OPTION_BY_KEY.get(key)
         if option is None:
-            problems.append(Problem(key, _("unknown setting")))
+            problems.append(Problem(key, _unknown(key)))
             continue
         try:
             good[key] = option.parse(raw)
         except ValueError as err:
             problems.append(Problem(key, str(err)))
     return good, problems
+
+
+def _unknown(key: str) -> str:
+    """ "unknown setting", with the key meant where one is near: a typo ("caller.volumen"), or
+    the right name in the wrong section ("kiosk.voice_de")."""
+    name = key.rpartition(".")[2]
+    near = [k for k in OPTION_BY_KEY if k.rpartition(".")[2] == name]
+    if not near:
+        near = difflib.get_close_matches(key, list(OPTION_BY_KEY), n=1, cutoff=0.8)
+    if len(near) == 1:
+        return _("unknown setting; did you mean {key}?").format(key=near[0])
+    return _("unknown setting")
 
 
 # ---- files -------------------------------------------------------------------------------

@@ -5,11 +5,19 @@ transaction, so a dart committed during the copy is either wholly in it or wholl
 is written under a temporary name, checked, synced and only then renamed, so the backups folder
 never holds half a file; then all but the newest `--keep` copies are deleted. Only files this
 command names (`dartship-YYYYMMDD-HHMMSS[-N].db`) are ever deleted.
+
+A folder the command may not write in (a read-only stick, another user's folder) is said as
+such before anything is tried. A disk too full for one more copy: its partial file is removed,
+the copies that `--keep` would delete after it anyway are deleted, and the copy is tried once
+more (the folder then ends as it would have: the newest `--keep`); where there are none, or it
+is still too full, the message says how much is free and how much a copy needs (docs/qa8.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import os
 import re
 import sqlite3
@@ -22,7 +30,7 @@ from urllib.parse import quote
 
 from kiosk import config as config_module
 from kiosk.errors import DartshipError
-from kiosk.i18n import _
+from kiosk.i18n import _, language, set_language
 from kiosk.store import APPLICATION_ID, SQLITE_HEADER
 
 DEFAULT_KEEP = 14
@@ -124,8 +132,48 @@ def backup(
         raise BackupError(
             _("{path}: cannot create the backups folder: {error}").format(path=folder, error=err)
         ) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise BackupError(
+            _(
+                "{folder}: {user} may not write here (a read-only disk, or another user's folder); "
+                "nothing was copied"
+            ).format(folder=folder, user=_owner_name(os.geteuid()))
+        )
     final = _new_name(folder, now or datetime.now(UTC))
+    try:
+        _copy(source, folder, final)
+        removed: tuple[Path, ...] = ()
+    except _Full as full:
+        # Too little room for one more copy: the copies --keep would delete after it go first,
+        # if there are any, and the copy is tried once more; else nothing is deleted.
+        removed = tuple(backups(folder)[: max(0, len(backups(folder)) - keep + 1)])
+        if not removed or _free(folder) + sum(p.stat().st_size for p in removed) < full.needed:
+            # Deleting them would not make room (a database grown past the disk): the old copies
+            # stay, never all deleted for a copy that cannot be made (--keep 1 had only one).
+            raise _no_room(folder, full.needed) from None
+        for path in removed:
+            path.unlink()
+        try:
+            _copy(source, folder, final)
+        except _Full as again:
+            raise _no_room(folder, again.needed) from None
+    return BackupResult(final, removed + rotate(folder, keep))
+
+
+SHM = 32 * 1024  # SQLite's shared-memory file beside the copy while it is checked
+
+
+class _Full(Exception):
+    def __init__(self, needed: int) -> None:
+        super().__init__(needed)
+        self.needed = needed
+
+
+def _copy(source: Path, folder: Path, final: Path) -> None:
+    """One copy of `source` as `final` (through a partial file, checked and synced); `_Full`
+    when the disk has no room for it (its partial file removed)."""
     partial = folder / f".{final.name}.partial"
+    needed = source.stat().st_size
     try:
         src = sqlite3.connect(f"file:{quote(str(source))}?mode=ro", uri=True)
         try:
@@ -133,6 +181,7 @@ def backup(
             # still be in the -wal file.
             if src.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
                 raise _foreign(source)
+            needed = _size(src)
             dst = sqlite3.connect(partial)
             try:
                 src.backup(dst)
@@ -152,14 +201,65 @@ def backup(
         os.replace(partial, final)
         _fsync_dir(folder)
     except (sqlite3.Error, OSError) as err:
-        partial.unlink(missing_ok=True)
+        _discard(partial)
+        # SQLite says a full disk as "database or disk is full", or as "disk I/O error" where
+        # its shared-memory file found no room: what is free tells.
+        if _is_full(err) or _free(folder) < needed + SHM:
+            raise _Full(needed + SHM) from None
         raise BackupError(
             _("backup of {path} into {folder} failed: {error}").format(path=source, folder=folder, error=err)
         ) from None
     except BackupError:
-        partial.unlink(missing_ok=True)
+        _discard(partial)
         raise
-    return BackupResult(final, rotate(folder, keep))
+
+
+def _discard(partial: Path) -> None:
+    """Remove a copy that failed, and SQLite's files beside it (the copy is in WAL mode once
+    the source's header is in it), where the disk lets us (a read-only one does not)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):
+            partial.with_name(partial.name + suffix).unlink(missing_ok=True)
+
+
+def _size(conn: sqlite3.Connection) -> int:
+    """The bytes a copy of this database takes (its pages)."""
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    return int(pages) * int(conn.execute("PRAGMA page_size").fetchone()[0])
+
+
+def _free(folder: Path) -> int:
+    st = os.statvfs(folder)
+    return st.f_bavail * st.f_frsize
+
+
+def _is_full(err: Exception) -> bool:
+    if isinstance(err, OSError):
+        return err.errno == errno.ENOSPC
+    return isinstance(err, sqlite3.Error) and (
+        getattr(err, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(err)
+    )
+
+
+def _no_room(folder: Path, needed: int) -> BackupError:
+    return BackupError(
+        _(
+            "{folder} is full: {free} free, one more copy needs {needed}; nothing was copied. "
+            "Free space there, keep fewer copies (--keep), or use another --dest"
+        ).format(folder=folder, free=_human(_free(folder)), needed=_human(needed))
+    )
+
+
+def _human(size: int) -> str:
+    """A size as an owner reads it: 52.0 KB, 1.3 MB."""
+    if size < 1024:
+        return f"{size} bytes"
+    value = size / 1024
+    for unit in ("KB", "MB"):
+        if value < 1024:
+            return f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -180,16 +280,24 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
+    before = language()
+    try:
+        return _main(argv)
+    finally:
+        set_language(before)
+
+
+def _main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
-    if args.db:
-        source = Path(args.db).expanduser()
-    else:
-        try:
-            source = config_module.load(args.config).database_path()
-        except config_module.ConfigError as err:
-            for problem in err.problems:
-                print(problem, file=sys.stderr)
-            return 2
+    # Read as the kiosk reads it: a bad key (a typo in any section) keeps its default and is
+    # said, and the copy is made. Before, any bad key ended the daily backup with status 2
+    # while the kiosk played on with the same file: the copies stopped, and nobody was told.
+    config = config_module.read(args.config, strict=False)
+    if set_language(config.settings.kiosk.language) != "en":
+        config = config_module.read(args.config, strict=False)  # its problems in that language
+    for problem in config.problems:
+        print(_("config problem, using the default instead: %s") % problem, file=sys.stderr)
+    source = Path(args.db).expanduser() if args.db else config.settings.database_path()
     folder = Path(args.dest).expanduser() if args.dest else source.parent / "backups"
     if not source.exists():
         print(_("no database yet at {path}: nothing to back up").format(path=source))

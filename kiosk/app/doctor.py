@@ -32,7 +32,7 @@ from pathlib import Path
 from kiosk import config as config_module
 from kiosk import store_faults
 from kiosk.app.findings import Finding, Report, Severity
-from kiosk.i18n import _
+from kiosk.i18n import _, language, set_language
 from kiosk.store import APPLICATION_ID, SCHEMA_VERSION
 from kiosk.store_faults import Verdict
 
@@ -274,9 +274,68 @@ def _nearest_existing(path: Path) -> Path:
     return path
 
 
+FULL_BYTES = 512 << 10  # less free than this on the database's disk: the next games cannot be stored
+LOW_BYTES = 50 << 20  # less than this: a few busy nights, the journal and the backups fill it
+
+
+def _free_space_fix() -> str:
+    return _("free space: `sudo du -xh / | sort -h | tail`, `sudo journalctl --vacuum-size=50M`, old backups")
+
+
+def _human(size: int) -> str:
+    if size < 1 << 20:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1 << 20):.1f} MB" if size < 1 << 30 else f"{size / (1 << 30):.1f} GB"
+
+
+def check_disk(path: Path, report: Report) -> bool:
+    """The disk the database is on: not mounted read-only (an SD card is, after errors), not
+    full. Permission bits and the file say nothing of either: the doctor said "writable" of a
+    database on a read-only or full disk, where the kiosk can store no dart. False: it failed."""
+    folder = _nearest_existing(path.parent)
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return True  # nothing to say: the checks below say what is wrong with the folder
+    free = st.f_bavail * st.f_frsize
+    if st.f_flag & os.ST_RDONLY:
+        report.add(
+            "database",
+            Severity.FAIL,
+            _("the disk holding {folder} is mounted read-only: the kiosk can store no game").format(
+                folder=folder
+            ),
+            _(
+                "an SD card goes read-only after write errors: `dmesg | grep -i error`, then reboot; "
+                "if it happens again, copy the backups off and replace the card"
+            ),
+        )
+        return False
+    if free < FULL_BYTES:
+        report.add(
+            "database",
+            Severity.FAIL,
+            _(
+                "the disk holding {folder} is full ({free} free): the kiosk cannot store the next games"
+            ).format(folder=folder, free=_human(free)),
+            _free_space_fix(),
+        )
+        return False
+    if free < LOW_BYTES:
+        report.add(
+            "database",
+            Severity.WARN,
+            _("only {free} free on the disk holding {folder}").format(folder=folder, free=_human(free)),
+            _free_space_fix(),
+        )
+    return True
+
+
 def check_database(cfg: config_module.Settings, env: Environment, report: Report) -> None:
     path = database_path(cfg, env)
     who = env.identity.name
+    if not check_disk(path, report):
+        return
     if not path.exists():
         if path.is_symlink():
             report.add(
@@ -742,7 +801,9 @@ def check_display(cfg: config_module.Settings, env: Environment, report: Report)
             _(
                 "Raspberry Pi OS Bookworm has KMS on by default: check that "
                 "/boot/firmware/config.txt has dtoverlay=vc4-kms-v3d, then reboot"
-            ),
+            )
+            + "; "
+            + _("a phones-only kiosk (`dartship run --headless`) needs no screen: then this is no problem"),
         )
         return
     if not _may_open(env, report, "display", cards, "video"):
@@ -955,16 +1016,24 @@ def main(argv: Sequence[str], env: Environment | None = None) -> int:
     )
     args = parser.parse_args(list(argv))
     env = env or Environment.system()
-    report = run_checks(env, args.config)
-    if args.sound:
-        from kiosk.app.sound_check import check_sound
+    # The whole report in the kiosk's language (kiosk.language; English where the file is
+    # broken): before, only the sound check switched to it, halfway through the report.
+    before = language()
+    settings = _settings_for_sound(env, args.config)
+    set_language(settings.kiosk.language)
+    try:
+        report = run_checks(env, args.config)
+        if args.sound:
+            from kiosk.app.sound_check import check_sound
 
-        check_sound(_settings_for_sound(env, args.config), report)
-    print(_("Dartship doctor (checking as user {user})").format(user=env.identity.name))
-    print(render(report.findings))
-    problems = sum(f.level is Severity.FAIL for f in report.findings)
-    warnings = sum(f.level is Severity.WARN for f in report.findings)
-    print(summary(problems, warnings))
+            check_sound(settings, report)
+        print(_("Dartship doctor (checking as user {user})").format(user=env.identity.name))
+        print(render(report.findings))
+        problems = sum(f.level is Severity.FAIL for f in report.findings)
+        warnings = sum(f.level is Severity.WARN for f in report.findings)
+        print(summary(problems, warnings))
+    finally:
+        set_language(before)
     return 1 if problems else 0
 
 

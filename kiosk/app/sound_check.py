@@ -47,6 +47,21 @@ def check_sound(cfg: Settings, report: Report) -> None:
             voice=voice.voices.get(language, language), seconds=wav_seconds(path), path=path
         ),
     )
+    wanted = caller.voice(language)
+    if problem is None and voice.voices.get(language, wanted) != wanted:
+        # The renderer fell back to the language's own voice: said in the journal only, so the
+        # line above named a voice the owner never set, and nothing said why.
+        report.add(
+            "sound",
+            warn,
+            _(
+                "caller.voice_{language} = {wanted}: espeak-ng has no such voice; {used} speaks instead"
+            ).format(language=language, wanted=wanted, used=voice.voices.get(language)),
+            _("pick one of `espeak-ng --voices={language}`, or one of Settings' voices").format(
+                language=language
+            ),
+        )
+    check_recordings(cfg, language, report)
     if caller.output is CallerOutput.LOG:
         report.add(
             "sound",
@@ -83,3 +98,65 @@ def check_sound(cfg: Settings, report: Report) -> None:
             speaker=speaker.name, volume=caller.volume, seconds=time.monotonic() - started
         ),
     )
+
+
+def check_recordings(cfg: Settings, language: str, report: Report) -> None:
+    """A bar's own recordings (caller.recordings): which phrases they say, and every file the
+    caller will not play, a broken one (an empty file, an MP3 renamed) or one named after no
+    phrase ("hitt.wav"). The kiosk says a broken one once in the journal; a misnamed one it
+    never looks at: only here is the owner told."""
+    from hardware.wavinfo import is_wav
+    from kiosk.app.caller_cli import every_phrase
+    from kiosk.speech import CallOptions
+
+    folder = cfg.caller.recordings_path()
+    if not folder.is_dir():
+        if cfg.caller.recordings:
+            report.add(
+                "sound",
+                warn,
+                _(
+                    "caller.recordings: {folder} is not a folder; the synthetic voice says every phrase"
+                ).format(folder=folder),
+                _("make the folder, or set caller.recordings to the folder of your WAV files"),
+            )
+        return
+    files = sorted(
+        [*folder.glob("*.wav"), *(folder / language).glob("*.wav")],
+        key=lambda p: (p.parent != folder, p.name),
+    )
+    if not files:
+        return
+    known = {words.phrase for _game, words in every_phrase(CallOptions(say_cell=True))}
+    said = [p for p in files if p.stem in known or p.stem.startswith("name-")]
+    unknown = [p for p in files if p not in said]
+    broken = [p for p in said if not is_wav(p)]
+    good = [p for p in said if p not in broken]
+    if good:
+        report.add(
+            "sound",
+            ok,
+            _("recordings in {folder}: {names}").format(
+                folder=folder, names=", ".join(str(p.relative_to(folder)) for p in good)
+            ),
+        )
+    if broken:
+        report.add(
+            "sound",
+            warn,
+            _("recordings the caller cannot play (the synthetic voice says these): {names}").format(
+                names=", ".join(str(p.relative_to(folder)) for p in broken)
+            ),
+            _("record them again as WAV files (PCM or float, any rate)"),
+        )
+    if unknown:
+        report.add(
+            "sound",
+            warn,
+            _("recordings named after no phrase, never played: {names}").format(
+                names=", ".join(str(p.relative_to(folder)) for p in unknown)
+            ),
+            _("`dartship caller phrases --language {language}` lists every phrase's file name").format(
+                language=language
+            ),
+        )

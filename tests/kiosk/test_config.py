@@ -66,6 +66,26 @@ def test_errors_name_the_key(text, key, words):
     assert key in message and words in message
 
 
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("[caller]\nvolumen = 50", "caller.volume"),  # a typo
+        ("[board]\nimput = 'serial'", "board.input"),
+        ("[kiosk]\nvoice_de = 'de+f3'", "caller.voice_de"),  # the right name, the wrong section
+        ("[web]\nprot = 8081", "web.port"),
+    ],
+)
+def test_a_typo_d_key_names_the_key_it_is_near(text, meant):
+    """An owner's typo is told with the key meant ("did you mean caller.volume?"), by
+    `dartship config check`, the doctor and the kiosk's journal alike; a key near none is not."""
+    with pytest.raises(config.ConfigError) as err:
+        config.parse(text)
+    assert f"did you mean {meant}?" in str(err.value)
+    with pytest.raises(config.ConfigError) as far:
+        config.parse("[display]\npin = 5\n[rules]\nsurprise = 1")
+    assert "did you mean" not in str(far.value) and len(far.value.problems) == 2
+
+
 def test_every_problem_is_listed():
     with pytest.raises(config.ConfigError) as err:
         config.parse("[rules]\ndarts_per_visit = 0\nbull_off = 'x'\n")

@@ -135,3 +135,72 @@ def test_command_line_through_dartship(store: Store, tmp_path: Path) -> None:
 
     assert main(["backup", "--db", str(store.path), "--dest", str(tmp_path / "c")]) == 0
     assert len(backups(tmp_path / "c")) == 1
+
+
+def test_a_full_disk_drops_the_copies_keep_would_drop_and_a_read_only_one_is_said(
+    store: Store, tmp_path: Path, capsys
+) -> None:
+    """A USB stick with room for --keep copies and no more: every later backup still makes its
+    copy (the oldest, which --keep deletes after it anyway, goes first; before, every backup
+    failed from then on with "database or disk is full" and the newest copy aged). Without such
+    a copy, the message says what is free and what a copy needs, and leaves nothing behind. A
+    stick mounted read-only is said as such: before, removing the partial copy raised on the
+    read-only disk and the command ended in a traceback."""
+    from tests.small_disk import remount, small_disk
+
+    size = backup(store.path, tmp_path / "measure", now=T0).copy.stat().st_size
+    room = 2 * size + max(size // 2, 64 * 1024)
+    with small_disk(tmp_path / "usb", f"{room // 4096 * 4096 + 4096}") as usb:
+        made = [backup(store.path, usb, keep=2, now=T0 + timedelta(days=d)).copy for d in range(4)]
+        assert backups(usb) == made[-2:] and sorted(p.name for p in usb.iterdir()) == [
+            m.name for m in made[-2:]
+        ]
+        with pytest.raises(BackupError) as full:
+            backup(store.path, usb, keep=3, now=T0 + timedelta(days=9))
+        assert f"{usb} is full" in str(full.value) and "--keep" in str(full.value)
+        assert sorted(usb.iterdir()) == made[-2:]  # no partial file, no -wal, no -shm
+        remount(usb, "ro")
+        try:
+            dest = ["--db", str(store.path), "--dest", str(usb), "--keep", "2"]
+            assert backup_module.main(dest) == 1
+            err = capsys.readouterr().err
+            assert "may not write here" in err and "Traceback" not in err
+        finally:
+            remount(usb, "rw")
+        assert backups(usb) == made[-2:]
+
+
+def test_a_typo_in_the_config_never_stops_the_daily_backup(store: Store, tmp_path: Path, capsys) -> None:
+    """The timer's `dartship backup --keep 14` with a config whose one key is misspelt (which
+    the kiosk plays on with): the copy is made, the problem said in the kiosk's language.
+    Before, any bad key ended the backup with status 2, every day, and the copies stopped."""
+    from kiosk.i18n import catalog, language
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[kiosk]\nlanguage = "de"\ndatabase = "{store.path}"\n[caller]\nvolumen = 50\n')
+    dest = tmp_path / "daily"
+    assert backup_module.main(["--config", str(config), "--dest", str(dest)]) == 0
+    assert len(backups(dest)) == 1
+    out = capsys.readouterr()
+    meant = catalog("de")["unknown setting; did you mean {key}?"].format(key="caller.volume")
+    assert f"caller.volumen: {meant}" in out.err
+    german = catalog("de")["backed up {source} to {copy}"]
+    assert german.format(source=store.path, copy=backups(dest)[0]) in out.out
+    assert language() == "en"
+
+
+def test_a_database_grown_past_the_disk_never_costs_the_last_copy(store: Store, tmp_path: Path) -> None:
+    """`--keep 1` on a stick that held one copy, the database since grown past what the stick
+    holds: the old copy stays and the message says the stick is full (dropping it first would
+    have left no copy at all)."""
+    from tests.small_disk import small_disk
+
+    size = backup(store.path, tmp_path / "measure", now=T0).copy.stat().st_size
+    with small_disk(tmp_path / "usb", f"{(size + 48 * 1024) // 4096 * 4096 + 4096}") as usb:
+        first = backup(store.path, usb, keep=1, now=T0).copy
+        for _ in range(200):
+            store.games.new_game(DARTS, SETUP)
+        with pytest.raises(BackupError) as full:
+            backup(store.path, usb, keep=1, now=T0 + timedelta(days=1))
+        assert "is full" in str(full.value)
+        assert backups(usb) == [first] and sorted(usb.iterdir()) == [first]

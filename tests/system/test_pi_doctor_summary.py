@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kiosk.app import doctor
 from kiosk.app.doctor import Severity
-from tests.system.test_pi_doctor import Machine, findings, healthy, machine  # noqa: F401
+from tests.system.test_pi_doctor import Machine, findings, healthy, kiosk_config, machine  # noqa: F401
 
 
 def test_no_config_file_means_the_default_pin_and_says_so(machine: Machine) -> None:  # noqa: F811
@@ -24,3 +24,61 @@ def test_the_summary_counts_warnings(machine: Machine, capsys) -> None:  # noqa:
     assert f"No problems; warnings: {warned}." in capsys.readouterr().out
     assert doctor.summary(2, 1) == "Problems: 2, warnings: 1."
     assert doctor.summary(0, 0) == "No problems found."
+
+
+def test_the_doctor_speaks_the_kiosk_s_language_from_its_first_line(machine: Machine, capsys) -> None:  # noqa: F811
+    """A German kiosk's doctor is German throughout: before, its findings were English and
+    only `--sound` switched to German, halfway through the report ("Abhilfe:" under English
+    lines). The language is the process's again afterwards."""
+    from kiosk.i18n import catalog, language
+
+    healthy(machine)
+    machine.write_config(machine.config.read_text().replace("[kiosk]\n", '[kiosk]\nlanguage = "de"\n'))
+    german = catalog("de")
+    assert doctor.main([], machine.environment()) == 0
+    out = capsys.readouterr().out
+    assert german["{path}: every key is valid"].format(path=machine.config) in out
+    assert german["port {port} is free"].format(port=8080) in out
+    assert "every key is valid" not in out and "is free" not in out
+    assert out.splitlines()[0] == german["Dartship doctor (checking as user {user})"].format(user="dartship")
+    assert language() == "en"
+
+
+def test_a_database_on_a_read_only_or_full_disk_is_a_problem_not_writable(machine: Machine) -> None:  # noqa: F811
+    """A real small disk (tmpfs) under the database: read-only (as an SD card after write
+    errors) and full. Before, the doctor said "a Dartship database, writable by dartship" of
+    both, and "the kiosk creates it" of a database that did not exist on the read-only disk:
+    the permission bits were all it looked at."""
+    from kiosk.store import Store
+    from tests.small_disk import fill, remount, small_disk
+
+    with small_disk(machine.root / "sd", "4m") as sd:
+        Store(sd / "dartship.db").close()
+        (sd / "dartship.db").chmod(0o666)  # the kiosk's user of these tests may write it
+        kiosk_config(machine, f'[kiosk]\ndatabase = "{sd / "dartship.db"}"\n')
+        machine.screen()
+        low, fine = findings(machine.run(), "database")  # 4 MB: low, and the file is fine
+        assert (low.level, fine.level) == (Severity.WARN, Severity.OK) and "only" in low.message
+        remount(sd, "ro")
+        try:
+            [said] = findings(machine.run(), "database")
+            assert said.level is Severity.FAIL and "read-only" in said.message and "dmesg" in said.fix
+            kiosk_config(machine, f'[kiosk]\ndatabase = "{sd / "new" / "dartship.db"}"\n')
+            [said] = findings(machine.run(), "database")
+            assert said.level is Severity.FAIL and "read-only" in said.message
+        finally:
+            remount(sd, "rw")
+        kiosk_config(machine, f'[kiosk]\ndatabase = "{sd / "dartship.db"}"\n')
+        filler = fill(sd)
+        [said] = findings(machine.run(), "database")
+        assert said.level is Severity.FAIL and "is full (0 KB free)" in said.message
+        filler.unlink()
+
+
+def test_no_screen_says_a_phones_only_kiosk_needs_none(machine: Machine) -> None:  # noqa: F811
+    """On a machine with no screen (a laptop or a Pi in the back room running the phones-only
+    kiosk), the display's FAIL says that `--headless` needs no screen: before, its only fix was
+    about the Pi's KMS overlay, which such a bar has no use for."""
+    kiosk_config(machine)
+    (fail,) = findings(machine.run(), "display", Severity.FAIL)
+    assert "vc4-kms-v3d" in fail.fix and "--headless" in fail.fix

@@ -226,18 +226,23 @@ class SettingsScreen(KioskScreen):
         wrong = [
             p for p in config.problems if p.key in config_module.OPTION_BY_KEY or p.key == str(config.path)
         ]
+        notes = []
+        if settings.kiosk.pin == config_module.OPTION_BY_KEY["kiosk.pin"].default:
+            # Said here, behind the keypad, never on it: the keypad is for anyone at the bar.
+            notes.append(_("The PIN is still 1234, as on every kiosk: type your own in PIN, then Save."))
         if wrong:
             # The journal alone is not where a bar's owner looks: the screen that shows the
             # defaults says why it shows them for these keys, and that Save mends them.
-            self.show_message(
+            notes.append(
                 _(
                     "The config file has mistakes; the kiosk uses the default for these "
                     "(Save writes what is shown):"
                 )
                 + "\n"
-                + problem_lines(wrong),
-                theme.WARN,
+                + problem_lines(wrong)
             )
+        if notes:
+            self.show_message("\n".join(notes), theme.WARN)
 
     def _with_test(self, field: TextInput) -> BoxLayout:
         """The Board Manager's address and a button that asks it how it is."""
