@@ -163,7 +163,9 @@ def backup(
 SHM = 32 * 1024  # SQLite's shared-memory file beside the copy while it is checked
 
 
-class _Full(Exception):
+class _Full(DartshipError):
+    """The destination has no room for a copy that needs `needed` bytes."""
+
     def __init__(self, needed: int) -> None:
         super().__init__(needed)
         self.needed = needed
