@@ -24,9 +24,11 @@ pytestmark = pytest.mark.slow
 MODULE = "tests.ui.real_window_dice_kill_probe"
 
 
-def _killed_then_again(tmp_path: Path, artefacts: Path, stage: str) -> tuple[dict, dict]:
-    out = artefacts / f"dice8_kill_{stage}"
-    args = (str(tmp_path), "800", "480")
+def _killed_then_again(
+    tmp_path: Path, artefacts: Path, stage: str, size: tuple[int, int] = (800, 480)
+) -> tuple[dict, dict]:
+    out = artefacts / f"dice8_kill_{stage}_{size[0]}x{size[1]}"
+    args = (str(tmp_path), str(size[0]), str(size[1]))
     with started_probe(MODULE, *args, "type", stage, str(out), folder=tmp_path) as probe:
         typed = first_report(probe, timeout=180)
         probe.send_signal(signal.SIGKILL)
@@ -36,11 +38,15 @@ def _killed_then_again(tmp_path: Path, artefacts: Path, stage: str) -> tuple[dic
     return typed, again
 
 
-@pytest.mark.parametrize("stage", ["partial", "rolled"])
+@pytest.mark.parametrize(
+    ("stage", "size"),
+    [("partial", (800, 480)), ("rolled", (800, 480)), ("partial", (1920, 1080))],
+    ids=["partial-800x480", "rolled-800x480", "partial-1920x1080"],
+)
 def test_real_dice_typed_in_survive_a_kill_9_and_are_asked_on_from_the_next_face(
-    tmp_path: Path, artefacts: Path, stage: str
+    tmp_path: Path, artefacts: Path, stage: str, size: tuple[int, int]
 ) -> None:
-    typed, again = _killed_then_again(tmp_path, artefacts, stage)
+    typed, again = _killed_then_again(tmp_path, artefacts, stage, size)
     entered = typed["entered"]
     assert typed["screen"] == "express" and typed["panel"] and typed["kept"] == entered
     assert typed["log"] == [] and typed["queued"] == []  # nothing stored in the game yet
@@ -50,7 +56,7 @@ def test_real_dice_typed_in_survive_a_kill_9_and_are_asked_on_from_the_next_face
         assert len(entered) == 10 and typed["current"] == 2 and typed["wanted"] == 7
         assert len(typed["rolls"]) == 1 and len(typed["rolls"][0]) == 8  # the first roll, whole
     shown = again["again"]
-    assert shown["window"] == [800, 480] and shown["screen"] == "express"
+    assert shown["window"] == list(size) and shown["screen"] == "express"
     # The panel is drawn in the window (its own colour over the lines) and holds what was typed.
     assert shown["panel"] and shown["panel_share"] > 0.2, shown["panel_share"]
     assert shown["entered"] == entered and shown["kept"] == entered

@@ -1,9 +1,11 @@
 """Real dice on the Express table against random sequences of what a person can do there
 (hypothesis): any face button, Undo die, Cancel, Roll, Real dice toggled off and on, Home and
 Continue, ships tapped (also where the panel lies over them), more taps on the faces than the
-roll has dice (the finger lands where the button was), and taps while an attack is still being
-shown beat by beat. Every tap goes through Kivy's input path on the session's `tour`
-(tests/ui/conftest.py), as tests/ui/test_touch_express.py taps.
+roll has dice (the finger lands where the button was), taps while an attack is still being
+shown beat by beat, and the kiosk started again at any point (every screen built anew on the
+same database, as tests/ui/test_touch_express.py restarts it: the entry, real dice on or off
+and the attack chosen come back as they were). Every tap goes through Kivy's input path on
+the session's `tour` (tests/ui/conftest.py), as tests/ui/test_touch_express.py taps.
 
 After every tap: no exception; the game in memory is the game in the store; every set of
 faces queued is exactly the faces entered for that attack (the model's own count of the face
@@ -37,7 +39,7 @@ ACTIONS = st.one_of(
     st.tuples(st.just("attack"), st.integers(0, 4), st.integers(0, 4)),
     st.tuples(st.just("attack"), st.integers(0, 4), st.integers(0, 4)),
     st.tuples(st.just("ship"), st.integers(0, 1), st.integers(0, 4)),
-    *(st.just((name,)) for name in ("undo", "cancel", "roll", "real", "home", "advance")),
+    *(st.just((name,)) for name in ("undo", "cancel", "roll", "real", "home", "advance", "restart")),
 )
 
 
@@ -143,6 +145,9 @@ def act(tour: Any, x: ExpressTour, model: Model, action: tuple[Any, ...], where:
         tile = row.tiles[ships[action[2] % len(ships)]]
         tap_point(tour, x, model, tile.to_window(*tile.center))  # under the panel, if it is open
         return
+    if name == "restart":
+        restart(tour, x)
+        return
     if name == "home":
         home = visible("Home")
         if home is not None:
@@ -219,6 +224,30 @@ def tap_point(tour: Any, x: ExpressTour, model: Model, point: tuple[float, float
         model.sent += 1
 
 
+def restart(tour: Any, x: ExpressTour) -> None:
+    """The kiosk started again on the same database (a power cut): every screen built anew,
+    then the start's own choice of screen. The entry comes back as it was, real dice as they
+    were; an attack still being shown is shown as the store has it."""
+    old = x.table
+    entry = old.entry
+    before = None if entry is None else (entry.command, list(entry.entered), entry.wanted, entry.current)
+    real_on = old.real_on
+    old.playback.held = False
+    old.playback.finish()
+    tour.app.rebuild("home")
+    tour.app.follow_phase(initial=True)
+    tour.drain()
+    table = x.table
+    assert table is not old and tour.app.sm.current in ("express", "express_result")
+    if tour.app.sm.current != "express":
+        return
+    again = table.entry
+    after = None if again is None else (again.command, list(again.entered), again.wanted, again.current)
+    assert after == before and table.real_on == real_on
+    if entry is not None and isinstance(entry.command, Attack):
+        assert (table.attacker, table.target) == (entry.command.ship, entry.command.target)
+
+
 def attack(tour: Any, x: ExpressTour, i: int, j: int) -> None:
     """The person on turn chooses an attack by taps and rolls (a Carrier's target after its roll)."""
     match, table = x.match, x.table
@@ -285,6 +314,7 @@ def test_real_dice_taps_in_any_order_keep_the_game_as_the_rules_allow(
                 break  # the game is won: the result card
             check(tour, x, model)
     finally:
+        table = x.table
         table.playback.held, table.pace_override = False, None
         table.playback.finish()
         if table.entry is not None:
