@@ -102,7 +102,8 @@ class StagedTour(Tour):
         game.coach_on = False
         game.skill_button.set_value(self.kiosk.settings.simulator.skill)
         express = self.app.screen("express")
-        express.coach_on = express.real_on = False
+        express.coach_on = False
+        express.use_real_dice(False)
         self.app.screen("express_setup").variant.set_value(Variant.ADMIRAL)
         self.app.go("home")
         self.drain()

@@ -134,7 +134,7 @@ class ExpressScreen(KioskScreen):
         self.playback = Playback(self._shown_all)
         self.pace_override: Pace | None = None  # the screenshots hold an attack mid-roll
         self.coach_on = False
-        self.real_on = False
+        self.real_on = typed_dice.real_on(app.service.store)  # the table's own dice, kept
         self.chances: coach.Chances | None = None
         self._coach_key: tuple[int | None, int] | None = None
         self._result_event: Any = None
@@ -506,8 +506,18 @@ class ExpressScreen(KioskScreen):
     # -- real dice --
 
     def _toggle_real(self) -> None:
-        self.real_on = not self.real_on
+        if self.entry is not None:
+            # Turned off halfway, the panel stayed open under a toggle that said off, and the
+            # faces went on counting: the faces typed are the table's until sent or cancelled.
+            self.app.toast(_("Real dice stay on while their faces are typed in: finish them, or Cancel"), 4)
+            return
+        self.use_real_dice(not self.real_on)
         self.draw()
+
+    def use_real_dice(self, on: bool) -> None:
+        """Real dice on or off, kept over a restart (the table keeps its dice in hand)."""
+        self.real_on = on
+        typed_dice.keep_real_on(self.app.service.store, on)
 
     def _start_entry(self, command: Attack | Declare) -> None:
         match = self.match
@@ -574,7 +584,8 @@ class ExpressScreen(KioskScreen):
             self.attack_caption.text = caption(match.setup, match.turn, command.ship, command.target)
         else:
             self.target = command.target
-        self.entry, self.real_on = entry, True
+        self.entry = entry
+        self.use_real_dice(True)
         self._open_entry()
 
     def _ask_faces(self) -> None:
@@ -617,7 +628,10 @@ class ExpressScreen(KioskScreen):
 
     def _undo_face(self) -> None:
         entry = self.entry
-        if entry is None or not entry.entered:
+        if entry is None:
+            return
+        if not entry.entered:
+            self.app.toast(_("No die typed in yet: nothing to undo"), 3)
             return
         if entry.current == 0 and entry.rolls:
             entry.wanted = len(entry.rolls.pop().faces)

@@ -23,6 +23,7 @@ from kiosk.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 KEY = "express.typed_dice"
+REAL_ON = "express.real_dice"  # "on" while the table plays with its own dice
 
 
 @dataclass(frozen=True)
@@ -79,3 +80,26 @@ def recall(store: Store | None, game: int | None, version: int) -> Typed | None:
     if not isinstance(command, Attack | Declare):
         return None
     return Typed(game, version, command, faces)
+
+
+def keep_real_on(store: Store | None, on: bool) -> None:
+    """Keep whether the table rolls its own dice: a kiosk killed after an attack typed in and
+    sent came back with real dice off, and the next Roll threw the kiosk's dice at a table that
+    had its own in hand."""
+    if store is None:
+        return
+    try:
+        store.meta.remember(REAL_ON, "on" if on else "")
+    except (sqlite3.Error, OSError, StoreError) as err:
+        log.warning("real dice on or off could not be kept (%s)", err)
+
+
+def real_on(store: Store | None) -> bool:
+    """Whether the table rolled its own dice when the kiosk stopped."""
+    if store is None:
+        return False
+    try:
+        return store.meta.recall(REAL_ON) == "on"
+    except (sqlite3.Error, StoreError) as err:
+        log.warning("real dice on or off could not be read back (%s)", err)
+        return False
