@@ -57,18 +57,19 @@ async def migrate(conn: psycopg.AsyncConnection) -> list[int]:
     return applied
 
 
-async def open_pool(url: str, size: int = 10) -> AsyncConnectionPool:
-    """A pool on `url`, the schema brought up to date first. Connections that a restarted
-    PostgreSQL broke are checked before use and replaced."""
+async def open_pool(url: str, size: int = 10, *, wait: float = 10, least: int = 2) -> AsyncConnectionPool:
+    """A pool on `url` of `least` to `size` connections, the schema brought up to date first,
+    that gives up waiting for a free connection after `wait` seconds. Connections that a
+    restarted PostgreSQL broke are checked before use and replaced."""
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         await migrate(conn)
     pool = AsyncConnectionPool(
         url,
-        min_size=2,
+        min_size=least,
         max_size=size,
         open=False,
         check=AsyncConnectionPool.check_connection,
-        timeout=10,
+        timeout=wait,
         kwargs={"autocommit": True},
     )
     await pool.open(wait=True, timeout=30)

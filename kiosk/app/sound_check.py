@@ -5,6 +5,7 @@ is played (listen for it). Only with `--sound`: a plain `doctor` makes no noise 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from kiosk.app.findings import Report, Severity
 from kiosk.caller import test_call
@@ -132,20 +133,18 @@ def check_recordings(cfg: Settings, language: str, report: Report) -> None:
     unknown = [p for p in files if p not in said]
     broken = [p for p in said if not is_wav(p)]
     good = [p for p in said if p not in broken]
+
+    def names(paths: list[Path]) -> str:
+        return ", ".join(str(p.relative_to(folder)) for p in paths)
+
     if good:
-        report.add(
-            "sound",
-            ok,
-            _("recordings in {folder}: {names}").format(
-                folder=folder, names=", ".join(str(p.relative_to(folder)) for p in good)
-            ),
-        )
+        report.add("sound", ok, _("recordings in {folder}: {names}").format(folder=folder, names=names(good)))
     if broken:
         report.add(
             "sound",
             warn,
             _("recordings the caller cannot play (the synthetic voice says these): {names}").format(
-                names=", ".join(str(p.relative_to(folder)) for p in broken)
+                names=names(broken)
             ),
             _("record them again as WAV files (PCM or float, any rate)"),
         )
@@ -153,9 +152,7 @@ def check_recordings(cfg: Settings, language: str, report: Report) -> None:
         report.add(
             "sound",
             warn,
-            _("recordings named after no phrase, never played: {names}").format(
-                names=", ".join(str(p.relative_to(folder)) for p in unknown)
-            ),
+            _("recordings named after no phrase, never played: {names}").format(names=names(unknown)),
             _("`dartship caller phrases --language {language}` lists every phrase's file name").format(
                 language=language
             ),

@@ -189,21 +189,9 @@ async def test_full_buckets_are_swept_and_a_flood_of_addresses_leaves_no_rows(da
 
 
 async def _quick_pool(database: str) -> AsyncConnectionPool:
-    """A pool as `db.open_pool` makes, that gives up waiting for a connection after 2 s (10 s
+    """A pool as `dartship hub` makes, that gives up waiting for a connection after 2 s (10 s
     in `dartship hub`)."""
-    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
-        await db.migrate(conn)
-    pool = AsyncConnectionPool(
-        database,
-        min_size=1,
-        max_size=2,
-        open=False,
-        check=AsyncConnectionPool.check_connection,
-        timeout=2,
-        kwargs={"autocommit": True},
-    )
-    await pool.open(wait=True, timeout=30)
-    return pool
+    return await db.open_pool(database, 2, wait=2, least=1)
 
 
 async def test_a_bad_database_gets_the_hubs_503_never_a_500(database):
