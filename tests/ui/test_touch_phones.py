@@ -201,3 +201,18 @@ def test_the_tour_s_press_after_a_close_waits_until_the_popup_is_off_the_window(
     assert len(again) == 1 and again[0] is not popup
     tour.press("Close")
     assert not [top for top in Window.children if isinstance(top, ModalView)]
+
+
+def test_screens_rebuilt_for_another_language_stop_following_the_phones(tour, phones) -> None:
+    """A language change rebuilds every screen: the placement on show let go of the phone page
+    only when it was left, so the thrown-away one went on refreshing unseen at every change of
+    the phones, drawing a team's code from the step it was left at (found in a shuffled run: the
+    Jets' code drawn while the Sharks' hand-over was on the window)."""
+    stand_in, _drawn = phones
+    tour.new_game()
+    shown = tour.app.sm.current
+    assert len(stand_in.listeners) == 1  # the placement on show follows the phones
+    tour.app.rebuild(shown)
+    tour.drain()
+    assert tour.app.sm.current == shown
+    assert len(stand_in.listeners) == 1, "the screen thrown away still follows the phones"

@@ -132,6 +132,12 @@ class DartshipApp(App):
 
         s = theme.sizes()
         self._lower_toast()  # a toast over a popup stands on the window itself
+        if self.sm is not None and self.sm.current_screen is not None:
+            # The screen on show is left as any screen is left, so it lets go of what it
+            # follows (the phone page's changes): a screen thrown away kept refreshing unseen,
+            # drawing a team's code from a step of a game long gone.
+            self.sm.current_screen.dispatch("on_pre_leave")
+            self.sm.current_screen.dispatch("on_leave")
         self.root_layout.clear_widgets()
         self.sm = ScreenManager(transition=NoTransition())
         # The games' screens before Home: Home offers the games whose screens are there.
