@@ -224,24 +224,40 @@ def refusal(inspection: Inspection, path: Path, known_version: int) -> str | Non
 # -- the file system's side of the story ----------------------------------------------------
 
 
-def _nearest_existing(path: Path) -> Path:
+def nearest_existing(path: Path) -> Path:
+    """`path`, or its nearest folder that exists (a database not made yet is on that disk)."""
     path = path.absolute()
     while not path.exists() and path != path.parent:
         path = path.parent
     return path
 
 
-def _read_only_disk(path: Path) -> bool:
+def disk_of(path: Path) -> tuple[bool, int] | None:
+    """The disk under `path`: whether it is mounted read-only, and the bytes free on it for
+    this process; None where the system will not say."""
     try:
-        return bool(os.statvfs(_nearest_existing(path)).f_flag & os.ST_RDONLY)
+        st = os.statvfs(nearest_existing(path))
     except OSError:
-        return False
+        return None
+    return bool(st.f_flag & os.ST_RDONLY), st.f_bavail * st.f_frsize
+
+
+def human_size(size: int) -> str:
+    """A size as an owner reads it: 0 KB, 52 KB, 1.3 MB, 2.0 GB."""
+    if size < 1 << 20:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1 << 20):.1f} MB" if size < 1 << 30 else f"{size / (1 << 30):.1f} GB"
+
+
+def _read_only_disk(path: Path) -> bool:
+    disk = disk_of(path)
+    return disk is not None and disk[0]
 
 
 def _writable(path: Path) -> bool:
     """May this process write the file and create its -wal and -shm beside it? (root may
     always, as far as permissions go: a read-only disk is asked separately)."""
-    where = _nearest_existing(path)
+    where = nearest_existing(path)
     folder = where if where.is_dir() else where.parent
     if where.is_file() and not os.access(where, os.W_OK):
         return False
@@ -249,8 +265,5 @@ def _writable(path: Path) -> bool:
 
 
 def _free_bytes(path: Path) -> int:
-    try:
-        stat = os.statvfs(_nearest_existing(path))
-    except OSError:
-        return FULL_BELOW_BYTES
-    return stat.f_bavail * stat.f_frsize
+    disk = disk_of(path)
+    return FULL_BELOW_BYTES if disk is None else disk[1]

@@ -29,9 +29,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from kiosk import config as config_module
+from kiosk import store_faults
 from kiosk.errors import DartshipError
 from kiosk.i18n import _, language, set_language
 from kiosk.store import APPLICATION_ID, SQLITE_HEADER
+from kiosk.store_faults import human_size
 
 DEFAULT_KEEP = 14
 NAME = re.compile(r"^dartship-(\d{8}-\d{6})(?:-(\d+))?\.db$")
@@ -146,7 +148,8 @@ def backup(
     except _Full as full:
         # Too little room for one more copy: the copies --keep would delete after it go first,
         # if there are any, and the copy is tried once more; else nothing is deleted.
-        removed = tuple(backups(folder)[: max(0, len(backups(folder)) - keep + 1)])
+        kept = backups(folder)
+        removed = tuple(kept[: max(0, len(kept) - keep + 1)])
         if not removed or _free(folder) + sum(p.stat().st_size for p in removed) < full.needed:
             # Deleting them would not make room (a database grown past the disk): the old copies
             # stay, never all deleted for a copy that cannot be made (--keep 1 had only one).
@@ -231,8 +234,8 @@ def _size(conn: sqlite3.Connection) -> int:
 
 
 def _free(folder: Path) -> int:
-    st = os.statvfs(folder)
-    return st.f_bavail * st.f_frsize
+    disk = store_faults.disk_of(folder)
+    return 0 if disk is None else disk[1]
 
 
 def _is_full(err: Exception) -> bool:
@@ -248,20 +251,8 @@ def _no_room(folder: Path, needed: int) -> BackupError:
         _(
             "{folder} is full: {free} free, one more copy needs {needed}; nothing was copied. "
             "Free space there, keep fewer copies (--keep), or use another --dest"
-        ).format(folder=folder, free=_human(_free(folder)), needed=_human(needed))
+        ).format(folder=folder, free=human_size(_free(folder)), needed=human_size(needed))
     )
-
-
-def _human(size: int) -> str:
-    """A size as an owner reads it: 52.0 KB, 1.3 MB."""
-    if size < 1024:
-        return f"{size} bytes"
-    value = size / 1024
-    for unit in ("KB", "MB"):
-        if value < 1024:
-            return f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} GB"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -34,7 +34,7 @@ from kiosk import store_faults
 from kiosk.app.findings import Finding, Report, Severity
 from kiosk.i18n import _, language, set_language
 from kiosk.store import APPLICATION_ID, SCHEMA_VERSION
-from kiosk.store_faults import Verdict
+from kiosk.store_faults import Verdict, human_size
 
 SERVICE_USER = "dartship"
 # The groups systemd/dartship.service gives the kiosk (SupplementaryGroups=).
@@ -268,12 +268,6 @@ def database_path(cfg: config_module.Settings, env: Environment) -> Path:
     return Path(base) / "dartship" / "dartship.db"
 
 
-def _nearest_existing(path: Path) -> Path:
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    return path
-
-
 FULL_BYTES = 512 << 10  # less free than this on the database's disk: the next games cannot be stored
 LOW_BYTES = 50 << 20  # less than this: a few busy nights, the journal and the backups fill it
 
@@ -282,23 +276,16 @@ def _free_space_fix() -> str:
     return _("free space: `sudo du -xh / | sort -h | tail`, `sudo journalctl --vacuum-size=50M`, old backups")
 
 
-def _human(size: int) -> str:
-    if size < 1 << 20:
-        return f"{size / 1024:.0f} KB"
-    return f"{size / (1 << 20):.1f} MB" if size < 1 << 30 else f"{size / (1 << 30):.1f} GB"
-
-
 def check_disk(path: Path, report: Report) -> bool:
     """The disk the database is on: not mounted read-only (an SD card is, after errors), not
     full. Permission bits and the file say nothing of either: the doctor said "writable" of a
     database on a read-only or full disk, where the kiosk can store no dart. False: it failed."""
-    folder = _nearest_existing(path.parent)
-    try:
-        st = os.statvfs(folder)
-    except OSError:
+    folder = store_faults.nearest_existing(path.parent)
+    disk = store_faults.disk_of(folder)
+    if disk is None:
         return True  # nothing to say: the checks below say what is wrong with the folder
-    free = st.f_bavail * st.f_frsize
-    if st.f_flag & os.ST_RDONLY:
+    read_only, free = disk
+    if read_only:
         report.add(
             "database",
             Severity.FAIL,
@@ -317,7 +304,7 @@ def check_disk(path: Path, report: Report) -> bool:
             Severity.FAIL,
             _(
                 "the disk holding {folder} is full ({free} free): the kiosk cannot store the next games"
-            ).format(folder=folder, free=_human(free)),
+            ).format(folder=folder, free=human_size(free)),
             _free_space_fix(),
         )
         return False
@@ -325,7 +312,7 @@ def check_disk(path: Path, report: Report) -> bool:
         report.add(
             "database",
             Severity.WARN,
-            _("only {free} free on the disk holding {folder}").format(folder=folder, free=_human(free)),
+            _("only {free} free on the disk holding {folder}").format(folder=folder, free=human_size(free)),
             _free_space_fix(),
         )
     return True
@@ -345,7 +332,7 @@ def check_database(cfg: config_module.Settings, env: Environment, report: Report
                 _("remove the link or set kiosk.database"),
             )
             return
-        parent = _nearest_existing(path.parent)
+        parent = store_faults.nearest_existing(path.parent)
         if parent.is_dir() and env.identity.can(parent, os.W_OK | os.X_OK):
             report.add(
                 "database",
