@@ -56,9 +56,12 @@ class PairingLimits:
     per_address: Allowance = field(default_factory=lambda: Allowance(10, 0.2))
     in_all: Allowance = field(default_factory=lambda: Allowance(200, 2.0))
 
-    def _buckets(self, address: str) -> tuple[list[str], list[str], list[float]]:
-        # The address's first: a flood from one address that is used up touches only its row.
-        return [ADDRESS, ALL], [address, "*"], [self.per_address.step, self.in_all.step]
+    def buckets(self, address: str) -> tuple[list[str], list[str], list[float], list[float]]:
+        """The two buckets a guess from `address` spends from, as the functions take them:
+        their kinds, keys, steps and bursts. The address's first: a flood from one address that
+        is used up touches only its row."""
+        allowances = (self.per_address, self.in_all)
+        return [ADDRESS, ALL], [address, "*"], [a.step for a in allowances], [a.burst for a in allowances]
 
 
 def _away(err: psycopg.Error) -> Refused:
@@ -69,8 +72,7 @@ def _away(err: psycopg.Error) -> Refused:
 async def take(pool: AsyncConnectionPool, limits: PairingLimits, address: str) -> bool:
     """A token from `address`'s bucket and the hub-wide one, both or neither: False if either
     has none left (the guess is refused with 429 before the code is looked at)."""
-    kinds, keys, steps = limits._buckets(address)
-    bursts = [limits.per_address.burst, limits.in_all.burst]
+    kinds, keys, steps, bursts = limits.buckets(address)
     try:
         async with pool.connection() as conn:
             cursor = await conn.execute(
@@ -88,7 +90,7 @@ async def take(pool: AsyncConnectionPool, limits: PairingLimits, address: str) -
 async def give_back(pool: AsyncConnectionPool, limits: PairingLimits, address: str) -> None:
     """The tokens of a guess that was right. Best effort: a database that fails now costs the
     address one token, nothing more."""
-    kinds, keys, steps = limits._buckets(address)
+    kinds, keys, steps, _bursts = limits.buckets(address)
     try:
         async with pool.connection() as conn:
             await conn.execute(

@@ -21,6 +21,7 @@ from kiosk.i18n import _
 from ui.touch.emoji import clusters
 
 _TAG = re.compile(r"\[/?[a-z_]+(?:=[^\]]*)?\]")
+Box = tuple[float, float, float, float]  # left, bottom, right, top
 _ENTITIES = (("&bl;", "["), ("&br;", "]"), ("&amp;", "&"))
 SLACK = 1.0  # px: Kivy rounds positions and texture sizes to whole pixels
 # Marks that belong to the word before them: "attacks …", "wins!", "Wer war näher dran?".
@@ -152,7 +153,7 @@ def _laid_height(label: Label) -> float | None:
     return rows(label._label)[1] + padding
 
 
-def _drawn(label: Label) -> tuple[float, float, float, float] | None:
+def _drawn(label: Label) -> Box | None:
     """Where Kivy's Label draws its texture (its canvas: centred on the widget, whole pixels),
     in the widget's parent's coordinates."""
     if label.texture is None:
@@ -162,15 +163,12 @@ def _drawn(label: Label) -> tuple[float, float, float, float] | None:
     return (x, y, x + tw, y + th)
 
 
-def _ink(label: Label, box: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
+def _ink(label: Label, box: Box) -> Box | None:
     """The part of the drawn texture that has ink (a glyph's box has room above and below the
     letters: a texture a little taller than its widget shows nothing outside it)."""
     if _inside(box, label):
         return box  # inside anyway: no need to read the pixels
     return _read_ink(label, box)
-
-
-Box = tuple[float, float, float, float]
 
 
 def _read_ink(label: Label, box: Box) -> Box | None:
@@ -191,7 +189,7 @@ def _read_ink(label: Label, box: Box) -> Box | None:
     return (left + first * sx, bottom + low * sy, left + last * sx, bottom + (high + 1) * sy)
 
 
-def ink(label: Label) -> tuple[float, float, float, float] | None:
+def ink(label: Label) -> Box | None:
     """Where `label`'s drawn text has ink (its glyphs, not their boxes), in its parent's
     coordinates; None when it draws nothing."""
     label.texture_update()
@@ -199,7 +197,7 @@ def ink(label: Label) -> tuple[float, float, float, float] | None:
     return None if box is None else _read_ink(label, box)
 
 
-def _inside(box: tuple[float, float, float, float], label: Label) -> bool:
+def _inside(box: Box, label: Label) -> bool:
     left, bottom, right, top = box
     return (
         left >= label.x - SLACK
