@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Correct, DartThrown, Match, Next
+from kiosk.darts.match import Correct, DartThrown, Match, Next, VisitStarted
 from kiosk.errors import AlreadyDone
 from kiosk.game import RuleError
 from kiosk.i18n import _
@@ -62,7 +62,15 @@ class TakeoutOfVisitOver(StaleNext, AlreadyDone):
 
 def board_visit_over(match: Match, visit: int | None) -> None:
     """Raise TakeoutOfVisitOver when the visit the board's darts went into (None: none seen
-    since the guard took part) is no longer the one in play."""
+    since the guard took part; 0: darts thrown before the first visit, the bull-off's or a
+    warm-up's) is no longer the one in play."""
+    if visit == 0 and match.visits != 0:
+        raise TakeoutOfVisitOver(
+            _(
+                "The darts thrown before the first visit (the bull-off's, a warm-up's) were pulled "
+                "out: the first visit goes on."
+            )
+        )
     if visit is not None and visit != match.visits:
         raise TakeoutOfVisitOver(
             _("The darts of visit {visit} were pulled out; that visit was already over.").format(visit=visit)
@@ -148,7 +156,13 @@ class NextGuard(ServiceListener):
         if match.log and isinstance(match.log[-1], Next):
             self._last = (self.clock(), match.version)
         darts = sum(match.state().darts)
-        if event.source is Source.BOARD and any(
+        if any(isinstance(e, VisitStarted) and e.visit == 1 for e in event.events):
+            # The first visit begins (the bull-off decided, or the game started without one):
+            # whatever darts are in the board then (the bull-off's, a warm-up's) went into no
+            # visit, so their takeout ends none. Before, it ended the first one with three
+            # padded misses before its team threw.
+            self._board = (0, 0)
+        elif event.source is Source.BOARD and any(
             isinstance(e, DartThrown) and not e.padded for e in event.events
         ):
             self._board = (match.visits, darts)  # a dart never ends its visit: it is the one in play

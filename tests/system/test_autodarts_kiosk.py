@@ -42,14 +42,14 @@ def segment_code(cell: Cell) -> str:
     return "25" if cell.code == "BULL" else cell.code
 
 
-async def kiosk_on(manager: FakeBoardManager, tmp_path) -> Kiosk:
+async def kiosk_on(manager: FakeBoardManager, tmp_path, bull_off: str = "off") -> Kiosk:
     """The kiosk's composition root, its board the Board Manager `manager` (started here)."""
     url = await manager.start()
     typed, problems = check_values(
         {
             "board.input": "autodarts",
             "board.autodarts": url,
-            "rules.bull_off": "off",
+            "rules.bull_off": bull_off,
             "kiosk.database": str(tmp_path / "k.db"),
         }
     )
@@ -231,6 +231,66 @@ def test_darts_pulled_long_after_a_tap_leave_the_next_visit_alone(tmp_path, monk
                 await seen(2)
                 assert service.match.visits == sharks + 2
                 assert service.match.state().darts == (3 * (visit + 1), 3 * (visit + 1))
+            assert refusals == []
+        finally:
+            await kiosk.stop()
+            await manager.stop()
+
+    asyncio.run(play())
+
+
+def test_the_bull_off_s_darts_pulled_out_leave_the_first_visit_alone(tmp_path):
+    """The bull-off thrown at the cameras (qa9): the Sharks' inner bull, pulled out, the Jets'
+    outer bull, pulled out. The Jets' bull decides it, and the cameras see those darts pulled
+    only after: that takeout ended the Sharks' first visit with three padded misses before they
+    threw a dart (the board's latest darts were the bull-off's, and none of a visit). It ends
+    no visit: the Sharks throw their first visit, and its own takeout ends it."""
+
+    async def play() -> None:
+        manager = FakeBoardManager(random.Random(7))
+        kiosk = await kiosk_on(manager, tmp_path, bull_off="normal")
+        refusals: list[str] = []
+        try:
+            service = kiosk.service
+            service.subscribe(
+                lambda e: (
+                    refusals.append(e.message)
+                    if isinstance(e, Notice) and e.kind is NoticeKind.REFUSED
+                    else None
+                )
+            )
+            await eventually(lambda: service.board_connected, "the Board Manager connected")
+            rules = HouseRules(bull_off=kiosk.settings.rules.bull_off)
+            service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
+            rng = random.Random(4)
+            for team in (0, 1):
+                service.submit(Place(team, random_fleet(FOUR, rules.fleet, rng)))
+            assert service.match.phase is Phase.BULL_OFF
+            frames = kiosk.board.frames
+
+            async def seen(count: int) -> None:
+                nonlocal frames
+                frames += count
+                await eventually(lambda: kiosk.board.frames >= frames, f"{count} frames handled")
+
+            await manager.throw("50")  # the Sharks' bull-off dart
+            await seen(1)
+            await manager.takeout()
+            await seen(2)
+            await manager.throw("25")  # the Jets': the Sharks start
+            await seen(1)
+            assert service.match.phase is Phase.THROWING and service.match.turn == 0
+            await manager.takeout()  # the Jets' bull-off dart pulled out
+            await seen(2)
+            state = service.match.state()
+            assert (state.visit, state.side, state.dart, state.darts) == (1, 0, 1, (0, 0))
+            for code in ("MISS", "MISS", "MISS"):
+                await manager.throw(code)
+                await seen(1)
+            await manager.takeout()
+            await seen(2)
+            state = service.match.state()
+            assert (state.visit, state.side, state.darts) == (2, 1, (3, 0))
             assert refusals == []
         finally:
             await kiosk.stop()

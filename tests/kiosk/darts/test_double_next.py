@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from kiosk import config
-from kiosk.board import board_for
+from kiosk.board import BullZone, board_for
 from kiosk.darts.double_next import DoubleNext, NextGuard, StaleNext, TakeoutOfVisitOver
 from kiosk.darts.fleet import random_fleet
 from kiosk.darts.kind import DARTS
@@ -211,13 +211,40 @@ def test_a_camera_takeout_of_a_visit_already_over_is_written_in_the_journal_only
     assert command_to_dict(Next(takeout=True)) == {"cmd": "next"}
 
 
-def test_a_takeout_with_no_board_dart_seen_ends_the_visit_in_play(service):
+def test_a_takeout_with_no_board_dart_seen_ends_the_visit_in_play(service, tmp_path):
     """A game resumed after a restart, its darts entered on the kiosk: the guard has seen no dart
     of the board, so the takeout ends the visit in play (as a board's Next button does)."""
-    guard_next(service)
     _taken_out(service)  # the darts submitted, not from the board
-    service.handle_input(TakeoutInput())
-    assert service.match.visits == 2
+    service.store.close()
+    again = GameService(Store(tmp_path / "k.db"))
+    guard_next(again)
+    assert again.resume()
+    again.handle_input(TakeoutInput())
+    assert again.match.visits == 2
+
+
+def test_the_darts_in_the_board_when_the_first_visit_begins_end_no_visit(service, caplog):
+    """The bull-off's darts (or a warm-up's) pulled out after the first visit began: the first
+    team's visit goes on (it was padded with three misses before it threw, qa9); the journal
+    says why. The first visit's own darts and takeout then end it."""
+    guard_next(service)
+    notices: list[Notice] = []
+    service.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+    for bull_off in ("normal", "off"):
+        _new_game(service, bull_off=bull_off)
+        if bull_off == "normal":
+            service.handle_input(DartInput(BOARD.parse("BULL"), "50", zone=BullZone.INNER))
+            service.handle_input(DartInput(BOARD.parse("BULL"), "25", zone=BullZone.OUTER))
+        assert service.match.phase is Phase.THROWING and service.match.visits == 1
+        with caplog.at_level(logging.INFO, logger="dartship.service"):
+            service.handle_input(TakeoutInput())
+        assert service.match.visits == 1 and service.match.state().darts == (0, 0), bull_off
+        assert "were pulled out: the first visit goes on." in caplog.text
+        for code in ("S1", "S2", "S3"):
+            service.handle_input(DartInput(BOARD.parse(code), code))
+        service.handle_input(TakeoutInput())
+        assert service.match.visits == 2 and service.match.state().darts == (3, 0), bull_off
+    assert notices == []
 
 
 def test_the_bull_off_s_takeout_ends_nothing_and_says_nothing(service):
