@@ -560,7 +560,7 @@ class AutodartsBoard:
         if self._online is False:
             return
         self._online = False
-        deliver(self.sink, Disconnected(reason))
+        deliver(self.sink, Disconnected(reason, camera=True))
 
     def _pass(self, event: InputEvent) -> None:
         now = time.monotonic()

@@ -29,7 +29,11 @@ class Connected:
 
 @dataclass(frozen=True)
 class Disconnected:
+    """The board stopped reporting. `camera`: a camera scorer (its Board Manager stopped, or
+    unreachable on the network), which has no cable to check: the screen says so in its words."""
+
     reason: str
+    camera: bool = False
 
     def to_json(self) -> dict:
         return {"event": "disconnected", "reason": self.reason}

@@ -152,6 +152,7 @@ class GameService:
         self.match: Game[Any, Any] | None = None
         self.game: int | None = None
         self.board_connected: bool | None = None  # None: no board reports (simulator)
+        self.board_camera = False  # the board gone is a camera scorer (Disconnected.camera)
         # What the board can report (the board input's `profile`, wired by the composition
         # root): a board whose dialect cannot tell the two singles apart reports three rings
         # whatever board.profile says. None: no board, board.profile as configured.
@@ -640,8 +641,9 @@ class GameService:
             case Connected(port):
                 self.board_connected = True
                 self.tell(Notice(NoticeKind.CONNECTED, _("board connected ({port})").format(port=port)))
-            case Disconnected(reason):
+            case Disconnected(reason, camera):
                 self.board_connected = False
+                self.board_camera = camera
                 self.tell(
                     Notice(NoticeKind.DISCONNECTED, _("board disconnected: {reason}").format(reason=reason))
                 )

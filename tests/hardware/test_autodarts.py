@@ -328,6 +328,8 @@ def test_offline_is_shown_and_retried_until_the_scorer_is_back():
             await got.until(lambda g: "D8" in said(g))
             # one Disconnected per outage, however often it was retried
             assert sum(isinstance(e, Disconnected) for e in got) == 2
+            # both a camera scorer's, which the screen says in its words, not "check the cable"
+            assert all(e.camera for e in got if isinstance(e, Disconnected))
             # T5 was reported once the scorer ran again: counted; the restarted Board Manager's
             # empty visit ended that one
             assert darts_of(got) == ["T5", "takeout", "D8"]

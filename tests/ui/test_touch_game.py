@@ -376,6 +376,24 @@ def test_disconnect_banner_and_refused_input_do_not_crash(tour) -> None:
     assert tour.app.banner.opacity == 0
     service.handle_input(Disconnected("again"))
     assert tour.app.banner.opacity == 1
+    assert "Check the cable" in tour.app.banner_label.text
+
+
+def test_a_camera_scorer_offline_is_said_as_such_not_as_a_cable(tour) -> None:
+    """The Autodarts cameras stopped, or the Board Manager out of reach (qa9): the banner said
+    "Board disconnected ... Check the cable." for a board with no cable to the kiosk."""
+    tour.at("game")
+    from kiosk.inputs import Connected, Disconnected
+
+    service = tour.kiosk.service
+    service.handle_input(Disconnected("camera scorer offline: Stopped", camera=True))
+    text = tour.app.banner_label.text
+    assert tour.app.banner.opacity == 1
+    assert text == "Camera scorer offline – darts are not counted. Check the Board Manager."
+    service.handle_input(Connected("Autodarts http://127.0.0.1:3180"))
+    assert tour.app.banner.opacity == 0
+    service.handle_input(Disconnected("unplugged"))  # a serial board later: its cable again
+    assert "Check the cable" in tour.app.banner_label.text
     assert service.match.board.parse("miss") == MISS
 
 

@@ -216,6 +216,12 @@ class DartshipApp(App):
         if paused:
             # Nothing is played while nothing can be saved: say so until saving works again.
             self.banner_label.text = paused
+        elif disconnected and self.service.board_camera:
+            # An Autodarts board has no cable to the kiosk: its cameras stopped (calibrating, in
+            # error) or its Board Manager is out of reach on the network.
+            self.banner_label.text = _(
+                "Camera scorer offline – darts are not counted. Check the Board Manager."
+            )
         elif disconnected:
             self.banner_label.text = _("Board disconnected – darts are not counted. Check the cable.")
 
