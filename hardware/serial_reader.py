@@ -125,6 +125,10 @@ class SerialReader:
         # a TCP bridge or a loop has no speed of its own to get wrong
         self._socket = url.lower().startswith("socket://")
         self._baud_known = bool(baud) or self._socket or url.lower().startswith("loop://")
+        # A speed remembered for the port is waited at while the board is silent (a GranBoard or
+        # a DIY board says nothing until a dart): trying another one then cost the first dart
+        # after every start of the kiosk (qa9). Bytes it cannot read still move it on.
+        self._speed_remembered = remembered is not None and not baud
         self.dialect: Dialect | None = None
         self.board: Board = board_for(profile)
         self.profile_note: Info | None = None
@@ -392,6 +396,11 @@ class SerialReader:
     def baud_known(self) -> bool:
         return self._baud_known
 
+    @property
+    def speed_remembered(self) -> bool:
+        """The speed was remembered for the port: waited at while the board is silent."""
+        return self._speed_remembered
+
     def _found(self, chosen: Dialect) -> None:
         self._choose(chosen)
         self._baud_known = True
@@ -493,7 +502,9 @@ class _Silence:
                 reader._write(self.port, DASCR_HANDSHAKE)
             return
         last = reader.handshake_at[-1] if reader.handshake_at else 0.0
-        if self.pending or self.settled or reader.baud_known or now - self.opened < last + self.SETTLE:
+        if self.pending or self.settled or reader.baud_known or reader.speed_remembered:
+            return
+        if now - self.opened < last + self.SETTLE:
             return
         if reader._bauds.index(reader.baud) == len(reader._bauds) - 1:
             self.settled = True  # every speed tried: wait here for the first dart

@@ -219,3 +219,43 @@ def test_bytes_at_another_speed_move_auto_to_the_next_speed(inbox):
     assert any(isinstance(e, Info) and "listening at 9600 baud" in e.message for e in events)
     # once the speed is known, bad bytes are bad lines, not another change of speed
     assert reader.feed(b"\xfe\xff\n", now=4.0) is None and reader.baud == 9600
+
+
+def test_a_board_remembered_for_its_port_is_waited_for_at_its_speed_while_silent(tmp_path, inbox):
+    """The GranBoard bridge (SoftCyD, 9600 baud) says nothing until a dart. Its first kiosk start
+    learns it (that first dart lost, once per port, as docs/board-test-transcripts.md says); the
+    kiosk started again (a power cut mid-game, qa9) waited a few seconds at the remembered 9600,
+    heard nothing, moved to 115200, and the next dart, whenever it came, was lost again: "nothing
+    readable ... throw that dart again", after every start. A remembered speed is kept while the
+    board is silent."""
+    fake = FakeBoard("bracket", baud=9600)
+    path = fake.open_pty()
+    known = KnownBoards(tmp_path / "boards.json")
+
+    def reader() -> SerialReader:
+        return SerialReader(path, inbox, known=known, read_timeout=0.02, handshake_at=(0.0, 0.5))
+
+    first = reader()
+    first.start()
+    try:
+        inbox.until(lambda e: isinstance(e, Connected))
+        fake.send_line("<T20>")  # read at 115200: no text; listened for at 9600 from then on
+        inbox.until(lambda e: isinstance(e, Info) and "9600" in e.message)
+        fake.send_line("<S5>")
+        inbox.until(lambda e: registered([e]) == ["dart S5"])
+    finally:
+        first.stop()
+    assert known.get(path) == KnownBoard("bracket", 9600)
+    inbox.drain()
+    again = reader()
+    again.start()
+    try:
+        inbox.until(lambda e: isinstance(e, Connected))
+        time.sleep(3.5)  # silent past the handshakes and the settling (0.5 s + 2 s)
+        fake.send_line("<D3>")
+        events = inbox.until(lambda e: bool(registered([e])) or isinstance(e, Info), timeout=5)
+        assert registered(events) == ["dart D3"], events
+        assert again.baud == 9600
+    finally:
+        again.stop()
+        fake.close()
