@@ -461,6 +461,8 @@ class AutodartsBoard:
     def profile(self) -> Profile:
         return self.board.profile
 
+    rings_told = True  # what it reports is known from the start
+
     def start(self) -> None:
         if self._task is not None or self._thread is not None:
             return

@@ -57,6 +57,10 @@ class SensedBoard:
     def profile(self) -> Profile:
         return self.board_input.profile
 
+    @property
+    def rings_told(self) -> bool:
+        return self.board_input.rings_told
+
     def start(self) -> None:
         self.sensor.start()
         self.board_input.start()

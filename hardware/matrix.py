@@ -139,6 +139,8 @@ class ContactDebouncer:
 class MatrixScanner:
     """Scans a rows x cols contact matrix on GPIO pins and hands darts to the sink."""
 
+    rings_told = True  # its board map (or board.profile) says what it reports
+
     def __init__(
         self,
         rows: Sequence[int],

@@ -165,6 +165,12 @@ class SerialReader:
         return self.board.profile
 
     @property
+    def rings_told(self) -> bool:
+        """False until auto has told the dialect: one that cannot tell the inner single from
+        the outer one changes `profile` to three rings then."""
+        return self.dialect is not None
+
+    @property
     def dialect_label(self) -> str:
         """What the reader speaks: `x`, `auto` while it is being told."""
         return self.dialect.name if self.dialect is not None else AUTO

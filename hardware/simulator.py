@@ -79,6 +79,8 @@ class SimulatedBoard:
     def profile(self) -> Profile:
         return self.board.profile
 
+    rings_told = True  # what it reports is known from the start
+
     @property
     def skill(self) -> Skill:
         return self._skill

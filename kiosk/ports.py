@@ -46,7 +46,9 @@ class BoardInput(Device, Protocol):
     anything it cannot read as `BadLine`/`UnmappedInput`/`StuckInput`/`Info` (never raise in its
     thread, never stop reading because of bad input); `name` says what it is for the screen and
     `doctor` ("serial /dev/ttyACM0", "simulator (30 mm scatter)"); `profile` is what the board can
-    report. MAY: report `Connected`/`Disconnected` (a board that can be unplugged must).
+    report, and `rings_told` whether the board has said so yet (False only while a serial board
+    in dialect `auto` has sent no line: its first one may change `profile`). MAY: report
+    `Connected`/`Disconnected` (a board that can be unplugged must).
     """
 
     @property
@@ -54,6 +56,9 @@ class BoardInput(Device, Protocol):
 
     @property
     def profile(self) -> Profile: ...
+
+    @property
+    def rings_told(self) -> bool: ...
 
 
 class Thrower(BoardInput, Protocol):

@@ -157,6 +157,8 @@ class GameService:
         # root): a board whose dialect cannot tell the two singles apart reports three rings
         # whatever board.profile says. None: no board, board.profile as configured.
         self.board_profile: Callable[[], Profile | None] = lambda: None
+        # False while the board has not said yet what it reports (`BoardInput.rings_told`).
+        self.board_rings_told: Callable[[], bool] = lambda: True
         self.paused: str | None = None  # why the store cannot save, while it cannot
         self._listeners: list[Listener] = []
         self._taking_part: list[Listener] = []  # heard first: the game's own players and timers

@@ -518,3 +518,41 @@ def test_home_in_the_middle_of_placing_hides_the_fleet_until_its_team_comes_back
     assert tour.kiosk.service.match.state().placed == (True, False)
     tour.press("Jets: place on this screen")  # the Jets' own, empty draft
     assert screen.team == 1 and not screen.draft.ships
+
+
+def test_a_new_board_not_told_yet_says_to_throw_a_dart_before_the_game(tour, monkeypatch) -> None:
+    """A new dARts board (dialect auto, nothing remembered for its port) says nothing until a
+    dart, and its dialect cannot tell the inner from the outer single. A game set up before its
+    first line was four-ring, with ships on outer singles the board can never report (qa9: the
+    first game on the walked numeric board). The new-game screen says to throw one dart first;
+    after it, the game is three-ring. The real reader on a pty, the fake dARts board at 9600."""
+    from hardware.fake_board import FakeBoard
+    from hardware.serial_reader import SerialReader
+    from kiosk.board import Profile
+    from tests.waits import until
+
+    fake = FakeBoard("numeric", baud=9600)
+    reader = SerialReader(fake.open_pty(), lambda _event: None, read_timeout=0.02)
+    service = tour.kiosk.service
+    configured = tour.kiosk.settings.board.profile
+    monkeypatch.setattr(service, "board_rings_told", lambda: reader.rings_told)
+    monkeypatch.setattr(
+        service, "board_profile", lambda: reader.profile if reader.profile is not configured else None
+    )
+    reader.start()
+    try:
+        tour.at("home")
+        tour.choose_game("darts")
+        text = tour.screen().profile.text
+        assert text == "Board: not told yet. Throw one dart at the board first: it tells the kiosk its rings."
+        while not reader.rings_told:  # at 115200 first, then at 9600, as the board is found
+            fake.send_line("320")
+            until(lambda: reader.rings_told or reader.baud == 9600, "the dart read or the speed moved")
+        tour.app.go("home")
+        tour.choose_game("darts")
+        assert "three-ring" in tour.screen().profile.text
+        tour.press_start("Place fleets")
+        assert service.match.setup.rules.profile is Profile.THREE_RING
+    finally:
+        reader.stop()
+        fake.close()

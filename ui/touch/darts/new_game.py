@@ -168,6 +168,13 @@ class NewGameScreen(KioskScreen):
         self.darts.set_value(rules.darts_per_visit)
         self.bull_off.set_value(rules.bull_off)
         self.profile.text = profile_text(rules.profile)
+        if not self.app.service.board_rings_told():
+            # A board in dialect auto that has sent nothing yet: its first dart may say it has
+            # three rings, and a game set up for four before then keeps ships on outer singles
+            # it can never report (qa9: the first game on a new dARts board).
+            self.profile.text = _(
+                "Board: not told yet. Throw one dart at the board first: it tells the kiosk its rings."
+            )
         self.message.text = ""
 
     def _config_rules(self) -> HouseRules:
