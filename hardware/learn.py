@@ -93,6 +93,8 @@ class LearnWizard:
         if step is None:
             return Answer(Outcome.IGNORED, _("all cells are done: contact {raw} ignored").format(raw=key))
         owner = self.contacts.get(key)
+        if owner is not None and self._one_single(owner, step):
+            return self._three_rings(key, step)
         if owner is not None and owner != step.spelling:
             return Answer(
                 Outcome.TAKEN,
@@ -105,6 +107,34 @@ class LearnWizard:
         self.contacts[key] = step.spelling
         self._advance()
         return Answer(Outcome.LEARNED, _("{cell} = contact {raw}").format(cell=step.spelling, raw=key))
+
+    def _one_single(self, owner: str, step: Step) -> bool:
+        """The contact of the outer single is hit for the inner single of the same number (or
+        the other way round): the board has one contact for both (a soft-tip board's 7 x 10
+        matrix has 70 contacts, fewer than the four-ring board's 82 cells)."""
+        if self.profile is not Profile.FOUR_RING:
+            return False
+        pair = {owner[:1], step.spelling[:1]}
+        return pair == {"L", "S"} and owner[1:] == step.spelling[1:]
+
+    def _three_rings(self, key: str, step: Step) -> Answer:
+        """Go on as a three-ring board: its singles are one cell each (S), every outer single
+        learned so far becomes that single, and the wizard carries on after this one."""
+        self.profile = Profile.THREE_RING
+        self.steps = steps_for(Profile.THREE_RING)
+        self.contacts = {
+            raw: "S" + cell[1:] if cell[:1] == "L" else cell for raw, cell in self.contacts.items()
+        }
+        merged = "S" + step.spelling[1:]
+        self.contacts[key] = merged
+        self.index = next(i for i, s in enumerate(self.steps) if s.spelling == merged) + 1
+        return Answer(
+            Outcome.LEARNED,
+            _(
+                "contact {raw} is both singles of {number}: this board has one contact for the two "
+                "singles, so the map is three-ring (the two singles of a number are one cell)"
+            ).format(raw=key, number=step.spelling[1:]),
+        )
 
     def skip(self) -> Answer:
         step = self.current

@@ -132,3 +132,28 @@ def test_demo_map_is_complete_for_both_styles():
         board_map = demo_map(Profile.THREE_RING, style)
         assert board_map.missing() == ()
         assert {t.cell for t in board_map.contacts.values()} >= {BULL}
+
+
+def test_a_board_with_one_contact_for_both_singles_is_learned_three_ring():
+    """A soft-tip board's 7 x 10 matrix (70 contacts) has one contact for the inner and the
+    outer single of a number. Learned under the default four-ring profile (qa9, the touchscreen's
+    Learn board over the GPIO matrix), S20 hit with L20's contact was refused ("already L20:
+    hit S20 again, or skip") for every number: a four-ring map without its 20 inner singles,
+    and games whose ships there could never be hit. The wizard goes on three-ring instead."""
+    wizard = LearnWizard(Profile.FOUR_RING)
+    contacts: dict[str, str] = {}  # what each contact of the board is, as it is wired
+    n = 0
+    while not wizard.done:
+        step = wizard.current
+        single = "S" + step.spelling[1:] if step.spelling[:1] in "LS" else step.spelling
+        if single not in contacts:
+            contacts[single] = f"{n // 10},{n % 10}"
+            n += 1
+        answer = wizard.contact(contacts[single])
+        assert answer.outcome is Outcome.LEARNED, answer.message
+    assert n == 62  # 20 x (D, T, one single) and the bull's two parts
+    board_map = wizard.board_map()
+    assert board_map.profile is Profile.THREE_RING
+    assert board_map.check() == []
+    assert board_map.lookup(contacts["S20"]).cell.code == "S20"
+    assert 'profile = "three-ring"' in wizard.map_text()
