@@ -556,3 +556,28 @@ def test_a_new_board_not_told_yet_says_to_throw_a_dart_before_the_game(tour, mon
     finally:
         reader.stop()
         fake.close()
+
+
+def test_a_map_saved_on_the_learn_screen_says_when_the_board_reads_it(tour, tmp_path, monkeypatch) -> None:
+    """The touchscreen's Learn board over the GPIO matrix (qa9): after Save map the running
+    board went on without it ("contact 0,1 is not in the board map") and nothing said the map
+    counts from the next start."""
+    from kiosk.inputs import UnmappedInput
+    from ui.touch.screens import learn
+
+    saved = tmp_path / "board-map.toml"
+    monkeypatch.setattr(learn, "map_path", lambda _settings: saved)
+    monkeypatch.setattr(tour.kiosk.config, "save", lambda _changes: None)  # the tour's config stays
+    tour.at("home")
+    tour.app.go("learn")
+    screen = tour.screen()
+    tour.kiosk.service.handle_input(UnmappedInput("0,0"))
+    assert "D20 = contact 0,0" in screen.answer.text
+    tour.press("Save map")
+    try:
+        assert saved.read_text().count("=") >= 2
+        assert screen.answer.text.startswith(
+            f"Map saved to {saved}. The board reads it from the kiosk's next start."
+        )
+    finally:
+        tour.app.go("home")

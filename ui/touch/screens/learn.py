@@ -138,7 +138,13 @@ class LearnScreen(KioskScreen):
         except (OSError, config_module.ConfigError) as err:
             self.answer.text = _("Could not save the map: {error}").format(error=err)
             return
-        text = _("Map saved to {path}.").format(path=path)
+        # The board input was built with the map it had when the kiosk started (qa9: darts
+        # after a save still came as "not in the board map"): say when this one counts.
+        text = (
+            _("Map saved to {path}.").format(path=path)
+            + " "
+            + _("The board reads it from the kiosk's next start.")
+        )
         if problems:
             text += " " + _("Still missing: {problems}").format(problems="; ".join(problems[:3]))
         self.answer.text = text
