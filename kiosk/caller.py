@@ -16,7 +16,10 @@ The queue's rules:
 * an undo or a correction cancels the calls about the dart it took back (`Call.about`): one
   still waiting is dropped, one playing is stopped;
 * a call waits for its moment: an update the screen plays out over a few seconds (the dice of
-  Battleship Express) gives the same `delay` the buzzer waits, so voice and buzzer go together.
+  Battleship Express) gives the same `delay` the buzzer waits, so voice and buzzer go together;
+* a call `aside` from the kiosk's own game (a phone room's duel, `hear_table`) comes second: it
+  is dropped while a call of the kiosk's own game waits, and any later call replaces it while
+  it waits (the game at the kiosk's board is never kept waiting by a duel of two phones).
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kiosk.i18n import _, language
@@ -66,6 +69,7 @@ class Caller:
         enabled: bool = True,
         volume: float = 0.8,
         say_cell: bool = False,
+        phone_duels: bool = True,
         delay: Callable[[Sequence[Any]], float] | None = None,
         clock: Callable[[], float] = time.monotonic,
         wait_for_face: bool = False,
@@ -76,6 +80,7 @@ class Caller:
         self.enabled = enabled
         self.volume = volume
         self.say_cell = say_cell
+        self.phone_duels = phone_duels  # call the phone rooms' duels (`hear_table`)
         self.delay = delay
         self.clock = clock
         self.silent: str | None = None  # why nothing can be heard (no audio device)
@@ -133,10 +138,17 @@ class Caller:
             self.speaker.close()
 
     def apply(
-        self, enabled: bool, volume: float, say_cell: bool, voices: dict[str, str] | None = None
+        self,
+        enabled: bool,
+        volume: float,
+        say_cell: bool,
+        voices: dict[str, str] | None = None,
+        phone_duels: bool | None = None,
     ) -> None:
         """The owner's settings, at once (a voice changes at its next rendering)."""
         self.enabled, self.volume, self.say_cell = enabled, volume, say_cell
+        if phone_duels is not None:
+            self.phone_duels = phone_duels
         if voices is not None:
             self.voice.voices = dict(voices)
         if not enabled:
@@ -168,6 +180,26 @@ class Caller:
                 self.say(call, wait)
         self._open_play()
 
+    def hear_table(
+        self,
+        service: GameService,
+        calls: Callable[[Sequence[Any], Mapping[str, Any]], Call | None],
+    ) -> Callable[[], None]:
+        """Call what `calls` makes of another table's game (a phone room's, on its own
+        service): said `aside` (see the module's docstring) while `phone_duels` is on. Returns
+        the unsubscribe (a table let go takes its listener with it)."""
+
+        def heard(event: ServiceEvent) -> None:
+            if not (self.enabled and self.phone_duels) or self._closing:
+                return
+            if not isinstance(event, MatchUpdate) or service.match is None:
+                return
+            call = calls(event.events, service.match.public_view())
+            if call is not None:
+                self.say(replace(call, aside=True))
+
+        return service.subscribe(heard)
+
     def phones_changed(self) -> None:
         """A phone took a link or a link changed (the phone server's `subscribe`, on the
         loop): a first turn waiting for its hand-over may be due now."""
@@ -197,7 +229,9 @@ class Caller:
             return
         with self._cond:
             now = self.clock()
-            kept = [q for q in self._pending if q.call.keep][-MAX_KEPT:]
+            if call.aside and any(not q.call.aside for q in self._pending):
+                return  # the kiosk's own game has a call waiting: it comes first
+            kept = [q for q in self._pending if q.call.keep and not q.call.aside][-MAX_KEPT:]
             self._pending = [*kept, _Queued(call, language(), now + max(0.0, wait), now)]
             self._cond.notify_all()
 

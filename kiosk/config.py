@@ -315,6 +315,9 @@ class CallerSettings:
     enabled: bool = setting(True, "speak the calls (hit, sunk, whose turn) on the audio output")
     volume: int = setting(80, "the caller's volume in percent", check=_range(0, 100))
     say_cell: bool = setting(False, 'say the thrown cell before its result ("T20, hit")')
+    phone_duels: bool = setting(
+        True, "call the sinks and the winner of duels played in phone rooms (never a square)"
+    )
     voice_en: str = setting(DEFAULT_VOICES["en"], "espeak-ng voice for English", check=_voice)
     voice_de: str = setting(DEFAULT_VOICES["de"], "espeak-ng voice for German", check=_voice)
     voice_fi: str = setting(DEFAULT_VOICES["fi"], "espeak-ng voice for Finnish", check=_voice)

@@ -47,12 +47,15 @@ class Call:
     `about`: the step of the game it tells of (the dart game: the dart's number in the game; a
     call on the next visit is about the last dart before it); an undo or a correction of that
     step cancels it (None: nothing can take it back). `keep`: a call that a later one never
-    drops or cuts (SUNK, the win, who starts): the later one waits for it.
+    drops or cuts (SUNK, the win, who starts): the later one waits for it. `aside`: a call
+    from outside the kiosk's own game (a duel of two phones in a room): it never keeps, never
+    replaces a call of the kiosk's own game, and any later call replaces it while it waits.
     """
 
     words: tuple[Words, ...]
     about: int | None = None
     keep: bool = False
+    aside: bool = False
 
     @property
     def text(self) -> str:

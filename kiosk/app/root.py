@@ -110,6 +110,7 @@ async def build_kiosk(
         server.use_thrower(kiosk.simulator)  # the host's throw pad, in simulator mode
         if kiosk.caller is not None:
             kiosk.on_stop.append(_caller_hears_phones(kiosk.caller, server))
+            _caller_hears_rooms(kiosk.caller, server)
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
     return kiosk
 
@@ -248,6 +249,7 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: 
         enabled=caller.enabled,
         volume=caller.volume / 100,
         say_cell=caller.say_cell,
+        phone_duels=caller.phone_duels,
         delay=sound_delay(kiosk.service.participants()),
         wait_for_face=True,
     ).attach()
@@ -261,6 +263,25 @@ def _caller_hears_phones(caller: Caller, web: PhoneServer) -> Callable[[], None]
     return web.subscribe(caller.phones_changed)
 
 
+def _caller_hears_rooms(caller: Caller, web: WebServer) -> None:
+    """The caller hears every phone table's game and calls a room duel's sinks and winner
+    (`kiosk.classic.calls.room_duel_call`): the tables there are and each one made later."""
+    from kiosk.classic.calls import room_duel_call
+    from kiosk.classic.rooms import PhoneVenue
+    from ui.handheld.classic.api import ClassicApi
+
+    classic = web.part(ClassicApi)
+    if classic is None:
+        return
+
+    def hear(table: PhoneVenue) -> None:
+        caller.hear_table(table.service, room_duel_call)
+
+    for table in classic.rooms.tables():
+        hear(table)
+    classic.rooms.on_table.append(hear)
+
+
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
     """What changes at once when the owner saves Settings (the rest at the next start)."""
     new = change.new
@@ -270,4 +291,6 @@ def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:
         kiosk.simulator.skill = new.simulator.skill
     if kiosk.caller is not None:
         caller = new.caller
-        kiosk.caller.apply(caller.enabled, caller.volume / 100, caller.say_cell, caller.voices())
+        kiosk.caller.apply(
+            caller.enabled, caller.volume / 100, caller.say_cell, caller.voices(), caller.phone_duels
+        )

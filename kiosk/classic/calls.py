@@ -66,6 +66,28 @@ def first_turn(view: Mapping[str, Any]) -> tuple[Words, ...]:
     return _turn(view, int(view["turn"]))
 
 
+def _phone_duel() -> Words:
+    return Words("phone-duel", _("Phone duel"))
+
+
+def room_duel_call(events: Sequence[Any], view: Mapping[str, Any]) -> Call | None:
+    """What the kiosk says of a duel two phones play in a room (`Caller.hear_table`): its
+    sinks and its winner, each after "Phone duel" (and a sink after the shooter's name), so
+    the bar tells them from the kiosk's own game ("Phone duel. Anna. Sunk! The Destroyer",
+    "Phone duel. Anna wins!"). Never a shot's square, a hit or a miss (a room's duel is on its
+    phones, and many may run at once), and nothing of a solo game or the daily challenge."""
+    if view["mode"] != Mode.DUEL.value:
+        return None
+    words: list[Words] = []
+    for event in events:
+        if isinstance(event, ShotFired) and event.result is Result.SUNK and event.ship is not None:
+            words += [_phone_duel(), name(str(view["players"][event.side])), sunk(event.ship.kind)]
+        elif isinstance(event, Won):
+            said = template("wins", _("{name} wins!"), name=str(view["players"][event.side]))
+            words += [*([] if words else [_phone_duel()]), *said]  # after a sink: "Anna wins!"
+    return Call(tuple(words)) if words else None
+
+
 class ClassicCalls:
     """Classic Battleship's phrasebook."""
 
@@ -102,6 +124,7 @@ class ClassicCalls:
         yield Words("computer-wins", _("The computer wins"))
         yield from template("name-your-turn", _("{name}, your turn"))
         yield from template("wins", _("{name} wins!"))
+        yield _phone_duel()  # a phone room's duel
         if options.say_cell:
             yield from (_square(square) for square in SQUARES)
 

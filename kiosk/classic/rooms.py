@@ -155,6 +155,10 @@ class PhoneRooms:
         """The device's own table (solo games, and duels as the owner of a room)."""
         return self._table(f"phone:{device}")
 
+    def tables(self) -> list[PhoneVenue]:
+        """The tables kept now (a new one is told to `on_table`)."""
+        return list(self._tables.values())
+
     def daily_table(self, device: str) -> PhoneVenue:
         return self._table(f"{PHONE_DAILY}{device}")
 

@@ -95,6 +95,27 @@ def test_a_new_call_replaces_the_one_not_yet_started(rig):
     assert all(p.finished for p in speaker.played)
 
 
+def test_a_phone_duel_s_call_never_replaces_one_of_the_kiosk_s_own_game(rig):
+    """A call aside (a phone room's duel) comes second: while the kiosk's own game has a call
+    waiting it is dropped; waiting itself, any later call replaces it, even one that keeps."""
+    caller, speaker, _voice = rig
+    caller.say(Call(_words("long")))
+    time.sleep(0.1)  # "long" plays
+    caller.say(Call(_words("turn")))  # the kiosk's own game: "Jets to throw" waits
+    caller.say(Call(_words("duel-sunk"), keep=True, aside=True))
+    assert [c.words[0].phrase for c in caller.pending] == ["turn"]
+    assert caller.wait_idle()
+    caller.say(Call(_words("long")))
+    time.sleep(0.1)
+    caller.say(Call(_words("duel-sunk"), aside=True))
+    caller.say(Call(_words("duel-won"), keep=True, aside=True))  # another duel's: the newest
+    assert [c.words[0].phrase for c in caller.pending] == ["duel-won"]
+    caller.say(Call(_words("turn")))
+    assert [c.words[0].phrase for c in caller.pending] == ["turn"]
+    assert caller.wait_idle()
+    assert _said(speaker) == ["long", "turn", "long", "turn"]
+
+
 def test_sunk_is_never_cut_nor_dropped_by_the_next_call(rig):
     caller, speaker, _voice = rig
     caller.say(Call(_words("sunk"), keep=True))
@@ -357,5 +378,45 @@ def test_a_dart_game_with_rotating_players_names_who_throws_first(tmp_path):
     said, caller = _calls_of(service, tmp_path, start)
     try:
         assert said == [["name-sharks", "start-player", "name-ann", "start-player-2"]]
+    finally:
+        caller.close()
+
+
+def test_a_phone_room_s_duel_is_called_as_the_owner_chose_and_its_solo_games_are_not(tmp_path):
+    """`hear_table`: a phone table's duel says its sinks after "Phone duel" and the shooter,
+    never a miss or a hit; `caller.phone_duels = false` (saved in Settings: `apply`) silences
+    it at once; a solo game on a phone is never called."""
+    from kiosk.classic.calls import room_duel_call
+    from kiosk.classic.match import Fire, Mode
+    from kiosk.classic.match import Setup as ClassicSetup
+    from kiosk.classic.table import start
+    from kiosk.classic.wire import CLASSIC
+
+    kiosk = GameService(None)
+    caller = Caller(kiosk, FileVoice(tmp_path), SimulatedSpeaker(tempo=0.01)).attach()
+    said: list[list[str]] = []
+    caller.say = lambda call, wait=0.0: said.append([w.phrase for w in call.words])  # type: ignore[method-assign]
+    table = GameService(None, venue="phone:x")
+    try:
+        caller.hear_table(table, room_duel_call)
+        start(table, ClassicSetup(Mode.DUEL, ("Ann", "Bo")), random.Random(5))
+        match = CLASSIC.in_play(table)
+        assert match is not None
+        ships = match.fleet(1).ships
+        destroyer, submarine = ships[-1], ships[-2]
+        for square in destroyer.cells:
+            table.submit(Fire(0, square))
+        assert said == [["phone-duel", "name-ann", "sunk-destroyer"]]
+        caller.apply(True, 0.8, False, phone_duels=False)
+        for square in submarine.cells:
+            table.submit(Fire(0, square))
+        assert len(said) == 1
+        caller.apply(True, 0.8, False, phone_duels=True)
+        start(table, ClassicSetup(Mode.SOLO, ("Ann",)), random.Random(6))
+        solo = CLASSIC.in_play(table)
+        assert solo is not None
+        for square in solo.fleet(1).ships[-1].cells:
+            table.submit(Fire(0, square))
+        assert len(said) == 1
     finally:
         caller.close()

@@ -173,3 +173,98 @@ def test_a_phones_only_classic_duel_calls_its_first_turn_once_both_phones_hold_t
 
     with caplog.at_level(logging.INFO, logger="dartship.caller"):
         asyncio.run(play())
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+def test_a_phone_room_duel_is_called_its_sinks_and_winner_never_a_square(
+    tmp_path, monkeypatch, caplog, language
+):
+    """A headless kiosk; two phones over HTTP: Ann plays solo (not called), opens a room, Bo
+    joins and taps Ready, Ann starts the duel; Ann misses, Bo sinks all five of Ann's ships.
+    The kiosk calls each sink with "Phone duel" and Bo's name, and Bo's win; no hit, no miss,
+    no turn, no square; and nothing of the solo game before it."""
+    import hashlib
+    import re
+
+    from aiohttp import ClientSession, CookieJar
+
+    from kiosk.classic.wire import CLASSIC
+    from tests.ui.conftest_classic import enemy_squares, water
+    from ui.handheld.classic.api import ClassicApi
+    from ui.handheld.phones import COOKIE
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    config = ConfigFile(
+        tmp_path / "config.toml",
+        {
+            "board.input": InputKind.SIMULATOR,
+            "web.host": "127.0.0.1",
+            "web.port": 0,
+            "kiosk.database": str(tmp_path / "k.db"),
+            "kiosk.language": language,
+            "caller.output": CallerOutput.LOG,
+        },
+    )
+    set_language(language)
+    prefix = {"en": "caller: ", "de": "Ansager: ", "fi": "kuuluttaja: "}[language]
+
+    def said() -> list[str]:
+        lines = [r.getMessage() for r in caplog.records if r.name == "dartship.caller"]
+        return [line.split(": ", 1)[1] for line in lines if line.startswith(prefix) and ": " in line]
+
+    async def play() -> None:
+        kiosk = await build_kiosk(config, headless=True)
+        kiosk.ready()
+        caller, web = kiosk.caller, kiosk.web
+        assert caller is not None and web is not None and isinstance(caller.speaker, SimulatedSpeaker)
+        caller.speaker.tempo = 0.02
+        classic = web.part(ClassicApi)
+        assert classic is not None
+        base = f"{web.base_url}/api/classic"
+        ann, bo = (ClientSession(cookie_jar=CookieJar(unsafe=True)) for _ in (0, 1))
+
+        async def ok(response) -> dict:
+            assert response.status == 200, (response.status, await response.text())
+            return await response.json()
+
+        try:
+            await ok(await ann.get(f"{base}/play"))
+            key = next(c.value for c in ann.cookie_jar if c.key == COOKIE)
+            table = classic.rooms.table(hashlib.sha256(key.encode()).hexdigest())
+            await ok(await ann.post(f"{base}/play/solo", json={"level": "easy", "name": "Ann"}))
+            solo = CLASSIC.in_play(table.service)
+            assert solo is not None
+            for cell in enemy_squares(solo, 0)[:5]:  # a solo game sinks its Destroyer: not called
+                await ok(await ann.post(f"{base}/play/fire", json={"cell": cell}))
+            room = (await ok(await ann.post(f"{base}/play/room", json={})))["room"]
+            token = room["link"].rsplit("/", 1)[1]
+            await ok(await bo.get(f"{base}/r/{token}"))
+            await ok(await bo.post(f"{base}/r/{token}/ready", json={"name": "Bo"}))
+            await ok(await ann.post(f"{base}/play/duel", json={}))
+            duel = CLASSIC.in_play(table.service)
+            assert duel is not None and duel.setup.players == ("Ann", "Bo")
+            await ok(await ann.post(f"{base}/play/fire", json={"cell": water(duel, 0)[0]}))
+            for cell in enemy_squares(duel, 1):
+                answer = await ok(await bo.post(f"{base}/r/{token}/fire", json={"cell": cell}))
+                await eventually(caller.idle, "the caller idle")  # each sink heard on its own
+            assert answer["view"]["winner"] == 1
+            await eventually(lambda: len(said()) >= 5, "five calls")
+            await eventually(caller.idle, "the caller idle")
+        finally:
+            await ann.close()
+            await bo.close()
+            await kiosk.stop()
+            set_language("en")
+
+    with caplog.at_level(logging.INFO, logger="dartship.caller"):
+        asyncio.run(play())
+    calls = said()
+    words = {
+        "en": ("Phone duel Bo Sunk! The ", "Bo wins!"),
+        "de": ("Handy-Duell Bo Versenkt! ", "Bo gewinnt!"),
+        "fi": ("Puhelinkaksintaistelu Bo Upposi! ", "Bo voittaa!"),
+    }[language]
+    assert len(calls) == 5, calls
+    assert all(call.startswith(words[0]) for call in calls), calls
+    assert calls[-1].endswith(words[1]), calls
+    assert not any(re.search(r"\b[A-J](?:10|[1-9])\b", call) for call in calls), calls
