@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 
 from kiosk.bucket import Bucket
+from kiosk.i18n import _
 from kiosk.store import Store, StoreError
 
 log = logging.getLogger("dartship.pin")
@@ -49,7 +50,9 @@ class PinGuard:
             data = json.loads(kept)
             level, stamp = float(data["level"]), float(data["at"])
         except (sqlite3.Error, StoreError, ValueError, KeyError, TypeError) as err:
-            log.warning("the Settings PIN's count of wrong tries cannot be read (%s): it starts afresh", err)
+            log.warning(
+                _("the Settings PIN's count of wrong tries cannot be read (%s): it starts afresh"), err
+            )
             return self._fresh()
         return Bucket(TRIES, 1 / SECONDS_PER_TRY, min(max(level, 0.0), TRIES), min(stamp, self.clock()))
 
@@ -59,7 +62,7 @@ class PinGuard:
         try:
             self.store.meta.remember(_KEY, json.dumps({"level": self.tries.level, "at": self.tries.stamp}))
         except (sqlite3.Error, StoreError) as err:
-            log.warning("the Settings PIN's count of wrong tries cannot be kept (%s)", err)
+            log.warning(_("the Settings PIN's count of wrong tries cannot be kept (%s)"), err)
 
     def locked_for(self) -> float:
         """Seconds until the keypad takes a PIN again (0: it does now)."""
@@ -77,5 +80,5 @@ class PinGuard:
         self.tries.take(self._now())
         self._save()
         if self.locked_for() > 0:
-            log.warning("Settings PIN: %d wrong tries, keypad locked", TRIES)
+            log.warning(_("Settings PIN: %d wrong tries, keypad locked"), TRIES)
         return False

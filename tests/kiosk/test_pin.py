@@ -42,3 +42,23 @@ def test_an_unreadable_count_starts_afresh(tmp_path):
     store.meta.remember("pin_lock", "{not json")
     guard = PinGuard(store)
     assert guard.locked_for() == 0 and guard.tries.level == TRIES
+
+
+def test_the_lock_s_journal_line_is_in_the_kiosk_s_language(tmp_path, caplog):
+    """A Finnish bar's journal says the keypad locked in Finnish, as the kiosk's other lines
+    do: before, the PIN's lines were English whatever the language."""
+    import logging
+
+    from kiosk.i18n import catalog, language, set_language
+
+    before = language()
+    set_language("fi")
+    try:
+        guard = PinGuard(Store(tmp_path / "k.db"), clock=lambda: 1_000_000.0)
+        with caplog.at_level(logging.WARNING, logger="dartship.pin"):
+            for _ in range(TRIES):
+                guard.check("0000", "1234")
+    finally:
+        set_language(before)
+    finnish = catalog("fi")["Settings PIN: %d wrong tries, keypad locked"] % TRIES
+    assert finnish in caplog.messages

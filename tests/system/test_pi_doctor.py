@@ -34,6 +34,7 @@ class Machine:
         self.installed = False
         self.missing_groups: tuple[str, ...] = ()
         self.modules = {"lgpio"}
+        self.unit_headless = False  # what dartship.service's ExecStart says
 
     def write_config(self, text: str) -> None:
         self.config.write_text(text)
@@ -95,6 +96,7 @@ class Machine:
             open_serial=open_serial,
             bind=bind,
             has_module=lambda name: name in self.modules,
+            service_headless=lambda: self.unit_headless,
         )
 
     def run(self) -> doctor.Report:

@@ -82,3 +82,52 @@ def test_no_screen_says_a_phones_only_kiosk_needs_none(machine: Machine) -> None
     kiosk_config(machine)
     (fail,) = findings(machine.run(), "display", Severity.FAIL)
     assert "vc4-kms-v3d" in fail.fix and "--headless" in fail.fix
+
+
+def test_a_kiosk_started_headless_by_its_unit_needs_no_screen(machine: Machine, capsys) -> None:  # noqa: F811
+    """A bar that runs the kiosk phones-only (`systemctl edit dartship`: ExecStart with
+    `--headless`) and no screen gets no display problem: before, the doctor failed it for the
+    screen it does not have, and exited 1 on a healthy kiosk."""
+    kiosk_config(machine)
+    machine.unit_headless = True
+    (ok,) = findings(machine.run(), "display")
+    assert ok.level is Severity.OK and "--headless" in ok.message
+    assert doctor.main([], machine.environment()) == 0
+    assert "No problems" in capsys.readouterr().out
+
+
+def test_doctor_headless_checks_a_phones_only_kiosk(machine: Machine, capsys) -> None:  # noqa: F811
+    """`dartship doctor --headless` checks the kiosk as `dartship run --headless` runs it (a
+    kiosk started by hand or by another supervisor than dartship.service): the network is still
+    checked (the phones need it), the screen is not."""
+    kiosk_config(machine)
+    assert doctor.main([], machine.environment()) == 1  # no screen, judged as a screen kiosk
+    capsys.readouterr()
+    assert doctor.main(["--headless"], machine.environment()) == 0
+    out = capsys.readouterr().out
+    assert "no screen needed" in out and "10.0.0.5" in out
+
+
+def test_the_unit_s_start_line_is_read_for_headless(monkeypatch) -> None:
+    """`--headless` is found among the words of the unit's ExecStart as systemctl shows it; no
+    systemctl (a laptop, a container) is not headless."""
+    import subprocess
+
+    shown = (
+        "{ path=/opt/dartship/venv/bin/dartship ; argv[]=/opt/dartship/venv/bin/dartship run --headless ; }"
+    )
+
+    def fake_run(args, **kwargs):
+        assert args[:2] == ["systemctl", "show"]
+        return subprocess.CompletedProcess(args, 0, stdout=shown + "\n", stderr="")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    assert doctor._service_headless() is True
+    shown = shown.replace(" --headless", "")
+    assert doctor._service_headless() is False
+
+    def missing(args, **kwargs):
+        raise FileNotFoundError("systemctl")
+
+    monkeypatch.setattr(subprocess, "run", missing)
+    assert doctor._service_headless() is False
