@@ -165,6 +165,9 @@ def test_real_dice_are_asked_roll_by_roll_and_rolled_as_typed(tour, x, artefacts
     played = len(tour.kiosk.buzzer.played)
     x.attack(ship, target)
     assert table.entry is not None and table.entry.wanted == rules.dice
+    # the side prompt says what the panel asks, not "roll!" (a tap of Roll, which is off)
+    name = match.setup.players[me]
+    assert table.prompt.text == f"{name}: roll the real dice, then tap what each one shows"
     miss = next(f for f in Face if f is not Face.BURST and f is not target.ship.face)
     typed: list[Face] = []
     x.type_faces([target.ship.face])  # one hit, then a slip: undone

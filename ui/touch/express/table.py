@@ -371,6 +371,9 @@ class ExpressScreen(KioskScreen):
             self.prompt.text = _("{name} attacks …").format(name=setup.players[self.shown["turn"]])
         elif level is not None:
             self.prompt.text = _("{name} ({level}) is thinking …").format(name=name, level=level_name(level))
+        elif self.entry is not None:
+            # The real dice's panel asks for the faces: "roll!" beside it read as a tap of Roll.
+            self.prompt.text = _("{name}: roll the real dice, then tap what each one shows").format(name=name)
         elif match.phase is Phase.TARGET:
             self.prompt.text = _("{name}: tap the ship your Carrier attacks").format(name=name)
         elif self.attacker is None and self._sank_and_goes_again():
