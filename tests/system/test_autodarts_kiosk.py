@@ -31,7 +31,7 @@ from kiosk.darts.match import (
     Team,
     Won,
 )
-from kiosk.service import MatchUpdate, Notice, NoticeKind, ServiceEvent, Source
+from kiosk.service import GameService, MatchUpdate, Notice, NoticeKind, ServiceEvent, Source
 from tests.clocks import hand_clock_for_next
 from tests.waits import eventually
 
@@ -55,6 +55,26 @@ async def kiosk_on(manager: FakeBoardManager, tmp_path, bull_off: str = "off") -
     )
     assert not problems
     return await build_kiosk(ConfigFile(None, typed), web=False)
+
+
+def refusals_of(service: GameService) -> list[str]:
+    """The refusals the service tells from now on (each notice's words), as they come."""
+    refusals: list[str] = []
+
+    def hear(event: ServiceEvent) -> None:
+        if isinstance(event, Notice) and event.kind is NoticeKind.REFUSED:
+            refusals.append(event.message)
+
+    service.subscribe(hear)
+    return refusals
+
+
+def start_placed(kiosk: Kiosk, rng: random.Random) -> None:
+    """A new Sharks v Jets game by the kiosk's house rules, both fleets placed at random."""
+    rules = HouseRules(bull_off=kiosk.settings.rules.bull_off)
+    kiosk.service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
+    for team in (0, 1):
+        kiosk.service.submit(Place(team, random_fleet(FOUR, rules.fleet, rng)))
 
 
 def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
@@ -187,23 +207,12 @@ def test_darts_pulled_long_after_a_tap_leave_the_next_visit_alone(tmp_path, monk
     async def play() -> None:
         manager = FakeBoardManager(random.Random(5))
         kiosk = await kiosk_on(manager, tmp_path)
-        refusals: list[str] = []
         try:
             service = kiosk.service
-            service.subscribe(
-                lambda e: (
-                    refusals.append(e.message)
-                    if isinstance(e, Notice) and e.kind is NoticeKind.REFUSED
-                    else None
-                )
-            )
+            refusals = refusals_of(service)
             await eventually(lambda: service.board_connected, "the Board Manager connected")
             clock = hand_clock_for_next(service, monkeypatch)
-            rules = HouseRules(bull_off=kiosk.settings.rules.bull_off)
-            service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
-            rng = random.Random(2)
-            for team in (0, 1):
-                service.submit(Place(team, random_fleet(FOUR, rules.fleet, rng)))
+            start_placed(kiosk, random.Random(2))
             frames = kiosk.board.frames
 
             async def seen(count: int) -> None:
@@ -249,22 +258,11 @@ def test_the_bull_off_s_darts_pulled_out_leave_the_first_visit_alone(tmp_path):
     async def play() -> None:
         manager = FakeBoardManager(random.Random(7))
         kiosk = await kiosk_on(manager, tmp_path, bull_off="normal")
-        refusals: list[str] = []
         try:
             service = kiosk.service
-            service.subscribe(
-                lambda e: (
-                    refusals.append(e.message)
-                    if isinstance(e, Notice) and e.kind is NoticeKind.REFUSED
-                    else None
-                )
-            )
+            refusals = refusals_of(service)
             await eventually(lambda: service.board_connected, "the Board Manager connected")
-            rules = HouseRules(bull_off=kiosk.settings.rules.bull_off)
-            service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
-            rng = random.Random(4)
-            for team in (0, 1):
-                service.submit(Place(team, random_fleet(FOUR, rules.fleet, rng)))
+            start_placed(kiosk, random.Random(4))
             assert service.match.phase is Phase.BULL_OFF
             frames = kiosk.board.frames
 

@@ -15,12 +15,15 @@ import pytest
 from hardware.speaker import SimulatedSpeaker
 from kiosk.app.root import build_kiosk
 from kiosk.board import Cell, Ring
+from kiosk.caller import Caller
 from kiosk.config import CallerOutput, ConfigFile, InputKind
 from kiosk.darts.fleet import parse_fleet
 from kiosk.darts.kind import DARTS
 from kiosk.darts.match import BullOffMode, Phase, Place, Setup, Team, house_rules
+from kiosk.house import Kiosk
 from kiosk.i18n import set_language
 from kiosk.inputs import Button
+from kiosk.ports import PhoneServer
 from tests.clocks import hand_clock_for_next
 from tests.waits import eventually
 
@@ -32,6 +35,32 @@ JET_CELLS = [code for ship in JETS.split() for code in ship.split("-")]
 def _cell(code: str) -> Cell:
     rings = {"T": Ring.TRIPLE, "D": Ring.DOUBLE, "S": Ring.SMALL, "L": Ring.LARGE}
     return Cell(rings[code[0]], int(code[1:]))
+
+
+def phones_kiosk_config(tmp_path, language: str = "en") -> ConfigFile:
+    """A headless kiosk's config whose phone page listens on a free port of 127.0.0.1 and
+    whose caller says its calls in the journal."""
+    return ConfigFile(
+        tmp_path / "config.toml",
+        {
+            "board.input": InputKind.SIMULATOR,
+            "web.host": "127.0.0.1",
+            "web.port": 0,
+            "kiosk.database": str(tmp_path / "k.db"),
+            "kiosk.language": language,
+            "caller.output": CallerOutput.LOG,
+        },
+    )
+
+
+async def headless_kiosk_calling(config: ConfigFile) -> tuple[Kiosk, Caller, PhoneServer]:
+    """The headless kiosk up (its phone page serving), its caller quick to say each call."""
+    kiosk = await build_kiosk(config, headless=True)
+    kiosk.ready()
+    caller, web = kiosk.caller, kiosk.web
+    assert caller is not None and web is not None and isinstance(caller.speaker, SimulatedSpeaker)
+    caller.speaker.tempo = 0.02  # the journal need not wait a whole second per call
+    return kiosk, caller, web
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -120,16 +149,7 @@ def test_a_phones_only_classic_duel_calls_its_first_turn_once_both_phones_hold_t
     from kiosk.classic.table import start
 
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    config = ConfigFile(
-        tmp_path / "config.toml",
-        {
-            "board.input": InputKind.SIMULATOR,
-            "web.host": "127.0.0.1",
-            "web.port": 0,
-            "kiosk.database": str(tmp_path / "k.db"),
-            "caller.output": CallerOutput.LOG,
-        },
-    )
+    config = phones_kiosk_config(tmp_path)
 
     def said() -> list[str]:
         return [
@@ -137,11 +157,7 @@ def test_a_phones_only_classic_duel_calls_its_first_turn_once_both_phones_hold_t
         ]
 
     async def play() -> None:
-        kiosk = await build_kiosk(config, headless=True)
-        kiosk.ready()
-        caller, web = kiosk.caller, kiosk.web
-        assert caller is not None and web is not None and isinstance(caller.speaker, SimulatedSpeaker)
-        caller.speaker.tempo = 0.02
+        kiosk, caller, web = await headless_kiosk_calling(config)
         try:
             start(kiosk.service, ClassicSetup(Mode.DUEL, ("Sharks", "Jets")), kiosk.service.rng)
             tokens = web.api.tokens
@@ -194,17 +210,7 @@ def test_a_phone_room_duel_is_called_its_sinks_and_winner_never_a_square(
     from ui.handheld.phones import COOKIE
 
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    config = ConfigFile(
-        tmp_path / "config.toml",
-        {
-            "board.input": InputKind.SIMULATOR,
-            "web.host": "127.0.0.1",
-            "web.port": 0,
-            "kiosk.database": str(tmp_path / "k.db"),
-            "kiosk.language": language,
-            "caller.output": CallerOutput.LOG,
-        },
-    )
+    config = phones_kiosk_config(tmp_path, language)
     set_language(language)
     prefix = {"en": "caller: ", "de": "Ansager: ", "fi": "kuuluttaja: "}[language]
 
@@ -213,11 +219,7 @@ def test_a_phone_room_duel_is_called_its_sinks_and_winner_never_a_square(
         return [line.split(": ", 1)[1] for line in lines if line.startswith(prefix) and ": " in line]
 
     async def play() -> None:
-        kiosk = await build_kiosk(config, headless=True)
-        kiosk.ready()
-        caller, web = kiosk.caller, kiosk.web
-        assert caller is not None and web is not None and isinstance(caller.speaker, SimulatedSpeaker)
-        caller.speaker.tempo = 0.02
+        kiosk, caller, web = await headless_kiosk_calling(config)
         classic = web.part(ClassicApi)
         assert classic is not None
         base = f"{web.base_url}/api/classic"
