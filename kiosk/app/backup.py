@@ -159,7 +159,10 @@ def backup(
         try:
             _copy(source, folder, final)
         except _Full as again:
-            raise _no_room(folder, again.needed) from None
+            # The room was there by the sizes, and the copy still did not fit (a filesystem's
+            # own overhead, the database grown during the copy): the copies are gone, and the
+            # message must say so, not "nothing was copied" as if the stick were as it was.
+            raise _no_room(folder, again.needed, removed) from None
     return BackupResult(final, removed + rotate(folder, keep))
 
 
@@ -246,13 +249,17 @@ def _is_full(err: Exception) -> bool:
     )
 
 
-def _no_room(folder: Path, needed: int) -> BackupError:
-    return BackupError(
-        _(
-            "{folder} is full: {free} free, one more copy needs {needed}; nothing was copied. "
-            "Free space there, keep fewer copies (--keep), or use another --dest"
-        ).format(folder=folder, free=human_size(_free(folder)), needed=human_size(needed))
-    )
+def _no_room(folder: Path, needed: int, removed: Sequence[Path] = ()) -> BackupError:
+    said = _(
+        "{folder} is full: {free} free, one more copy needs {needed}; nothing was copied. "
+        "Free space there, keep fewer copies (--keep), or use another --dest"
+    ).format(folder=folder, free=human_size(_free(folder)), needed=human_size(needed))
+    if removed:
+        left = len(backups(folder))
+        said += ". " + _(
+            "To make room the old copies {names} were removed first; {left} copies are left there"
+        ).format(names=", ".join(p.name for p in removed), left=left)
+    return BackupError(said)
 
 
 def _parser() -> argparse.ArgumentParser:

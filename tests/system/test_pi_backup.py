@@ -204,3 +204,24 @@ def test_a_database_grown_past_the_disk_never_costs_the_last_copy(store: Store, 
             backup(store.path, usb, keep=1, now=T0 + timedelta(days=1))
         assert "is full" in str(full.value)
         assert backups(usb) == [first] and sorted(usb.iterdir()) == [first]
+
+
+def test_a_retry_that_still_does_not_fit_says_the_copies_it_removed(
+    store: Store, tmp_path: Path, monkeypatch
+) -> None:
+    """The sizes said that dropping the one old copy makes room, and the copy still did not fit
+    (a stick's own overhead, a database grown during the copy): the old copy is gone, and the
+    message says so and names it. Before, it said "nothing was copied" as if the stick still
+    held its backup."""
+    folder = tmp_path / "usb"
+    first = backup(store.path, folder, keep=1, now=T0).copy
+
+    def no_room(source: Path, folder: Path, final: Path) -> None:
+        raise backup_module._Full(1)
+
+    monkeypatch.setattr(backup_module, "_copy", no_room)
+    with pytest.raises(BackupError) as full:
+        backup(store.path, folder, keep=1, now=T0 + timedelta(days=1))
+    said = str(full.value)
+    assert "is full" in said and first.name in said and "0 copies are left" in said
+    assert backups(folder) == []
