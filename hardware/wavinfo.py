@@ -5,8 +5,10 @@ Python 3.11's `wave` reads plain 8/16-bit PCM only: it refuses WAVE_FORMAT_EXTEN
 sox, Audacity and most recorders write for 24- and 32-bit PCM and for more than two channels),
 32-bit float and A-law/u-law, all of which SDL_mixer plays. A bar's own recording in any of
 them was refused as "not a WAV file" and the synthetic voice said it instead; this reader
-accepts every format SDL_mixer plays and refuses what it cannot (a file that is no RIFF/WAVE,
-an empty or truncated one with no sound in it, a compressed format such as ADPCM or MP3 in WAV).
+accepts every format SDL_mixer plays, Microsoft's and IMA's ADPCM among them (what some
+recorders and older sound boards write to save room: SDL's own WAV loader decodes both), and
+refuses what it cannot (a file that is no RIFF/WAVE, an empty or truncated one with no sound in
+it, another compressed format such as MP3 or GSM in WAV).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import struct
 from pathlib import Path
 
 PCM, IEEE_FLOAT, ALAW, MULAW, EXTENSIBLE = 0x0001, 0x0003, 0x0006, 0x0007, 0xFFFE
-PLAYABLE = frozenset({PCM, IEEE_FLOAT, ALAW, MULAW})
+MS_ADPCM, IMA_ADPCM = 0x0002, 0x0011  # blocks of `align` bytes, each `samples per block` frames
+PLAYABLE = frozenset({PCM, IEEE_FLOAT, ALAW, MULAW, MS_ADPCM, IMA_ADPCM})
+ADPCM = frozenset({MS_ADPCM, IMA_ADPCM})
 MAX_CHUNKS = 64  # a header with more chunks before its sound is no recording
 
 
@@ -28,7 +32,7 @@ def wav_seconds(path: Path) -> float:
             head = f.read(12)
             if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
                 return 0.0
-            fmt: tuple[int, int, int, int] | None = None  # tag, channels, rate, block align
+            fmt: tuple[int, int, int, int, int] | None = None  # tag, channels, rate, align, frames/block
             for _ in range(MAX_CHUNKS):
                 chunk = f.read(8)
                 if len(chunk) < 8:
@@ -44,14 +48,20 @@ def wav_seconds(path: Path) -> float:
                         if len(body) < 26:
                             return 0.0
                         tag = struct.unpack("<H", body[24:26])[0]  # the sub-format GUID's first two bytes
-                    fmt = (tag, channels, rate, align)
+                    per_block = 1  # PCM and its kind: a block is one frame
+                    if tag in ADPCM:
+                        # the format's extra bytes: their count, then the frames in a block
+                        per_block = struct.unpack("<H", body[18:20])[0] if len(body) >= 20 else 0
+                    fmt = (tag, channels, rate, align, per_block)
                 elif name == b"data":
                     if fmt is None:
                         return 0.0
-                    tag, channels, rate, align = fmt
-                    if tag not in PLAYABLE or not channels or not rate or not align:
+                    tag, channels, rate, align, per_block = fmt
+                    if tag not in PLAYABLE or not channels or not rate or not align or not per_block:
                         return 0.0
-                    frames = min(length, size - start) // align  # a truncated file: what is there
+                    held = min(length, size - start)  # a truncated file: what is there
+                    # a block cut short still holds its share of frames (ADPCM's last block is)
+                    frames = held // align * per_block + held % align * per_block // align
                     return frames / rate
                 f.seek(start + length + (length & 1))
     except OSError:

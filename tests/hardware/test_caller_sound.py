@@ -340,3 +340,28 @@ def test_doctor_sound_lists_the_recordings_and_each_one_the_caller_will_not_play
     assert "dartship caller phrases --language en" in unknown.fix
     [missing] = sound(tmp_path / "nowhere")
     assert missing.level is Severity.WARN and "is not a folder" in missing.message
+
+
+@pytest.mark.skipif(
+    shutil.which("sox") is None, reason="sox writes the ADPCM recordings (./run-tests installs it)"
+)
+@pytest.mark.parametrize("encoding", ["ms-adpcm", "ima-adpcm"])
+def test_an_adpcm_recording_is_said_as_sdl_plays_it(tmp_path, encoding):
+    """A bar's recording in Microsoft's or IMA's ADPCM (what sox writes with `-e ms-adpcm`, and
+    some recorders to save room) replaces the synthetic voice for its phrase, as long as its
+    sound: SDL decodes both and really plays them (to its disk driver here). Before, the header
+    reader refused them as "not a WAV file" and espeak-ng said the phrase instead."""
+    pcm = _wav(tmp_path / "pcm.wav", 1, 16, 0.5)
+    recordings = tmp_path / "recordings"
+    recordings.mkdir()
+    adpcm = recordings / "hit.wav"
+    subprocess.run(["sox", str(pcm), "-e", encoding, str(adpcm)], check=True, timeout=60)
+    assert adpcm.read_bytes()[20:22] in (b"\x02\x00", b"\x11\x00")  # ADPCM it is
+    voice = EspeakVoice(tmp_path / "cache", recordings, program="no-such-espeak")
+    assert voice.find(Words("hit", "Hit"), "en") == adpcm
+    assert abs(wav_seconds(adpcm) - 0.5) < 0.02
+    out = tmp_path / "heard.raw"
+    answer = _play(tmp_path, adpcm, SDL_AUDIODRIVER="disk", SDL_DISKAUDIOFILE=str(out))
+    assert answer == {"reason": None, "played": True}
+    samples = array.array("h", out.read_bytes())
+    assert sum(abs(v) > 3000 for v in samples) > len(samples) // 4, "the ADPCM recording reached no driver"
