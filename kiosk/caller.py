@@ -38,6 +38,10 @@ from kiosk.ports import Speaker, Voice
 from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
 from kiosk.speech import Call, CallOptions, Phrasebook, Words
 
+# What the kiosk says of another table's game (a phone room's duel): from its events and its
+# public view, or None (see `Caller.hear_table`).
+TableCalls = Callable[[Sequence[Any], Mapping[str, Any]], Call | None]
+
 log = logging.getLogger("dartship.caller")
 
 MAX_KEPT = 4  # calls that keep, waiting at once: more means the room is far behind anyway
@@ -180,11 +184,7 @@ class Caller:
                 self.say(call, wait)
         self._open_play()
 
-    def hear_table(
-        self,
-        service: GameService,
-        calls: Callable[[Sequence[Any], Mapping[str, Any]], Call | None],
-    ) -> Callable[[], None]:
+    def hear_table(self, service: GameService, calls: TableCalls) -> Callable[[], None]:
         """Call what `calls` makes of another table's game (a phone room's, on its own
         service): said `aside` (see the module's docstring) while `phone_duels` is on. Returns
         the unsubscribe (a table let go takes its listener with it)."""

@@ -110,7 +110,7 @@ async def build_kiosk(
         server.use_thrower(kiosk.simulator)  # the host's throw pad, in simulator mode
         if kiosk.caller is not None:
             kiosk.on_stop.append(_caller_hears_phones(kiosk.caller, server))
-            _caller_hears_rooms(kiosk.caller, server)
+            server.hear_tables(kiosk.caller.hear_table)  # a phone room's duel
     kiosk.on_stop.append(config.subscribe(lambda change: _settings_changed(kiosk, change)))
     return kiosk
 
@@ -261,25 +261,6 @@ def _caller_hears_phones(caller: Caller, web: PhoneServer) -> Callable[[], None]
     unsubscribe)."""
     caller.handed_over = lambda: all(web.team_url(side) is None or web.phone_held(side) for side in (0, 1))
     return web.subscribe(caller.phones_changed)
-
-
-def _caller_hears_rooms(caller: Caller, web: WebServer) -> None:
-    """The caller hears every phone table's game and calls a room duel's sinks and winner
-    (`kiosk.classic.calls.room_duel_call`): the tables there are and each one made later."""
-    from kiosk.classic.calls import room_duel_call
-    from kiosk.classic.rooms import PhoneVenue
-    from ui.handheld.classic.api import ClassicApi
-
-    classic = web.part(ClassicApi)
-    if classic is None:
-        return
-
-    def hear(table: PhoneVenue) -> None:
-        caller.hear_table(table.service, room_duel_call)
-
-    for table in classic.rooms.tables():
-        hear(table)
-    classic.rooms.on_table.append(hear)
 
 
 def _settings_changed(kiosk: Kiosk, change: SettingsChanged) -> None:

@@ -34,6 +34,7 @@ from aiohttp import web
 
 from kiosk.address_limits import address_digest, kept, logged, recalled
 from kiosk.bucket import Bucket
+from kiosk.classic.calls import room_duel_call
 from kiosk.classic.fleet import CLASSES, Fleet, PlacementError, parse_ship
 from kiosk.classic.grid import SquareError, parse_square
 from kiosk.classic.match import (
@@ -69,6 +70,7 @@ from ui.handheld.errors import json_error
 from ui.handheld.hub import Audience, Hub
 from ui.handheld.language import answer_language, phone_language, spoken_view
 from ui.handheld.phones import device_of
+from ui.handheld.rooms import TableHearer
 from ui.handheld.seats import Seats, json_body, serve_socket
 from ui.handheld.tokens import GameTokens
 
@@ -191,6 +193,17 @@ class ClassicApi:
             web.post("/api/classic/team/{token}/fleet", self.team_fleet),
             web.get("/api/classic/team/{token}/ws", self.team_socket),
         ]
+
+    def hear_tables(self, hear: TableHearer) -> None:
+        """The caller hears every room's duel (`TableHost`): the tables there are and each one
+        opened later, said as `room_duel_call` makes them."""
+
+        def heard(table: PhoneVenue) -> None:
+            hear(table.service, room_duel_call)
+
+        for table in self.rooms.tables():
+            heard(table)
+        self.rooms.on_table.append(heard)
 
     async def close(self) -> None:
         self._sweeping.cancel()
