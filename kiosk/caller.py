@@ -28,7 +28,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -36,11 +36,7 @@ from typing import Any
 from kiosk.i18n import _, language
 from kiosk.ports import Speaker, Voice
 from kiosk.service import GameService, GameStarted, MatchUpdate, ServiceEvent
-from kiosk.speech import Call, CallOptions, Phrasebook, Words
-
-# What the kiosk says of another table's game (a phone room's duel): from its events and its
-# public view, or None (see `Caller.hear_table`).
-TableCalls = Callable[[Sequence[Any], Mapping[str, Any]], Call | None]
+from kiosk.speech import Call, CallOptions, Phrasebook, TableCalls, Words
 
 log = logging.getLogger("dartship.caller")
 

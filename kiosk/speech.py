@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -101,6 +101,11 @@ class Phrasebook(Protocol):
     def phrases(self, options: CallOptions) -> Iterable[Words]: ...
 
     def names(self, view: Mapping[str, Any]) -> Iterable[Words]: ...
+
+
+# What the kiosk says of another table's game (a phone room's duel, `Caller.hear_table`): a
+# call made from the game's events and its public view alone, or None.
+TableCalls = Callable[[Sequence[Any], Mapping[str, Any]], Call | None]
 
 
 def sunk_ship(ship: str) -> Words:

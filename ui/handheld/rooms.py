@@ -11,10 +11,10 @@ from typing import Protocol, runtime_checkable
 
 from aiohttp import web
 
-from kiosk.caller import TableCalls
 from kiosk.config import Settings
 from kiosk.ports import Thrower
 from kiosk.service import GameService
+from kiosk.speech import TableCalls
 from ui.handheld.seats import Seats
 
 
@@ -34,6 +34,10 @@ def _no_url() -> str | None:
     return None
 
 
+# Hears one table's game with what to say of it (`Caller.hear_table`).
+TableHearer = Callable[[GameService, TableCalls], object]
+
+
 @dataclass
 class PhoneContext:
     """What a game's phone parts are built from; the addresses are filled in once the server
@@ -48,18 +52,9 @@ class PhoneContext:
     spectator_url: Callable[[], str | None] = _no_url
     on_served: list[Callable[[], None]] = field(default_factory=list)  # the server listens
     on_thrower: list[Callable[[Thrower | None], None]] = field(default_factory=list)
-
-
-# Hears one table's game with what to say of it (`Caller.hear_table`).
-TableHearer = Callable[[GameService, TableCalls], object]
-
-
-@runtime_checkable
-class TableHost(Protocol):
-    """A phone part that seats games of its own, on their own services (a room's duel): it
-    lets `hear` hear each table there is and each one opened later, with what to say of it."""
-
-    def hear_tables(self, hear: TableHearer) -> None: ...
+    # A part that seats games of its own (a room's duel) lets the caller hear each table there
+    # is and each one opened later, with what to say of it.
+    on_caller: list[Callable[[TableHearer], None]] = field(default_factory=list)
 
 
 @runtime_checkable

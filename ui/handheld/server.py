@@ -27,7 +27,7 @@ from ui.handheld.address import lan_address, url_host
 from ui.handheld.connections import AcceptErrorLog, ConnectionGate, GuardedSite
 from ui.handheld.language import Handler, in_phone_language
 from ui.handheld.phones import DEVICE_KEYS, hand_over_key
-from ui.handheld.rooms import PhoneContext, PhonePart, PhoneRoom, TableHearer, TableHost
+from ui.handheld.rooms import PhoneContext, PhonePart, PhoneRoom, TableHearer
 from ui.handheld.seats import MAX_BODY, Seats
 from ui.handheld.static_files import StaticFiles
 from ui.handheld.throttle import GuessThrottle
@@ -143,10 +143,10 @@ class WebServer:
 
     def hear_tables(self, hear: TableHearer) -> None:
         """Let `hear` hear every game a part seats at a table of its own (a phone room's duel),
-        now and later (`TableHost`)."""
-        for part in self.parts:
-            if isinstance(part, TableHost):
-                part.hear_tables(hear)
+        now and later (`PhoneContext.on_caller`)."""
+        if self._context is not None:
+            for tell in self._context.on_caller:
+                tell(hear)
 
     def use_thrower(self, thrower: Thrower | None) -> None:
         """The simulated board, once the devices are up: the host's throw pad throws with it."""

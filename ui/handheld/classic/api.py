@@ -195,7 +195,7 @@ class ClassicApi:
         ]
 
     def hear_tables(self, hear: TableHearer) -> None:
-        """The caller hears every room's duel (`TableHost`): the tables there are and each one
+        """The caller hears every room's duel (`PhoneContext.on_caller`): the tables there are and each one
         opened later, said as `room_duel_call` makes them."""
 
         def heard(table: PhoneVenue) -> None:

@@ -35,7 +35,9 @@ class ClassicPhones:
             pace=pace,
             rng=random.Random(service.rng.getrandbits(64)),
         )
-        return (ClassicApi(seats, rooms, limits=self.limits),)
+        api = ClassicApi(seats, rooms, limits=self.limits)
+        context.on_caller.append(api.hear_tables)
+        return (api,)
 
 
 PHONES = ClassicPhones()
