@@ -385,6 +385,9 @@ async def test_a_room_friend_watches_says_ready_and_the_duel_is_played_to_the_wi
         await expect(owner.locator("#event")).to_contain_text("Bo sank your")
         # Ready again for a rematch: the owner may start the next duel.
         await expect(friend.locator("#ready")).to_be_visible()
+        # ... offered as the next duel: the friend has just played, not watched.
+        await expect(friend.locator("#ready-hint")).to_contain_text("Uusi kaksintaistelu?")
+        await expect(friend.locator("#ready-hint")).not_to_contain_text("Katsot")
         await shot(friend, "duel-won-fi")
         await shot(owner, "duel-lost")
         assert duel.winner == 1

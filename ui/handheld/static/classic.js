@@ -731,7 +731,7 @@ function roomContent() {
   if (view.you != null) {
     if (page.editing) return [...out, ...editor(view)];
     // After the duel the friend may say Ready again for the next one.
-    return [...out, ...(view.phase === "over" ? overBlock(view, h("section", {}, readyBlock(owner))) : playerGame(view))];
+    return [...out, ...(view.phase === "over" ? overBlock(view, h("section", {}, readyBlock(owner, true))) : playerGame(view))];
   }
   if (room?.role === "friend" && view.mode !== "duel") {
     out.push(...readyBlock(owner));
@@ -742,11 +742,13 @@ function roomContent() {
   return [...out, ...spectating(view)];
 }
 
-function readyBlock(owner) {
+// `rematch`: the friend has just played the duel, so the page offers the next one (they are
+// not watching anything then).
+function readyBlock(owner, rematch = false) {
   const out = [];
   if (page.room?.ready) out.push(h("p", { class: "friend-state ready", id: "friend-state" }, t("c_ready_waiting", { name: owner })));
   else {
-    out.push(h("p", { class: "hint" }, t("c_ready_hint", { name: owner })));
+    out.push(h("p", { class: "hint", id: "ready-hint" }, t(rematch ? "c_rematch_hint" : "c_ready_hint", { name: owner })));
     out.push(h("label", { class: "field", for: "ready-name" }, t("c_your_name"), nameField("ready-name")));
     out.push(h("div", { class: "actions" }, h("button", { id: "ready", class: "primary", disabled: page.busy, onclick: () => act("/ready", "POST", { name: typedName("ready-name") }) }, t("c_ready"))));
   }
