@@ -33,12 +33,23 @@ def kind_name(kind: str) -> str:
     return names.get(kind, kind)
 
 
+def opponents(people: str, computers: int) -> str:
+    """Who a player played: the people, then the kiosk's computer in the reader's language (the
+    name the kiosk gave its side is not shown: it is the kiosk's language, not the reader's)."""
+    names = [people] if people else []
+    if computers:
+        names.append(_("Computer") if computers == 1 else f"{_('Computer')} ×{computers}")
+    return ", ".join(names)
+
+
 STYLE = """
 body{font-family:system-ui,sans-serif;background:#0b1a2a;color:#eef;margin:0 auto;
 max-width:60em;padding:1em;font-size:1.15em}
 a{color:#8cf}h1{font-size:1.6em;margin:.2em 0}table{border-collapse:collapse;width:100%;
 margin:.6em 0}th,td{padding:.35em .6em;text-align:left;border-bottom:1px solid #234}
 td.n,th.n{text-align:right}nav a{margin-right:1em}.quiet{color:#9ab}
+.wide{overflow-x:auto}
+@media (max-width:40em){body{font-size:1em;padding:.6em}th,td{padding:.3em .35em}}
 """
 
 
@@ -70,7 +81,8 @@ def table(
         body.append("<tr>" + "".join(cells) + "</tr>")
     if not body:
         return f'<p class="quiet">{html.escape(_("No games yet."))}</p>'
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+    # A table wider than a phone scrolls by itself; the page never scrolls sideways.
+    return f'<div class="wide"><table><tr>{head}</tr>{"".join(body)}</table></div>'
 
 
 def page(title: str, body: str, nav: Sequence[tuple[str, str]] = ()) -> str:

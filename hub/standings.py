@@ -259,7 +259,8 @@ class PlayerGame:
     won: bool
     shots: int
     hits: int
-    opponents: str
+    opponents: str  # the people on the other sides
+    computers: int = 0  # sides the kiosk's computer played (named in the reader's language)
 
 
 async def player(
@@ -270,7 +271,9 @@ async def player(
         await conn.execute(
             """SELECT p.player, g.finished, g.kind, v.name, p.won, p.shots, p.hits,
                   (SELECT string_agg(DISTINCT o.player, ', ') FROM game_players o
-                   WHERE o.game = g.uuid AND o.side != p.side)
+                   WHERE o.game = g.uuid AND o.side != p.side AND NOT o.computer),
+                  (SELECT count(*) FROM game_players o
+                   WHERE o.game = g.uuid AND o.side != p.side AND o.computer)
            FROM game_players p JOIN games g ON g.uuid = p.game JOIN venues v ON v.id = g.venue
            WHERE g.league=%s AND p.key=%s AND NOT p.computer
            ORDER BY g.finished DESC, g.seq DESC LIMIT %s""",
@@ -279,4 +282,4 @@ async def player(
     ).fetchall()
     if not rows:
         raise NotFound(_("no player {key!r} in league {league}").format(key=key, league=league))
-    return rows[0][0], [PlayerGame(r[1], r[2], r[3], r[4], r[5], r[6], r[7] or "") for r in rows]
+    return rows[0][0], [PlayerGame(r[1], r[2], r[3], r[4], r[5], r[6], r[7] or "", r[8]) for r in rows]

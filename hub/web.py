@@ -617,6 +617,7 @@ async def player_page(request: web.Request) -> web.Response:
                 "shots": g.shots,
                 "hits": g.hits,
                 "opponents": g.opponents,
+                "computers": g.computers,
             }
             for g in games
         ],
@@ -641,7 +642,7 @@ async def player_page(request: web.Request) -> web.Response:
                     g["finished"][:16].replace("T", " "),
                     pages.kind_name(g["kind"]),
                     g["venue"],
-                    g["opponents"],
+                    pages.opponents(g["opponents"], g["computers"]),
                     _("won") if g["won"] else _("lost"),
                     g["shots"],
                     g["hits"],

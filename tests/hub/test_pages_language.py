@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime
 import random
 
 import aiohttp
@@ -167,3 +168,19 @@ async def test_a_forged_report_is_refused_in_the_kiosk_s_words_to_the_last_word(
     finally:
         set_language("en")
     assert said == [german, finnish]
+
+
+async def test_the_kiosks_computer_is_named_in_the_readers_language(hub, tmp_path):
+    """A game against the kiosk's computer: the player's page names the computer in its
+    reader's language, not by the name the kiosk's side was given in the kiosk's language."""
+    store, sync = await _kiosk(hub, tmp_path)
+    games.play_classic(store, ["Ann"], random.Random(3), daily=datetime.date.today())
+    games.play_classic(store, ["Ann", "Cy"], random.Random(4), winner=0)
+    assert await _flush(sync) == 2
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{hub.url}/api/leagues/{hub.league}/players/ann") as api:
+            played = (await api.json())["games"]
+        async with session.get(f"{hub.url}/leagues/{hub.league}/players/ann?lang=fi") as page:
+            finnish = await page.text()
+    assert sorted((g["opponents"], g["computers"]) for g in played) == [("", 1), ("Cy", 0)]
+    assert "<td>Tietokone</td>" in finnish and "<td>Cy</td>" in finnish
