@@ -9,6 +9,7 @@ at once). The JSON answers' error messages speak the same way (`hub.web.errors`)
 
 from __future__ import annotations
 
+import datetime
 import html
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote
@@ -31,6 +32,18 @@ def kind_name(kind: str) -> str:
     """A kind of game as the kiosk's screens name it."""
     names = {"darts": _("Dart game"), "classic": _("Classic 10×10"), "express": _("Battleship Express")}
     return names.get(kind, kind)
+
+
+def local_time(stamp: str) -> str:
+    """A time as the pages show it: in the hub's own time zone (the machine's, which also says
+    when a day starts: the season's, the daily board's), to the minute."""
+    return datetime.datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def when_header() -> str:
+    """The heading of a column of `local_time`s, naming the zone they are in."""
+    zone = datetime.datetime.now().astimezone().tzname() or "UTC"
+    return _("When ({zone})").format(zone=zone)
 
 
 def opponents(people: str, computers: int) -> str:

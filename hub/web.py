@@ -277,10 +277,12 @@ async def kiosk_boards(request: web.Request) -> web.Response:
         row = await (await conn.execute("SELECT secret FROM leagues WHERE id=%s", [signer.league])).fetchone()
         assert row is not None
         today = datetime.date.today()
-        # Today's and tomorrow's: a kiosk offline at midnight still plays the league's board.
+        # Yesterday's, today's and tomorrow's (by the hub's clock): a kiosk offline at midnight
+        # still plays the league's board, and so does a bar whose day is still the hub's
+        # yesterday (a kiosk's daily game is of the kiosk's own date).
         seeds = {
             day.isoformat(): ingest.daily_seed(row[0], day)
-            for day in (today, today + datetime.timedelta(days=1))
+            for day in (today + datetime.timedelta(days=step) for step in (-1, 0, 1))
         }
         return web.json_response(
             {
@@ -636,10 +638,10 @@ async def player_page(request: web.Request) -> web.Response:
             ],
         )
         games = pages.table(
-            (_("When"), _("Game"), _("Bar"), _("Against"), _("Result"), _("Shots"), _("Hits")),
+            (pages.when_header(), _("Game"), _("Bar"), _("Against"), _("Result"), _("Shots"), _("Hits")),
             [
                 (
-                    g["finished"][:16].replace("T", " "),
+                    pages.local_time(g["finished"]),
                     pages.kind_name(g["kind"]),
                     g["venue"],
                     pages.opponents(g["opponents"], g["computers"]),

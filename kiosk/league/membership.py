@@ -162,8 +162,9 @@ def daily_key(memory: Memory, day: date) -> bytes | None:
 
 
 def daily_seed(memory: Memory, day: date) -> str | None:
-    """The league's daily challenge seed for `day`, as the hub gave it (today's and tomorrow's
-    come with the boards, so a kiosk offline at midnight still plays the league's board)."""
+    """The league's daily challenge seed for `day`, as the hub gave it (yesterday's, today's and
+    tomorrow's by the hub's clock come with the boards, so a kiosk offline at midnight, or a
+    bar's day behind the hub's, still plays the league's board)."""
     kept = boards(memory)
     if kept is None:
         return None

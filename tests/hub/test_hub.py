@@ -314,3 +314,18 @@ async def test_a_hub_behind_on_uploads_says_busy_at_once():
     release.set()
     await asyncio.gather(first, second)
     assert turns.waiting == 0
+
+
+async def test_a_bar_whose_day_is_the_hubs_yesterday_plays_the_leagues_daily(hub, tmp_path):
+    """A kiosk's daily game is of the kiosk's own date: a bar west of the hub, still on the hub's
+    yesterday, has that day's seed from the boards and its game lands on that day's board."""
+    store, sync = await _kiosk(hub, tmp_path)
+    async with aiohttp.ClientSession() as session:
+        assert await sync.refresh(session)
+    yesterday = datetime.date.today() - datetime.timedelta(days=1)
+    seed = members.daily_seed(store.meta, yesterday)
+    assert seed is not None
+    games.play_classic(store, ["Ann"], random.Random(8), daily=yesterday, seed=seed)
+    assert await _flush(sync) == 1
+    board = await _get(f"{hub.url}/api/leagues/{hub.league}/daily?date={yesterday.isoformat()}")
+    assert [r["player"] for r in board["rows"]] == ["Ann"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime
 import random
+import time
+import zoneinfo
 
 import aiohttp
 import pytest
@@ -184,3 +186,28 @@ async def test_the_kiosks_computer_is_named_in_the_readers_language(hub, tmp_pat
             finnish = await page.text()
     assert sorted((g["opponents"], g["computers"]) for g in played) == [("", 1), ("Cy", 0)]
     assert "<td>Tietokone</td>" in finnish and "<td>Cy</td>" in finnish
+
+
+@pytest.fixture
+def helsinki(monkeypatch):
+    """The hub's machine in Helsinki (its zone says when a day starts, and the pages' times)."""
+    monkeypatch.setenv("TZ", "Europe/Helsinki")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+async def test_a_players_games_are_timed_in_the_hubs_zone_and_say_which(hub, tmp_path, helsinki):
+    store, sync = await _kiosk(hub, tmp_path)
+    games.play_classic(store, ["Ann", "Cy"], random.Random(4), winner=0)
+    assert await _flush(sync) == 1
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{hub.url}/api/leagues/{hub.league}/players/ann") as api:
+            finished = datetime.datetime.fromisoformat((await api.json())["games"][0]["finished"])
+        async with session.get(f"{hub.url}/leagues/{hub.league}/players/ann?lang=de") as page:
+            german = await page.text()
+    here = finished.astimezone(zoneinfo.ZoneInfo("Europe/Helsinki"))
+    assert here.utcoffset() != datetime.timedelta(0)
+    assert f"<td>{here:%Y-%m-%d %H:%M}</td>" in german
+    assert f"<th>Wann ({here.tzname()})</th>" in german
