@@ -386,7 +386,9 @@ class KioskSettings:
 def _hub_url(value: str) -> str | None:
     if value == "" or re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", value):
         return None
-    return _("must be the hub's address, like https://league.example.org (empty: no league)")
+    return _(
+        "must be a web address (http:// or https://), like https://league.example.org (empty: no league)"
+    )
 
 
 @dataclass(frozen=True)

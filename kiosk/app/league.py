@@ -351,7 +351,7 @@ class KioskLeague:
         problem = members.code_problem(code)
         if problem:
             raise ValueError(problem)
-        hub = hub.strip().rstrip("/")
+        hub = members.typed_hub(hub)
         bad = config_module.check_values({"league.hub": hub})[1]
         if not hub or bad:
             raise ValueError(
@@ -512,6 +512,7 @@ def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
 
     from kiosk import config
 
+    args.hub = members.typed_hub(args.hub)
     problem = config.check_values({"league.hub": args.hub})[1]
     typed = members.code_problem(args.code)
     if problem or typed:

@@ -5,6 +5,7 @@ key never leaves the kiosk but as signatures), and the boards last fetched, with
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -23,6 +24,23 @@ CODE_LENGTH = 12
 def normal_code(code: str) -> str:
     """A pairing code as typed (any case, dashes, spaces) in its one form."""
     return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def typed_hub(text: str) -> str:
+    """A hub's address as typed (on a touchscreen, `https://` is a chore) in its one form: no
+    spaces or trailing slash; with no scheme, `http://` for a machine on the bar's network (an
+    IP address, `localhost`, a name without a dot or ending `.local`), else `https://`."""
+    hub = text.strip().rstrip("/")
+    if not hub or "://" in hub:
+        return hub
+    where = hub.split("/", 1)[0]
+    host = where[1 : where.find("]")] if where.startswith("[") else where.rsplit(":", 1)[0]
+    try:
+        ipaddress.ip_address(host)
+        local = True
+    except ValueError:
+        local = host == "localhost" or "." not in host or host.endswith(".local")
+    return ("http://" if local else "https://") + hub
 
 
 def code_problem(code: str) -> str | None:

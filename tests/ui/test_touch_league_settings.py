@@ -101,6 +101,7 @@ def test_settings_league_joins_shows_the_status_and_leaves(tour, database, artef
 
         # The right code: joined, sending, the status shows it.
         _type(screen.code_field, anchor_code.lower().replace("-", " "))  # as typed in a hurry
+        _type(screen.hub_field, f" 127.0.0.1:{port}/")  # no scheme: a hub on the bar's network
         tour.press("Join")
         assert _wait(tour, lambda: screen.joining is None)
         assert "joined Harbour League as kiosk" in screen.message.text, screen.message.text
