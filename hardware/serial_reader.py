@@ -23,12 +23,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import serial
 
 from hardware.autodetect import BAUDS, Detector
-from hardware.boardmap import BoardMap
+from hardware.boardmap import BoardMap, load_for_board
 from hardware.dialects import (
     DASCR_HANDSHAKE,
     DIALECTS,
@@ -159,6 +160,22 @@ class SerialReader:
         self._retell = None
         profile, self.profile_note = effective_profile(chosen, self.configured_profile, self.board_map)
         self.board = board_for(profile)
+
+    def use_map(self, path: Path) -> None:
+        """The board map Learn board saved, from the next line on (`kiosk.ports.MappedBoard`):
+        the dialect's board (a map may make it three-ring) and, while auto still tells the
+        dialect, the detector's boards follow it."""
+        board_map = load_for_board(path, lambda problem: deliver(self.sink, Info(problem)))
+        self.board_map = board_map
+        if self.detector is not None:
+            self.detector.use_map(board_map)
+        if self._retell is not None:
+            self._retell.use_map(board_map)
+        if self.dialect is not None:
+            profile, note = effective_profile(self.dialect, self.configured_profile, board_map)
+            self.board = board_for(profile)
+            if note is not None:
+                deliver(self.sink, note)
 
     @property
     def profile(self) -> Profile:

@@ -558,6 +558,56 @@ def test_a_new_board_not_told_yet_says_to_throw_a_dart_before_the_game(tour, mon
         fake.close()
 
 
+def test_a_map_saved_on_the_learn_screen_counts_at_once(tour, tmp_path, monkeypatch) -> None:
+    """qa9: after Save map the running board went on without it ("contact 0,0 is not in the
+    board map") until the kiosk's next start. The real GPIO matrix scanner on gpiozero's mock
+    pins: the contact learned as D20 is D20 at the next dart, and the screen says so."""
+    import queue
+
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.matrix import MatrixScanner, MockMatrixWiring
+    from kiosk.inputs import DartInput, UnmappedInput
+    from ui.touch.screens import learn
+
+    factory = MockFactory()
+    rows, cols = [5, 6], [4, 17]
+    wiring = MockMatrixWiring(factory, rows, cols)
+    darts: queue.Queue[object] = queue.Queue()
+    board = MatrixScanner(rows, cols, darts.put, debounce_scans=1, lockout_ms=0, pin_factory=factory)
+    assert board.open()
+    clock = [100.0]
+
+    def thrown(contact: tuple[int, int]) -> list[object]:
+        clock[0] += 10  # a dart a while after the last: no repeat of the same contact
+        for closed in (True, False):
+            (wiring.press if closed else wiring.release)(contact)
+            for _ in range(3):
+                clock[0] += 0.01
+                board.scan_once(clock[0])
+        return [darts.get_nowait() for _ in range(darts.qsize())]
+
+    saved = tmp_path / "board-map.toml"
+    monkeypatch.setattr(learn, "map_path", lambda _settings: saved)
+    monkeypatch.setattr(tour.kiosk.config, "save", lambda _changes: None)  # the tour's config stays
+    monkeypatch.setattr(tour.kiosk, "board", board)
+    assert thrown((0, 0)) == [UnmappedInput("0,0")]
+    tour.at("home")
+    tour.app.go("learn")
+    screen = tour.screen()
+    try:
+        tour.kiosk.service.handle_input(UnmappedInput("0,0"))
+        assert "D20 = contact 0,0" in screen.answer.text
+        tour.press("Save map")
+        assert screen.answer.text.startswith(f"Map saved to {saved}. The board counts darts with it now.")
+        events = thrown((0, 0))
+        assert [e.cell.code for e in events if isinstance(e, DartInput)] == ["D20"], events
+    finally:
+        tour.app.go("home")
+        board.stop()
+        factory.reset()
+
+
 def test_a_map_saved_on_the_learn_screen_says_when_the_board_reads_it(tour, tmp_path, monkeypatch) -> None:
     """The touchscreen's Learn board over the GPIO matrix (qa9): after Save map the running
     board went on without it ("contact 0,1 is not in the board map") and nothing said the map
