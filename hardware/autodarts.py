@@ -462,6 +462,7 @@ class AutodartsBoard:
         return self.board.profile
 
     rings_told = True  # what it reports is known from the start
+    takes_out = True  # the Board Manager sees the darts pulled out and reports the takeout
 
     def start(self) -> None:
         if self._task is not None or self._thread is not None:

@@ -61,6 +61,10 @@ class SensedBoard:
     def rings_told(self) -> bool:
         return self.board_input.rings_told
 
+    @property
+    def takes_out(self) -> bool:
+        return self.board_input.takes_out
+
     def use_map(self, path: Path) -> None:
         self.board_input.use_map(path)
 

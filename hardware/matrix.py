@@ -141,6 +141,7 @@ class MatrixScanner:
     """Scans a rows x cols contact matrix on GPIO pins and hands darts to the sink."""
 
     rings_told = True  # its board map (or board.profile) says what it reports
+    takes_out = False  # contacts only: Next ends a visit
 
     def __init__(
         self,

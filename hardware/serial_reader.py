@@ -187,6 +187,8 @@ class SerialReader:
         the outer one changes `profile` to three rings then."""
         return self.dialect is not None
 
+    takes_out = False  # a serial board has no takeout: Next (its button, a tap) ends a visit
+
     @property
     def dialect_label(self) -> str:
         """What the reader speaks: `x`, `auto` while it is being told."""

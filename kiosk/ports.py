@@ -47,7 +47,9 @@ class BoardInput(Device, Protocol):
     thread, never stop reading because of bad input); `name` says what it is for the screen and
     `doctor` ("serial /dev/ttyACM0", "simulator (30 mm scatter)"); `profile` is what the board can
     report, and `rings_told` whether the board has said so yet (False only while a serial board
-    in dialect `auto` has sent no line: its first one may change `profile`). MAY: report
+    in dialect `auto` has sent no line: its first one may change `profile`); `takes_out` whether
+    the board itself ends a visit when its darts are pulled out (a camera scorer sees the hand and
+    reports the takeout), so the screens do not ask for Next. MAY: report
     `Connected`/`Disconnected` (a board that can be unplugged must).
     """
 
@@ -59,6 +61,9 @@ class BoardInput(Device, Protocol):
 
     @property
     def rings_told(self) -> bool: ...
+
+    @property
+    def takes_out(self) -> bool: ...
 
 
 @runtime_checkable

@@ -159,6 +159,9 @@ class GameService:
         self.board_profile: Callable[[], Profile | None] = lambda: None
         # False while the board has not said yet what it reports (`BoardInput.rings_told`).
         self.board_rings_told: Callable[[], bool] = lambda: True
+        # True when the board ends a visit itself as its darts are pulled out
+        # (`BoardInput.takes_out`): the screens then say so rather than ask for Next.
+        self.board_takes_out: Callable[[], bool] = lambda: False
         self.paused: str | None = None  # why the store cannot save, while it cannot
         self._listeners: list[Listener] = []
         self._taking_part: list[Listener] = []  # heard first: the game's own players and timers

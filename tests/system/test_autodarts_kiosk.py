@@ -77,6 +77,22 @@ def start_placed(kiosk: Kiosk, rng: random.Random) -> None:
         kiosk.service.submit(Place(team, random_fleet(FOUR, rules.fleet, rng)))
 
 
+def test_the_root_tells_the_screens_that_the_cameras_take_the_darts_out(tmp_path):
+    """The screens word the takeout from `GameService.board_takes_out`, which the composition
+    root wires to the board input (Autodarts: the cameras end the visit)."""
+
+    async def built() -> bool:
+        manager = FakeBoardManager(random.Random(3))
+        kiosk = await kiosk_on(manager, tmp_path)
+        try:
+            return kiosk.service.board_takes_out()
+        finally:
+            await kiosk.stop()
+            await manager.stop()
+
+    assert asyncio.run(built()) is True
+
+
 def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):
     enemy: set[Cell] = set()
 

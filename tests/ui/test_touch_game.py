@@ -136,6 +136,23 @@ def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path
     assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
 
 
+def test_with_a_camera_scorer_the_takeout_is_the_cameras_not_a_tap(tour, monkeypatch) -> None:
+    """qa9's weak spot: with Autodarts the touchscreen said "Pull the darts out, then tap Next"
+    though the cameras end the visit themselves; the board input says so of itself."""
+    from hardware.autodarts import AutodartsBoard
+
+    cameras = AutodartsBoard("http://127.0.0.1:3180", lambda _event: None)
+    monkeypatch.setattr(tour.kiosk.service, "board_takes_out", lambda: cameras.takes_out)
+    tour.at("visit")
+    match = tour.kiosk.service.match
+    tour.throw_typed("miss")
+    assert match.phase is Phase.TAKEOUT
+    shown = labels_text(tour.root)
+    assert "Pull the darts out: the cameras end the visit" in shown and "then tap Next" not in shown
+    tour.press("Next")  # a tap still ends it too
+    assert match.phase is Phase.THROWING
+
+
 def test_next_tapped_twice_ends_one_visit_and_says_so(tour, artefacts: Path, next_clock) -> None:
     """Two quick taps on Next: the Sharks' visit ends, Cleo's is left alone (before, the second
     tap ended it with three misses before she threw); the toast says why, and Next tapped
