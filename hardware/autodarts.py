@@ -38,6 +38,7 @@ from kiosk.inputs import (
     CorrectInput,
     DartInput,
     Disconnected,
+    HeldDarts,
     Info,
     InputEvent,
     MissInput,
@@ -211,14 +212,15 @@ class VisitFollower:
         seen, events = self._read(throws)
         if first and seen:
             # darts of a visit begun before this kiosk listened: perhaps counted before a
-            # restart, perhaps never; said, not guessed
+            # restart, perhaps never; the service says so only when the game's visit lacks them
             self.counted = seen
             events.append(
-                Info(
+                HeldDarts(
                     _(
                         "the camera scorer holds {count} darts of a visit begun before the kiosk "
                         "listened: not counted; enter any that are missing by hand"
-                    ).format(count=len(seen))
+                    ).format(count=len(seen)),
+                    tuple(dart.cell for dart in seen),
                 )
             )
             return events
@@ -462,6 +464,7 @@ class AutodartsBoard:
         return self.board.profile
 
     rings_told = True  # what it reports is known from the start
+    takes_out = True  # the Board Manager sees the darts pulled out and reports the takeout
 
     def start(self) -> None:
         if self._task is not None or self._thread is not None:

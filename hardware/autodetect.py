@@ -49,6 +49,13 @@ class Detector:
         self._boards = {d.name: board_for(effective_profile(d, profile, board_map)[0]) for d in self.dialects}
         self._candidates: tuple[Dialect, ...] = self.dialects
 
+    def use_map(self, board_map: BoardMap | None) -> None:
+        """A new board map (Learn board saved one): the dialects' boards follow its profile."""
+        self.board_map = board_map
+        self._boards = {
+            d.name: board_for(effective_profile(d, self.profile, board_map)[0]) for d in self.dialects
+        }
+
     @property
     def baud(self) -> int:
         return self.bauds[self._index]

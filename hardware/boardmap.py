@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -185,6 +185,15 @@ def load(path: Path | str) -> BoardMap:
             [_("{path}: cannot read the board map: {error}").format(path=path, error=err)]
         ) from None
     return parse(text, str(path))
+
+
+def load_for_board(path: Path | str, tell: Callable[[str], None]) -> BoardMap:
+    """A map a running board takes at once (`kiosk.ports.MappedBoard.use_map`): loaded, what it
+    lacks told one line at a time; BoardMapError (a ValueError) when it cannot be read at all."""
+    board_map = load(path)
+    for problem in (*board_map.problems, *board_map.check()):
+        tell(problem)
+    return board_map
 
 
 def save(board_map: BoardMap, path: Path | str) -> None:

@@ -61,6 +61,13 @@ class SensedBoard:
     def rings_told(self) -> bool:
         return self.board_input.rings_told
 
+    @property
+    def takes_out(self) -> bool:
+        return self.board_input.takes_out
+
+    def use_map(self, path: Path) -> None:
+        self.board_input.use_map(path)
+
     def start(self) -> None:
         self.sensor.start()
         self.board_input.start()

@@ -19,9 +19,10 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from hardware.boardmap import BoardMap
+from hardware.boardmap import BoardMap, load_for_board
 from hardware.dialects import mapped_contact
 from hardware.sink import MultipleContacts, deliver
 from hardware.stuck import STUCK_SECONDS, StuckWatch
@@ -140,6 +141,7 @@ class MatrixScanner:
     """Scans a rows x cols contact matrix on GPIO pins and hands darts to the sink."""
 
     rings_told = True  # its board map (or board.profile) says what it reports
+    takes_out = False  # contacts only: Next ends a visit
 
     def __init__(
         self,
@@ -218,6 +220,14 @@ class MatrixScanner:
         now = time.monotonic() if now is None else now
         for change in self.debouncer.scan(self.read_closed(), now):
             self._report(change)
+
+    def use_map(self, path: Path) -> None:
+        """The board map Learn board saved, from the next contact on (`kiosk.ports.MappedBoard`):
+        before, the scanner kept the map it was started with until the kiosk's next start (qa9).
+        One assignment each, so a scan reads the old map or the new one."""
+        board_map = load_for_board(path, lambda problem: deliver(self.sink, Info(problem)))
+        self.profile = board_map.profile
+        self.board_map = board_map
 
     def _event_for(self, contact: Contact) -> InputEvent:
         # the same map lookup as the serial dialects: unmapped contacts are never guessed

@@ -23,12 +23,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import serial
 
 from hardware.autodetect import BAUDS, Detector
-from hardware.boardmap import BoardMap
+from hardware.boardmap import BoardMap, load_for_board
 from hardware.dialects import (
     DASCR_HANDSHAKE,
     DIALECTS,
@@ -160,6 +161,22 @@ class SerialReader:
         profile, self.profile_note = effective_profile(chosen, self.configured_profile, self.board_map)
         self.board = board_for(profile)
 
+    def use_map(self, path: Path) -> None:
+        """The board map Learn board saved, from the next line on (`kiosk.ports.MappedBoard`):
+        the dialect's board (a map may make it three-ring) and, while auto still tells the
+        dialect, the detector's boards follow it."""
+        board_map = load_for_board(path, lambda problem: deliver(self.sink, Info(problem)))
+        self.board_map = board_map
+        if self.detector is not None:
+            self.detector.use_map(board_map)
+        if self._retell is not None:
+            self._retell.use_map(board_map)
+        if self.dialect is not None:
+            profile, note = effective_profile(self.dialect, self.configured_profile, board_map)
+            self.board = board_for(profile)
+            if note is not None:
+                deliver(self.sink, note)
+
     @property
     def profile(self) -> Profile:
         return self.board.profile
@@ -169,6 +186,8 @@ class SerialReader:
         """False until auto has told the dialect: one that cannot tell the inner single from
         the outer one changes `profile` to three rings then."""
         return self.dialect is not None
+
+    takes_out = False  # a serial board has no takeout: Next (its button, a tap) ends a visit
 
     @property
     def dialect_label(self) -> str:

@@ -80,6 +80,7 @@ class SimulatedBoard:
         return self.board.profile
 
     rings_told = True  # what it reports is known from the start
+    takes_out = False  # Next (a tap, the board's button) ends a visit
 
     @property
     def skill(self) -> Skill:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
+from kiosk.board import Cell
 from kiosk.errors import DartshipError, ReplayError, RuleError
 from kiosk.i18n import _
 from kiosk.inputs import InputEvent
@@ -200,6 +201,12 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         """What a board input (a dart, a miss, a button) means in this game now: a command to
         submit, a message saying why it is refused, or None to let it pass unnoticed (warming-up
         darts before a game)."""
+        return None
+
+    def visit_darts(self, game: G) -> tuple[Cell, ...] | None:
+        """The darts the visit in play counts so far, oldest first (a board found again after a
+        restart holds darts the game may already count: `kiosk.inputs.HeldDarts`); None: this
+        game has no visit of darts in play now."""
         return None
 
     def sound_for(self, events: Iterable[E]) -> Sound | None:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
 from kiosk.caller import Caller
@@ -21,6 +22,7 @@ from kiosk.ports import (
     Device,
     LeagueDesk,
     LearnerFactory,
+    MappedBoard,
     PhoneServer,
     ScorerProbe,
     Supervisor,
@@ -82,6 +84,16 @@ class Kiosk:
             if isinstance(participant, cls):
                 return participant
         raise LookupError(f"no {cls.__name__} takes part in this kiosk's games")
+
+    def use_board_map(self, path: Path) -> bool:
+        """Learn board saved a map at `path`: the running board counts with it from its next
+        contact (True), where it reads a map (`MappedBoard`); False: this board reads none (the
+        simulator, a camera scorer), the map is for a board set up later. ValueError: the map
+        cannot be read (the board keeps the one it had)."""
+        if not isinstance(self.board, MappedBoard):
+            return False
+        self.board.use_map(path)
+        return True
 
     def devices(self) -> list[Device]:
         return [d for d in (self.board, self.buttons) if d is not None]

@@ -130,6 +130,20 @@ class Info:
         return {"event": "info", "message": self.message}
 
 
+@dataclass(frozen=True)
+class HeldDarts(Info):
+    """The board holds `cells` (oldest first) of a visit begun before the kiosk listened (a
+    camera scorer the kiosk finds again after its restart): not counted, for they may have been
+    counted before the restart or never. A kind of `Info`: the service tells `message` (that
+    darts may be missing) unless the visit in play already counts these darts
+    (`GameKind.visit_darts`)."""
+
+    cells: tuple[Cell, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"event": "held_darts", "message": self.message, "cells": [c.code for c in self.cells]}
+
+
 InputEvent = (
     Connected
     | Disconnected

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from kiosk.board import BullZone, Cell, Profile
 from kiosk.inputs import Button, InputEvent
@@ -47,7 +47,9 @@ class BoardInput(Device, Protocol):
     thread, never stop reading because of bad input); `name` says what it is for the screen and
     `doctor` ("serial /dev/ttyACM0", "simulator (30 mm scatter)"); `profile` is what the board can
     report, and `rings_told` whether the board has said so yet (False only while a serial board
-    in dialect `auto` has sent no line: its first one may change `profile`). MAY: report
+    in dialect `auto` has sent no line: its first one may change `profile`); `takes_out` whether
+    the board itself ends a visit when its darts are pulled out (a camera scorer sees the hand and
+    reports the takeout), so the screens do not ask for Next. MAY: report
     `Connected`/`Disconnected` (a board that can be unplugged must).
     """
 
@@ -59,6 +61,23 @@ class BoardInput(Device, Protocol):
 
     @property
     def rings_told(self) -> bool: ...
+
+    @property
+    def takes_out(self) -> bool: ...
+
+
+@runtime_checkable
+class MappedBoard(Protocol):
+    """A board input that reads its contacts through a board map (the GPIO matrix, a serial
+    board): Settings -> Learn board hands it the map it saved, so the darts count with it at once.
+
+    MUST: `use_map(path)` reads the map file at `path` and reads every contact after it with that
+    map (and the map's profile, where the map decides it); it is safe while the board's thread
+    reads, returns at once, and tells what the map lacks through the sink as `Info`. A map it
+    cannot read raises ValueError (the reason, for the owner) and the board keeps the map it had.
+    """
+
+    def use_map(self, path: Path) -> None: ...
 
 
 class Thrower(BoardInput, Protocol):

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from kiosk import store_faults
-from kiosk.board import Profile
+from kiosk.board import Cell, Profile
 from kiosk.errors import AlreadyDone
 from kiosk.game import Game, GameKind, RuleError
 from kiosk.i18n import _, recording
@@ -39,6 +39,7 @@ from kiosk.inputs import (
     CorrectInput,
     DartInput,
     Disconnected,
+    HeldDarts,
     Info,
     InputEvent,
     MissInput,
@@ -159,6 +160,9 @@ class GameService:
         self.board_profile: Callable[[], Profile | None] = lambda: None
         # False while the board has not said yet what it reports (`BoardInput.rings_told`).
         self.board_rings_told: Callable[[], bool] = lambda: True
+        # True when the board ends a visit itself as its darts are pulled out
+        # (`BoardInput.takes_out`): the screens then say so rather than ask for Next.
+        self.board_takes_out: Callable[[], bool] = lambda: False
         self.paused: str | None = None  # why the store cannot save, while it cannot
         self._listeners: list[Listener] = []
         self._taking_part: list[Listener] = []  # heard first: the game's own players and timers
@@ -669,9 +673,22 @@ class GameService:
                         ),
                     )
                 )
+            case HeldDarts(message, cells):
+                if self._visit_counts(cells):
+                    log.info("the board holds %d darts the visit in play already counts", len(cells))
+                else:
+                    self.tell(Notice(NoticeKind.DEVICE, message))
             case Info(message):
                 self.tell(Notice(NoticeKind.DEVICE, message))
         return []
+
+    def _visit_counts(self, cells: tuple[Cell, ...]) -> bool:
+        """Whether the visit in play already counts these darts, first to last in this order (a
+        game resumed after a restart whose board kept them): then none is missing."""
+        if self.match is None or self.kind is None:
+            return False
+        counted = self.kind.visit_darts(self.match)
+        return counted is not None and counted[: len(cells)] == cells
 
 
 class ServiceListener(abc.ABC):

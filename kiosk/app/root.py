@@ -228,6 +228,7 @@ def _attach_devices(kiosk: Kiosk, loop: asyncio.AbstractEventLoop, voice_cache: 
     # otherwise board.profile as it is now (Settings changes it without a restart).
     kiosk.service.board_profile = lambda: board.profile if board.profile is not configured else None
     kiosk.service.board_rings_told = lambda: board.rings_told
+    kiosk.service.board_takes_out = lambda: board.takes_out
     kiosk.buttons = factory.build_buttons(settings, sink)
     for device in kiosk.devices():
         device.start()

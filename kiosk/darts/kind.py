@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, get_args
 
-from kiosk.board import MISS, BullZone
+from kiosk.board import MISS, BullZone, Cell
 from kiosk.darts.match import (
     BullOffDart,
     Command,
@@ -131,6 +131,9 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
 
     def command_for_input(self, game: Match, event: InputEvent) -> Command | str | None:
         return command_for_input(game, event)
+
+    def visit_darts(self, game: Match) -> tuple[Cell, ...] | None:
+        return game.visit_darts() if game.phase in (Phase.THROWING, Phase.TAKEOUT) else None
 
     def sound_for(self, events: Iterable[Event]) -> Sound | None:
         return sound_for(events)

@@ -610,6 +610,18 @@ class Match:
     def visits(self) -> int:
         return self._visit
 
+    def visit_darts(self) -> tuple[Cell, ...]:
+        """The darts of the visit in play (or just thrown, in its takeout), oldest first: none
+        before the first visit."""
+        if self._phase not in (Phase.THROWING, Phase.TAKEOUT):
+            return ()
+        darts: list[Cell] = []
+        for item in reversed(self._history):
+            if not isinstance(item, _Dart):
+                break  # the visit's start: the last visit's end, or the game's start
+            darts.append(item.cell)
+        return tuple(reversed(darts))
+
     def last_dart(self) -> Cell | None:
         for item in reversed(self._history):
             if isinstance(item, _Dart):

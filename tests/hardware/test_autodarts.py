@@ -219,7 +219,11 @@ def test_a_resync_on_another_visit_ends_the_one_counted():
 
 def test_the_first_snapshot_of_a_visit_under_way_is_said_not_counted():
     f = VisitFollower(FOUR, 3)
-    assert said(f.follow(shot("T20", "S5"))) == ["notice"]
+    first = f.follow(shot("T20", "S5"))
+    assert said(first) == ["notice"]
+    # the darts held, for the service to compare with the resumed visit (kiosk.inputs.HeldDarts)
+    assert [type(e).__name__ for e in first] == ["HeldDarts"]
+    assert first[0].cells == (FOUR.parse("T20"), FOUR.parse("S5"))
     assert said(f.follow(shot("T20", "S5", "D1"))) == ["D1"]
 
 

@@ -210,6 +210,36 @@ def test_factory_chooses_by_config(mock_factory, inbox, tmp_path):
     assert isinstance(factory.build_buzzer(tonal, pin_factory=mock_factory), SimulatedBuzzer)
 
 
+def test_every_board_built_from_the_config_says_whether_it_takes_a_map_and_takes_out(
+    mock_factory, inbox, tmp_path
+):
+    """What Learn board (`Kiosk.use_board_map`) and the takeout prompt ask of the board: the
+    contact boards take a saved map at once (with the miss sensor in front too), the
+    simulator and the cameras read none; only the cameras end a visit themselves."""
+    from hardware.autodarts import AutodartsBoard
+    from kiosk.ports import MappedBoard
+
+    saved = tmp_path / "board-map.toml"
+    saved.write_text('profile = "three-ring"\n[contacts]\n"3,7" = "T20"\n', encoding="utf-8")
+    sensed = factory.build_board_input(
+        _settings(
+            {"board.input": "serial", "board.port": "loop://", "board.dialect": "rc", "miss_sensor.pin": 25}
+        ),
+        inbox,
+        pin_factory=mock_factory,
+    )
+    matrix = factory.build_board_input(_settings({"board.input": "matrix"}), inbox, pin_factory=mock_factory)
+    cameras = factory.build_board_input(_settings({"board.input": "autodarts"}), inbox)
+    sim = factory.build_board_input(_settings({"board.input": "simulator"}), inbox)
+    assert isinstance(cameras, AutodartsBoard)
+    for board in (sensed, matrix):
+        assert isinstance(board, MappedBoard) and not board.takes_out
+        board.use_map(saved)
+        assert board.profile is Profile.THREE_RING
+    assert not isinstance(sim, MappedBoard) and not sim.takes_out
+    assert not isinstance(cameras, MappedBoard) and cameras.takes_out
+
+
 def test_factory_tonal_buzzer_on_pwm_pins():
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 

@@ -9,6 +9,7 @@ import threading
 import tty
 from collections.abc import Iterator
 
+import pytest
 import serial
 
 from hardware.boardmap import from_pairs
@@ -226,6 +227,28 @@ def test_loop_url_through_an_opener(inbox):
             "ButtonInput",
         ]
         assert next(e for e in got if isinstance(e, UnmappedInput)).raw == "4,4"
+
+
+def test_a_map_handed_to_the_running_reader_counts_from_the_next_line(inbox, tmp_path):
+    """Learn board's Save map (kiosk.ports.MappedBoard): the reader started without a map reads
+    the next contact with the saved one, its three-ring profile too (qa9: until the next start
+    it said "not in the board map"); a map it cannot read leaves the old one."""
+    port = serial.serial_for_url("loop://", timeout=0.02)
+    reader = SerialReader("loop://", inbox, opener=lambda url: port, dialect_name="rc", **FAST)
+    saved = tmp_path / "board-map.toml"
+    saved.write_text('profile = "three-ring"\n[contacts]\n"3,7" = "T20"\n', encoding="utf-8")
+    with running(reader):
+        inbox.until(is_(Connected))
+        port.write(b"3,7\n")
+        assert inbox.until(is_(UnmappedInput))[-1].raw == "3,7"
+        reader.use_map(saved)
+        assert reader.profile is Profile.THREE_RING
+        port.write(b"4,4\n3,7\n")
+        got = inbox.until(is_(DartInput))
+        assert [e.cell.code for e in got if isinstance(e, DartInput)] == ["T20"]
+        with pytest.raises(ValueError, match="cannot read the board map"):
+            reader.use_map(tmp_path / "nothing.toml")
+        assert reader.board_map is not None and reader.board_map.lookup("3,7") is not None
 
 
 def test_a_three_ring_dialect_says_so_at_start(inbox):

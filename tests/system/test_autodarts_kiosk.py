@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
+
+import pytest
 
 from hardware.fake_autodarts import FakeBoardManager
 from kiosk.app.root import Kiosk, build_kiosk
@@ -44,7 +47,12 @@ def segment_code(cell: Cell) -> str:
 
 async def kiosk_on(manager: FakeBoardManager, tmp_path, bull_off: str = "off") -> Kiosk:
     """The kiosk's composition root, its board the Board Manager `manager` (started here)."""
-    url = await manager.start()
+    return await kiosk_at(await manager.start(), tmp_path, bull_off)
+
+
+async def kiosk_at(url: str, tmp_path, bull_off: str = "off") -> Kiosk:
+    """The kiosk's composition root on the Board Manager at `url`, its database in `tmp_path`
+    (a second one on the same folder is the kiosk started again)."""
     typed, problems = check_values(
         {
             "board.input": "autodarts",
@@ -75,6 +83,66 @@ def start_placed(kiosk: Kiosk, rng: random.Random) -> None:
     kiosk.service.new_game(DARTS, Setup((Team("Sharks", ("Ann",)), Team("Jets", ("Cy",))), rules))
     for team in (0, 1):
         kiosk.service.submit(Place(team, random_fleet(FOUR, rules.fleet, rng)))
+
+
+def test_the_root_tells_the_screens_that_the_cameras_take_the_darts_out(tmp_path):
+    """The screens word the takeout from `GameService.board_takes_out`, which the composition
+    root wires to the board input (Autodarts: the cameras end the visit)."""
+
+    async def built() -> bool:
+        manager = FakeBoardManager(random.Random(3))
+        kiosk = await kiosk_on(manager, tmp_path)
+        try:
+            return kiosk.service.board_takes_out()
+        finally:
+            await kiosk.stop()
+            await manager.stop()
+
+    assert asyncio.run(built()) is True
+
+
+@pytest.mark.parametrize("thrown_while_down", [False, True], ids=["all-counted", "one-unseen"])
+def test_after_a_restart_the_darts_in_the_cameras_are_said_missing_only_when_they_are(
+    tmp_path, caplog, thrown_while_down
+):
+    """qa9: the kiosk stopped with two darts of the Sharks' visit in the cameras and started
+    again said "... enter any that are missing by hand" though the resumed visit held both.
+    It is said only when the cameras hold a dart the resumed visit lacks (one thrown while
+    the kiosk was down)."""
+    caplog.set_level(logging.INFO, logger="dartship.service")
+    missing = "enter any that are missing by hand"
+
+    async def play() -> None:
+        manager = FakeBoardManager(random.Random(9))
+        url = await manager.start()
+        kiosk = await kiosk_at(url, tmp_path)
+        try:
+            await eventually(lambda: kiosk.service.board_connected, "the Board Manager connected")
+            start_placed(kiosk, random.Random(2))
+            frames = kiosk.board.frames
+            for code in ("T20", "S5"):
+                await manager.throw(code)
+            await eventually(lambda: kiosk.board.frames >= frames + 2, "both darts handled")
+            assert kiosk.service.match.dart_in_visit == 2
+        finally:
+            await kiosk.stop()
+        if thrown_while_down:
+            await manager.throw("D1")
+        caplog.clear()
+        again = await kiosk_at(url, tmp_path)
+        try:
+            service = again.service
+            await eventually(lambda: service.board_connected, "the Board Manager connected again")
+            await eventually(lambda: again.board.frames >= 1, "the cameras' visit read")
+            assert service.match is not None and service.match.visit_darts() == tuple(
+                FOUR.parse(code) for code in ("T20", "S5")
+            )
+            assert (missing in caplog.text) is thrown_while_down, caplog.text
+        finally:
+            await again.stop()
+            await manager.stop()
+
+    asyncio.run(play())
 
 
 def test_a_game_scored_by_autodarts_plays_to_the_end(tmp_path):

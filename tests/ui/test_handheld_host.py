@@ -213,6 +213,28 @@ async def test_a_double_tapped_next_ends_one_visit_not_two(tmp_path):
         await client.close()
 
 
+async def test_with_a_board_that_takes_out_the_desk_says_the_cameras_end_the_visit(tmp_path):
+    """A camera scorer ends the visit when the darts are pulled out (docs/autodarts.md): the
+    desk said "Pull the darts out, then Next" as for a board whose visits end with Next."""
+    from hardware.autodarts import AutodartsBoard
+
+    service = first_visit(tmp_path)
+    for code in ("T5", "S11", "D7"):
+        service.submit(Throw(service.match.board.parse(code)))
+    assert service.match.phase is Phase.TAKEOUT
+    client, _api, desk = await _desk_client(service)
+    try:
+        page = await (await client.get(desk.path())).text()
+        assert "Pull the darts out, then Next." in page
+        cameras = AutodartsBoard("http://127.0.0.1:3180", lambda _event: None)
+        service.board_takes_out = lambda: cameras.takes_out
+        page = await (await client.get(desk.path())).text()
+        assert "Pull the darts out: the cameras end the visit. Next: " in page
+        assert "then Next" not in page
+    finally:
+        await client.close()
+
+
 def _status(service, game: int) -> str:
     return service.store.db.execute("SELECT status FROM games WHERE id=?", [game]).fetchone()[0]
 

@@ -136,6 +136,23 @@ def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path
     assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
 
 
+def test_with_a_camera_scorer_the_takeout_is_the_cameras_not_a_tap(tour, monkeypatch) -> None:
+    """qa9's weak spot: with Autodarts the touchscreen said "Pull the darts out, then tap Next"
+    though the cameras end the visit themselves; the board input says so of itself."""
+    from hardware.autodarts import AutodartsBoard
+
+    cameras = AutodartsBoard("http://127.0.0.1:3180", lambda _event: None)
+    monkeypatch.setattr(tour.kiosk.service, "board_takes_out", lambda: cameras.takes_out)
+    tour.at("visit")
+    match = tour.kiosk.service.match
+    tour.throw_typed("miss")
+    assert match.phase is Phase.TAKEOUT
+    shown = labels_text(tour.root)
+    assert "Pull the darts out: the cameras end the visit" in shown and "then tap Next" not in shown
+    tour.press("Next")  # a tap still ends it too
+    assert match.phase is Phase.THROWING
+
+
 def test_next_tapped_twice_ends_one_visit_and_says_so(tour, artefacts: Path, next_clock) -> None:
     """Two quick taps on Next: the Sharks' visit ends, Cleo's is left alone (before, the second
     tap ended it with three misses before she threw); the toast says why, and Next tapped
@@ -556,6 +573,56 @@ def test_a_new_board_not_told_yet_says_to_throw_a_dart_before_the_game(tour, mon
     finally:
         reader.stop()
         fake.close()
+
+
+def test_a_map_saved_on_the_learn_screen_counts_at_once(tour, tmp_path, monkeypatch) -> None:
+    """qa9: after Save map the running board went on without it ("contact 0,0 is not in the
+    board map") until the kiosk's next start. The real GPIO matrix scanner on gpiozero's mock
+    pins: the contact learned as D20 is D20 at the next dart, and the screen says so."""
+    import queue
+
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.matrix import MatrixScanner, MockMatrixWiring
+    from kiosk.inputs import DartInput, UnmappedInput
+    from ui.touch.screens import learn
+
+    factory = MockFactory()
+    rows, cols = [5, 6], [4, 17]
+    wiring = MockMatrixWiring(factory, rows, cols)
+    darts: queue.Queue[object] = queue.Queue()
+    board = MatrixScanner(rows, cols, darts.put, debounce_scans=1, lockout_ms=0, pin_factory=factory)
+    assert board.open()
+    clock = [100.0]
+
+    def thrown(contact: tuple[int, int]) -> list[object]:
+        clock[0] += 10  # a dart a while after the last: no repeat of the same contact
+        for closed in (True, False):
+            (wiring.press if closed else wiring.release)(contact)
+            for _ in range(3):
+                clock[0] += 0.01
+                board.scan_once(clock[0])
+        return [darts.get_nowait() for _ in range(darts.qsize())]
+
+    saved = tmp_path / "board-map.toml"
+    monkeypatch.setattr(learn, "map_path", lambda _settings: saved)
+    monkeypatch.setattr(tour.kiosk.config, "save", lambda _changes: None)  # the tour's config stays
+    monkeypatch.setattr(tour.kiosk, "board", board)
+    assert thrown((0, 0)) == [UnmappedInput("0,0")]
+    tour.at("home")
+    tour.app.go("learn")
+    screen = tour.screen()
+    try:
+        tour.kiosk.service.handle_input(UnmappedInput("0,0"))
+        assert "D20 = contact 0,0" in screen.answer.text
+        tour.press("Save map")
+        assert screen.answer.text.startswith(f"Map saved to {saved}. The board counts darts with it now.")
+        events = thrown((0, 0))
+        assert [e.cell.code for e in events if isinstance(e, DartInput)] == ["D20"], events
+    finally:
+        tour.app.go("home")
+        board.stop()
+        factory.reset()
 
 
 def test_a_map_saved_on_the_learn_screen_says_when_the_board_reads_it(tour, tmp_path, monkeypatch) -> None:

@@ -128,6 +128,23 @@ def test_next_after_takeout():
     assert events == [VisitStarted(1, "Cy", 2)]
 
 
+def test_the_visit_s_darts_are_its_own_through_the_takeout_and_undo():
+    """What a board found again after a restart compares its held darts with (HeldDarts)."""
+    m = make_match(start=0)
+    assert m.visit_darts() == ()
+    parsed = [FOUR.parse(code) for code in ("T5", "T6", "T7")]
+    for code in ("T5", "T6", "T7"):
+        throw(m, code)
+    assert m.phase is Phase.TAKEOUT and m.visit_darts() == tuple(parsed)
+    m.apply(Next())
+    assert m.visit_darts() == ()
+    throw(m, "S1")
+    m.apply(Undo())
+    throw(m, "D2")
+    assert m.visit_darts() == (FOUR.parse("D2"),)
+    assert DARTS.visit_darts(m) == (FOUR.parse("D2"),)
+
+
 def test_undo_restores_turn_across_a_visit_boundary():
     m = make_match(start=0)
     for code in ("T5", "T6", "T7"):

@@ -626,8 +626,7 @@ class HostDesk:
         svg = qr.qr_svg(url, scale=6).decode()
         return f"<div class='qr'>{svg}</div><p><a href='{esc(url)}'>{esc(url)}</a></p>"
 
-    @staticmethod
-    def _status(match: Match) -> str:
+    def _status(self, match: Match) -> str:
         names = [t.name for t in match.teams]
         if match.winner is not None:
             return _("Victory for {team}!").format(team=names[match.winner])
@@ -642,6 +641,8 @@ class HostDesk:
             return ""
         named = match.teams[team].thrower(player)  # a team without named players: named once
         who = names[team] if named is None else f"{names[team]} ({named})"
+        if match.phase is Phase.TAKEOUT and self.api.service.board_takes_out():
+            return _("Pull the darts out: the cameras end the visit. Next: {who}").format(who=who)
         if match.phase is Phase.TAKEOUT:
             return _("Pull the darts out, then Next. Next: {who}").format(who=who)
         return _("In play: {who}, dart {dart}").format(who=who, dart=dart)

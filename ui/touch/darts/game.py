@@ -209,6 +209,8 @@ class GameScreen(KioskScreen):
         takeout = match.phase is Phase.TAKEOUT
         if takeout and kiosk_turn:
             self.prompt.text = _("No darts to pull out: tap Next, or the kiosk does")
+        elif takeout and self.app.service.board_takes_out():
+            self.prompt.text = _("Pull the darts out: the cameras end the visit")
         elif takeout:
             self.prompt.text = _("Pull the darts out, then tap Next")
         elif match.phase is Phase.OVER and match.winner is not None:

@@ -138,16 +138,20 @@ class LearnScreen(KioskScreen):
         except (OSError, config_module.ConfigError) as err:
             self.answer.text = _("Could not save the map: {error}").format(error=err)
             return
-        # The board input was built with the map it had when the kiosk started (qa9: darts
-        # after a save still came as "not in the board map"): say when this one counts.
-        text = (
-            _("Map saved to {path}.").format(path=path)
-            + " "
-            + _("The board reads it from the kiosk's next start.")
-        )
+        # The running board takes the map at once (qa9: darts after a save still came as "not
+        # in the board map" until the next start); a board that reads no map gets it then.
+        text = _("Map saved to {path}.").format(path=path) + " " + self._use(path)
         if problems:
             text += " " + _("Still missing: {problems}").format(problems="; ".join(problems[:3]))
         self.answer.text = text
+
+    def _use(self, path: Path) -> str:
+        try:
+            if self.app.kiosk.use_board_map(path):
+                return _("The board counts darts with it now.")
+        except ValueError as err:
+            return _("The board could not read it ({error}): it keeps its old map.").format(error=err)
+        return _("The board reads it from the kiosk's next start.")
 
     def close(self) -> None:
         self.app.go("settings")
