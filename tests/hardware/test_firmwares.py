@@ -240,7 +240,8 @@ def test_a_board_remembered_for_its_port_is_waited_for_at_its_speed_while_silent
     try:
         inbox.until(lambda e: isinstance(e, Connected))
         fake.send_line("<T20>")  # read at 115200: no text; listened for at 9600 from then on
-        inbox.until(lambda e: isinstance(e, Info) and "9600" in e.message)
+        # (a wait, not a time limit: on a loaded machine the reader's move to 9600 took over 3 s)
+        inbox.until(lambda e: isinstance(e, Info) and "9600" in e.message, timeout=15)
         fake.send_line("<S5>")
         inbox.until(lambda e: registered([e]) == ["dart S5"])
     finally:
