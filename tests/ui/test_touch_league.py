@@ -73,6 +73,23 @@ def test_the_stats_screen_shows_the_league_table_and_daily_board(
         crown_store = Store(tmp_path / "crown.db")
         crown = LeagueSync(crown_store, tour.loop.run_until_complete(pair(url, crown_code, "c")))
         rng = random.Random(11)
+        # A game against the computer only: not in the table, which says why it is empty.
+        games.play_classic(kiosk.store, ["Ann"], rng)
+
+        async def empty() -> bool:
+            import aiohttp
+
+            async with aiohttp.ClientSession() as session:
+                await mine.flush(session)
+                return await mine.refresh(session)
+
+        assert tour.loop.run_until_complete(empty())
+        tour.app.go("stats")
+        tour.screen().refresh()
+        tour.screen().choose("league")
+        tour.save(artefacts / "stats_league_empty.png")
+        assert "no games between people yet" in labels_text(tour.root)
+        tour.app.go("home")
         games.play_darts(kiosk.store, [["Ann", "Bo"], ["Cy"]], rng, winner=0)
         games.play_classic(crown_store, ["Dee", "Ann"], rng, winner=0)
 

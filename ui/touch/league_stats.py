@@ -102,7 +102,9 @@ class LeagueColumns:
                 [f"{row['rank']}. {row['player']}", str(row["games"]), str(row["wins"]), str(row["points"])]
             )
         if not rows:
-            self.table.add_row([_("no games yet"), "", "", ""], colour=theme.TEXT_DIM)
+            # Games against the kiosk's computer go to the league but are not in its table: the
+            # owner who just played one should not read "no games" as "nothing was sent".
+            self.table.add_row([_("no games between people yet"), "", "", ""], colour=theme.TEXT_DIM, lines=2)
         self.daily.add_row([_("Player"), _("Bar"), _("Shots")], colour=theme.TEXT_DIM)
         daily = kept.daily.get("rows", [])
         for row in daily[:ROWS]:
