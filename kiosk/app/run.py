@@ -23,7 +23,7 @@ from kiosk.app import logs
 from kiosk.app.root import Kiosk, StartError, build_kiosk
 from kiosk.config import ConfigFile, InputKind
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import Setup, Team, house_rules
+from kiosk.darts.match import Setup, Team, house_rules, rings_not_told
 from kiosk.i18n import _, set_language
 from kiosk.names import clean_name, same_name
 from kiosk.store import StoreError
@@ -108,6 +108,15 @@ async def run_headless(config: ConfigFile, teams: tuple[Team, Team]) -> int:
             kiosk.service.new_game(
                 DARTS, Setup(teams, house_rules(config.settings, kiosk.service.board_profile()))
             )
+            if not kiosk.service.board_rings_told():
+                log.warning(
+                    "%s %s",
+                    rings_not_told(),
+                    _(
+                        "The game set up now may count rings the board lacks: after that first dart, "
+                        "tap New game, same teams on the host page."
+                    ),
+                )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -80,6 +80,14 @@ class HouseRules:
         return board_for(self.profile)
 
 
+def rings_not_told() -> str:
+    """What a new dart game's screens say while the board has not told its rings
+    (`GameService.board_rings_told`: a serial board in dialect `auto` that has sent nothing yet):
+    its first dart may say it has three rings, and a game set up for four before then keeps ships
+    on outer singles it can never report (qa9: the first game on a new dARts board)."""
+    return _("Board: not told yet. Throw one dart at the board first: it tells the kiosk its rings.")
+
+
 def house_rules(settings: Settings, reported: Profile | None = None) -> HouseRules:
     """The house rules a new dart game starts with: the settings' `rules` and the board's
     profile: the one the board reports (`GameService.board_profile`) where it says one, since a

@@ -227,3 +227,34 @@ def test_full_game_with_kill_and_resume(rig):
     final = kiosk.wait_view(lambda v: v["state"]["phase"] == "over")
     assert final["state"]["winner"] == 1
     assert final["state"]["sunk"][0] == [2, 4, 3, 5]
+
+
+def test_a_headless_start_says_when_the_board_has_not_told_its_rings(tmp_path):
+    """A phones-only kiosk started with its teams (`--headless --teams`) on a serial board in
+    dialect auto that says nothing until a dart (the bracket dialect of the GranBoard bridge):
+    the game it sets up at once may count rings the board lacks, and the journal says so, with
+    what to do; the touchscreen's New game and the host's desk say the same."""
+    board = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.app.cli", "fake-board", "--dialect", "bracket", "--tcp", "0"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "PYTHONUNBUFFERED": "1"},
+    )
+    kiosk = None
+    try:
+        url = Lines(board).wait_for(r"(socket://\S+)").group(1)
+        config = tmp_path / "config.toml"
+        config.write_text(f'[board]\ninput = "serial"\nport = "{url}"\n[web]\nhost = "127.0.0.1"\nport = 0\n')
+        teams = ("--db", str(tmp_path / "kiosk.db"), "--teams", "Sharks,Jets")
+        kiosk = start_kiosk(config, *teams, simulator=False)
+        out = Lines(kiosk)
+        out.wait_for(r"running headless")
+        line = out.wait_for(r"Board: not told yet\..*").group(0)
+        assert "tap New game, same teams on the host page" in line
+    finally:
+        for proc in (kiosk, board):
+            if proc is not None:
+                proc.kill()
+                proc.wait(timeout=10)

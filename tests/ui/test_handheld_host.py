@@ -235,6 +235,27 @@ async def test_with_a_board_that_takes_out_the_desk_says_the_cameras_end_the_vis
         await client.close()
 
 
+async def test_a_board_that_has_not_told_its_rings_is_said_on_the_desk(tmp_path):
+    """A serial board in dialect auto that has sent nothing yet (qa9: a new dARts board): the
+    touchscreen's New game says so, and so does the host's desk, the only screen of a
+    phones-only kiosk, beside its New game."""
+    from hardware.serial_reader import SerialReader
+
+    service = make_service(tmp_path)
+    new_game(service)
+    client, _api, desk = await _desk_client(service)
+    try:
+        page = await (await client.get(desk.path())).text()
+        assert "id='rings'" not in page
+        silent = SerialReader("loop://", lambda _event: None)  # auto, no line heard yet
+        service.board_rings_told = lambda: silent.rings_told
+        page = await (await client.get(desk.path())).text()
+        assert "Board: not told yet. Throw one dart at the board first" in page
+        assert page.index("id='rings'") < page.index("id='new'")
+    finally:
+        await client.close()
+
+
 def _status(service, game: int) -> str:
     return service.store.db.execute("SELECT status FROM games WHERE id=?", [game]).fetchone()[0]
 

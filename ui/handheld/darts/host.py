@@ -50,6 +50,7 @@ from kiosk.darts.match import (
     Undo,
     Undone,
     no_dart_now,
+    rings_not_told,
 )
 from kiosk.game import Result
 from kiosk.i18n import _, said_of
@@ -436,6 +437,8 @@ class HostDesk:
                 [t.name for t in match.teams], list(match.state().placed), match.phase is Phase.PLACING, team
             )
         )
+        if not self.api.service.board_rings_told():  # as the touchscreen's New game says
+            parts.append(f"<p class='rings' id='rings'>{esc(rings_not_told())}</p>")
         if match.phase is Phase.OVER:
             parts.append(self._form_html("next", _("Next game, same teams"), cls="go"))
         else:  # asked first: the game in play would end with no winner

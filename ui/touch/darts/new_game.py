@@ -10,7 +10,16 @@ from kivy.uix.gridlayout import GridLayout
 from kiosk.board import Profile
 from kiosk.darts.fleet import DEFAULT_FLEET, PRESETS, PlacementError, parse_lengths
 from kiosk.darts.kind import DARTS
-from kiosk.darts.match import BullOffMode, HouseRules, KioskSeat, RuleError, Setup, Team, house_rules
+from kiosk.darts.match import (
+    BullOffMode,
+    HouseRules,
+    KioskSeat,
+    RuleError,
+    Setup,
+    Team,
+    house_rules,
+    rings_not_told,
+)
 from kiosk.darts.solo import kiosk_team
 from kiosk.i18n import _, ngettext
 from kiosk.names import clean_name, same_name
@@ -169,12 +178,7 @@ class NewGameScreen(KioskScreen):
         self.bull_off.set_value(rules.bull_off)
         self.profile.text = profile_text(rules.profile)
         if not self.app.service.board_rings_told():
-            # A board in dialect auto that has sent nothing yet: its first dart may say it has
-            # three rings, and a game set up for four before then keeps ships on outer singles
-            # it can never report (qa9: the first game on a new dARts board).
-            self.profile.text = _(
-                "Board: not told yet. Throw one dart at the board first: it tells the kiosk its rings."
-            )
+            self.profile.text = rings_not_told()
         self.message.text = ""
 
     def _config_rules(self) -> HouseRules:
