@@ -164,10 +164,13 @@ def test_the_caller_s_settings_change_at_once_and_test_voice_speaks(tour, artefa
     try:
         screen.inputs["caller.volume"].set_value(50)
         screen.inputs["caller.say_cell"].set_value(True)
+        assert caller.phone_duels  # the phone rooms' duels are called unless the owner says not
+        screen.inputs["caller.phone_duels"].set_value(False)
         screen.inputs["caller.voice_de"].set_value("de+f3")
         tour.press("Save")
         saved = tour.kiosk.config.save_path().read_text()
         assert "[caller]" in saved and "volume = 50" in saved and "say_cell = true" in saved
+        assert "phone_duels = false" in saved and not caller.phone_duels
         assert caller.volume == 0.5 and caller.say_cell and caller.voice.voices["de"] == "de+f3"
         tour.press("Test voice")
         assert screen.message.text == "You should hear the caller now."
@@ -181,7 +184,13 @@ def test_the_caller_s_settings_change_at_once_and_test_voice_speaks(tour, artefa
         assert screen.message.text == "The caller is off: turn it on and save first."
     finally:
         tour.kiosk.config.save(
-            {"caller.volume": 80, "caller.say_cell": False, "caller.voice_de": "de", "caller.enabled": True}
+            {
+                "caller.volume": 80,
+                "caller.say_cell": False,
+                "caller.phone_duels": True,
+                "caller.voice_de": "de",
+                "caller.enabled": True,
+            }
         )
 
 
