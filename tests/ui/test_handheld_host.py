@@ -169,15 +169,21 @@ async def test_last_darts_survive_a_restart_of_the_kiosk(tmp_path):
         await client.close()
 
 
+def at_takeout(service):
+    """The first visit's three darts thrown: the takeout is up."""
+    for code in ("T5", "S11", "D7"):
+        service.submit(Throw(service.match.board.parse(code)))
+    assert service.match.phase is Phase.TAKEOUT
+    return service
+
+
 async def test_a_double_tapped_next_ends_one_visit_not_two(tmp_path):
     """Next's form says which visit it was pressed for: its second tap (or a page not yet
     refreshed) would end the next team's visit with misses before a dart; the dart game's guard
     refuses it (kiosk/darts/double_next.py), and the desk says so, not sent."""
     service = first_visit(tmp_path)
     clock = guard_next(service)
-    for code in ("T5", "S11", "D7"):
-        service.submit(Throw(service.match.board.parse(code)))
-    assert service.match.phase is Phase.TAKEOUT
+    at_takeout(service)
     client, _api, desk = await _desk_client(service)
     try:
         page = await (await client.get(desk.path())).text()
@@ -218,10 +224,7 @@ async def test_with_a_board_that_takes_out_the_desk_says_the_cameras_end_the_vis
     desk said "Pull the darts out, then Next" as for a board whose visits end with Next."""
     from hardware.autodarts import AutodartsBoard
 
-    service = first_visit(tmp_path)
-    for code in ("T5", "S11", "D7"):
-        service.submit(Throw(service.match.board.parse(code)))
-    assert service.match.phase is Phase.TAKEOUT
+    service = at_takeout(first_visit(tmp_path))
     client, _api, desk = await _desk_client(service)
     try:
         page = await (await client.get(desk.path())).text()
