@@ -471,15 +471,21 @@ def _parser() -> argparse.ArgumentParser:
         prog="dartship league",
         description=_("This kiosk in a league: join a hub, or see what is waiting for it."),
     )
-    parser.add_argument(
-        "--config", help=_("config file (default: $DARTSHIP_CONFIG or /etc/dartship/config.toml)")
-    )
+    config_help = _("config file (default: $DARTSHIP_CONFIG or /etc/dartship/config.toml)")
+    parser.add_argument("--config", help=config_help)
+    # After the action too, as every other command of the kiosk takes it (`dartship doctor
+    # --config FILE`): `dartship league status --config FILE`. SUPPRESS: an action that is not
+    # given it keeps the one given before the action.
+    config = argparse.ArgumentParser(add_help=False)
+    config.add_argument("--config", default=argparse.SUPPRESS, help=config_help)
     sub = parser.add_subparsers(dest="action", required=True)
-    join = sub.add_parser("join", help=_("pair with the league's hub using a one-time code"))
+    join = sub.add_parser(
+        "join", parents=[config], help=_("pair with the league's hub using a one-time code")
+    )
     join.add_argument("code")
     join.add_argument("--hub", required=True, help=_("the hub's address, like https://league.example.org"))
     join.add_argument("--name", default=socket.gethostname(), help=_("this kiosk's name"))
-    sub.add_parser("status", help=_("the league this kiosk is in and its outbox"))
+    sub.add_parser("status", parents=[config], help=_("the league this kiosk is in and its outbox"))
     return parser
 
 
