@@ -217,6 +217,18 @@ class Outbox:
         self._mark(entry, PENDING, reason, entry.attempts + 1, now + delay)
         return delay
 
+    def hand_over(self, to: Membership, now: float | None = None) -> int:
+        """The kiosk was paired anew with the same venue (`membership.repaired`): what waits
+        under this membership is `to`'s, sent with its key, due at once (its tries and last
+        reason, the old key's, start again). How many."""
+        at = datetime.now(UTC).timestamp() if now is None else now
+        with self._transaction():
+            cursor = self.db.execute(
+                "UPDATE outbox SET member=?, attempts=0, next_try=?, answer=NULL WHERE member=? AND state=?",
+                [to.ident, at, self.member, PENDING],
+            )
+        return int(cursor.rowcount)
+
     def give_up(self, reason: str) -> int:
         """The kiosk left its league: what still waits is never sent (kept as refused, with
         `reason`, so that another league's key never sends this one's games). How many."""

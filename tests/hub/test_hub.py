@@ -188,6 +188,54 @@ async def test_hostile_kiosks_are_refused_and_nothing_is_written(hub, tmp_path):
         assert (await (await conn.execute("SELECT count(*) FROM games")).fetchone())[0] == 1
 
 
+async def test_games_waiting_when_the_kiosk_is_paired_anew_go_with_the_new_key(hub, tmp_path):
+    from kiosk.app.league import keep_membership
+
+    old = await pair(hub.url, await hub.code(), "bar")
+    store = Store(tmp_path / "k.db")
+    keep_membership(store, old)
+    sync = LeagueSync(store, old, rng=random.Random(1))  # the running kiosk's sync task
+    for seed in (1, 2):
+        games.play_darts(store, [["Ann"], ["Cy"]], random.Random(seed))
+    async with hub.pool.connection() as conn:
+        await admin.revoke(conn, old.kiosk)  # the bar's old key is revoked
+    assert await _flush(sync) == 0  # 403: kept, tried again later
+    assert store.outbox is not None and store.outbox.counts()["pending"] == 2
+
+    # `dartship league join` with a new code for the same venue, from another process.
+    new = await pair(hub.url, await hub.code(), "bar")
+    other = Store(tmp_path / "k.db")
+    keep_membership(other, new)
+    other.close()
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(3))  # the kiosk had not seen it yet
+    assert await _flush(sync) == 3  # all three, with the new key, no restart
+    assert sync.member.kiosk == new.kiosk and sync.problem is None
+    assert store.outbox_of(new).counts() == {"pending": 0, "sent": 3, "refused": 0}
+    assert store.outbox_of(old).counts() == {"pending": 0, "sent": 0, "refused": 0}
+    store.close()
+    async with hub.pool.connection() as conn:
+        rows = await (await conn.execute("SELECT kiosk, count(*) FROM games GROUP BY kiosk")).fetchall()
+    assert rows == [(new.kiosk, 3)]
+
+
+async def test_a_kiosk_started_after_it_was_paired_anew_sends_what_waited(hub, tmp_path):
+    from kiosk.app.league import keep_membership
+
+    old = await pair(hub.url, await hub.code(), "bar")
+    store = Store(tmp_path / "k.db")
+    keep_membership(store, old)
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(1))
+    keep_membership(store, await pair(hub.url, await hub.code(), "bar"))  # kiosk stopped
+    new = members.kept(store.meta)
+    assert new is not None
+    assert await _flush(LeagueSync(store, new, rng=random.Random(1))) == 1  # its next start
+    # Paired with another venue: that one's games are not this venue's to send.
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(2))
+    keep_membership(store, await pair(hub.url, await hub.code(hub.other_venue), "bar"))
+    assert store.outbox_of(new).counts() == {"pending": 0, "sent": 1, "refused": 1}
+    store.close()
+
+
 async def test_guessed_pairing_codes_are_refused_then_throttled(hub):
     answers = []
     rng = random.Random(9)
