@@ -145,6 +145,28 @@ async def test_a_result_the_log_does_not_give_is_refused_and_named_in_both_logs(
         assert (await (await conn.execute("SELECT count(*) FROM games")).fetchone())[0] == 0
 
 
+async def test_a_name_with_a_trailing_space_lands_cleaned_and_a_refusal_blocks_nothing(hub, tmp_path):
+    # A team and a player typed "Ann " and "Ann 's team " by a program that does not clean
+    # names (the store keeps a setup as it is given); the hub's replay cleans them
+    # (`kiosk.names.clean_name`) and, before, refused the game: 422, "player 'Ann ' ... is not
+    # in the replay".
+    store, sync = await _kiosk(hub, tmp_path)
+    games.play_darts(store, [["Ann "], ["Cy"]], random.Random(3))
+    forged = games.play_darts(store, [["Bo"], ["Di"]], random.Random(4))
+    report = json.loads(store.db.execute("SELECT report FROM outbox WHERE game=?", [forged]).fetchone()[0])
+    report["results"][0]["hits"] += 1
+    store.db.execute("UPDATE outbox SET report=? WHERE game=?", [json.dumps(report), forged])
+    games.play_darts(store, [["Cleo"], ["Dev"]], random.Random(5))
+    # The forged game (refused for good, 422) does not hold up the one queued behind it.
+    assert await _flush(sync) == 2
+    states = dict(store.db.execute("SELECT game, state FROM outbox ORDER BY game").fetchall())
+    assert list(states.values()) == [SENT, REFUSED, SENT]
+    store.close()
+    async with hub.pool.connection() as conn:
+        players = await (await conn.execute("SELECT player FROM game_players ORDER BY player")).fetchall()
+    assert [p for (p,) in players] == ["Ann", "Cleo", "Cy", "Dev"]
+
+
 async def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
     async with aiohttp.ClientSession() as session, session.post(url, data=body, headers=headers) as answer:
         return answer.status, await answer.text()
