@@ -66,6 +66,14 @@ def clean_name(text: object, limit: int = MAX_NAME) -> str | None:
     return name if visible(name) else None
 
 
+def kept_name(text: str) -> str:
+    """A name as a game's setup keeps it, whoever built the setup (a screen, a phone, a line
+    protocol, a script, a name made up, as a duel's "Ann 2"): `clean_name`'s, the name the
+    league's replay reads; one that cleans to nothing stays as given, for the game's own rules
+    to refuse ("every player needs a name") or its screens to name by their default."""
+    return clean_name(text) or text
+
+
 def name_key(name: str) -> str:
     """What two names are compared by: "Sharks" and "sharks" are one name to the people in the
     bar (one said aloud, one on the scoreboard), so two teams or players may not be told apart

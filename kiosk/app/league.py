@@ -139,6 +139,7 @@ class LeagueSync:
 
     async def flush(self, session: aiohttp.ClientSession) -> int:
         """Send every report due now; how many the hub confirmed."""
+        self._follow_repair()
         confirmed = 0
         while True:
             due = self.outbox.due(time.time(), self.hold_seconds)
@@ -147,6 +148,24 @@ class LeagueSync:
             for entry in due:
                 if await self.send(session, entry):
                     confirmed += 1
+
+    def _follow_repair(self) -> None:
+        """`dartship league join` paired this kiosk anew while it runs (the old key revoked or
+        lost): send with the new key from now on, and what was queued under the old one
+        meanwhile too, instead of failing with the old key until the kiosk restarts."""
+        try:
+            now = members.kept(self.store.meta)
+        except (sqlite3.Error, StoreError) as err:
+            log.info("league: the membership kept could not be read: %s", err)
+            return
+        if now is None or not members.repaired(self.member, now):
+            return
+        moved = self.outbox.hand_over(now)
+        log.warning("league: paired anew as kiosk %s; %d waiting games go with the new key", now.kiosk, moved)
+        self.member = now
+        self.store.use_league(now)
+        self.outbox = self.store.outbox_of(now)
+        self.problem = None
 
     async def _request(
         self, session: aiohttp.ClientSession, method: str, path: str, body: bytes = b""
@@ -413,10 +432,16 @@ class KioskLeague:
 
 def keep_membership(store: Store, member: members.Membership) -> None:
     """Keep a new membership in the database: from now on its games are queued for it. What an
-    earlier one kept here still waits for is never sent (another key, maybe another league):
-    kept as refused with that reason, as a leave does."""
+    earlier one kept here still waits for goes with the new key if it is the same venue of the
+    same league at the same hub paired anew (`members.repaired`); else it is never sent
+    (another league, another venue): kept as refused with that reason, as a leave does."""
     before = members.kept(store.meta)
-    if before is not None and before.ident != member.ident:
+    if before is not None and members.repaired(before, member):
+        # A new key for the same venue (the old one revoked or lost): what waits goes with it.
+        moved = store.outbox_of(before).hand_over(member)
+        if moved:
+            log.warning("league: paired anew; %d waiting games go with the new key", moved)
+    elif before is not None and before.ident != member.ident:
         with recording():
             reason = reasons.keep(_("not sent: the kiosk joined another league"))
         given_up = store.outbox_of(before).give_up(reason)
@@ -471,15 +496,21 @@ def _parser() -> argparse.ArgumentParser:
         prog="dartship league",
         description=_("This kiosk in a league: join a hub, or see what is waiting for it."),
     )
-    parser.add_argument(
-        "--config", help=_("config file (default: $DARTSHIP_CONFIG or /etc/dartship/config.toml)")
-    )
+    config_help = _("config file (default: $DARTSHIP_CONFIG or /etc/dartship/config.toml)")
+    parser.add_argument("--config", help=config_help)
+    # After the action too, as every other command of the kiosk takes it (`dartship doctor
+    # --config FILE`): `dartship league status --config FILE`. SUPPRESS: an action that is not
+    # given it keeps the one given before the action.
+    config = argparse.ArgumentParser(add_help=False)
+    config.add_argument("--config", default=argparse.SUPPRESS, help=config_help)
     sub = parser.add_subparsers(dest="action", required=True)
-    join = sub.add_parser("join", help=_("pair with the league's hub using a one-time code"))
+    join = sub.add_parser(
+        "join", parents=[config], help=_("pair with the league's hub using a one-time code")
+    )
     join.add_argument("code")
     join.add_argument("--hub", required=True, help=_("the hub's address, like https://league.example.org"))
     join.add_argument("--name", default=socket.gethostname(), help=_("this kiosk's name"))
-    sub.add_parser("status", help=_("the league this kiosk is in and its outbox"))
+    sub.add_parser("status", parents=[config], help=_("the league this kiosk is in and its outbox"))
     return parser
 
 

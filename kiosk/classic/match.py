@@ -30,6 +30,7 @@ from kiosk.classic.fleet import CLASSES, Fleet, Ship, random_fleet
 from kiosk.classic.grid import GRID, Square
 from kiosk.game import Outcome, PlayerResult, Result, RuleError
 from kiosk.i18n import _, speaking
+from kiosk.names import kept_name
 
 COMPUTER = "Computer"  # the computer's name in results when the front end names none
 
@@ -80,6 +81,10 @@ class Setup:
     # A solo game started with a seed (a script's): the computer's every decision is drawn from
     # it and the game's progress, so the game plays the same after a restart.
     seed: int | None = None
+
+    def __post_init__(self) -> None:
+        # Names are kept as the replay reads them, whoever built the setup (`kiosk.names`).
+        object.__setattr__(self, "players", tuple(kept_name(p) for p in self.players))
 
     @property
     def computer(self) -> int | None:

@@ -19,6 +19,7 @@ from kiosk.darts import players as naming
 from kiosk.darts.fleet import DEFAULT_FLEET, Fleet, PlacementError, Ship, make_fleet
 from kiosk.game import Outcome, PlayerResult, ReplayError, Result, RuleError
 from kiosk.i18n import _, said_of
+from kiosk.names import kept_name
 from kiosk.scatter import Skill
 
 __all__ = ["ReplayError", "RuleError"]  # the house's errors, re-exported for the dart game's users
@@ -56,6 +57,11 @@ class BullOffOutcome(enum.Enum):
 class Team:
     name: str
     players: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        # Names are kept as the replay reads them, whoever built the team (`kiosk.names`).
+        object.__setattr__(self, "name", kept_name(self.name))
+        object.__setattr__(self, "players", tuple(kept_name(p) for p in self.players))
 
     @property
     def named(self) -> tuple[str, ...]:

@@ -30,7 +30,7 @@ from kiosk.express.rules import (
 )
 from kiosk.game import Outcome, PlayerResult, RuleError
 from kiosk.i18n import _
-from kiosk.names import name_key
+from kiosk.names import kept_name, name_key
 
 EXPOSED = 2  # only the first two ships of a line can be targeted (the seed's rule)
 # The computer's levels by name (`kiosk.express.ai.Strategy` plays them; a test ties the two). A
@@ -88,6 +88,8 @@ class Setup:
     computers: tuple[str | None, ...] = ()
 
     def __post_init__(self) -> None:
+        # Names are kept as the replay reads them, whoever built the setup (`kiosk.names`).
+        object.__setattr__(self, "players", tuple(kept_name(p) for p in self.players))
         count = len(self.players)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
             raise SetupError(_("Battleship Express is for 2 to 4 players"))

@@ -89,6 +89,17 @@ class Membership:
         return hashlib.sha256(f"dartship membership {self.key}".encode()).hexdigest()[:32]
 
 
+def repaired(before: Membership, after: Membership) -> bool:
+    """Whether `after` is `before` paired anew (a new key for the same venue of the same league
+    at the same hub: a revoked or lost key replaced), so that what waits under `before` is
+    `after`'s to send; another hub, league or venue is another membership."""
+    return (
+        before.ident != after.ident
+        and before.hub.rstrip("/") == after.hub.rstrip("/")
+        and (before.league, before.venue) == (after.league, after.venue)
+    )
+
+
 def kept(memory: Memory) -> Membership | None:
     """The membership kept in this database (written by a join, removed by a leave), whatever
     hub `league.hub` names; None in no league."""

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from kiosk.league import reasons
 from kiosk.league.membership import MEMBERSHIP, Membership, parsed
 from kiosk.league.report import VERSION
+from kiosk.names import clean_name
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -115,12 +116,27 @@ def report_of(db: sqlite_utils.Database, game: int, game_uuid: str, venue: int) 
         "venue": venue,
         "started": started,
         "finished": finished,
-        "setup": json.loads(setup),
+        "setup": _as_replayed(kind, json.loads(setup)),
         "log": log,
-        "results": results,
+        "results": [{**r, "player": clean_name(r["player"]) or r["player"]} for r in results],
         "winner": winner,
         "turns": turns,
     }
+
+
+def _as_replayed(kind: str, setup: dict[str, Any]) -> dict[str, Any]:
+    """The setup as the hub's replay reads it (`kiosk.league.report.verify`: the kind's own
+    parser, whose names are `kiosk.names.clean_name`'s): a name stored as it was typed ("Ann ")
+    is sent as the replay names it ("Ann"), so its figures are found under the same name. A
+    setup the parser refuses is sent as stored (the hub says why)."""
+    from kiosk.kinds import kind_named
+
+    try:
+        game = kind_named(kind)
+        cleaned: dict[str, Any] = game.setup_to_dict(game.setup_from_dict(setup))
+    except Exception:  # a kind's parser raises what it raises; the hub's replay names it
+        return setup
+    return cleaned
 
 
 class Outbox:
@@ -216,6 +232,18 @@ class Outbox:
         delay = retry_delay(entry.attempts + 1, rng)
         self._mark(entry, PENDING, reason, entry.attempts + 1, now + delay)
         return delay
+
+    def hand_over(self, to: Membership, now: float | None = None) -> int:
+        """The kiosk was paired anew with the same venue (`membership.repaired`): what waits
+        under this membership is `to`'s, sent with its key, due at once (its tries and last
+        reason, the old key's, start again). How many."""
+        at = datetime.now(UTC).timestamp() if now is None else now
+        with self._transaction():
+            cursor = self.db.execute(
+                "UPDATE outbox SET member=?, attempts=0, next_try=?, answer=NULL WHERE member=? AND state=?",
+                [to.ident, at, self.member, PENDING],
+            )
+        return int(cursor.rowcount)
 
     def give_up(self, reason: str) -> int:
         """The kiosk left its league: what still waits is never sent (kept as refused, with

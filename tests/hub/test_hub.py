@@ -145,6 +145,28 @@ async def test_a_result_the_log_does_not_give_is_refused_and_named_in_both_logs(
         assert (await (await conn.execute("SELECT count(*) FROM games")).fetchone())[0] == 0
 
 
+async def test_a_name_with_a_trailing_space_lands_cleaned_and_a_refusal_blocks_nothing(hub, tmp_path):
+    # A team and a player typed "Ann " and "Ann 's team " by a program that does not clean
+    # names (the store keeps a setup as it is given); the hub's replay cleans them
+    # (`kiosk.names.clean_name`) and, before, refused the game: 422, "player 'Ann ' ... is not
+    # in the replay".
+    store, sync = await _kiosk(hub, tmp_path)
+    games.play_darts(store, [["Ann "], ["Cy"]], random.Random(3))
+    forged = games.play_darts(store, [["Bo"], ["Di"]], random.Random(4))
+    report = json.loads(store.db.execute("SELECT report FROM outbox WHERE game=?", [forged]).fetchone()[0])
+    report["results"][0]["hits"] += 1
+    store.db.execute("UPDATE outbox SET report=? WHERE game=?", [json.dumps(report), forged])
+    games.play_darts(store, [["Cleo"], ["Dev"]], random.Random(5))
+    # The forged game (refused for good, 422) does not hold up the one queued behind it.
+    assert await _flush(sync) == 2
+    states = dict(store.db.execute("SELECT game, state FROM outbox ORDER BY game").fetchall())
+    assert list(states.values()) == [SENT, REFUSED, SENT]
+    store.close()
+    async with hub.pool.connection() as conn:
+        players = await (await conn.execute("SELECT player FROM game_players ORDER BY player")).fetchall()
+    assert [p for (p,) in players] == ["Ann", "Cleo", "Cy", "Dev"]
+
+
 async def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
     async with aiohttp.ClientSession() as session, session.post(url, data=body, headers=headers) as answer:
         return answer.status, await answer.text()
@@ -186,6 +208,54 @@ async def test_hostile_kiosks_are_refused_and_nothing_is_written(hub, tmp_path):
     assert status == 403 and "revoked" in text
     async with hub.pool.connection() as conn:
         assert (await (await conn.execute("SELECT count(*) FROM games")).fetchone())[0] == 1
+
+
+async def test_games_waiting_when_the_kiosk_is_paired_anew_go_with_the_new_key(hub, tmp_path):
+    from kiosk.app.league import keep_membership
+
+    old = await pair(hub.url, await hub.code(), "bar")
+    store = Store(tmp_path / "k.db")
+    keep_membership(store, old)
+    sync = LeagueSync(store, old, rng=random.Random(1))  # the running kiosk's sync task
+    for seed in (1, 2):
+        games.play_darts(store, [["Ann"], ["Cy"]], random.Random(seed))
+    async with hub.pool.connection() as conn:
+        await admin.revoke(conn, old.kiosk)  # the bar's old key is revoked
+    assert await _flush(sync) == 0  # 403: kept, tried again later
+    assert store.outbox is not None and store.outbox.counts()["pending"] == 2
+
+    # `dartship league join` with a new code for the same venue, from another process.
+    new = await pair(hub.url, await hub.code(), "bar")
+    other = Store(tmp_path / "k.db")
+    keep_membership(other, new)
+    other.close()
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(3))  # the kiosk had not seen it yet
+    assert await _flush(sync) == 3  # all three, with the new key, no restart
+    assert sync.member.kiosk == new.kiosk and sync.problem is None
+    assert store.outbox_of(new).counts() == {"pending": 0, "sent": 3, "refused": 0}
+    assert store.outbox_of(old).counts() == {"pending": 0, "sent": 0, "refused": 0}
+    store.close()
+    async with hub.pool.connection() as conn:
+        rows = await (await conn.execute("SELECT kiosk, count(*) FROM games GROUP BY kiosk")).fetchall()
+    assert rows == [(new.kiosk, 3)]
+
+
+async def test_a_kiosk_started_after_it_was_paired_anew_sends_what_waited(hub, tmp_path):
+    from kiosk.app.league import keep_membership
+
+    old = await pair(hub.url, await hub.code(), "bar")
+    store = Store(tmp_path / "k.db")
+    keep_membership(store, old)
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(1))
+    keep_membership(store, await pair(hub.url, await hub.code(), "bar"))  # kiosk stopped
+    new = members.kept(store.meta)
+    assert new is not None
+    assert await _flush(LeagueSync(store, new, rng=random.Random(1))) == 1  # its next start
+    # Paired with another venue: that one's games are not this venue's to send.
+    games.play_darts(store, [["Ann"], ["Cy"]], random.Random(2))
+    keep_membership(store, await pair(hub.url, await hub.code(hub.other_venue), "bar"))
+    assert store.outbox_of(new).counts() == {"pending": 0, "sent": 1, "refused": 1}
+    store.close()
 
 
 async def test_guessed_pairing_codes_are_refused_then_throttled(hub):

@@ -43,3 +43,44 @@ def test_every_new_game_refuses_one_name_twice():
         _teams("Jets,JETS", "")
     with pytest.raises(SetupError, match="same name"):
         ExpressSetup(players=("Ann", "ann"), lines=(FLEET, FLEET), seed=1)
+
+
+def test_a_name_typed_with_spaces_is_kept_cleaned_by_every_game_whoever_built_its_setup(tmp_path):
+    # The store keeps a setup as it is given, and its results under the names the game was
+    # played with; the league's replay reads the names through `clean_name`. A setup built by
+    # something that does not clean ("Ann ", a duel's made-up second name) kept them raw and
+    # the hub refused the game (branch league10: docs/league.md).
+    import json
+    import random
+
+    from kiosk.classic.rooms import duel_names
+    from kiosk.store import Store
+    from tests import league_games as games
+
+    store = Store(tmp_path / "k.db")
+    darts = games.play_darts(store, [["Ann ", " Bo\u00a0 Bee"], ["Cy\t"]], random.Random(1))
+    classic = games.play_classic(store, ["Dee  Dee ", "Eve\n"], random.Random(2))
+    express = games.play_express(store, ["Fay ", "Gus"], random.Random(3))
+    setups = {
+        game: json.loads(setup) for game, setup in store.db.execute("SELECT id, setup FROM games").fetchall()
+    }
+    results = store.db.execute("SELECT game, player FROM results ORDER BY game, side, player").fetchall()
+    store.close()
+    assert setups[darts]["teams"] == ["Ann 's team", "Cy's team"]  # a tab is dropped
+    assert setups[darts]["players"] == [["Ann", "Bo Bee"], ["Cy"]]
+    assert setups[classic]["players"] == ["Dee Dee", "Eve"]
+    assert setups[express]["players"] == ["Fay", "Gus"]
+    assert results == [
+        (darts, "Ann"),
+        (darts, "Bo Bee"),
+        (darts, "Cy"),
+        (classic, "Dee Dee"),
+        (classic, "Eve"),
+        (express, "Fay"),
+        (express, "Gus"),
+    ]
+    # Two phones both named so: the friend's " 2" after a cut that ends in a space.
+    from kiosk.classic.match import Mode, Setup
+
+    twin = "Annabelle Sophiee X"
+    assert Setup(Mode.DUEL, duel_names(twin, twin)).players == (twin, "Annabelle Sophiee 2")
