@@ -40,10 +40,13 @@ def local_time(stamp: str) -> str:
     return datetime.datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def when_header() -> str:
-    """The heading of a column of `local_time`s, naming the zone they are in."""
-    zone = datetime.datetime.now().astimezone().tzname() or "UTC"
-    return _("When ({zone})").format(zone=zone)
+def when_header(stamps: Iterable[str] = ()) -> str:
+    """The heading of a column of `local_time`s, naming the zones they are shown in (the
+    summer's and the winter's of one place: "EET/EEST"); with none, the zone of now."""
+    zones = {datetime.datetime.fromisoformat(s).astimezone().tzname() or "UTC" for s in stamps}
+    if not zones:
+        zones = {datetime.datetime.now().astimezone().tzname() or "UTC"}
+    return _("When ({zone})").format(zone="/".join(sorted(zones)))
 
 
 def opponents(people: str, computers: int) -> str:

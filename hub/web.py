@@ -637,8 +637,9 @@ async def player_page(request: web.Request) -> web.Response:
                 for kind, r in d["ratings"].items()
             ],
         )
+        when = pages.when_header(g["finished"] for g in d["games"])
         games = pages.table(
-            (pages.when_header(), _("Game"), _("Bar"), _("Against"), _("Result"), _("Shots"), _("Hits")),
+            (when, _("Game"), _("Bar"), _("Against"), _("Result"), _("Shots"), _("Hits")),
             [
                 (
                     pages.local_time(g["finished"]),

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from kiosk.league import reasons
 from kiosk.league.membership import MEMBERSHIP, Membership, parsed
 from kiosk.league.report import VERSION
-from kiosk.names import clean_name
+from kiosk.names import kept_name
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -118,7 +118,7 @@ def report_of(db: sqlite_utils.Database, game: int, game_uuid: str, venue: int) 
         "finished": finished,
         "setup": _as_replayed(kind, json.loads(setup)),
         "log": log,
-        "results": [{**r, "player": clean_name(r["player"]) or r["player"]} for r in results],
+        "results": [{**r, "player": kept_name(r["player"])} for r in results],
         "winner": winner,
         "turns": turns,
     }
@@ -126,7 +126,7 @@ def report_of(db: sqlite_utils.Database, game: int, game_uuid: str, venue: int) 
 
 def _as_replayed(kind: str, setup: dict[str, Any]) -> dict[str, Any]:
     """The setup as the hub's replay reads it (`kiosk.league.report.verify`: the kind's own
-    parser, whose names are `kiosk.names.clean_name`'s): a name stored as it was typed ("Ann ")
+    parser, whose names are `kiosk.names.kept_name`'s): a name stored as it was typed ("Ann ")
     is sent as the replay names it ("Ann"), so its figures are found under the same name. A
     setup the parser refuses is sent as stored (the hub says why)."""
     from kiosk.kinds import kind_named

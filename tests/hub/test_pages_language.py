@@ -211,3 +211,13 @@ async def test_a_players_games_are_timed_in_the_hubs_zone_and_say_which(hub, tmp
     assert here.utcoffset() != datetime.timedelta(0)
     assert f"<td>{here:%Y-%m-%d %H:%M}</td>" in german
     assert f"<th>Wann ({here.tzname()})</th>" in german
+
+
+def test_a_column_of_times_names_the_zones_it_shows(helsinki):
+    """Winter and summer games in one column: shown in each one's own offset, both named."""
+    from hub.pages import local_time, when_header
+
+    winter, summer = "2026-01-10T18:00:00+00:00", "2026-07-10T18:00:00+00:00"
+    assert local_time(winter) == "2026-01-10 20:00" and local_time(summer) == "2026-07-10 21:00"
+    assert when_header([winter, summer, winter]) == "When (EEST/EET)"
+    assert when_header([]) in ("When (EET)", "When (EEST)")
