@@ -255,12 +255,15 @@ class LeagueDesk(Protocol):
     (the hub cannot be reached) and changing nothing then; it never waits longer than about
     20 s. `leave` stops sending, forgets the key and the boards and clears `league.hub`; the
     games stay in the kiosk's statistics, its outbox keeps what was never sent; it returns how
-    many games were still waiting. MAY refuse `join` while in a league (ValueError).
+    many games were still waiting. While in a league `join` MUST refuse (ValueError) unless
+    `anew`: then a code for the same venue of the same league at the same hub pairs the kiosk
+    anew (a revoked or lost key replaced) and what waits is sent with the new key; a code for
+    any other venue is refused (ValueError) and nothing kept here changes.
     """
 
     def status(self) -> LeagueStatus: ...
 
-    async def join(self, code: str, hub: str) -> Membership: ...
+    async def join(self, code: str, hub: str, anew: bool = False) -> Membership: ...
 
     def leave(self) -> int: ...
 

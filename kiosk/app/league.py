@@ -362,7 +362,10 @@ class KioskLeague:
         except (sqlite3.Error, StoreError, ValueError) as err:
             return members.LeagueStatus(None, last_error=str(err))
 
-    async def join(self, code: str, hub: str) -> members.Membership:
+    async def join(self, code: str, hub: str, anew: bool = False) -> members.Membership:
+        """Pair with the hub at `hub` using a one-time code. `anew`: the kiosk is in a league and
+        the code is a new one for the same venue (its key revoked or lost): what waits goes with
+        the new key; a code for another venue or league changes nothing (leave first)."""
         import aiohttp
 
         from kiosk import config as config_module
@@ -378,7 +381,8 @@ class KioskLeague:
                     problem=bad[0].message if bad else _("type it, like https://league.example.org")
                 )
             )
-        if self.status().member is not None:
+        before = members.kept(self.store.meta)
+        if before is not None and not anew:
             raise ValueError(_("This kiosk is in a league already: leave it first."))
         if self._joining:
             raise ValueError(_("The kiosk is asking a hub already: wait for its answer."))
@@ -389,6 +393,25 @@ class KioskLeague:
             raise OSError(why_unreachable(err)) from err
         finally:
             self._joining = False
+        if before is not None and not members.repaired(before, member):
+            log.warning(
+                "league: a code for %s of %s was refused here: this kiosk is %s of %s",
+                member.venue_name,
+                member.league_name,
+                before.venue_name,
+                before.league_name,
+            )
+            raise ValueError(
+                _(
+                    "That code is for {venue} in {league}; this kiosk is {mine} in {ours}. Nothing "
+                    "was changed: to play for another bar or league, leave this one first."
+                ).format(
+                    venue=member.venue_name,
+                    league=member.league_name,
+                    mine=before.venue_name,
+                    ours=before.league_name,
+                )
+            )
         keep_membership(self.store, member)
         self._start(member)
         try:

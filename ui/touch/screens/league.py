@@ -1,6 +1,7 @@
 """Settings -> League: join a league with a pairing code and the hub's address (typed on the
 on-screen keyboard), see how this kiosk stands with its hub (the venue, the last contact, the
-outbox, the last thing that went wrong) and leave the league (asked first).
+outbox, the last thing that went wrong), pair it anew with a new code for the same venue (its
+key revoked or lost: what waits goes with the new key) and leave the league (asked first).
 
 Reached from Settings only, so it is behind the settings PIN like the rest of Settings. The
 screen never waits for the network: joining runs as a task on the kiosk's one loop while the
@@ -90,10 +91,13 @@ class LeagueScreen(KioskScreen):
         self.slot.add_widget(self.join_button)
         top.add_widget(self.slot)
         self.page.add_widget(top)
+        # In no league the form is the code and the hub's address; in one, a new code for the
+        # same venue and Pair anew (the hub is the league's own).
         self.form = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         self.code_field = text_field(hint=_("pairing code"), size_hint_x=0.36)
         self.hub_field = text_field(hint=_("hub, like https://league.example.org"), size_hint_x=0.64)
-        self.code_field.bind(on_text_validate=lambda *_a: setattr(self.hub_field, "focus", True))
+        self.anew_button = BigButton(_("Pair anew"), self.join, colour=theme.PANEL_LIGHT, size_hint_x=0.64)
+        self.code_field.bind(on_text_validate=lambda *_a: self._typed_code())
         self.hub_field.bind(on_text_validate=lambda *_a: self.join())
         self.form.add_widget(self.code_field)
         self.form.add_widget(self.hub_field)
@@ -113,6 +117,7 @@ class LeagueScreen(KioskScreen):
         self.texts.bind(size=fit)
         self._make_room_soon = before_the_frame(self._make_room)
         self.asked = False  # Leave tapped once, waiting for its second tap
+        self.joined = False  # in a league (`refresh`): the form pairs anew
         self.joining: asyncio.Task[None] | None = None  # the join on its way (None: none)
         self._dots = 0
         self._asking = ""
@@ -144,11 +149,15 @@ class LeagueScreen(KioskScreen):
         self.status.text = "\n".join(status_lines(status))
         busy = self.joining is not None
         joined = status.member is not None
-        self.form.opacity = 0 if joined else 1
-        self.form.disabled = joined
-        self.form.height = 0 if joined else theme.sizes().touch
-        self.join_button.disabled = busy
+        self.joined = joined
+        self.code_field.hint_text = _("new code for this bar") if joined else _("pairing code")
+        second = self.anew_button if joined else self.hub_field
+        if second.parent is not self.form:
+            self.form.remove_widget(self.hub_field if joined else self.anew_button)
+            self.form.add_widget(second)
+        self.join_button.disabled = self.anew_button.disabled = busy
         self.join_button.text = _("Asking ...") if busy else _("Join")
+        self.anew_button.text = _("Asking ...") if busy else _("Pair anew")
         button = self.leave_button if joined else self.join_button
         if button.parent is not self.slot:
             self.slot.clear_widgets()
@@ -186,22 +195,33 @@ class LeagueScreen(KioskScreen):
 
     # -- joining --
 
+    def _typed_code(self) -> None:
+        """Enter on the code: on to the hub's address, or (in a league) pair anew."""
+        if self.joined:
+            self.join()
+        else:
+            self.hub_field.focus = True
+
     def join(self) -> None:
-        """Pair with the hub in the background; the answer comes on the message line."""
+        """Pair with the hub in the background (in a league: anew, with the league's hub); the
+        answer comes on the message line."""
         desk = self.app.kiosk.league
         if desk is None:
             self.show_message(_("This kiosk cannot join a league (built without one)."), theme.WARN)
             return
         if self.joining is not None:
             return  # one question at a time: the button says it is asking
-        code, hub = self.code_field.text, self.hub_field.text.strip()
+        member = desk.status().member
+        anew = member is not None
+        code = self.code_field.text
+        hub = member.hub if member is not None else self.hub_field.text.strip()
         self.asked = False
         self._asking = _("Asking the hub at {hub}").format(hub=hub)
         self.show_message(self._asking + " .", theme.TEXT_DIM)
 
         async def ask() -> None:
             try:
-                member = await desk.join(code, hub)
+                member = await desk.join(code, hub, anew=anew)
             except ValueError as err:
                 self.show_message(str(err), theme.WARN)
             except StoreError as err:
@@ -218,12 +238,25 @@ class LeagueScreen(KioskScreen):
                 )
             else:
                 self.code_field.text = ""
-                self.show_message(
-                    _(
-                        "This kiosk joined {league} as kiosk {kiosk} of {venue}: its games go to the "
-                        "league from now on."
-                    ).format(league=member.league_name, kiosk=member.kiosk, venue=member.venue_name)
-                )
+                if anew:
+                    waiting = desk.status().pending
+                    said = _("This kiosk is paired anew: kiosk {kiosk} of {venue} in {league}.").format(
+                        league=member.league_name, kiosk=member.kiosk, venue=member.venue_name
+                    )
+                    if waiting:
+                        said += " " + ngettext(
+                            "{n} game waiting for the hub goes with the new key.",
+                            "{n} games waiting for the hub go with the new key.",
+                            waiting,
+                        ).format(n=waiting)
+                    self.show_message(said)
+                else:
+                    self.show_message(
+                        _(
+                            "This kiosk joined {league} as kiosk {kiosk} of {venue}: its games go to "
+                            "the league from now on."
+                        ).format(league=member.league_name, kiosk=member.kiosk, venue=member.venue_name)
+                    )
             finally:
                 self.joining = None
                 self.refresh()
@@ -255,6 +288,7 @@ class LeagueScreen(KioskScreen):
                     "{n} games waiting for the hub will never be sent.",
                     status.pending,
                 ).format(n=status.pending)
+                question += " " + _("To keep them, pair anew with a new code for this bar instead.")
             self.show_message(question, theme.WARN)
             return
         self.asked = False
