@@ -24,6 +24,7 @@ from kiosk.errors import DartshipError
 from kiosk.i18n import _
 
 _NUMBER = re.compile(r"\d+")
+LISTED = 12  # missing cells named in `BoardMap.check`; the rest are counted
 
 
 class BoardMapError(DartshipError, ValueError):
@@ -74,7 +75,17 @@ class BoardMap:
         """Everything a person should fix: problems in the file, then missing cells."""
         messages = list(self.problems)
         missing = self.missing()
-        if missing:
+        if len(missing) > LISTED:
+            # Named a few at a time: the Learn screen's message and a terminal's line stay
+            # readable (the wizard asks for each missing cell in turn anyway).
+            messages.append(
+                _("{count} cells have no contact: {cells} and {more} more").format(
+                    count=len(missing),
+                    cells=" ".join(c.code for c in missing[:LISTED]),
+                    more=len(missing) - LISTED,
+                )
+            )
+        elif missing:
             messages.append(
                 _("{count} cells have no contact: {cells}").format(
                     count=len(missing), cells=" ".join(c.code for c in missing)

@@ -136,7 +136,9 @@ def test_takeout_then_next_and_next_early_pads_with_misses(tour, artefacts: Path
     assert match.tally(1).darts == 3 and match.up_next()[:2] == (0, "Ben")
 
 
-def test_with_a_camera_scorer_the_takeout_is_the_cameras_not_a_tap(tour, monkeypatch) -> None:
+def test_with_a_camera_scorer_the_takeout_is_the_cameras_not_a_tap(
+    tour, monkeypatch, artefacts: Path
+) -> None:
     """qa9's weak spot: with Autodarts the touchscreen said "Pull the darts out, then tap Next"
     though the cameras end the visit themselves; the board input says so of itself."""
     from hardware.autodarts import AutodartsBoard
@@ -149,6 +151,10 @@ def test_with_a_camera_scorer_the_takeout_is_the_cameras_not_a_tap(tour, monkeyp
     assert match.phase is Phase.TAKEOUT
     shown = labels_text(tour.root)
     assert "Pull the darts out: the cameras end the visit" in shown and "then tap Next" not in shown
+    tour.save(artefacts / "takeout_cameras.png")
+    from ui.touch.fitting import faults
+
+    assert faults(tour.root) == []  # the prompt fits its place, every word whole
     tour.press("Next")  # a tap still ends it too
     assert match.phase is Phase.THROWING
 
@@ -575,7 +581,7 @@ def test_a_new_board_not_told_yet_says_to_throw_a_dart_before_the_game(tour, mon
         fake.close()
 
 
-def test_a_map_saved_on_the_learn_screen_counts_at_once(tour, tmp_path, monkeypatch) -> None:
+def test_a_map_saved_on_the_learn_screen_counts_at_once(tour, tmp_path, monkeypatch, artefacts: Path) -> None:
     """qa9: after Save map the running board went on without it ("contact 0,0 is not in the
     board map") until the kiosk's next start. The real GPIO matrix scanner on gpiozero's mock
     pins: the contact learned as D20 is D20 at the next dart, and the screen says so."""
@@ -617,6 +623,10 @@ def test_a_map_saved_on_the_learn_screen_counts_at_once(tour, tmp_path, monkeypa
         assert "D20 = contact 0,0" in screen.answer.text
         tour.press("Save map")
         assert screen.answer.text.startswith(f"Map saved to {saved}. The board counts darts with it now.")
+        tour.save(artefacts / "learn_saved_counts_now.png")
+        from ui.touch.fitting import faults
+
+        assert faults(tour.root) == []
         events = thrown((0, 0))
         assert [e.cell.code for e in events if isinstance(e, DartInput)] == ["D20"], events
     finally:
@@ -646,5 +656,36 @@ def test_a_map_saved_on_the_learn_screen_says_when_the_board_reads_it(tour, tmp_
         assert screen.answer.text.startswith(
             f"Map saved to {saved}. The board reads it from the kiosk's next start."
         )
+    finally:
+        tour.app.go("home")
+
+
+def test_a_long_answer_on_the_learn_screen_is_fitted_under_its_title(tour, tmp_path, monkeypatch) -> None:
+    """A map saved with most cells missing said so in more lines than fit at 800x480: the
+    title went off the top of the screen. However long the answer (here the board's long error,
+    said with the path), it is fitted into the room above the controls."""
+    from kiosk.inputs import UnmappedInput
+    from ui.touch import theme
+    from ui.touch.fitting import faults
+    from ui.touch.screens import learn
+
+    deep = tmp_path / "board-map.toml"
+    monkeypatch.setattr(learn, "map_path", lambda _settings: deep)
+    monkeypatch.setattr(tour.kiosk.config, "save", lambda _changes: None)
+
+    def unreadable(_path: object) -> bool:
+        raise ValueError(f"{deep}: line 3: contact 0,0 is given twice, as D20 and as T20; " * 4)
+
+    monkeypatch.setattr(tour.kiosk, "use_board_map", unreadable)
+    tour.at("home")
+    tour.app.go("learn")
+    screen = tour.screen()
+    try:
+        tour.kiosk.service.handle_input(UnmappedInput("0,0"))
+        tour.press("Save map")
+        assert "The board could not read it" in screen.answer.text
+        tour.pump(lambda: False, 0.3)  # the fit runs before the next frame
+        assert faults(tour.root) == [], [str(f) for f in faults(tour.root)]
+        assert screen.answer.font_size < theme.sizes()(learn.ANSWER_UNITS)  # made smaller to fit
     finally:
         tour.app.go("home")

@@ -20,8 +20,10 @@ from kiosk.i18n import _
 from kiosk.inputs import DartInput, InputEvent, UnmappedInput
 from kiosk.ports import LearnAnswer
 from ui.touch import theme
-from ui.touch.controls import BigButton, Caption, text_field
+from ui.touch.controls import BigButton, Caption, before_the_frame, fitting_font, text_field
 from ui.touch.screens.base import KioskApp, KioskScreen, heading
+
+ANSWER_UNITS = 20  # the answer's font, before it is fitted to its room
 
 
 def map_path(settings: config_module.Settings) -> Path:
@@ -38,10 +40,19 @@ class LearnScreen(KioskScreen):
         page.add_widget(heading(_("Learn the board")))
         self.step = Caption(font_units=34, bold=True, size_hint_y=None)
         self.progress = Caption(font_units=18, colour=theme.TEXT_DIM, size_hint_y=None)
-        self.answer = Caption(font_units=20, colour=theme.WARN, size_hint_y=None)
-        for widget in (self.step, self.progress, self.answer):
+        self.answer = Caption(font_units=ANSWER_UNITS, colour=theme.WARN, size_hint_y=None)
+        for widget in (self.step, self.progress):
             page.add_widget(widget)
-        page.add_widget(BoxLayout())
+        # The answer has the room left above the controls and is fitted into it (a map saved
+        # with most cells missing said so in more lines than fit, pushing the title off the
+        # screen).
+        self.room = BoxLayout(orientation="vertical")
+        self.room.add_widget(self.answer)
+        self.room.add_widget(BoxLayout())
+        page.add_widget(self.room)
+        fit = before_the_frame(self._fit_answer)
+        self.answer.bind(text=fit)
+        self.room.bind(size=fit)
         typed = BoxLayout(spacing=s(8), size_hint_y=None, height=s.touch)
         self.contact_field = text_field(hint=_("contact by hand, e.g. 3:7"))
         self.contact_field.bind(on_text_validate=lambda *_a: self._typed())
@@ -60,6 +71,11 @@ class LearnScreen(KioskScreen):
         actions.add_widget(self.save_button)
         page.add_widget(actions)
         self.add_widget(page)
+
+    def _fit_answer(self) -> None:
+        self.answer.font_size = fitting_font(
+            self.answer, theme.sizes()(ANSWER_UNITS), self.room.width, height=self.room.height
+        )
 
     @property
     def available(self) -> bool:
