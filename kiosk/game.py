@@ -204,9 +204,11 @@ class GameKind(abc.ABC, Generic[S, C, E, G]):
         return None
 
     def visit_darts(self, game: G) -> tuple[Cell, ...] | None:
-        """The darts the visit in play counts so far, oldest first (a board found again after a
-        restart holds darts the game may already count: `kiosk.inputs.HeldDarts`); None: this
-        game has no visit of darts in play now."""
+        """The darts the game counts that the board may still hold, oldest first: the visit in
+        play's so far, or before its first dart the visit just ended (ended by a tap before the
+        darts were pulled out). A board found again after a restart holds darts the game may
+        already count (`kiosk.inputs.HeldDarts`). None: this game has no visit of darts in play
+        now."""
         return None
 
     def sound_for(self, events: Iterable[E]) -> Sound | None:

@@ -133,7 +133,7 @@ class DartsKind(GameKind[Setup, Command, Event, Match]):
         return command_for_input(game, event)
 
     def visit_darts(self, game: Match) -> tuple[Cell, ...] | None:
-        return game.visit_darts() if game.phase in (Phase.THROWING, Phase.TAKEOUT) else None
+        return game.darts_in_board() if game.phase in (Phase.THROWING, Phase.TAKEOUT) else None
 
     def sound_for(self, events: Iterable[Event]) -> Sound | None:
         return sound_for(events)

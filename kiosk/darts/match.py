@@ -636,6 +636,20 @@ class Match:
             darts.append(item.cell)
         return tuple(reversed(darts))
 
+    def darts_in_board(self) -> tuple[Cell, ...]:
+        """The darts the board may hold now, oldest first: the visit in play's, or before its
+        first dart the visit just ended (ended with Next while its darts were still in the
+        board: they are pulled out before the next dart); none before the first visit."""
+        darts = self.visit_darts()
+        if darts or self._phase is not Phase.THROWING:
+            return darts
+        ended: list[Cell] = []
+        for item in reversed(self._history[:-1] if self._history[-1:] == [_EndVisit()] else []):
+            if not isinstance(item, _Dart):
+                break
+            ended.append(item.cell)
+        return tuple(reversed(ended))
+
     def last_dart(self) -> Cell | None:
         for item in reversed(self._history):
             if isinstance(item, _Dart):

@@ -101,14 +101,19 @@ def test_the_root_tells_the_screens_that_the_cameras_take_the_darts_out(tmp_path
     assert asyncio.run(built()) is True
 
 
-@pytest.mark.parametrize("thrown_while_down", [False, True], ids=["all-counted", "one-unseen"])
+@pytest.mark.parametrize(
+    ("thrown_while_down", "ended_by_tap"),
+    [(False, False), (True, False), (False, True)],
+    ids=["all-counted", "one-unseen", "ended-by-tap"],
+)
 def test_after_a_restart_the_darts_in_the_cameras_are_said_missing_only_when_they_are(
-    tmp_path, caplog, thrown_while_down
+    tmp_path, caplog, thrown_while_down, ended_by_tap
 ):
     """qa9: the kiosk stopped with two darts of the Sharks' visit in the cameras and started
     again said "... enter any that are missing by hand" though the resumed visit held both.
     It is said only when the cameras hold a dart the resumed visit lacks (one thrown while
-    the kiosk was down)."""
+    the kiosk was down). `ended_by_tap`: the Sharks' visit was ended with Next before the
+    restart, the darts still in the board: the visit just ended holds them, nothing is missing."""
     caplog.set_level(logging.INFO, logger="dartship.service")
     missing = "enter any that are missing by hand"
 
@@ -124,6 +129,9 @@ def test_after_a_restart_the_darts_in_the_cameras_are_said_missing_only_when_the
                 await manager.throw(code)
             await eventually(lambda: kiosk.board.frames >= frames + 2, "both darts handled")
             assert kiosk.service.match.dart_in_visit == 2
+            if ended_by_tap:
+                kiosk.service.submit(Next(visit=kiosk.service.match.visits), Source.HOST)
+                assert kiosk.service.match.turn == 1 and kiosk.service.match.dart_in_visit == 0
         finally:
             await kiosk.stop()
         if thrown_while_down:
@@ -134,9 +142,10 @@ def test_after_a_restart_the_darts_in_the_cameras_are_said_missing_only_when_the
             service = again.service
             await eventually(lambda: service.board_connected, "the Board Manager connected again")
             await eventually(lambda: again.board.frames >= 1, "the cameras' visit read")
-            assert service.match is not None and service.match.visit_darts() == tuple(
-                FOUR.parse(code) for code in ("T20", "S5")
-            )
+            held = tuple(FOUR.parse(code) for code in ("T20", "S5"))
+            assert service.match is not None
+            assert service.match.visit_darts() == (() if ended_by_tap else held)
+            assert service.match.darts_in_board()[:2] == held
             assert (missing in caplog.text) is thrown_while_down, caplog.text
         finally:
             await again.stop()
