@@ -77,7 +77,8 @@ def test_pair_anew_keeps_the_waiting_games_and_refuses_another_bars_code(
         tour.save(artefacts / "settings_league_pair_anew.png")
 
         tour.press("Leave league")  # asked, not left: the question says how to keep the game
-        assert "To keep them, pair anew with a new code for this bar instead." in screen.message.text
+        keep = "To keep it" if waiting == 0 else "To keep them"
+        assert f"{keep}, pair anew with a new code for this bar instead." in screen.message.text
 
         # Another bar's code: refused, nothing changed (the kiosk is still The Anchor's).
         _type(screen.code_field, crown)

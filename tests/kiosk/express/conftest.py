@@ -75,12 +75,12 @@ def view_of(pos) -> dict:
     }
 
 
-def load_bench() -> ModuleType:
-    """bench/express.py as a module (the bench is a script, not a package)."""
-    path = Path(__file__).resolve().parents[3] / "bench" / "express.py"
-    spec = importlib.util.spec_from_file_location("bench_express", path)
+def load_bench(script: str = "express") -> ModuleType:
+    """bench/<script>.py as a module (the bench is a script, not a package)."""
+    path = Path(__file__).resolve().parents[3] / "bench" / f"{script}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{script}", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
-    sys.modules["bench_express"] = bench
+    sys.modules[f"bench_{script}"] = bench
     spec.loader.exec_module(bench)
     return bench

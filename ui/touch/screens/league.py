@@ -181,6 +181,7 @@ class LeagueScreen(KioskScreen):
         Window.unbind(children=self._make_room_soon, size=self._make_room_soon)
         self._make_room()
         self.asked = False
+        self.code_field.text = ""  # a one-time code is not left on the screen for the next one
 
     def _tick(self, _dt: float = 0.0) -> None:
         self._dots = (self._dots + 1) % 4
@@ -288,7 +289,11 @@ class LeagueScreen(KioskScreen):
                     "{n} games waiting for the hub will never be sent.",
                     status.pending,
                 ).format(n=status.pending)
-                question += " " + _("To keep them, pair anew with a new code for this bar instead.")
+                question += " " + ngettext(
+                    "To keep it, pair anew with a new code for this bar instead.",
+                    "To keep them, pair anew with a new code for this bar instead.",
+                    status.pending,
+                )
             self.show_message(question, theme.WARN)
             return
         self.asked = False
