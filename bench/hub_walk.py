@@ -123,6 +123,13 @@ async def look(browser: Browser, hub: str, league: int, venue: int, out: Path) -
                 told = f"{where}: speaks {spoken!r}, <html lang={lang!r}>"
                 check(spoken == language and lang == language, told)
                 check(wide <= 0, f"{where}: no sideways scroll ({wide} px too wide)")
+                if name == "player" and size == "phone":
+                    # a player's games are cards on a phone, read whole, not a table to scroll
+                    boxes = await page.eval_on_selector_all(
+                        ".cards",
+                        "ts => ts.map(t => t.parentElement.scrollWidth - t.parentElement.clientWidth)",
+                    )
+                    check(boxes == [0], f"{where}: the games are cards, none scrolls ({boxes})")
                 if name == "table":
                     check(WORDS[language] in text, f"{where}: says {WORDS[language]!r}")
                     for shown in [*NAMES[:4], "<b>Cy</b>"]:

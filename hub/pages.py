@@ -65,7 +65,11 @@ a{color:#8cf}h1{font-size:1.6em;margin:.2em 0}table{border-collapse:collapse;wid
 margin:.6em 0}th,td{padding:.35em .6em;text-align:left;border-bottom:1px solid #234}
 td.n,th.n{text-align:right}nav a{margin-right:1em}.quiet{color:#9ab}
 .wide{overflow-x:auto}
-@media (max-width:40em){body{font-size:1em;padding:.6em}th,td{padding:.3em .35em}}
+@media (max-width:40em){body{font-size:1em;padding:.6em}th,td{padding:.3em .35em}
+.cards tr:first-child{display:none}.cards tr{display:block;border-bottom:1px solid #234;
+padding:.25em 0}.cards td,.cards td.n{display:flex;justify-content:space-between;gap:1em;
+border:0;padding:.1em .35em;text-align:right}.cards td::before{content:attr(data-label);
+color:#9ab;text-align:left;white-space:nowrap}}
 """
 
 
@@ -82,23 +86,29 @@ def table(
     rows: Iterable[Sequence[object]],
     numeric: frozenset[int] = frozenset(),
     raw: frozenset[int] = frozenset(),
+    cards: bool = False,
 ) -> str:
-    """A table; columns in `numeric` right-aligned, those in `raw` already HTML (links)."""
+    """A table; columns in `numeric` right-aligned, those in `raw` already HTML (links).
+    `cards`: on a phone each row is a card of its own, a line per column named by its heading
+    (a table of many columns, a player's games, read whole instead of scrolled)."""
     head = "".join(
         f'<th class="n">{html.escape(h)}</th>' if i in numeric else f"<th>{html.escape(h)}</th>"
         for i, h in enumerate(headers)
     )
+    labels = [f' data-label="{html.escape(h, quote=True)}"' if cards else "" for h in headers]
     body = []
     for row in rows:
         cells = []
         for i, value in enumerate(row):
             text = str(value) if i in raw else html.escape(str(value))
-            cells.append(f'<td class="n">{text}</td>' if i in numeric else f"<td>{text}</td>")
+            kind = ' class="n"' if i in numeric else ""
+            cells.append(f"<td{kind}{labels[i]}>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     if not body:
         return f'<p class="quiet">{html.escape(_("No games yet."))}</p>'
     # A table wider than a phone scrolls by itself; the page never scrolls sideways.
-    return f'<div class="wide"><table><tr>{head}</tr>{"".join(body)}</table></div>'
+    shape = ' class="cards"' if cards else ""
+    return f'<div class="wide"><table{shape}><tr>{head}</tr>{"".join(body)}</table></div>'
 
 
 def page(title: str, body: str, nav: Sequence[tuple[str, str]] = ()) -> str:

@@ -653,6 +653,7 @@ async def player_page(request: web.Request) -> web.Response:
                 for g in d["games"]
             ],
             numeric=frozenset({5, 6}),
+            cards=True,
         )
         return pages.page(
             d["player"],

@@ -185,7 +185,8 @@ async def test_the_kiosks_computer_is_named_in_the_readers_language(hub, tmp_pat
         async with session.get(f"{hub.url}/leagues/{hub.league}/players/ann?lang=fi") as page:
             finnish = await page.text()
     assert sorted((g["opponents"], g["computers"]) for g in played) == [("", 1), ("Cy", 0)]
-    assert "<td>Tietokone</td>" in finnish and "<td>Cy</td>" in finnish
+    assert '<td data-label="Vastaan">Tietokone</td>' in finnish
+    assert '<td data-label="Vastaan">Cy</td>' in finnish
 
 
 @pytest.fixture
@@ -209,7 +210,7 @@ async def test_a_players_games_are_timed_in_the_hubs_zone_and_say_which(hub, tmp
             german = await page.text()
     here = finished.astimezone(zoneinfo.ZoneInfo("Europe/Helsinki"))
     assert here.utcoffset() != datetime.timedelta(0)
-    assert f"<td>{here:%Y-%m-%d %H:%M}</td>" in german
+    assert f'<td data-label="Wann ({here.tzname()})">{here:%Y-%m-%d %H:%M}</td>' in german
     assert f"<th>Wann ({here.tzname()})</th>" in german
 
 
@@ -221,3 +222,19 @@ def test_a_column_of_times_names_the_zones_it_shows(helsinki):
     assert local_time(winter) == "2026-01-10 20:00" and local_time(summer) == "2026-07-10 21:00"
     assert when_header([winter, summer, winter]) == "When (EEST/EET)"
     assert when_header([]) in ("When (EET)", "When (EEST)")
+
+
+def test_a_table_of_cards_names_every_cell_by_its_heading_escaped():
+    """A player's games on a phone are cards, a line per column named by its heading (the
+    page's style reads `data-label`): every cell carries its column's heading, markup in a
+    heading or a cell escaped; a plain table carries none."""
+    from hub.pages import table
+
+    headers = ("When (EET)", "Against", 'Shots "<all>"')
+    shown = table(headers, [("2026-12-03 15:28", "<b>Cy</b>", 17)], numeric=frozenset({2}), cards=True)
+    assert '<table class="cards">' in shown
+    assert '<td data-label="When (EET)">2026-12-03 15:28</td>' in shown
+    assert '<td data-label="Against">&lt;b&gt;Cy&lt;/b&gt;</td>' in shown
+    assert '<td class="n" data-label="Shots &quot;&lt;all&gt;&quot;">17</td>' in shown
+    plain = table(headers, [("2026-12-03 15:28", "Cy", 17)])
+    assert "data-label" not in plain and "cards" not in plain
