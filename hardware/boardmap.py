@@ -200,9 +200,11 @@ def load(path: Path | str) -> BoardMap:
 
 def load_for_board(path: Path | str, tell: Callable[[str], None]) -> BoardMap:
     """A map a running board takes at once (`kiosk.ports.MappedBoard.use_map`): loaded, what it
-    lacks told one line at a time; BoardMapError (a ValueError) when it cannot be read at all."""
+    lacks told one line at a time (`check`: the file's problems, then the missing cells; each
+    once, where the file's problems were told twice); BoardMapError (a ValueError) when it
+    cannot be read at all."""
     board_map = load(path)
-    for problem in (*board_map.problems, *board_map.check()):
+    for problem in board_map.check():
         tell(problem)
     return board_map
 

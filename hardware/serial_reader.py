@@ -165,7 +165,9 @@ class SerialReader:
         """The board map Learn board saved, from the next line on (`kiosk.ports.MappedBoard`):
         the dialect's board (a map may make it three-ring) and, while auto still tells the
         dialect, the detector's boards follow it."""
-        board_map = load_for_board(path, lambda problem: deliver(self.sink, Info(problem)))
+        # In the journal only: Learn board, which saved the map, says what it lacks on its
+        # screen (a toast of the same words stood over it).
+        board_map = load_for_board(path, lambda problem: log.warning("board map %s: %s", path, problem))
         self.board_map = board_map
         if self.detector is not None:
             self.detector.use_map(board_map)

@@ -73,8 +73,9 @@ class MappedBoard(Protocol):
 
     MUST: `use_map(path)` reads the map file at `path` and reads every contact after it with that
     map (and the map's profile, where the map decides it); it is safe while the board's thread
-    reads, returns at once, and tells what the map lacks through the sink as `Info`. A map it
-    cannot read raises ValueError (the reason, for the owner) and the board keeps the map it had.
+    reads, returns at once, and tells what the map lacks in the journal (the Learn screen that
+    saved it says so on the screen). A map it cannot read raises ValueError (the reason, for the
+    owner) and the board keeps the map it had.
     """
 
     def use_map(self, path: Path) -> None: ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import socket
 import threading
@@ -229,14 +230,17 @@ def test_loop_url_through_an_opener(inbox):
         assert next(e for e in got if isinstance(e, UnmappedInput)).raw == "4,4"
 
 
-def test_a_map_handed_to_the_running_reader_counts_from_the_next_line(inbox, tmp_path):
+def test_a_map_handed_to_the_running_reader_counts_from_the_next_line(inbox, tmp_path, caplog):
     """Learn board's Save map (kiosk.ports.MappedBoard): the reader started without a map reads
     the next contact with the saved one, its three-ring profile too (qa9: until the next start
-    it said "not in the board map"); a map it cannot read leaves the old one."""
+    it said "not in the board map"); a map it cannot read leaves the old one. What the map
+    lacks goes to the journal once (the Learn screen says it; a toast of it stood over that,
+    and a problem in the file was told twice), never to the game as `Info`."""
     port = serial.serial_for_url("loop://", timeout=0.02)
     reader = SerialReader("loop://", inbox, opener=lambda url: port, dialect_name="rc", **FAST)
     saved = tmp_path / "board-map.toml"
-    saved.write_text('profile = "three-ring"\n[contacts]\n"3,7" = "T20"\n', encoding="utf-8")
+    saved.write_text('profile = "three-ring"\n[contacts]\n"3,7" = "T20"\n"3,8" = "X99"\n', encoding="utf-8")
+    caplog.set_level(logging.WARNING, logger="dartship.serial")
     with running(reader):
         inbox.until(is_(Connected))
         port.write(b"3,7\n")
@@ -246,6 +250,11 @@ def test_a_map_handed_to_the_running_reader_counts_from_the_next_line(inbox, tmp
         port.write(b"4,4\n3,7\n")
         got = inbox.until(is_(DartInput))
         assert [e.cell.code for e in got if isinstance(e, DartInput)] == ["T20"]
+        lacks = [e for e in got if isinstance(e, Info) and ("X99" in e.message or "no contact" in e.message)]
+        assert not lacks, got
+        told = [r.getMessage() for r in caplog.records if "board map" in r.getMessage()]
+        assert len(told) == 2, told  # the bad cell, then the missing ones: each once
+        assert "X99" in told[0] and "cells have no contact" in told[1]
         with pytest.raises(ValueError, match="cannot read the board map"):
             reader.use_map(tmp_path / "nothing.toml")
         assert reader.board_map is not None and reader.board_map.lookup("3,7") is not None
