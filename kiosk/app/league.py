@@ -381,9 +381,9 @@ class KioskLeague:
                     problem=bad[0].message if bad else _("type it, like https://league.example.org")
                 )
             )
-        before = members.kept(self.store.meta)
-        if before is not None and not anew:
+        if self.status().member is not None and not anew:
             raise ValueError(_("This kiosk is in a league already: leave it first."))
+        before = members.kept(self.store.meta) if anew else None
         if self._joining:
             raise ValueError(_("The kiosk is asking a hub already: wait for its answer."))
         self._joining = True
