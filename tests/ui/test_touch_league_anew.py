@@ -117,3 +117,38 @@ def test_pair_anew_keeps_the_waiting_games_and_refuses_another_bars_code(
         if kiosk.league is not None:
             kiosk.league.leave()
         tour.app.go("home")
+
+
+@pytest.mark.parametrize(
+    ("language", "button"), [("en", "Pair anew"), ("de", "Neu koppeln"), ("fi", "Liitä uudelleen")]
+)
+def test_pair_anew_speaks_the_kiosks_language_and_fits(
+    tour, artefacts: Path, language: str, button: str
+) -> None:
+    """A kiosk in a league (its membership kept in its store; the status never asks the hub):
+    Pair anew and the new code's hint in the kiosk's language, every text whole at 800x480."""
+    from kiosk.league import membership as members
+    from ui.touch.fitting import faults
+
+    kiosk = tour.kiosk
+    hub = "http://127.0.0.1:9"
+    member = members.Membership(hub, 4, "k" * 43, 1, "Kruunu & Krone", 1, "Harbour Darts League")
+    try:
+        tour.at("home")
+        tour.app.set_language(language)
+        kiosk.store.meta.remember(members.MEMBERSHIP, member.to_json())
+        kiosk.config.save({"league.hub": hub})
+        tour.app.go("league")
+        screen = tour.screen()
+        screen.refresh()
+        tour.pump(lambda: False, 0.3)
+        assert kiosk.league.status().member == member, kiosk.league.status()
+        assert screen.anew_button.text == button
+        assert screen.code_field.hint_text != "" and screen.hub_field.parent is None
+        tour.save(artefacts / f"settings_league_anew_{language}.png")
+        assert faults(tour.root) == [], [str(f) for f in faults(tour.root)]
+    finally:
+        kiosk.store.meta.remember(members.MEMBERSHIP, "{}")
+        kiosk.config.save({"league.hub": ""})
+        tour.app.set_language("en")
+        tour.at("home")
