@@ -181,7 +181,6 @@ class LeagueScreen(KioskScreen):
         Window.unbind(children=self._make_room_soon, size=self._make_room_soon)
         self._make_room()
         self.asked = False
-        self.code_field.text = ""  # a one-time code is not left on the screen for the next one
 
     def _tick(self, _dt: float = 0.0) -> None:
         self._dots = (self._dots + 1) % 4
