@@ -13,9 +13,10 @@ A contact that is not in the map is `unmapped`, never guessed.
 
 from __future__ import annotations
 
+import logging
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from kiosk.board import Board, BullZone, Cell, CellError, Profile, board_for, bu
 from kiosk.errors import DartshipError
 from kiosk.i18n import _
 
+log = logging.getLogger("dartship.boardmap")
 _NUMBER = re.compile(r"\d+")
 LISTED = 12  # missing cells named in `BoardMap.check`; the rest are counted
 
@@ -198,14 +200,15 @@ def load(path: Path | str) -> BoardMap:
     return parse(text, str(path))
 
 
-def load_for_board(path: Path | str, tell: Callable[[str], None]) -> BoardMap:
+def load_for_board(path: Path | str) -> BoardMap:
     """A map a running board takes at once (`kiosk.ports.MappedBoard.use_map`): loaded, what it
-    lacks told one line at a time (`check`: the file's problems, then the missing cells; each
-    once, where the file's problems were told twice); BoardMapError (a ValueError) when it
-    cannot be read at all."""
+    lacks told in the journal one line at a time (`check`: the file's problems, then the missing
+    cells, each once), not to the game: Learn board, which saved the map, says it on its screen
+    (a toast of the same words stood over it). BoardMapError (a ValueError) when it cannot be
+    read at all."""
     board_map = load(path)
     for problem in board_map.check():
-        tell(problem)
+        log.warning("board map %s: %s", path, problem)
     return board_map
 
 

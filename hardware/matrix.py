@@ -225,9 +225,7 @@ class MatrixScanner:
         """The board map Learn board saved, from the next contact on (`kiosk.ports.MappedBoard`):
         before, the scanner kept the map it was started with until the kiosk's next start (qa9).
         One assignment each, so a scan reads the old map or the new one."""
-        # In the journal only: Learn board, which saved the map, says what it lacks on its
-        # screen (a toast of the same words stood over it).
-        board_map = load_for_board(path, lambda problem: log.warning("board map %s: %s", path, problem))
+        board_map = load_for_board(path)
         self.profile = board_map.profile
         self.board_map = board_map
 

@@ -165,9 +165,7 @@ class SerialReader:
         """The board map Learn board saved, from the next line on (`kiosk.ports.MappedBoard`):
         the dialect's board (a map may make it three-ring) and, while auto still tells the
         dialect, the detector's boards follow it."""
-        # In the journal only: Learn board, which saved the map, says what it lacks on its
-        # screen (a toast of the same words stood over it).
-        board_map = load_for_board(path, lambda problem: log.warning("board map %s: %s", path, problem))
+        board_map = load_for_board(path)
         self.board_map = board_map
         if self.detector is not None:
             self.detector.use_map(board_map)
