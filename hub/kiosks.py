@@ -25,10 +25,13 @@ class Refused(DartshipError):
     programs that never changes (`busy`, `revoked`, `bad_report`...: docs/league.md), the
     message says why in the reader's language (made with `_` while the request is served)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, details: Mapping[str, str | int] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
+        self.details = dict(details or {})  # more for programs, beside `code` (`other_venue`)
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Paired:
     venue_name: str
     league: int
     league_name: str
+    replaced: int | None = None  # the kiosk paired anew whose old key this pairing revoked
 
 
 @dataclass(frozen=True)
@@ -50,14 +54,30 @@ class Signer:
     league: int
 
 
-async def pair(conn: psycopg.AsyncConnection, code: str, name: str) -> Paired:
+@dataclass(frozen=True)
+class Anew:
+    """What a kiosk paired anew says of itself: `venue`, the venue it is in (a code for another
+    is refused and not used), and the request's signature by its old key, if it still has one
+    (that key is revoked once the new one is given)."""
+
+    venue: int | None
+    headers: Mapping[str, str]
+    path: str
+    body: bytes
+
+
+async def pair(conn: psycopg.AsyncConnection, code: str, name: str, anew: Anew | None = None) -> Paired:
     """Use a pairing code: a new kiosk of its venue with a new key. Refused(403) for a code
-    that is unknown, used or expired (the same answer for all three)."""
+    that is unknown, used or expired (the same answer for all three); Refused(409,
+    "other_venue") for a kiosk paired anew with a code of another venue than its own (the code
+    stays good). A kiosk paired anew that signs with its old key of the same venue has that key
+    revoked in the same transaction (`Paired.replaced`)."""
     key = signing.new_key()
     async with conn.transaction():
         cursor = await conn.execute(
-            "UPDATE pairing_codes SET used=now() WHERE digest=%s AND used IS NULL AND "
-            "expires > now() RETURNING venue",
+            "SELECT c.venue, v.name, l.id, l.name FROM pairing_codes c JOIN venues v ON v.id = c.venue "
+            "JOIN leagues l ON l.id = v.league WHERE c.digest=%s AND c.used IS NULL AND "
+            "c.expires > now() FOR UPDATE OF c",
             [digest(normal_code(code))],
         )
         row = await cursor.fetchone()
@@ -70,20 +90,46 @@ async def pair(conn: psycopg.AsyncConnection, code: str, name: str) -> Paired:
                     "the league's admin for a new one"
                 ),
             )
-        venue = int(row[0])
+        venue, venue_name, league, league_name = int(row[0]), row[1], int(row[2]), row[3]
+        if anew is not None and anew.venue is not None and anew.venue != venue:
+            raise Refused(
+                409,
+                "other_venue",
+                _(
+                    "this pairing code is for {venue} in {league}, not for this kiosk's venue; "
+                    "it was not used"
+                ).format(venue=venue_name, league=league_name),
+                {"venue_name": venue_name, "league_name": league_name},
+            )
+        await conn.execute("UPDATE pairing_codes SET used=now() WHERE digest=%s", [digest(normal_code(code))])
         cursor = await conn.execute(
             "INSERT INTO kiosks (venue, name, key) VALUES (%s, %s, %s) RETURNING id",
             [venue, name[:100] or "kiosk", key],
         )
         kiosk_row = await cursor.fetchone()
         assert kiosk_row is not None
-        cursor = await conn.execute(
-            "SELECT v.name, l.id, l.name FROM venues v JOIN leagues l ON l.id = v.league WHERE v.id=%s",
-            [venue],
-        )
-        names = await cursor.fetchone()
-        assert names is not None
-    return Paired(int(kiosk_row[0]), key, venue, names[0], int(names[1]), names[2])
+        replaced = None if anew is None else await _retire(conn, anew, venue)
+    return Paired(int(kiosk_row[0]), key, venue, venue_name, league, league_name, replaced)
+
+
+async def _retire(conn: psycopg.AsyncConnection, anew: Anew, venue: int) -> int | None:
+    """The old kiosk of `venue` that signed this pairing, its key revoked now (or before); None
+    where the request bears no good signature of a kiosk of that venue (a key the hub never
+    gave or lost, another venue's: nothing is revoked)."""
+    try:
+        claim = signing.claim_of(anew.headers)
+    except signing.SignatureError:
+        return None
+    cursor = await conn.execute("SELECT key, venue FROM kiosks WHERE id=%s", [claim.kiosk])
+    row = await cursor.fetchone()
+    if row is None or int(row[1]) != venue:
+        return None
+    try:
+        signing.check(claim, row[0], "POST", anew.path, anew.body, time.time())
+    except signing.SignatureError:
+        return None
+    await conn.execute("UPDATE kiosks SET revoked=now() WHERE id=%s AND revoked IS NULL", [claim.kiosk])
+    return claim.kiosk
 
 
 async def signer(

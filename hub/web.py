@@ -18,7 +18,7 @@ import datetime
 import html
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -32,6 +32,7 @@ from hub.pages import _
 from kiosk.bucket import Bucket
 from kiosk.hosted import HOSTED
 from kiosk.i18n import language, recording, said_json, said_of
+from kiosk.league import signing
 from kiosk.lines import WireError, untrusted_json
 
 log = logging.getLogger("dartship.hub")
@@ -101,12 +102,14 @@ class Turns:
 UPLOADS: web.AppKey[Turns] = web.AppKey("uploads", Turns)
 
 
-def problem(status: int, code: str, message: str) -> web.Response:
+def problem(
+    status: int, code: str, message: str, details: Mapping[str, str | int] | None = None
+) -> web.Response:
     """An error answer: `code` for programs (never translated, never changed), `error` for
     people, in the language of the request (`errors`), and `said`: how to say `error` again in
     another language (its msgid and the values its fields show, `kiosk.i18n.said_json`), for a
     kiosk that keeps the reason and shows it later in whatever language it speaks then."""
-    body: dict[str, object] = {"error": str(message), "code": code}
+    body: dict[str, object] = {**(details or {}), "error": str(message), "code": code}
     said = said_json(message)
     if said is not None:
         body["said"] = said
@@ -127,7 +130,7 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             return await handler(request)
         except Refused as err:
-            return problem(err.status, err.code, said_of(err))
+            return problem(err.status, err.code, said_of(err), err.details)
         except standings.NotFound as err:
             return problem(404, err.code, said_of(err))
         except admin.AdminError as err:
@@ -206,23 +209,34 @@ async def pair(request: web.Request) -> web.Response:
     that is no guess (not JSON, no code, too slow) spends nothing."""
     pool, limits = request.app[POOL], request.app[PAIRING]
     address = request.remote or "?"
-    data = untrusted.json_object(await _body(request))
-    code, name = data.get("code"), data.get("name", "kiosk")
-    if not isinstance(code, str) or not isinstance(name, str):
+    raw = await _body(request)
+    data = untrusted.json_object(raw)
+    code, name, venue = data.get("code"), data.get("name", "kiosk"), data.get("venue")
+    if (
+        not isinstance(code, str)
+        or not isinstance(name, str)
+        or not (venue is None or (isinstance(venue, int) and not isinstance(venue, bool)))
+    ):
         return problem(
             400,
             "bad_pairing",
             _(
                 'send a JSON object with "code" (the pairing code, three groups of four letters and digits) '
-                'and "name" (the kiosk\'s name)'
+                'and "name" (the kiosk\'s name); a kiosk paired anew may add "venue" (the number of its own)'
             ),
         )
     if not await throttle.take(pool, limits, address):
         return problem(429, "too_many_codes", _("too many wrong pairing codes; wait a minute"))
+    anew = None
+    if venue is not None or signing.KIOSK in request.headers:
+        anew = kiosks.Anew(venue, request.headers, request.path_qs, raw)
     async with pool.connection() as conn:
-        paired = await kiosks.pair(conn, code, name)  # Refused (a wrong code): the token is spent
+        # Refused (a wrong code, another venue's): the token is spent.
+        paired = await kiosks.pair(conn, code, name, anew)
     await throttle.give_back(pool, limits, address)
     log.info("kiosk %s paired with venue %s (%s)", paired.kiosk, paired.venue, paired.venue_name)
+    if paired.replaced is not None:
+        log.info("kiosk %s paired anew as kiosk %s: its old key is revoked", paired.replaced, paired.kiosk)
     return web.json_response(
         {
             "kiosk": paired.kiosk,
@@ -231,6 +245,7 @@ async def pair(request: web.Request) -> web.Response:
             "venue_name": paired.venue_name,
             "league": paired.league,
             "league_name": paired.league_name,
+            "replaced": paired.replaced,
         },
         status=201,
     )

@@ -383,35 +383,22 @@ class KioskLeague:
             )
         if self.status().member is not None and not anew:
             raise ValueError(_("This kiosk is in a league already: leave it first."))
-        before = members.kept(self.store.meta) if anew else None
+        before = members.kept(self.store.meta)
         if self._joining:
             raise ValueError(_("The kiosk is asking a hub already: wait for its answer."))
         self._joining = True
         try:
-            member = await pair(hub, members.normal_code(code), self.name)
+            member = await pair(hub, members.normal_code(code), self.name, before, same_venue=anew)
         except (aiohttp.ClientError, OSError) as err:
             raise OSError(why_unreachable(err)) from err
+        except OtherVenue as err:
+            assert before is not None  # only a kiosk paired anew is told so
+            raise ValueError(_other_bar(err.venue_name, err.league_name, before)) from err
         finally:
             self._joining = False
-        if before is not None and not members.repaired(before, member):
-            log.warning(
-                "league: a code for %s of %s was refused here: this kiosk is %s of %s",
-                member.venue_name,
-                member.league_name,
-                before.venue_name,
-                before.league_name,
-            )
-            raise ValueError(
-                _(
-                    "That code is for {venue} in {league}; this kiosk is {mine} in {ours}. Nothing "
-                    "was changed: to play for another bar or league, leave this one first."
-                ).format(
-                    venue=member.venue_name,
-                    league=member.league_name,
-                    mine=before.venue_name,
-                    ours=before.league_name,
-                )
-            )
+        if anew and before is not None and not members.repaired(before, member):
+            # A hub that pairs without looking at "venue" used the code: refused here.
+            raise ValueError(_other_bar(member.venue_name, member.league_name, before))
         keep_membership(self.store, member)
         self._start(member)
         try:
@@ -453,6 +440,20 @@ class KioskLeague:
         return waiting
 
 
+def _other_bar(venue: str, league: str, before: members.Membership) -> str:
+    log.warning(
+        "league: a code for %s of %s was refused here: this kiosk is %s of %s",
+        venue,
+        league,
+        before.venue_name,
+        before.league_name,
+    )
+    return _(
+        "That code is for {venue} in {league}; this kiosk is {mine} in {ours}. Nothing "
+        "was changed: to play for another bar or league, leave this one first."
+    ).format(venue=venue, league=league, mine=before.venue_name, ours=before.league_name)
+
+
 def keep_membership(store: Store, member: members.Membership) -> None:
     """Keep a new membership in the database: from now on its games are queued for it. What an
     earlier one kept here still waits for goes with the new key if it is the same venue of the
@@ -479,26 +480,49 @@ def keep_membership(store: Store, member: members.Membership) -> None:
 # ---- dartship league ---------------------------------------------------------------------
 
 
-async def pair(hub: str, code: str, name: str) -> members.Membership:
+class OtherVenue(ValueError):
+    """A code for another venue than the one a kiosk paired anew is in: the hub used nothing."""
+
+    def __init__(self, venue_name: str, league_name: str, reason: str) -> None:
+        super().__init__(reason)
+        self.venue_name = venue_name
+        self.league_name = league_name
+
+
+async def pair(
+    hub: str, code: str, name: str, before: members.Membership | None = None, same_venue: bool = False
+) -> members.Membership:
     """Pair with the hub using a one-time code; the membership (not yet kept anywhere).
-    ValueError with the hub's reason, or OSError when it cannot be reached."""
+    ValueError with the hub's reason, or OSError when it cannot be reached. `before`: the
+    membership this kiosk has at that hub, whose key signs the request so that the hub revokes it
+    once the new one is given (where the code is for the same venue); `same_venue`: only a code
+    for `before`'s venue pairs (OtherVenue for another's, which stays unused)."""
     import aiohttp
 
+    hub = hub.rstrip("/")
+    mine = before if before is not None and before.hub.rstrip("/") == hub else None
+    fields: dict[str, object] = {"code": code, "name": name}
+    if mine is not None and same_venue:
+        fields["venue"] = mine.venue
+    body = json.dumps(fields).encode()
+    headers = {"Accept-Language": language(), "Content-Type": "application/json"}
+    if mine is not None:
+        headers.update(signing.signed_headers(mine.kiosk, mine.key, "POST", "/api/pair", body))
     async with (
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)) as session,
-        session.post(
-            hub.rstrip("/") + "/api/pair",
-            json={"code": code, "name": name},
-            headers={"Accept-Language": language()},
-        ) as answer,
+        session.post(hub + "/api/pair", data=body, headers=headers) as answer,
     ):
         text = await _read(answer, hub)
+        if answer.status == 409 and mine is not None:
+            other = _other_venue(text)
+            if other is not None:
+                raise OtherVenue(*other, _reason(answer.status, text))
         if answer.status != 201:
             raise ValueError(_("The hub refused: {reason}").format(reason=_reason(answer.status, text)))
     try:
         data: dict[str, Any] = _json(text, hub)
-        return members.Membership(
-            hub=hub.rstrip("/"),
+        member = members.Membership(
+            hub=hub,
             kiosk=int(data["kiosk"]),
             key=str(data["key"]),
             venue=int(data["venue"]),
@@ -512,6 +536,32 @@ async def pair(hub: str, code: str, name: str) -> members.Membership:
                 hub=hub, answer=text[:80]
             )
         ) from err
+    if mine is not None and members.repaired(mine, member):
+        if data.get("replaced") == mine.kiosk:
+            log.warning(
+                "league: kiosk %s's old key is revoked at the hub (now kiosk %s)", mine.kiosk, member.kiosk
+            )
+        else:
+            log.warning(
+                "league: the hub did not revoke kiosk %s's old key: its admin can (hub admin revoke %s)",
+                mine.kiosk,
+                mine.kiosk,
+            )
+    return member
+
+
+def _other_venue(text: str) -> tuple[str, str] | None:
+    """The venue and league an `other_venue` refusal names, if that is what it is."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("code") != "other_venue":
+        return None
+    venue, league = data.get("venue_name"), data.get("league_name")
+    if not isinstance(venue, str) or not isinstance(league, str):
+        return None
+    return venue, league
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -573,7 +623,8 @@ def _join(cfg: ConfigFile, store: Store, args: argparse.Namespace) -> int:
         print(f"dartship league: {problem[0] if problem else typed}", file=sys.stderr)
         return 2
     try:
-        member = asyncio.run(pair(args.hub, members.normal_code(args.code), args.name))
+        before = members.kept(store.meta)  # its key signs: revoked at the hub if the same venue
+        member = asyncio.run(pair(args.hub, members.normal_code(args.code), args.name, before))
     except ValueError as err:
         print(f"dartship league: {err}", file=sys.stderr)
         return 1

@@ -36,6 +36,26 @@ async def _codes(database: str) -> tuple[str, str, str]:
         )
 
 
+async def _row(database: str, query: str, value: str) -> tuple:
+    async with await psycopg.AsyncConnection.connect(database) as conn:
+        row = await (await conn.execute(query, (value,))).fetchone()
+        assert row is not None
+        return tuple(row)
+
+
+def _code_used(database: str, code: str) -> bool:
+    from hub.admin import digest
+    from kiosk.league.membership import normal_code
+
+    query = "SELECT used IS NOT NULL FROM pairing_codes WHERE digest = %s"
+    return bool(asyncio.run(_row(database, query, digest(normal_code(code))))[0])
+
+
+def _key_revoked(database: str, key: str) -> bool:
+    query = "SELECT revoked IS NOT NULL FROM kiosks WHERE key = %s"
+    return bool(asyncio.run(_row(database, query, key))[0])
+
+
 async def _games_sent_with(database: str, key: str) -> int:
     async with await psycopg.AsyncConnection.connect(database) as conn:
         cursor = await conn.execute(
@@ -90,6 +110,7 @@ def test_pair_anew_keeps_the_waiting_games_and_refuses_another_bars_code(
         ), screen.message.text
         assert kiosk.league.status().member == old
         assert kiosk.league.status().pending == waiting + 1
+        assert not _code_used(database, crown)  # still good for The Crown's own kiosk
 
         # A new code for this bar: paired anew, the waiting game goes with the new key.
         _type(screen.code_field, second)
@@ -100,6 +121,7 @@ def test_pair_anew_keeps_the_waiting_games_and_refuses_another_bars_code(
         new = kiosk.league.status().member
         assert new is not None and new.key != old.key and new.venue == old.venue
         assert kiosk.league.status().pending == waiting + 1
+        assert _key_revoked(database, old.key) and not _key_revoked(database, new.key)
         tour.save(artefacts / "settings_league_paired_anew.png")
         from ui.touch.fitting import faults
 
