@@ -1,0 +1,202 @@
+"""Hidden information, proved by difference: a game is played twice, alike in everything a party
+may know (the same shots, the same answers to them, the same sunk ships) and different only in
+where the other side's unsunk ships lie. Everything that party gets (every answer, every socket
+frame, the public pages) must then be the same, byte for byte once the runs' random links are
+named alike. This sees what a search for square names cannot: a square told in a shape no name
+has (a bitmap, a count, an order), or a name that is also a shot on the other board.
+
+Classic: a room duel, its owner and a spectator (the friend's fleet differs). The dart game: team
+A's phone and the public pages (team B's fleet differs)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+
+from aiohttp.test_utils import TestClient
+
+from kiosk.board import board_for
+from kiosk.darts.match import Phase
+from kiosk.inputs import Button, ButtonInput, DartInput
+from tests.ui.conftest_classic import classic_phones, ok, play_match
+from tests.ui.conftest_handheld import (
+    FLEET_A,
+    api_phones,
+    fleet_cells,
+    fleet_json,
+    make_service,
+    new_game,
+    settings,
+)
+
+# ---- classic: a room duel ----------------------------------------------------------------
+
+OWNER = ["A1-A5", "C1-C4", "E1-E3", "G1-G3", "I1-I2"]
+# The friend's two fleets share the Destroyer the owner sinks; the rest lies elsewhere.
+FRIEND = (
+    ["A6-A10", "C6-C9", "E6-E8", "G6-G8", "J9-J10"],
+    ["D6-H6", "D8-G8", "B8-B10", "H2-H4", "J9-J10"],
+)
+OWNER_SHOTS = ["J9", "J10", "B1", "B3", "D1", "F10", "I5", "A1", "J1", "F1"]
+FRIEND_SHOTS = ["A1", "A2", "J10", "D10", "I1", "I2", "H10", "B5", "F5", "J5"]
+
+
+def _squares(ships: list[str]) -> set[str]:
+    """The squares of ships written as the protocol writes them ("A6-A10", "D6-H6")."""
+    found = set()
+    for ship in ships:
+        (c1, r1), (c2, r2) = ((p[0], int(p[1:])) for p in ship.split("-"))
+        for c in range(ord(c1), ord(c2) + 1):
+            for r in range(r1, r2 + 1):
+                found.add(f"{chr(c)}{r}")
+    return found
+
+
+def _logged(caplog) -> list[str]:
+    """The journal's lines since the last call (as the kiosk writes them; its folders and the
+    access log's durations named alike), then forgotten."""
+    lines = [f"{r.name} {r.levelname} {r.getMessage()}" for r in caplog.records]
+    caplog.clear()
+    return [re.sub(r" [0-9.]+ms$", " TIME", re.sub(r"/tmp/\S+", "TMP", line)) for line in lines]
+
+
+async def _frames(socket) -> list[str]:
+    frames = []
+    while True:
+        try:
+            frames.append(json.dumps(await socket.receive_json(timeout=0.5), sort_keys=True))
+        except TimeoutError:
+            return frames
+
+
+async def _text(response) -> str:
+    return f"{response.status} {await response.text()}"
+
+
+async def _duel(tmp_path: Path, friend_fleet: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """One duel; what the owner, the spectator and the friend got, each as texts in order (the
+    room's link named ROOM)."""
+    got: tuple[list[str], list[str], list[str]] = ([], [], [])
+    mine, watched, theirs = got
+    async with classic_phones(tmp_path, 3) as ((owner, friend, stranger), classic):
+        await ok(await owner.post("/api/classic/play/solo", json={"level": "easy", "name": "Ann"}))
+        mine.append(await _text(await owner.post("/api/classic/play/fleet", json={"ships": OWNER})))
+        room = await ok(await owner.post("/api/classic/play/room", json={}))
+        token = room["room"]["link"].rsplit("/", 1)[1]
+        theirs.append(await _text(await friend.get(f"/api/classic/r/{token}")))
+        watched.append(await _text(await stranger.get(f"/api/classic/r/{token}")))
+        theirs.append(await _text(await friend.post(f"/api/classic/r/{token}/ready", json={"name": "Bo"})))
+        mine.append(await _text(await owner.post("/api/classic/play/duel", json={})))
+        placed = await friend.post(f"/api/classic/r/{token}/fleet", json={"ships": friend_fleet})
+        theirs.append(await _text(placed))
+        sockets = (
+            await owner.ws_connect("/api/classic/play/ws"),
+            await stranger.ws_connect(f"/api/classic/r/{token}/ws"),
+            await friend.ws_connect(f"/api/classic/r/{token}/ws"),
+        )
+        match = play_match(classic, owner)
+        shots = (list(OWNER_SHOTS), list(FRIEND_SHOTS))
+        while shots[match.turn] and match.winner is None:
+            cell = shots[match.turn].pop(0)
+            if match.turn == 0:
+                mine.append(await _text(await owner.post("/api/classic/play/fire", json={"cell": cell})))
+            else:
+                fired = await friend.post(f"/api/classic/r/{token}/fire", json={"cell": cell})
+                theirs.append(await _text(fired))
+        mine.append(await _text(await owner.get("/api/classic/play")))
+        watched.append(await _text(await stranger.get(f"/api/classic/r/{token}")))
+        watched.append(await _text(await stranger.get(f"/classic/r/{token}")))  # the page itself
+        for socket, texts in zip(sockets, got, strict=True):
+            texts.extend(await _frames(socket))
+            await socket.close()
+    return tuple([t.replace(token, "ROOM") for t in texts] for texts in got)  # type: ignore[return-value]
+
+
+async def test_a_room_duel_tells_the_owner_and_watchers_nothing_of_the_friends_unsunk_ships(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    for fleet in FRIEND:
+        assert not set(OWNER_SHOTS) & (_squares(fleet) - {"J9", "J10"})  # misses in both runs
+    first = await _duel(tmp_path / "first", FRIEND[0])
+    logged = _logged(caplog)
+    assert any("/api/classic/r/" in line for line in logged)  # the journal was recorded
+    second = await _duel(tmp_path / "second", FRIEND[1])
+    assert _logged(caplog) == logged, "the journal depends on where the friend's ships lie"
+    mine, watched, theirs = first
+    assert len(mine) >= 12 and len(watched) >= 8  # shots, answers and frames were recorded
+    assert any('"J9"' in text and "sunk" in text for text in mine)  # the Destroyer went down
+    assert theirs != second[2]  # the friend sees its own fleet: the comparison sees a difference
+    assert mine == second[0], "the owner's answers depend on where the friend's ships lie"
+    assert watched == second[1], "a spectator's answers depend on where the unsunk ships lie"
+
+
+# ---- the dart game: team A's phone and the public pages ---------------------------------
+
+# Team B's two fleets share the 2-ship team A sinks (S3-S19); the rest lies elsewhere.
+FLEET_B = (
+    "S3-S19 T7-T16-T8 D11-D14-D9-D12 L5-L20-L1-L18-L4",
+    "S3-S19 T1-T18-T4 D6-D10-D15-D2 L11-L14-L9-L12-L5",
+)
+A_DARTS = ["S3", "S19", "S6", "T20", "D3", "S10", "L13", "T2", "S16"]
+B_DARTS = ["D20", "D1", "S7", "T18", "L9", "S12", "D19", "T5", "S8"]
+
+
+async def _everything(client: TestClient, token: str) -> list[str]:
+    texts = []
+    for path in ("/", "/watch", "/api/game", f"/team/{token}", f"/api/team/{token}"):
+        texts.append(f"{path} {await _text(await client.get(path, allow_redirects=False))}")
+    return texts
+
+
+async def _dart_game(tmp_path: Path, fleet_b: str) -> tuple[list[str], list[str]]:
+    """One dart game; what team A's phone got and what team B's got (its link named TEAM)."""
+    service = make_service(tmp_path, settings(rules__bull_off="off"))
+    new_game(service)
+    board = board_for()
+    async with api_phones(service) as ((phone_a, phone_b), api):
+        token_a, token_b = api.tokens.teams
+        seen: list[str] = []
+        seen.append(await _text(await phone_a.post(f"/api/team/{token_a}/fleet", json=fleet_json(FLEET_A))))
+        theirs = [await _text(await phone_b.post(f"/api/team/{token_b}/fleet", json=fleet_json(fleet_b)))]
+        assert service.match is not None and service.match.phase is Phase.THROWING
+        sockets = (
+            await phone_a.ws_connect(f"/api/team/{token_a}/ws"),
+            await phone_a.ws_connect("/api/game/ws"),
+            await phone_b.ws_connect(f"/api/team/{token_b}/ws"),
+        )
+        darts = (list(A_DARTS), list(B_DARTS))
+        while any(darts) and service.match.phase is Phase.THROWING:
+            team = service.match.turn
+            if not darts[team]:
+                break
+            for _ in range(3):
+                if darts[team]:
+                    code = darts[team].pop(0)
+                    service.handle_input(DartInput(board.parse(code), code))
+            service.handle_input(ButtonInput(Button.NEXT))
+            await service.settled()
+        seen += await _everything(phone_a, token_a)
+        theirs += await _everything(phone_b, token_b)
+        for socket, texts in zip(sockets, (seen, seen, theirs), strict=True):
+            texts.extend(await _frames(socket))
+            await socket.close()
+    return (
+        [text.replace(token_a, "TEAM") for text in seen],
+        [text.replace(token_b, "TEAM") for text in theirs],
+    )
+
+
+async def test_a_dart_game_tells_team_a_and_the_public_nothing_of_team_bs_unsunk_ships(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    for fleet_b in FLEET_B:
+        assert not set(A_DARTS) & (fleet_cells(fleet_b) - {"S3", "S19"})  # misses in both runs
+    first = await _dart_game(tmp_path / "first", FLEET_B[0])
+    logged = _logged(caplog)
+    assert any("/api/team/" in line for line in logged)  # the journal was recorded
+    second = await _dart_game(tmp_path / "second", FLEET_B[1])
+    assert _logged(caplog) == logged, "the journal depends on where team B's ships lie"
+    seen = first[0]
+    assert len(seen) >= 10 and any(re.search(r"\bS19\b", text) for text in seen)
+    assert first[1] != second[1]  # team B sees its own fleet: the comparison sees a difference
+    assert seen == second[0], "team A's or the public's answers depend on where B's ships lie"
