@@ -200,3 +200,70 @@ async def test_a_dart_game_tells_team_a_and_the_public_nothing_of_team_bs_unsunk
     assert len(seen) >= 10 and any(re.search(r"\bS19\b", text) for text in seen)
     assert first[1] != second[1]  # team B sees its own fleet: the comparison sees a difference
     assert seen == second[0], "team A's or the public's answers depend on where B's ships lie"
+
+
+# ---- classic on the kiosk: two teams on their phones, the host's desk --------------------
+
+
+async def _kiosk_duel(tmp_path: Path, fleet_1: list[str]) -> tuple[list[str], list[str]]:
+    """The kiosk's own classic duel, each team on its phone; what team 0's phone and the host's
+    desk got, and what team 1's phone got (the links and the desk's secret named alike; the
+    desk's QR codes, pictures of those links, left out)."""
+    import random
+
+    from kiosk.classic.match import Mode, Setup
+    from kiosk.classic.table import start
+    from kiosk.service import GameService
+    from kiosk.store import Store
+    from tests.ui.test_handheld_host_classic import _desk_client
+
+    service = GameService(Store(tmp_path / "d.db"))
+    start(service, Setup(Mode.DUEL, ("Ann", "Bo")), random.Random(3))
+    client, api, desk = await _desk_client(service)
+    phone_1 = TestClient(client.server)
+    await phone_1.start_server()
+    seen: list[str] = []
+    theirs: list[str] = []
+    try:
+        token_0, token_1 = api.tokens.teams
+        own = [s.code for s in service.match.fleet(0).ships]
+        seen.append(await _text(await client.get(f"/api/classic/team/{token_0}")))
+        theirs.append(
+            await _text(await phone_1.post(f"/api/classic/team/{token_1}/fleet", json={"ships": fleet_1}))
+        )
+        sockets = (
+            await client.ws_connect(f"/api/classic/team/{token_0}/ws"),
+            await phone_1.ws_connect(f"/api/classic/team/{token_1}/ws"),
+        )
+        shots = (list(OWNER_SHOTS), sorted(_squares(own))[:4] + FRIEND_SHOTS[2:])
+        match = service.match
+        while shots[match.turn] and match.winner is None:
+            cell = shots[match.turn].pop(0)
+            phone, token, texts = (client, token_0, seen) if match.turn == 0 else (phone_1, token_1, theirs)
+            texts.append(
+                await _text(await phone.post(f"/api/classic/team/{token}/fire", json={"cell": cell}))
+            )
+        seen.append(await _text(await client.get(desk.path())))
+        seen.append(await _text(await client.get(f"{desk.path()}?team=0")))
+        seen.append(await _text(await client.get(f"/api/classic/team/{token_0}")))
+        for socket, texts in zip(sockets, (seen, theirs), strict=True):
+            texts.extend(await _frames(socket))
+            await socket.close()
+    finally:
+        await phone_1.close()
+        await client.close()
+
+    def alike(text: str) -> str:
+        text = re.sub(r"<svg.*?</svg>", "SVG", text, flags=re.S)
+        return text.replace(token_0, "TEAM0").replace(token_1, "TEAM1").replace(desk.secret, "DESK")
+
+    return [alike(t) for t in seen], [alike(t) for t in theirs]
+
+
+async def test_a_kiosk_duel_tells_the_other_team_and_the_desk_nothing_of_unsunk_ships(tmp_path):
+    first = await _kiosk_duel(tmp_path / "first", FRIEND[0])
+    second = await _kiosk_duel(tmp_path / "second", FRIEND[1])
+    seen = first[0]
+    assert len(seen) >= 10 and any("J10" in text and "sunk" in text for text in seen)
+    assert first[1] != second[1]  # team 1 sees its own fleet: the comparison sees a difference
+    assert seen == second[0], "team 0's phone or the host's desk depends on where team 1's ships lie"
