@@ -54,6 +54,19 @@ def _squares(ships: list[str]) -> set[str]:
     return found
 
 
+async def _played_twice(caplog, play, tmp_path: Path, fleets, heard: str) -> tuple:
+    """`play` once with each of the two fleets, each in a folder of its own: both results. The
+    journal of the two runs (every logger at DEBUG) must not differ either; `heard`: a path its
+    access log names (it was recorded)."""
+    caplog.set_level(logging.DEBUG)
+    first = await play(tmp_path / "first", fleets[0])
+    logged = _logged(caplog)
+    assert any(heard in line for line in logged)
+    second = await play(tmp_path / "second", fleets[1])
+    assert _logged(caplog) == logged, "the journal depends on where the unsunk ships lie"
+    return first, second
+
+
 def _logged(caplog) -> list[str]:
     """The journal's lines since the last call (as the kiosk writes them; its folders and the
     access log's durations named alike), then forgotten."""
@@ -115,14 +128,9 @@ async def _duel(tmp_path: Path, friend_fleet: list[str]) -> tuple[list[str], lis
 
 
 async def test_a_room_duel_tells_the_owner_and_watchers_nothing_of_the_friends_unsunk_ships(tmp_path, caplog):
-    caplog.set_level(logging.DEBUG)
     for fleet in FRIEND:
         assert not set(OWNER_SHOTS) & (_squares(fleet) - {"J9", "J10"})  # misses in both runs
-    first = await _duel(tmp_path / "first", FRIEND[0])
-    logged = _logged(caplog)
-    assert any("/api/classic/r/" in line for line in logged)  # the journal was recorded
-    second = await _duel(tmp_path / "second", FRIEND[1])
-    assert _logged(caplog) == logged, "the journal depends on where the friend's ships lie"
+    first, second = await _played_twice(caplog, _duel, tmp_path, FRIEND, "/api/classic/r/")
     mine, watched, theirs = first
     assert len(mine) >= 12 and len(watched) >= 8  # shots, answers and frames were recorded
     assert any('"J9"' in text and "sunk" in text for text in mine)  # the Destroyer went down
@@ -188,14 +196,9 @@ async def _dart_game(tmp_path: Path, fleet_b: str) -> tuple[list[str], list[str]
 
 
 async def test_a_dart_game_tells_team_a_and_the_public_nothing_of_team_bs_unsunk_ships(tmp_path, caplog):
-    caplog.set_level(logging.DEBUG)
     for fleet_b in FLEET_B:
         assert not set(A_DARTS) & (fleet_cells(fleet_b) - {"S3", "S19"})  # misses in both runs
-    first = await _dart_game(tmp_path / "first", FLEET_B[0])
-    logged = _logged(caplog)
-    assert any("/api/team/" in line for line in logged)  # the journal was recorded
-    second = await _dart_game(tmp_path / "second", FLEET_B[1])
-    assert _logged(caplog) == logged, "the journal depends on where team B's ships lie"
+    first, second = await _played_twice(caplog, _dart_game, tmp_path, FLEET_B, "/api/team/")
     seen = first[0]
     assert len(seen) >= 10 and any(re.search(r"\bS19\b", text) for text in seen)
     assert first[1] != second[1]  # team B sees its own fleet: the comparison sees a difference
@@ -260,9 +263,8 @@ async def _kiosk_duel(tmp_path: Path, fleet_1: list[str]) -> tuple[list[str], li
     return [alike(t) for t in seen], [alike(t) for t in theirs]
 
 
-async def test_a_kiosk_duel_tells_the_other_team_and_the_desk_nothing_of_unsunk_ships(tmp_path):
-    first = await _kiosk_duel(tmp_path / "first", FRIEND[0])
-    second = await _kiosk_duel(tmp_path / "second", FRIEND[1])
+async def test_a_kiosk_duel_tells_the_other_team_and_the_desk_nothing_of_unsunk_ships(tmp_path, caplog):
+    first, second = await _played_twice(caplog, _kiosk_duel, tmp_path, FRIEND, "/api/classic/team/")
     seen = first[0]
     assert len(seen) >= 10 and any("J10" in text and "sunk" in text for text in seen)
     assert first[1] != second[1]  # team 1 sees its own fleet: the comparison sees a difference
