@@ -14,8 +14,9 @@
   as `dartship hub --demo` starts it) and a hub app on 127.0.0.1: the throttle's statement
   alone (`hub.throttle.take`: the address's token and the hub-wide one) against the in-memory
   buckets it replaced; a whole wrong guess over HTTP (403) with each; a guess refused by the
-  throttle (429); and guesses from 8 addresses at once over two hub apps on the one database
-  (every one of them updates the hub-wide row: what the row lock serialises).
+  throttle (429), from the process's own mirror of its takes and by PostgreSQL; and guesses
+  from 8 addresses at once over two hub apps on the one database (every one of them updates the
+  hub-wide row: what the row lock serialises).
 Each printed as the median of `--rounds` (ms). `--no-hub` leaves the hub's part out.
 """
 
@@ -180,6 +181,9 @@ async def pairing_costs(url: str, rounds: int) -> list[str]:
         )
         runner, target = await serve(pool, never)
         used_runner, used_target = await serve(pool, used_up)
+        # Another process over the same database: its mirror has taken nothing, so its 429s
+        # are PostgreSQL's (`throttle.Mirror`).
+        fresh_runner, fresh_target = await serve(pool, used_up)
         second, second_target = await serve(other, never)
         real_take = throttle.take
 
@@ -191,6 +195,7 @@ async def pairing_costs(url: str, rounds: int) -> list[str]:
             async with aiohttp.ClientSession() as session, aiohttp.ClientSession(connector=apart) as used:
                 await timed(used, used_target, 403)  # its one token: the rest are 429
                 refused = [await timed(used, used_target, 429) for _ in range(rounds)]
+                by_database = [await timed(used, fresh_target, 429) for _ in range(rounds)]
                 before, now = [], []
                 for _ in range(rounds):  # turn about: the machine's load falls on both alike
                     throttle.take = take_in_memory  # type: ignore[assignment]
@@ -200,8 +205,9 @@ async def pairing_costs(url: str, rounds: int) -> list[str]:
                 lines.append(
                     f"hub, a whole wrong guess over 127.0.0.1 (403): throttle in memory "
                     f"{statistics.median(before) * 1000:.2f} ms, in PostgreSQL "
-                    f"{statistics.median(now) * 1000:.2f} ms; one refused by it (429) "
-                    f"{statistics.median(refused) * 1000:.2f} ms"
+                    f"{statistics.median(now) * 1000:.2f} ms; one refused by it (429): from the "
+                    f"process's mirror {statistics.median(refused) * 1000:.2f} ms, by PostgreSQL "
+                    f"(the tokens spent by another process) {statistics.median(by_database) * 1000:.2f} ms"
                 )
             many = rounds * 4
             for name, take in (("in memory", take_in_memory), ("in PostgreSQL", real_take)):
@@ -225,7 +231,7 @@ async def pairing_costs(url: str, rounds: int) -> list[str]:
                 )
         finally:
             throttle.take = real_take
-            for done in (runner, used_runner, second):
+            for done in (runner, used_runner, fresh_runner, second):
                 await done.cleanup()
     finally:
         await pool.close()

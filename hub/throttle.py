@@ -9,6 +9,11 @@ failed guesses count, as before). The clock is the database's (`now()`): hubs on
 clocks differ still refill one bucket at one pace. A bucket that is full again is the same as
 no row; `sweep` deletes those once a minute.
 
+Each hub process also mirrors its own takes in memory (`Mirror`): a bucket this process emptied
+by itself is empty in the database too (which counts every process's takes and every restart's,
+at the same pace), so a guess the mirror refuses is answered 429 without a statement: a flood
+from one address, or past the hub-wide allowance, costs the database nothing more.
+
 A database that cannot answer the throttle is a 503 (`database_away`, the hub's answer for a
 database it cannot reach), never a 500 and never a guess let through unthrottled; a row held
 locked elsewhere is waited for at most 2 s (the functions' `lock_timeout`). The functions'
@@ -19,12 +24,15 @@ crash of PostgreSQL itself can forget the last fraction of a second of takes.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from hub.kiosks import Refused
+from kiosk.bucket import Bucket
 from kiosk.i18n import _
 
 log = logging.getLogger("dartship.hub")
@@ -62,6 +70,61 @@ class PairingLimits:
         is used up touches only its row."""
         allowances = (self.per_address, self.in_all)
         return [ADDRESS, ALL], [address, "*"], [a.step for a in allowances], [a.burst for a in allowances]
+
+
+class Mirror:
+    """This hub process's own takes of the pairing buckets, in memory: refused here is refused
+    in PostgreSQL too. The database's bucket has spent at least what this process took (and
+    given back no more than it gave), both refill at the same pace from the same capacity, so
+    its level is never above the mirror's; a mirror that has less than a token (less a hair for
+    two clocks' rounding) needs no statement to say 429. What the mirror lets through the
+    database still decides: other processes' and earlier starts' takes are only there."""
+
+    SLACK = 0.01  # of a token: the mirror's and PostgreSQL's clocks read a moment apart
+    KEPT = 10_000  # addresses kept before the full ones are dropped (a full bucket is no entry)
+
+    def __init__(self, limits: PairingLimits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.all = Bucket.full(limits.in_all.capacity, limits.in_all.per_second, clock())
+        self.addresses: dict[str, Bucket] = {}
+
+    def refuses(self, address: str) -> bool:
+        """Whether the database would refuse a guess from `address` now, known from memory."""
+        now = self.clock()
+        return any(self._short(b, now) for b in (self.addresses.get(address), self.all))
+
+    def _short(self, bucket: Bucket | None, now: float) -> bool:
+        if bucket is None:
+            return False  # an address this process has not seen (or forgot): the database says
+        bucket.refill(now)
+        return bucket.level < 1.0 - self.SLACK
+
+    def took(self, address: str) -> None:
+        """The database let a guess from `address` through: one token of each bucket."""
+        now = self.clock()
+        if address not in self.addresses and len(self.addresses) >= self.KEPT:
+            self._prune(now)
+        allowance = self.limits.per_address
+        bucket = self.addresses.setdefault(
+            address, Bucket.full(allowance.capacity, allowance.per_second, now)
+        )
+        bucket.take(now)
+        self.all.take(now)
+
+    def gave_back(self, address: str) -> None:
+        """The guess was a right code: its tokens back, as the database's."""
+        now = self.clock()
+        bucket = self.addresses.get(address)
+        if bucket is not None:
+            bucket.give(now)
+        self.all.give(now)
+
+    def _prune(self, now: float) -> None:
+        self.addresses = {a: b for a, b in self.addresses.items() if not b.is_full(now)}
+        if len(self.addresses) >= self.KEPT:
+            # Forgetting only makes the mirror let more through to the database, which decides.
+            self.addresses.clear()
 
 
 def _away(err: psycopg.Error) -> Refused:

@@ -69,6 +69,7 @@ class Limits:
 
 LIMITS: web.AppKey[Limits] = web.AppKey("limits", Limits)
 PAIRING: web.AppKey[throttle.PairingLimits] = web.AppKey("pairing", throttle.PairingLimits)
+MIRROR: web.AppKey[throttle.Mirror] = web.AppKey("pairing_mirror", throttle.Mirror)
 READ_CONNECTIONS = 3  # of the pool's, kept for pages and the kiosks' boards
 MAX_WAITING = 32  # uploads queued beyond this are told to come back later (503)
 
@@ -225,8 +226,11 @@ async def pair(request: web.Request) -> web.Response:
                 'and "name" (the kiosk\'s name); a kiosk paired anew may add "venue" (the number of its own)'
             ),
         )
-    if not await throttle.take(pool, limits, address):
+    mirror = request.app[MIRROR]
+    # The mirror first: a bucket this process emptied by itself costs the database nothing.
+    if mirror.refuses(address) or not await throttle.take(pool, limits, address):
         return problem(429, "too_many_codes", _("too many wrong pairing codes; wait a minute"))
+    mirror.took(address)
     anew = None
     if venue is not None or signing.KIOSK in request.headers:
         anew = kiosks.Anew(venue, request.headers, request.path_qs, raw)
@@ -234,6 +238,7 @@ async def pair(request: web.Request) -> web.Response:
         # Refused (a wrong code, another venue's): the token is spent.
         paired = await kiosks.pair(conn, code, name, anew)
     await throttle.give_back(pool, limits, address)
+    mirror.gave_back(address)
     log.info("kiosk %s paired with venue %s (%s)", paired.kiosk, paired.venue, paired.venue_name)
     if paired.replaced is not None:
         log.info("kiosk %s paired anew as kiosk %s: its old key is revoked", paired.replaced, paired.kiosk)
@@ -733,13 +738,19 @@ def runner_options() -> dict[str, Any]:
     return {"access_log": None, "keepalive_timeout": HEADER_SECONDS}
 
 
-def make_app(pool: AsyncConnectionPool, pairing: throttle.PairingLimits | None = None) -> web.Application:
+def make_app(
+    pool: AsyncConnectionPool,
+    pairing: throttle.PairingLimits | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> web.Application:
     """The hub on `pool`; `pairing`: how many wrong pairing codes it lets through (tests and
-    benches choose their own; `dartship hub` the defaults)."""
+    benches choose their own; `dartship hub` the defaults); `clock`: the pairing mirror's
+    (`throttle.Mirror`; tests move it as they move the database's stored times)."""
     app = web.Application(middlewares=[errors], client_max_size=MAX_REPORT_BYTES)
     app[POOL] = pool
     app[LIMITS] = Limits()
     app[PAIRING] = pairing or throttle.PairingLimits()
+    app[MIRROR] = throttle.Mirror(app[PAIRING], clock)
     app[UPLOADS] = Turns(max(1, pool.max_size - READ_CONNECTIONS))
     app.router.add_post("/api/pair", pair)
     app.router.add_post("/api/games", upload)

@@ -32,6 +32,15 @@ class Bucket:
         self.refill(now)
         self.level = max(0.0, self.level - 1.0)
 
+    def give(self, now: float) -> None:
+        """One failure taken back (no fuller than full)."""
+        self.refill(now)
+        self.level = min(self.capacity, self.level + 1.0)
+
+    def is_full(self, now: float) -> bool:
+        self.refill(now)
+        return self.level >= self.capacity
+
     def wait(self, now: float) -> float:
         """Seconds until one more failure is allowed (0 if it is now)."""
         self.refill(now)

@@ -3,7 +3,8 @@ the tests' real PostgreSQL): hubs here are aiohttp apps serving on loopback, a "
 new app and pool over the same database, "two processes" are two apps on one database. Guesses
 come from addresses of their own (127.0.0.N: a client socket bound to it), so the hub sees
 them as different addresses, as it would behind no proxy. The clock is driven by the stored
-time (a bucket's `full_at` moved back), never by sleeping."""
+time (a bucket's `full_at` moved back), never by sleeping; the hubs' in-memory mirror of their
+own takes (`throttle.Mirror`) reads a clock the tests move by the same seconds."""
 
 from __future__ import annotations
 
@@ -31,6 +32,19 @@ SLOW = PairingLimits(per_address=Allowance(4, HOUR), in_all=Allowance(10, HOUR))
 _codes = random.Random(8)
 
 
+class Clock:
+    """The hubs' mirror clock: it moves when the stored times do (`_time_passes`)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+CLOCK = Clock()
+
+
 @dataclass
 class Served:
     url: str
@@ -44,7 +58,7 @@ async def served(
     """One hub process: its own pool (the schema migrated first, as `dartship hub` does) and
     app on a free loopback port."""
     pool = pool or await db.open_pool(database, 4)
-    runner = web.AppRunner(make_app(pool, limits), **runner_options())
+    runner = web.AppRunner(make_app(pool, limits, CLOCK), **runner_options())
     await runner.setup()
     port = free_port()
     await web.TCPSite(runner, "127.0.0.1", port).start()
@@ -90,6 +104,7 @@ async def _time_passes(database: str, seconds: float) -> None:
     """As if `seconds` had passed for every bucket: their stored times moved back."""
     async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
         await conn.execute("UPDATE throttles SET full_at = full_at - make_interval(secs => %s)", [seconds])
+    CLOCK.now += seconds
 
 
 async def _rows(database: str) -> list[tuple[str, str]]:
@@ -186,6 +201,23 @@ async def test_full_buckets_are_swept_and_a_flood_of_addresses_leaves_no_rows(da
             await throttle.sweep(conn)
         assert await _rows(database) == [("pair_all", "*")]  # the hub's needs 10 steps
         assert await guess(hub.url, 2) == (403, "bad_code")  # its 4 steps gave the hub 4 again
+
+
+async def test_a_bucket_this_hub_emptied_is_refused_from_memory_without_a_statement(database):
+    """Once an address has spent its allowance here, its guesses are 429 without asking the
+    database: with the throttle's function gone they are still 429, where an address that has
+    tokens left goes to the database (and gets its 503)."""
+    async with served(database, SLOW, await _quick_pool(database)) as hub:
+        assert await guesses(hub.url, 2, 4) == [403] * 4
+        async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+            await conn.execute("ALTER FUNCTION throttle_take RENAME TO throttle_take_gone")
+            try:
+                assert await guesses(hub.url, 2, 20) == [429] * 20  # the mirror's answer
+                assert await guess(hub.url, 3) == (503, "database_away")  # asked the database
+            finally:
+                await conn.execute("ALTER FUNCTION throttle_take_gone RENAME TO throttle_take")
+        await _time_passes(database, SLOW.per_address.step)  # one token's time, in both
+        assert await guesses(hub.url, 2, 2) == [403, 429]
 
 
 async def _quick_pool(database: str) -> AsyncConnectionPool:
