@@ -104,3 +104,35 @@ def test_the_real_dice_panel_covers_the_frame_of_the_row_on_turn(tour, artefacts
     finally:
         tour.press(label("Real dice")) if x.table.real_on else None
         tour.at("home")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fi"])
+def test_four_players_dice_and_rolls_are_drawn_whole_on_the_lineup_and_the_table(
+    tour, language: str, artefacts
+) -> None:
+    """Every text of the line-up and the table fits (`faults`): Finnish's "8 noppaa · 4
+    heittoa", two lines 22 px tall in a band of 18, lost the bottom of its second line (seen in
+    the real window at 800x480); the band now grows into the defense's where it must."""
+    from kiosk.app.tour.driver import label
+    from kiosk.app.tour.express import ExpressTour
+    from ui.touch.fingers import frames
+    from ui.touch.fitting import faults
+
+    found = {}
+    x = ExpressTour(tour)
+    try:
+        tour.at("home", language)
+        x.set_up([("Ann", None), ("Bo", None), ("Cy", None), ("Di", None)], points=3)
+        tour.press_start(label("Lay out the lines"))
+        frames(3)
+        found["lineup"] = [str(f) for f in faults()]
+        tour.press_start(label("Start"))
+        frames(3)
+        assert tour.app.sm.current == "express"
+        found["table"] = [str(f) for f in faults()]
+        notes = [t.note for row in tour.screen().rows for t in row.tiles.values()]
+        assert len(notes) == 20 and all(n.text for n in notes)
+        tour.save(artefacts / f"express_four_players_{language}.png")
+    finally:
+        tour.at("home")
+    assert not any(found.values()), found

@@ -208,6 +208,22 @@ def fitting_font(
     )
 
 
+def text_height(label: Label, width: float) -> float:
+    """How tall `label`'s text is, wrapped to `width` px at its font and kept to its
+    `max_lines`: what a box of that width must give it (a label with a height of its own draws
+    no more than that height of it)."""
+    probe = CoreLabel(
+        text=str(label.text),
+        font_size=label.font_size,
+        font_name=label.font_name,
+        bold=bool(label.bold),
+        text_size=(width, None),
+        max_lines=int(label.max_lines),
+    )
+    probe.refresh()
+    return rows(probe)[1]
+
+
 @functools.lru_cache(maxsize=4096)
 def _fitting_font(
     text: str,

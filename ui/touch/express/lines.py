@@ -21,7 +21,7 @@ from kivy.uix.label import Label
 from kiosk.express.rules import FLEET, Ship
 from kiosk.i18n import _
 from ui.touch import theme
-from ui.touch.controls import Backdrop, FitLabel, fitting_font
+from ui.touch.controls import Backdrop, FitLabel, fitting_font, text_height
 from ui.touch.express.look import CHOSEN, SHIP_COLOURS, TARGET, player_colour, shade
 
 SLIDE_SECONDS = 0.45  # a ship moving in its line (the Pace's move beat is a little longer)
@@ -126,24 +126,31 @@ class ShipTile(ButtonBehavior, FloatLayout):
         # The note gets the room of two lines below the defense: German's and Finnish dice and
         # rolls take two in a tile of 87 px (800x480), at a font read at arm's length.
         self.defense.size = (w, h * 0.3)
-        self.defense.pos = (x, y + h * 0.35)
         self.defense.font_size = min(s(40), h * 0.29)
         room = frame_room()  # inside the frame a chosen or targeted tile wears
-        self.note.size = (w - 2 * room, h * 0.35 - room)
+        self.note.width = w - 2 * room
         self.note.pos = (x + room, y + room)
-        self.note.text_size = self.note.size
         self._fit_note()
 
     def _fit_note(self) -> None:
         # "8 Würfel · 4 Würfe" gets a smaller font rather than "8 Würfel · 4 W…"; where one line
         # would make it much smaller (a small tile), it takes two.
         base, note = self._note_font, self.note
+        room, h = frame_room(), self.height
+        band = h * 0.35 - room  # the note's own band, below the defense
         smallest = NOTE_SMALLEST / NOTE_FONT
         one = fitting_font(note, base, note.width, lines=1, smallest=smallest)
         if one < base * 0.85:
-            two = fitting_font(note, base, note.width, lines=2, height=note.height, smallest=smallest)
+            two = fitting_font(note, base, note.width, lines=2, height=band, smallest=smallest)
             one = max(one, two)
         note.font_size = one
+        # Two lines at the smallest font can still be taller than the band (Finnish with four
+        # players at 800x480: 22 px in 18): the band grows up into the defense's, whose digit is
+        # far shorter than its band, at most a tenth of the tile.
+        lift = min(max(0.0, text_height(note, note.width) - band), h * 0.1) if note.text else 0.0
+        note.height = band + lift
+        note.text_size = note.size
+        self.defense.pos = (self.x, self.y + h * 0.35 + lift * 0.5)
 
     def show(
         self,
