@@ -51,6 +51,7 @@ def _screens(tour, fleet_b: str, folder: Path) -> list[tuple[bytes, str]]:
         tour.drain()
         screen = tour.screen()
         screen.announcement.clear()  # the call of the last dart fades by the clock
+        tour.app._hide_toast()  # as does a toast: what is compared is the game as it stands
         picture = tour.save(folder / f"visit{visit}.png")
         seen.append((picture.read_bytes(), labels_text(tour.root)))
     tour.at("home")
