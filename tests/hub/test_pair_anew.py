@@ -116,3 +116,59 @@ async def test_a_venue_that_is_no_number_is_a_clear_refusal_that_uses_nothing(hu
         data = await answer.json()
     assert data["code"] == "bad_pairing" and '"venue"' in data["error"]
     assert not await _code_used(hub, code)
+
+
+HOSTILE_HEADERS = [
+    {
+        "X-Dartship-Kiosk": "one",
+        "X-Dartship-Time": "0",
+        "X-Dartship-Nonce": "n" * 16,
+        "X-Dartship-Signature": "0" * 64,
+    },
+    {
+        "X-Dartship-Kiosk": str(10**30),
+        "X-Dartship-Time": "1",
+        "X-Dartship-Nonce": "a" * 32,
+        "X-Dartship-Signature": "f" * 64,
+    },
+    {
+        "X-Dartship-Kiosk": "-1",
+        "X-Dartship-Time": "-99999999999",
+        "X-Dartship-Nonce": "b" * 64,
+        "X-Dartship-Signature": "z" * 64,
+    },
+    {
+        "X-Dartship-Kiosk": "1",
+        "X-Dartship-Time": "nan",
+        "X-Dartship-Nonce": "c" * 16,
+        "X-Dartship-Signature": "0" * 64,
+    },
+    {
+        "X-Dartship-Kiosk": "1",
+        "X-Dartship-Time": "1",
+        "X-Dartship-Nonce": "short",
+        "X-Dartship-Signature": "0",
+    },
+    {"X-Dartship-Kiosk": "1", "X-Dartship-Nonce": "d" * 16},
+    {"X-Dartship-Signature": "0" * 64},
+]
+
+
+@pytest.mark.parametrize("headers", HOSTILE_HEADERS)
+async def test_a_pairing_with_a_garbled_old_signature_revokes_nothing_and_never_fails(hub, headers):
+    """Headers that claim an old key but are no signature of it: the pairing is served (the code
+    is good) or refused with a reason, never a 500, and the kiosk they name keeps its key."""
+    victim = await pair(hub.url, await hub.code(), "theirs")
+    if headers.get("X-Dartship-Kiosk") == "1":  # the victim's number, whatever the hub gave it
+        headers = {**headers, "X-Dartship-Kiosk": str(victim.kiosk)}
+    body = json.dumps({"code": await hub.code(), "name": "mine", "venue": hub.venue}).encode()
+    sent = {"Content-Type": "application/json", **headers}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(hub.url + "/api/pair", data=body, headers=sent) as answer,
+    ):
+        text = await answer.text()
+        assert answer.status == 201 or (400 <= answer.status < 500 and json.loads(text)["error"]), text
+        if answer.status == 201:
+            assert json.loads(text)["replaced"] is None
+    assert not await _revoked(hub, victim.kiosk)
