@@ -480,7 +480,7 @@ def keep_membership(store: Store, member: members.Membership) -> None:
 # ---- dartship league ---------------------------------------------------------------------
 
 
-class OtherVenue(ValueError):
+class OtherVenue(DartshipError, ValueError):
     """A code for another venue than the one a kiosk paired anew is in: the hub used nothing."""
 
     def __init__(self, venue_name: str, league_name: str, reason: str) -> None:
