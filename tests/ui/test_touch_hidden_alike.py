@@ -1,7 +1,8 @@
 """Hidden information on the touchscreen, proved by difference: a dart game played twice, the
 same darts with the same answers, different only where the Jets' unsunk ships lie. The screen
 (every pixel of the window, and every text on it) must be the same in both, with either team
-on turn: the radar of the Sharks firing at the Jets, and the Jets' own turn. A text search for
+on turn: the radar of the Sharks firing at the Jets, and the Jets' own turn. The same for a
+classic solo game against the computer, whose unsunk ships lie elsewhere in the second run. A text search for
 cell names cannot see a cell drawn as a colour on the radar; this can
 (tests/ui/test_handheld_hidden_alike.py proves the same for the phones and the pages)."""
 
@@ -72,3 +73,63 @@ def test_the_screen_is_the_same_wherever_the_jets_unsunk_ships_lie(tour, tmp_pat
                     (tmp_path / name / f"visit{visit}.png").read_bytes()
                 )
         assert picture == picture_2, f"after visit {visit} the window depends on the Jets' unsunk ships"
+
+
+def _classic_screens(tour, computer_fleet: str, folder: Path) -> list[tuple[bytes, str]]:
+    """A seeded classic solo game on the touchscreen against the computer, whose fleet is
+    `computer_fleet`: the window's picture and texts after each of the player's shots (the
+    computer answering its misses: its decisions are the seed's, the same in both runs)."""
+    import random
+
+    from kiosk.classic.computer import ComputerSeat
+    from kiosk.classic.fleet import parse_fleet
+    from kiosk.classic.grid import parse_square
+    from kiosk.classic.match import ComputerLevel, Fire, Mode, Place, Setup
+    from kiosk.classic.table import start
+    from kiosk.classic.wire import CLASSIC
+    from kiosk.service import Source
+    from tests.ui.test_handheld_hidden_alike import OWNER, OWNER_SHOTS
+
+    folder.mkdir(parents=True)
+    tour.at("home")
+    service = tour.kiosk.service
+    setup = Setup(Mode.SOLO, ("Sharks",), level=ComputerLevel.EASY, seed=7)
+    start(service, setup, random.Random(1), fleet=parse_fleet(" ".join(OWNER)))
+    service.submit(Place(1, parse_fleet(" ".join(computer_fleet))), Source.SYSTEM)
+    match = CLASSIC.in_play(service)
+    assert match is not None and match.fleet(1) == parse_fleet(" ".join(computer_fleet))
+    tour.drain()
+    assert tour.app.sm.current == "classic_solo"
+    seat = tour.kiosk.participant(ComputerSeat)
+    seen = []
+    for shot, cell in enumerate(OWNER_SHOTS[:6]):
+        if match.winner is not None or match.turn != 0:
+            break
+        service.submit(Fire(0, parse_square(cell)), Source.TOUCH)
+        assert tour.pump(lambda: match.turn == 0 and (seat is None or seat.idle))
+        tour.drain()
+        tour.screen().announcement.clear()  # the call of the last shot fades by the clock
+        tour.app._hide_toast()
+        picture = tour.save(folder / f"shot{shot}.png")
+        seen.append((picture.read_bytes(), labels_text(tour.root)))
+    assert match.shots(1) >= 1  # the computer answered: its shots are on the player's own grid
+    tour.at("home")
+    return seen
+
+
+def test_the_classic_screen_is_the_same_wherever_the_computers_unsunk_ships_lie(
+    tour, tmp_path, artefacts
+) -> None:
+    from tests.ui.test_handheld_hidden_alike import FRIEND
+
+    first = _classic_screens(tour, FRIEND[0], tmp_path / "first")
+    second = _classic_screens(tour, FRIEND[1], tmp_path / "second")
+    assert len(first) >= 3 and "Sharks" in first[0][1]
+    for shot, ((picture, texts), (picture_2, texts_2)) in enumerate(zip(first, second, strict=True)):
+        assert texts == texts_2, (shot, texts, texts_2)
+        if picture != picture_2:
+            for name in ("first", "second"):
+                (artefacts / f"hidden_alike_classic_{name}_{shot}.png").write_bytes(
+                    (tmp_path / name / f"shot{shot}.png").read_bytes()
+                )
+        assert picture == picture_2, f"after shot {shot} the window depends on the computer's unsunk ships"
