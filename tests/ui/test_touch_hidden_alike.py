@@ -53,10 +53,22 @@ def _screens(tour, fleet_b: str, folder: Path) -> list[tuple[bytes, str]]:
         screen = tour.screen()
         screen.announcement.clear()  # the call of the last dart fades by the clock
         tour.app._hide_toast()  # as does a toast: what is compared is the game as it stands
-        picture = tour.save(folder / f"visit{visit}.png")
+        picture = tour.save(folder / f"{visit}.png")
         seen.append((picture.read_bytes(), labels_text(tour.root)))
     tour.at("home")
     return seen
+
+
+def _same(first: list, second: list, tmp_path: Path, artefacts: Path, game: str) -> None:
+    """Each step's texts and picture alike in both runs; pictures that differ are kept in the
+    artefacts for a look."""
+    for step, ((picture, texts), (picture_2, texts_2)) in enumerate(zip(first, second, strict=True)):
+        assert texts == texts_2, (game, step, texts, texts_2)
+        if picture != picture_2:
+            for name in ("first", "second"):
+                kept = artefacts / f"hidden_alike_{game}_{name}_{step}.png"
+                kept.write_bytes((tmp_path / name / f"{step}.png").read_bytes())
+        assert picture == picture_2, f"{game}: after step {step} the window depends on the unsunk ships"
 
 
 def test_the_screen_is_the_same_wherever_the_jets_unsunk_ships_lie(tour, tmp_path, artefacts) -> None:
@@ -65,14 +77,7 @@ def test_the_screen_is_the_same_wherever_the_jets_unsunk_ships_lie(tour, tmp_pat
     first = _screens(tour, FLEET_B[0], tmp_path / "first")
     second = _screens(tour, FLEET_B[1], tmp_path / "second")
     assert len(first) == 3 and "Sharks" in first[0][1]
-    for visit, ((picture, texts), (picture_2, texts_2)) in enumerate(zip(first, second, strict=True)):
-        assert texts == texts_2, (visit, texts, texts_2)
-        if picture != picture_2:
-            for name in ("first", "second"):
-                (artefacts / f"hidden_alike_{name}_{visit}.png").write_bytes(
-                    (tmp_path / name / f"visit{visit}.png").read_bytes()
-                )
-        assert picture == picture_2, f"after visit {visit} the window depends on the Jets' unsunk ships"
+    _same(first, second, tmp_path, artefacts, "darts")
 
 
 def _classic_screens(tour, computer_fleet: str, folder: Path) -> list[tuple[bytes, str]]:
@@ -110,7 +115,7 @@ def _classic_screens(tour, computer_fleet: str, folder: Path) -> list[tuple[byte
         tour.drain()
         tour.screen().announcement.clear()  # the call of the last shot fades by the clock
         tour.app._hide_toast()
-        picture = tour.save(folder / f"shot{shot}.png")
+        picture = tour.save(folder / f"{shot}.png")
         seen.append((picture.read_bytes(), labels_text(tour.root)))
     assert match.shots(1) >= 1  # the computer answered: its shots are on the player's own grid
     tour.at("home")
@@ -125,11 +130,4 @@ def test_the_classic_screen_is_the_same_wherever_the_computers_unsunk_ships_lie(
     first = _classic_screens(tour, FRIEND[0], tmp_path / "first")
     second = _classic_screens(tour, FRIEND[1], tmp_path / "second")
     assert len(first) >= 3 and "Sharks" in first[0][1]
-    for shot, ((picture, texts), (picture_2, texts_2)) in enumerate(zip(first, second, strict=True)):
-        assert texts == texts_2, (shot, texts, texts_2)
-        if picture != picture_2:
-            for name in ("first", "second"):
-                (artefacts / f"hidden_alike_classic_{name}_{shot}.png").write_bytes(
-                    (tmp_path / name / f"shot{shot}.png").read_bytes()
-                )
-        assert picture == picture_2, f"after shot {shot} the window depends on the computer's unsunk ships"
+    _same(first, second, tmp_path, artefacts, "classic")
