@@ -551,9 +551,10 @@ async def pair(
 
 
 def _other_venue(text: str) -> tuple[str, str] | None:
-    """The venue and league an `other_venue` refusal names, if that is what it is."""
+    """The venue and league an `other_venue` refusal names, if that is what it is (read as every
+    hub answer is: 100 000 brackets are no refusal)."""
     try:
-        data = json.loads(text)
+        data = untrusted_json(text)
     except ValueError:
         return None
     if not isinstance(data, dict) or data.get("code") != "other_venue":

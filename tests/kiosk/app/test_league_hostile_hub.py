@@ -115,3 +115,18 @@ async def test_pairing_with_what_is_no_hub_says_so(status, body):
     async with _hub(lambda: (status, body)) as url:
         with pytest.raises(ValueError, match="not a league hub"):
             await asyncio.wait_for(league.pair(url, "ABCDEFGHJKMN", "Kiosk"), PATIENCE)
+
+
+@pytest.mark.parametrize(
+    "body", [DEEP, NOT_UTF8, b'{"code": "other_venue", "venue_name": [1]}'], ids=range(3)
+)
+async def test_a_kiosk_paired_anew_reads_a_hostile_409_as_the_hubs_refusal(body):
+    """Pairing anew, the kiosk reads a 409 for the venue and league an `other_venue` names: what
+    is no such answer (nesting no parser follows, not UTF-8, names that are no text) is the
+    hub's refusal, never an exception of another kind."""
+    before = members.Membership("http://127.0.0.1:9", 3, signing.new_key(), 1, "The Anchor", 1, "L")
+    async with _hub(lambda: (409, body)) as url:
+        kept = members.Membership(**{**before.__dict__, "hub": url})
+        with pytest.raises(ValueError, match="The hub refused") as refused:
+            await asyncio.wait_for(league.pair(url, "ABCDEFGHJKMN", "Kiosk", kept, same_venue=True), PATIENCE)
+        assert not isinstance(refused.value, league.OtherVenue)
