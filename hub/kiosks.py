@@ -72,13 +72,13 @@ async def pair(conn: psycopg.AsyncConnection, code: str, name: str, anew: Anew |
     "other_venue") for a kiosk paired anew with a code of another venue than its own (the code
     stays good). A kiosk paired anew that signs with its old key of the same venue has that key
     revoked in the same transaction (`Paired.replaced`)."""
-    key = signing.new_key()
+    key, code_digest = signing.new_key(), digest(normal_code(code))
     async with conn.transaction():
         cursor = await conn.execute(
             "SELECT c.venue, v.name, l.id, l.name FROM pairing_codes c JOIN venues v ON v.id = c.venue "
             "JOIN leagues l ON l.id = v.league WHERE c.digest=%s AND c.used IS NULL AND "
             "c.expires > now() FOR UPDATE OF c",
-            [digest(normal_code(code))],
+            [code_digest],
         )
         row = await cursor.fetchone()
         if row is None:
@@ -101,7 +101,7 @@ async def pair(conn: psycopg.AsyncConnection, code: str, name: str, anew: Anew |
                 ).format(venue=venue_name, league=league_name),
                 {"venue_name": venue_name, "league_name": league_name},
             )
-        await conn.execute("UPDATE pairing_codes SET used=now() WHERE digest=%s", [digest(normal_code(code))])
+        await conn.execute("UPDATE pairing_codes SET used=now() WHERE digest=%s", [code_digest])
         cursor = await conn.execute(
             "INSERT INTO kiosks (venue, name, key) VALUES (%s, %s, %s) RETURNING id",
             [venue, name[:100] or "kiosk", key],

@@ -18,6 +18,7 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient
 
 from kiosk.board import board_for
+from kiosk.classic.fleet import parse_fleet
 from kiosk.darts.match import Phase
 from kiosk.inputs import Button, ButtonInput, DartInput
 from tests.ui.conftest_classic import classic_phones, ok, play_match
@@ -44,14 +45,8 @@ FRIEND_SHOTS = ["A1", "A2", "J10", "D10", "I1", "I2", "H10", "B5", "F5", "J5"]
 
 
 def _squares(ships: list[str]) -> set[str]:
-    """The squares of ships written as the protocol writes them ("A6-A10", "D6-H6")."""
-    found = set()
-    for ship in ships:
-        (c1, r1), (c2, r2) = ((p[0], int(p[1:])) for p in ship.split("-"))
-        for c in range(ord(c1), ord(c2) + 1):
-            for r in range(r1, r2 + 1):
-                found.add(f"{chr(c)}{r}")
-    return found
+    """The squares of a fleet written as the protocol writes it ("A6-A10", "D6-H6")."""
+    return {square.code for square in parse_fleet(" ".join(ships)).cells}
 
 
 async def _played_twice(caplog, play, tmp_path: Path, fleets, heard: str) -> tuple:
